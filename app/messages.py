@@ -1,0 +1,18 @@
+"""App-wide messages: what workers report back to the UI thread."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class ModelStateChanged(Message):
+    """The active LLM started loading, finished loading, or failed."""
+
+    def __init__(self, state: str, detail: str = "") -> None:
+        super().__init__()
+        self.state = state  # "loading" | "ready" | "error" | "idle"
+        self.detail = detail
+
+
+class SettingsChanged(Message):
+    """The config was written (a model chosen); panes showing settings refresh."""

@@ -1,0 +1,139 @@
+"""The Textual app: six tabs over the engines, a status bar, bindings and a command palette."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Header, TabbedContent, TabPane
+
+from ..core.config import ConfigError, save_setting
+from ..models.base import LLMError
+from .commands import ScholarCommands
+from .messages import ModelStateChanged, SettingsChanged
+from .panes.settings import DoctorPanel, SettingsPane
+from .services import Services
+from .widgets.pending import PendingPane
+from .widgets.status_bar import StatusBar
+
+PENDING = {
+    "paper-search": (6, "Crawler and Selector agents (PaSa) search the library, arXiv and OpenAlex, "
+                        "expand citations section by section, and rank papers by the Selector's "
+                        "P(True). The crawl tree grows live here."),
+    "scholar-qa": (4, "SoAy answers questions about scholars and papers: it picks a solution (a chain "
+                      "of academic APIs), writes a short program, runs it in a sandbox and shows "
+                      "solution, program, result and answer."),
+    "conference-qa": (7, "STAR answers questions from conference websites: every root-to-leaf path "
+                         "gets a description, descriptions are embedded in LanceDB, and the top-5 "
+                         "paths answer with their evidence."),
+    "api-debugger": (5, "AutoFeedback checks every API request statically (E1–E4) and dynamically; "
+                        "loops that ran out of rounds are listed here to read, edit and resend."),
+    "library": (3, "The local library of papers and scholars: counts, imports (unarXive, OpenAlex, "
+                   "arXiv, BibTeX) with progress, hybrid search and paper details."),
+}
+
+
+class ScholarApp(App):
+    TITLE = "scholar-tui"
+    SUB_TITLE = "research assistant on local models"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {ScholarCommands}
+    TAB_TITLES = {
+        "paper-search": "Paper search",
+        "scholar-qa": "Scholar Q&A",
+        "conference-qa": "Conference QA",
+        "api-debugger": "API debugger",
+        "library": "Library",
+        "settings": "Settings",
+    }
+    FOCUS_ON_SHOW = {"settings": "#playground-input"}
+    BINDINGS = [
+        Binding(f"f{number}", f"show_tab('{tab_id}')", title, id=f"tab.{tab_id}", tooltip=f"Open the {title} tab")
+        for number, (tab_id, title) in enumerate(TAB_TITLES.items(), start=1)
+    ] + [
+        Binding("ctrl+r", "reload_settings", "Reload", id="app.reload", tooltip="Re-read the config and reload the model"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit scholar-tui", priority=True),
+    ]
+
+    def __init__(self, services: Services, *, load_model_on_start: bool = True) -> None:
+        super().__init__()
+        self.services = services
+        self.load_model_on_start = load_model_on_start
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with TabbedContent(initial="paper-search", id="tabs"):
+            for tab_id, title in self.TAB_TITLES.items():
+                with TabPane(title, id=tab_id):
+                    if tab_id == "settings":
+                        yield SettingsPane(self.services, id="settings-pane")
+                    else:
+                        issue, summary = PENDING[tab_id]
+                        yield PendingPane(title, issue, summary, id=f"{tab_id}-pane")
+        yield StatusBar(self.services, id="status-bar")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        ui = self.services.settings.ui
+        if ui.theme in self.available_themes:
+            self.theme = ui.theme
+        if ui.keymap:
+            self.set_keymap(ui.keymap)
+        if self.load_model_on_start:
+            self.load_model()
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_show_tab(self, tab_id: str) -> None:
+        self.query_one(TabbedContent).active = tab_id
+        # put the cursor where a person starts typing on that tab
+        target = self.FOCUS_ON_SHOW.get(tab_id)
+        if target:
+            self.query_one(target).focus()
+
+    def action_run_doctor(self) -> None:
+        self.action_show_tab("settings")
+        self.query_one(DoctorPanel).start()
+
+    def action_reload_settings(self) -> None:
+        try:
+            self.services.reload_settings()
+        except ConfigError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.post_message(SettingsChanged())
+
+    def use_model(self, name: str) -> None:
+        try:
+            save_setting(self.services.where, "llm.model", name)
+            self.services.reload_settings()
+        except ConfigError as error:
+            self.notify(str(error), severity="error")
+            return
+        self.post_message(SettingsChanged())
+
+    # -- the model loads in a worker; the status bar follows it ------------------------------
+    @work(thread=True, exclusive=True, group="model", exit_on_error=False)
+    def load_model(self) -> None:
+        self.post_message(ModelStateChanged("loading"))
+        try:
+            llm = self.services.llm()
+            self.post_message(ModelStateChanged("ready", llm.model_name))
+        except LLMError as error:
+            self.post_message(ModelStateChanged("error", str(error)))
+
+    @on(ModelStateChanged)
+    def show_model_state(self, message: ModelStateChanged) -> None:
+        bar = self.query_one(StatusBar)
+        bar.model_detail = message.detail
+        bar.model_state = message.state
+        if message.state == "error":
+            self.notify(message.detail, title="Model", severity="error", timeout=8)
+
+    @on(SettingsChanged)
+    def settings_changed(self) -> None:
+        self.query_one(SettingsPane).refresh_settings()
+        self.query_one(StatusBar).refresh()
+        self.load_model()
+
+    def on_unmount(self) -> None:
+        self.services.close()

@@ -1,0 +1,34 @@
+"""The bar under the tabs: which model and embedder answer, and where the data lives."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+
+class StatusBar(Static):
+    model_state: reactive[str] = reactive("idle")
+    model_detail: reactive[str] = reactive("")
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+
+    def render(self) -> Text:
+        settings = self.services.settings
+        backend = "endpoint" if settings.llm.model.startswith(("http://", "https://")) else "llama.cpp"
+        styles = {"ready": "green", "loading": "yellow", "error": "red", "idle": "dim"}
+        text = Text()
+        text.append(" Model ", style="bold")
+        text.append(f"{settings.llm.model} ({backend}) ")
+        text.append(f"[{self.model_state}]", style=styles.get(self.model_state, ""))
+        if self.model_state == "error" and self.model_detail:
+            text.append(f" {self.model_detail}", style="red")
+        text.append("  │  Embeddings ", style="bold")
+        text.append(settings.embeddings.model)
+        text.append("  │  ", style="bold")
+        text.append("offline" if settings.network.offline else "online sources on")
+        text.append("  │  Data ", style="bold")
+        text.append(str(self.services.where.data_dir), style="dim")
+        return text

