@@ -11,26 +11,10 @@ from ..core.config import ConfigError, save_setting
 from ..models.base import LLMError
 from .commands import ScholarCommands
 from .messages import ModelStateChanged, SettingsChanged
+from .panes import PANES, TAB_TITLES
 from .panes.settings import DoctorPanel, SettingsPane
 from .services import Services
-from .widgets.pending import PendingPane
 from .widgets.status_bar import StatusBar
-
-PENDING = {
-    "paper-search": (6, "Crawler and Selector agents (PaSa) search the library, arXiv and OpenAlex, "
-                        "expand citations section by section, and rank papers by the Selector's "
-                        "P(True). The crawl tree grows live here."),
-    "scholar-qa": (4, "SoAy answers questions about scholars and papers: it picks a solution (a chain "
-                      "of academic APIs), writes a short program, runs it in a sandbox and shows "
-                      "solution, program, result and answer."),
-    "conference-qa": (7, "STAR answers questions from conference websites: every root-to-leaf path "
-                         "gets a description, descriptions are embedded in LanceDB, and the top-5 "
-                         "paths answer with their evidence."),
-    "api-debugger": (5, "AutoFeedback checks every API request statically (E1–E4) and dynamically; "
-                        "loops that ran out of rounds are listed here to read, edit and resend."),
-    "library": (3, "The local library of papers and scholars: counts, imports (unarXive, OpenAlex, "
-                   "arXiv, BibTeX) with progress, hybrid search and paper details."),
-}
 
 
 class ScholarApp(App):
@@ -38,14 +22,7 @@ class ScholarApp(App):
     SUB_TITLE = "research assistant on local models"
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {ScholarCommands}
-    TAB_TITLES = {
-        "paper-search": "Paper search",
-        "scholar-qa": "Scholar Q&A",
-        "conference-qa": "Conference QA",
-        "api-debugger": "API debugger",
-        "library": "Library",
-        "settings": "Settings",
-    }
+    TAB_TITLES = TAB_TITLES
     FOCUS_ON_SHOW = {"settings": "#playground-input"}
     BINDINGS = [
         Binding(f"f{number}", f"show_tab('{tab_id}')", title, id=f"tab.{tab_id}", tooltip=f"Open the {title} tab")
@@ -65,11 +42,7 @@ class ScholarApp(App):
         with TabbedContent(initial="paper-search", id="tabs"):
             for tab_id, title in self.TAB_TITLES.items():
                 with TabPane(title, id=tab_id):
-                    if tab_id == "settings":
-                        yield SettingsPane(self.services, id="settings-pane")
-                    else:
-                        issue, summary = PENDING[tab_id]
-                        yield PendingPane(title, issue, summary, id=f"{tab_id}-pane")
+                    yield PANES[tab_id](self.services)
         yield StatusBar(self.services, id="status-bar")
         yield Footer()
 

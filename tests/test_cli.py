@@ -60,7 +60,9 @@ def test_pull_when_offline_says_so_in_one_line(monkeypatch):
 
 
 def test_pull_with_no_network_says_offline(monkeypatch):
-    monkeypatch.delenv("HF_HUB_OFFLINE")
+    from .test_pull import allow_hub
+
+    allow_hub(monkeypatch)
     # a closed loopback port stands in for a machine without internet
     result = run("models", "pull", "--endpoint", "http://127.0.0.1:9", "someone/repo", "model.gguf")
     assert result.exit_code == 1
