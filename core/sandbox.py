@@ -1,0 +1,304 @@
+"""A sandbox for model-written Python: checked before it runs, bounded while it runs.
+
+Two layers, because either alone is not enough:
+
+1. ``check_program`` reads the AST against an allow-list: no imports, no dunder or private
+   attributes, no frame/generator internals, no exec/eval/open/globals, no classes, no try (a
+   program must not catch the limits), and every name it reads is a safe built-in, an API
+   function or something it assigned itself.
+2. ``Sandbox.run`` executes it in a separate worker process (``sandbox_worker``) that holds only
+   the API functions and safe built-ins, counts executed lines (step limit), caps memory
+   (RLIMIT_AS) and output, and is killed from here when it overruns its wall-clock limit, so a
+   crash, a hang or a memory blow-up costs one program, never the app.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import select
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+SAFE_BUILTINS = (
+    "abs", "all", "any", "bool", "dict", "enumerate", "filter", "float", "int", "isinstance", "len",
+    "list", "map", "max", "min", "print", "range", "reversed", "round", "set", "sorted", "str", "sum",
+    "tuple", "zip",
+)  # fmt: skip
+
+FORBIDDEN_NAMES = {
+    "__import__", "__builtins__", "breakpoint", "compile", "delattr", "dir", "eval", "exec", "getattr",
+    "globals", "hasattr", "help", "input", "locals", "memoryview", "object", "open", "setattr", "super",
+    "type", "vars", "classmethod", "staticmethod", "property", "exit", "quit", "id", "bytearray",
+}  # fmt: skip
+
+# Attributes without underscores that still reach interpreter internals (frames, code, globals),
+# and the string formatters, whose "{0.__class__}" fields walk attributes at run time.
+FORBIDDEN_ATTRIBUTES = {
+    "gi_frame", "gi_code", "gi_yieldfrom", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_globals",
+    "f_locals", "f_builtins", "f_back", "f_code", "tb_frame", "tb_next", "mro", "format", "format_map",
+}  # fmt: skip
+
+ALLOWED_NODES = (
+    ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Name, ast.Load, ast.Store,
+    ast.Del, ast.Delete, ast.Constant, ast.List, ast.Tuple, ast.Dict, ast.Set, ast.ListComp,
+    ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension, ast.BinOp, ast.UnaryOp,
+    ast.BoolOp, ast.Compare, ast.Call, ast.keyword, ast.Attribute, ast.Subscript, ast.Slice,
+    ast.Starred, ast.If, ast.For, ast.While, ast.Break, ast.Continue, ast.Pass, ast.IfExp,
+    ast.JoinedStr, ast.FormattedValue, ast.FunctionDef, ast.arguments, ast.arg, ast.Return,
+    ast.Lambda, ast.NamedExpr, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context,
+)  # fmt: skip
+
+ErrorKind = Literal["refused", "runtime", "timeout", "steps", "memory", "output", "crashed"]
+
+
+class SandboxViolation(Exception):
+    """The program was refused before running; ``problems`` lists each with its line."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+def _assigned_names(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
+
+
+def check_program(source: str, api_names: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Every reason to refuse ``source``, each as "line N: what"; empty means it may run."""
+    try:
+        tree = ast.parse(source, mode="exec")
+    except SyntaxError as error:
+        return [f"line {error.lineno}: syntax error: {error.msg}"]
+    problems: list[str] = []
+    known = set(SAFE_BUILTINS) | set(api_names) | _assigned_names(tree)
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if not isinstance(node, ALLOWED_NODES):
+            problems.append(f"line {line}: {type(node).__name__} is not allowed")
+            continue
+        if isinstance(node, ast.Name):
+            if node.id.startswith("_") or node.id in FORBIDDEN_NAMES:
+                problems.append(f"line {line}: the name {node.id!r} is not allowed")
+            elif isinstance(node.ctx, ast.Load) and node.id not in known:
+                problems.append(f"line {line}: unknown name {node.id!r}")
+        elif isinstance(node, ast.Attribute):
+            if node.attr.startswith("_") or node.attr in FORBIDDEN_ATTRIBUTES:
+                problems.append(f"line {line}: the attribute {node.attr!r} is not allowed")
+        elif isinstance(node, ast.FunctionDef) and node.decorator_list:
+            problems.append(f"line {line}: decorators are not allowed")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, bytes):
+            problems.append(f"line {line}: bytes literals are not allowed")
+    return problems
+
+
+@dataclass
+class APICall:
+    name: str
+    arguments: dict[str, Any]
+    ok: bool
+    result: Any = None
+    error: str | None = None
+    error_code: str | None = None
+    duration_s: float = 0.0
+
+
+@dataclass
+class SandboxResult:
+    ok: bool
+    value: Any = None
+    stdout: str = ""
+    error: str | None = None
+    error_kind: ErrorKind | None = None
+    calls: list[APICall] = field(default_factory=list)
+    steps: int = 0
+    duration_s: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "value": self.value,
+            "stdout": self.stdout,
+            "error": self.error,
+            "error_kind": self.error_kind,
+            "calls": [call.__dict__ for call in self.calls],
+            "steps": self.steps,
+            "duration_s": round(self.duration_s, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Limits:
+    time_s: float = 5.0
+    steps: int = 200_000
+    memory_mb: int = 512
+    """Address space the program may add on top of the worker's own."""
+    output_chars: int = 20_000
+
+
+class Sandbox:
+    """A reusable worker process running programs against one set of API functions.
+
+    ``api_factory`` is ``"package.module:function"``; the worker imports it and calls it with
+    ``factory_kwargs`` to get ``{name: callable}``. Calls are recorded and returned with the
+    result, so AutoFeedback can inspect every API request a program made.
+    """
+
+    def __init__(
+        self,
+        api_factory: str = "scholar_tui.core.sandbox:no_apis",
+        factory_kwargs: dict[str, Any] | None = None,
+        *,
+        api_names: set[str] | None = None,
+        limits: Limits = Limits(),
+    ) -> None:
+        self.api_factory = api_factory
+        self.factory_kwargs = factory_kwargs or {}
+        self.limits = limits
+        self._api_names = api_names
+        self._process: subprocess.Popen | None = None
+        self._lock = threading.Lock()
+
+    # -- the worker --------------------------------------------------------------------------
+    def _start(self) -> subprocess.Popen:
+        environment = dict(os.environ)
+        # the worker must import exactly what this process can (editable installs, test helpers)
+        environment["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scholar_tui.core.sandbox_worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=environment,
+            text=True,
+            bufsize=1,
+        )
+        hello = {"factory": self.api_factory, "kwargs": self.factory_kwargs, "memory_mb": self.limits.memory_mb}
+        process.stdin.write(json.dumps(hello) + "\n")
+        process.stdin.flush()
+        ready = self._read_line(process, timeout_s=60.0)
+        if ready is None or not ready.get("ready"):
+            detail = (ready or {}).get("error") or self._stderr_tail(process)
+            process.kill()
+            raise RuntimeError(f"the sandbox worker did not start: {detail}")
+        self._api_names = set(ready["apis"])
+        return process
+
+    @staticmethod
+    def _read_line(process: subprocess.Popen, timeout_s: float) -> dict[str, Any] | None:
+        readable, _, _ = select.select([process.stdout], [], [], timeout_s)
+        if not readable:
+            return None
+        line = process.stdout.readline()
+        return json.loads(line) if line else None
+
+    @staticmethod
+    def _stderr_tail(process: subprocess.Popen) -> str:
+        try:
+            process.kill()
+            _, errors = process.communicate(timeout=2)
+        except Exception:  # noqa: BLE001 - a diagnostic, best effort
+            return "(no diagnostics)"
+        lines = [line for line in (errors or "").strip().splitlines() if line.strip()]
+        return lines[-1] if lines else "(no diagnostics)"
+
+    def _ensure(self) -> subprocess.Popen:
+        if self._process is None or self._process.poll() is not None:
+            self._process = self._start()
+        return self._process
+
+    @property
+    def api_names(self) -> set[str]:
+        if self._api_names is None:
+            with self._lock:
+                self._ensure()
+        return set(self._api_names or ())
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+    # -- running -----------------------------------------------------------------------------
+    def check(self, source: str) -> None:
+        problems = check_program(source, self.api_names)
+        if problems:
+            raise SandboxViolation(problems)
+
+    def run(self, source: str) -> SandboxResult:
+        started = time.perf_counter()
+        problems = check_program(source, self.api_names)
+        if problems:
+            return SandboxResult(ok=False, error="; ".join(problems), error_kind="refused")
+        with self._lock:
+            process = self._ensure()
+            request = {"source": source, "steps": self.limits.steps, "output_chars": self.limits.output_chars}
+            try:
+                process.stdin.write(json.dumps(request) + "\n")
+                process.stdin.flush()
+                reply = self._read_line(process, timeout_s=self.limits.time_s)
+            except (BrokenPipeError, ValueError):
+                reply = None
+            elapsed = time.perf_counter() - started
+            if reply is None:
+                alive = process.poll() is None
+                self._kill()  # a hung or dead worker is replaced on the next run
+                if alive:
+                    return SandboxResult(
+                        ok=False, error=f"stopped after {self.limits.time_s:g} s (time limit)",
+                        error_kind="timeout", duration_s=elapsed,
+                    )
+                return SandboxResult(
+                    ok=False, error="the program crashed its worker process", error_kind="crashed",
+                    duration_s=elapsed,
+                )
+        return SandboxResult(
+            ok=reply["ok"],
+            value=reply.get("value"),
+            stdout=reply.get("stdout", ""),
+            error=reply.get("error"),
+            error_kind=reply.get("error_kind"),
+            calls=[APICall(**call) for call in reply.get("calls", [])],
+            steps=reply.get("steps", 0),
+            duration_s=elapsed,
+        )
+
+    async def arun(self, source: str) -> SandboxResult:
+        import asyncio
+
+        return await asyncio.to_thread(self.run, source)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._process is not None and self._process.poll() is None:
+                try:
+                    self._process.stdin.close()
+                    self._process.wait(timeout=2)
+                except Exception:  # noqa: BLE001
+                    pass
+            self._kill()
+
+    def __enter__(self) -> "Sandbox":
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
+
+
+def no_apis() -> dict[str, Any]:
+    """An API factory with no APIs: plain computation only."""
+    return {}

@@ -1,0 +1,26 @@
+"""A small API library for sandbox tests: pure functions over an in-memory table of people."""
+
+PEOPLE = {
+    "p1": {"person_id": "p1", "name": "Ada Lovelace", "num_citation": 120, "coauthors": ["p2"]},
+    "p2": {"person_id": "p2", "name": "Charles Babbage", "num_citation": 300, "coauthors": ["p1"]},
+}
+
+
+class APIError(Exception):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def make(extra_people: int = 0):
+    def searchPerson(name: str, organization: str = "", interest: str = ""):  # noqa: N802
+        if not isinstance(name, str) or not name:
+            raise APIError("E_BAD_ARGUMENT", "name must be a non-empty string")
+        return [dict(person, coauthors=None) for person in PEOPLE.values() if name.lower() in person["name"].lower()]
+
+    def getCoauthors(person_id: str):  # noqa: N802
+        if person_id not in PEOPLE:
+            raise APIError("E_NOT_FOUND", f"no person {person_id}")
+        return [{"person_id": other, "name": PEOPLE[other]["name"]} for other in PEOPLE[person_id]["coauthors"]]
+
+    return {"searchPerson": searchPerson, "getCoauthors": getCoauthors}
