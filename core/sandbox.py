@@ -54,6 +54,8 @@ ALLOWED_NODES = (
     ast.Lambda, ast.NamedExpr, ast.operator, ast.unaryop, ast.boolop, ast.cmpop, ast.expr_context,
 )  # fmt: skip
 
+EOF: Any = object()  # the worker's stdout closed: it died
+
 ErrorKind = Literal["refused", "runtime", "timeout", "steps", "memory", "output", "crashed"]
 
 
@@ -190,8 +192,8 @@ class Sandbox:
         process.stdin.write(json.dumps(hello) + "\n")
         process.stdin.flush()
         ready = self._read_line(process, timeout_s=60.0)
-        if ready is None or not ready.get("ready"):
-            detail = (ready or {}).get("error") or self._stderr_tail(process)
+        if ready is None or ready is EOF or not ready.get("ready"):
+            detail = (ready.get("error") if isinstance(ready, dict) else None) or self._stderr_tail(process)
             process.kill()
             raise RuntimeError(f"the sandbox worker did not start: {detail}")
         self._api_names = set(ready["apis"])
@@ -199,11 +201,12 @@ class Sandbox:
 
     @staticmethod
     def _read_line(process: subprocess.Popen, timeout_s: float) -> dict[str, Any] | None:
+        """The worker's next reply; None when it is silent past ``timeout_s``; EOF when it died."""
         readable, _, _ = select.select([process.stdout], [], [], timeout_s)
         if not readable:
             return None
         line = process.stdout.readline()
-        return json.loads(line) if line else None
+        return json.loads(line) if line else EOF
 
     @staticmethod
     def _stderr_tail(process: subprocess.Popen) -> str:
@@ -252,12 +255,11 @@ class Sandbox:
                 process.stdin.flush()
                 reply = self._read_line(process, timeout_s=self.limits.time_s)
             except (BrokenPipeError, ValueError):
-                reply = None
+                reply = EOF
             elapsed = time.perf_counter() - started
-            if reply is None:
-                alive = process.poll() is None
+            if reply is None or reply is EOF:
                 self._kill()  # a hung or dead worker is replaced on the next run
-                if alive:
+                if reply is None:
                     return SandboxResult(
                         ok=False, error=f"stopped after {self.limits.time_s:g} s (time limit)",
                         error_kind="timeout", duration_s=elapsed,
