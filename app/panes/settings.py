@@ -19,12 +19,16 @@ from ..messages import SettingsChanged
 STATUS_STYLE = {"ok": "[green]ok[/]", "warn": "[yellow]warn[/]", "fail": "[red]FAIL[/]"}
 
 
-class ConfigPanel(Static):
-    """The settings in force and the paths, as a read-only table."""
+class ServicesPanel(Static):
+    """A section of the Settings tab; it reads and changes the shared services."""
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
+
+
+class ConfigPanel(ServicesPanel):
+    """The settings in force and the paths, as a read-only table."""
 
     def compose(self) -> ComposeResult:
         yield Label("Configuration in force", classes="section-title")
@@ -48,12 +52,8 @@ class ConfigPanel(Static):
             table.add_row(f"path.{name}", path)
 
 
-class ModelsPanel(Static):
+class ModelsPanel(ServicesPanel):
     """Every known model; Enter or the button makes the highlighted one active."""
-
-    def __init__(self, services, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.services = services
 
     def compose(self) -> ComposeResult:
         yield Label("Models", classes="section-title")
@@ -98,7 +98,7 @@ class ModelsPanel(Static):
         self.post_message(SettingsChanged())
 
 
-class Playground(Static):
+class Playground(ServicesPanel):
     """Type a prompt, watch the reply stream, stop it at any token."""
 
     class Piece(Message):
@@ -113,8 +113,7 @@ class Playground(Static):
             self.stats = stats
 
     def __init__(self, services, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.services = services
+        super().__init__(services, **kwargs)
         self._cancel: CancelToken | None = None
         self._reply = ""
 
@@ -187,12 +186,8 @@ class Playground(Static):
         self.query_one("#stop", Button).disabled = True
 
 
-class DoctorPanel(Static):
+class DoctorPanel(ServicesPanel):
     """`scholar-tui doctor` inside the app: checks appear as they complete."""
-
-    def __init__(self, services, **kwargs) -> None:
-        super().__init__(**kwargs)
-        self.services = services
 
     def compose(self) -> ComposeResult:
         yield Label("Doctor", classes="section-title")
