@@ -1,0 +1,1 @@
+"""SoAy: solution-based API use for scholar questions (solution library, programs, SoAyEval)."""
