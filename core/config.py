@@ -97,12 +97,24 @@ class UISettings(_Section):
     """Key bindings by id, e.g. ``{"tab.settings" = "f10"}`` (ids are listed in the README)."""
 
 
+class AutoFeedbackSettings(_Section):
+    static_rounds: int = Field(3, ge=0)
+    """Static feedback rounds per API request before the loop waits for a person (paper: 3)."""
+
+    dynamic_rounds: int = Field(2, ge=0)
+    """Dynamic feedback rounds (after the request ran) before a person is asked (paper: 2)."""
+
+    similarity_threshold: float = Field(0.5, ge=0.0, le=1.0)
+    """Embedding similarity above which a wrong name is a semantic error (E2.3, E3.3)."""
+
+
 class Settings(_Section):
     llm: LLMSettings = LLMSettings()
     openai: OpenAISettings = OpenAISettings()
     embeddings: EmbeddingSettings = EmbeddingSettings()
     network: NetworkSettings = NetworkSettings()
     ui: UISettings = UISettings()
+    autofeedback: AutoFeedbackSettings = AutoFeedbackSettings()
 
 
 def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:

@@ -77,3 +77,190 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
         db.conn.execute("commit")
         newly.append(name)
     return newly
+
+
+# -- the library (issue #3) --------------------------------------------------------------------
+@migration
+def m200_library_schema(db: sqlite_utils.Database) -> None:
+    """Papers, people, authorship, sections, references and citation edges.
+
+    Every source id has a unique index so that imports are idempotent: a paper is found again by
+    its arXiv id, DOI or OpenAlex id (several NULLs are allowed by a UNIQUE index); people by
+    their OpenAlex id, or by their normalised name when the source gives no id.
+    """
+    for statement in (
+        """create table papers (
+            id integer primary key,
+            arxiv_id text, doi text, openalex_id text,
+            title text not null, title_key text not null,
+            abstract text, date text, year integer, venue text,
+            categories text,            -- JSON list (arXiv categories, OpenAlex topics)
+            cited_by_count integer, url text, license text, discipline text,
+            source text not null, added_at text not null, updated_at text not null)""",
+        "create unique index papers_arxiv on papers(arxiv_id)",
+        "create unique index papers_doi on papers(doi)",
+        "create unique index papers_openalex on papers(openalex_id)",
+        "create index papers_title_key on papers(title_key)",
+        "create index papers_date on papers(date)",
+        """create table people (
+            id integer primary key,
+            name text not null, name_key text not null,
+            openalex_id text, orcid text,
+            organization text,          -- the latest known one
+            organizations text,         -- JSON list, newest first
+            interests text,             -- JSON list, as the source ranks them
+            cited_by_count integer, works_count integer,
+            position text, bio text, education text, email text, gender text, homepage text,
+            source text not null, added_at text not null, updated_at text not null)""",
+        "create unique index people_openalex on people(openalex_id)",
+        "create index people_name_key on people(name_key)",
+        """create table person_names (
+            person_id integer not null references people(id) on delete cascade,
+            name text not null, name_key text not null,
+            primary key (person_id, name))""",
+        "create index person_names_key on person_names(name_key)",
+        """create table authorships (
+            paper_id integer not null references papers(id) on delete cascade,
+            person_id integer not null references people(id) on delete cascade,
+            position integer not null,  -- 1 = first author
+            name_as_written text, affiliation text,
+            primary key (paper_id, person_id))""",
+        "create index authorships_person on authorships(person_id)",
+        """create table sections (
+            id integer primary key,
+            paper_id integer not null references papers(id) on delete cascade,
+            ordinal integer not null,   -- order in the paper, from 1
+            number text,                -- '2.1' (NULL for unnumbered sections)
+            title text, level integer, text text not null,
+            unique (paper_id, ordinal))""",
+        """create table paper_references (
+            id integer primary key,
+            paper_id integer not null references papers(id) on delete cascade,
+            ref_key text not null,      -- the source's key for the entry (bib hash, OpenAlex id)
+            ordinal integer,            -- [n] in the citing paper's text
+            raw text, title text, year integer,
+            arxiv_id text, doi text, openalex_id text,
+            ids text,                   -- JSON of every other linked id the source gives
+            cited_paper_id integer references papers(id) on delete set null,
+            source text not null,
+            unique (paper_id, ref_key))""",
+        "create index paper_references_arxiv on paper_references(arxiv_id)",
+        "create index paper_references_doi on paper_references(doi)",
+        "create index paper_references_openalex on paper_references(openalex_id)",
+        "create index paper_references_cited on paper_references(cited_paper_id)",
+        """create table section_references (
+            section_id integer not null references sections(id) on delete cascade,
+            reference_id integer not null references paper_references(id) on delete cascade,
+            mentions integer not null default 1,
+            primary key (section_id, reference_id))""",
+        "create index section_references_reference on section_references(reference_id)",
+        """create table citations (
+            citing_paper_id integer not null references papers(id) on delete cascade,
+            cited_paper_id integer not null references papers(id) on delete cascade,
+            primary key (citing_paper_id, cited_paper_id))""",
+        "create index citations_cited on citations(cited_paper_id)",
+        """create table library_imports (
+            id integer primary key, kind text not null, path text not null,
+            started_at text not null, seconds real, summary text)""",
+    ):
+        db.execute(statement)
+
+
+@migration
+def m100_conference_tables(db: sqlite_utils.Database) -> None:
+    """Conference QA (STAR): imported conferences, their tree nodes, and the description cache.
+
+    Descriptions are cached by content hash (describer + prompt inputs), not by conference, so a
+    re-import, or the same page in another conference's tree, reuses them.
+    """
+    db.execute(
+        """create table conferences (
+            name text primary key,
+            source text not null,
+            root text not null,
+            nodes integer not null,
+            leaves integer not null,
+            describer text not null,
+            embedder text,
+            imported_at text not null,
+            describe_s real,
+            embed_s real,
+            build_s real,
+            generated integer,
+            embedded integer
+        )"""
+    )
+    db.execute(
+        """create table conference_nodes (
+            conference text not null references conferences(name) on delete cascade,
+            id integer not null,
+            parent_id integer,
+            position integer not null,
+            kind text not null,
+            key text not null,
+            label text not null,
+            text text,
+            depth integer not null,
+            path text not null,
+            description_hash text,
+            primary key (conference, id)
+        )"""
+    )
+    db.execute("create index conference_nodes_parent on conference_nodes (conference, parent_id)")
+    db.execute(
+        """create table conference_descriptions (
+            content_hash text primary key,
+            describer text not null,
+            description text not null,
+            created_at text not null
+        )"""
+    )
+
+
+# -- AutoFeedback (issue #5) -------------------------------------------------------------------
+@migration
+def m300_autofeedback_logs(db: sqlite_utils.Database) -> None:
+    """AutoFeedback's logs: a loop per API request (or program) and every round of it.
+
+    A round is one request looked at: stopped by static scanning (kind 'static'), sent and
+    assessed (kind 'dynamic'), or written and sent by a person in the API debugger ('human').
+    Rounds are committed one by one, so a crash mid-loop leaves every finished round readable.
+    """
+    db.execute(
+        """create table autofeedback_loops (
+            id integer primary key,
+            created_at text not null,
+            updated_at text not null,
+            source text not null,          -- 'soay', 'bench', 'cli', 'debugger', …
+            mode text not null,            -- 'request' or 'program'
+            instruction text not null,
+            status text not null,          -- 'running', 'solved', 'limit_hit', 'fixed_by_hand'
+            static_limit integer, dynamic_limit integer,
+            static_rounds integer not null default 0,
+            dynamic_rounds integer not null default 0,
+            final_request text,
+            final_response text            -- JSON
+        )"""
+    )
+    db.execute("create index autofeedback_loops_status on autofeedback_loops (status, updated_at)")
+    db.execute(
+        """create table autofeedback_rounds (
+            id integer primary key,
+            loop_id integer not null references autofeedback_loops(id) on delete cascade,
+            round integer not null,        -- 1, 2, … within the loop
+            kind text not null,            -- 'static', 'dynamic', 'human'
+            created_at text not null,
+            request text,
+            error_type text,               -- 'E1' … 'E4', NULL when none was found
+            sub_type text,                 -- 'E2.3', 'E3.other', 'E4.other', …
+            returns text,                  -- JSON: what SSC returned (Table 2)
+            feedback text,                 -- the feedback given to the model after this round
+            response text,                 -- JSON: the API response or error, for sent requests
+            ok integer,                    -- the response met the instruction (1) or not (0)
+            thought text,
+            observation text,
+            prompt_tokens integer, completion_tokens integer,
+            duration_s real,
+            unique (loop_id, round)
+        )"""
+    )

@@ -11,6 +11,10 @@ from functools import partial
 from textual.widget import Widget
 
 from ..widgets.pending import PendingPane
+from .api_debugger import APIDebuggerPane
+from .conference import ConferencePane
+from .library import LibraryPane
+from .paper_search import PaperSearchPane
 from .settings import SettingsPane
 
 TAB_TITLES = {
@@ -28,30 +32,14 @@ def _pending(tab_id: str, issue: int, summary: str) -> Callable[..., Widget]:
 
 
 PANES: dict[str, Callable[..., Widget]] = {
-    "paper-search": _pending(
-        "paper-search", 6,
-        "Crawler and Selector agents (PaSa) search the library, arXiv and OpenAlex, expand citations "
-        "section by section, and rank papers by the Selector's P(True). The crawl tree grows live here.",
-    ),
+    "paper-search": lambda services: PaperSearchPane(services, id="paper-search-pane"),
     "scholar-qa": _pending(
         "scholar-qa", 4,
         "SoAy answers questions about scholars and papers: it picks a solution (a chain of academic "
         "APIs), writes a short program, runs it in a sandbox and shows solution, program, result and answer.",
     ),
-    "conference-qa": _pending(
-        "conference-qa", 7,
-        "STAR answers questions from conference websites: every root-to-leaf path gets a description, "
-        "descriptions are embedded in LanceDB, and the top-5 paths answer with their evidence.",
-    ),
-    "api-debugger": _pending(
-        "api-debugger", 5,
-        "AutoFeedback checks every API request statically (E1–E4) and dynamically; loops that ran out "
-        "of rounds are listed here to read, edit and resend.",
-    ),
-    "library": _pending(
-        "library", 3,
-        "The local library of papers and scholars: counts, imports (unarXive, OpenAlex, arXiv, BibTeX) "
-        "with progress, hybrid search and paper details.",
-    ),
+    "conference-qa": lambda services: ConferencePane(services, id="conference-qa-pane"),
+    "api-debugger": lambda services: APIDebuggerPane(services, id="api-debugger-pane"),
+    "library": lambda services: LibraryPane(services, id="library-pane"),
     "settings": lambda services: SettingsPane(services, id="settings-pane"),
 }

@@ -1,1 +1,22 @@
-"""SoAy: solution-based API use for scholar questions (solution library, programs, SoAyEval)."""
+"""SoAy: solution-based API use for scholar questions (solution library, programs, SoAyEval).
+
+``open_engine`` builds the engine over this installation's library; CLI, TUI and benchmarks
+share it. Modules: solutions (API graph, solution library), intents (combinations with their
+phrasings and programs), entities (linking the question's span), retrieval (choosing the
+solution), engine (the pipeline as events), bench (SoAyBench and scoring), baseline (the
+step-by-step agent), evaluate (SoAyEval).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+
+def open_engine(where, settings, *, embedder, llm_provider: Callable[[], Any] | None = None,
+                backend: str = "local", choice_mode: str = "auto", code_mode: str = "template"):
+    from ..library.apis import open_api
+    from .engine import SoAyEngine
+
+    return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,
+                      backend=backend, choice_mode=choice_mode, code_mode=code_mode)

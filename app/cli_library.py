@@ -1,0 +1,375 @@
+"""The library on the command line: `import`, `library …` and `api …`.
+
+    scholar-tui import unarxive ../shared/data/unarxive/arXiv_src_2212_086.jsonl
+    scholar-tui library stats | search "q" [--before DATE] | show ID | export-bibtex [FILE]
+    scholar-tui library online openalex|arxiv "q" [--before DATE] | references ID | cited-by ID
+    scholar-tui api list | api searchPerson --name "Michelen" [--backend local|openalex]
+
+Heavy modules (LanceDB, the embedder, httpx) are imported inside the commands so that
+`scholar-tui --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .cli import Context, emit_json
+
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
+
+
+def _library(obj: Context):
+    from ..indexes.library import Library
+
+    return Library.open(obj.where)
+
+
+def _count_line(counts: dict[str, int]) -> str:
+    return ", ".join(f"{value} {name.replace('_', ' ')}" for name, value in counts.items())
+
+
+def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
+    """Bring the search index level with SQLite; a missing embedder is a warning, not a failure."""
+    from ..indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+    from ..models import LLMError, load_embedder
+
+    try:
+        index = LibraryIndex(obj.where, load_embedder(obj.settings))
+        bar = None
+        finished = None
+        for event in index.sync(library):
+            if isinstance(event, IndexProgress) and event.total and not quiet:
+                if bar is None:
+                    bar = click.progressbar(length=event.total, label=f"embedding {event.total} papers", file=sys.stderr)
+                    bar.__enter__()
+                bar.update(event.done - bar.pos)
+            elif isinstance(event, IndexFinished):
+                finished = event
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    except LLMError as error:
+        click.echo(click.style(f"search index not updated: {error}", fg="yellow"), err=True)
+        return None
+    return finished.__dict__ if finished else None
+
+
+# -- import --------------------------------------------------------------------------------------
+@click.command("import")
+@click.argument("kind", type=click.Choice(KINDS))
+@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@click.pass_obj
+def import_command(obj: Context, kind: str, path: Path, no_index: bool, as_json: bool) -> None:
+    """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
+    arxiv (Atom feed) or bibtex. All or nothing; a second run adds nothing."""
+    from ..core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+
+    library = _library(obj)
+    finished: ImportFinished | None = None
+    bar = None
+    try:
+        for event in import_file(kind, path, library):
+            if isinstance(event, ImportProgress) and not as_json:
+                if bar is None:
+                    bar = click.progressbar(length=event.total, label=f"importing {path.name}", file=sys.stderr)
+                    bar.__enter__()
+                bar.update(event.done - bar.pos)
+            elif isinstance(event, ImportFinished):
+                finished = event
+    except LibraryImportError as error:
+        raise click.ClickException(f"{error}; the library is unchanged") from error
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    assert finished is not None
+    index = None if no_index else _sync_index(obj, library, quiet=as_json)
+    totals = library.counts()
+    if as_json:
+        emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
+                   "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
+                   "library": totals, "index": index})
+        return
+    click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s")
+    click.echo(f"  added:   {_count_line(finished.added)}")
+    click.echo(f"  library: {_count_line(totals)}")
+    if index:
+        click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
+                   f"({index['indexed']} indexed)")
+
+
+# -- library -------------------------------------------------------------------------------------
+@click.group()
+def library() -> None:
+    """The local library: counts, hybrid search, paper details, BibTeX export, online sources."""
+
+
+@library.command("stats")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_stats(obj: Context, as_json: bool) -> None:
+    """How many papers, people, sections, references and citations the library holds."""
+    from ..indexes.library_search import LibraryIndex
+
+    lib = _library(obj)
+    counts = lib.counts()
+    indexed = LibraryIndex(obj.where, embedder=None).indexed_count()
+    imports = lib.recent_imports()
+    if as_json:
+        emit_json({**counts, "indexed_for_search": indexed, "recent_imports": imports})
+        return
+    for name, value in counts.items():
+        click.echo(f"{name.replace('_', ' '):20} {value}")
+    click.echo(f"{'indexed for search':20} {indexed}")
+
+
+@library.command("search")
+@click.argument("query")
+@click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
+@click.option("--limit", default=10, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_search(obj: Context, query: str, before: str | None, limit: int, as_json: bool) -> None:
+    """Hybrid (vector + full-text) search over titles and abstracts."""
+    from ..indexes.library_search import LibraryIndex, SearchError
+    from ..models import LLMError, load_embedder
+
+    lib = _library(obj)
+    _sync_index(obj, lib, quiet=True)
+    try:
+        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit)
+    except (SearchError, LLMError) as error:
+        raise click.ClickException(str(error)) from error
+    if as_json:
+        emit_json([hit.as_dict() for hit in hits])
+        return
+    if not hits:
+        click.echo("no papers found" + (f" before {before}" if before else ""))
+    for hit in hits:
+        ranks = f"vector #{hit.vector_rank or '-'} text #{hit.text_rank or '-'}"
+        click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {hit.title}  [{ranks}]")
+
+
+def _resolve(lib, paper: str) -> int:
+    paper_id = lib.resolve_paper(paper)
+    if paper_id is None:
+        raise click.ClickException(f"no paper {paper!r} in the library (use paper:N, an arXiv id, a DOI or an OpenAlex id)")
+    return paper_id
+
+
+def _links(reference: dict) -> str:
+    links = []
+    if reference["cited_paper_id"]:
+        links.append(f"in library: paper:{reference['cited_paper_id']}")
+    if reference["arxiv_id"]:
+        links.append(f"arXiv:{reference['arxiv_id']}")
+    if reference["doi"]:
+        links.append(f"doi:{reference['doi']}")
+    if reference["openalex_id"]:
+        links.append(f"OpenAlex {reference['openalex_id']}")
+    return "; ".join(links)
+
+
+@library.command("show")
+@click.argument("paper")
+@click.option("--references/--no-references", default=True, help="List the references with their links.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> None:
+    """One paper: PAPER is paper:N, an arXiv id, a DOI or an OpenAlex id."""
+    lib = _library(obj)
+    paper_id = _resolve(lib, paper)
+    row = lib.paper(paper_id)
+    authors = lib.paper_authors(paper_id)
+    sections = lib.sections(paper_id)
+    refs = lib.references(paper_id)
+    if as_json:
+        emit_json({
+            **row, "pub_id": f"paper:{paper_id}",
+            "authors": authors,
+            "sections": [{key: value for key, value in section.items() if key != "text"} | {
+                "characters": len(section["text"]),
+                "reference_ids": [r["id"] for r in lib.references(paper_id, section["id"])]} for section in sections],
+            "references": refs,
+            "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
+        })
+        return
+    click.echo(click.style(row["title"], bold=True))
+    click.echo(", ".join(author["name"] for author in authors))
+    ids = [f"paper:{paper_id}"] + [f"{label} {row[key]}" for label, key in
+                                   (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if row[key]]
+    click.echo(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}")
+    if row["cited_by_count"] is not None:
+        click.echo(f"cited by {row['cited_by_count']} (source count)")
+    if row["abstract"]:
+        click.echo("\n" + row["abstract"])
+    if sections:
+        click.echo(click.style(f"\nSections ({len(sections)})", bold=True))
+        for section in sections:
+            number = f"{section['number']} " if section["number"] else ""
+            click.echo(f"  {number}{section['title'] or '(untitled)'}  [{section['reference_count']} references]")
+    if references and refs:
+        click.echo(click.style(f"\nReferences ({len(refs)})", bold=True))
+        for reference in refs:
+            label = f"[{reference['ordinal']}]" if reference["ordinal"] else "[-]"
+            text = reference["raw"] or reference["cited_title"] or reference["openalex_id"]
+            links = _links(reference)
+            click.echo(f"  {label} {text}" + (f"\n      {links}" if links else ""))
+
+
+@library.command("export-bibtex")
+@click.argument("output", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_obj
+def library_export_bibtex(obj: Context, output: Path | None) -> None:
+    """Write every paper as BibTeX to OUTPUT (default: standard output)."""
+    from ..core.library.bibtex import write_bibtex
+
+    lib = _library(obj)
+    text = write_bibtex([(paper, lib.paper_author_names(paper["id"])) for paper in lib.all_papers()])
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    output.write_text(text, encoding="utf-8")
+    click.echo(f"wrote {text.count('@')} entries to {output}", err=True)
+
+
+# -- online ----------------------------------------------------------------------------------------
+@library.group("online")
+def library_online() -> None:
+    """Ask OpenAlex or arXiv; what comes back is cached into the library."""
+
+
+def _online(obj: Context, run) -> tuple[Any, list[int]]:
+    from ..core.library.online import OfflineError, OnlineSources, SourceError, run_sync
+
+    lib = _library(obj)
+    sources = OnlineSources(lib, obj.settings.network)
+    try:
+        return lib, run_sync(lambda: run(sources))
+    except (OfflineError, SourceError) as error:
+        raise click.ClickException(str(error)) from error
+
+
+def _print_papers(lib, paper_ids: list[int], as_json: bool) -> None:
+    papers = lib.papers(paper_ids)
+    rows = [papers[paper_id] for paper_id in paper_ids if paper_id in papers]
+    if as_json:
+        emit_json([{"pub_id": f"paper:{row['id']}", **row} for row in rows])
+        return
+    for row in rows:
+        click.echo(f"paper:{row['id']:<5} {row['date'] or '????'}  {row['title']}")
+    click.echo(f"{len(rows)} papers cached in the library", err=True)
+
+
+@library_online.command("search")
+@click.argument("source", type=click.Choice(["openalex", "arxiv"]))
+@click.argument("query")
+@click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
+@click.option("--limit", default=25, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def online_search(obj: Context, source: str, query: str, before: str | None, limit: int, as_json: bool) -> None:
+    """Search SOURCE for QUERY and cache the results."""
+    if source == "openalex":
+        lib, ids = _online(obj, lambda s: s.search_openalex(query, before=before, limit=limit))
+    else:
+        lib, ids = _online(obj, lambda s: s.search_arxiv(query, before=before, limit=limit))
+    _print_papers(lib, ids, as_json)
+
+
+@library_online.command("references")
+@click.argument("paper")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def online_references(obj: Context, paper: str, as_json: bool) -> None:
+    """Fetch from OpenAlex the works PAPER cites (it needs an OpenAlex id)."""
+    paper_id = _resolve(_library(obj), paper)
+    lib, ids = _online(obj, lambda s: s.fetch_references(paper_id))
+    _print_papers(lib, ids, as_json)
+
+
+@library_online.command("cited-by")
+@click.argument("paper")
+@click.option("--limit", default=25, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def online_cited_by(obj: Context, paper: str, limit: int, as_json: bool) -> None:
+    """Fetch from OpenAlex the works that cite PAPER."""
+    paper_id = _resolve(_library(obj), paper)
+    lib, ids = _online(obj, lambda s: s.fetch_cited_by(paper_id, limit=limit))
+    _print_papers(lib, ids, as_json)
+
+
+# -- api ---------------------------------------------------------------------------------------------
+def _api_command(spec) -> click.Command:
+    def callback(backend: str, **arguments: Any) -> None:
+        from ..core.library.apis import APIError, local_api, openalex_api
+
+        obj: Context = click.get_current_context().obj
+        lib = _library(obj)
+        api = local_api(lib) if backend == "local" else openalex_api(obj.settings.network, lib)
+        given = {name: value for name, value in arguments.items() if value is not None}
+        try:
+            emit_json(api.call(spec.name, **given))
+        except APIError as error:
+            raise click.ClickException(str(error)) from error
+
+    params: list[click.Parameter] = [
+        click.Option(
+            [f"--{p.name.replace('_', '-')}", *([f"--{p.name}"] if "_" in p.name else []), p.name],
+            help=p.description + (" (required)" if p.required else ""),
+        )
+        for p in spec.parameters
+    ]
+    params.append(click.Option(["--backend"], type=click.Choice(["local", "openalex"]), default="local",
+                               show_default=True, help="Answer from the local library or from OpenAlex."))
+    return click.Command(spec.name, callback=callback, params=params,
+                         help=f"{spec.signature()}\n\n{spec.description}")
+
+
+class _APIGroup(click.Group):
+    """`api list` plus one subcommand per API spec (names are the APIs' own camelCase)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        from ..core.library.apis import SPECS
+
+        return ["list", *SPECS]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        from ..core.library.apis import SPECS
+
+        if name in SPECS:
+            return _api_command(SPECS[name])
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_APIGroup)
+def api() -> None:
+    """The academic API library (SoAy's seven APIs): `api list`, or `api NAME --param value`."""
+
+
+@api.command("list")
+@click.option("--json", "as_json", is_flag=True, help="The full machine-readable specs.")
+def api_list(as_json: bool) -> None:
+    """The APIs with their parameters, returns and error codes."""
+    from ..core.library.apis import ERROR_CODES, SPECS, specs_as_dicts
+
+    if as_json:
+        emit_json({"apis": specs_as_dicts(), "error_codes": ERROR_CODES})
+        return
+    for spec in SPECS.values():
+        click.echo(click.style(spec.signature(), bold=True))
+        click.echo(f"  {spec.description}")
+        for p in spec.parameters:
+            click.echo(f"  - {p.name} ({p.type}, {'required' if p.required else 'optional'}): {p.description}")
+        if spec.at_least_one_of:
+            click.echo(f"  at least one of: {', '.join(spec.at_least_one_of)}")
+        click.echo(f"  returns {spec.returns_type}: {', '.join(f.name for f in spec.returns)}")
+        click.echo(f"  errors: {', '.join(spec.errors)}\n")
+    click.echo("error codes:")
+    for code, meaning in ERROR_CODES.items():
+        click.echo(f"  {code}: {meaning}")

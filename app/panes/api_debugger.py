@@ -1,0 +1,181 @@
+"""The API debugger tab: AutoFeedback's loops, their rounds side by side, and fixes by hand.
+
+AutoFeedback stops a loop that ran out of rounds and leaves it to a person (paper §5, threat 2):
+here they read every round (request, error type, feedback, response), edit the request — or the
+program — and send it against the API backend; the hand-made request is logged as a ``human``
+round and a good response marks the loop ``fixed_by_hand``.
+
+The pane reads the log through its own SQLite connection on the UI thread (a few indexed rows);
+sending runs in a thread worker with a connection of its own and reports back with a message.
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.markup import escape
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, HorizontalScroll, Vertical
+from textual.message import Message
+from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
+
+from ...indexes.autofeedback_log import FeedbackLog
+
+STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow"}
+CARD_CHARS = 600
+
+
+def _text(value, limit: int = CARD_CHARS) -> str:
+    if value is None:
+        return ""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def round_card(row: dict) -> str:
+    """One round as the card shows it (Rich markup, user text escaped)."""
+    error = row["sub_type"] or ("ok" if row["ok"] else "—")
+    colour = "green" if row["ok"] else ("red" if row["sub_type"] else "yellow")
+    tokens = (row["prompt_tokens"] or 0) + (row["completion_tokens"] or 0)
+    lines = [f"[b]#{row['round']} {row['kind']}[/b]  [{colour}]{escape(error)}[/]  "
+             f"[dim]{tokens} tok · {row['duration_s'] or 0:.2f} s[/]",
+             "[b]request[/b]", escape(_text(row["request"], 400))]
+    if row["thought"]:
+        lines += ["[b]thought[/b]", escape(_text(row["thought"], 200))]
+    if row["response"] is not None:
+        lines += ["[b]response[/b]", escape(_text(row["response"], 300))]
+    if row["feedback"]:
+        lines += ["[b]feedback[/b]", escape(_text(row["feedback"]))]
+    return "\n".join(lines)
+
+
+class APIDebuggerPane(Vertical):
+    class Sent(Message):
+        def __init__(self, loop_id: int, result=None, error: str | None = None) -> None:
+            super().__init__()
+            self.loop_id, self.result, self.error = loop_id, result, error
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self.feedback_log: FeedbackLog | None = None
+        self.loop_id: int | None = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="debugger-toolbar"):
+            yield Checkbox("only loops that hit the limit", id="debugger-limit-hit")
+            yield Button("Refresh", id="debugger-refresh")
+            yield Static("", id="debugger-counts")
+        yield DataTable(id="debugger-loops", cursor_type="row", zebra_stripes=True)
+        yield Label("Choose a loop to see its rounds.", id="debugger-loop-title", classes="section-title")
+        yield HorizontalScroll(id="debugger-rounds")
+        with Horizontal(id="debugger-edit-row"):
+            yield TextArea("", id="debugger-request", soft_wrap=True, show_line_numbers=False)
+            with Vertical(id="debugger-send-box"):
+                yield Select([("local library", "local"), ("OpenAlex", "openalex")], value="local",
+                             allow_blank=False, id="debugger-backend")
+                yield Button("Send by hand", id="debugger-send", variant="primary")
+        yield Static("", id="debugger-response")
+
+    def on_mount(self) -> None:
+        self.feedback_log = FeedbackLog(self.services.where)
+        self.query_one("#debugger-loops", DataTable).add_columns("loop", "status", "source", "mode", "rounds", "instruction")
+        self.refresh_loops()
+
+    def on_unmount(self) -> None:
+        if self.feedback_log is not None:
+            self.feedback_log.close()
+
+    def on_show(self) -> None:
+        self.refresh_loops()  # loops that SoAy or the CLI logged meanwhile
+        # The cursor goes where a person starts (and focus left in a hidden tab would pull it back).
+        if not self.has_focus_within:
+            self.query_one("#debugger-loops", DataTable).focus()
+
+    # -- loops ---------------------------------------------------------------------------------
+    @on(Button.Pressed, "#debugger-refresh")
+    @on(Checkbox.Changed, "#debugger-limit-hit")
+    def refresh_loops(self) -> None:
+        if self.feedback_log is None:
+            return
+        only = self.query_one("#debugger-limit-hit", Checkbox).value
+        loops = self.feedback_log.loops(status="limit_hit" if only else None)
+        table = self.query_one("#debugger-loops", DataTable)
+        table.clear()
+        for loop in loops:
+            colour = STATUS_STYLE.get(loop["status"], "white")
+            table.add_row(str(loop["id"]), f"[{colour}]{loop['status']}[/]", loop["source"], loop["mode"],
+                          str(loop["rounds"]), escape(_text(loop["instruction"], 90)), key=str(loop["id"]))
+        waiting = sum(loop["status"] == "limit_hit" for loop in self.feedback_log.loops(status="limit_hit"))
+        self.query_one("#debugger-counts", Static).update(
+            f"{len(loops)} loops shown · [red]{waiting}[/] waiting for a person")
+        if self.loop_id is not None and str(self.loop_id) in table.rows:
+            table.move_cursor(row=table.get_row_index(str(self.loop_id)))
+
+    @on(DataTable.RowHighlighted, "#debugger-loops")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.row_key is not None and event.row_key.value is not None:
+            loop_id = int(event.row_key.value)
+            if loop_id != self.loop_id:
+                self.show_loop(loop_id, prefill=True)
+
+    def show_loop(self, loop_id: int, *, prefill: bool = False) -> None:
+        loop = self.feedback_log.loop(loop_id)
+        if loop is None:
+            return
+        self.loop_id = loop_id
+        rounds = self.feedback_log.rounds(loop_id)
+        colour = STATUS_STYLE.get(loop["status"], "white")
+        self.query_one("#debugger-loop-title", Label).update(
+            f"Loop {loop_id} · [{colour}]{loop['status']}[/] · {escape(_text(loop['instruction'], 120))}")
+        strip = self.query_one("#debugger-rounds", HorizontalScroll)
+        strip.remove_children()
+        strip.mount_all([Static(round_card(row), classes="round-card") for row in rounds])
+        if prefill and rounds:
+            last = next((row["request"] for row in reversed(rounds) if row["request"]), "")
+            self.query_one("#debugger-request", TextArea).load_text(last or "")
+            self.query_one("#debugger-response", Static).update("")
+
+    # -- sending by hand ------------------------------------------------------------------------
+    @on(Button.Pressed, "#debugger-send")
+    def send(self) -> None:
+        text = self.query_one("#debugger-request", TextArea).text.strip()
+        response = self.query_one("#debugger-response", Static)
+        if self.loop_id is None:
+            response.update("[yellow]Choose a loop first: the request is logged as one of its rounds.[/]")
+            return
+        if not text:
+            response.update("[yellow]Write a request (<<API>>NAME(key=\"value\")<</API>>) or a program to send.[/]")
+            return
+        self.query_one("#debugger-send", Button).disabled = True
+        response.update("[dim]sending…[/]")
+        self.send_worker(self.loop_id, text, self.query_one("#debugger-backend", Select).value)
+
+    @work(thread=True, exclusive=True, group="api-debugger", exit_on_error=False)
+    def send_worker(self, loop_id: int, text: str, backend: str) -> None:
+        from ...core.autofeedback.human import send_by_hand
+
+        log = FeedbackLog(self.services.where)  # this thread's own connection
+        try:
+            result = send_by_hand(self.services.where, self.services.settings, text, backend=backend,
+                                  log=log, loop_id=loop_id)
+            self.post_message(self.Sent(loop_id, result))
+        except Exception as error:  # noqa: BLE001 - shown to the person, never raised into the app
+            self.post_message(self.Sent(loop_id, error=f"{type(error).__name__}: {error}"))
+        finally:
+            log.close()
+
+    @on(Sent)
+    def _sent(self, message: Sent) -> None:
+        self.query_one("#debugger-send", Button).disabled = False
+        response = self.query_one("#debugger-response", Static)
+        if message.error:
+            response.update(f"[red]{escape(message.error)}[/]")
+            return
+        result = message.result
+        verdict = "[green]ok[/]" if result.ok else f"[red]not ok[/] {escape(result.error or 'empty result')}"
+        response.update(f"{verdict} · {result.kind} · {result.duration_s:.2f} s · logged as round {result.round} "
+                        f"· loop {escape(result.loop_status or '')}\n{escape(_text(result.response, 1200))}")
+        self.refresh_loops()
+        self.show_loop(message.loop_id)

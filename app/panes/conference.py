@@ -1,0 +1,286 @@
+"""The Conference QA tab: pick or import a conference, ask, read the answer and its evidence paths.
+
+Left: the conference's tree, loaded lazily as branches open. Right: the question, the answers
+(extractive, then the model's choice among the top-5 paths) and the evidence table (rank, cosine
+score, path, description). Import, search and the model run in thread workers; results come back
+as messages, so the screen never waits on a model.
+"""
+
+from __future__ import annotations
+
+from rich.markup import escape
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
+
+from ...core.conference.tree import ConferenceError
+from ...models.base import LLMError
+
+METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
+MAX_TREE_LABEL = 90
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _tail(path: str, limit: int) -> str:
+    """A long path's end, where paths that share their headings differ."""
+    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+
+
+class ConferencePane(Horizontal):
+    class ConferencesLoaded(Message):
+        def __init__(self, names: list[str], select: str | None = None) -> None:
+            super().__init__()
+            self.names = names
+            self.select = select
+
+    class Progress(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class TreeReady(Message):
+        def __init__(self, name: str, tree) -> None:
+            super().__init__()
+            self.name = name
+            self.tree = tree
+
+    class EvidenceReady(Message):
+        def __init__(self, answered) -> None:
+            super().__init__()
+            self.answered = answered
+
+    class ModelAnswered(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self._tree = None
+        self._answers: list[str] = []
+        self._evidence: list = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="conf-browser"):
+            yield Label("Conference tree", classes="section-title")
+            yield Tree("(no conference)", id="conf-tree")
+        with Vertical(id="conf-main"):
+            with Horizontal(classes="conf-row"):
+                yield Select([], prompt="Pick a conference", id="conf-select", allow_blank=True)
+                yield Select(METHOD_OPTIONS, value="star", allow_blank=False, id="conf-method")
+            with Horizontal(classes="conf-row"):
+                yield Input(placeholder="Import: a ConferenceQA .json, an .html page or folder, or a URL", id="conf-import-path")
+                yield Button("Import", id="conf-import")
+            yield Static("", id="conf-status")
+            yield Input(placeholder="Ask the conference, e.g. When does the rebuttal period end?", id="conf-question")
+            yield Static("", id="conf-answer")
+            yield DataTable(id="conf-evidence", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="conf-description")
+
+    def on_mount(self) -> None:
+        self.query_one("#conf-evidence", DataTable).add_columns("#", "score", "path", "description")
+        self.load_conferences()
+
+    # -- conferences -----------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="conf-list", exit_on_error=False)
+    def load_conferences(self, select: str | None = None) -> None:
+        from ...core.conference.store import ConferenceStore
+
+        store = ConferenceStore(self.services.where)
+        try:
+            names = [record.name for record in store.conferences()]
+        finally:
+            store.close()
+        self.post_message(self.ConferencesLoaded(names, select))
+
+    @on(ConferencesLoaded)
+    def _show_conferences(self, message: ConferencesLoaded) -> None:
+        current = self.conference
+        select = self.query_one("#conf-select", Select)
+        select.set_options([(name, name) for name in message.names])
+        # keep the current pick; otherwise take the one just imported, else the first
+        wanted = message.select or current or (message.names[0] if message.names else None)
+        if wanted in message.names:
+            select.value = wanted
+            importing = self.query_one("#conf-import-path", Input)
+            if importing.has_focus and not importing.value:
+                self.query_one("#conf-question", Input).focus()
+        if not message.names:
+            self._status("No conference yet: type a path or URL above and press Import.")
+
+    def on_show(self) -> None:
+        """Opening the tab puts the cursor where a person starts: the question, or the import box."""
+        target = "#conf-question" if self.conference else "#conf-import-path"
+        self.query_one(target).focus()
+
+    @property
+    def conference(self) -> str | None:
+        value = self.query_one("#conf-select", Select).value
+        return value if isinstance(value, str) else None
+
+    @on(Select.Changed, "#conf-select")
+    def _conference_changed(self) -> None:
+        if self.conference:
+            self.query_one("#conf-tree", Tree).root.set_label(f"{self.conference} (loading…)")
+            self.load_tree(self.conference)
+
+    # -- import ------------------------------------------------------------------------------------
+    @on(Button.Pressed, "#conf-import")
+    @on(Input.Submitted, "#conf-import-path")
+    def _start_import(self) -> None:
+        source = self.query_one("#conf-import-path", Input).value.strip()
+        if not source:
+            self._status("[yellow]Type a path or URL to import.[/]")
+            return
+        self.query_one("#conf-import", Button).disabled = True
+        self._status(f"importing {source}…")
+        self.import_source(source)
+
+    @work(thread=True, exclusive=True, group="conf-import", exit_on_error=False)
+    def import_source(self, source: str) -> None:
+        from ...core.conference.describe import StructuralDescriber
+        from ...core.conference.engine import build_index
+        from ...core.conference.events import DescribeProgress, EmbedProgress, IndexBuilt
+        from ...core.conference.sources import load_source
+
+        settings = self.services.settings
+        try:
+            tree = load_source(source, offline=settings.network.offline, timeout_s=settings.network.timeout_s)
+            embedder = self.services.embedder()
+            for event in build_index(self.services.where, tree, source, StructuralDescriber(), embedder):
+                if isinstance(event, DescribeProgress) and (event.done == event.total or event.done % 512 < 64):
+                    self.post_message(self.Progress(f"describing {event.done}/{event.total} nodes "
+                                                    f"({event.generated} generated, {event.cached} cached)"))
+                elif isinstance(event, EmbedProgress):
+                    self.post_message(self.Progress(f"embedding {event.done}/{event.total} texts ({event.reused} reused)"))
+                elif isinstance(event, IndexBuilt):
+                    self.post_message(self.Progress(
+                        f"[green]{event.conference}[/]: {event.leaves} paths, descriptions {event.generated} generated / "
+                        f"{event.cached} cached ({event.describer}), built in {event.build_s:.1f} s"))
+                    self.app.call_from_thread(self.load_conferences, event.conference)
+        except (ConferenceError, LLMError) as error:
+            self.post_message(self.Progress(f"[red]{escape(str(error))}[/]"))
+        finally:
+            self.app.call_from_thread(setattr, self.query_one("#conf-import", Button), "disabled", False)
+
+    @on(Progress)
+    def _progress(self, message: Progress) -> None:
+        self._status(message.text)
+
+    def _status(self, text: str) -> None:
+        self.query_one("#conf-status", Static).update(text)
+
+    # -- asking ------------------------------------------------------------------------------------
+    @on(Input.Submitted, "#conf-question")
+    def _ask(self) -> None:
+        question = self.query_one("#conf-question", Input).value.strip()
+        if not question:
+            return
+        if not self.conference:
+            self._status("[yellow]Pick or import a conference first.[/]")
+            return
+        method = self.query_one("#conf-method", Select).value
+        self.query_one("#conf-answer", Static).update("[dim]searching…[/]")
+        self.query_one("#conf-evidence", DataTable).clear()
+        self.ask(self.conference, question, str(method))
+
+    @work(thread=True, exclusive=True, group="conf-ask", exit_on_error=False)
+    def ask(self, conference: str, question: str, method: str) -> None:
+        from ...core.conference.answer import answer_from_evidence
+        from ...core.conference.engine import ask
+
+        try:
+            answered = ask(self.services.where, conference, question, self.services.embedder(), method=method)
+        except (ConferenceError, LLMError) as error:
+            self.post_message(self.ModelAnswered(f"[red]{escape(str(error))}[/]"))
+            return
+        self.post_message(self.EvidenceReady(answered))
+        try:
+            chosen = answer_from_evidence(question, answered.evidence, self.services.llm(), "choose")
+            self.post_message(self.ModelAnswered(
+                f"[b]Model[/] (choice among the top-{len(answered.evidence)} paths): {escape(chosen.model_answer or '')}\n"
+                f"[dim]{escape(chosen.model_detail)}[/]"))
+        except LLMError as error:
+            self.post_message(self.ModelAnswered(f"[yellow]model unavailable: {escape(str(error))}[/]"))
+
+    @on(EvidenceReady)
+    def _show_evidence(self, message: EvidenceReady) -> None:
+        answered = message.answered
+        self._answers = [f"[b]Extractive[/] (best path's value): {escape(answered.extractive)}",
+                         "[dim]the model is choosing…[/]"]
+        self.query_one("#conf-answer", Static).update("\n".join(self._answers))
+        table = self.query_one("#conf-evidence", DataTable)
+        table.clear()
+        self._evidence = answered.evidence
+        for item in answered.evidence:
+            table.add_row(str(item.rank), f"{item.score:.3f}", _tail(item.path, 70),
+                          _short(item.description.replace("\n", " · "), 60),
+                          key=str(item.node_id))
+        if answered.evidence:
+            self._describe_row(0)
+
+    @on(ModelAnswered)
+    def _show_model_answer(self, message: ModelAnswered) -> None:
+        answers = self._answers
+        if answers:
+            answers[-1] = message.text
+            self.query_one("#conf-answer", Static).update("\n".join(answers))
+        else:
+            self.query_one("#conf-answer", Static).update(message.text)
+
+    @on(DataTable.RowHighlighted, "#conf-evidence")
+    def _row_highlighted(self, message: DataTable.RowHighlighted) -> None:
+        self._describe_row(message.cursor_row)
+
+    def _describe_row(self, row: int) -> None:
+        evidence = self._evidence
+        if 0 <= row < len(evidence):
+            item = evidence[row]
+            self.query_one("#conf-description", Static).update(
+                f"[b]{item.rank}.[/] {escape(item.path)}\n[dim]description:[/] {escape(item.description)}")
+
+    # -- the tree browser ------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)
+    def load_tree(self, name: str) -> None:
+        from ...core.conference.store import ConferenceStore
+
+        store = ConferenceStore(self.services.where)
+        try:
+            tree = store.load_tree(name)
+        except ConferenceError as error:
+            self.post_message(self.Progress(f"[red]{escape(str(error))}[/]"))
+            return
+        finally:
+            store.close()
+        self.post_message(self.TreeReady(name, tree))
+
+    @on(TreeReady)
+    def _show_tree(self, message: TreeReady) -> None:
+        self._tree = message.tree
+        widget = self.query_one("#conf-tree", Tree)
+        widget.clear()
+        widget.root.set_label(f"{message.tree.root.label} ({sum(1 for leaf in message.tree.leaves() if leaf.text)} paths)")
+        widget.root.data = message.tree.root.id
+        self._add_children(widget.root)
+        widget.root.expand()
+
+    def _add_children(self, branch) -> None:
+        tree = self._tree
+        for node in tree.children(tree[branch.data]):
+            if node.is_leaf:
+                text = f"{node.label}: {node.text}" if node.label else (node.text or "")
+                branch.add_leaf(_short(text, MAX_TREE_LABEL), data=node.id)
+            else:
+                branch.add(_short(node.label or node.key, MAX_TREE_LABEL), data=node.id)
+
+    @on(Tree.NodeExpanded, "#conf-tree")
+    def _expand(self, message: Tree.NodeExpanded) -> None:
+        branch = message.node
+        if self._tree is not None and branch.data is not None and not branch.children:
+            self._add_children(branch)  # children are added when a branch first opens

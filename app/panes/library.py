@@ -1,0 +1,284 @@
+"""The Library tab: counts, imports with progress, hybrid search, and a paper's sections and references.
+
+Imports and searches run in thread workers, each with its own SQLite connection (a connection
+belongs to its thread); they report back with messages. Reading one paper's details is a few
+indexed queries and happens on the UI thread through the pane's own connection.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from rich.markup import escape
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
+
+from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from ...indexes.library import Library
+from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+
+KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}
+
+
+def _guess_kind(path: str) -> str | None:
+    """The import kind from the file's name, or from its first bytes for JSON and JSON lines."""
+    name = path.lower()
+    if name.endswith(".bib"):
+        return "bibtex"
+    if name.endswith((".xml", ".atom")):
+        return "arxiv"
+    if name.endswith((".json", ".jsonl")) and Path(path).is_file():
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        if (b'"paper_id"' in head and b'"metadata"' in head) or b'"_pdf_hash"' in head:
+            return "unarxive"
+        if b"openalex.org/" in head:
+            return "openalex"
+    return None
+
+
+class LibraryPane(Vertical):
+    class Progress(Message):
+        def __init__(self, done: int, total: int, label: str) -> None:
+            super().__init__()
+            self.done, self.total, self.label = done, total, label
+
+    class Imported(Message):
+        def __init__(self, text: str, ok: bool) -> None:
+            super().__init__()
+            self.text, self.ok = text, ok
+
+    class Found(Message):
+        def __init__(self, hits: list, note: str) -> None:
+            super().__init__()
+            self.hits, self.note = hits, note
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self.library: Library | None = None
+        self.paper_id: int | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="library-counts")
+        with Horizontal(id="library-import-row", classes="library-row"):
+            yield Select([(label, kind) for kind, label in KIND_LABELS.items()], value="unarxive",
+                         allow_blank=False, id="import-kind")
+            yield Input(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib)", id="import-path")
+            yield Button("Import", id="import-button", variant="primary")
+        yield ProgressBar(total=1, show_eta=False, id="import-progress")
+        yield Static("", id="import-message")
+        with Horizontal(id="library-search-row", classes="library-row"):
+            yield Input(placeholder="Search titles and abstracts (hybrid: meaning + words)", id="library-query")
+            yield Input(placeholder="before YYYY-MM-DD", id="library-before")
+            yield Button("Search", id="search-button")
+        with Horizontal(id="library-body"):
+            with Vertical(id="library-results-box"):
+                yield Label("Papers", classes="section-title", id="results-title")
+                yield DataTable(id="library-results", cursor_type="row", zebra_stripes=True)
+            with VerticalScroll(id="paper-detail"):
+                yield Static("Choose a paper to see its sections and references.", id="paper-header")
+                yield Label("Sections", classes="section-title")
+                yield DataTable(id="paper-sections", cursor_type="row", zebra_stripes=True)
+                yield Label("References", classes="section-title", id="references-title")
+                yield DataTable(id="paper-references", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.library = Library.open(self.services.where)
+        self.query_one("#library-results", DataTable).add_columns("id", "date", "title")
+        self.query_one("#paper-sections", DataTable).add_columns("§", "section", "refs")
+        self.query_one("#paper-references", DataTable).add_columns("#", "links", "reference")
+        self.refresh_counts()
+        self.show_recent()
+
+    def on_show(self) -> None:
+        # Coming to the tab, the cursor goes where a person starts: the search box.
+        if not self.has_focus_within:
+            self.query_one("#library-query", Input).focus()
+
+    def on_unmount(self) -> None:
+        if self.library is not None:
+            self.library.close()
+
+    # -- counts and lists ------------------------------------------------------------------------
+    def refresh_counts(self) -> None:
+        counts = self.library.counts()
+        text = " · ".join(f"[b]{value}[/b] {name.replace('_', ' ')}" for name, value in counts.items()
+                          if name != "section_references")
+        self.query_one("#library-counts", Static).update(text)
+
+    def show_recent(self) -> None:
+        rows = [(paper["id"], paper["date"], paper["title"]) for paper in self.library.recent_papers(200)]
+        self._fill_results(rows, f"Papers ({len(rows)} most recent)")
+
+    def _fill_results(self, rows: list[tuple], title: str) -> None:
+        table = self.query_one("#library-results", DataTable)
+        table.clear()
+        for paper_id, date, paper_title in rows:
+            table.add_row(f"paper:{paper_id}", date or "", paper_title, key=str(paper_id))
+        self.query_one("#results-title", Label).update(title)
+
+    # -- import ------------------------------------------------------------------------------------
+    @on(Input.Changed, "#import-path")
+    def _guess(self, event: Input.Changed) -> None:
+        kind = _guess_kind(event.value.strip())
+        if kind:
+            self.query_one("#import-kind", Select).value = kind
+
+    @on(Input.Submitted, "#import-path")
+    @on(Button.Pressed, "#import-button")
+    def start_import(self) -> None:
+        path = self.query_one("#import-path", Input).value.strip()
+        if not path:
+            self.query_one("#import-message", Static).update("[yellow]Type the path of a file to import.[/]")
+            return
+        kind = self.query_one("#import-kind", Select).value
+        self.query_one("#import-button", Button).disabled = True
+        self.query_one("#import-message", Static).update(f"importing {escape(Path(path).name)} as {KIND_LABELS[kind]}…")
+        self.run_import(kind, Path(path).expanduser())
+
+    @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)
+    def run_import(self, kind: str, path: Path) -> None:
+        library = Library.open(self.services.where)  # this thread's own connection
+        try:
+            last_post = 0.0
+            finished = None
+            for event in import_file(kind, path, library):
+                if isinstance(event, ImportProgress) and time.monotonic() - last_post > 0.1:
+                    self.post_message(self.Progress(event.done, event.total, "importing"))
+                    last_post = time.monotonic()
+                elif isinstance(event, ImportFinished):
+                    finished = event
+            self.post_message(self.Progress(1, 1, "imported"))
+            summary = finished.summary
+            index_note = self._sync_index(library)
+            self.post_message(self.Imported(f"{escape(summary)}{index_note}", True))
+        except LibraryImportError as error:
+            self.post_message(self.Imported(f"[red]{escape(str(error))}; the library is unchanged[/]", False))
+        except Exception as error:  # a worker must always report back (a full disk, a locked file…)
+            self.post_message(self.Imported(f"[red]import failed: {escape(str(error))}[/]", False))
+        finally:
+            library.close()
+
+    def _sync_index(self, library: Library) -> str:
+        """Embed the new papers for search; on failure say so and keep the import."""
+        try:
+            index = LibraryIndex(self.services.where, self.services.embedder())
+            for event in index.sync(library):
+                if isinstance(event, IndexProgress) and event.total:
+                    self.post_message(self.Progress(event.done, event.total, "embedding"))
+                elif isinstance(event, IndexFinished):
+                    return f" · search index: {event.embedded} embedded in {event.seconds:.1f} s"
+        except Exception as error:
+            return f" · [yellow]search index not updated: {escape(str(error))}[/]"
+        return ""
+
+    @on(Progress)
+    def _progress(self, message: Progress) -> None:
+        bar = self.query_one("#import-progress", ProgressBar)
+        bar.update(total=max(message.total, 1), progress=message.done)
+
+    @on(Imported)
+    def _imported(self, message: Imported) -> None:
+        self.query_one("#import-message", Static).update(message.text)
+        self.query_one("#import-button", Button).disabled = False
+        if message.ok:
+            self.refresh_counts()
+            self.show_recent()
+
+    # -- search ------------------------------------------------------------------------------------
+    @on(Input.Submitted, "#library-query")
+    @on(Input.Submitted, "#library-before")
+    @on(Button.Pressed, "#search-button")
+    def start_search(self) -> None:
+        query = self.query_one("#library-query", Input).value.strip()
+        before = self.query_one("#library-before", Input).value.strip() or None
+        if not query:
+            self.show_recent()
+            return
+        self.query_one("#results-title", Label).update("Searching…")
+        self.run_search(query, before)
+
+    @work(thread=True, exclusive=True, group="library-search", exit_on_error=False)
+    def run_search(self, query: str, before: str | None) -> None:
+        library = Library.open(self.services.where)
+        try:
+            index = LibraryIndex(self.services.where, self.services.embedder())
+            for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
+                pass
+            hits = index.search(library, query, before=before, limit=25)
+            note = f"{len(hits)} results for “{query}”" + (f" before {before}" if before else "")
+        except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
+            hits, note = [], f"[red]{escape(str(error))}[/]"
+        finally:
+            library.close()
+        self.post_message(self.Found(hits, note))
+
+    @on(Found)
+    def _found(self, message: Found) -> None:
+        self._fill_results([(hit.paper_id, hit.date, hit.title) for hit in message.hits], message.note)
+
+    # -- detail --------------------------------------------------------------------------------------
+    @on(DataTable.RowHighlighted, "#library-results")
+    @on(DataTable.RowSelected, "#library-results")
+    def _paper_chosen(self, event) -> None:
+        if event.row_key is not None and event.row_key.value:
+            self.show_paper(int(event.row_key.value))
+
+    def show_paper(self, paper_id: int) -> None:
+        paper = self.library.paper(paper_id)
+        if paper is None:
+            return
+        self.paper_id = paper_id
+        authors = ", ".join(author["name"] for author in self.library.paper_authors(paper_id))
+        ids = " · ".join(f"{label} {paper[key]}" for label, key in
+                         (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if paper[key])
+        cited = f" · cited by {paper['cited_by_count']}" if paper["cited_by_count"] is not None else ""
+        citing = self.library.cited_by(paper_id)
+        in_library = f" · cited by {len(citing)} library papers" if citing else ""
+        header = (f"[b]{escape(paper['title'])}[/b]\n{escape(authors)}\n"
+                  f"[dim]paper:{paper_id} · {paper['date'] or 'date unknown'} · {escape(paper['venue'] or '')}"
+                  f"{' · ' + escape(ids) if ids else ''}{cited}{in_library}[/]\n\n{escape(paper['abstract'] or '')}")
+        self.query_one("#paper-header", Static).update(header)
+        sections = self.query_one("#paper-sections", DataTable)
+        sections.clear()
+        sections.add_row("", "(all references)", str(len(self.library.references(paper_id))), key="all")
+        for section in self.library.sections(paper_id):
+            sections.add_row(section["number"] or "", section["title"] or "(untitled)",
+                             str(section["reference_count"]), key=str(section["id"]))
+        self.show_references(None)
+
+    @on(DataTable.RowHighlighted, "#paper-sections")
+    def _section_chosen(self, event: DataTable.RowHighlighted) -> None:
+        if self.paper_id is None or event.row_key is None:
+            return
+        key = event.row_key.value
+        self.show_references(None if key == "all" else int(key))
+
+    def show_references(self, section_id: int | None) -> None:
+        table = self.query_one("#paper-references", DataTable)
+        table.clear()
+        references = self.library.references(self.paper_id, section_id)
+        for reference in references:
+            links = []
+            if reference["cited_paper_id"]:
+                links.append(f"→ paper:{reference['cited_paper_id']}")
+            links += [f"arXiv:{reference['arxiv_id']}"] if reference["arxiv_id"] else []
+            links += [f"doi:{reference['doi']}"] if reference["doi"] else []
+            links += [reference["openalex_id"]] if reference["openalex_id"] else []
+            text = reference["raw"] or reference["cited_title"] or reference["openalex_id"] or ""
+            table.add_row(str(reference["ordinal"] or ""), " ".join(links), text[:120],
+                          key=f"{reference['id']}:{reference['cited_paper_id'] or ''}")
+        where = "this section" if section_id is not None else "the paper"
+        self.query_one("#references-title", Label).update(f"References of {where} ({len(references)})")
+
+    @on(DataTable.RowSelected, "#paper-references")
+    def _open_reference(self, event: DataTable.RowSelected) -> None:
+        """Enter on a reference that resolves inside the library opens that paper."""
+        cited = (event.row_key.value or "").split(":")[-1]
+        if cited:
+            self.show_paper(int(cited))

@@ -1,0 +1,68 @@
+"""AutoFeedback: static and dynamic feedback on every API request a model makes (issue #5).
+
+After *AutoFeedback: An LLM-based Framework for Efficient and Accurate API Request Generation*
+(the seed paper; sections cited in each module). Two components and two loops:
+
+* the Static Scanning Component (``static``, ``retriever``, ``templates``) finds the first error of
+  a request locally — E1 NO_API, E2 API_NAME_MISMATCH (E2.1/E2.2/E2.3), E3 PARAMETER_INVALID
+  (E3.1/E3.2/E3.3), E4.1 type errors — returns what the paper's Table 2 returns, and words a
+  five-part static feedback;
+* the Dynamic Analysis Component (``docs``, ``dynamic``; the chunk index lives in
+  ``indexes.autofeedback_docs``) explains a failed or unsatisfying response with the error's
+  meaning retrieved from the API documentation, as the observation of a ReAct step;
+* ``loop.FeedbackLoop`` runs both under limits (3 static, 2 dynamic: ``[autofeedback]`` settings)
+  and logs every round (``indexes.autofeedback_log``); a loop that runs out is ``limit_hit`` and
+  waits for a person in the API debugger tab (``human.send_by_hand``).
+
+The contract for callers (SoAy, PaSa, the CLI, the debugger)::
+
+    from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLimits, FeedbackLoop
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
+
+    af = AutoFeedback.from_settings(where, settings, embedder)      # embedder: services.embedder()
+
+    # single checks
+    af.scan_request('<<API>>getCoauthors(name="Ada")<</API>>', instruction)  # -> StaticFinding | None
+    af.scan_program(program_source, instruction, relevant=None)              # -> list[StaticFinding]
+    af.analyse_response(api_call, instruction)                               # -> DynamicObservation
+    af.analyse_program(sandbox_result, instruction)                          # -> DynamicObservation
+
+    # the loop (every round committed to SQLite as it ends)
+    loop = FeedbackLoop(af, FeedbackLimits.from_settings(settings), log=FeedbackLog(where), source="soay")
+    result = loop.run(
+        instruction,
+        generate=lambda history: ...,   # list[FeedbackRecord] -> str | Generation (request or program)
+        execute=lambda text: ...,       # the request -> sandbox APICall; a program -> SandboxResult
+        mode="request" | "program",
+        relevant=None,                  # programs: the solution's APIs (else the retriever's top-1)
+        accept=None,                    # (response, observation) -> bool; default: no error, not empty
+    )
+    result.status        # "solved" | "limit_hit" (then listed in the API debugger)
+    result.final_request, result.final_observation, result.rounds, result.loop_id
+
+``history[-1].feedback`` is the text to put in the model's next prompt: the static feedback, or
+after a failed run the ReAct trace (Thought / Action / Observation) and the ask to regenerate.
+``FeedbackRecord.finding`` / ``.observation`` carry the structured values.
+
+``StaticFinding``: ``sub_type`` ("E1", "E2.1" … "E2.other", "E3.1" … "E3.other", "E4.1"),
+``error_type``, ``returns`` (Table 2), ``api``, ``parameter``, ``line`` (programs), ``detail``,
+``feedback``. ``DynamicObservation``: ``ok``, ``satisfied``, ``reason``, ``error_code``,
+``response``, ``meaning`` (the retrieved documentation chunk), ``observation``.
+"""
+
+from __future__ import annotations
+
+from .dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
+from .engine import AutoFeedback
+from .loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
+from .requests import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
+from .retriever import APIRetriever
+from .static import StaticFinding, StaticScanner
+from .taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
+
+__all__ = [
+    "APIRetriever", "AutoFeedback", "DynamicAnalyser", "DynamicObservation", "ERROR_TYPES", "FeedbackLimits",
+    "FeedbackLoop", "FeedbackRecord", "Generation", "LoopResult", "ParsedRequest", "ReActStep", "RequestSyntaxError",
+    "Round", "STATIC_SUB_TYPES", "SUB_TYPES", "StaticFinding", "StaticScanner", "format_request", "parse_request",
+    "program_calls", "send_request",
+]

@@ -1,0 +1,43 @@
+"""``AutoFeedback``: the two components over one documentation, ready for a loop or a single check."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from ..library.apis import ERROR_CODES, SPECS, APISpec
+from ..sandbox import APICall, SandboxResult
+from .dynamic import DynamicAnalyser, DynamicObservation
+from .retriever import APIRetriever
+from .static import StaticFinding, StaticScanner
+
+
+class AutoFeedback:
+    """SSC and DAC sharing one embedder (the API retriever and the document index).
+
+    Nothing loads until it is needed: E1, E2.2, E3.1, E3.2 and E4.1 are found without the
+    embedder; the relevant set, E2.3/E3.3 and document retrieval load it on first use.
+    """
+
+    def __init__(self, where, embedder, *, threshold: float = 0.5, specs: Mapping[str, APISpec] = SPECS,
+                 error_codes: Mapping[str, str] = ERROR_CODES) -> None:
+        self.where = where
+        self.embedder = embedder
+        self.retriever = APIRetriever(embedder, specs)
+        self.scanner = StaticScanner(self.retriever, specs, threshold=threshold)
+        self.analyser = DynamicAnalyser(where, embedder, specs, error_codes)
+
+    @classmethod
+    def from_settings(cls, where, settings, embedder) -> "AutoFeedback":
+        return cls(where, embedder, threshold=settings.autofeedback.similarity_threshold)
+
+    def scan_request(self, text: str, instruction: str, relevant: Sequence[str] | None = None) -> StaticFinding | None:
+        return self.scanner.scan_request(text, instruction, relevant)
+
+    def scan_program(self, source: str, instruction: str, relevant: Sequence[str] | None = None) -> list[StaticFinding]:
+        return self.scanner.scan_program(source, instruction, relevant)
+
+    def analyse_response(self, call: APICall, instruction: str = "") -> DynamicObservation:
+        return self.analyser.analyse_response(call, instruction)
+
+    def analyse_program(self, result: SandboxResult, instruction: str = "") -> DynamicObservation:
+        return self.analyser.analyse_program(result, instruction)

@@ -1,0 +1,90 @@
+"""Human collaboration (AutoFeedback §5, threat 2): a person edits a request and sends it by hand.
+
+When a loop runs out of rounds it waits for a person. The person reads the logged rounds, writes
+a request (``<<API>>NAME(…)<</API>>`` or a bare ``NAME(…)``) or a whole program, and sends it
+against the API backend in use. The hand-made request is logged as a ``human`` round of the loop;
+when its response is good (no error, not empty) the loop is marked ``fixed_by_hand``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from .dynamic import is_empty, send_request
+from .requests import RequestSyntaxError, parse_request
+
+
+@dataclass
+class HandResult:
+    kind: str
+    """"request" or "program"."""
+    ok: bool
+    response: Any
+    error: str | None
+    duration_s: float
+    round: int | None = None
+    loop_status: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def is_request(text: str) -> bool:
+    """A single ``NAME(…)`` call, tagged or not; anything else is run as a program."""
+    if "<<API>>" in text:
+        return True
+    try:
+        parse_request(text, require_tags=False)
+    except RequestSyntaxError:
+        return False
+    return True
+
+
+def academic_functions(config_dir: str, data_dir: str, cache_dir: str, log_dir: str, backend: str = "local"):
+    """Sandbox API factory: the seven APIs over this installation's library (runs in the worker)."""
+    from pathlib import Path
+
+    from ..config import load_settings
+    from ..library.apis import open_api
+    from ..locations import Locations
+
+    where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
+    return open_api(where, load_settings(where), backend).functions()
+
+
+def run_program(where, source: str, backend: str = "local"):
+    """Run a program against the academic APIs in the sandbox (a fresh worker, closed after)."""
+    from ..library.apis import SPECS
+    from ..sandbox import Sandbox
+
+    kwargs = {"config_dir": str(where.config_dir), "data_dir": str(where.data_dir),
+              "cache_dir": str(where.cache_dir), "log_dir": str(where.log_dir), "backend": backend}
+    with Sandbox("scholar_tui.core.autofeedback.human:academic_functions", kwargs, api_names=set(SPECS)) as box:
+        return box.run(source)
+
+
+def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None, loop_id: int | None = None) -> HandResult:
+    """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round."""
+    started = time.perf_counter()
+    if is_request(text):
+        from ..library.apis import open_api
+
+        call = send_request(open_api(where, settings, backend), text)
+        response = call.result if call.ok else {"error": call.error, "code": call.error_code}
+        result = HandResult("request", call.ok and not is_empty(call.result), response, call.error,
+                            time.perf_counter() - started)
+    else:
+        run = run_program(where, text, backend)
+        failed = next((call for call in run.calls if not call.ok), None)
+        response = run.value if run.ok else {"error": run.error, "kind": run.error_kind}
+        result = HandResult("program", run.ok and not is_empty(run.value), response,
+                            run.error or (failed.error if failed else None), time.perf_counter() - started)
+    if log is not None and loop_id is not None:
+        result.round = log.add_round(loop_id, "human", request=text, response=result.response, ok=result.ok,
+                                     observation=result.error, duration_s=result.duration_s)
+        if result.ok:
+            log.finish_loop(loop_id, "fixed_by_hand", final_request=text, final_response=result.response)
+        result.loop_status = log.loop(loop_id)["status"]
+    return result

@@ -1,0 +1,61 @@
+"""Where a conference comes from: a ConferenceQA JSON file, HTML pages, or a URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .html_tree import tree_from_html, tree_from_html_files
+from .questions import QUESTION_TYPES
+from .tree import ConferenceError, Tree, load_json_tree
+
+HTML_SUFFIXES = {".html", ".htm"}
+
+
+def is_url(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def fetch_page(url: str, *, offline: bool, timeout_s: float) -> str:
+    """The page's HTML, or a one-line ConferenceError saying why not (offline, unreachable, HTTP error)."""
+    if offline:
+        raise ConferenceError(
+            f"cannot fetch {url}: network.offline is set; save the page and run `scholar-tui conf import PAGE.html`"
+        )
+    import httpx
+
+    try:
+        response = httpx.get(url, timeout=timeout_s, follow_redirects=True,
+                             headers={"User-Agent": "scholar-tui (conference import)"})
+        response.raise_for_status()
+    except httpx.HTTPStatusError as error:
+        raise ConferenceError(f"cannot fetch {url}: HTTP {error.response.status_code}") from error
+    except httpx.HTTPError as error:
+        raise ConferenceError(
+            f"cannot fetch {url}: {error.__class__.__name__} ({error or 'no answer'}) — offline? "
+            "Save the page and import the .html file instead"
+        ) from error
+    return response.text
+
+
+def load_source(source: str, *, name: str | None = None, offline: bool = False, timeout_s: float = 10.0) -> Tree:
+    """A tree from a JSON file, an HTML file, a folder (its one tree JSON, or its HTML pages), or a URL."""
+    if is_url(source):
+        return tree_from_html(fetch_page(source, offline=offline, timeout_s=timeout_s), name)
+    path = Path(source).expanduser()
+    if path.is_dir():
+        trees = [item for item in path.glob("*.json") if item.stem not in QUESTION_TYPES]
+        pages = [item for item in path.iterdir() if item.suffix.lower() in HTML_SUFFIXES]
+        if len(trees) == 1:
+            return load_json_tree(trees[0], name)
+        if pages:
+            return tree_from_html_files(pages, name or path.name)
+        raise ConferenceError(f"{path}: expected one tree JSON or some .html pages in the folder")
+    if not path.exists():
+        raise ConferenceError(f"{path}: no such file")
+    if path.suffix.lower() in HTML_SUFFIXES:
+        try:
+            html = path.read_text(encoding="utf-8-sig", errors="replace")
+        except OSError as error:
+            raise ConferenceError(f"{path}: cannot read ({error.strerror})") from error
+        return tree_from_html(html, name)
+    return load_json_tree(path, name)

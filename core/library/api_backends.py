@@ -1,0 +1,337 @@
+"""The two backends of the academic API library: the local SQLite library and OpenAlex.
+
+Both implement the seven APIs of ``apis.SPECS`` with arguments already validated by
+``apis.AcademicAPI``, and raise ``apis.APIError`` with the documented codes.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Callable
+from typing import Any
+
+from .apis import APIError, Backend
+
+
+def _rank_people(candidates: list[dict], name: str | None, organization: str | None, interest: str | None) -> list[dict]:
+    """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible ones."""
+    from .fuzzy import name_score, overlap_score
+
+    ranked = []
+    for candidate in candidates:
+        org_text = " ; ".join(candidate["organizations"])
+        interest_text = " ; ".join(candidate["interests"])
+        org = overlap_score(organization, org_text) if organization else 0.0
+        topic = overlap_score(interest, interest_text) if interest else 0.0
+        if name:
+            score = max(name_score(name, variant) for variant in candidate["names"])
+            if score < 0.6:
+                continue
+            score += 0.2 * org + 0.2 * topic  # with a name, organization and interest only rank
+        else:
+            if (organization and org < 0.5) or (interest and topic < 0.5):
+                continue
+            score = org + topic
+        ranked.append((score, candidate))
+    ranked.sort(key=lambda item: (-item[0], -(item[1].get("num_citation") or 0), item[1]["name"]))
+    return [candidate for _, candidate in ranked]
+
+
+SEARCH_LIMIT = 10
+
+
+class LocalBackend(Backend):
+    """The SQLite library. Ids: person:N, paper:N (papers also by arXiv id, DOI or OpenAlex id)."""
+
+    name = "local"
+
+    def __init__(self, library) -> None:
+        self.library = library
+
+    # ids
+    def _person(self, api: str, person_id: str) -> int:
+        if not re.fullmatch(r"person:\d+|\d+|(https://openalex\.org/)?A\d+", person_id):
+            raise APIError("E_BAD_ARGUMENT", f"{person_id!r} is not a person id of the local library "
+                           "(they look like person:12; get one from searchPerson)", api=api, parameter="person_id")
+        found = self.library.resolve_person(person_id)
+        if found is None:
+            raise APIError("E_NOT_FOUND", f"no person {person_id} in the local library", api=api, parameter="person_id")
+        return found
+
+    def _paper(self, api: str, pub_id: str) -> int:
+        from .records import arxiv_id, doi, openalex_id
+
+        text = pub_id.strip()
+        if not (re.fullmatch(r"paper:\d+|\d+", text) or arxiv_id(text) or doi(text) or openalex_id(text)):
+            raise APIError("E_BAD_ARGUMENT", f"{pub_id!r} is not a publication id of the local library "
+                           "(they look like paper:34, an arXiv id or a DOI; get one from searchPublication)",
+                           api=api, parameter="pub_id")
+        found = self.library.resolve_paper(text)
+        if found is None:
+            raise APIError("E_NOT_FOUND", f"no publication {pub_id} in the local library", api=api, parameter="pub_id")
+        return found
+
+    def _interests(self, person: dict) -> list[str]:
+        if person["interests"]:
+            return person["interests"]
+        from .taxonomy import category_name
+
+        names = []
+        for code, _ in self.library.person_categories(person["id"]):
+            name = category_name(code)
+            if name not in names:
+                names.append(name)
+        return names
+
+    def _num_citation(self, person: dict) -> int | None:
+        if person["cited_by_count"] is not None:
+            return person["cited_by_count"]
+        counts = [paper["cited_by_count"] for paper in self.library.person_papers(person["id"])]
+        known = [count for count in counts if count is not None]
+        return sum(known) if known else None
+
+    def _num_pubs(self, person: dict) -> int:
+        if person["works_count"] is not None:
+            return person["works_count"]
+        return len(self.library.person_papers(person["id"]))
+
+    # the APIs
+    def searchPerson(self, name: str | None = None, organization: str | None = None,
+                     interest: str | None = None) -> list[dict]:
+        from .fuzzy import name_score
+
+        by_person: dict[int, dict] = {}
+        for row in self.library.people_names():
+            if name and name_score(name, row["name"]) < 0.6:
+                continue
+            entry = by_person.setdefault(row["person_id"], {"id": row["person_id"], "names": []})
+            entry["names"].append(row["name"])
+        candidates = []
+        for person_id, entry in by_person.items():
+            person = self.library.person(person_id)
+            entry.update(name=person["name"], organizations=[o for o in [person["organization"], *person["organizations"]] if o],
+                         interests=self._interests(person), person=person)
+            entry["num_citation"] = self._num_citation(person)
+            candidates.append(entry)
+        results = []
+        for entry in _rank_people(candidates, name, organization, interest)[:SEARCH_LIMIT]:
+            person = entry["person"]
+            results.append({
+                "person_id": f"person:{person['id']}",
+                "name": person["name"],
+                "num_citation": entry["num_citation"],
+                "interest": entry["interests"],
+                "num_pubs": self._num_pubs(person),
+                "organization": person["organization"],
+            })
+        return results
+
+    def searchPublication(self, publication_info: str) -> list[dict]:
+        from .fuzzy import title_score
+
+        exact = self.library.resolve_paper(publication_info) if len(publication_info) < 80 else None
+        scored = []
+        for paper in self.library.all_papers():
+            score = 2.0 if paper["id"] == exact else title_score(publication_info, paper["title"])
+            if score >= 0.45:
+                scored.append((score, paper))
+        scored.sort(key=lambda item: (-item[0], -(item[1]["cited_by_count"] or 0), item[1]["id"]))
+        return [{"pub_id": f"paper:{paper['id']}", "title": paper["title"], "year": paper["year"]}
+                for _, paper in scored[:SEARCH_LIMIT]]
+
+    def getCoauthors(self, person_id: str) -> list[dict]:
+        person = self._person("getCoauthors", person_id)
+        return [{"person_id": f"person:{row['person_id']}", "name": row["name"], "relation": "coauthor",
+                 "num_joint_pubs": row["joint_papers"]} for row in self.library.coauthors(person)]
+
+    def getPersonInterest(self, person_id: str) -> list[str]:
+        return self._interests(self.library.person(self._person("getPersonInterest", person_id)))
+
+    def getPublication(self, pub_id: str) -> dict:
+        paper = self.library.paper(self._paper("getPublication", pub_id))
+        return {
+            "pub_id": f"paper:{paper['id']}",
+            "title": paper["title"],
+            "abstract": paper["abstract"],
+            "authors": [{"person_id": f"person:{a['person_id']}", "name": a["name"], "organization": a["organization"]}
+                        for a in self.library.paper_authors(paper["id"])],
+            "year": paper["year"],
+            "venue": paper["venue"],
+            "num_citation": paper["cited_by_count"],
+            "url": paper["url"],
+        }
+
+    def getPersonBasicInfo(self, person_id: str) -> dict:
+        person = self.library.person(self._person("getPersonBasicInfo", person_id))
+        return {
+            "person_id": f"person:{person['id']}",
+            "name": person["name"],
+            "gender": person["gender"],
+            "organization": person["organization"],
+            "position": person["position"],
+            "bio": person["bio"],
+            "education_experience": person["education"],
+            "email": person["email"],
+        }
+
+    def getPersonPubs(self, person_id: str) -> list[dict]:
+        person = self._person("getPersonPubs", person_id)
+        return [{"pub_id": f"paper:{paper['id']}", "title": paper["title"], "num_citation": paper["cited_by_count"],
+                 "year": paper["year"], "authors_name_list": self.library.paper_author_names(paper["id"])}
+                for paper in self.library.person_papers(person)]
+
+
+class OpenAlexBackend(Backend):
+    """OpenAlex over HTTP (A… and W… ids); answers are also cached into the library when given one."""
+
+    name = "openalex"
+
+    def __init__(self, client, library=None) -> None:
+        self.client = client  # an online.OpenAlexClient
+        self.library = library
+
+    def _run(self, api: str, make: Callable) -> Any:
+        from .online import NotFound, OfflineError, SourceError, run_sync
+
+        try:
+            return run_sync(make)
+        except OfflineError as error:
+            raise APIError("E_OFFLINE", str(error), api=api) from error
+        except NotFound as error:
+            raise APIError("E_NOT_FOUND", str(error), api=api) from error
+        except SourceError as error:
+            raise APIError("E_UPSTREAM", str(error), api=api) from error
+
+    def _cache(self, works: list[dict] = (), authors: list[dict] = ()) -> None:
+        if self.library is None:
+            return
+        from .importer import store_records
+        from .openalex import parse_author, parse_work
+
+        records = []
+        for parse, items in ((parse_work, works), (parse_author, authors)):
+            for item in items:
+                try:
+                    records.append(parse(item))
+                except ValueError:
+                    continue
+        try:
+            with self.library.transaction():
+                store_records(self.library, records)
+        except sqlite3.Error:
+            pass  # the cache is a convenience; the answer stands without it
+
+    @staticmethod
+    def _id(api: str, value: str, letter: str, parameter: str) -> str:
+        from .records import openalex_id
+
+        found = openalex_id(value)
+        if not found or found[0] != letter:
+            what = "person" if letter == "A" else "publication"
+            raise APIError("E_BAD_ARGUMENT", f"{value!r} is not an OpenAlex {what} id (they look like "
+                           f"{letter}5023888391); local ids work with the local backend only", api=api,
+                           parameter=parameter)
+        return found
+
+    @staticmethod
+    def _person_row(author: dict) -> dict:
+        from .openalex import parse_author
+
+        record = parse_author(author)
+        return {
+            "person_id": record.openalex_id, "name": record.name,
+            "names": [record.name, *record.alternative_names], "organizations": record.organizations,
+            "interests": record.interests, "num_citation": record.cited_by_count,
+            "num_pubs": record.works_count, "organization": record.organization,
+        }
+
+    def searchPerson(self, name: str | None = None, organization: str | None = None,
+                     interest: str | None = None) -> list[dict]:
+        async def fetch() -> list[dict]:
+            if name:
+                return await self.client.search_authors(name)
+            if organization:
+                institutions = await self.client.search_institutions(organization)
+                if not institutions:
+                    return []
+                return await self.client.authors_at(self._id("searchPerson", institutions[0]["id"], "I", "organization"))
+            raise APIError("E_UNSUPPORTED", "the OpenAlex backend needs a name or an organization to search people "
+                           "(the local backend also searches by interest alone)", api="searchPerson")
+
+        authors = self._run("searchPerson", fetch)
+        self._cache(authors=authors)
+        rows = [self._person_row(author) for author in authors if author.get("display_name")]
+        ranked = _rank_people(rows, name, organization, interest)[:SEARCH_LIMIT]
+        keys = ("person_id", "name", "num_citation", "interest", "num_pubs", "organization")
+        return [{key: row["interests"] if key == "interest" else row[key] for key in keys} for row in ranked]
+
+    def searchPublication(self, publication_info: str) -> list[dict]:
+        works = self._run("searchPublication", lambda: self.client.search_works(publication_info, per_page=SEARCH_LIMIT))
+        self._cache(works=works)
+        from .records import openalex_id
+
+        return [{"pub_id": openalex_id(work["id"]), "title": work.get("title") or work.get("display_name"),
+                 "year": work.get("publication_year")} for work in works]
+
+    def _works_of(self, api: str, person_id: str) -> list[dict]:
+        author = self._id(api, person_id, "A", "person_id")
+        works = self._run(api, lambda: self.client.works_of(author))
+        if not works:
+            # An author with no works is rare; an unknown id answers 404 on /authors.
+            self._run(api, lambda: self.client.author(author))
+        self._cache(works=works)
+        return works
+
+    def getCoauthors(self, person_id: str) -> list[dict]:
+        from .records import openalex_id
+
+        me = self._id("getCoauthors", person_id, "A", "person_id")
+        counts: dict[str, dict] = {}
+        for work in self._works_of("getCoauthors", person_id):
+            for authorship in work.get("authorships") or []:
+                author = authorship.get("author") or {}
+                other = openalex_id(author.get("id"))
+                if other and other != me:
+                    entry = counts.setdefault(other, {"person_id": other, "name": author.get("display_name"),
+                                                      "relation": "coauthor", "num_joint_pubs": 0})
+                    entry["num_joint_pubs"] += 1
+        return sorted(counts.values(), key=lambda row: (-row["num_joint_pubs"], row["name"] or ""))
+
+    def _author(self, api: str, person_id: str) -> dict:
+        author_id = self._id(api, person_id, "A", "person_id")
+        author = self._run(api, lambda: self.client.author(author_id))
+        self._cache(authors=[author])
+        return author
+
+    def getPersonInterest(self, person_id: str) -> list[str]:
+        return self._person_row(self._author("getPersonInterest", person_id))["interests"]
+
+    def getPublication(self, pub_id: str) -> dict:
+        from .openalex import parse_work
+
+        work_id = self._id("getPublication", pub_id, "W", "pub_id")
+        work = self._run("getPublication", lambda: self.client.work(work_id))
+        self._cache(works=[work])
+        record = parse_work(work)
+        return {
+            "pub_id": record.openalex_id, "title": record.title, "abstract": record.abstract,
+            "authors": [{"person_id": a.openalex_id, "name": a.name, "organization": a.affiliation}
+                        for a in record.authors],
+            "year": record.year, "venue": record.venue, "num_citation": record.cited_by_count, "url": record.url,
+        }
+
+    def getPersonBasicInfo(self, person_id: str) -> dict:
+        row = self._person_row(self._author("getPersonBasicInfo", person_id))
+        return {"person_id": row["person_id"], "name": row["name"], "gender": None,
+                "organization": row["organization"], "position": None, "bio": None,
+                "education_experience": None, "email": None}
+
+    def getPersonPubs(self, person_id: str) -> list[dict]:
+        from .records import openalex_id
+
+        return [{
+            "pub_id": openalex_id(work["id"]), "title": work.get("title") or work.get("display_name"),
+            "num_citation": work.get("cited_by_count"), "year": work.get("publication_year"),
+            "authors_name_list": [(a.get("author") or {}).get("display_name") for a in work.get("authorships") or []],
+        } for work in self._works_of("getPersonPubs", person_id)]

@@ -1,0 +1,81 @@
+"""arXiv API Atom feeds -> PaperRecords (https://info.arxiv.org/help/api/user-manual.html).
+
+An entry's ``id`` is the abstract URL with its version, ``published`` the v1 date, ``author``
+elements may carry ``arxiv:affiliation``; ``arxiv:doi``, ``arxiv:journal_ref`` and
+``arxiv:primary_category`` are optional. A bad query comes back as a feed whose only entry has
+an id under ``http://arxiv.org/api/errors`` and the reason in its summary.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from .records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
+
+NS = {
+    "atom": "http://www.w3.org/2005/Atom",
+    "arxiv": "http://arxiv.org/schemas/atom",
+    "opensearch": "http://a9.com/-/spec/opensearch/1.1/",
+}
+
+
+class ArxivFeedError(ValueError):
+    """Not an arXiv Atom feed, or arXiv answered with an error entry; ``line`` when known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def _text(element: ET.Element, path: str) -> str | None:
+    found = element.find(path, NS)
+    return clean_space(found.text) if found is not None and found.text else None
+
+
+def parse_entry(entry: ET.Element) -> PaperRecord:
+    entry_id = _text(entry, "atom:id") or ""
+    if "arxiv.org/api/errors" in entry_id:
+        raise ArxivFeedError(f"arXiv answered with an error: {_text(entry, 'atom:summary') or 'no reason given'}")
+    identifier = arxiv_id(entry_id)
+    title = _text(entry, "atom:title")
+    if not identifier or not title:
+        raise ArxivFeedError(f"an entry without an arXiv id or title (id {entry_id!r})")
+    authors = []
+    for author in entry.findall("atom:author", NS):
+        name = _text(author, "atom:name")
+        if name:
+            authors.append(AuthorRecord(name=name, affiliation=_text(author, "arxiv:affiliation")))
+    primary = entry.find("arxiv:primary_category", NS)
+    categories = [primary.get("term")] if primary is not None and primary.get("term") else []
+    for category in entry.findall("atom:category", NS):
+        term = category.get("term")
+        if term and term not in categories:
+            categories.append(term)
+    published = _text(entry, "atom:published")
+    return PaperRecord(
+        title=title,
+        source="arxiv",
+        arxiv_id=identifier,
+        doi=doi(_text(entry, "arxiv:doi")),
+        abstract=_text(entry, "atom:summary"),
+        date=published[:10] if published else None,
+        venue=_text(entry, "arxiv:journal_ref") or "arXiv",
+        categories=categories,
+        url=f"https://arxiv.org/abs/{identifier}",
+        authors=authors,
+    )
+
+
+def parse_feed(text: str | bytes) -> tuple[list[PaperRecord], int | None]:
+    """All entries of a feed and opensearch:totalResults; ArxivFeedError names the line."""
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError as error:
+        line, column = error.position
+        reason = str(error).split(":")[0]  # 'unclosed token: line 5, column 2'
+        raise ArxivFeedError(f"not well-formed XML ({reason}, column {column})", line) from error
+    if root.tag != f"{{{NS['atom']}}}feed":
+        raise ArxivFeedError(f"not an Atom feed (root element {root.tag!r})", 1)
+    total = _text(root, "opensearch:totalResults")
+    records = [parse_entry(entry) for entry in root.findall("atom:entry", NS)]
+    return records, int(total) if total and total.isdigit() else None

@@ -1,0 +1,312 @@
+"""Online sources over HTTP (async httpx): OpenAlex and the arXiv API, politely.
+
+Polite means: a timeout on every request (``network.timeout_s``), retries with exponential
+back-off on 429 and 5xx (``Retry-After`` honoured, capped), the contact address from
+``network.contact_email`` as OpenAlex's ``mailto`` parameter and in the User-Agent, and no
+retries when the network is simply not there. Offline — ``network.offline`` set, or no route to
+the host — is one ``OfflineError`` with one clear line; the local library keeps working.
+
+``OnlineSources`` caches what it fetches into the library (the same writer the importers use), so
+a search done once online is answered locally afterwards.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+from collections.abc import Awaitable, Callable
+from datetime import date, timedelta
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any, TypeVar
+from urllib.parse import urlparse
+
+import httpx
+
+from ..config import NetworkSettings
+from .records import PaperRecord, openalex_id
+
+OPENALEX_URL = "https://api.openalex.org"
+ARXIV_URL = "https://export.arxiv.org/api/query"
+RETRY_STATUSES = {429, 500, 502, 503, 504}
+MAX_RETRY_AFTER_S = 30.0
+T = TypeVar("T")
+
+
+class OfflineError(Exception):
+    """No network (or network.offline is set): one line for the user."""
+
+
+class SourceError(Exception):
+    """The source answered, but not with something usable (4xx, errors after retries, bad body)."""
+
+
+class NotFound(SourceError):
+    """404 from the source: the id names nothing there."""
+
+
+def _user_agent(email: str | None) -> str:
+    try:
+        own = version("scholar-tui")
+    except PackageNotFoundError:  # running from a source tree without metadata
+        own = "dev"
+    return f"scholar-tui/{own} (mailto:{email})" if email else f"scholar-tui/{own}"
+
+
+def run_sync(make: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine from synchronous code, also from a thread that has a running loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(make())
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
+
+
+class PoliteClient:
+    """GETs with timeouts, retries and back-off; ``transport`` lets tests replay recorded answers."""
+
+    def __init__(
+        self,
+        network: NetworkSettings,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        retries: int = 3,
+        backoff_s: float = 1.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.network = network
+        self.transport = transport
+        self.retries = retries
+        self.backoff_s = backoff_s
+        self.sleep = sleep
+        self.requests: list[httpx.Request] = []  # what was sent, for tests and the log
+
+    def _client(self) -> httpx.AsyncClient:
+        return httpx.AsyncClient(
+            timeout=self.network.timeout_s,
+            headers={"User-Agent": _user_agent(self.network.contact_email)},
+            transport=self.transport,
+            follow_redirects=True,
+        )
+
+    async def get(self, url: str, params: dict[str, Any] | None = None) -> httpx.Response:
+        host = urlparse(url).netloc
+        if self.network.offline:
+            raise OfflineError(
+                f"offline (network.offline is set): {host} is not asked; the local library still answers"
+            )
+        async with self._client() as client:
+            for attempt in range(self.retries + 1):
+                try:
+                    response = await client.get(url, params=params)
+                    self.requests.append(response.request)
+                except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:
+                    # No route or no DNS: retrying will not help, and the user should know now.
+                    raise OfflineError(
+                        f"cannot reach {host} ({type(error).__name__}): working offline; the local library still answers"
+                    ) from error
+                except httpx.TransportError as error:  # timeouts, dropped connections
+                    if attempt == self.retries:
+                        raise OfflineError(
+                            f"{host} did not answer after {attempt + 1} tries ({type(error).__name__}); "
+                            "the local library still answers"
+                        ) from error
+                    await self.sleep(self.backoff_s * 2**attempt)
+                    continue
+                if response.status_code in RETRY_STATUSES:
+                    if attempt == self.retries:
+                        raise SourceError(f"{host} answered {response.status_code} after {attempt + 1} tries")
+                    await self.sleep(self._delay(response, attempt))
+                    continue
+                if response.status_code == 404:
+                    raise NotFound(f"{host}: nothing at {response.request.url.path}")
+                if response.status_code >= 400:
+                    detail = " ".join(response.text.split())[:160]
+                    raise SourceError(f"{host} answered {response.status_code}: {detail}")
+                return response
+        raise AssertionError("unreachable")
+
+    def _delay(self, response: httpx.Response, attempt: int) -> float:
+        header = response.headers.get("Retry-After", "")
+        if header.strip().isdigit():
+            return min(float(header), MAX_RETRY_AFTER_S)
+        return self.backoff_s * 2**attempt
+
+    async def get_json(self, url: str, params: dict[str, Any] | None = None) -> Any:
+        response = await self.get(url, params)
+        try:
+            return response.json()
+        except ValueError as error:
+            raise SourceError(f"{urlparse(url).netloc} answered with something that is not JSON") from error
+
+
+def _day_before(cutoff: str) -> str:
+    return (date.fromisoformat(cutoff[:10]) - timedelta(days=1)).isoformat()
+
+
+class OpenAlexClient:
+    """The OpenAlex endpoints the library uses; every method returns OpenAlex JSON objects."""
+
+    def __init__(self, http: PoliteClient, base_url: str = OPENALEX_URL) -> None:
+        self.http = http
+        self.base_url = base_url.rstrip("/")
+
+    def _params(self, **params: Any) -> dict[str, Any]:
+        params = {key: value for key, value in params.items() if value is not None}
+        if self.http.network.contact_email:
+            params["mailto"] = self.http.network.contact_email  # OpenAlex's polite pool
+        return params
+
+    async def _list(self, endpoint: str, **params: Any) -> list[dict]:
+        page = await self.http.get_json(f"{self.base_url}/{endpoint}", self._params(**params))
+        if not isinstance(page, dict) or not isinstance(page.get("results"), list):
+            raise SourceError(f"OpenAlex /{endpoint} answered without a results list")
+        return page["results"]
+
+    async def search_works(self, query: str, *, before: str | None = None, per_page: int = 25) -> list[dict]:
+        cutoff = f"to_publication_date:{_day_before(before)}" if before else None
+        return await self._list("works", search=query, filter=cutoff, per_page=per_page)
+
+    async def search_authors(self, query: str, *, per_page: int = 25) -> list[dict]:
+        return await self._list("authors", search=query, per_page=per_page)
+
+    async def search_institutions(self, query: str, *, per_page: int = 5) -> list[dict]:
+        return await self._list("institutions", search=query, per_page=per_page)
+
+    async def authors_at(self, institution_id: str, *, per_page: int = 25) -> list[dict]:
+        return await self._list(
+            "authors", filter=f"last_known_institutions.id:{institution_id}", sort="cited_by_count:desc", per_page=per_page
+        )
+
+    async def work(self, work_id: str) -> dict:
+        return await self.http.get_json(f"{self.base_url}/works/{work_id}", self._params())
+
+    async def author(self, author_id: str) -> dict:
+        return await self.http.get_json(f"{self.base_url}/authors/{author_id}", self._params())
+
+    async def works_by_ids(self, work_ids: list[str]) -> list[dict]:
+        found: list[dict] = []
+        for start in range(0, len(work_ids), 50):  # OpenAlex ORs at most 50 values in one filter
+            batch = work_ids[start:start + 50]
+            found += await self._list("works", filter=f"openalex:{'|'.join(batch)}", per_page=50)
+        return found
+
+    async def references(self, work_id: str) -> tuple[dict, list[dict]]:
+        """The work and the works it cites."""
+        work = await self.work(work_id)
+        cited = [openalex_id(item) for item in work.get("referenced_works") or []]
+        return work, await self.works_by_ids([item for item in cited if item])
+
+    async def cited_by(self, work_id: str, *, per_page: int = 25) -> list[dict]:
+        return await self._list("works", filter=f"cites:{work_id}", sort="cited_by_count:desc", per_page=per_page)
+
+    async def works_of(self, author_id: str, *, per_page: int = 50) -> list[dict]:
+        return await self._list(
+            "works", filter=f"author.id:{author_id}", sort="cited_by_count:desc", per_page=per_page
+        )
+
+
+class ArxivClient:
+    """arXiv's search API; the date cut-off becomes a submittedDate range in the query."""
+
+    def __init__(self, http: PoliteClient, base_url: str = ARXIV_URL) -> None:
+        self.http = http
+        self.base_url = base_url
+
+    @staticmethod
+    def query_for(text: str, before: str | None) -> str:
+        words = " AND ".join(f"all:{word}" for word in text.replace('"', " ").split()) or "all:*"
+        if before:
+            last = _day_before(before).replace("-", "")
+            words = f"({words}) AND submittedDate:[199101010000 TO {last}2359]"
+        return words
+
+    async def search(self, text: str, *, before: str | None = None, max_results: int = 25) -> list[PaperRecord]:
+        from .arxiv import ArxivFeedError, parse_feed
+
+        response = await self.http.get(
+            self.base_url,
+            {"search_query": self.query_for(text, before), "start": 0, "max_results": max_results,
+             "sortBy": "relevance"},
+        )
+        try:
+            records, _ = parse_feed(response.content)
+        except ArxivFeedError as error:
+            raise SourceError(f"arXiv: {error}") from error
+        # Belt and braces: the feed's <published> is v1's date; nothing on or after the cut-off.
+        return [record for record in records if not before or (record.date and record.date < before)]
+
+
+class OnlineSources:
+    """Online search whose results land in the library; returns library paper/person ids."""
+
+    def __init__(self, library, network: NetworkSettings, *, transport: httpx.AsyncBaseTransport | None = None,
+                 backoff_s: float = 1.0) -> None:
+        self.library = library
+        self.http = PoliteClient(network, transport=transport, backoff_s=backoff_s)
+        self.openalex = OpenAlexClient(self.http)
+        self.arxiv = ArxivClient(self.http)
+
+    def cache_works(self, works: list[dict], *, cites: str | None = None) -> list[int]:
+        from .importer import store_records
+        from .openalex import parse_work
+
+        records = []
+        for work in works:
+            try:
+                record = parse_work(work)
+            except ValueError:
+                continue  # one odd result does not spoil the page
+            if cites:
+                record.cites_openalex.append(cites)
+            records.append(record)
+        with self.library.transaction():
+            paper_ids, _ = store_records(self.library, records)
+        return paper_ids
+
+    def cache_papers(self, records: list[PaperRecord]) -> list[int]:
+        from .importer import store_records
+
+        with self.library.transaction():
+            paper_ids, _ = store_records(self.library, records)
+        return paper_ids
+
+    def cache_authors(self, authors: list[dict]) -> list[int]:
+        from .openalex import parse_author
+
+        people = []
+        with self.library.transaction():
+            for author in authors:
+                try:
+                    people.append(self.library.store_person(parse_author(author))[0])
+                except ValueError:
+                    continue
+        return people
+
+    async def search_openalex(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
+        return self.cache_works(await self.openalex.search_works(query, before=before, per_page=limit))
+
+    async def search_arxiv(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
+        return self.cache_papers(await self.arxiv.search(query, before=before, max_results=limit))
+
+    async def search_authors(self, name: str, *, limit: int = 25) -> list[int]:
+        return self.cache_authors(await self.openalex.search_authors(name, per_page=limit))
+
+    def _openalex_id_of(self, paper_id: int) -> str:
+        paper = self.library.paper(paper_id)
+        if paper is None:
+            raise SourceError(f"paper:{paper_id} is not in the library")
+        if not paper["openalex_id"]:
+            raise SourceError(f"paper:{paper_id} has no OpenAlex id; import it from OpenAlex first")
+        return paper["openalex_id"]
+
+    async def fetch_references(self, paper_id: int) -> list[int]:
+        """The works a library paper cites, cached and linked (its references resolve)."""
+        work, cited = await self.openalex.references(self._openalex_id_of(paper_id))
+        self.cache_works([work])
+        return self.cache_works(cited)
+
+    async def fetch_cited_by(self, paper_id: int, *, limit: int = 25) -> list[int]:
+        """Works citing a library paper, cached with a reference to it (citation edges appear)."""
+        work_id = self._openalex_id_of(paper_id)
+        return self.cache_works(await self.openalex.cited_by(work_id, per_page=limit), cites=work_id)

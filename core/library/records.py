@@ -1,0 +1,150 @@
+"""What every importer produces: plain records, independent of the source's format.
+
+Parsers (unarXive, OpenAlex, arXiv Atom, BibTeX) turn their input into these; the library writer
+(``indexes.library``) stores them. Identifiers are normalised here, once, so that the same paper
+from two sources meets under the same key.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+ARXIV_NEW = re.compile(r"(\d{4}\.\d{4,5})(v\d+)?$")
+ARXIV_OLD = re.compile(r"([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$")
+
+
+def arxiv_id(value: str | None) -> str | None:
+    """'arXiv:2212.11867v2', 'https://arxiv.org/abs/2212.11867' -> '2212.11867'; else None."""
+    if not value:
+        return None
+    text = value.strip().rstrip(".").rstrip("/")
+    text = re.sub(r"^(https?://)?(www\.|export\.)?arxiv\.org/(abs|pdf)/", "", text, flags=re.I)
+    text = re.sub(r"\.pdf$", "", text, flags=re.I)
+    text = re.sub(r"^arxiv:", "", text, flags=re.I)
+    match = ARXIV_NEW.match(text) or ARXIV_OLD.match(text)
+    return match.group(1) if match else None
+
+
+def doi(value: str | None) -> str | None:
+    """DOIs compare case-insensitively: stored lower-case, without the resolver prefix."""
+    if not value:
+        return None
+    text = value.strip()
+    text = re.sub(r"^(https?://)?(dx\.)?doi\.org/", "", text, flags=re.I)
+    text = re.sub(r"^doi:\s*", "", text, flags=re.I)
+    return text.lower() if text.startswith("10.") else None
+
+
+def arxiv_id_from_doi(value: str | None) -> str | None:
+    """arXiv's own DOIs (10.48550/arXiv.2212.11867) name the arXiv id."""
+    normal = doi(value)
+    if normal and normal.startswith("10.48550/arxiv."):
+        return arxiv_id(normal[len("10.48550/arxiv."):])
+    return None
+
+
+def openalex_id(value: str | None) -> str | None:
+    """'https://openalex.org/W2741809807' -> 'W2741809807'."""
+    if not value:
+        return None
+    text = value.strip().rsplit("/", 1)[-1]
+    return text.upper() if re.fullmatch(r"[WAISCTFPwaisctfp]\d+", text) else None
+
+
+def fold(text: str) -> str:
+    """Lower-case ASCII letters and digits separated by single spaces: 'Kühn, J.-P.' -> 'kuhn j p'."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(char for char in text if not unicodedata.combining(char))
+    text = text.replace("ß", "ss").replace("ø", "o").replace("Ø", "o").replace("ł", "l").replace("Ł", "l")
+    text = re.sub(r"[^0-9a-zA-Z]+", " ", text.lower())
+    return " ".join(text.split())
+
+
+def title_key(title: str) -> str:
+    return fold(re.sub(r"\$[^$]*\$", " ", title)) or fold(title)
+
+
+def name_key(name: str) -> str:
+    return fold(name)
+
+
+def clean_space(text: str | None) -> str | None:
+    if text is None:
+        return None
+    cleaned = " ".join(text.split())
+    return cleaned or None
+
+
+@dataclass
+class AuthorRecord:
+    name: str
+    openalex_id: str | None = None
+    orcid: str | None = None
+    affiliation: str | None = None  # as printed on this paper
+
+
+@dataclass
+class SectionRecord:
+    ordinal: int
+    number: str | None
+    title: str | None
+    level: int | None
+    text: str
+    reference_keys: dict[str, int] = field(default_factory=dict)  # ref_key -> mentions
+
+
+@dataclass
+class ReferenceRecord:
+    ref_key: str
+    ordinal: int | None = None
+    raw: str | None = None
+    title: str | None = None
+    year: int | None = None
+    arxiv_id: str | None = None
+    doi: str | None = None
+    openalex_id: str | None = None
+    ids: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class PaperRecord:
+    title: str
+    source: str
+    arxiv_id: str | None = None
+    doi: str | None = None
+    openalex_id: str | None = None
+    abstract: str | None = None
+    date: str | None = None  # ISO yyyy-mm-dd (or yyyy when that is all the source says)
+    year: int | None = None
+    venue: str | None = None
+    categories: list[str] = field(default_factory=list)
+    cited_by_count: int | None = None
+    url: str | None = None
+    license: str | None = None
+    discipline: str | None = None
+    authors: list[AuthorRecord] = field(default_factory=list)
+    sections: list[SectionRecord] = field(default_factory=list)
+    references: list[ReferenceRecord] = field(default_factory=list)
+    # OpenAlex "cited-by" results: this paper cites the work with this OpenAlex id.
+    cites_openalex: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.year is None and self.date:
+            self.year = int(self.date[:4])
+
+
+@dataclass
+class PersonRecord:
+    name: str
+    source: str
+    openalex_id: str | None = None
+    orcid: str | None = None
+    alternative_names: list[str] = field(default_factory=list)
+    organization: str | None = None
+    organizations: list[str] = field(default_factory=list)
+    interests: list[str] = field(default_factory=list)
+    cited_by_count: int | None = None
+    works_count: int | None = None
+    homepage: str | None = None

@@ -1,0 +1,78 @@
+"""Cited works as library papers: what makes an offline crawl over unarXive meaningful.
+
+An unarXive paper arrives with its full text and a bibliography of raw strings; almost none of the
+works it cites are themselves in the library. PaSa's Crawler needs them as papers: [Expand] adds
+"all referenced papers in the subsection" to the queue, [Search] must be able to find them, and
+the Selector reads their titles. So each bibliography entry whose title can be read back out of
+the raw string (``reference_titles``) becomes a library paper with ``source = "reference"``:
+title, year (as its date, for the query-date cut-off), and the arXiv/DOI/OpenAlex ids unarXive
+linked. The entry is pointed at it (``cited_paper_id``), so a citation edge appears and expanding
+the section yields it. The same work cited by two papers meets under one id or title (the
+library's own de-duplication). When the network is there, OpenAlex later fills in the abstract
+of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
+
+Idempotent: only entries not yet linked are read, so the second run adds nothing.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from ...indexes.library import Library
+from ...indexes.pasa_works import link_reference, unlinked_references
+from ..library.records import PaperRecord
+from .reference_titles import extract_title
+
+SOURCE = "reference"
+
+
+@dataclass
+class CitedWorks:
+    """What one preparation pass did."""
+
+    read: int  # unlinked entries looked at
+    linked: int  # entries now pointing at a library paper
+    added: int  # new library papers (cited works)
+    untitled: int  # entries with no readable title (left unlinked)
+    seconds: float
+
+    def summary(self) -> str:
+        return (f"{self.linked} references linked to cited works ({self.added} new papers); "
+                f"{self.untitled} entries name no readable title")
+
+
+def cited_work_record(reference: dict, title: str) -> PaperRecord:
+    year = reference["year"]
+    arxiv = reference["arxiv_id"]
+    return PaperRecord(
+        title=title,
+        source=SOURCE,
+        arxiv_id=arxiv,
+        doi=reference["doi"],
+        openalex_id=reference["openalex_id"],
+        date=str(year) if year else None,
+        year=year,
+        url=f"https://arxiv.org/abs/{arxiv}" if arxiv else None,
+    )
+
+
+def prepare_cited_works(library: Library) -> CitedWorks:
+    """Make every titled, unlinked bibliography entry point at a library paper (see the module doc)."""
+    clock = time.monotonic()
+    references = unlinked_references(library)
+    linked = added = untitled = 0
+    with library.transaction():
+        for reference in references:
+            title = extract_title(reference["raw"])
+            if title is None:
+                untitled += 1
+                continue
+            paper_id, created = library.store_paper(cited_work_record(reference, title))
+            if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
+                continue
+            link_reference(library, reference["id"], paper_id)
+            linked += 1
+            added += created
+        library.relink()
+    return CitedWorks(len(references), linked, added, untitled, time.monotonic() - clock)

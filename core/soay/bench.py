@@ -1,0 +1,107 @@
+"""SoAyBench over the active backend, and the benchmark that scores SoAy and the baseline on it.
+
+Generation follows SoAy §5: for every intent (combination) the library can answer, real entities
+fill its phrasings and the intent's program, run in the sandbox, gives the gold answer; questions
+whose gold answer is empty are dropped, as the paper drops code whose result does not match.
+Seen phrasings make the train split, the held-out phrasing the test split, so a test question is
+worded unlike anything SoAy's retriever indexed.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...training.formats import SoAyRecord
+from ..sandbox import Sandbox
+from .evaluate import SoAyEvalReport, judge, soay_eval
+from .intents import INTENTS, Intent
+
+
+def _empty(value: Any) -> bool:
+    if value is None or value == "" or value == []:
+        return True
+    return isinstance(value, list) and all(_empty(item) for item in value)
+
+
+@dataclass
+class BenchProgress:
+    done: int
+    total: int
+    message: str
+
+
+def entities_for(intent: Intent, library, api) -> list[str]:
+    """Library entities an intent can be asked about, each found first by its own fuzzy search."""
+    if intent.entity == "person":
+        names = sorted({row["name"] for row in library.people_names()})
+        return [name for name in names if (api.searchPerson(name=name) or [{}])[0].get("name") == name]
+    titles = sorted({paper["title"] for paper in library.all_papers() if paper.get("title")})
+    return [title for title in titles if (api.searchPublication(publication_info=title) or [{}])[0].get("title") == title]
+
+
+def generate_bench(library, api, sandbox: Sandbox, *, per_intent: int = 8, seed: int = 0,
+                   seen_per_entity: int = 2, intents: Iterable[Intent] = INTENTS) -> Iterator[SoAyRecord | BenchProgress]:
+    """Yield SoAyRecords (and progress); ``per_intent`` entities per intent, gold by execution."""
+    rng = random.Random(seed)
+    intents = [intent for intent in intents if intent.bench]
+    candidates = {kind: None for kind in ("person", "paper")}
+    for number, intent in enumerate(intents, start=1):
+        if candidates[intent.entity] is None:
+            candidates[intent.entity] = entities_for(intent, library, api)
+        pool = list(candidates[intent.entity])
+        rng.shuffle(pool)
+        kept = 0
+        for entity in pool:
+            if kept == per_intent:
+                break
+            gold = sandbox.run(intent.program_for(entity))
+            if not gold.ok or _empty(gold.value):
+                continue
+            kept += 1
+            slot = {"name": entity, "title": entity}
+            seen = rng.sample(intent.seen_phrasings, min(seen_per_entity, len(intent.seen_phrasings)))
+            for index, phrasing in enumerate(seen):
+                yield SoAyRecord(f"{intent.key}-{kept}-train{index}", phrasing.format(**slot),
+                                 list(intent.solution), intent.program_for(entity), gold.value, intent.hops, "train")
+            yield SoAyRecord(f"{intent.key}-{kept}-test", intent.held_out_phrasing.format(**slot),
+                             list(intent.solution), intent.program_for(entity), gold.value, intent.hops, "test")
+        yield BenchProgress(number, len(intents), f"{intent.key}: {kept} entities")
+
+
+@dataclass
+class MethodRun:
+    name: str
+    report: SoAyEvalReport
+    latencies_s: list[float]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def median_latency_s(self) -> float:
+        return statistics.median(self.latencies_s) if self.latencies_s else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"method": self.name, **self.report.as_dict(),
+                "median_latency_s": round(self.median_latency_s, 3), "questions": len(self.latencies_s)}
+
+
+Answerer = Callable[[str], Any]  # returns an object with .ok, .solution, .value
+
+
+def score_method(name: str, answer: Answerer, records: list[SoAyRecord],
+                 progress: Callable[[int, int], None] | None = None) -> MethodRun:
+    outcomes, latencies, rows = [], [], []
+    for number, record in enumerate(records, start=1):
+        started = time.perf_counter()
+        result = answer(record.question)
+        latencies.append(time.perf_counter() - started)
+        outcome = judge(record.solution, record.answer, result.solution or None, result.value, executed=result.ok)
+        outcomes.append((record.hops, outcome))
+        rows.append({"id": record.id, "outcome": outcome, "solution": result.solution, "ok": result.ok})
+        if progress:
+            progress(number, len(records))
+    return MethodRun(name, soay_eval(outcomes), latencies, rows)

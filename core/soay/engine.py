@@ -1,0 +1,236 @@
+"""SoAy inference: question → entity → solution → program → sandbox → answer, as typed events.
+
+Which parts a model decides, and how (reported in every answer):
+- the solution: retrieval over the intents' seen phrasings; the LLM picks among the top three,
+  constrained to their letters, when retrieval is unsure (``choice_mode``);
+- the program: ``template`` runs the program written for the chosen intent (the honest mode for a
+  135M model, which cannot write programs); ``model`` lets the LLM write it from the solution and
+  the programs of that solution as examples — for a bigger model. Either runs in the sandbox.
+The entity is a span of the question found by the fuzzy-search APIs, never generated.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from typing import Any, Literal
+
+from ..sandbox import Limits, Sandbox, SandboxResult
+from ..streaming import iterate_in_thread
+from .entities import Mention, find_entity
+from .intents import INTENTS, Intent
+from .retrieval import ChoiceMode, IntentIndex, choose_intent
+
+CodeMode = Literal["template", "model"]
+SANDBOX_FACTORY = "scholar_tui.core.soay.sandbox_apis:academic_functions"
+
+
+# -- events ------------------------------------------------------------------------------------
+@dataclass
+class EntityLinked:
+    mention: Mention
+
+
+@dataclass
+class SolutionChosen:
+    intent: str
+    solution: list[str]
+    hops: int
+    mode: str
+    candidates: list[tuple[str, float]]
+    probabilities: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class ProgramWritten:
+    source: str
+    mode: str
+
+
+@dataclass
+class ProgramRan:
+    result: SandboxResult
+
+
+@dataclass
+class Answered:
+    text: str
+    value: Any
+
+
+@dataclass
+class Failed:
+    stage: str
+    message: str
+
+
+@dataclass
+class Finished:
+    answer: "SoAyAnswer"
+
+
+Event = EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | Answered | Failed | Finished
+
+
+@dataclass
+class SoAyAnswer:
+    question: str
+    ok: bool = False
+    entity: str | None = None
+    entity_kind: str | None = None
+    intent: str | None = None
+    solution: list[str] = field(default_factory=list)
+    choice_mode: str | None = None
+    program: str | None = None
+    code_mode: str | None = None
+    result: dict[str, Any] | None = None
+    value: Any = None
+    answer: str | None = None
+    error: str | None = None
+    error_stage: str | None = None
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def render_value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(render_value(item) for item in value) if value else "(none)"
+    if value is None:
+        return "(unknown)"
+    return str(value)
+
+
+def phrase_answer(intent: Intent, entity: str, value: Any) -> str:
+    return intent.answer_phrase.format(name=entity, title=entity, result=render_value(value))
+
+
+MODEL_CODE_PREFIX = (
+    "Write a short Python program that answers the question by calling these APIs. "
+    "Assign the answer to `result`. No imports.\n"
+)
+
+
+def model_code_prompt(question: str, intent: Intent, api_signatures: str, entity: str) -> str:
+    examples = [other for other in INTENTS if other.solution == intent.solution][:2]
+    shots = "\n\n".join(
+        f"Question: {other.seen_phrasings[0].format(name='Ada Lovelace', title='On Computable Numbers')}\n"
+        f"Solution: {' -> '.join(other.solution)}\n```python\n"
+        f"{other.program_for('Ada Lovelace' if other.entity == 'person' else 'On Computable Numbers')}\n```"
+        for other in examples
+    )
+    return (
+        f"{MODEL_CODE_PREFIX}{api_signatures}\n\n{shots}\n\n"
+        f"Question: {question}\nSolution: {' -> '.join(intent.solution)}\n"
+        f"# the entity to search for is {entity!r}\n```python\n"
+    )
+
+
+class SoAyEngine:
+    """One engine per app: it holds the intent index, the sandbox worker and an API connection.
+
+    ``api`` answers entity look-ups in this process; programs call the APIs in the sandbox.
+    """
+
+    def __init__(
+        self,
+        api: Any,
+        embedder: Any,
+        *,
+        llm_provider: Callable[[], Any] | None = None,
+        sandbox: Sandbox | None = None,
+        backend: str = "local",
+        choice_mode: ChoiceMode = "auto",
+        code_mode: CodeMode = "template",
+    ) -> None:
+        self.api = api
+        self.index = IntentIndex(embedder)
+        self.llm_provider = llm_provider
+        self.sandbox = sandbox or Sandbox(SANDBOX_FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+        self.choice_mode = choice_mode
+        self.code_mode = code_mode
+
+    def close(self) -> None:
+        self.sandbox.close()
+
+    def _llm(self):
+        return self.llm_provider() if self.llm_provider is not None else None
+
+    def steps(self, question: str) -> Iterator[Event]:
+        answer = SoAyAnswer(question=question)
+        started = clock = time.perf_counter()
+
+        def lap(name: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            answer.timings_ms[name] = round((now - clock) * 1000, 1)
+            clock = now
+
+        def fail(stage: str, message: str) -> Iterator[Event]:
+            answer.error, answer.error_stage = message, stage
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Failed(stage, message)
+            yield Finished(answer)
+
+        mention = find_entity(question, self.api)
+        lap("entity")
+        if mention is None:
+            yield from fail("entity", "no scholar or paper of the library is named in the question")
+            return
+        answer.entity, answer.entity_kind = mention.text, mention.kind
+        yield EntityLinked(mention)
+
+        intent_slot = "{name}" if mention.kind == "person" else "{title}"
+        llm = self._llm() if self.choice_mode != "retrieval" else None
+        choice = choose_intent(self.index, mention.masked(question, intent_slot), mention.kind, llm, self.choice_mode)
+        intent = choice.intent
+        answer.intent, answer.solution, answer.choice_mode = intent.key, list(intent.solution), choice.mode
+        lap("solution")
+        yield SolutionChosen(intent.key, list(intent.solution), intent.hops, choice.mode, choice.candidates,
+                             choice.probabilities)
+
+        if self.code_mode == "model":
+            program = self._model_program(question, intent, mention.text)
+        else:
+            program = intent.program_for(mention.text)
+        answer.program, answer.code_mode = program, self.code_mode
+        lap("program")
+        yield ProgramWritten(program, self.code_mode)
+
+        result = self.sandbox.run(program)
+        answer.result = result.as_dict()
+        lap("run")
+        yield ProgramRan(result)
+        if not result.ok:
+            yield from fail("run", result.error or "the program failed")
+            return
+        answer.ok, answer.value = True, result.value
+        answer.answer = phrase_answer(intent, mention.matched, result.value)
+        answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+        yield Answered(answer.answer, result.value)
+        yield Finished(answer)
+
+    def _model_program(self, question: str, intent: Intent, entity: str) -> str:
+        from ..library.apis import SPECS
+
+        llm = self._llm()
+        if llm is None:
+            raise RuntimeError("code mode 'model' needs an LLM")
+        signatures = "\n".join(SPECS[name].signature() for name in SPECS)
+        completion = llm.complete(model_code_prompt(question, intent, signatures, entity),
+                                  max_tokens=220, stop=["```"])
+        return completion.text.strip()
+
+    def answer(self, question: str) -> SoAyAnswer:
+        final = None
+        for event in self.steps(question):
+            if isinstance(event, Finished):
+                final = event.answer
+        assert final is not None
+        return final
+
+    async def ask(self, question: str) -> AsyncIterator[Event]:
+        async for event in iterate_in_thread(lambda: self.steps(question)):
+            yield event

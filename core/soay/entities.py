@@ -1,0 +1,131 @@
+"""Finding the scholar or paper a question is about, as a span of the question's own words.
+
+A tiny model asked for a name invents one; a span cannot be invented. Candidates are spans of the
+question (quoted text, runs of capitalised words, the question with its frame words trimmed);
+each is checked against the library with the fuzzy-search API itself, and the span whose best
+hit matches it most closely wins. The question's words are kept as the API argument, exactly as
+a person would type them into the search box.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Any
+
+from .intents import EntityKind
+
+QUOTED = re.compile(r"[\"“”‘’'«»](.{4,}?)[\"“”‘’'«»](?:\s|[?.!,;:]|$)")
+WORD = re.compile(r"\S+")
+# Name particles that may sit inside a capitalised run ("Ludwig van Beethoven").
+PARTICLES = {"van", "von", "de", "der", "da", "del", "di", "du", "le", "la", "bin", "al"}
+PAPER_THRESHOLD = 0.82
+PERSON_THRESHOLD = 0.6
+
+
+@dataclass(frozen=True)
+class Mention:
+    kind: EntityKind
+    text: str  # the span of the question, the API argument
+    start: int
+    end: int
+    matched: str  # what the library holds under it (a name or a title)
+    score: float
+
+    def masked(self, question: str, slot: str) -> str:
+        return question[: self.start] + slot + question[self.end :]
+
+
+def fold(text: str) -> str:
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(char for char in text if not unicodedata.combining(char))
+    return re.sub(r"[^\w]+", " ", text.lower()).strip()
+
+
+def similarity(a: str, b: str) -> float:
+    return SequenceMatcher(None, fold(a), fold(b)).ratio()
+
+
+def _strip(span: str) -> str:
+    return span.strip(" \t\"'“”‘’«».,;:?!()[]")
+
+
+def _words(question: str) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), m.group()) for m in WORD.finditer(question)]
+
+
+def _capitalised_runs(question: str) -> list[tuple[int, int]]:
+    words = _words(question)
+    runs, current = [], []
+    for index, (start, end, word) in enumerate(words):
+        clean = _strip(word).rstrip("'s").rstrip("’s")
+        first = clean[:1]
+        capitalised = bool(first) and first.isupper() and index > 0
+        if capitalised or (current and clean.lower() in PARTICLES):
+            current.append((start, start + len(word.rstrip("?.!,;:").removesuffix("'s").removesuffix("’s"))))
+            continue
+        if current:
+            runs.append((current[0][0], current[-1][1]))
+        current = []
+    if current:
+        runs.append((current[0][0], current[-1][1]))
+    return runs
+
+
+def find_person(question: str, api: Any) -> Mention | None:
+    best: Mention | None = None
+    for start, end in _capitalised_runs(question):
+        span = _strip(question[start:end])
+        if len(span) < 2:
+            continue
+        try:
+            hits = api.searchPerson(name=span)
+        except Exception:  # noqa: BLE001 - a span the API refuses is just not a name
+            continue
+        for hit in hits[:3]:
+            # a surname alone may match a full name: compare with the best-fitting part of it
+            score = max(similarity(span, hit["name"]), similarity(span, hit["name"].split()[-1]) * 0.9)
+            if score >= PERSON_THRESHOLD and (best is None or score > best.score):
+                best = Mention("person", span, start, start + len(span), hit["name"], score)
+    return best
+
+
+def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
+    """The span of ``question`` (whole words) that reads most like ``title``."""
+    words = _words(question)
+    n_title = len(title.split())
+    best = (0, len(question), 0.0)
+    for i in range(len(words)):
+        for j in range(i + max(1, n_title - 3), min(len(words), i + n_title + 3) + 1):
+            start, end = words[i][0], words[j - 1][1]
+            span = _strip(question[start:end])
+            score = similarity(span, title)
+            if score > best[2]:
+                offset = question.index(span, start) if span else start
+                best = (offset, offset + len(span), score)
+    return best
+
+
+def find_paper(question: str, api: Any) -> Mention | None:
+    quoted = [m.group(1) for m in QUOTED.finditer(question)]
+    queries = quoted + [question]
+    best: Mention | None = None
+    for query in queries:
+        try:
+            hits = api.searchPublication(publication_info=_strip(query))
+        except Exception:  # noqa: BLE001
+            continue
+        for hit in hits[:3]:
+            start, end, score = _best_span_for(hit["title"], question)
+            if score >= PAPER_THRESHOLD and (best is None or score > best.score):
+                best = Mention("paper", question[start:end], start, end, hit["title"], score)
+        if best is not None:
+            break
+    return best
+
+
+def find_entity(question: str, api: Any) -> Mention | None:
+    """The paper a question names if it quotes a title, else the scholar it names."""
+    return find_paper(question, api) or find_person(question, api)

@@ -1,0 +1,539 @@
+"""The library in SQLite: papers, people, authorship, sections, references and citation edges.
+
+``Library`` writes the records that importers produce (``core.library.records``) and answers the
+reads that the API library, the search index and the TUI need. Writes happen inside
+``transaction()``: an import either lands whole or not at all. Plain SQL throughout, because
+sqlite-utils' bulk helpers commit on their own and would break that promise.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from typing import Any
+
+import sqlite_utils
+
+from ..core.library.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
+from ..core.locations import Locations
+from .db import open_database
+
+COUNTED_TABLES = {
+    "papers": "papers",
+    "people": "people",
+    "authorships": "authorships",
+    "sections": "sections",
+    "references": "paper_references",
+    "section_references": "section_references",
+    "citations": "citations",
+}
+PAPER_COLUMNS = (
+    "id, arxiv_id, doi, openalex_id, title, abstract, date, year, venue, categories, cited_by_count, "
+    "url, license, discipline, source"
+)
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _json_list(value: str | None) -> list:
+    return json.loads(value) if value else []
+
+
+class Library:
+    """One connection's view of the library; open one per thread."""
+
+    def __init__(self, db: sqlite_utils.Database) -> None:
+        self.db = db
+        self.conn: sqlite3.Connection = db.conn
+
+    @classmethod
+    def open(cls, where: Locations) -> "Library":
+        return cls(open_database(where))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def _one(self, sql: str, params: tuple | list = ()) -> Any:
+        row = self.conn.execute(sql, params).fetchone()
+        return row[0] if row else None
+
+    def _rows(self, sql: str, params: tuple | list = ()) -> list[dict]:
+        cursor = self.conn.execute(sql, params)
+        names = [column[0] for column in cursor.description]
+        return [dict(zip(names, row)) for row in cursor.fetchall()]
+
+    # -- transactions --------------------------------------------------------------------------
+    @contextmanager
+    def transaction(self) -> Iterator["Library"]:
+        """All or nothing: an exception rolls every write back."""
+        self.conn.execute("begin immediate")
+        try:
+            yield self
+        except BaseException:
+            self.conn.execute("rollback")
+            raise
+        self.conn.execute("commit")
+
+    def counts(self) -> dict[str, int]:
+        return {label: self._one(f"select count(*) from {table}") for label, table in COUNTED_TABLES.items()}
+
+    def record_import(self, kind: str, path: str, started_at: str, seconds: float, summary: dict) -> None:
+        self.conn.execute(
+            "insert into library_imports (kind, path, started_at, seconds, summary) values (?, ?, ?, ?, ?)",
+            (kind, path, started_at, seconds, json.dumps(summary)),
+        )
+
+    def recent_imports(self, limit: int = 5) -> list[dict]:
+        rows = self._rows(
+            "select kind, path, started_at, seconds, summary from library_imports order by id desc limit ?", (limit,)
+        )
+        for row in rows:
+            row["summary"] = json.loads(row["summary"]) if row["summary"] else {}
+        return rows
+
+    # -- writing papers ------------------------------------------------------------------------
+    def _find_paper(self, record: PaperRecord) -> int | None:
+        for column in ("arxiv_id", "doi", "openalex_id"):
+            value = getattr(record, column)
+            if value:
+                found = self._one(f"select id from papers where {column} = ?", (value,))
+                if found:
+                    return found
+        # No shared id: the same title (and year, when both know it) is the same paper, unless
+        # the candidate carries a different id of the same kind.
+        key = title_key(record.title)
+        if len(key) < 12:  # "Introduction" is not an identity
+            return None
+        for row in self._rows("select id, arxiv_id, doi, openalex_id, year from papers where title_key = ?", (key,)):
+            if record.year and row["year"] and abs(record.year - row["year"]) > 1:
+                continue
+            if any(getattr(record, column) and row[column] and getattr(record, column) != row[column]
+                   for column in ("arxiv_id", "doi", "openalex_id")):
+                continue
+            return row["id"]
+        return None
+
+    def _id_is_free(self, column: str, value: str, paper_id: int) -> bool:
+        holder = self._one(f"select id from papers where {column} = ?", (value,))
+        return holder is None or holder == paper_id
+
+    def store_paper(self, record: PaperRecord) -> tuple[int, bool]:
+        """Insert or merge one paper with its authors, sections and references: (id, created)."""
+        paper_id = self._find_paper(record)
+        now = _now()
+        created = paper_id is None
+        if created:
+            cursor = self.conn.execute(
+                """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
+                   venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at)
+                   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                (record.arxiv_id, record.doi, record.openalex_id, record.title, title_key(record.title),
+                 record.abstract, record.date, record.year, record.venue, json.dumps(record.categories),
+                 record.cited_by_count, record.url, record.license, record.discipline, record.source, now, now),
+            )
+            paper_id = cursor.lastrowid
+        else:
+            self._merge_paper(paper_id, record, now)
+        self._store_authors(paper_id, record.authors)
+        self._store_sections_and_references(paper_id, record)
+        return paper_id, created
+
+    def _merge_paper(self, paper_id: int, record: PaperRecord, now: str) -> None:
+        """Fill what the library lacks; never replace a value with nothing."""
+        row = self._rows("select * from papers where id = ?", (paper_id,))[0]
+        changes: dict[str, Any] = {}
+        for column in ("arxiv_id", "doi", "openalex_id"):
+            value = getattr(record, column)
+            if value and not row[column] and self._id_is_free(column, value, paper_id):
+                changes[column] = value
+        for column in ("abstract", "url", "license", "discipline"):
+            if getattr(record, column) and not row[column]:
+                changes[column] = getattr(record, column)
+        if record.date and (not row["date"] or len(row["date"]) < len(record.date)):
+            changes["date"] = record.date
+            changes["year"] = record.year
+        if record.venue and (not row["venue"] or (row["venue"] == "arXiv" and record.venue != "arXiv")):
+            changes["venue"] = record.venue
+        if record.cited_by_count is not None and record.cited_by_count != row["cited_by_count"]:
+            changes["cited_by_count"] = record.cited_by_count  # the newer count wins
+        categories = _json_list(row["categories"])
+        merged = categories + [c for c in record.categories if c not in categories]
+        if merged != categories:
+            changes["categories"] = json.dumps(merged)
+        if changes:
+            changes["updated_at"] = now
+            assignments = ", ".join(f"{column} = ?" for column in changes)
+            self.conn.execute(f"update papers set {assignments} where id = ?", (*changes.values(), paper_id))
+
+    # -- people ----------------------------------------------------------------------------------
+    def _find_person(self, name: str, openalex: str | None) -> int | None:
+        if openalex:
+            found = self._one("select id from people where openalex_id = ?", (openalex,))
+            if found:
+                return found
+        key = name_key(name)
+        if not key:
+            return None
+        # Without an id, the same written name is the same person; a person who already has a
+        # different OpenAlex id is someone else.
+        candidates = self._rows(
+            """select people.id, people.openalex_id from person_names join people on people.id = person_names.person_id
+               where person_names.name_key = ? order by people.id""",
+            (key,),
+        )
+        for candidate in candidates:
+            if not openalex or not candidate["openalex_id"]:
+                return candidate["id"]
+        return None
+
+    def _add_name(self, person_id: int, name: str) -> None:
+        self.conn.execute(
+            "insert or ignore into person_names (person_id, name, name_key) values (?, ?, ?)",
+            (person_id, name, name_key(name)),
+        )
+
+    def _new_person(self, name: str, source: str, openalex: str | None = None, orcid: str | None = None) -> int:
+        now = _now()
+        person_id = self.conn.execute(
+            """insert into people (name, name_key, openalex_id, orcid, organizations, interests, source,
+               added_at, updated_at) values (?, ?, ?, ?, '[]', '[]', ?, ?, ?)""",
+            (name, name_key(name), openalex, orcid, source, now, now),
+        ).lastrowid
+        self._add_name(person_id, name)
+        return person_id
+
+    def _adopt_ids(self, person_id: int, openalex: str | None, orcid: str | None) -> None:
+        if openalex and not self._one("select 1 from people where openalex_id = ?", (openalex,)):
+            self.conn.execute("update people set openalex_id = ? where id = ? and openalex_id is null", (openalex, person_id))
+        if orcid:
+            self.conn.execute("update people set orcid = ? where id = ? and orcid is null", (orcid, person_id))
+
+    def _note_organization(self, person_id: int, organization: str | None) -> None:
+        if not organization:
+            return
+        current = _json_list(self._one("select organizations from people where id = ?", (person_id,)))
+        if organization not in current:
+            self.conn.execute(
+                "update people set organizations = ?, organization = coalesce(organization, ?) where id = ?",
+                (json.dumps(current + [organization]), organization, person_id),
+            )
+
+    def _store_authors(self, paper_id: int, authors: list[AuthorRecord]) -> None:
+        existing = self._rows(
+            """select authorships.position, authorships.person_id, people.name from authorships
+               join people on people.id = authorships.person_id where authorships.paper_id = ?
+               order by authorships.position""",
+            (paper_id,),
+        )
+        if existing:
+            # The paper came from another source first: keep its author list and only learn the
+            # new source's ids, name variants and affiliations for the same positions.
+            by_position = {row["position"]: row for row in existing}
+            for position, author in enumerate(authors, start=1):
+                row = by_position.get(position)
+                if row and _same_person(row["name"], author.name):
+                    self._adopt_ids(row["person_id"], author.openalex_id, author.orcid)
+                    self._add_name(row["person_id"], author.name)
+                    self._note_organization(row["person_id"], author.affiliation)
+            return
+        seen: set[int] = set()
+        for position, author in enumerate(authors, start=1):
+            person_id = self._find_person(author.name, author.openalex_id)
+            if person_id is None:
+                person_id = self._new_person(author.name, "paper", author.openalex_id, author.orcid)
+            else:
+                self._adopt_ids(person_id, author.openalex_id, author.orcid)
+                self._add_name(person_id, author.name)
+            if person_id in seen:  # the same name twice in one author list
+                continue
+            seen.add(person_id)
+            self._note_organization(person_id, author.affiliation)
+            self.conn.execute(
+                """insert or ignore into authorships (paper_id, person_id, position, name_as_written, affiliation)
+                   values (?, ?, ?, ?, ?)""",
+                (paper_id, person_id, position, author.name, author.affiliation),
+            )
+
+    def store_person(self, record: PersonRecord) -> tuple[int, bool]:
+        """Insert or merge a scholar profile (OpenAlex authors): (id, created)."""
+        person_id = self._find_person(record.name, record.openalex_id)
+        created = person_id is None
+        if created:
+            person_id = self._new_person(record.name, record.source, record.openalex_id, record.orcid)
+        else:
+            self._adopt_ids(person_id, record.openalex_id, record.orcid)
+        for name in [record.name, *record.alternative_names]:
+            self._add_name(person_id, name)
+        row = self._rows("select * from people where id = ?", (person_id,))[0]
+        organizations = _json_list(row["organizations"])
+        merged_orgs = list(dict.fromkeys(record.organizations + organizations))
+        changes: dict[str, Any] = {}
+        if record.organization and record.organization != row["organization"]:
+            changes["organization"] = record.organization  # a profile knows the latest one
+        if merged_orgs != organizations:
+            changes["organizations"] = json.dumps(merged_orgs)
+        if record.interests and record.interests != _json_list(row["interests"]):
+            changes["interests"] = json.dumps(record.interests)
+        for column in ("cited_by_count", "works_count", "homepage"):
+            value = getattr(record, column)
+            if value is not None and value != row[column]:
+                changes[column] = value
+        if changes:
+            changes["updated_at"] = _now()
+            assignments = ", ".join(f"{column} = ?" for column in changes)
+            self.conn.execute(f"update people set {assignments} where id = ?", (*changes.values(), person_id))
+        return person_id, created
+
+    # -- sections and references -------------------------------------------------------------------
+    def _store_sections_and_references(self, paper_id: int, record: PaperRecord) -> None:
+        reference_ids: dict[str, int] = {}
+        for reference in record.references:
+            if reference.openalex_id:
+                # A bibliography entry replaces the bare OpenAlex "referenced work" row it names.
+                if reference.ref_key != f"openalex:{reference.openalex_id}":
+                    self.conn.execute(
+                        "delete from paper_references where paper_id = ? and ref_key = ?",
+                        (paper_id, f"openalex:{reference.openalex_id}"),
+                    )
+                elif self._one(
+                    "select 1 from paper_references where paper_id = ? and openalex_id = ? and ref_key != ?",
+                    (paper_id, reference.openalex_id, reference.ref_key),
+                ):
+                    continue  # the bibliography already has it
+            self.conn.execute(
+                """insert into paper_references (paper_id, ref_key, ordinal, raw, title, year, arxiv_id, doi,
+                   openalex_id, ids, source) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   on conflict (paper_id, ref_key) do nothing""",
+                (paper_id, reference.ref_key, reference.ordinal, reference.raw, reference.title, reference.year,
+                 reference.arxiv_id, reference.doi, reference.openalex_id,
+                 json.dumps(reference.ids) if reference.ids else None, record.source),
+            )
+            reference_ids[reference.ref_key] = self._one(
+                "select id from paper_references where paper_id = ? and ref_key = ?", (paper_id, reference.ref_key)
+            )
+        for cited in record.cites_openalex:
+            if not self._one("select 1 from paper_references where paper_id = ? and openalex_id = ?", (paper_id, cited)):
+                self.conn.execute(
+                    """insert into paper_references (paper_id, ref_key, openalex_id, source)
+                       values (?, ?, ?, ?) on conflict (paper_id, ref_key) do nothing""",
+                    (paper_id, f"openalex:{cited}", cited, record.source),
+                )
+        for section in record.sections:
+            self.conn.execute(
+                """insert into sections (paper_id, ordinal, number, title, level, text) values (?, ?, ?, ?, ?, ?)
+                   on conflict (paper_id, ordinal) do nothing""",
+                (paper_id, section.ordinal, section.number, section.title, section.level, section.text),
+            )
+            section_id = self._one("select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal))
+            for ref_key, mentions in section.reference_keys.items():
+                reference_id = reference_ids.get(ref_key)
+                if reference_id is not None:
+                    self.conn.execute(
+                        """insert or ignore into section_references (section_id, reference_id, mentions)
+                           values (?, ?, ?)""",
+                        (section_id, reference_id, mentions),
+                    )
+
+    def relink(self) -> int:
+        """Point references at library papers that match their ids; add citation edges. Returns new edges."""
+        for column in ("arxiv_id", "openalex_id", "doi"):
+            self.conn.execute(
+                f"""update paper_references set cited_paper_id =
+                    (select papers.id from papers where papers.{column} = paper_references.{column})
+                    where cited_paper_id is null and {column} is not null"""
+            )
+        before = self._one("select count(*) from citations")
+        self.conn.execute(
+            """insert or ignore into citations (citing_paper_id, cited_paper_id)
+               select paper_id, cited_paper_id from paper_references
+               where cited_paper_id is not null and cited_paper_id != paper_id"""
+        )
+        return self._one("select count(*) from citations") - before
+
+    # -- reading -----------------------------------------------------------------------------------
+    def resolve_paper(self, ref: str | int) -> int | None:
+        """A library paper from 'paper:12', '12', an arXiv id, an OpenAlex id or a DOI."""
+        from ..core.library.records import arxiv_id, doi, openalex_id
+
+        text = str(ref).strip()
+        if text.startswith("paper:"):
+            text = text[len("paper:"):]
+        if text.isdigit():
+            return self._one("select id from papers where id = ?", (int(text),))
+        for column, value in (("arxiv_id", arxiv_id(text)), ("openalex_id", openalex_id(text)), ("doi", doi(text))):
+            if value:
+                found = self._one(f"select id from papers where {column} = ?", (value,))
+                if found:
+                    return found
+        return None
+
+    def paper(self, paper_id: int) -> dict | None:
+        rows = self._rows(f"select {PAPER_COLUMNS} from papers where id = ?", (paper_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        row["categories"] = _json_list(row["categories"])
+        return row
+
+    def papers(self, paper_ids: list[int]) -> dict[int, dict]:
+        if not paper_ids:
+            return {}
+        marks = ",".join("?" * len(paper_ids))
+        rows = self._rows(f"select {PAPER_COLUMNS} from papers where id in ({marks})", paper_ids)
+        for row in rows:
+            row["categories"] = _json_list(row["categories"])
+        return {row["id"]: row for row in rows}
+
+    def recent_papers(self, limit: int = 50) -> list[dict]:
+        return self._rows(
+            "select id, arxiv_id, title, date, venue from papers order by coalesce(date, '') desc, id desc limit ?",
+            (limit,),
+        )
+
+    def all_papers(self) -> list[dict]:
+        return self._rows(f"select {PAPER_COLUMNS} from papers order by id")
+
+    def paper_authors(self, paper_id: int) -> list[dict]:
+        return self._rows(
+            """select people.id as person_id, people.name, authorships.position, authorships.name_as_written,
+                      coalesce(authorships.affiliation, people.organization) as organization
+               from authorships join people on people.id = authorships.person_id
+               where authorships.paper_id = ? order by authorships.position""",
+            (paper_id,),
+        )
+
+    def sections(self, paper_id: int) -> list[dict]:
+        return self._rows(
+            """select sections.id, ordinal, number, title, level, text,
+                      (select count(*) from section_references where section_id = sections.id) as reference_count
+               from sections where paper_id = ? order by ordinal""",
+            (paper_id,),
+        )
+
+    def find_sections(self, paper_id: int, name: str) -> list[dict]:
+        """Sections a (sub)section name points at — '2.1', 'Related Work', 'related work section' —
+        best first; what PaSa's [Expand] resolves before taking the section's references."""
+        from ..core.library.fuzzy import title_score
+
+        wanted = name.strip().lower()
+        scored = []
+        for section in self.sections(paper_id):
+            if section["number"] and wanted in (section["number"].lower(), f"section {section['number']}".lower()):
+                score = 2.0
+            else:
+                score = title_score(name, section["title"] or "")
+            if score >= 0.6:
+                scored.append((score, section))
+        scored.sort(key=lambda item: (-item[0], item[1]["ordinal"]))
+        return [section for _, section in scored]
+
+    def references(self, paper_id: int, section_id: int | None = None) -> list[dict]:
+        """The paper's references (or one section's), each with its links and library match."""
+        if section_id is None:
+            where, params = "paper_references.paper_id = ?", (paper_id,)
+        else:
+            where = "paper_references.id in (select reference_id from section_references where section_id = ?)"
+            params = (section_id,)
+        rows = self._rows(
+            f"""select paper_references.id, ref_key, ordinal, raw, paper_references.title, paper_references.year,
+                       paper_references.arxiv_id, paper_references.doi, paper_references.openalex_id, ids,
+                       cited_paper_id, cited.title as cited_title
+                from paper_references left join papers as cited on cited.id = paper_references.cited_paper_id
+                where {where} order by coalesce(ordinal, 1e9), paper_references.id""",
+            params,
+        )
+        for row in rows:
+            row["ids"] = json.loads(row["ids"]) if row["ids"] else {}
+        return rows
+
+    def sections_citing(self, reference_id: int) -> list[dict]:
+        return self._rows(
+            """select sections.id, sections.number, sections.title from section_references
+               join sections on sections.id = section_references.section_id where reference_id = ? order by ordinal""",
+            (reference_id,),
+        )
+
+    def cited_by(self, paper_id: int) -> list[int]:
+        return [row["citing_paper_id"] for row in self._rows(
+            "select citing_paper_id from citations where cited_paper_id = ?", (paper_id,))]
+
+    # people
+    def resolve_person(self, ref: str | int) -> int | None:
+        from ..core.library.records import openalex_id
+
+        text = str(ref).strip()
+        if text.startswith("person:"):
+            text = text[len("person:"):]
+        if text.isdigit():
+            return self._one("select id from people where id = ?", (int(text),))
+        oa = openalex_id(text)
+        return self._one("select id from people where openalex_id = ?", (oa,)) if oa else None
+
+    def person(self, person_id: int) -> dict | None:
+        rows = self._rows("select * from people where id = ?", (person_id,))
+        if not rows:
+            return None
+        row = rows[0]
+        row["organizations"] = _json_list(row["organizations"])
+        row["interests"] = _json_list(row["interests"])
+        row["names"] = [r["name"] for r in self._rows(
+            "select name from person_names where person_id = ? order by name", (person_id,))]
+        return row
+
+    def people_names(self) -> list[dict]:
+        """Every (person, name variant) pair: what fuzzy name search scans."""
+        return self._rows(
+            """select people.id as person_id, person_names.name, people.organization, people.organizations,
+                      people.interests from person_names join people on people.id = person_names.person_id"""
+        )
+
+    def person_papers(self, person_id: int) -> list[dict]:
+        return self._rows(
+            f"""select {", ".join("papers." + c.strip() for c in PAPER_COLUMNS.split(","))}, authorships.position
+                from authorships join papers on papers.id = authorships.paper_id
+                where authorships.person_id = ?
+                order by coalesce(papers.cited_by_count, -1) desc, coalesce(papers.date, '') desc""",
+            (person_id,),
+        )
+
+    def person_categories(self, person_id: int) -> list[tuple[str, int]]:
+        """The categories of a person's papers, most frequent first."""
+        counts: dict[str, int] = {}
+        for row in self._rows(
+            """select papers.categories from authorships join papers on papers.id = authorships.paper_id
+               where authorships.person_id = ?""",
+            (person_id,),
+        ):
+            for category in _json_list(row["categories"]):
+                counts[category] = counts.get(category, 0) + 1
+        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+
+    def coauthors(self, person_id: int) -> list[dict]:
+        return self._rows(
+            """select people.id as person_id, people.name, count(*) as joint_papers
+               from authorships as mine join authorships as theirs on theirs.paper_id = mine.paper_id
+               join people on people.id = theirs.person_id
+               where mine.person_id = ? and theirs.person_id != ?
+               group by people.id order by joint_papers desc, people.name""",
+            (person_id, person_id),
+        )
+
+    def paper_author_names(self, paper_id: int) -> list[str]:
+        return [row["name"] for row in self.paper_authors(paper_id)]
+
+
+def _same_person(first: str, second: str) -> bool:
+    """Two spellings of one author at the same position: same surname, compatible initials."""
+    a, b = name_key(first).split(), name_key(second).split()
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    if a[-1] != b[-1] and a[0] != b[-1] and a[-1] != b[0]:
+        return False
+    return a[0][0] == b[0][0] or a[-1][0] == b[0][0]

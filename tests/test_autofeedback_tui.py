@@ -1,0 +1,56 @@
+"""The API debugger tab, driven through Pilot: list, filter, read the rounds, edit, send, logged as human."""
+
+from __future__ import annotations
+
+from textual.widgets import Checkbox, DataTable, Static, TextArea
+
+from scholar_tui.app.services import Services
+from scholar_tui.app.tui import ScholarApp
+from scholar_tui.core.config import load_settings
+from scholar_tui.indexes.autofeedback_log import FeedbackLog
+
+from .autofeedback_support import imported, limit_hit_loop, prepared_library  # noqa: F401
+from .conftest import ScriptedLLM
+
+
+async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported):  # noqa: F811
+    loop_id = limit_hit_loop(where)
+    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
+                     load_model_on_start=False)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        loops = app.query_one("#debugger-loops", DataTable)
+        assert loops.row_count == 2
+        await pilot.click("#debugger-limit-hit")
+        await pilot.pause()
+        assert app.query_one("#debugger-limit-hit", Checkbox).value
+        assert loops.row_count == 1 and loops.get_row_at(0)[0] == str(loop_id)
+
+        loops.focus()
+        loops.move_cursor(row=0)
+        await pilot.pause()
+        cards = app.query(".round-card")
+        assert len(cards) == 4  # the rounds side by side
+        assert "#1 static" in str(cards[0].render()) and "E2.2" in str(cards[0].render())
+        editor = app.query_one("#debugger-request", TextArea)
+        assert editor.text == '<<API>>getCoauthor(person_id="person:1")<</API>>'  # the last request, to edit
+
+        editor.focus()
+        tail = '(person_id="person:1")<</API>>'
+        await pilot.press("end", *["left"] * len(tail))
+        await pilot.press("s")  # getCoauthor → getCoauthors, typed as a person would
+        assert editor.text == '<<API>>getCoauthors(person_id="person:1")<</API>>'
+        await pilot.click("#debugger-send")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+        response = str(app.query_one("#debugger-response", Static).render())
+        assert "ok" in response and "fixed_by_hand" in response and "Xuan-Truong Vu" in response
+        assert loops.row_count == 0  # nothing waits for a person any more
+        assert len(app.query(".round-card")) == 5
+        await pilot.press("ctrl+q")
+    rows = FeedbackLog(where).rounds(loop_id)
+    assert (rows[-1]["kind"], rows[-1]["request"], rows[-1]["ok"]) == \
+        ("human", '<<API>>getCoauthors(person_id="person:1")<</API>>', 1)
+    assert FeedbackLog(where).loop(loop_id)["status"] == "fixed_by_hand"

@@ -1,0 +1,93 @@
+"""`scholar-tui conf …` as a person runs it: import, list, ask, eval; one-line errors."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from scholar_tui.app.cli import cli
+
+from .conference_fakes import HashingEmbedder
+
+TINY_DIR = Path(__file__).parent / "fixtures" / "conference" / "tinyqa"
+
+
+@pytest.fixture
+def fast_embedder(monkeypatch):
+    """The real embedder costs a minute here on 2 cores; retrieval quality is tested apart."""
+    embedder = HashingEmbedder()
+    monkeypatch.setattr("scholar_tui.models.load_embedder", lambda settings: embedder)
+    return embedder
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_import_list_and_ask_without_a_model(fast_embedder):
+    result = run("conf", "import", str(TINY_DIR / "TINY2024.json"))
+    assert result.exit_code == 0, result.output
+    assert "imported TINY2024" in result.output and "descriptions 49 generated / 0 cached (structural)" in result.output
+    again = run("conf", "import", str(TINY_DIR / "TINY2024.json"), "--json")
+    assert json.loads(again.output)["generated"] == 0
+    listed = json.loads(run("conf", "list", "--json").output)
+    assert [(row["name"], row["leaves"], row["describer"]) for row in listed] == [("TINY2024", 27, "structural")]
+    asked = json.loads(run("conf", "ask", "TINY2024", "When does the author rebuttal period end?",
+                           "--answerer", "extractive", "--json").output)
+    assert asked["extractive"] == "March 19, 2024"
+    assert asked["evidence"][0]["path"].endswith("Author rebuttal period ends»March 19, 2024")
+    assert len(asked["evidence"]) == 5 and asked["model_answer"] is None
+
+
+def test_ask_with_the_model_choosing_among_the_top_paths(fast_embedder, monkeypatch):
+    from .conftest import ScriptedLLM
+
+    llm = ScriptedLLM("2")
+    monkeypatch.setattr("scholar_tui.models.load_llm", lambda settings, where=None: llm)
+    run("conf", "import", str(TINY_DIR / "TINY2024.json"))
+    result = run("conf", "ask", "TINY2024", "How much is virtual registration for ACM members?", "--method", "path")
+    assert result.exit_code == 0, result.output
+    evidence = [line for line in result.output.splitlines() if line.startswith("  2. ")]
+    chosen_value = evidence[0].rsplit("»", 1)[1]
+    assert f"model (choose): {chosen_value}" in result.output
+    assert "Number:" in llm.history[0].messages[0]["content"]
+
+
+def test_errors_are_one_line(fast_embedder, tmp_path):
+    result = CliRunner().invoke(cli, ["conf", "ask", "NOPE", "when?"])
+    assert result.exit_code == 1 and "no conference named 'NOPE'" in result.output and "Traceback" not in result.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops")
+    result = CliRunner().invoke(cli, ["conf", "import", str(bad)])
+    assert result.exit_code == 1 and "not valid JSON" in result.output
+    result = CliRunner().invoke(cli, ["conf", "eval", str(tmp_path)])
+    assert result.exit_code == 1 and "none of extraction_atomic.json" in result.output
+
+
+def test_eval_on_the_tiny_directory_counts_types_and_unresolved_evidence(fast_embedder):
+    report = json.loads(run("conf", "eval", str(TINY_DIR), "--method", "path", "--json").output)
+    by_type = {row["question_type"]: row for row in report["by_type"]}
+    assert {kind: row["questions"] for kind, row in by_type.items()} == {
+        "extraction_atomic": 2, "extraction_complex": 1, "reasoning_atomic": 1, "reasoning_complex": 2}
+    assert by_type["reasoning_complex"]["resolved"] == 1  # "Dress Code" is not in the tree
+    rebuttal = next(row for row in report["rows"] if "rebuttal" in row["question"])
+    assert rebuttal["extractive"] == "March 19, 2024" and rebuttal["f1"] == 1.0 and rebuttal["hit_at_1"]
+
+
+def test_eval_on_real_icml(fast_embedder, shared_data):
+    directory = shared_data / "conferenceqa" / "ICML"
+    result = run("conf", "eval", str(directory), "--method", "star")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "describer structural" in lines[0]
+    assert "index: 4715 paths" in result.output  # ConferenceQA's Table 1 gives ICML2023 4715 paths
+    rows = {line.split()[0]: line.split() for line in lines if line.split() and line.split()[0] in (
+        "extraction_atomic", "extraction_complex", "reasoning_atomic", "reasoning_complex", "all")}
+    assert {kind: int(row[1]) for kind, row in rows.items()} == {
+        "extraction_atomic": 31, "extraction_complex": 27, "reasoning_atomic": 18, "reasoning_complex": 19, "all": 95}
+    assert rows["all"][-1] == "95/95"  # every `from` of ICML resolves to a tree node
+    assert 0.0 < float(rows["all"][5]) <= 100.0  # hit@5 is measured and reported
+    report = json.loads(run("conf", "eval", str(directory), "--method", "path", "--json").output)
+    assert report["index"]["generated"] == 0 and report["index"]["embedded"] == 0  # the second run reuses all
+    assert report["method"] == "path" and report["overall"]["resolved"] == 95

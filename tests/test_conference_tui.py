@@ -1,0 +1,88 @@
+"""The Conference QA pane through Textual's Pilot: pick a conference, type a question, read the evidence."""
+
+from pathlib import Path
+
+from textual.app import App
+from textual.widgets import DataTable, Input, Select, Static, Tree
+
+import scholar_tui.app
+from scholar_tui.app.panes.conference import ConferencePane
+from scholar_tui.app.services import Services
+from scholar_tui.core.conference.describe import StructuralDescriber
+from scholar_tui.core.conference.engine import build_index
+from scholar_tui.core.conference.tree import load_json_tree
+from scholar_tui.core.config import load_settings
+
+from .conference_fakes import HashingEmbedder
+from .conftest import ScriptedLLM
+
+TINY = Path(__file__).parent / "fixtures" / "conference" / "tinyqa" / "TINY2024.json"
+
+
+class PaneApp(App):
+    """The pane alone, with the app's stylesheet (other tabs' panes are not this test's subject)."""
+
+    CSS_PATH = str(Path(scholar_tui.app.__file__).parent / "app.tcss")
+
+    def __init__(self, services) -> None:
+        super().__init__()
+        self.services = services
+
+    def compose(self):
+        yield ConferencePane(self.services, id="conference-qa-pane")
+
+
+def _app(where, llm):
+    embedder = HashingEmbedder()
+    services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm,
+                        embedder_factory=lambda settings: embedder)
+    return PaneApp(services)
+
+
+async def _settle(app, pilot):
+    for _ in range(3):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def test_typed_question_shows_answers_and_evidence(where):
+    list(build_index(where, load_json_tree(TINY), "tiny", StructuralDescriber(), HashingEmbedder()))
+    llm = ScriptedLLM("1")
+    app = _app(where, llm)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _settle(app, pilot)
+        assert app.query_one("#conf-select", Select).value == "TINY2024"  # the only conference is picked
+        assert app.focused is app.query_one("#conf-question", Input)  # ready to type
+        await pilot.press(*"How much is virtual registration for ACM members?")
+        await pilot.press("enter")
+        await _settle(app, pilot)
+        table = app.query_one("#conf-evidence", DataTable)
+        assert table.row_count == 5
+        paths = [str(table.get_row_at(row)[2]) for row in range(table.row_count)]
+        assert any("ACM Members»Virtual»$300" in path for path in paths)
+        answer = str(app.query_one("#conf-answer", Static).render())
+        first_value = paths[0].rsplit("»", 1)[1]
+        assert f"Extractive (best path's value): {first_value}" in answer
+        assert f"Model (choice among the top-5 paths): {first_value}" in answer  # the scripted model chose 1
+        assert "description:" in str(app.query_one("#conf-description", Static).render())
+        # the tree browser shows the conference and opens branches on demand
+        tree = app.query_one("#conf-tree", Tree)
+        assert str(tree.root.label).startswith("TINY2024 (27 paths)")
+        labels = [str(child.label) for child in tree.root.children]
+        assert labels[:3] == ["Dates", "Attend", "Organization"]
+        tree.root.children[0].expand()
+        await pilot.pause()
+        assert [str(child.label) for child in tree.root.children[0].children] == ["Important Dates", "Sessions"]
+
+
+async def test_import_from_a_path_in_the_pane(where):
+    app = _app(where, ScriptedLLM())
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _settle(app, pilot)
+        assert "No conference yet" in str(app.query_one("#conf-status", Static).render())
+        app.query_one("#conf-import-path", Input).value = str(TINY)
+        await pilot.click("#conf-import")
+        await _settle(app, pilot)
+        status = str(app.query_one("#conf-status", Static).render())
+        assert "TINY2024: 27 paths" in status and "49 generated" in status and "(structural)" in status
+        assert app.query_one("#conf-select", Select).value == "TINY2024"

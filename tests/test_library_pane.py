@@ -1,0 +1,80 @@
+"""The Library tab as a person drives it: import with progress, counts, paper detail, search."""
+
+from textual.widgets import DataTable, Input, Select, Static
+
+from scholar_tui.app.services import Services
+from scholar_tui.app.tui import ScholarApp
+from scholar_tui.core.config import load_settings
+
+from .conftest import ScriptedLLM
+from .library_support import UNARXIVE, HashingEmbedder, fixture_path
+
+
+def make_app(where):
+    services = Services(where, load_settings(where), llm_factory=lambda settings, where: ScriptedLLM(),
+                        embedder_factory=lambda settings: HashingEmbedder())
+    return ScholarApp(services, load_model_on_start=False)
+
+
+async def _import(app, pilot, path):
+    app.query_one("#import-path", Input).value = str(path)
+    await pilot.click("#import-button")
+    await app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def test_import_browse_and_search(where, shared_data):
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        assert "0 papers" in str(app.query_one("#library-counts", Static).render())
+        await _import(app, pilot, UNARXIVE)
+        message = str(app.query_one("#import-message", Static).render())
+        assert "read 49 records" in message and "49 papers" in message and "search index: 49 embedded" in message
+        assert "49 papers" in str(app.query_one("#library-counts", Static).render())
+        results = app.query_one("#library-results", DataTable)
+        assert results.row_count == 49
+        # choose 2212.11867: its sections, then the references of its introduction
+        pane = app.query_one("#library-pane")
+        paper_id = pane.library.resolve_paper("2212.11867")
+        results.move_cursor(row=results.get_row_index(str(paper_id)))
+        await pilot.pause()
+        assert "Zeros of a growing number" in str(app.query_one("#paper-header", Static).render())
+        sections = app.query_one("#paper-sections", DataTable)
+        assert [sections.get_row_at(i)[1] for i in range(sections.row_count)][:3] == [
+            "(all references)", "Introduction", "Notation"]
+        references = app.query_one("#paper-references", DataTable)
+        assert references.row_count == 17
+        sections.move_cursor(row=1)
+        await pilot.pause()
+        assert references.row_count == 10
+        assert any("doi:10.1090/tran/8674" in str(references.get_row_at(i)[1]) for i in range(references.row_count))
+        # search (a bag-of-words embedder stands in for the model here; test_library_search uses the real one)
+        app.query_one("#library-query", Input).value = "derivatives of random polynomials"
+        await pilot.click("#search-button")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert results.get_row_at(0)[0] == f"paper:{paper_id}"
+        app.query_one("#library-before", Input).value = "2022-12-01"
+        await pilot.click("#search-button")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        dates = [results.get_row_at(i)[1] for i in range(results.row_count)]
+        assert dates and all(date < "2022-12-01" for date in dates)
+
+
+async def test_a_bad_file_says_why_and_changes_nothing(where, tmp_path):
+    broken = fixture_path("bibtex", "broken.bib")
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        app.query_one("#import-path", Input).value = str(broken)
+        await pilot.pause()
+        assert app.query_one("#import-kind", Select).value == "bibtex"  # guessed from the name
+        await _import(app, pilot, broken)
+        message = str(app.query_one("#import-message", Static).render())
+        assert "broken.bib line 8" in message and "unchanged" in message
+        assert "0 papers" in str(app.query_one("#library-counts", Static).render())
+        await _import(app, pilot, tmp_path / "missing.jsonl")
+        assert "no such file" in str(app.query_one("#import-message", Static).render())
+        assert not app.query_one("#import-button").disabled

@@ -1,0 +1,98 @@
+"""`scholar-tui search`, `pasa prepare|build-queries` and `bench pasa` with a routed scripted model."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+import scholar_tui.models as models
+from scholar_tui.app.cli import cli
+from scholar_tui.core.pasa.queries import read_queries
+from scholar_tui.training.formats import CrawlerSession, SelectorRecord, read_jsonl
+
+from .library_support import HashingEmbedder
+from .pasa_support import RoutedLLM, mini_library  # noqa: F401
+
+
+@pytest.fixture
+def fake_models(monkeypatch):
+    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    monkeypatch.setattr(models, "load_llm", lambda settings, where=None: llm)
+    monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
+    return llm
+
+
+def invoke(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
+    bib, sessions, selections = tmp_path / "r.bib", tmp_path / "s.jsonl", tmp_path / "sel.jsonl"
+    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3",
+                    "--export", "bib", str(bib), "--save-sessions", str(sessions), "--save-selections", str(selections))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    err = result.stderr
+    assert "Crawler (search session): [Search] graph neural networks [Stop]" in err
+    assert "[Expand] paper:1 “2 Related Work”" in err and "done:" in err
+    lines = [line for line in out.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    assert lines and all("✓ P(True) 1.00" in line for line in lines)  # only the selected, best first
+    assert "Graph neural networks for molecule property prediction" in out
+    assert bib.read_text().count("@") == len(lines)
+    assert read_jsonl(sessions, CrawlerSession)[0].actions == ["[Search] graph neural networks", "[Stop]"]
+    assert {record.decision for record in read_jsonl(selections, SelectorRecord)} == {True, False}
+
+
+def test_search_json_is_one_document(mini_library, fake_models):
+    result = invoke("search", "graph neural networks", "--offline", "--all", "--json", "--max-actions", "1")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["model"] == "scripted" and data["stop_reason"] == "action budget"
+    assert len(data["results"]) == len(data["queue"])  # --all: every judged paper
+    assert data["events"][0]["kind"] == "started" and data["events"][-1]["kind"] == "finished"
+    assert result.stderr == ""
+
+
+def test_bad_input_is_one_line(mini_library, fake_models, where, tmp_path):
+    result = CliRunner().invoke(cli, ["search", "x", "--date", "22-12-2022"])
+    assert result.exit_code == 2 and "expected YYYY-MM-DD" in result.output and "Traceback" not in result.output
+    result = CliRunner().invoke(cli, ["search", "x", "--max-papers", "0"])
+    assert result.exit_code == 2 and "at least 1" in result.output
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{}\n")
+    result = CliRunner().invoke(cli, ["bench", "pasa", "--queries", str(bad), "--offline"])
+    assert result.exit_code == 1 and "bad.jsonl line 1" in result.output
+
+
+def test_an_empty_library_says_so(where, fake_models):
+    result = CliRunner().invoke(cli, ["search", "x"])
+    assert result.exit_code == 1 and "the library is empty" in result.output
+
+
+def test_build_queries_then_bench(mini_library, fake_models, tmp_path):
+    path = tmp_path / "queries.jsonl"
+    result = invoke("pasa", "build-queries", str(path))
+    assert result.exit_code == 0 and "wrote 1 queries from 1 papers" in result.stdout
+    query = read_queries(path)[0]
+    assert query.query == ("Could you provide me some works about message passing networks learn molecular "
+                           "representations from bond graphs?")
+    assert query.query_date == "2022-06-01" and len(query.answers) == 3
+    result = invoke("bench", "pasa", "--queries", str(path), "--offline", "--max-actions", "3")
+    assert result.exit_code == 0, result.output
+    table = result.stdout.splitlines()
+    assert table[0].startswith("Method") and table[2].startswith("Plain search (library hybrid)")
+    assert table[3].startswith("PaSa (scripted)")
+    assert "[1/1] crawler recall" in result.stderr
+    result = invoke("bench", "pasa", "--queries", str(path), "--offline", "--json")
+    data = json.loads(result.stdout)
+    assert data["queries"] == 1 and set(data["pasa"]) >= {"crawler_recall", "precision", "recall", "recall@20"}
+    assert data["per_query"][0]["answers"] == 3
+
+
+def test_prepare_reports_cited_works(mini_library, fake_models):
+    result = invoke("pasa", "prepare", "--json")
+    data = json.loads(result.stdout)
+    assert data["cited_works"]["linked"] == 0  # the fixture was prepared already
+    assert data["papers_by_source"]["reference"] >= 10 and data["papers_by_source"]["unarxive"] == 3

@@ -1,0 +1,143 @@
+"""Cited works from raw bibliography entries, and the AutoScholarQuery-style set built from them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scholar_tui.core.pasa.queries import (
+    QuerySetError,
+    build_queries,
+    clean_clause,
+    question_for,
+    read_queries,
+    split_sentences,
+    write_queries,
+)
+from scholar_tui.core.pasa.reference_titles import extract_title
+from scholar_tui.core.pasa.works import prepare_cited_works
+
+from .library_support import imported, prepared_library  # noqa: F401
+from .pasa_support import GNN, mini_library, paper_id  # noqa: F401
+
+STYLES = {
+    # IEEE / APS: quoted titles
+    'H. Coles, T. Laurent, and A. Ventresque, “Pit: A practical mutation testing tool for java (demo),” in '
+    'Proceedings of ISSTA, 2016.': "Pit: A practical mutation testing tool for java (demo)",
+    # LaTeX quotes
+    "K.~Koide, M.~Yokozuka, and A.~Banno, ``Voxelized GICP for Fast and Accurate 3D Point Cloud Registration,'' "
+    "in ICRA, 2021.": "Voxelized GICP for Fast and Accurate 3D Point Cloud Registration",
+    # Springer LNCS
+    "Hubara, I., Courbariaux, M., Soudry, D., El-Yaniv, R., Bengio, Y.: Binarized neural networks. In: NeurIPS "
+    "(2016)": "Binarized neural networks",
+    # ACM / NeurIPS: the author list ends with initials, two-letter surnames
+    "Haiyan Yin, Dingcheng Li, Xu Li, and Ping Li. Meta-cotgan: A meta cooperative training paradigm for improving "
+    "adversarial text generation. In Proceedings of AAAI, 2020.":
+        "Meta-cotgan: A meta cooperative training paradigm for improving adversarial text generation",
+    "Ball, J. M., and James, R. D. Proposed experimental tests of a theory of fine microstructure and the two-well "
+    "problem. Phil. Trans. R. Soc. Lond. A 338 (1992).":
+        "Proposed experimental tests of a theory of fine microstructure and the two-well problem",
+    # AAAI with the year after the authors
+    "Williams, J.; Kleinegesse, S.; Comanescu, R.; and Radu, O. 2018. Recognizing emotions in video using multimodal "
+    "DNN feature fusion. In Proceedings of Challenge-HML.": "Recognizing emotions in video using multimodal DNN feature fusion",
+    # physics: commas only
+    "M. Diehl, P. Plößl and A. Schäfer, Proof of sum rules for double parton distributions in QCD, Eur. Phys. J. C 79 "
+    "(2019) 253 [1811.00289].": "Proof of sum rules for double parton distributions in QCD",
+    "P. S. de Laplace, Théorie analytique des probabilités, Vol. 7 (Courcier, 1820).":
+        "Théorie analytique des probabilités",
+    # entries that name no title
+    "E. Turov, J. Exp. Theor. Phys. 9, 890 (1959).": None,
+    "Kristensen, L. E., van Dishoeck, E. F., Bergin, E. A., et al. 2012, , 542, A8": None,
+    "Sakai, N., & Yamamoto, S. 2013, Chemical Reviews, 113, 8981": None,
+    "S. Chekanov et al. [ZEUS], Eur. Phys. J. C 60 (2009), 25-45 doi:10.1140/epjc/s10052-009-0881-x": None,
+}
+
+
+@pytest.mark.parametrize("raw", list(STYLES))
+def test_titles_come_out_of_every_citation_style(raw):
+    assert extract_title(raw) == STYLES[raw]
+
+
+def test_cited_works_become_papers_once(mini_library):
+    # The mini library was prepared when built: a second pass links nothing new.
+    again = prepare_cited_works(mini_library)
+    assert again.linked == 0 and again.added == 0 and again.untitled == 1  # the Phys. Rev. A entry
+    works = [paper for paper in mini_library.all_papers() if paper["source"] == "reference"]
+    titles = {paper["title"] for paper in works}
+    # Gilmer et al. is cited by two papers (an arXiv id both times): one work
+    assert sorted(titles) == sorted({"Neural message passing for quantum chemistry",
+                                     "Semi-supervised classification with graph convolutional networks",
+                                     "How powerful are graph neural networks?", "Attention is all you need",
+                                     "Hierarchical graph representation learning with differentiable pooling",
+                                     "Geometric deep learning: going beyond euclidean data"})
+    gilmer = next(paper for paper in works if paper["title"].startswith("Neural message"))
+    assert gilmer["arxiv_id"] == "1704.01212" and gilmer["date"] == "2017"
+    assert len(mini_library.cited_by(gilmer["id"])) == 2  # citation edges to it
+
+
+def test_cited_works_on_the_real_library(imported):
+    before = imported.counts()
+    report = prepare_cited_works(imported)
+    assert report.read == before["references"] == 1786
+    # Most entries name a title; the rest are journal-only physics and astronomy entries.
+    assert 900 <= report.linked <= 1200 and report.untitled == report.read - report.linked
+    after = imported.counts()
+    assert after["papers"] == before["papers"] + report.added and after["citations"] >= report.linked - 50
+    assert prepare_cited_works(imported).linked == 0
+
+
+def test_sentences_clauses_and_questions():
+    text = "Pemantle and Rivin [14] conjectured it. Kabluchko et al. [3], [4] proved it; see also [7]."
+    assert split_sentences(text) == ["Pemantle and Rivin [14] conjectured it.",
+                                     "Kabluchko et al. [3], [4] proved it; see also [7]."]
+    assert clean_clause("Several works studied zeros under differentiation [3], [4], [7].") == \
+        "Several works studied zeros under differentiation"
+    assert question_for("[26], [27] propose to exploit the RUS policy to mimic tangent activation functions") == \
+        "Which papers propose to exploit the RUS policy to mimic tangent activation functions?"
+    assert question_for("Applications of this approach to elastoplastic materials can be found in [2], [3].") == \
+        "Could you provide me some works about applications of this approach to elastoplastic materials can be found?"
+    assert question_for("In [25], [26], words are swapped based on genetic algorithms") == \
+        "Could you provide me some works about words are swapped based on genetic algorithms?"
+    assert question_for("the measure $\\mu$ is \\emph{nice} [2], [3]") is None  # LaTeX left behind
+    assert question_for("see [2], [3]") is None  # nothing to ask
+
+
+def test_query_set_from_the_real_library(imported, tmp_path):
+    prepare_cited_works(imported)
+    report = build_queries(imported)
+    queries = report.queries
+    assert 40 <= len(queries) <= 150 and report.papers >= 15
+    assert {query.passage for query in queries} == {"introduction", "related-work"}
+    for query in queries:
+        assert len(query.answers) >= 2
+        source = imported.paper(query.source_paper_id)
+        assert query.query_date == source["date"]
+        cited = {row["cited_paper_id"] for row in imported.references(query.source_paper_id)}
+        for answer in query.answers:
+            paper = imported.paper(answer.paper_id)
+            assert answer.paper_id in cited and paper["source"] == "reference"
+            assert paper["date"] < query.query_date  # only papers before the query date
+    per_section: dict = {}
+    for query in queries:
+        key = (query.source_paper_id, query.section)
+        per_section[key] = per_section.get(key, 0) + 1
+    assert max(per_section.values()) <= 5
+    # deterministic, and it survives a round trip through JSONL
+    assert [q.query for q in build_queries(imported).queries] == [q.query for q in queries]
+    path = tmp_path / "queries.jsonl"
+    assert write_queries(path, queries) == len(queries)
+    line = json.loads(path.read_text().splitlines()[0])
+    assert set(line) >= {"query", "answers", "answer_ids", "query_date"}
+    assert read_queries(path) == queries
+
+
+def test_a_bad_query_file_is_one_clear_error(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"query": "x", "answers": [{"paper_id": 1, "title": "t"}], "query_date": "2022-01-01"}\n'
+                    '{"query": "y"}\n')
+    with pytest.raises(QuerySetError, match="bad.jsonl line 2: not an AutoScholarQuery line"):
+        read_queries(path)
+    path.write_text("not json\n")
+    with pytest.raises(QuerySetError, match="line 1: not JSON"):
+        read_queries(path)

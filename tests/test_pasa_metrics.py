@@ -1,0 +1,76 @@
+"""PaSa's metrics, computed by hand, and the benchmark's table and loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, cutoff, table
+from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
+from scholar_tui.core.pasa.metrics import precision, recall, recall_at, score_query, summarize
+from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery
+from scholar_tui.core.pasa.queue import Budgets
+from scholar_tui.core.pasa.tools import LibraryTools
+
+from .library_support import HashingEmbedder
+from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+
+
+def test_metrics_by_hand():
+    answers = {1, 2, 3, 4}
+    assert recall([9, 1, 2], answers) == 0.5
+    assert precision([9, 1, 2], answers) == pytest.approx(2 / 3)
+    assert precision([], answers) == 0.0
+    ranking = [9] * 0 + [7, 1, 8, 2] + list(range(100, 150)) + [3]
+    assert recall_at(ranking, answers, 20) == 0.5
+    assert recall_at(ranking, answers, 50) == 0.5
+    assert recall_at(ranking, answers, 100) == 0.75
+    with pytest.raises(ValueError):
+        recall([1], set())
+
+
+def test_scores_and_their_macro_average():
+    first = score_query("q1", {1, 2}, search_ranking=[1, 5], queue=[1, 2, 3], selected=[2, 3], pasa_ranking=[2, 3, 1],
+                        actions=3, seconds=2.0, search_seconds=0.5)
+    assert (first.crawler_recall, first.precision, first.recall) == (1.0, 0.5, 0.5)
+    assert first.search_recall_at == {20: 0.5, 50: 0.5, 100: 0.5} and first.pasa_recall_at[20] == 1.0
+    second = score_query("q2", {7}, search_ranking=[], queue=[8], selected=[], pasa_ranking=[8],
+                         actions=1, seconds=4.0, search_seconds=0.1)
+    summary = summarize([first, second])
+    assert summary["queries"] == 2
+    assert summary["pasa"]["crawler_recall"] == 0.5 and summary["pasa"]["precision"] == 0.25
+    assert summary["search"]["recall@20"] == 0.25 and summary["pasa"]["mean_seconds"] == 3.0
+    text = table(summary, "smollm2-135m")
+    lines = text.splitlines()
+    assert lines[0].split()[:3] == ["Method", "Crawler", "recall"]
+    assert lines[2].startswith("Plain search (library hybrid)") and "0.2500" in lines[2]
+    assert lines[3].startswith("PaSa (smollm2-135m)") and "0.5000" in lines[3]
+
+
+def test_cutoff_moves_a_day_only_when_the_source_may_be_seen():
+    query = ScholarQuery("q", [AnswerPaper(1, "t")], "2022-12-22")
+    assert cutoff(query, False) == "2022-12-22" and cutoff(query, True) == "2022-12-23"
+
+
+def test_bench_loop_over_the_mini_library(where, mini_library):
+    gnn = paper_id(mini_library, GNN)
+    answers = [paper_id(mini_library, "Attention is all"), paper_id(mini_library, "How powerful")]
+    query = ScholarQuery("Which papers study graph neural networks?",
+                         [AnswerPaper(answer, "") for answer in answers], "2023-01-01", source_paper_id=gnn)
+    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    agent = PaSa(llm, LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3),
+                 PaSaOptions(budgets=Budgets(max_actions=4, max_papers=20), query_mode="candidates", rationale="template"))
+    seen = []
+
+    async def collect():
+        return [item async for item in bench_pasa(agent, [query], on_event=seen.append)]
+
+    items = asyncio.run(collect())
+    assert isinstance(items[0], QueryDone) and isinstance(items[-1], BenchFinished)
+    scores = items[0].scores
+    assert scores.answers == 2 and scores.crawled == len(seen[-1].queue)
+    assert scores.crawler_recall == recall(seen[-1].queue, query.answer_ids)
+    # 'Attention is all you need' shares no word with the query: only the Related Work expansion finds it
+    assert scores.found_by_expand >= 1 and scores.crawler_recall == 1.0
+    assert items[-1].summary["queries"] == 1
