@@ -304,19 +304,19 @@ def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int,
         click.echo(f"{'llama.cpp bare':24}{result.bare_prompt_tps:14.1f}{result.bare_gen_tps:18.1f}")
 
 
-from .cli_library import api, import_command, library; cli.add_command(import_command); cli.add_command(library); cli.add_command(api)  # noqa: E402,E702
+# Each feature's commands live in its own module, which imports Context and the helpers above;
+# so they are registered here, after those are defined.
+from .cli_conf import conf  # noqa: E402
+from .cli_feedback import bench_feedback, feedback, logs  # noqa: E402
+from .cli_library import api, import_command, library  # noqa: E402
+from .cli_pasa import bench_pasa_command, pasa, search_command  # noqa: E402
+from .cli_soay import ask, bench_soay, soay  # noqa: E402
+from .cli_train import train  # noqa: E402
 
-
-from .cli_train import train; cli.add_command(train)  # noqa: E402, E702
-
-
-from .cli_conf import conf; cli.add_command(conf)  # noqa: E402, E702
-
-
-from .cli_pasa import bench_pasa_command, pasa, search_command; cli.add_command(search_command); cli.add_command(pasa); bench.add_command(bench_pasa_command)  # noqa: E402,E702
-
-
-from .cli_feedback import bench_feedback, feedback, logs; cli.add_command(logs); cli.add_command(feedback); bench.add_command(bench_feedback)  # noqa: E402, E702
+for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train):
+    cli.add_command(command)
+for command in (bench_soay, bench_pasa_command, bench_feedback):
+    bench.add_command(command)
 
 
 def main() -> None:

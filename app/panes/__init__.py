@@ -15,6 +15,7 @@ from .api_debugger import APIDebuggerPane
 from .conference import ConferencePane
 from .library import LibraryPane
 from .paper_search import PaperSearchPane
+from .scholar_qa import ScholarQAPane
 from .settings import SettingsPane
 
 TAB_TITLES = {
@@ -33,11 +34,7 @@ def _pending(tab_id: str, issue: int, summary: str) -> Callable[..., Widget]:
 
 PANES: dict[str, Callable[..., Widget]] = {
     "paper-search": lambda services: PaperSearchPane(services, id="paper-search-pane"),
-    "scholar-qa": _pending(
-        "scholar-qa", 4,
-        "SoAy answers questions about scholars and papers: it picks a solution (a chain of academic "
-        "APIs), writes a short program, runs it in a sandbox and shows solution, program, result and answer.",
-    ),
+    "scholar-qa": lambda services: ScholarQAPane(services, id="scholar-qa-pane"),
     "conference-qa": lambda services: ConferencePane(services, id="conference-qa-pane"),
     "api-debugger": lambda services: APIDebuggerPane(services, id="api-debugger-pane"),
     "library": lambda services: LibraryPane(services, id="library-pane"),

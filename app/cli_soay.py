@@ -1,0 +1,184 @@
+"""`scholar-tui ask`, `scholar-tui soay …` and `scholar-tui bench soay`: SoAy from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .cli import Context, emit_json, one_line_errors
+
+CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
+CODE_MODES = click.Choice(["template", "model"])
+
+
+def _engine(obj: Context, choice: str, code: str, backend: str):
+    from ..core.soay import open_engine
+    from ..models import load_embedder, load_llm
+
+    settings = obj.settings
+    llm_cache = {}
+
+    def llm():
+        if "llm" not in llm_cache:
+            llm_cache["llm"] = load_llm(settings, obj.where)
+        return llm_cache["llm"]
+
+    return open_engine(obj.where, settings, embedder=load_embedder(settings), llm_provider=llm,
+                       backend=backend, choice_mode=choice, code_mode=code)
+
+
+@click.command()
+@click.argument("question")
+@click.option("--choice", "choice", type=CHOICE_MODES, default="auto", show_default=True,
+              help="How the solution is chosen: the classifier, the LLM on close calls, or always the LLM.")
+@click.option("--code", "code", type=CODE_MODES, default="template", show_default=True,
+              help="template: the program written for the chosen solution; model: the LLM writes it.")
+@click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@one_line_errors
+def ask(obj: Context, question: str, choice: str, code: str, backend: str, as_json: bool) -> None:
+    """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
+    engine = _engine(obj, choice, code, backend)
+    try:
+        answer = engine.answer(question)
+    finally:
+        engine.close()
+    if as_json:
+        emit_json(answer.as_dict())
+    else:
+        click.echo(f"entity:   {answer.entity} ({answer.entity_kind})")
+        click.echo(f"solution: {' -> '.join(answer.solution)}  [{answer.intent}, chosen by {answer.choice_mode}]")
+        click.echo(f"program ({answer.code_mode}):\n{answer.program or ''}")
+        if answer.result is not None:
+            click.echo(f"result:   {json.dumps(answer.result.get('value'), ensure_ascii=False)[:2000]}")
+        click.echo(f"answer:   {answer.answer or answer.error}")
+        click.echo(click.style(f"timings (ms): {answer.timings_ms}", dim=True))
+    if not answer.ok:
+        raise SystemExit(1)
+
+
+@click.group()
+def soay() -> None:
+    """SoAy: the solution library and SoAyBench."""
+
+
+@soay.command("solutions")
+@click.option("--json", "as_json", is_flag=True)
+def soay_solutions(as_json: bool) -> None:
+    """The API graph's solution library and the intents (combinations) built on it."""
+    from ..core.library.apis import SPECS
+    from ..core.soay.intents import INTENTS
+    from ..core.soay.solutions import solution_library
+
+    solutions = solution_library(SPECS)
+    if as_json:
+        emit_json({"solutions": [list(s.apis) for s in solutions],
+                   "intents": [{"key": i.key, "solution": list(i.solution), "head_input": i.head_input,
+                                "tail_output": i.tail_output, "bench": i.bench} for i in INTENTS]})
+        return
+    for solution in solutions:
+        intents = [i.key for i in INTENTS if i.solution == solution.apis]
+        click.echo(f"{solution.hops}  {solution}   {', '.join(intents)}")
+
+
+def default_bench_path(obj: Context) -> Path:
+    return obj.where.data_dir / "soaybench.jsonl"
+
+
+@soay.command("gen-bench")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: soaybench.jsonl in the data dir.")
+@click.option("--per-intent", default=8, show_default=True, help="Entities per intent.")
+@click.option("--seed", default=0, show_default=True)
+@click.pass_obj
+@one_line_errors
+def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -> None:
+    """Generate SoAyBench from the library: questions, solutions, programs, gold answers."""
+    from ..core.library.apis import open_api
+    from ..core.sandbox import Sandbox
+    from ..core.soay.bench import BenchProgress, generate_bench
+    from ..core.soay.engine import SANDBOX_FACTORY
+    from ..indexes.library import Library
+    from ..training.formats import write_jsonl
+
+    out = out or default_bench_path(obj)
+    library = Library.open(obj.where)
+    api = open_api(obj.where, obj.settings)
+    records = []
+    with Sandbox(SANDBOX_FACTORY) as sandbox:
+        for item in generate_bench(library, api, sandbox, per_intent=per_intent, seed=seed):
+            if isinstance(item, BenchProgress):
+                click.echo(f"[{item.done}/{item.total}] {item.message}", err=True)
+            else:
+                records.append(item)
+    if not records:
+        raise click.ClickException("the library holds nothing to ask about: import papers first")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_jsonl(out, records)
+    splits = {split: sum(r.split == split for r in records) for split in ("train", "test")}
+    click.echo(f"wrote {len(records)} questions ({splits['train']} train, {splits['test']} test) to {out}")
+
+
+@click.command("soay")
+@click.option("--bench", "bench_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A SoAyBench JSONL (default: the one gen-bench wrote).")
+@click.option("--limit", default=0, help="At most this many test questions (0: all).")
+@click.option("--baseline-limit", default=24, show_default=True,
+              help="Test questions for the slow step-by-step baseline, spread over hop counts (0: all).")
+@click.option("--choice", type=CHOICE_MODES, default="auto", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@one_line_errors
+def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit: int, choice: str,
+               as_json: bool) -> None:
+    """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency."""
+    from ..core.soay.baseline import StepByStepAgent
+    from ..core.soay.bench import score_method
+    from ..training.formats import SoAyRecord, read_jsonl
+
+    path = bench_file or default_bench_path(obj)
+    if not path.exists():
+        raise click.ClickException(f"no benchmark at {path}: run `scholar-tui soay gen-bench` first")
+    test = [record for record in read_jsonl(path, SoAyRecord) if record.split == "test"]
+    if limit:
+        test = test[:limit]
+    engine = _engine(obj, choice, "template", "local")
+    try:
+        engine.answer(test[0].question)  # warm-up: models loaded, sandbox started
+        soay_run = score_method("SoAy", engine.answer, test)
+        baseline_questions = _spread(test, baseline_limit)
+        agent = StepByStepAgent(engine.api, engine.llm_provider())
+        baseline_run = score_method("step-by-step", agent.answer, baseline_questions)
+    finally:
+        engine.close()
+    runs = [soay_run, baseline_run]
+    if as_json:
+        emit_json([run.as_dict() for run in runs])
+        return
+    click.echo(f"SoAyBench test split: {path} ({len(test)} questions; baseline on {len(baseline_questions)})")
+    for run in runs:
+        data = run.as_dict()
+        click.echo(f"\n{run.name}: Score {data['score']:.2f}, median latency {run.median_latency_s:.3f} s")
+        click.echo(f"  {'hops':>4} {'n':>4} {'EM':>7} {'DS':>7} {'WS':>7} {'WP':>7} {'EE':>7} {'ACC':>7}")
+        for hops, row in data["by_hops"].items():
+            click.echo(f"  {hops:>4} {row['count']:>4} " + " ".join(f"{row[k]:7.2f}" for k in
+                                                                     ("EM", "DS", "WS", "WP", "EE", "ACC")))
+    if baseline_run.median_latency_s and soay_run.median_latency_s:
+        click.echo(f"\nSoAy is {baseline_run.median_latency_s / soay_run.median_latency_s:.1f}x faster (median).")
+
+
+def _spread(records: list, limit: int) -> list:
+    """Up to ``limit`` records, taken round-robin over hop counts so every hop is measured."""
+    if not limit or limit >= len(records):
+        return records
+    by_hops: dict[int, list] = {}
+    for record in records:
+        by_hops.setdefault(record.hops, []).append(record)
+    picked: list = []
+    while len(picked) < limit:
+        for group in by_hops.values():
+            if group and len(picked) < limit:
+                picked.append(group.pop(0))
+    return picked

@@ -1,0 +1,143 @@
+"""The Scholar Q&A tab (SoAy): a question in; solution, program, result and answer out, as they come."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from rich.syntax import Syntax
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Button, Input, Label, ListItem, ListView, Static
+
+from ...core.soay.engine import Answered, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen
+
+
+class ScholarQAPane(Vertical):
+    class EngineEvent(Message):
+        def __init__(self, event) -> None:
+            super().__init__()
+            self.event = event
+
+    def __init__(self, services, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.services = services
+        self._engine = None
+        self.history: list[dict] = []
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="qa-ask-row"):
+            yield Input(placeholder="Ask about scholars and papers, e.g. Who are the coauthors of Marcus Michelen?",
+                        id="qa-question")
+            yield Button("Ask", id="qa-ask", variant="primary")
+        with Horizontal(id="qa-body"):
+            with VerticalScroll(id="qa-views"):
+                yield Label("Solution", classes="section-title")
+                yield Static("", id="qa-solution")
+                yield Label("Program", classes="section-title")
+                yield Static("", id="qa-program")
+                yield Label("Result", classes="section-title")
+                yield Static("", id="qa-result")
+                yield Label("Answer", classes="section-title")
+                yield Static("", id="qa-answer")
+            with Vertical(id="qa-side"):
+                yield Label("History", classes="section-title")
+                yield ListView(id="qa-history")
+                with Horizontal(classes="buttons"):
+                    yield Button("Copy answer", id="qa-copy")
+                    yield Button("Export", id="qa-export")
+                yield Static("", id="qa-status")
+
+    @on(Input.Submitted, "#qa-question")
+    @on(Button.Pressed, "#qa-ask")
+    def ask(self) -> None:
+        question = self.query_one("#qa-question", Input).value.strip()
+        if not question:
+            return
+        for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-answer"):
+            self.query_one(view, Static).update("")
+        self.query_one("#qa-status", Static).update("[dim]working…[/]")
+        self.query_one("#qa-ask", Button).disabled = True
+        self.run_question(question)
+
+    @work(thread=True, exclusive=True, group="soay", exit_on_error=False)
+    def run_question(self, question: str) -> None:
+        try:
+            if self._engine is None:
+                self.post_message(self.EngineEvent(("status", "loading the embedder and the sandbox…")))
+                from ...core.soay import open_engine
+
+                self._engine = open_engine(self.services.where, self.services.settings,
+                                           embedder=self.services.embedder(), llm_provider=self.services.llm)
+            for event in self._engine.steps(question):
+                self.post_message(self.EngineEvent(event))
+        except Exception as error:  # noqa: BLE001 - shown in the pane, never a crash
+            self.post_message(self.EngineEvent(Failed("engine", str(error))))
+            self.post_message(self.EngineEvent(("done", None)))
+
+    @on(EngineEvent)
+    def show(self, message: EngineEvent) -> None:
+        event = message.event
+        status = self.query_one("#qa-status", Static)
+        if isinstance(event, tuple):
+            kind, text = event
+            if kind == "status":
+                status.update(f"[dim]{text}[/]")
+            else:
+                self.query_one("#qa-ask", Button).disabled = False
+            return
+        if isinstance(event, EntityLinked):
+            status.update(f"[dim]about {event.mention.kind} “{event.mention.matched}”[/]")
+        elif isinstance(event, SolutionChosen):
+            ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
+            self.query_one("#qa-solution", Static).update(
+                f"[b]{' → '.join(event.solution)}[/]  ({event.hops} hops, intent {event.intent}, chosen by {event.mode})\n"
+                f"[dim]candidates: {ranked}[/]"
+            )
+        elif isinstance(event, ProgramWritten):
+            self.query_one("#qa-program", Static).update(
+                Syntax(event.source, "python", word_wrap=True, theme="ansi_dark"))
+        elif isinstance(event, ProgramRan):
+            result = event.result
+            shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else f"[red]{result.error}[/]"
+            calls = ", ".join(call.name for call in result.calls)
+            self.query_one("#qa-result", Static).update(f"{shown}\n[dim]API calls: {calls}[/]")
+        elif isinstance(event, Answered):
+            self.query_one("#qa-answer", Static).update(f"[b]{event.text}[/]")
+        elif isinstance(event, Failed):
+            self.query_one("#qa-answer", Static).update(f"[red]{event.stage}: {event.message}[/]")
+        elif isinstance(event, Finished):
+            answer = event.answer
+            self.history.append(answer.as_dict())
+            self.query_one("#qa-history", ListView).append(ListItem(Label(answer.question)))
+            status.update(f"[dim]{answer.timings_ms.get('total', 0):.0f} ms[/]")
+            self.query_one("#qa-ask", Button).disabled = False
+
+    @on(ListView.Selected, "#qa-history")
+    def recall(self, message: ListView.Selected) -> None:
+        index = message.list_view.index
+        if index is not None and index < len(self.history):
+            entry = self.history[index]
+            self.query_one("#qa-question", Input).value = entry["question"]
+            self.query_one("#qa-answer", Static).update(f"[b]{entry['answer'] or entry['error']}[/]")
+
+    @on(Button.Pressed, "#qa-copy")
+    def copy_answer(self) -> None:
+        if self.history:
+            last = self.history[-1]
+            self.app.copy_to_clipboard(last["answer"] or "")
+            self.query_one("#qa-status", Static).update("[dim]answer copied[/]")
+
+    @on(Button.Pressed, "#qa-export")
+    def export(self) -> None:
+        folder = self.services.where.data_dir / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"scholar-qa-{time.strftime('%Y%m%d-%H%M%S')}.json"
+        path.write_text(json.dumps(self.history, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
+        self.query_one("#qa-status", Static).update(f"[dim]exported {len(self.history)} answers to {path}[/]")
+
+    def on_unmount(self) -> None:
+        if self._engine is not None:
+            self._engine.close()
