@@ -23,9 +23,11 @@ class ScholarApp(App):
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {ScholarCommands}
     TAB_TITLES = TAB_TITLES
-    FOCUS_ON_SHOW = {"settings": "#playground-input"}
+    FOCUS_ON_SHOW = {"paper-search": "#pasa-query", "scholar-qa": "#qa-question", "settings": "#playground-input"}
     BINDINGS = [
-        Binding(f"f{number}", f"show_tab('{tab_id}')", title, id=f"tab.{tab_id}", tooltip=f"Open the {title} tab")
+        # priority: a focused input (a question box) must not swallow the tab keys
+        Binding(f"f{number}", f"show_tab('{tab_id}')", title, id=f"tab.{tab_id}", tooltip=f"Open the {title} tab",
+                priority=True)
         for number, (tab_id, title) in enumerate(TAB_TITLES.items(), start=1)
     ] + [
         Binding("ctrl+r", "reload_settings", "Reload", id="app.reload", tooltip="Re-read the config and reload the model"),

@@ -1,16 +1,11 @@
-"""Which widget each tab shows.
-
-When a feature's engine lands, its tab's entry here changes from a PendingPane to the real pane.
-"""
+"""Which widget each tab shows: one pane per engine, built from the shared services."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 
 from textual.widget import Widget
 
-from ..widgets.pending import PendingPane
 from .api_debugger import APIDebuggerPane
 from .conference import ConferencePane
 from .library import LibraryPane
@@ -26,10 +21,6 @@ TAB_TITLES = {
     "library": "Library",
     "settings": "Settings",
 }
-
-
-def _pending(tab_id: str, issue: int, summary: str) -> Callable[..., Widget]:
-    return lambda services: PendingPane(TAB_TITLES[tab_id], issue, summary, id=f"{tab_id}-pane")
 
 
 PANES: dict[str, Callable[..., Widget]] = {

@@ -95,10 +95,6 @@ class PaperSearchPane(Vertical):
         self.query_one("#pasa-results", DataTable).add_columns("#", "P(True)", "", "title")
         self.query_one("#pasa-tree", Tree).show_root = True
 
-    def on_show(self) -> None:
-        if not self.has_focus_within:
-            self.query_one("#pasa-query", Input).focus()
-
     def on_unmount(self) -> None:
         if self.cancel_token is not None:
             self.cancel_token.cancel()
