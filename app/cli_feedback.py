@@ -158,11 +158,12 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
 @click.option("--free-names", is_flag=True, help="Let the model write any API and parameter names (looser grammar).")
 @click.option("--seed", default=0, show_default=True)
 @click.option("--log", "keep_log", is_flag=True, help="Log the benchmark's loops too (source 'bench').")
+@click.option("--save", type=click.Path(dir_okay=False), help="Also write the full report (every case) as JSON here.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
 def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, free_names: bool, seed: int,
-                   keep_log: bool, as_json: bool) -> None:
+                   keep_log: bool, save: str | None, as_json: bool) -> None:
     """Accuracy with no feedback, static, dynamic and both; error types before and after (Tables 3–4)."""
     from ..core.autofeedback import AutoFeedback
     from ..core.autofeedback.bench import SEEDED_TYPES, BenchError, make_cases, make_tasks, run_bench
@@ -199,6 +200,9 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
                        log=FeedbackLog(obj.where) if keep_log else None, progress=progress,
                        model_name=llm.model_name, embedder_name=embedder.name)
     llm.close()
+    if save:
+        with open(save, "w", encoding="utf-8") as handle:
+            json.dump(report.as_dict(), handle, indent=2, ensure_ascii=False, default=str)
     if as_json:
         emit_json(report.as_dict())
         return

