@@ -80,16 +80,16 @@ def test_seeded_errors_are_made_from_the_specs_for_every_sub_type(imported):  # 
 @pytest.mark.embeddings
 def test_bench_feedback_runs_offline_on_a_small_slice(where, imported, monkeypatch):  # noqa: F811
     monkeypatch.setenv("SCHOLAR_TUI_LLM__N_THREADS", "1")  # fastest on a shared 2-core machine
-    result = run("bench", "feedback", "--per-type", "1", "--per-api", "0", "--only", "E1,E2.2", "--json")
+    result = run("bench", "feedback", "--per-type", "1", "--per-api", "0", "--only", "E2.2", "--json")
     report = json.loads(result.stdout)
-    assert report["cases"] == 2 and report["seeded"] == 2 and report["from_model"] == 0
+    assert report["cases"] == 1 and report["seeded"] == 1 and report["from_model"] == 0
     methods = {row["method"]: row for row in report["methods"]}
     assert set(methods) == {"no feedback", "static", "dynamic", "static+dynamic"}
-    assert methods["no feedback"]["accuracy"] == 0.0  # both seeded requests are wrong as written
-    # E1 and E2.2 are found before the relevant set matters, so their detection is certain
-    assert {row["seeded"]: row["detected"] for row in report["detection"]} == {"E1": 1, "E2.2": 1}
-    static = next(o for o in report["outcomes"] if o["method"] == "static" and o["case"] == "E2.2#1")
-    assert static["first"].startswith("<<API>>search_publication(") and static["generations"] >= 1
-    assert len(report["outcomes"]) == 8
+    assert methods["no feedback"]["accuracy"] == 0.0 and methods["no feedback"]["E2"] == 100.0  # wrong as written
+    # E2.2 is found before the relevant set matters, so its detection does not hang on the retriever
+    assert {row["seeded"]: row["detected"] for row in report["detection"]} == {"E2.2": 1}
+    static = next(o for o in report["outcomes"] if o["method"] == "static")
+    assert static["first"].startswith("<<API>>search_person(") and static["generations"] >= 1
+    assert len(report["outcomes"]) == 4
     text = run("bench", "feedback", "--only", "E9")
     assert "unknown sub-type E9" in text.output

@@ -168,5 +168,6 @@ def test_a_soay_style_program_is_fixed_by_static_feedback_and_runs_in_the_sandbo
             relevant=["searchPerson", "getCoauthors"])
     assert [(r.kind, r.sub_type) for r in result.rounds] == [("static", "E2.2"), ("dynamic", None)]
     assert "at line 2 of the program" in script.seen[1][0].feedback
-    assert result.status == "solved"
+    assert result.status == "solved" and result.final_response.ok
+    assert [call.name for call in result.final_response.calls] == ["searchPerson", "getCoauthors"]
     assert FeedbackLog(where).loop(result.loop_id)["mode"] == "program"

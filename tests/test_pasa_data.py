@@ -19,7 +19,7 @@ from scholar_tui.core.pasa.reference_titles import extract_title
 from scholar_tui.core.pasa.works import prepare_cited_works
 
 from .library_support import imported, prepared_library  # noqa: F401
-from .pasa_support import GNN, mini_library, paper_id  # noqa: F401
+from .pasa_support import FILLER_TITLES, GNN, mini_library, paper_id  # noqa: F401
 
 STYLES = {
     # IEEE / APS: quoted titles
@@ -70,7 +70,8 @@ def test_cited_works_become_papers_once(mini_library):
                                      "Semi-supervised classification with graph convolutional networks",
                                      "How powerful are graph neural networks?", "Attention is all you need",
                                      "Hierarchical graph representation learning with differentiable pooling",
-                                     "Geometric deep learning: going beyond euclidean data"})
+                                     "Geometric deep learning: going beyond euclidean data",
+                                     *FILLER_TITLES})  # the unrelated ion-trap paper's cited works
     gilmer = next(paper for paper in works if paper["title"].startswith("Neural message"))
     assert gilmer["arxiv_id"] == "1704.01212" and gilmer["date"] == "2017"
     assert len(mini_library.cited_by(gilmer["id"])) == 2  # citation edges to it

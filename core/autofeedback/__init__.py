@@ -38,7 +38,8 @@ The contract for callers (SoAy, PaSa, the CLI, the debugger)::
         accept=None,                    # (response, observation) -> bool; default: no error, not empty
     )
     result.status        # "solved" | "limit_hit" (then listed in the API debugger)
-    result.final_request, result.final_observation, result.rounds, result.loop_id
+    result.final_request, result.final_response (the APICall / SandboxResult), result.final_observation,
+    result.rounds, result.loop_id
 
 ``history[-1].feedback`` is the text to put in the model's next prompt: the static feedback, or
 after a failed run the ReAct trace (Thought / Action / Observation) and the ask to regenerate.

@@ -89,6 +89,8 @@ class LoopResult:
     loop_id: int | None = None
     static_rounds: int = 0
     dynamic_rounds: int = 0
+    final_response: Any = None
+    """What ``execute`` returned for the last request sent (APICall / SandboxResult); None if none was."""
 
     @property
     def solved(self) -> bool:
@@ -170,6 +172,7 @@ class FeedbackLoop:
         generation, seconds = produce()
         status: Literal["solved", "limit_hit"] = "limit_hit"
         observation: DynamicObservation | None = None
+        response: Any = None
         while True:
             text = generation.text
             started = time.perf_counter()
@@ -182,7 +185,7 @@ class FeedbackLoop:
                 continue
             if finding is not None and finding.error_type == "E1":
                 record("static", text, generation, finding, None, None, seconds + time.perf_counter() - started)
-                observation = None
+                observation = response = None
                 break  # nothing that can be sent
             response = execute(text)
             observation = self._analyse(mode, response, instruction)
@@ -207,4 +210,4 @@ class FeedbackLoop:
         if self.log is not None:
             self.log.finish_loop(loop_id, status, final_request=final,
                                  final_response=observation.response if observation else None)
-        return LoopResult(status, final, observation, rounds, loop_id, static_used, dynamic_used)
+        return LoopResult(status, final, observation, rounds, loop_id, static_used, dynamic_used, response)

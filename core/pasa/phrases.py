@@ -5,8 +5,8 @@ derived from the user query alone, deterministically: the question frame is drop
 provide me some works about …", "Which papers …"), the rest is split into candidate phrases at
 stop words and punctuation, and phrases are scored the RAKE way (Rose et al., 2010: a word
 scores degree/frequency inside the candidate phrases; a phrase scores the sum of its words).
-The candidates are the whole core of the query (when it is short enough to be a query) followed
-by the best phrases. A bigger model is given no list: it writes free queries within the grammar.
+The candidates are the core of the query itself (its first 32 words), a compact form of a long
+query (its two best phrases), then the best phrases. A bigger model is given no list: it writes free queries within the grammar.
 """
 
 from __future__ import annotations
@@ -39,7 +39,8 @@ FRAME = re.compile(
 )
 TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-+/.']*[A-Za-z0-9+]|[A-Za-z0-9]")
 MAX_PHRASE_WORDS = 4
-MAX_CORE_WORDS = 12
+MAX_CORE_WORDS = 32
+COMPACT_OVER_WORDS = 12  # a query longer than this also gets its compact form
 
 
 def query_core(query: str) -> str:
@@ -99,17 +100,15 @@ def search_candidates(query: str, limit: int = 6) -> list[str]:
     core = query_core(query)
     phrases = [phrase for phrase, _ in candidate_phrases(core) if _worth_searching(phrase)]
     candidates: list[str] = []
-    if core and len(core.split()) <= MAX_CORE_WORDS:
-        candidates.append(core)
-    elif len(phrases) >= 2:
+    if core:  # the query itself, as a researcher's first search would be (long ones cut)
+        candidates.append(" ".join(core.split()[:MAX_CORE_WORDS]))
+    if len(core.split()) > COMPACT_OVER_WORDS and len(phrases) >= 2:
         candidates.append(f"{phrases[0]} {phrases[1]}")  # a compact form of a long query
     for phrase in phrases:
         if len(candidates) >= limit:
             break
         if phrase.lower() not in (candidate.lower() for candidate in candidates):
             candidates.append(phrase)
-    if not candidates and core:
-        candidates.append(" ".join(core.split()[:MAX_CORE_WORDS]))
     return candidates
 
 
