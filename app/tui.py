@@ -23,7 +23,8 @@ class ScholarApp(App):
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {ScholarCommands}
     TAB_TITLES = TAB_TITLES
-    FOCUS_ON_SHOW = {"paper-search": "#pasa-query", "scholar-qa": "#qa-question", "settings": "#playground-input"}
+    FOCUS_ON_SHOW = {"paper-search": "#pasa-query", "scholar-qa": "#qa-question", "conference-qa": "#conf-question",
+                     "api-debugger": "#debugger-loops", "settings": "#playground-input"}
     BINDINGS = [
         # priority: a focused input (a question box) must not swallow the tab keys
         Binding(f"f{number}", f"show_tab('{tab_id}')", title, id=f"tab.{tab_id}", tooltip=f"Open the {title} tab",
