@@ -13,7 +13,12 @@ CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
 CODE_MODES = click.Choice(["template", "model"])
 
 
-def _engine(obj: Context, choice: str, code: str, backend: str):
+FEEDBACK = click.option("--feedback/--no-feedback", default=None,
+                        help="Run the program through AutoFeedback (default: the autofeedback.soay setting).")
+
+
+def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None,
+            source: str = "soay"):
     from ..core.soay import open_engine
     from ..models import load_embedder, load_llm
 
@@ -26,7 +31,7 @@ def _engine(obj: Context, choice: str, code: str, backend: str):
         return llm_cache["llm"]
 
     return open_engine(obj.where, settings, embedder=load_embedder(settings), llm_provider=llm,
-                       backend=backend, choice_mode=choice, code_mode=code)
+                       backend=backend, choice_mode=choice, code_mode=code, feedback=feedback, feedback_source=source)
 
 
 @click.command()
@@ -36,12 +41,13 @@ def _engine(obj: Context, choice: str, code: str, backend: str):
 @click.option("--code", "code", type=CODE_MODES, default="template", show_default=True,
               help="template: the program written for the chosen solution; model: the LLM writes it.")
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
+@FEEDBACK
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def ask(obj: Context, question: str, choice: str, code: str, backend: str, as_json: bool) -> None:
+def ask(obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool) -> None:
     """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
-    engine = _engine(obj, choice, code, backend)
+    engine = _engine(obj, choice, code, backend, feedback)
     try:
         answer = engine.answer(question)
     finally:
@@ -54,6 +60,16 @@ def ask(obj: Context, question: str, choice: str, code: str, backend: str, as_js
         click.echo(f"program ({answer.code_mode}):\n{answer.program or ''}")
         if answer.result is not None:
             click.echo(f"result:   {json.dumps(answer.result.get('value'), ensure_ascii=False)[:2000]}")
+        if answer.feedback is not None:
+            loop = answer.feedback
+            for round_ in loop["rounds"]:
+                if round_["feedback"]:
+                    first_line = round_["feedback"].splitlines()[0]
+                    click.echo(f"feedback: round {round_['number']} {round_['kind']} {round_['sub_type'] or ''}: {first_line}")
+            click.echo(f"feedback: loop {loop['loop_id']} {loop['status']} ({loop['static_rounds']} static, "
+                       f"{loop['dynamic_rounds']} dynamic rounds)"
+                       + (" · scholar-tui logs --limit-hit; fix it in the API debugger (F4) or `feedback send`"
+                          if loop["status"] != "solved" else ""))
         click.echo(f"answer:   {answer.answer or answer.error}")
         click.echo(click.style(f"timings (ms): {answer.timings_ms}", dim=True))
     if not answer.ok:
@@ -128,11 +144,12 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
 @click.option("--baseline-limit", default=24, show_default=True,
               help="Test questions for the slow step-by-step baseline, spread over hop counts (0: all).")
 @click.option("--choice", type=CHOICE_MODES, default="auto", show_default=True)
+@FEEDBACK
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
 def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit: int, choice: str,
-               as_json: bool) -> None:
+               feedback: bool | None, as_json: bool) -> None:
     """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency."""
     from ..core.soay.baseline import StepByStepAgent
     from ..core.soay.bench import score_method
@@ -144,7 +161,7 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
     test = [record for record in read_jsonl(path, SoAyRecord) if record.split == "test"]
     if limit:
         test = test[:limit]
-    engine = _engine(obj, choice, "template", "local")
+    engine = _engine(obj, choice, "template", "local", feedback, source="bench-soay")
     try:
         engine.answer(test[0].question)  # warm-up: models loaded, sandbox started
         soay_run = score_method("SoAy", engine.answer, test)

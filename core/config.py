@@ -107,6 +107,9 @@ class AutoFeedbackSettings(_Section):
     similarity_threshold: float = Field(0.5, ge=0.0, le=1.0)
     """Embedding similarity above which a wrong name is a semantic error (E2.3, E3.3)."""
 
+    soay: bool = True
+    """Pass every SoAy program through AutoFeedback (static scan, dynamic analysis, logged loop)."""
+
 
 class Settings(_Section):
     llm: LLMSettings = LLMSettings()

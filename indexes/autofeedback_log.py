@@ -15,7 +15,7 @@ from typing import Any
 from ..core.locations import Locations
 from .db import open_database
 
-STATUSES = ("running", "solved", "limit_hit", "fixed_by_hand")
+STATUSES = ("running", "solved", "limit_hit", "fixed_by_hand", "failed")
 KINDS = ("static", "dynamic", "human")
 
 

@@ -234,7 +234,7 @@ def m300_autofeedback_logs(db: sqlite_utils.Database) -> None:
             source text not null,          -- 'soay', 'bench', 'cli', 'debugger', …
             mode text not null,            -- 'request' or 'program'
             instruction text not null,
-            status text not null,          -- 'running', 'solved', 'limit_hit', 'fixed_by_hand'
+            status text not null,          -- 'running', 'solved', 'limit_hit', 'fixed_by_hand', 'failed'
             static_limit integer, dynamic_limit integer,
             static_rounds integer not null default 0,
             dynamic_rounds integer not null default 0,

@@ -23,7 +23,7 @@ from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, 
 
 from ...indexes.autofeedback_log import FeedbackLog
 
-STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow"}
+STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow", "failed": "magenta"}
 CARD_CHARS = 600
 
 

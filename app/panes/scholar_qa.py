@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import time
 
+from rich.markup import escape
 from rich.syntax import Syntax
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,7 +13,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
-from ...core.soay.engine import Answered, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen
+from ...core.soay.engine import (
+    Answered, EntityLinked, Failed, FeedbackDone, FeedbackGiven, Finished, ProgramRan, ProgramWritten, SolutionChosen,
+)
 
 
 class ScholarQAPane(Vertical):
@@ -26,6 +29,7 @@ class ScholarQAPane(Vertical):
         self.services = services
         self._engine = None
         self.history: list[dict] = []
+        self._feedback_lines: list[str] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="qa-ask-row"):
@@ -40,6 +44,8 @@ class ScholarQAPane(Vertical):
                 yield Static("", id="qa-program")
                 yield Label("Result", classes="section-title")
                 yield Static("", id="qa-result")
+                yield Label("AutoFeedback", classes="section-title")
+                yield Static("", id="qa-feedback")
                 yield Label("Answer", classes="section-title")
                 yield Static("", id="qa-answer")
             with Vertical(id="qa-side"):
@@ -56,10 +62,11 @@ class ScholarQAPane(Vertical):
         question = self.query_one("#qa-question", Input).value.strip()
         if not question:
             return
-        for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-answer"):
+        for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer"):
             self.query_one(view, Static).update("")
         self.query_one("#qa-status", Static).update("[dim]working…[/]")
         self.query_one("#qa-ask", Button).disabled = True
+        self._feedback_lines = []
         self.run_question(question)
 
     @work(thread=True, exclusive=True, group="soay", exit_on_error=False)
@@ -104,6 +111,16 @@ class ScholarQAPane(Vertical):
             shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else f"[red]{result.error}[/]"
             calls = ", ".join(call.name for call in result.calls)
             self.query_one("#qa-result", Static).update(f"{shown}\n[dim]API calls: {calls}[/]")
+        elif isinstance(event, FeedbackGiven):
+            self._feedback_lines.append(f"[yellow]round {event.round} ({event.kind}, {event.sub_type or 'unsatisfied'})[/] "
+                                        f"{escape(event.feedback.splitlines()[0] if event.feedback else '')}")
+            self.query_one("#qa-feedback", Static).update("\n".join(self._feedback_lines))
+        elif isinstance(event, FeedbackDone):
+            rounds = f"{event.static_rounds} static, {event.dynamic_rounds} dynamic feedback rounds"
+            verdict = ("[green]solved[/]" if event.status == "solved"
+                       else "[red]limit hit[/]: open the API debugger (F4) to fix the program by hand")
+            self._feedback_lines.append(f"loop {event.loop_id}: {verdict} · {rounds}")
+            self.query_one("#qa-feedback", Static).update("\n".join(self._feedback_lines))
         elif isinstance(event, Answered):
             self.query_one("#qa-answer", Static).update(f"[b]{event.text}[/]")
         elif isinstance(event, Failed):

@@ -147,7 +147,9 @@ class DynamicAnalyser:
             query = f"{call.error_code or ''} {call.error or ''}".strip()
             response = {"error": call.error, "code": call.error_code}
         started = time.perf_counter()
-        hits = self.retrieve(call.name, query) if call.name or call.error_code else []
+        hits = self.retrieve(call.name, query, k=5) if call.name or call.error_code else []
+        if call.error_code:  # a known code: the chunk that explains that very code comes first
+            hits.sort(key=lambda hit: call.error_code not in hit.text)
         elapsed = time.perf_counter() - started
         hit = hits[0] if hits else None
         observation = f"Response: {summarise(response)}."

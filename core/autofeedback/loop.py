@@ -169,43 +169,49 @@ class FeedbackLoop:
                     duration_s=seconds,
                 )
 
-        generation, seconds = produce()
         status: Literal["solved", "limit_hit"] = "limit_hit"
         observation: DynamicObservation | None = None
         response: Any = None
-        while True:
-            text = generation.text
-            started = time.perf_counter()
-            finding = self._scan(mode, text, instruction, relevant)
-            if finding is not None and static_used < self.limits.static:
-                static_used += 1
-                record("static", text, generation, finding, None, finding.feedback, seconds + time.perf_counter() - started)
-                history.append(FeedbackRecord("static", text, finding.feedback, finding=finding))
-                generation, seconds = produce()
-                continue
-            if finding is not None and finding.error_type == "E1":
-                record("static", text, generation, finding, None, None, seconds + time.perf_counter() - started)
-                observation = response = None
-                break  # nothing that can be sent
-            response = execute(text)
-            observation = self._analyse(mode, response, instruction)
-            satisfied = accept(response, observation) if accept is not None else observation.satisfied
-            observation.satisfied = bool(satisfied)
-            elapsed = seconds + time.perf_counter() - started
-            if satisfied:
-                record("dynamic", text, generation, finding, observation, None, elapsed)
-                status = "solved"
-                break
-            if dynamic_used >= self.limits.dynamic:
-                record("dynamic", text, generation, finding, observation, None, elapsed)
-                break
-            dynamic_used += 1
-            step = ReActStep(action=text, observation=observation.observation, thought=generation.thought)
-            steps.append(step)
-            feedback = dynamic_feedback(steps)
-            record("dynamic", text, generation, finding, observation, feedback, elapsed)
-            history.append(FeedbackRecord("dynamic", text, feedback, observation=observation, step=step))
+        try:
             generation, seconds = produce()
+            while True:
+                text = generation.text
+                started = time.perf_counter()
+                finding = self._scan(mode, text, instruction, relevant)
+                if finding is not None and static_used < self.limits.static:
+                    static_used += 1
+                    record("static", text, generation, finding, None, finding.feedback, seconds + time.perf_counter() - started)
+                    history.append(FeedbackRecord("static", text, finding.feedback, finding=finding))
+                    generation, seconds = produce()
+                    continue
+                if finding is not None and finding.error_type == "E1":
+                    record("static", text, generation, finding, None, None, seconds + time.perf_counter() - started)
+                    observation = response = None
+                    break  # nothing that can be sent
+                response = execute(text)
+                observation = self._analyse(mode, response, instruction)
+                satisfied = accept(response, observation) if accept is not None else observation.satisfied
+                observation.satisfied = bool(satisfied)
+                elapsed = seconds + time.perf_counter() - started
+                if satisfied:
+                    record("dynamic", text, generation, finding, observation, None, elapsed)
+                    status = "solved"
+                    break
+                if dynamic_used >= self.limits.dynamic:
+                    record("dynamic", text, generation, finding, observation, None, elapsed)
+                    break
+                dynamic_used += 1
+                step = ReActStep(action=text, observation=observation.observation, thought=generation.thought)
+                steps.append(step)
+                feedback = dynamic_feedback(steps, program=mode == "program")
+                record("dynamic", text, generation, finding, observation, feedback, elapsed)
+                history.append(FeedbackRecord("dynamic", text, feedback, observation=observation, step=step))
+                generation, seconds = produce()
+        except BaseException as error:  # the model or the executor crashed: the loop must not stay "running"
+            if self.log is not None:
+                self.log.finish_loop(loop_id, "failed", final_request=rounds[-1].request if rounds else None,
+                                     final_response={"error": f"{type(error).__name__}: {error}"})
+            raise
         final = rounds[-1].request if rounds else ""
         if self.log is not None:
             self.log.finish_loop(loop_id, status, final_request=final,

@@ -136,7 +136,7 @@ def static_feedback(finding, specs: Mapping[str, APISpec], threshold: float = 0.
     return "\n".join(part for part in parts if part)
 
 
-def dynamic_feedback(steps) -> str:
+def dynamic_feedback(steps, *, program: bool = False) -> str:
     """The ReAct trace of the dynamic rounds so far (thought, action, observation), then the ask.
 
     §3.3.2: the request is the action; the API response joined with the error message retrieved
@@ -148,6 +148,6 @@ def dynamic_feedback(steps) -> str:
             lines.append(f"Thought: {step.thought}")
         lines.append(f"Action: {step.action}")
         lines.append(f"Observation: {step.observation}")
-    lines.append("The response does not meet the instruction. Think about the cause, then "
-                 + REGENERATE[0].lower() + REGENERATE[1:])
+    ask = "rewrite the program." if program else REGENERATE[0].lower() + REGENERATE[1:]
+    lines.append("The response does not meet the instruction. Think about the cause, then " + ask)
     return "\n".join(lines)

@@ -14,9 +14,18 @@ from typing import Any
 
 
 def open_engine(where, settings, *, embedder, llm_provider: Callable[[], Any] | None = None,
-                backend: str = "local", choice_mode: str = "auto", code_mode: str = "template"):
+                backend: str = "local", choice_mode: str = "auto", code_mode: str = "template",
+                feedback: bool | None = None, feedback_source: str = "soay"):
+    """``feedback``: run programs through AutoFeedback (default: the ``autofeedback.soay`` setting)."""
     from ..library.apis import open_api
     from .engine import SoAyEngine
 
+    loop = None
+    if settings.autofeedback.soay if feedback is None else feedback:
+        from ...indexes.autofeedback_log import FeedbackLog
+        from ..autofeedback import AutoFeedback, FeedbackLimits, FeedbackLoop
+
+        loop = FeedbackLoop(AutoFeedback.from_settings(where, settings, embedder), FeedbackLimits.from_settings(settings),
+                            log=FeedbackLog(where), source=feedback_source)
     return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,
-                      backend=backend, choice_mode=choice_mode, code_mode=code_mode)
+                      backend=backend, choice_mode=choice_mode, code_mode=code_mode, feedback=loop)

@@ -14,9 +14,12 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..sandbox import Limits, Sandbox, SandboxResult
+
+if TYPE_CHECKING:
+    from ..autofeedback import FeedbackLoop, FeedbackRecord
 from ..streaming import iterate_in_thread
 from .entities import Mention, find_entity
 from .intents import INTENTS, Intent
@@ -54,6 +57,25 @@ class ProgramRan:
 
 
 @dataclass
+class FeedbackGiven:
+    """One AutoFeedback round on the program: a static finding or a failed run, and the feedback."""
+
+    loop_id: int | None
+    round: int
+    kind: str  # "static" | "dynamic"
+    sub_type: str | None
+    feedback: str
+
+
+@dataclass
+class FeedbackDone:
+    loop_id: int | None
+    status: str  # "solved" | "limit_hit"
+    static_rounds: int
+    dynamic_rounds: int
+
+
+@dataclass
 class Answered:
     text: str
     value: Any
@@ -70,7 +92,8 @@ class Finished:
     answer: "SoAyAnswer"
 
 
-Event = EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | Answered | Failed | Finished
+Event = (EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | FeedbackGiven | FeedbackDone | Answered | Failed
+         | Finished)
 
 
 @dataclass
@@ -89,6 +112,8 @@ class SoAyAnswer:
     answer: str | None = None
     error: str | None = None
     error_stage: str | None = None
+    feedback: dict[str, Any] | None = None
+    """The AutoFeedback loop the program went through: loop id, status, rounds (None when off)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -113,7 +138,8 @@ MODEL_CODE_PREFIX = (
 )
 
 
-def model_code_prompt(question: str, intent: Intent, api_signatures: str, entity: str) -> str:
+def model_code_prompt(question: str, intent: Intent, api_signatures: str, entity: str,
+                      previous: "FeedbackRecord | None" = None) -> str:
     examples = [other for other in INTENTS if other.solution == intent.solution][:2]
     shots = "\n\n".join(
         f"Question: {other.seen_phrasings[0].format(name='Ada Lovelace', title='On Computable Numbers')}\n"
@@ -121,10 +147,13 @@ def model_code_prompt(question: str, intent: Intent, api_signatures: str, entity
         f"{other.program_for('Ada Lovelace' if other.entity == 'person' else 'On Computable Numbers')}\n```"
         for other in examples
     )
+    retry = ""
+    if previous is not None:  # AutoFeedback: the failed program and what was wrong with it
+        retry = f"This program failed:\n```python\n{previous.request}\n```\nFeedback: {previous.feedback}\nCorrected program:\n"
     return (
         f"{MODEL_CODE_PREFIX}{api_signatures}\n\n{shots}\n\n"
         f"Question: {question}\nSolution: {' -> '.join(intent.solution)}\n"
-        f"# the entity to search for is {entity!r}\n```python\n"
+        f"# the entity to search for is {entity!r}\n{retry}```python\n"
     )
 
 
@@ -144,6 +173,7 @@ class SoAyEngine:
         backend: str = "local",
         choice_mode: ChoiceMode = "auto",
         code_mode: CodeMode = "template",
+        feedback: "FeedbackLoop | None" = None,
     ) -> None:
         self.api = api
         self.index = IntentIndex(embedder)
@@ -151,6 +181,7 @@ class SoAyEngine:
         self.sandbox = sandbox or Sandbox(SANDBOX_FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
         self.choice_mode = choice_mode
         self.code_mode = code_mode
+        self.feedback = feedback  # AutoFeedback on every program (issue #5); None runs programs as they are
 
     def close(self) -> None:
         self.sandbox.close()
@@ -191,20 +222,25 @@ class SoAyEngine:
         yield SolutionChosen(intent.key, list(intent.solution), intent.hops, choice.mode, choice.candidates,
                              choice.probabilities)
 
-        if self.code_mode == "model":
-            program = self._model_program(question, intent, mention.text)
+        if self.feedback is None:
+            program = self._program(question, intent, mention.text, None)
+            answer.program, answer.code_mode = program, self.code_mode
+            lap("program")
+            yield ProgramWritten(program, self.code_mode)
+            result = self.sandbox.run(program)
+            answer.result = result.as_dict()
+            lap("run")
+            yield ProgramRan(result)
         else:
-            program = intent.program_for(mention.text)
-        answer.program, answer.code_mode = program, self.code_mode
-        lap("program")
-        yield ProgramWritten(program, self.code_mode)
-
-        result = self.sandbox.run(program)
-        answer.result = result.as_dict()
-        lap("run")
-        yield ProgramRan(result)
-        if not result.ok:
-            yield from fail("run", result.error or "the program failed")
+            result = yield from self._run_with_feedback(question, intent, mention.text, answer)
+            lap("program_and_run")
+        if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
+            failed_call = next((call for call in result.calls if not call.ok), None)
+            message = result.error or (f"{failed_call.name}: {failed_call.error}" if failed_call else "the program failed")
+            if answer.feedback:
+                message += (f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
+                            "fix the program by hand in the API debugger (F4)")
+            yield from fail("run", message)
             return
         answer.ok, answer.value = True, result.value
         answer.answer = phrase_answer(intent, mention.matched, result.value)
@@ -212,14 +248,62 @@ class SoAyEngine:
         yield Answered(answer.answer, result.value)
         yield Finished(answer)
 
-    def _model_program(self, question: str, intent: Intent, entity: str) -> str:
+    def _program(self, question: str, intent: Intent, entity: str, previous: "FeedbackRecord | None") -> str:
+        """The intent's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
+        if self.code_mode == "template" and previous is None:
+            return intent.program_for(entity)
+        if previous is not None and self.llm_provider is None:
+            return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
+        return self._model_program(question, intent, entity, previous)
+
+    def _run_with_feedback(self, question: str, intent: Intent, entity: str, answer: SoAyAnswer):
+        """The program through an AutoFeedback loop: static scan, sandbox run, dynamic analysis, retries.
+
+        A template program that fails is handed to the LLM with the feedback (there is nothing else
+        to regenerate it from); a loop that runs out of rounds is logged for a person to fix.
+        """
+        loop = self.feedback
+        assert loop is not None
+
+        def generate(history):
+            return self._program(question, intent, entity, history[-1] if history else None)
+
+        def accept(run: SandboxResult, observation) -> bool:
+            # An empty answer is an answer in SoAy (a scholar may have no coauthors); failures are not.
+            return run.ok and all(call.ok for call in run.calls)
+
+        outcome = loop.run(question, generate, self.sandbox.run, mode="program", relevant=list(intent.solution),
+                           accept=accept)
+        for round_ in outcome.rounds:
+            yield ProgramWritten(round_.request, self.code_mode if round_.number == 1 and self.code_mode == "template"
+                                 else "model")
+            if round_.feedback:
+                yield FeedbackGiven(outcome.loop_id, round_.number, round_.kind, round_.sub_type, round_.feedback)
+        answer.program, answer.code_mode = outcome.final_request, self.code_mode
+        answer.feedback = {
+            "loop_id": outcome.loop_id, "status": outcome.status, "static_rounds": outcome.static_rounds,
+            "dynamic_rounds": outcome.dynamic_rounds,
+            "rounds": [{"number": r.number, "kind": r.kind, "sub_type": r.sub_type, "feedback": r.feedback}
+                       for r in outcome.rounds],
+        }
+        yield FeedbackDone(outcome.loop_id, outcome.status, outcome.static_rounds, outcome.dynamic_rounds)
+        result = outcome.final_response
+        if result is None:  # nothing could be run (no API call at all): report the static finding
+            finding = outcome.rounds[-1].finding if outcome.rounds else None
+            result = SandboxResult(ok=False, error=finding.detail if finding else "no program could be run",
+                                   error_kind="refused")
+        answer.result = result.as_dict()
+        yield ProgramRan(result)
+        return result
+
+    def _model_program(self, question: str, intent: Intent, entity: str, previous: "FeedbackRecord | None" = None) -> str:
         from ..library.apis import SPECS
 
         llm = self._llm()
         if llm is None:
-            raise RuntimeError("code mode 'model' needs an LLM")
+            raise RuntimeError("code mode 'model' (and AutoFeedback's retries) need an LLM")
         signatures = "\n".join(SPECS[name].signature() for name in SPECS)
-        completion = llm.complete(model_code_prompt(question, intent, signatures, entity),
+        completion = llm.complete(model_code_prompt(question, intent, signatures, entity, previous),
                                   max_tokens=220, stop=["```"])
         return completion.text.strip()
 
