@@ -133,7 +133,7 @@ class LocalBackend(Backend):
         exact = self.library.resolve_paper(publication_info) if len(publication_info) < 80 else None
         scored = []
         for paper in self.library.all_papers():
-            score = 2.0 if paper["id"] == exact else title_score(publication_info, paper["title"])
+            score = 2.0 if paper["id"] == exact else title_score(publication_info, paper["title"], floor=0.45)
             if score >= 0.45:
                 scored.append((score, paper))
         scored.sort(key=lambda item: (-item[0], -(item[1]["cited_by_count"] or 0), item[1]["id"]))

@@ -10,6 +10,7 @@ are in [0, 1].
 from __future__ import annotations
 
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from .records import fold
 
@@ -27,6 +28,7 @@ def content_tokens(text: str | None) -> list[str]:
     return [token for token in tokens(text) if token not in STOPWORDS]
 
 
+@lru_cache(maxsize=200_000)  # a library's vocabulary is small; searches compare the same words again and again
 def token_similarity(query: str, candidate: str) -> float:
     if query == candidate:
         return 1.0
@@ -36,7 +38,15 @@ def token_similarity(query: str, candidate: str) -> float:
         return 0.5 if query[0] == candidate else 0.0
     if len(query) >= 3 and candidate.startswith(query):
         return 0.85
-    ratio = SequenceMatcher(None, query, candidate).ratio()
+    shorter, longer = sorted((len(query), len(candidate)))
+    if 2 * shorter < 0.82 * (shorter + longer):  # the ratio cannot reach 0.82 with lengths this far apart
+        return 0.0
+    if query[0] != candidate[0] and query[-1] != candidate[-1]:  # a misspelling keeps one end of the word
+        return 0.0
+    matcher = SequenceMatcher(None, query, candidate)
+    if matcher.real_quick_ratio() < 0.82 or matcher.quick_ratio() < 0.82:  # cheap upper bounds first
+        return 0.0
+    ratio = matcher.ratio()
     return ratio if ratio >= 0.82 else 0.0
 
 
@@ -86,9 +96,18 @@ def overlap_score(query: str, text: str) -> float:
     return round(sum(scores) / len(q), 4)
 
 
-def title_score(query: str, title: str) -> float:
-    """How well publication info (a title, maybe with extra words or missing some) names a title."""
-    q, t = content_tokens(query), content_tokens(title)
+@lru_cache(maxsize=50_000)
+def _title_tokens(title: str) -> tuple[str, ...]:
+    return tuple(content_tokens(title))
+
+
+def title_score(query: str, title: str, floor: float = 0.0) -> float:
+    """How well publication info (a title, maybe with extra words or missing some) names a title.
+
+    Scores under ``floor`` may be reported lower than they are: a search that keeps only scores
+    above a threshold skips the costly sequence comparison for titles that cannot reach it.
+    """
+    q, t = list(_title_tokens(query)), list(_title_tokens(title))
     if not q or not t:
         return 0.0
     if q == t:
@@ -96,5 +115,10 @@ def title_score(query: str, title: str) -> float:
     scores, used = _assign(q, t)
     precision = sum(scores) / len(q)  # how much of the query is about this title
     coverage = len(used) / len(t)  # how much of the title the query names
-    sequence = SequenceMatcher(None, " ".join(q), " ".join(t)).ratio()
-    return round(max(sequence, 0.5 * precision + 0.5 * coverage, 0.92 * coverage if coverage == 1 else 0), 4)
+    by_words = max(0.5 * precision + 0.5 * coverage, 0.92 * coverage if coverage == 1 else 0)
+    if by_words < floor / 2:  # hardly a word in common: a character-level match would be a coincidence
+        return round(by_words, 4)
+    matcher = SequenceMatcher(None, " ".join(q), " ".join(t))
+    if matcher.real_quick_ratio() <= max(by_words, floor) or matcher.quick_ratio() <= max(by_words, floor):
+        return round(by_words, 4)  # the sequence ratio cannot beat the words (or the floor)
+    return round(max(matcher.ratio(), by_words), 4)

@@ -35,30 +35,45 @@ class BenchProgress:
     message: str
 
 
-def entities_for(intent: Intent, library, api) -> list[str]:
-    """Library entities an intent can be asked about, each found first by its own fuzzy search."""
-    if intent.entity == "person":
-        names = sorted({row["name"] for row in library.people_names()})
-        return [name for name in names if (api.searchPerson(name=name) or [{}])[0].get("name") == name]
-    titles = sorted({paper["title"] for paper in library.all_papers() if paper.get("title")})
-    return [title for title in titles if (api.searchPublication(publication_info=title) or [{}])[0].get("title") == title]
+def entity_pool(kind: str, library) -> list[str]:
+    """Every scholar name or paper title of the library: candidates, not yet checked."""
+    if kind == "person":
+        return sorted({row["name"] for row in library.people_names()})
+    return sorted({paper["title"] for paper in library.all_papers() if paper.get("title")})
+
+
+def findable(kind: str, entity: str, api) -> bool:
+    """True when the entity's own fuzzy search finds it first (else a question about it is ambiguous)."""
+    if kind == "person":
+        return (api.searchPerson(name=entity) or [{}])[0].get("name") == entity
+    return (api.searchPublication(publication_info=entity) or [{}])[0].get("title") == entity
 
 
 def generate_bench(library, api, sandbox: Sandbox, *, per_intent: int = 8, seed: int = 0,
                    seen_per_entity: int = 2, intents: Iterable[Intent] = INTENTS) -> Iterator[SoAyRecord | BenchProgress]:
-    """Yield SoAyRecords (and progress); ``per_intent`` entities per intent, gold by execution."""
+    """Yield SoAyRecords (and progress); ``per_intent`` entities per intent, gold by execution.
+
+    Candidates are drawn in random order and checked as they are drawn, so a library of thousands
+    of papers costs a few fuzzy searches per intent, not one per paper.
+    """
     rng = random.Random(seed)
     intents = [intent for intent in intents if intent.bench]
-    candidates = {kind: None for kind in ("person", "paper")}
+    pools: dict[str, list[str]] = {}
+    checked: dict[tuple[str, str], bool] = {}
     for number, intent in enumerate(intents, start=1):
-        if candidates[intent.entity] is None:
-            candidates[intent.entity] = entities_for(intent, library, api)
-        pool = list(candidates[intent.entity])
+        if intent.entity not in pools:
+            pools[intent.entity] = entity_pool(intent.entity, library)
+        pool = list(pools[intent.entity])
         rng.shuffle(pool)
         kept = 0
         for entity in pool:
             if kept == per_intent:
                 break
+            key = (intent.entity, entity)
+            if key not in checked:
+                checked[key] = findable(intent.entity, entity, api)
+            if not checked[key]:
+                continue
             gold = sandbox.run(intent.program_for(entity))
             if not gold.ok or _empty(gold.value):
                 continue
