@@ -22,6 +22,7 @@ from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
 from ...indexes.autofeedback_log import FeedbackLog
+from ..widgets.focus import focus_start
 
 STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow", "failed": "magenta"}
 CARD_CHARS = 600
@@ -97,9 +98,7 @@ class APIDebuggerPane(Vertical):
 
     def on_show(self) -> None:
         self.refresh_loops()  # loops that SoAy or the CLI logged meanwhile
-        # The cursor goes where a person starts (and focus left in a hidden tab would pull it back).
-        if not self.has_focus_within:
-            self.query_one("#debugger-loops", DataTable).focus()
+        focus_start(self, "#debugger-loops")  # where a person starts: the list of loops
 
     # -- loops ---------------------------------------------------------------------------------
     @on(Button.Pressed, "#debugger-refresh")

@@ -17,6 +17,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tre
 
 from ...core.conference.tree import ConferenceError
 from ...models.base import LLMError
+from ..widgets.focus import focus_start
 
 METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
 MAX_TREE_LABEL = 90
@@ -116,8 +117,7 @@ class ConferencePane(Horizontal):
 
     def on_show(self) -> None:
         """Opening the tab puts the cursor where a person starts: the question, or the import box."""
-        target = "#conf-question" if self.conference else "#conf-import-path"
-        self.query_one(target).focus()
+        focus_start(self, "#conf-question" if self.conference else "#conf-import-path")
 
     @property
     def conference(self) -> str | None:

@@ -20,6 +20,7 @@ from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select
 from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+from ..widgets.focus import focus_start
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}
 
@@ -96,9 +97,7 @@ class LibraryPane(Vertical):
         self.show_recent()
 
     def on_show(self) -> None:
-        # Coming to the tab, the cursor goes where a person starts: the search box.
-        if not self.has_focus_within:
-            self.query_one("#library-query", Input).focus()
+        focus_start(self, "#library-query")  # where a person starts: the search box
 
     def on_unmount(self) -> None:
         if self.library is not None:
