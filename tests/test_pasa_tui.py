@@ -14,6 +14,7 @@ from scholar_tui.core.config import load_settings
 
 from .library_support import HashingEmbedder
 from .pasa_support import GatedLLM, RoutedLLM, mini_library  # noqa: F401
+from .pilot_support import wait_for
 
 
 def make_app(where, llm):
@@ -28,13 +29,6 @@ def labels(node) -> list[str]:
         found += labels(child)
     return found
 
-
-async def wait_for(pilot, condition, timeout: float = 20.0) -> None:
-    clock = 0.0
-    while not condition():
-        await pilot.pause(0.05)
-        clock += 0.05
-        assert clock < timeout, "timed out waiting for the pane"
 
 
 async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path, monkeypatch):

@@ -14,16 +14,10 @@ from scholar_tui.core.config import load_settings
 
 from .conftest import ScriptedLLM
 from .library_support import imported, prepared_library, real_embedder  # noqa: F401
+from .pilot_support import wait_for
 
 pytestmark = pytest.mark.embeddings
 
-
-async def wait_for(pilot, condition, timeout: float = 60.0) -> None:
-    clock = 0.0
-    while not condition():
-        await pilot.pause(0.1)
-        clock += 0.1
-        assert clock < timeout, "timed out waiting for the pane"
 
 
 def text_of(app, selector: str) -> str:
