@@ -17,13 +17,13 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..sandbox import Limits, Sandbox, SandboxResult
-
-if TYPE_CHECKING:
-    from ..autofeedback import FeedbackLoop, FeedbackRecord
 from ..streaming import iterate_in_thread
 from .entities import Mention, find_entity
 from .intents import INTENTS, Intent
 from .retrieval import ChoiceMode, IntentIndex, choose_intent
+
+if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_engine)
+    from ..autofeedback import FeedbackLoop, FeedbackRecord
 
 CodeMode = Literal["template", "model"]
 SANDBOX_FACTORY = "scholar_tui.core.soay.sandbox_apis:academic_functions"
@@ -237,7 +237,7 @@ class SoAyEngine:
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
             message = result.error or (f"{failed_call.name}: {failed_call.error}" if failed_call else "the program failed")
-            if answer.feedback:
+            if answer.feedback and answer.feedback["status"] == "limit_hit":
                 message += (f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
                             "fix the program by hand in the API debugger (F4)")
             yield from fail("run", message)
