@@ -26,7 +26,10 @@ class Embedder:
             if self._model is None:
                 try:
                     from sentence_transformers import SentenceTransformer
+                    from transformers.utils import logging as transformers_logging
 
+                    # transformers draws a "Loading weights" bar on stderr, over the CLI's progress lines
+                    transformers_logging.disable_progress_bar()
                     self._model = SentenceTransformer(
                         self.model_path, device=self.device, local_files_only=True
                     )
