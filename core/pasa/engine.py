@@ -118,6 +118,17 @@ class PaSa:
                 verdicts[found.paper_id] = verdict
                 yield verdict
 
+        def affordable(actions):
+            """The session's kept actions, each with its tree node, while the action budget lasts."""
+            nonlocal stop_reason
+            for action in actions:
+                if cancel.cancelled:
+                    return
+                if not queue.spend_action():
+                    stop_reason = "action budget"
+                    return
+                yield action, next(nodes)
+
         # 1. The search session (S_q).
         # A query of stop words only has no key phrase: its own first words are the one candidate.
         candidates = search_candidates(query, self.options.candidates) or [" ".join(query.split()[:12])]
@@ -126,13 +137,7 @@ class PaSa:
         yield CrawlerDecided("search", None, result.text, [a.render() for a in result.checked.kept],
                              result.checked.refused, round(result.seconds, 3),
                              candidates if self.crawler.query_mode == "candidates" else [])
-        for action in result.checked.kept:
-            if cancel.cancelled:
-                break
-            if not queue.spend_action():
-                stop_reason = "action budget"
-                break
-            node = next(nodes)
+        for action, node in affordable(result.checked.kept):
             yield SearchIssued(node, 0, action.argument)
             found = await self.tools.search(action.argument, date)
             async for event in queue_papers(found, node, 1, f'search "{action.argument}"'):
@@ -156,13 +161,7 @@ class PaSa:
             self.sessions.append(session_record(query, "expand", outline.paper, result))
             yield CrawlerDecided("expand", paper.node, result.text, [a.render() for a in result.checked.kept],
                                  result.checked.refused, round(result.seconds, 3), outline.expandable)
-            for action in result.checked.kept:
-                if cancel.cancelled:
-                    break
-                if not queue.spend_action():
-                    stop_reason = "action budget"
-                    break
-                node = next(nodes)
+            for action, node in affordable(result.checked.kept):
                 yield SectionExpanded(node, paper.node, paper.paper_id, action.argument)
                 cited = await self.tools.expand(paper.paper_id, outline, action.argument)
                 async for event in queue_papers(cited, node, paper.depth + 1,
