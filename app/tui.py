@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, TabbedContent, TabPane
+from textual.widgets import Footer, Header, TabbedContent
 
 from ..core.config import ConfigError, save_setting
 from ..models.base import LLMError
@@ -14,6 +14,7 @@ from .messages import ModelStateChanged, SettingsChanged
 from .panes import PANES, TAB_TITLES
 from .panes.settings import DoctorPanel, SettingsPane
 from .services import Services
+from .widgets.focus import StayingTabPane, focus_if_showing
 from .widgets.status_bar import StatusBar
 
 
@@ -44,7 +45,7 @@ class ScholarApp(App):
         yield Header()
         with TabbedContent(initial="paper-search", id="tabs"):
             for tab_id, title in self.TAB_TITLES.items():
-                with TabPane(title, id=tab_id):
+                with StayingTabPane(title, id=tab_id):
                     yield PANES[tab_id](self.services)
         yield StatusBar(self.services, id="status-bar")
         yield Footer()
@@ -64,7 +65,7 @@ class ScholarApp(App):
         # put the cursor where a person starts typing on that tab
         target = self.FOCUS_ON_SHOW.get(tab_id)
         if target:
-            self.query_one(target).focus()
+            focus_if_showing(self.query_one(target))
 
     def action_run_doctor(self) -> None:
         self.action_show_tab("settings")

@@ -35,6 +35,24 @@ async def test_visits_every_tab_and_quits(make_app):
     assert app.return_code == 0
 
 
+async def test_quick_tab_keys_land_on_the_last_tab_pressed(make_app):
+    """Focus moves late in Textual; a tab left before it moved must not pull itself back."""
+    app, _ = make_app()
+    tab_ids = list(ScholarApp.TAB_TITLES)
+    async with app.run_test(size=(140, 40)) as pilot:
+        tabs = app.query_one(TabbedContent)
+        for first in range(1, len(tab_ids) + 1):
+            for second in range(1, len(tab_ids) + 1):
+                if first != second:
+                    # both keys handled before Textual moves focus: a person typing F4 F5 on a busy machine
+                    app.action_show_tab(tab_ids[first - 1])
+                    app.action_show_tab(tab_ids[second - 1])
+                    await pilot.pause()
+                    assert tabs.active == tab_ids[second - 1], (first, second)
+                    focused = app.focused
+                    assert focused is None or tabs.get_pane(tab_ids[second - 1]) in focused.ancestors, (first, second)
+
+
 async def test_status_bar_names_the_model_once_loaded(make_app):
     app, _ = make_app()
     async with app.run_test(size=(140, 40)) as pilot:

@@ -17,7 +17,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tre
 
 from ...core.conference.tree import ConferenceError
 from ...models.base import LLMError
-from ..widgets.focus import focus_start
+from ..widgets.focus import focus_if_showing, focus_start
 
 METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
 MAX_TREE_LABEL = 90
@@ -111,7 +111,7 @@ class ConferencePane(Horizontal):
             select.value = wanted
             importing = self.query_one("#conf-import-path", Input)
             if importing.has_focus and not importing.value:
-                self.query_one("#conf-question", Input).focus()
+                focus_if_showing(self.query_one("#conf-question", Input))
         if not message.names:
             self._status("No conference yet: type a path or URL above and press Import.")
 
