@@ -196,7 +196,7 @@ def _percent(value: float | None) -> str:
 
 def _print_report(report) -> None:
     click.echo(f"{report.conference} · method {report.method} · describer {DESCRIBER_NOTE[report.describer]}")
-    click.echo(f"answers: extractive (best path's leaf value)"
+    click.echo("answers: extractive (best path's leaf value)"
                + (f" and model ({report.answer_mode})" if report.overall.model_f1 is not None else "")
                + f" · evidence hit@k against each question's `from` · k={report.k}")
     click.echo(_build_line(report.index))

@@ -89,18 +89,32 @@ def feedback() -> None:
 @click.option("--program", is_flag=True, help="TEXT is a SoAy program: scan every API call in it.")
 @click.option("--send", "send_it", is_flag=True, help="Also send it (local backend) and show DAC's observation.")
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
+@click.option("--apis", type=click.Choice(["academic", "pasa"]), default="academic", show_default=True,
+              help="Check against the seven academic APIs, or PaSa's tools (searchPapers, expandSection).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
 def feedback_check(obj: Context, text: str, instruction: str, program: bool, send_it: bool, backend: str,
-                   as_json: bool) -> None:
+                   apis: str, as_json: bool) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
     from ..core.autofeedback import AutoFeedback
 
-    af = AutoFeedback.from_settings(obj.where, obj.settings, _embedder(obj))
+    if apis == "pasa" and program:
+        raise click.BadParameter("PaSa's tools take requests, not programs", param_hint="--program")
+    embedder = _embedder(obj)
+    documentation = {}
+    if apis == "pasa":
+        from ..core.pasa.tool_requests import DOC_TABLE, TOOL_ERROR_CODES, TOOL_SPECS
+
+        documentation = {"specs": TOOL_SPECS, "error_codes": TOOL_ERROR_CODES, "doc_table": DOC_TABLE}
+    af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **documentation)
     findings = af.scan_program(text, instruction) if program else [f for f in [af.scan_request(text, instruction)] if f]
     observation = None
-    if send_it:
+    if send_it and apis == "pasa":
+        from ..core.pasa.tool_requests import send_tool_request
+
+        observation = af.analyse_response(send_tool_request(obj.where, obj.settings, text, embedder), instruction)
+    elif send_it:
         from ..core.autofeedback.human import run_program
         from ..core.autofeedback.dynamic import send_request
         from ..core.library.apis import open_api
@@ -133,6 +147,7 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as_json: bool) -> None:
     """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program."""
     from ..core.autofeedback.human import send_by_hand
+    from ..core.pasa.tool_requests import is_tool_request
     from ..indexes.autofeedback_log import FeedbackLog
 
     log = None
@@ -140,7 +155,8 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
         log = FeedbackLog(obj.where)
         if log.loop(loop_id) is None:
             raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
-    result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id)
+    embedder = _embedder(obj) if is_tool_request(text) else None  # PaSa's search is semantic
+    result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id, embedder=embedder)
     if as_json:
         emit_json(result.as_dict())
         return

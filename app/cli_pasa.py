@@ -73,6 +73,8 @@ def crawl_options(function):
         click.option("--rationale", type=click.Choice(["auto", "template", "model"]), default="auto", show_default=True,
                      help="Selector rationale: templated from evidence (tiny model) or generated."),
         click.option("--offline", is_flag=True, help="Do not ask arXiv or OpenAlex, even when the network is there."),
+        click.option("--feedback/--no-feedback", default=None,
+                     help="Send every [Search]/[Expand] through AutoFeedback (default: the autofeedback.pasa setting)."),
     ]):
         function = decorator(function)
     return function
@@ -88,9 +90,14 @@ def _progress_line(event, titles: dict[int, str]) -> str | None:
         refused = f" · refused {event.refused}" if event.refused else ""
         return f"{head}: {event.text} ({event.seconds:.1f} s){refused}"
     if kind == "search":
-        return f"  [Search] {event.query}"
+        return f"  {'↻ ' if event.retry_of else ''}[Search] {event.query}"
     if kind == "expand":
-        return f"  [Expand] paper:{event.paper_id} “{event.section}”"
+        return f"  {'↻ ' if event.retry_of else ''}[Expand] paper:{event.paper_id} “{event.section}”"
+    if kind == "feedback":
+        if not event.retried:
+            return None  # the call was fine as sent: nothing to say
+        wanting = "; ".join(round_["reason"] for round_ in event.rounds if not round_["ok"])
+        return f"    AutoFeedback (loop {event.loop_id}, {event.status}): {wanting}"
     if kind == "found":
         for paper in event.papers:
             titles[paper.node] = paper.title
@@ -125,7 +132,8 @@ def _progress_line(event, titles: dict[int, str]) -> str | None:
 @click.pass_obj
 @one_line_errors
 def search_command(obj: Context, query: str, date: str | None, max_actions: int, max_papers: int, depth: int,
-                   query_mode: str, rationale: str, offline: bool, show_all: bool, export: tuple | None,
+                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, show_all: bool,
+                   export: tuple | None,
                    save_sessions: Path | None, save_selections: Path | None, as_json: bool) -> None:
     """PaSa paper search: the Crawler searches and expands citations, the Selector ranks by P(True)."""
     from ..core.pasa.events import event_dict
@@ -139,7 +147,7 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
     options = _options(max_actions, max_papers, depth, query_mode, rationale)
     library, embedder, llm = _open(obj, quiet=as_json)
     agent = build_agent(obj.where, obj.settings, library, llm, embedder, options=options,
-                        online=False if offline else None)
+                        online=False if offline else None, feedback=feedback)
     events: list[Any] = []
     titles: dict[int, str] = {}
 
@@ -262,7 +270,7 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
 @one_line_errors
 def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | None, include_source: bool,
                        max_actions: int, max_papers: int, depth: int, query_mode: str, rationale: str, offline: bool,
-                       save_sessions: Path | None, as_json: bool) -> None:
+                       feedback: bool | None, save_sessions: Path | None, as_json: bool) -> None:
     """PaSa against plain library search: crawler recall, precision, recall, recall@20/50/100."""
     from ..core.pasa.bench import BenchFinished, QueryDone, bench_pasa, table
     from ..core.pasa.queries import QuerySetError, build_queries, read_queries
@@ -287,7 +295,7 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | Non
     if not query_set:
         raise click.ClickException("no queries to run")
     agent = build_agent(obj.where, obj.settings, library, llm, embedder, options=options,
-                        online=False if offline else None)
+                        online=False if offline else None, feedback=feedback, feedback_source="bench-pasa")
     _say(f"bench pasa: {len(query_set)} queries ({origin}), model {llm.model_name}, "
          f"budgets {options.budgets.as_dict()}", as_json)
     finished: BenchFinished | None = None
@@ -299,7 +307,8 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | Non
                 s = item.scores
                 _say(f"[{item.index}/{item.total}] crawler recall {s.crawler_recall:.2f} · recall {s.recall:.2f} · "
                      f"precision {s.precision:.2f} · search R@20 {s.search_recall_at[20]:.2f} · "
-                     f"{s.crawled} crawled, {s.actions} actions, {s.seconds:.0f} s · {s.query[:60]}", as_json)
+                     f"{s.crawled} crawled, {s.actions} actions{f', {s.retries} retries' if s.retries else ''}, "
+                     f"{s.seconds:.0f} s · {s.query[:60]}", as_json)
             else:
                 finished = item
 
@@ -322,6 +331,12 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | Non
                f"{pasa_stats['mean_actions']:.1f} actions, {pasa_stats['mean_seconds']:.1f} s per query "
                f"(plain search {finished.summary['mean_search_seconds']:.2f} s) · "
                f"{pasa_stats['answers_found_only_by_expand']} answers found through [Expand] · total {finished.seconds:.0f} s")
+    if agent.feedback is not None:
+        click.echo(f"AutoFeedback: {pasa_stats['retried_calls']} calls sent back to the Crawler, "
+                   f"{pasa_stats['retries']} other actions tried, {pasa_stats['limit_hit']} loops waiting for a person, "
+                   f"{pasa_stats['answers_found_by_retry']} answers first found by a retry")
+    else:
+        click.echo("AutoFeedback: off (--no-feedback or autofeedback.pasa = false)")
 
 
 __all__ = ["bench_pasa_command", "pasa", "search_command"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import tomlkit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -109,6 +109,9 @@ class AutoFeedbackSettings(_Section):
 
     soay: bool = True
     """Pass every SoAy program through AutoFeedback (static scan, dynamic analysis, logged loop)."""
+
+    pasa: bool = True
+    """Pass every PaSa [Search]/[Expand] through AutoFeedback (a call that adds nothing is retried)."""
 
 
 class Settings(_Section):

@@ -1,6 +1,7 @@
 """LanceDB table of the API documentation's chunks, for AutoFeedback's Document Retrieval (§3.3.1).
 
-One table, ``autofeedback_docs``: a row per semantic chunk with its API name, section, text and
+One table per documentation (``autofeedback_docs`` for the academic APIs, another for PaSa's
+tools): a row per semantic chunk with its API name, section, text and
 embedding, and the fingerprint of the documentation and embedder it was built from (a changed
 spec or another embedder rebuilds it). Retrieval first narrows to the chunks of the API named in
 the request (and the shared ``*`` chunks), then takes the nearest by cosine: the paper matches
@@ -42,11 +43,12 @@ def _schema(dimension: int) -> pa.Schema:
 
 
 class DocIndex:
-    def __init__(self, where: Locations) -> None:
+    def __init__(self, where: Locations, table: str = TABLE) -> None:
         self.db = open_vectors(where)
+        self.table = table
 
     def _table(self):
-        return self.db.open_table(TABLE) if TABLE in self.db.list_tables().tables else None
+        return self.db.open_table(self.table) if self.table in self.db.list_tables().tables else None
 
     def fingerprint(self) -> str | None:
         table = self._table()
@@ -68,7 +70,9 @@ class DocIndex:
             ],
             schema=_schema(dimension),
         )
-        self.db.create_table(TABLE, data, mode="overwrite")
+        # "overwrite" on a table that is not there makes lance log a warning onto the CLI's stderr
+        mode = "overwrite" if self._table() is not None else "create"
+        self.db.create_table(self.table, data, mode=mode)
 
     def search(self, apis: list[str], query: np.ndarray, k: int = 1) -> list[DocHit]:
         """The ``k`` chunks of ``apis`` nearest to ``query``."""

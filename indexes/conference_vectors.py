@@ -94,7 +94,10 @@ def write_table(where: Locations, conference: str, rows: list[PathRow], star: np
         ],
         schema=_schema(dimension),
     )
-    open_vectors(where).create_table(table_name(conference), data, mode="overwrite")
+    db = open_vectors(where)
+    name = table_name(conference)
+    # "overwrite" on a table that is not there makes lance log a warning onto the CLI's stderr
+    db.create_table(name, data, mode="overwrite" if name in db.list_tables().tables else "create")
 
 
 @dataclass

@@ -127,15 +127,19 @@ class RoutedLLM(ScriptedLLM):
     last reply repeats), the Selector by ``relevant(title)``; every request is kept in history."""
 
     def __init__(self, search: list[str] | None = None, expand: list[str] | None = None,
-                 relevant: Callable[[str], bool] | None = None) -> None:
+                 relevant: Callable[[str], bool] | None = None, retry: list[str] | None = None) -> None:
         super().__init__()
         self.search_replies = list(search or ["[Stop]"])
         self.expand_replies = list(expand or ["[Stop]"])
+        self.retry_replies = list(retry or ["[Stop]"])
         self.relevant = relevant or (lambda title: "graph" in title.lower())
 
     @staticmethod
     def kind_of(request: Request) -> str:
-        content = request.messages[-1]["content"] if request.messages else (request.prompt or "")
+        content = request.messages[0]["content"] if request.messages else (request.prompt or "")
+        crawler = content.startswith(("Please, generate some mutually exclusive queries", "You are conducting research on"))
+        if crawler and len(request.messages) > 1:
+            return "retry"  # a session's prompt and response, then AutoFeedback's turn
         if content.startswith("Please, generate some mutually exclusive queries"):
             return "search"
         if content.startswith("You are conducting research on"):
@@ -144,6 +148,8 @@ class RoutedLLM(ScriptedLLM):
 
     def reply_for(self, request: Request) -> str:
         kind = self.kind_of(request)
+        if kind == "retry":
+            return self.retry_replies.pop(0) if len(self.retry_replies) > 1 else self.retry_replies[0]
         if kind == "search":
             return self.search_replies.pop(0) if len(self.search_replies) > 1 else self.search_replies[0]
         if kind == "expand":

@@ -96,3 +96,28 @@ def test_prepare_reports_cited_works(mini_library, fake_models):
     data = json.loads(result.stdout)
     assert data["cited_works"]["linked"] == 0  # the fixture was prepared already
     assert data["papers_by_source"]["reference"] >= 10 and data["papers_by_source"]["unarxive"] == 3
+
+
+def test_search_through_autofeedback_retries_and_logs(mini_library, fake_models, where):
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
+
+    fake_models.expand_replies = ["[Expand] 1 Introduction [Stop]"]  # cites only what the search queued
+    fake_models.retry_replies = ["[Expand] 2 Related Work [Stop]"]
+    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3")
+    assert result.exit_code == 0, result.output
+    err = result.stderr
+    assert "AutoFeedback (loop" in err and "E_NOTHING_NEW" in err
+    assert "↻ [Expand] paper:1 “2 Related Work”" in err
+    loops = json.loads(invoke("logs", "--json").stdout)
+    assert loops and {loop["source"] for loop in loops} == {"pasa"}
+    # the check and the hand-send know PaSa's tools
+    checked = invoke("feedback", "check", '<<API>>search_papers(query="graph neural networks")<</API>>', "-i", "graph papers",
+                     "--apis", "pasa")
+    assert "E2.2" in checked.output and "searchPapers" in checked.output
+    sent = json.loads(invoke("feedback", "send", 'searchPapers(query="attention")', "--json").stdout)
+    assert sent["ok"] and any("Attention" in paper["title"] for paper in sent["response"])
+    # --no-feedback sends the actions as they are: no loop is logged, no retry made
+    before = len(FeedbackLog(where).loops())
+    plain = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3",
+                   "--no-feedback")
+    assert "↻" not in plain.stderr and len(FeedbackLog(where).loops()) == before

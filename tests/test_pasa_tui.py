@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from textual.widgets import Button, DataTable, Input, Static, Tree
+from textual.widgets import Button, DataTable, Input, Static, TextArea, Tree
 
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.services import Services
@@ -113,3 +113,65 @@ async def test_an_empty_query_asks_for_one(where, mini_library):
         await pilot.pause()
         assert "Type a query first" in str(app.query_one("#pasa-status", Static).render())
         await asyncio.sleep(0)
+
+
+async def crawl(app, pilot, query: str = "Which papers study graph neural networks?"):
+    """Type the query, start the crawl, wait for its end; the GNN paper's tree node."""
+    pane = app.query_one(PaperSearchPane)
+    app.query_one("#pasa-query", Input).value = query
+    await pilot.click("#pasa-search")
+    await wait_for(pilot, lambda: pane.finished is not None)
+    await pilot.pause()
+    search_node = app.query_one("#pasa-tree", Tree).root.children[0]
+    return next(child for child in search_node.children if "Graph neural networks for" in str(child.label))
+
+
+async def test_a_call_autofeedback_sent_back_shows_its_retry_and_its_loop(where, mini_library):
+    # The search for graphs queues what the GNN paper's Introduction cites: expanding it adds
+    # nothing, AutoFeedback says so, and the Crawler expands Related Work in its place.
+    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 1 Introduction [Stop]"],
+                    retry=["[Expand] 2 Related Work [Stop]"])
+    app = make_app(where, llm)
+    async with app.run_test(size=(160, 48)) as pilot:
+        gnn_node = await crawl(app, pilot)
+        sent, retried = gnn_node.children[:2]
+        assert str(sent.label).startswith("[Expand] 1 Introduction") and "AutoFeedback: retried" in str(sent.label)
+        assert str(retried.label).startswith("↻ [Expand] 2 Related Work")
+        assert any("Attention is all you need" in str(child.label) for child in retried.children)
+        app.query_one("#pasa-tree", Tree).select_node(sent)
+        await pilot.pause()
+        detail = str(app.query_one("#pasa-detail", Static).render())
+        assert "AutoFeedback loop" in detail and "E_NOTHING_NEW" in detail
+        # the loops are the API debugger's too
+        await pilot.press("f4")
+        await pilot.pause()
+        loops = app.query_one("#debugger-loops", DataTable)
+        await wait_for(pilot, lambda: loops.row_count > 0)
+        assert {str(loops.get_row_at(row)[2]) for row in range(loops.row_count)} == {"pasa"}
+
+
+async def test_a_call_with_nothing_left_to_try_is_fixed_by_hand_in_the_debugger(where, mini_library):
+    # The Crawler has no other section to offer (its retry names none): the loop runs out.
+    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 1 Introduction [Stop]"])
+    app = make_app(where, llm)
+    async with app.run_test(size=(160, 48)) as pilot:
+        gnn_node = await crawl(app, pilot)
+        sent = gnn_node.children[0]
+        assert "AutoFeedback: loop waits for a person in the API debugger" in str(sent.label)
+        await pilot.press("f4")
+        await pilot.pause()
+        await pilot.click("#debugger-limit-hit")
+        loops = app.query_one("#debugger-loops", DataTable)
+        await wait_for(pilot, lambda: loops.row_count == 1)
+        loops.focus()
+        loops.move_cursor(row=0)
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = app.query_one("#debugger-request", TextArea)
+        assert "1 Introduction" in editor.text and editor.text.startswith("<<API>>expandSection(")
+        editor.text = editor.text.replace("1 Introduction", "2 Related Work")  # the person's fix
+        await pilot.press("ctrl+s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        response = str(app.query_one("#debugger-response", Static).render())
+        assert "fixed_by_hand" in response and "Attention is all you need" in response

@@ -37,6 +37,22 @@ def _short(text: str, limit: int = MAX_LABEL) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _retry_mark(event) -> tuple[str, str]:
+    return ("↻ ", "yellow") if event.retry_of is not None else ("", "")
+
+
+def _feedback_text(feedback) -> Text:
+    """The rounds of a call's AutoFeedback loop, for the detail view."""
+    if feedback is None:
+        return Text()
+    text = Text(f"\n\nAutoFeedback loop {feedback.loop_id}: {feedback.status}", style="bold")
+    for number, round_ in enumerate(feedback.rounds, start=1):
+        verdict = "ok" if round_["ok"] else f"{round_['sub_type']}: {round_['reason']}"
+        text.append(f"\n {number}. {round_['kind']} · {round_['request']}\n    {verdict}",
+                    style="" if round_["ok"] else "yellow")
+    return text
+
+
 def _can_open_browser() -> bool:
     """A graphical browser only: a text browser would take over the terminal the app runs in."""
     return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
@@ -198,7 +214,7 @@ class PaperSearchPane(Vertical):
 
     def _on_search(self, event) -> None:
         parent = self.nodes.get(event.parent, self.query_one("#pasa-tree", Tree).root)
-        node = parent.add(Text.assemble(("[Search] ", "bold cyan"), event.query),
+        node = parent.add(Text.assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query),
                           data={"kind": "search", "query": event.query}, expand=True)
         self.nodes[event.node] = node
 
@@ -206,11 +222,23 @@ class PaperSearchPane(Vertical):
         parent = self.nodes.get(event.parent)
         if parent is None:
             return
-        node = parent.add(Text.assemble(("[Expand] ", "bold magenta"), event.section),
+        node = parent.add(Text.assemble(_retry_mark(event), ("[Expand] ", "bold magenta"), event.section),
                           data={"kind": "section", "paper_id": event.paper_id, "section": event.section}, expand=True)
         parent.allow_expand = True
         parent.expand()
         self.nodes[event.node] = node
+
+    def _on_feedback(self, event) -> None:
+        """A call AutoFeedback sent back: say why on its node; the retries follow as siblings."""
+        node = self.nodes.get(event.node)
+        if node is None or not event.retried:
+            return
+        node.data = {**(node.data or {}), "feedback": event}
+        style = "bold red" if event.status == "limit_hit" else "yellow"
+        note = "loop waits for a person in the API debugger" if event.status == "limit_hit" else "retried"
+        node.set_label(Text.assemble(node.label, (f"  AutoFeedback: {note}", style)))
+        wanting = "; ".join(round_["reason"] for round_ in event.rounds if not round_["ok"])
+        self._status(f"AutoFeedback loop {event.loop_id} ({event.status}): {wanting}", "yellow")
 
     def _on_found(self, event) -> None:
         parent = self.nodes.get(event.parent)
@@ -276,10 +304,12 @@ class PaperSearchPane(Vertical):
             self.show_paper(data["paper_id"])
         elif data.get("kind") == "search":
             self._detail(Text.assemble(("[Search] ", "bold"), data["query"],
-                                       f"\n{len(event.node.children)} new papers queued by this search."))
+                                       f"\n{len(event.node.children)} new papers queued by this search.",
+                                       _feedback_text(data.get("feedback"))))
         elif data.get("kind") == "section":
             self._detail(Text.assemble(("[Expand] ", "bold"), data["section"], f" of paper:{data['paper_id']}\n"
-                                       f"{len(event.node.children)} cited papers queued."))
+                                       f"{len(event.node.children)} cited papers queued.",
+                                       _feedback_text(data.get("feedback"))))
 
     @on(DataTable.RowHighlighted, "#pasa-results")
     @on(DataTable.RowSelected, "#pasa-results")

@@ -66,8 +66,8 @@ def api_documentation(specs: Mapping[str, APISpec] = SPECS, error_codes: Mapping
         fields = " ".join(f"Field {field.name} ({field.type}): {field.description.rstrip('.')}." for field in spec.returns)
         returns = f"{name} returns {spec.returns_type}. {fields}"
         if spec.returns_type.startswith("list"):
-            returns += (f" An empty list means that nothing in this backend matches the values given; "
-                        f"check them against the instruction.")
+            returns += (" An empty list means that nothing in this backend matches the values given; "
+                        "check them against the instruction.")
         paragraphs.append(DocParagraph(name, "returns", f"Returns of {name}:", returns))
         for code in spec.errors:
             paragraphs.append(DocParagraph(name, f"error:{code}", f"Error {code} from {name}:", error_codes[code]))

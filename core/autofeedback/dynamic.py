@@ -100,8 +100,9 @@ class DynamicAnalyser:
     """DAC over one documentation, with the chunk index in this installation's LanceDB."""
 
     def __init__(self, where, embedder, specs: Mapping[str, APISpec] = SPECS,
-                 error_codes: Mapping[str, str] = ERROR_CODES) -> None:
+                 error_codes: Mapping[str, str] = ERROR_CODES, *, doc_table: str | None = None) -> None:
         self.where = where
+        self.doc_table = doc_table  # None: the academic APIs' table
         self.embedder = embedder
         self.specs = dict(specs)
         self.error_codes = dict(error_codes)
@@ -115,7 +116,7 @@ class DynamicAnalyser:
 
         with self._lock:
             if self._index is None:
-                index = DocIndex(self.where)
+                index = DocIndex(self.where, self.doc_table) if self.doc_table else DocIndex(self.where)
                 paragraphs = api_documentation(self.specs, self.error_codes)
                 wanted = fingerprint(paragraphs, getattr(self.embedder, "name", type(self.embedder).__name__))
                 if index.fingerprint() != wanted:

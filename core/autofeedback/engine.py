@@ -19,16 +19,17 @@ class AutoFeedback:
     """
 
     def __init__(self, where, embedder, *, threshold: float = 0.5, specs: Mapping[str, APISpec] = SPECS,
-                 error_codes: Mapping[str, str] = ERROR_CODES) -> None:
+                 error_codes: Mapping[str, str] = ERROR_CODES, doc_table: str | None = None) -> None:
         self.where = where
         self.embedder = embedder
         self.retriever = APIRetriever(embedder, specs)
         self.scanner = StaticScanner(self.retriever, specs, threshold=threshold)
-        self.analyser = DynamicAnalyser(where, embedder, specs, error_codes)
+        self.analyser = DynamicAnalyser(where, embedder, specs, error_codes, doc_table=doc_table)
 
     @classmethod
-    def from_settings(cls, where, settings, embedder) -> "AutoFeedback":
-        return cls(where, embedder, threshold=settings.autofeedback.similarity_threshold)
+    def from_settings(cls, where, settings, embedder, **documentation) -> "AutoFeedback":
+        """``documentation``: ``specs``, ``error_codes`` and ``doc_table`` of APIs other than the academic ones."""
+        return cls(where, embedder, threshold=settings.autofeedback.similarity_threshold, **documentation)
 
     def scan_request(self, text: str, instruction: str, relevant: Sequence[str] | None = None) -> StaticFinding | None:
         return self.scanner.scan_request(text, instruction, relevant)
@@ -41,3 +42,12 @@ class AutoFeedback:
 
     def analyse_program(self, result: SandboxResult, instruction: str = "") -> DynamicObservation:
         return self.analyser.analyse_program(result, instruction)
+
+
+def open_feedback_loop(where, settings, embedder, *, source: str, **documentation):
+    """A loop with this installation's limits and log; ``documentation`` as for ``from_settings``."""
+    from ...indexes.autofeedback_log import FeedbackLog
+    from .loop import FeedbackLimits, FeedbackLoop
+
+    return FeedbackLoop(AutoFeedback.from_settings(where, settings, embedder, **documentation),
+                        FeedbackLimits.from_settings(settings), log=FeedbackLog(where), source=source)

@@ -21,7 +21,7 @@ from datetime import date, timedelta
 
 from ...models.base import CancelToken
 from .engine import PaSa
-from .events import CrawlFinished, PapersFound
+from .events import CrawlFinished, PapersFound, ToolFeedback
 from .metrics import QueryScores, score_query, summarize
 from .queries import ScholarQuery
 
@@ -68,14 +68,24 @@ async def bench_pasa(agent: PaSa, queries: list[ScholarQuery], *, include_source
         search_seconds = time.monotonic() - started
         finished: CrawlFinished | None = None
         via_expand: set[int] = set()
+        via_retry: set[int] = set()
         expand_nodes: set[int] = set()
+        retry_nodes: set[int] = set()
+        feedback: list[ToolFeedback] = []
         async for event in agent.run(query.query, date=before, cancel=cancel):
             if on_event is not None:
                 on_event(event)
+            if event.kind in ("search", "expand") and event.retry_of is not None:
+                retry_nodes.add(event.node)
             if event.kind == "expand":
                 expand_nodes.add(event.node)
-            elif isinstance(event, PapersFound) and event.parent in expand_nodes:
-                via_expand.update(paper.paper_id for paper in event.papers)
+            elif isinstance(event, ToolFeedback):
+                feedback.append(event)
+            elif isinstance(event, PapersFound):
+                if event.parent in expand_nodes:
+                    via_expand.update(paper.paper_id for paper in event.papers)
+                if event.parent in retry_nodes:
+                    via_retry.update(paper.paper_id for paper in event.papers)
             elif isinstance(event, CrawlFinished):
                 finished = event
         assert finished is not None
@@ -85,6 +95,10 @@ async def bench_pasa(agent: PaSa, queries: list[ScholarQuery], *, include_source
             pasa_ranking, actions=finished.actions, seconds=finished.seconds, search_seconds=search_seconds,
             stop_reason=finished.stop_reason,
             found_by_expand=len(via_expand & answers),
+            retried_calls=sum(event.retried for event in feedback),
+            retries=len(retry_nodes),
+            limit_hit=sum(event.status == "limit_hit" for event in feedback),
+            found_by_retry=len(via_retry & answers),
         )
         scores.append(query_scores)
         yield QueryDone(index, len(queries), query_scores)

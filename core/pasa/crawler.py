@@ -63,9 +63,10 @@ class Crawler:
         self.max_tokens = max_tokens
         self.calls = 0
 
-    def _generate(self, prompt: str, grammar: str, cancel: CancelToken | None) -> tuple[str, float, int]:
+    def _generate(self, prompt: str, grammar: str, cancel: CancelToken | None,
+                  follow_up: tuple[dict, ...] = ()) -> tuple[str, float, int]:
         clock = time.perf_counter()
-        completion = self.llm.chat([{"role": "user", "content": prompt}], grammar=grammar,
+        completion = self.llm.chat([{"role": "user", "content": prompt}, *follow_up], grammar=grammar,
                                    max_tokens=self.max_tokens, temperature=0.0, cancel=cancel)
         self.calls += 1
         return completion.text.strip(), time.perf_counter() - clock, completion.prompt_tokens
@@ -86,6 +87,34 @@ class Crawler:
         grammar = expand_grammar(expandable, self.actions_per_session, at_least_one=self.expand_at_least_one)
         text, seconds, tokens = self._generate(crawler_prompt(query, shown), grammar, cancel)
         return SessionResult(text, validate(text, "Expand", expandable, self.actions_per_session), seconds, tokens, True)
+
+    def retry(self, query: str, paper: Paper | None, kind: str, options: list[str] | None, session_text: str,
+              feedback: str, cancel: CancelToken | None = None) -> SessionResult:
+        """One replacement action after AutoFeedback found the session's last one wanting.
+
+        The session's prompt and response are sent again as they were (llama.cpp reuses their
+        cached prefix), then the feedback as the next user turn; ``options`` are the arguments
+        not tried yet (None: a free query). The grammar asks for exactly one action.
+        """
+        if options is not None and not options:
+            return SessionResult("[Stop]", CheckedActions([], []), 0.0, 0, False)
+        if kind == "Search":
+            grammar = search_grammar(options, 1)
+            prompt = crawler_prompt(query)
+        else:
+            assert paper is not None and options is not None
+            grammar = expand_grammar(options, 1)
+            prompt = crawler_prompt(query, Paper(paper.title, short_abstract(paper.abstract),
+                                                 paper.sections[:MAX_SECTIONS_SHOWN]))
+        follow_up = ({"role": "assistant", "content": session_text},
+                     {"role": "user", "content": retry_prompt(feedback, kind)})
+        text, seconds, tokens = self._generate(prompt, grammar, cancel, follow_up)
+        return SessionResult(text, validate(text, kind, options, 1), seconds, tokens, True)
+
+
+def retry_prompt(feedback: str, kind: str) -> str:
+    """The follow-up turn after AutoFeedback: its feedback, then the one action wanted."""
+    return f"{feedback}\nAnswer with one new [{kind}] action, then [Stop]."
 
 
 def session_record(query: str, kind: str, paper: Paper | None, result: SessionResult) -> CrawlerSession:

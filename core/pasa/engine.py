@@ -7,7 +7,11 @@ One run (``PaSa.run``, an async generator of ``events``):
 2. Expand sessions, breadth first: the next queued paper below the depth limit that has sections
    citing something is read (S_q+p: title, abstract, outline); its [Expand] actions queue the
    papers those sections cite, one level deeper, and the Selector judges them.
-3. It stops when the queue has nothing left to read, or the action or paper budget is spent, or
+3. With AutoFeedback on (``feedback``, a ``FeedbackLoop``), every [Search]/[Expand] is sent as an
+   API request (``tool_requests``): statically scanned, executed, and when it fails or adds
+   nothing new, explained from the tools' documentation and handed back to the Crawler, which
+   picks one untried action in its place — at most the loop's limits, every round logged.
+4. It stops when the queue has nothing left to read, or the action or paper budget is spent, or
    it is cancelled. The results are every judged paper ranked by P(True); the selected ones are
    those whose decision token is True.
 
@@ -26,6 +30,7 @@ from dataclasses import dataclass
 from ...indexes.library import Library
 from ...models.base import LLM, CancelToken
 from ...training.formats import CrawlerSession, SelectorRecord
+from ..autofeedback.loop import FeedbackLoop, Generation, LoopResult
 from .crawler import Crawler, session_record
 from .events import (
     CrawlerDecided,
@@ -38,12 +43,14 @@ from .events import (
     RankedPaper,
     SearchIssued,
     SectionExpanded,
+    ToolFeedback,
     Verdict,
 )
 from .phrases import search_candidates
 from .queue import Budgets, PaperQueue
 from .selector import Selector
-from .tools import LibraryTools, ToolResult
+from .tool_requests import EXPAND_API, SEARCH_API, ToolAttempt, ToolExecutor, expand_request, search_request
+from .tools import LibraryTools, Outline, ToolResult
 
 
 @dataclass
@@ -56,12 +63,46 @@ class PaSaOptions:
     expand_at_least_one: bool = True  # an expand session names at least one section (see Crawler)
 
 
+@dataclass
+class CheckedCall:
+    """One [Search]/[Expand] action on its way through AutoFeedback, with what a retry may pick."""
+
+    kind: str  # "Search" | "Expand"
+    argument: str
+    session_text: str  # the session's response, replayed before the feedback
+    options: list[str] | None  # the arguments the grammar offers (None: a free query)
+    tried: set[str]  # lower-cased arguments used already: a retry picks another
+    depth: int
+    paper_id: int | None = None
+    parent_node: int = 0
+    outline: Outline | None = None
+
+    def request(self, argument: str) -> str:
+        return search_request(argument) if self.kind == "Search" else expand_request(self.paper_id, argument)
+
+    def found_by(self, argument: str) -> str:
+        return f'search "{argument}"' if self.kind == "Search" else f"expand paper:{self.paper_id} “{argument}”"
+
+
+def _round_summary(round_) -> dict:
+    wanting = round_.sub_type is not None
+    reason = ""
+    if round_.finding is not None:
+        reason = round_.finding.detail or round_.finding.sub_type
+    elif round_.observation is not None and not round_.observation.satisfied:
+        reason = round_.observation.reason
+    return {"kind": round_.kind, "request": round_.request, "ok": not wanting, "sub_type": round_.sub_type,
+            "reason": reason}
+
+
 class PaSa:
     """One agent over one library; ``run`` may be called for several queries in turn."""
 
-    def __init__(self, llm: LLM, tools: LibraryTools, options: PaSaOptions | None = None) -> None:
+    def __init__(self, llm: LLM, tools: LibraryTools, options: PaSaOptions | None = None,
+                 feedback: FeedbackLoop | None = None) -> None:
         self.llm = llm
         self.tools = tools
+        self.feedback = feedback
         self.library: Library = tools.library
         self.options = options or PaSaOptions()
         budgets = self.options.budgets
@@ -137,8 +178,36 @@ class PaSa:
         yield CrawlerDecided("search", None, result.text, [a.render() for a in result.checked.kept],
                              result.checked.refused, round(result.seconds, 3),
                              candidates if self.crawler.query_mode == "candidates" else [])
+        executor = ToolExecutor(self.tools, date) if self.feedback is not None else None
+
+        async def checked_call(node: int, call: CheckedCall) -> AsyncIterator[Event]:
+            """One action through AutoFeedback: its verdict, then every request sent, each with its papers."""
+            assert executor is not None
+            attempts, loop = await self._through_feedback(query, executor, call, cancel)
+            yield ToolFeedback(node, loop.loop_id, loop.status, [_round_summary(r) for r in loop.rounds])
+            sent: set[str] = set()
+            for attempt in attempts:
+                if attempt.request in sent:  # the Crawler had nothing else to try: no new node
+                    continue
+                at = node
+                if sent:
+                    at = next(nodes)
+                    yield (SearchIssued(at, 0, attempt.argument, retry_of=node) if call.outline is None
+                           else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node))
+                sent.add(attempt.request)
+                if attempt.result is not None:
+                    async for event in queue_papers(attempt.result, at, call.depth, call.found_by(attempt.argument)):
+                        yield event
+
+        search_options = candidates if self.crawler.query_mode == "candidates" else None
+        searched = {action.argument.lower() for action in result.checked.kept}
         for action, node in affordable(result.checked.kept):
             yield SearchIssued(node, 0, action.argument)
+            if executor is not None:
+                call = CheckedCall("Search", action.argument, result.text, search_options, searched, depth=1)
+                async for event in checked_call(node, call):
+                    yield event
+                continue
             found = await self.tools.search(action.argument, date)
             async for event in queue_papers(found, node, 1, f'search "{action.argument}"'):
                 yield event
@@ -161,8 +230,16 @@ class PaSa:
             self.sessions.append(session_record(query, "expand", outline.paper, result))
             yield CrawlerDecided("expand", paper.node, result.text, [a.render() for a in result.checked.kept],
                                  result.checked.refused, round(result.seconds, 3), outline.expandable)
+            expanded = {action.argument.lower() for action in result.checked.kept}
             for action, node in affordable(result.checked.kept):
                 yield SectionExpanded(node, paper.node, paper.paper_id, action.argument)
+                if executor is not None:
+                    call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
+                                       depth=paper.depth + 1, paper_id=paper.paper_id, parent_node=paper.node,
+                                       outline=outline)
+                    async for event in checked_call(node, call):
+                        yield event
+                    continue
                 cited = await self.tools.expand(paper.paper_id, outline, action.argument)
                 async for event in queue_papers(cited, node, paper.depth + 1,
                                                 f"expand paper:{paper.paper_id} “{action.argument}”"):
@@ -179,6 +256,32 @@ class PaSa:
             seconds=round(time.monotonic() - clock, 3),
             cancelled=cancel.cancelled,
         )
+
+    async def _through_feedback(self, query: str, executor: ToolExecutor, call: CheckedCall,
+                                cancel: CancelToken) -> tuple[list[ToolAttempt], LoopResult]:
+        """Run one action as a feedback loop (in a worker thread; the tools run on this loop)."""
+        assert self.feedback is not None
+        event_loop = asyncio.get_running_loop()
+        first = len(executor.attempts)
+
+        def generate(history) -> Generation:
+            if not history:  # the action the session chose
+                return Generation(call.request(call.argument), thought=call.session_text)
+            left = None if call.options is None else [o for o in call.options if o.lower() not in call.tried]
+            retry = self.crawler.retry(query, call.outline.paper if call.outline else None, call.kind, left,
+                                       call.session_text, history[-1].feedback, cancel)
+            if not retry.checked.kept:  # nothing untried: the same request again, and the loop runs out
+                return Generation(history[-1].request, thought=retry.text)
+            chosen = retry.checked.kept[0].argument
+            call.tried.add(chosen.lower())
+            return Generation(call.request(chosen), thought=retry.text, prompt_tokens=retry.prompt_tokens)
+
+        def execute(text: str):
+            return asyncio.run_coroutine_threadsafe(executor.send(text), event_loop).result().call
+
+        api = SEARCH_API if call.kind == "Search" else EXPAND_API
+        loop = await asyncio.to_thread(self.feedback.run, query, generate, execute, relevant=[api])
+        return executor.attempts[first:], loop
 
     def _ranked(self, queue: PaperQueue, verdicts: dict[int, Verdict]) -> list[RankedPaper]:
         rows = self.library.papers(list(verdicts))

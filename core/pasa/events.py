@@ -42,6 +42,7 @@ class SearchIssued:
     node: int
     parent: int  # 0: the query
     query: str
+    retry_of: int | None = None  # the search node whose AutoFeedback asked for this one
     kind: str = "search"
 
 
@@ -51,7 +52,28 @@ class SectionExpanded:
     parent: int  # the paper's node
     paper_id: int
     section: str
+    retry_of: int | None = None  # the expand node whose AutoFeedback asked for this one
     kind: str = "expand"
+
+
+@dataclass
+class ToolFeedback:
+    """AutoFeedback on one [Search]/[Expand] call, sent after the call (and its retries) ran.
+
+    ``rounds``: one dict per request checked (``kind`` static/dynamic, ``request``, ``ok``,
+    ``sub_type`` and ``reason`` when it was found wanting). Retries are the SearchIssued /
+    SectionExpanded events with ``retry_of`` set to ``node`` that follow this one.
+    """
+
+    node: int
+    loop_id: int | None
+    status: str  # "solved" | "limit_hit"
+    rounds: list[dict]
+    kind: str = "feedback"
+
+    @property
+    def retried(self) -> bool:
+        return len(self.rounds) > 1
 
 
 @dataclass
@@ -126,8 +148,8 @@ class CrawlFinished:
         return [paper for paper in self.results if paper.decision]
 
 
-Event = (CrawlStarted | CrawlerDecided | SearchIssued | SectionExpanded | PapersFound | Verdict | CrawlNotice
-         | CrawlFinished)
+Event = (CrawlStarted | CrawlerDecided | SearchIssued | SectionExpanded | ToolFeedback | PapersFound | Verdict
+         | CrawlNotice | CrawlFinished)
 
 
 def event_dict(event: Event) -> dict:

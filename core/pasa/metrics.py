@@ -50,6 +50,10 @@ class QueryScores:
     search_seconds: float
     stop_reason: str = ""
     found_by_expand: int = 0  # answers found only through [Expand]
+    retried_calls: int = 0  # [Search]/[Expand] calls AutoFeedback sent back to the Crawler
+    retries: int = 0  # requests sent in their place
+    limit_hit: int = 0  # calls whose loop ran out of rounds (waiting in the API debugger)
+    found_by_retry: int = 0  # answers first queued by a retry
     extra: dict = field(default_factory=dict)
 
 
@@ -89,6 +93,10 @@ def summarize(scores: list[QueryScores]) -> dict:
             "mean_actions": mean(s.actions for s in scores),
             "mean_seconds": mean(s.seconds for s in scores),
             "answers_found_only_by_expand": sum(s.found_by_expand for s in scores),
+            "retried_calls": sum(s.retried_calls for s in scores),
+            "retries": sum(s.retries for s in scores),
+            "limit_hit": sum(s.limit_hit for s in scores),
+            "answers_found_by_retry": sum(s.found_by_retry for s in scores),
         },
         "mean_search_seconds": mean(s.search_seconds for s in scores),
     }

@@ -44,12 +44,23 @@ def prepare(where: Locations, library: Library, embedder) -> Prepared:
 
 def build_agent(where: Locations, settings: Settings, library: Library, llm, embedder, *,
                 options: PaSaOptions | None = None, online: bool | None = None, transport=None,
-                search_limit: int = 10) -> PaSa:
-    """The agent; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers."""
+                search_limit: int = 10, feedback: bool | None = None, feedback_source: str = "pasa") -> PaSa:
+    """The agent; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers.
+
+    ``feedback``: send the Crawler's actions through AutoFeedback (None: the ``autofeedback.pasa``
+    setting); its loops are logged under ``feedback_source``.
+    """
     sources = None
     if online if online is not None else not settings.network.offline:
         from ..library.online import OnlineSources
 
         sources = OnlineSources(library, settings.network, transport=transport)
     tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit)
-    return PaSa(llm, tools, options)
+    loop = None
+    if settings.autofeedback.pasa if feedback is None else feedback:
+        from ..autofeedback import open_feedback_loop
+        from .tool_requests import DOC_TABLE, TOOL_ERROR_CODES, TOOL_SPECS
+
+        loop = open_feedback_loop(where, settings, embedder, source=feedback_source, specs=TOOL_SPECS,
+                                  error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    return PaSa(llm, tools, options, feedback=loop)

@@ -22,10 +22,8 @@ def open_engine(where, settings, *, embedder, llm_provider: Callable[[], Any] | 
 
     loop = None
     if settings.autofeedback.soay if feedback is None else feedback:
-        from ...indexes.autofeedback_log import FeedbackLog
-        from ..autofeedback import AutoFeedback, FeedbackLimits, FeedbackLoop
+        from ..autofeedback import open_feedback_loop
 
-        loop = FeedbackLoop(AutoFeedback.from_settings(where, settings, embedder), FeedbackLimits.from_settings(settings),
-                            log=FeedbackLog(where), source=feedback_source)
+        loop = open_feedback_loop(where, settings, embedder, source=feedback_source)
     return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,
                       backend=backend, choice_mode=choice_mode, code_mode=code_mode, feedback=loop)

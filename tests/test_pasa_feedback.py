@@ -1,0 +1,178 @@
+"""PaSa's tool calls through AutoFeedback: requests, errors, retries, logs, and sending one by hand."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLoop
+from scholar_tui.core.autofeedback.human import send_by_hand
+from scholar_tui.core.config import load_settings
+from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
+from scholar_tui.core.pasa.phrases import search_candidates
+from scholar_tui.core.pasa.queue import Budgets
+from scholar_tui.core.pasa.tool_requests import (
+    DOC_TABLE,
+    TOOL_ERROR_CODES,
+    TOOL_SPECS,
+    ToolExecutor,
+    expand_request,
+    search_request,
+)
+from scholar_tui.core.pasa.tools import LibraryTools, ToolResult
+from scholar_tui.core.sandbox import APICall
+from scholar_tui.indexes.autofeedback_log import FeedbackLog
+
+from .library_support import HashingEmbedder, real_embedder  # noqa: F401
+from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+
+QUERY = "Which papers study graph neural networks for molecules?"
+
+
+def send(executor: ToolExecutor, text: str):
+    return asyncio.run(executor.send(text))
+
+
+def pasa_feedback(where) -> FeedbackLoop:
+    embedder = HashingEmbedder()
+    documentation = AutoFeedback(where, embedder, specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    return FeedbackLoop(documentation, log=FeedbackLog(where), source="pasa")
+
+
+def run(agent: PaSa, query: str) -> list:
+    async def collect():
+        return [event async for event in agent.run(query)]
+
+    return asyncio.run(collect())
+
+
+# -- the requests ---------------------------------------------------------------------------------
+def test_search_request_queues_new_papers_and_a_repeat_finds_nothing_new(where, mini_library):
+    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4))
+    first = send(executor, search_request("graph neural networks"))
+    assert first.call.ok and first.action == "Search" and first.argument == "graph neural networks"
+    assert len(first.call.result) == 4 and all(paper["paper_id"].startswith("paper:") for paper in first.call.result)
+    again = send(executor, search_request("graph  neural networks"))
+    assert not again.call.ok and again.call.error_code == "E_NOTHING_NEW"
+    assert "all 4 papers it found are already queued" in again.call.error
+    assert again.result is not None and len(again.result.paper_ids) == 4  # the duplicates still count in the tree
+
+
+def test_expand_request_errors_name_what_to_do(where, mini_library):
+    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder()))
+    gnn = paper_id(mini_library, GNN)
+    missing = send(executor, expand_request(gnn, "2 Related Works"))
+    assert missing.call.error_code == "E_NO_SUCH_SECTION"
+    assert "1 Introduction; 2 Related Work" in missing.call.error  # the sections that cite something
+    quiet = send(executor, expand_request(gnn, "3 Method"))
+    assert quiet.call.error_code == "E_NO_CITATIONS"
+    cited = send(executor, expand_request(gnn, "2 Related Work"))
+    assert cited.call.ok and {paper["title"] for paper in cited.call.result} >= {"Attention is all you need"}
+    assert send(executor, 'expandSection(paper_id="twelve", section="1 Introduction")').call.error_code == "E_BAD_ARGUMENT"
+    assert send(executor, 'expandSection(paper_id="paper:99999", section="1 Introduction")').call.error_code == "E_NOT_FOUND"
+    assert send(executor, 'searchPapers(query="")').call.error_code == "E_BAD_ARGUMENT"
+    assert send(executor, 'searchPapers(query="x", year="2020")').call.error_code == "E_BAD_ARGUMENT"
+
+
+def test_static_scan_checks_tool_requests_against_their_specs(where):
+    af = AutoFeedback(where, HashingEmbedder(), specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    literal = af.scan_request('<<API>>search_papers(query="graph neural networks")<</API>>', QUERY, ["searchPapers"])
+    assert literal is not None and literal.sub_type == "E2.2" and "searchPapers" in literal.feedback
+    parameter = af.scan_request('<<API>>expandSection(paper_id="paper:1", Section="2 Related Work")<</API>>', QUERY,
+                                ["expandSection"])
+    assert parameter is not None and parameter.error_type == "E3" and "section" in parameter.feedback
+    assert af.scan_request(search_request("graph neural networks"), QUERY, ["searchPapers"]) is None
+
+
+def test_dynamic_analysis_explains_nothing_new_from_the_tools_documentation(where, mini_library):
+    af = AutoFeedback(where, HashingEmbedder(), specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4))
+    send(executor, search_request("graph neural networks"))
+    observation = af.analyse_response(send(executor, search_request("graph neural networks")).call, QUERY)
+    assert not observation.satisfied and observation.error_code == "E_NOTHING_NEW"
+    assert "search with a different wording" in observation.meaning
+
+
+@pytest.mark.embeddings
+@pytest.mark.parametrize("code, advice", [
+    ("E_NOTHING_NEW", "search with a different wording"),
+    ("E_NO_CITATIONS", "expand another section"),
+    ("E_NO_SUCH_SECTION", "copy a name from the sections"),
+])
+def test_the_retrieved_meaning_keeps_the_advice_with_the_real_embedder(where, real_embedder, code, advice):  # noqa: F811
+    """The documentation is chunked by sentence similarity: what to do must come back with the code."""
+    af = AutoFeedback(where, real_embedder, specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    call = APICall(name="expandSection", arguments={"paper_id": "paper:3", "section": "1 Introduction"}, ok=False,
+                   error=f"{code}: the message", error_code=code)
+    observation = af.analyse_response(call, QUERY)
+    assert code in observation.meaning and advice in observation.meaning
+
+
+# -- the crawl ------------------------------------------------------------------------------------
+def test_a_search_that_adds_nothing_is_retried_with_another_candidate(where, mini_library):
+    query = "Give me papers on message passing neural networks for molecule property prediction with attention"
+    first, second, third = search_candidates(query, 6)[:3]
+    llm = RoutedLLM(search=[f"[Search] {first} [Search] {second} [Stop]"], retry=[f"[Search] {third} [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder())
+    real_search = tools.search
+    ids = sorted(paper["id"] for paper in mini_library.all_papers())
+
+    async def scripted_search(query, before):  # the second search finds only what the first did
+        if query == first:
+            return ToolResult(ids[:3], "library")
+        if query == second:
+            return ToolResult(ids[:2], "library")
+        return await real_search(query, before)
+
+    tools.search = scripted_search
+    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
+                                         rationale="template"), feedback=pasa_feedback(where))
+    events = run(agent, query)
+    searches = [event for event in events if event.kind == "search"]
+    assert [event.query for event in searches] == [first, second, third]
+    assert searches[2].retry_of == searches[1].node
+    feedback = [event for event in events if event.kind == "feedback"]
+    assert [event.status for event in feedback] == ["solved", "solved"]
+    assert not feedback[0].retried and feedback[1].retried
+    wanting = feedback[1].rounds[0]
+    assert not wanting["ok"] and "E_NOTHING_NEW" in wanting["reason"] and second in wanting["request"]
+    # the Crawler was shown the observation and the documentation's advice, after its own session
+    retry = next(request for request in llm.history if RoutedLLM.kind_of(request) == "retry")
+    assert retry.messages[1]["content"].startswith(f"[Search] {first}")
+    assert "E_NOTHING_NEW" in retry.messages[2]["content"] and "different wording" in retry.messages[2]["content"]
+    # the retry's papers are queued under the retry's node
+    found = next(event for event in events if event.kind == "found" and event.parent == searches[2].node)
+    assert found.papers and not {paper.paper_id for paper in found.papers} & set(ids[:3])
+    log = FeedbackLog(where)
+    loops = log.loops()
+    assert {loop["source"] for loop in loops} == {"pasa"} and len(loops) == 2
+    assert sorted(loop["rounds"] for loop in loops) == [1, 2]
+
+
+def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_library):
+    gnn = paper_id(mini_library, GNN)
+    everything = [paper["id"] for paper in mini_library.all_papers()]
+    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"],
+                    retry=["[Expand] 1 Introduction [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder())
+
+    async def search_everything(query, before):  # the search queues the whole library: expanding adds nothing
+        return ToolResult([gnn] + [i for i in everything if i != gnn], "library")
+
+    tools.search = search_everything
+    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
+                                         rationale="template"), feedback=pasa_feedback(where))
+    events = run(agent, "graph neural networks")
+    feedback = [event for event in events if event.kind == "feedback"]
+    assert feedback[-1].status == "limit_hit" and len(feedback[-1].rounds) == 3  # 1 + the 2 dynamic rounds
+    retried = [event for event in events if event.kind == "expand" and event.retry_of is not None]
+    assert [event.section for event in retried] == ["1 Introduction"]  # the third try repeats it: no new node
+    log = FeedbackLog(where)
+    waiting = log.loops(status="limit_hit")
+    assert len(waiting) == 1 and waiting[0]["source"] == "pasa"
+    # a person reads the loop and sends a request of their own from the debugger: it is logged
+    result = send_by_hand(where, load_settings(where), search_request("attention transformers"), log=log,
+                          loop_id=waiting[0]["id"], embedder=HashingEmbedder())
+    assert result.kind == "request" and result.ok and result.loop_status == "fixed_by_hand"
+    assert any("Attention" in paper["title"] for paper in result.response)
