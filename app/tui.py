@@ -24,6 +24,7 @@ class ScholarApp(App):
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {ScholarCommands}
     TAB_TITLES = TAB_TITLES
+    AUTO_FOCUS = "#pasa-query"  # the app opens on Paper search: a person types a query first
     FOCUS_ON_SHOW = {"paper-search": "#pasa-query", "scholar-qa": "#qa-question", "conference-qa": "#conf-question",
                      "api-debugger": "#debugger-loops", "settings": "#playground-input"}
     BINDINGS = [

@@ -35,6 +35,15 @@ async def test_visits_every_tab_and_quits(make_app):
     assert app.return_code == 0
 
 
+async def test_the_app_opens_with_the_cursor_in_the_query_box(make_app):
+    app, _ = make_app()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause()
+        assert app.focused is app.query_one("#pasa-query", Input)
+        await pilot.press("g", "n", "n")  # a person types straight away
+        assert app.query_one("#pasa-query", Input).value == "gnn"
+
+
 async def test_quick_tab_keys_land_on_the_last_tab_pressed(make_app):
     """Focus moves late in Textual; a tab left before it moved must not pull itself back."""
     app, _ = make_app()
