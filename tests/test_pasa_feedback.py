@@ -176,3 +176,30 @@ def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_libra
                           loop_id=waiting[0]["id"], embedder=HashingEmbedder())
     assert result.kind == "request" and result.ok and result.loop_status == "fixed_by_hand"
     assert any("Attention" in paper["title"] for paper in result.response)
+
+
+def test_a_section_the_grammar_did_not_offer_is_sent_and_its_error_corrects_the_model(where, mini_library):
+    """A model behind an endpoint ignores grammars: its misnamed section is not dropped but answered."""
+    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"],
+                    retry=["[Expand] 2 Related Work [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4)
+    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
+                                         rationale="template"), feedback=pasa_feedback(where))
+    events = run(agent, "graph neural networks")
+    decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
+    assert decided.actions == ["[Expand] Related Work"] and decided.refused == []
+    feedback = next(event for event in events if event.kind == "feedback" and event.rounds[0]["request"].startswith(
+        "<<API>>expandSection"))
+    assert feedback.status == "solved" and "E_NO_SUCH_SECTION" in feedback.rounds[0]["reason"]
+    retry = next(request for request in llm.history if RoutedLLM.kind_of(request) == "retry")
+    assert "2 Related Work" in retry.messages[2]["content"]  # the error listed the real names
+    retried = next(event for event in events if event.kind == "expand" and event.retry_of is not None)
+    cited = next(event for event in events if event.kind == "found" and event.parent == retried.node)
+    assert "Attention is all you need" in {paper.title for paper in cited.papers}
+    # without AutoFeedback the misnamed section is refused and nothing is expanded
+    plain = PaSa(RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"]),
+                 tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
+                                    rationale="template"))
+    events = run(plain, "graph neural networks")
+    decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
+    assert decided.refused == ["[Expand] Related Work"] and not any(event.kind == "expand" for event in events)

@@ -57,6 +57,8 @@ def test_validate_refuses_unknown_repeated_and_extra_actions():
                        "Expand", SECTIONS, 2)
     assert [action.argument for action in checked.kept] == ["1 Introduction", "2 Related Work"]
     assert checked.refused == ["[Expand] 9 Appendix", "[Expand] 1 Introduction", "[Search] x", "[Expand] 3 Method"]
+    # a section the paper does not have is well formed: AutoFeedback may send it and show the error
+    assert [action.argument for action in checked.outside] == ["9 Appendix"]
 
 
 def test_query_mode_follows_the_model_size():

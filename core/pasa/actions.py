@@ -18,7 +18,7 @@ a scripted test model, cannot smuggle an action past it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...models.grammars import gbnf_literal
 from ...training.formats import CrawlerAction, parse_actions
@@ -77,6 +77,10 @@ def expand_grammar(sections: Sequence[str], actions: int, *, at_least_one: bool 
 class CheckedActions:
     kept: list[CrawlerAction]
     refused: list[str]
+    outside: list[CrawlerAction] = field(default_factory=list)
+    """Refused only because the argument is not one the grammar offers (a model that ignores
+    grammars wrote it): new, non-empty and within the limit. AutoFeedback can send these and
+    let the tool's error tell the model what it got wrong."""
 
 
 def validate(text: str, kind: str, allowed: Sequence[str] | None, actions: int) -> CheckedActions:
@@ -88,17 +92,21 @@ def validate(text: str, kind: str, allowed: Sequence[str] | None, actions: int) 
     """
     kept: list[CrawlerAction] = []
     refused: list[str] = []
+    outside: list[CrawlerAction] = []
     seen: set[str] = set()
     allowed_set = set(allowed) if allowed is not None else None
     for action in parse_actions(text):
         if action.kind == "Stop":
             break
         argument = action.argument.strip()
-        ok = (action.kind == kind and argument and len(kept) < actions
-              and (allowed_set is None or argument in allowed_set) and argument.lower() not in seen)
-        if ok:
+        well_formed = action.kind == kind and argument and argument.lower() not in seen
+        if well_formed and len(kept) < actions and (allowed_set is None or argument in allowed_set):
             kept.append(CrawlerAction(action.kind, argument, action.start, action.end))
             seen.add(argument.lower())
         else:
             refused.append(action.render())
-    return CheckedActions(kept, refused)
+            if well_formed and allowed_set is not None and argument not in allowed_set \
+                    and len(kept) + len(outside) < actions:
+                outside.append(CrawlerAction(action.kind, argument, action.start, action.end))
+                seen.add(argument.lower())
+    return CheckedActions(kept, refused, outside)

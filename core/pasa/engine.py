@@ -29,8 +29,9 @@ from dataclasses import dataclass
 
 from ...indexes.library import Library
 from ...models.base import LLM, CancelToken
-from ...training.formats import CrawlerSession, SelectorRecord
+from ...training.formats import CrawlerAction, CrawlerSession, SelectorRecord
 from ..autofeedback.loop import FeedbackLoop, Generation, LoopResult
+from .actions import CheckedActions
 from .crawler import Crawler, session_record
 from .events import (
     CrawlerDecided,
@@ -82,6 +83,12 @@ class CheckedCall:
 
     def found_by(self, argument: str) -> str:
         return f'search "{argument}"' if self.kind == "Search" else f"expand paper:{self.paper_id} “{argument}”"
+
+
+def _with_outside(checked: CheckedActions, limit: int) -> list[CrawlerAction]:
+    """The kept actions and, up to the session's limit, the ones outside the grammar, in text order."""
+    room = max(limit - len(checked.kept), 0)
+    return sorted(checked.kept + checked.outside[:room], key=lambda action: action.start)
 
 
 def _round_summary(round_) -> dict:
@@ -228,10 +235,14 @@ class PaSa:
                 continue  # a cited work without full text: nothing to read, no model call
             result = await asyncio.to_thread(self.crawler.expand_session, query, outline.paper, outline.expandable, cancel)
             self.sessions.append(session_record(query, "expand", outline.paper, result))
-            yield CrawlerDecided("expand", paper.node, result.text, [a.render() for a in result.checked.kept],
-                                 result.checked.refused, round(result.seconds, 3), outline.expandable)
-            expanded = {action.argument.lower() for action in result.checked.kept}
-            for action, node in affordable(result.checked.kept):
+            to_run, refused = result.checked.kept, result.checked.refused
+            if executor is not None:  # a section the grammar did not offer is sent: its error says why
+                to_run = _with_outside(result.checked, self.crawler.actions_per_session)
+                refused = [text for text in refused if text not in {a.render() for a in to_run}]
+            yield CrawlerDecided("expand", paper.node, result.text, [a.render() for a in to_run],
+                                 refused, round(result.seconds, 3), outline.expandable)
+            expanded = {action.argument.lower() for action in to_run}
+            for action, node in affordable(to_run):
                 yield SectionExpanded(node, paper.node, paper.paper_id, action.argument)
                 if executor is not None:
                     call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
@@ -270,9 +281,11 @@ class PaSa:
             left = None if call.options is None else [o for o in call.options if o.lower() not in call.tried]
             retry = self.crawler.retry(query, call.outline.paper if call.outline else None, call.kind, left,
                                        call.session_text, history[-1].feedback, cancel)
-            if not retry.checked.kept:  # nothing untried: the same request again, and the loop runs out
+            picks = retry.checked.kept or [action for action in retry.checked.outside
+                                            if call.kind == "Expand" and action.argument.lower() not in call.tried]
+            if not picks:  # nothing untried: the same request again, and the loop runs out
                 return Generation(history[-1].request, thought=retry.text)
-            chosen = retry.checked.kept[0].argument
+            chosen = picks[0].argument
             call.tried.add(chosen.lower())
             return Generation(call.request(chosen), thought=retry.text, prompt_tokens=retry.prompt_tokens)
 
