@@ -23,6 +23,7 @@ from scholar_tui.core.pasa.tool_requests import (
 from scholar_tui.core.pasa.tools import LibraryTools, ToolResult
 from scholar_tui.core.sandbox import APICall
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
+from scholar_tui.models.base import CancelToken
 
 from .library_support import HashingEmbedder, real_embedder  # noqa: F401
 from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
@@ -203,3 +204,37 @@ def test_a_section_the_grammar_did_not_offer_is_sent_and_its_error_corrects_the_
     events = run(plain, "graph neural networks")
     decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
     assert decided.refused == ["[Expand] Related Work"] and not any(event.kind == "expand" for event in events)
+
+
+def test_cancelling_during_a_feedback_loop_ends_it_as_failed(where, mini_library):
+    gnn = paper_id(mini_library, GNN)
+    everything = [paper["id"] for paper in mini_library.all_papers()]
+    token = CancelToken()
+
+    class CancellingLLM(RoutedLLM):
+        def reply_for(self, request):
+            if self.kind_of(request) == "retry":
+                token.cancel()  # the person presses Cancel while the Crawler retries
+            return super().reply_for(request)
+
+    llm = CancellingLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"],
+                        retry=["[Expand] 1 Introduction [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder())
+
+    async def search_everything(query, before):
+        return ToolResult([gnn] + [i for i in everything if i != gnn], "library")
+
+    tools.search = search_everything
+    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
+                                         rationale="template"), feedback=pasa_feedback(where))
+
+    async def collect():
+        return [event async for event in agent.run("graph neural networks", cancel=token)]
+
+    events = asyncio.run(collect())
+    assert events[-1].kind == "finished" and events[-1].cancelled
+    # the retry's generation stopped at the cancel: nothing new was sent, no retry node is shown
+    assert not [event for event in events if event.kind in ("search", "expand") and event.retry_of is not None]
+    assert not [event for event in events if event.kind == "feedback" and event.retried]
+    expand_loop = next(loop for loop in FeedbackLog(where).loops() if "expandSection" in (loop["final_request"] or ""))
+    assert expand_loop["status"] == "failed"  # never left 'running', never mistaken for a loop to fix by hand

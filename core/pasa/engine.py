@@ -64,6 +64,10 @@ class PaSaOptions:
     expand_at_least_one: bool = True  # an expand session names at least one section (see Crawler)
 
 
+class CrawlCancelled(Exception):
+    """Raised inside a feedback loop's generation when the crawl is cancelled."""
+
+
 @dataclass
 class CheckedCall:
     """One [Search]/[Expand] action on its way through AutoFeedback, with what a retry may pick."""
@@ -191,7 +195,8 @@ class PaSa:
             """One action through AutoFeedback: its verdict, then every request sent, each with its papers."""
             assert executor is not None
             attempts, loop = await self._through_feedback(query, executor, call, cancel)
-            yield ToolFeedback(node, loop.loop_id, loop.status, [_round_summary(r) for r in loop.rounds])
+            if loop is not None:  # None: cancelled half-way; what was sent is still shown
+                yield ToolFeedback(node, loop.loop_id, loop.status, [_round_summary(r) for r in loop.rounds])
             sent: set[str] = set()
             for attempt in attempts:
                 if attempt.request in sent:  # the Crawler had nothing else to try: no new node
@@ -269,7 +274,7 @@ class PaSa:
         )
 
     async def _through_feedback(self, query: str, executor: ToolExecutor, call: CheckedCall,
-                                cancel: CancelToken) -> tuple[list[ToolAttempt], LoopResult]:
+                                cancel: CancelToken) -> tuple[list[ToolAttempt], LoopResult | None]:
         """Run one action as a feedback loop (in a worker thread; the tools run on this loop)."""
         assert self.feedback is not None
         event_loop = asyncio.get_running_loop()
@@ -278,6 +283,8 @@ class PaSa:
         def generate(history) -> Generation:
             if not history:  # the action the session chose
                 return Generation(call.request(call.argument), thought=call.session_text)
+            if cancel.cancelled:  # no more retries; the log marks the loop failed, with this reason
+                raise CrawlCancelled("the crawl was cancelled")
             left = None if call.options is None else [o for o in call.options if o.lower() not in call.tried]
             retry = self.crawler.retry(query, call.outline.paper if call.outline else None, call.kind, left,
                                        call.session_text, history[-1].feedback, cancel)
@@ -293,7 +300,10 @@ class PaSa:
             return asyncio.run_coroutine_threadsafe(executor.send(text), event_loop).result().call
 
         api = SEARCH_API if call.kind == "Search" else EXPAND_API
-        loop = await asyncio.to_thread(self.feedback.run, query, generate, execute, relevant=[api])
+        try:
+            loop = await asyncio.to_thread(self.feedback.run, query, generate, execute, relevant=[api])
+        except CrawlCancelled:
+            loop = None
         return executor.attempts[first:], loop
 
     def _ranked(self, queue: PaperQueue, verdicts: dict[int, Verdict]) -> list[RankedPaper]:
