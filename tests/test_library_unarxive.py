@@ -92,7 +92,7 @@ def test_truncated_copy_fails_naming_the_line_and_changes_nothing(imported, tmp_
     assert imported.counts() == before
 
 
-def test_a_bad_line_rolls_back_the_lines_before_it(empty_library, tmp_path):
+def test_a_bad_line_rolls_back_the_lines_before_it(shared_data, empty_library, tmp_path):
     lines = UNARXIVE.read_text(encoding="utf-8").splitlines()
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join([lines[0], lines[1], '{"paper_id": "2212.99999", "metadata": {}}', lines[3]]) + "\n")
