@@ -65,6 +65,7 @@ def test_expand_request_errors_name_what_to_do(where, mini_library):
     gnn = paper_id(mini_library, GNN)
     missing = send(executor, expand_request(gnn, "2 Related Works"))
     assert missing.call.error_code == "E_NO_SUCH_SECTION"
+    assert (missing.action, missing.argument) == ("Expand", "2 Related Works")  # what a failed retry tried
     assert "1 Introduction; 2 Related Work" in missing.call.error  # the sections that cite something
     quiet = send(executor, expand_request(gnn, "3 Method"))
     assert quiet.call.error_code == "E_NO_CITATIONS"

@@ -130,7 +130,10 @@ class ToolExecutor:
         try:
             request = parse_request(text, require_tags=False)
             arguments = {name: a.value for name, a in request.keywords.items()}
-            action, argument, result = await self._run(request.api, request.positional, arguments)
+            # named before it runs: a retry that fails still shows what it tried
+            action = {SEARCH_API: "Search", EXPAND_API: "Expand"}.get(request.api, "")
+            argument = " ".join(str(arguments.get("query" if action == "Search" else "section") or "").split())
+            result = await self._run(request.api, request.positional, arguments)
         except RequestSyntaxError as error:
             call = APICall(name="", arguments={}, ok=False, error=str(error), error_code=None)
             attempt = ToolAttempt(text, call, action, argument)
@@ -155,7 +158,7 @@ class ToolExecutor:
         self.attempts.append(attempt)
         return attempt
 
-    async def _run(self, api: str, positional, arguments: dict[str, Any]) -> tuple[str, str, ToolResult]:
+    async def _run(self, api: str, positional, arguments: dict[str, Any]) -> ToolResult:
         spec = TOOL_SPECS.get(api)
         if spec is None:
             raise ToolRequestError("E_BAD_ARGUMENT", f"no tool named {api!r}; the tools are {', '.join(TOOL_SPECS)}")
@@ -170,8 +173,7 @@ class ToolExecutor:
             if not isinstance(value, str) or not value.strip():
                 raise ToolRequestError("E_BAD_ARGUMENT", f"{parameter.name} must be a non-empty string")
         if api == SEARCH_API:
-            query = " ".join(arguments["query"].split())
-            return "Search", query, await self.tools.search(query, self.date)
+            return await self.tools.search(" ".join(arguments["query"].split()), self.date)
         paper_id, section = _paper_id(arguments["paper_id"]), arguments["section"].strip()
         try:
             outline = await asyncio.to_thread(self.tools.outline, paper_id)
@@ -184,7 +186,7 @@ class ToolExecutor:
         result = await self.tools.expand(paper_id, outline, section)
         if not result.paper_ids:
             raise ToolRequestError("E_NO_CITATIONS", f"{section!r} of paper:{paper_id} cites no paper the library resolves")
-        return "Expand", section, result
+        return result
 
 
 def is_tool_request(text: str) -> bool:
