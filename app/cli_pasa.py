@@ -97,7 +97,11 @@ def _progress_line(event, titles: dict[int, str]) -> str | None:
         if not event.retried:
             return None  # the call was fine as sent: nothing to say
         wanting = "; ".join(round_["reason"] for round_ in event.rounds if not round_["ok"])
-        return f"    AutoFeedback (loop {event.loop_id}, {event.status}): {wanting}"
+        line = f"    AutoFeedback (loop {event.loop_id}, {event.status}): {wanting}"
+        if event.status == "limit_hit":
+            line += (f"\n    it waits for a person: scholar-tui logs --loop {event.loop_id}, then "
+                     f"scholar-tui feedback send '<request>' --loop {event.loop_id} (or the API debugger, F4)")
+        return line
     if kind == "found":
         for paper in event.papers:
             titles[paper.node] = paper.title

@@ -121,3 +121,14 @@ def test_search_through_autofeedback_retries_and_logs(mini_library, fake_models,
     plain = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3",
                    "--no-feedback")
     assert "↻" not in plain.stderr and len(FeedbackLog(where).loops()) == before
+
+
+def test_a_loop_that_runs_out_says_how_to_fix_it_by_hand(mini_library, fake_models):
+    fake_models.expand_replies = ["[Expand] 1 Introduction [Stop]"]  # adds nothing; no other section is offered
+    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3")
+    assert result.exit_code == 0, result.output
+    waiting = json.loads(invoke("logs", "--limit-hit", "--json").stdout)
+    assert len(waiting) == 1
+    loop_id = waiting[0]["id"]
+    assert f"AutoFeedback (loop {loop_id}, limit_hit)" in result.stderr
+    assert f"scholar-tui feedback send '<request>' --loop {loop_id}" in result.stderr
