@@ -239,3 +239,25 @@ def test_cancelling_during_a_feedback_loop_ends_it_as_failed(where, mini_library
     assert not [event for event in events if event.kind == "feedback" and event.retried]
     expand_loop = next(loop for loop in FeedbackLog(where).loops() if "expandSection" in (loop["final_request"] or ""))
     assert expand_loop["status"] == "failed"  # never left 'running', never mistaken for a loop to fix by hand
+
+
+def test_a_free_query_retry_that_repeats_a_tried_search_is_not_sent_again(where, mini_library):
+    llm = RoutedLLM(search=["[Search] graph neural networks [Search] message passing [Stop]"],
+                    retry=["[Search] graph neural networks [Stop]", "[Search] attention [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder())
+    real_search = tools.search
+    ids = sorted(paper["id"] for paper in mini_library.all_papers())
+
+    async def scripted_search(query, before):
+        if query in ("graph neural networks", "message passing"):
+            return ToolResult(ids[:3], "library")  # the second finds only what the first did
+        return await real_search(query, before)
+
+    tools.search = scripted_search
+    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="free",
+                                         rationale="template"), feedback=pasa_feedback(where))
+    events = run(agent, "graph neural networks")
+    assert [event.query for event in events if event.kind == "search"] == [
+        "graph neural networks", "message passing", "attention"]  # the repeat was never sent as a retry
+    feedback = [event for event in events if event.kind == "feedback"][-1]
+    assert feedback.status == "solved" and len(feedback.rounds) == 3

@@ -288,8 +288,8 @@ class PaSa:
             left = None if call.options is None else [o for o in call.options if o.lower() not in call.tried]
             retry = self.crawler.retry(query, call.outline.paper if call.outline else None, call.kind, left,
                                        call.session_text, history[-1].feedback, cancel)
-            picks = retry.checked.kept or [action for action in retry.checked.outside
-                                            if call.kind == "Expand" and action.argument.lower() not in call.tried]
+            offered = retry.checked.kept + (retry.checked.outside if call.kind == "Expand" else [])
+            picks = [action for action in offered if action.argument.lower() not in call.tried]  # free text may repeat
             if not picks:  # nothing untried: the same request again, and the loop runs out
                 return Generation(history[-1].request, thought=retry.text)
             chosen = picks[0].argument
