@@ -20,9 +20,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..autofeedback.requests import RequestSyntaxError, format_request, parse_request
 from ..library.apis import APISpec, Parameter, ReturnField
 from ..sandbox import APICall
-from ..autofeedback.requests import RequestSyntaxError, format_request, parse_request
 from .tools import LibraryTools, ToolResult
 
 SEARCH_API = "searchPapers"
@@ -52,7 +52,7 @@ TOOL_ERROR_CODES: dict[str, str] = {
     ),
 }
 
-FOUND = ReturnField("papers", "list[object]", "The papers the call added to the queue, newest finds first.", False,
+FOUND = ReturnField("papers", "list[object]", "The papers the call added to the queue, in the order the tool found them.", False,
                     ("paper_id", "title", "date"))
 
 TOOL_SPECS: dict[str, APISpec] = {
