@@ -70,7 +70,7 @@ class CrawlCancelled(Exception):
 
 @dataclass
 class CheckedCall:
-    """One [Search]/[Expand] action on its way through AutoFeedback, with what a retry may pick."""
+    """One [Search]/[Expand] action: where its papers go and, through AutoFeedback, what a retry may pick."""
 
     kind: str  # "Search" | "Expand"
     argument: str
@@ -204,7 +204,7 @@ class PaSa:
                 at = node
                 if sent:
                     at = next(nodes)
-                    yield (SearchIssued(at, 0, attempt.argument, retry_of=node) if call.outline is None
+                    yield (SearchIssued(at, 0, attempt.argument, retry_of=node) if call.kind == "Search"
                            else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node))
                 sent.add(attempt.request)
                 if attempt.result is not None:
@@ -215,13 +215,13 @@ class PaSa:
         searched = {action.argument.lower() for action in result.checked.kept}
         for action, node in affordable(result.checked.kept):
             yield SearchIssued(node, 0, action.argument)
+            call = CheckedCall("Search", action.argument, result.text, search_options, searched, depth=1)
             if executor is not None:
-                call = CheckedCall("Search", action.argument, result.text, search_options, searched, depth=1)
                 async for event in checked_call(node, call):
                     yield event
                 continue
             found = await self.tools.search(action.argument, date)
-            async for event in queue_papers(found, node, 1, f'search "{action.argument}"'):
+            async for event in queue_papers(found, node, call.depth, call.found_by(action.argument)):
                 yield event
 
         # 2. Expand sessions (S_q+p), breadth first.
@@ -249,16 +249,15 @@ class PaSa:
             expanded = {action.argument.lower() for action in to_run}
             for action, node in affordable(to_run):
                 yield SectionExpanded(node, paper.node, paper.paper_id, action.argument)
+                call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
+                                   depth=paper.depth + 1, paper_id=paper.paper_id, parent_node=paper.node,
+                                   outline=outline)
                 if executor is not None:
-                    call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
-                                       depth=paper.depth + 1, paper_id=paper.paper_id, parent_node=paper.node,
-                                       outline=outline)
                     async for event in checked_call(node, call):
                         yield event
                     continue
                 cited = await self.tools.expand(paper.paper_id, outline, action.argument)
-                async for event in queue_papers(cited, node, paper.depth + 1,
-                                                f"expand paper:{paper.paper_id} “{action.argument}”"):
+                async for event in queue_papers(cited, node, call.depth, call.found_by(action.argument)):
                     yield event
         if cancel.cancelled:
             stop_reason = "cancelled"
