@@ -37,6 +37,15 @@ def short_abstract(abstract: str | None) -> str:
     return " ".join(words[:MAX_ABSTRACT_WORDS]) + (" …" if len(words) > MAX_ABSTRACT_WORDS else "")
 
 
+def expand_prompt(query: str, paper: Paper) -> str:
+    """S_q+p as the Crawler reads it: the abstract and the outline cut to what a prompt can hold.
+
+    The session and its retries send it alike, so llama.cpp can reuse the cached prefix.
+    """
+    shown = Paper(paper.title, short_abstract(paper.abstract), paper.sections[:MAX_SECTIONS_SHOWN])
+    return crawler_prompt(query, shown)
+
+
 @dataclass
 class SessionResult:
     text: str
@@ -83,9 +92,8 @@ class Crawler:
         """S_q+p: which of the paper's sections to expand; only ``expandable`` ones can be named."""
         if not expandable:  # the grammar's only sentence would be "[Stop]": no need to ask
             return SessionResult("[Stop]", CheckedActions([], []), 0.0, 0, False)
-        shown = Paper(paper.title, short_abstract(paper.abstract), paper.sections[:MAX_SECTIONS_SHOWN])
         grammar = expand_grammar(expandable, self.actions_per_session, at_least_one=self.expand_at_least_one)
-        text, seconds, tokens = self._generate(crawler_prompt(query, shown), grammar, cancel)
+        text, seconds, tokens = self._generate(expand_prompt(query, paper), grammar, cancel)
         return SessionResult(text, validate(text, "Expand", expandable, self.actions_per_session), seconds, tokens, True)
 
     def retry(self, query: str, paper: Paper | None, kind: str, options: list[str] | None, session_text: str,
@@ -104,8 +112,7 @@ class Crawler:
         else:
             assert paper is not None and options is not None
             grammar = expand_grammar(options, 1)
-            prompt = crawler_prompt(query, Paper(paper.title, short_abstract(paper.abstract),
-                                                 paper.sections[:MAX_SECTIONS_SHOWN]))
+            prompt = expand_prompt(query, paper)
         follow_up = ({"role": "assistant", "content": session_text},
                      {"role": "user", "content": retry_prompt(feedback, kind)})
         text, seconds, tokens = self._generate(prompt, grammar, cancel, follow_up)
