@@ -104,9 +104,9 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
     embedder = _embedder(obj)
     documentation = {}
     if apis == "pasa":
-        from ..core.pasa.tool_requests import DOC_TABLE, TOOL_ERROR_CODES, TOOL_SPECS
+        from ..core.pasa.tool_requests import DOCUMENTATION
 
-        documentation = {"specs": TOOL_SPECS, "error_codes": TOOL_ERROR_CODES, "doc_table": DOC_TABLE}
+        documentation = DOCUMENTATION
     af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **documentation)
     findings = af.scan_program(text, instruction) if program else [f for f in [af.scan_request(text, instruction)] if f]
     observation = None

@@ -12,14 +12,7 @@ from scholar_tui.core.config import load_settings
 from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets
-from scholar_tui.core.pasa.tool_requests import (
-    DOC_TABLE,
-    TOOL_ERROR_CODES,
-    TOOL_SPECS,
-    ToolExecutor,
-    expand_request,
-    search_request,
-)
+from scholar_tui.core.pasa.tool_requests import DOCUMENTATION, ToolExecutor, expand_request, search_request
 from scholar_tui.core.pasa.tools import LibraryTools, ToolResult
 from scholar_tui.core.sandbox import APICall
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
@@ -37,7 +30,7 @@ def send(executor: ToolExecutor, text: str):
 
 def pasa_feedback(where) -> FeedbackLoop:
     embedder = HashingEmbedder()
-    documentation = AutoFeedback(where, embedder, specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    documentation = AutoFeedback(where, embedder, **DOCUMENTATION)
     return FeedbackLoop(documentation, log=FeedbackLog(where), source="pasa")
 
 
@@ -78,7 +71,7 @@ def test_expand_request_errors_name_what_to_do(where, mini_library):
 
 
 def test_static_scan_checks_tool_requests_against_their_specs(where):
-    af = AutoFeedback(where, HashingEmbedder(), specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    af = AutoFeedback(where, HashingEmbedder(), **DOCUMENTATION)
     literal = af.scan_request('<<API>>search_papers(query="graph neural networks")<</API>>', QUERY, ["searchPapers"])
     assert literal is not None and literal.sub_type == "E2.2" and "searchPapers" in literal.feedback
     parameter = af.scan_request('<<API>>expandSection(paper_id="paper:1", Section="2 Related Work")<</API>>', QUERY,
@@ -88,7 +81,7 @@ def test_static_scan_checks_tool_requests_against_their_specs(where):
 
 
 def test_dynamic_analysis_explains_nothing_new_from_the_tools_documentation(where, mini_library):
-    af = AutoFeedback(where, HashingEmbedder(), specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    af = AutoFeedback(where, HashingEmbedder(), **DOCUMENTATION)
     executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4))
     send(executor, search_request("graph neural networks"))
     observation = af.analyse_response(send(executor, search_request("graph neural networks")).call, QUERY)
@@ -104,7 +97,7 @@ def test_dynamic_analysis_explains_nothing_new_from_the_tools_documentation(wher
 ])
 def test_the_retrieved_meaning_keeps_the_advice_with_the_real_embedder(where, real_embedder, code, advice):  # noqa: F811
     """The documentation is chunked by sentence similarity: what to do must come back with the code."""
-    af = AutoFeedback(where, real_embedder, specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+    af = AutoFeedback(where, real_embedder, **DOCUMENTATION)
     call = APICall(name="expandSection", arguments={"paper_id": "paper:3", "section": "1 Introduction"}, ok=False,
                    error=f"{code}: the message", error_code=code)
     observation = af.analyse_response(call, QUERY)

@@ -59,8 +59,7 @@ def build_agent(where: Locations, settings: Settings, library: Library, llm, emb
     loop = None
     if settings.autofeedback.pasa if feedback is None else feedback:
         from ..autofeedback import open_feedback_loop
-        from .tool_requests import DOC_TABLE, TOOL_ERROR_CODES, TOOL_SPECS
+        from .tool_requests import DOCUMENTATION
 
-        loop = open_feedback_loop(where, settings, embedder, source=feedback_source, specs=TOOL_SPECS,
-                                  error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE)
+        loop = open_feedback_loop(where, settings, embedder, source=feedback_source, **DOCUMENTATION)
     return PaSa(llm, tools, options, feedback=loop)

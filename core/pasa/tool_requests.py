@@ -81,6 +81,10 @@ TOOL_SPECS: dict[str, APISpec] = {
 }
 
 
+# What AutoFeedback needs to check these tools instead of the academic APIs (``AutoFeedback(**…)``).
+DOCUMENTATION = {"specs": TOOL_SPECS, "error_codes": TOOL_ERROR_CODES, "doc_table": DOC_TABLE}
+
+
 def search_request(query: str) -> str:
     return format_request(SEARCH_API, {"query": query})
 
@@ -126,7 +130,7 @@ class ToolExecutor:
 
     async def send(self, text: str) -> ToolAttempt:
         started = time.perf_counter()
-        action, argument, arguments = "", "", {}
+        action, argument, arguments, result = "", "", {}, None
         try:
             request = parse_request(text, require_tags=False)
             arguments = {name: a.value for name, a in request.keywords.items()}
@@ -134,27 +138,21 @@ class ToolExecutor:
             action = {SEARCH_API: "Search", EXPAND_API: "Expand"}.get(request.api, "")
             argument = " ".join(str(arguments.get("query" if action == "Search" else "section") or "").split())
             result = await self._run(request.api, request.positional, arguments)
-        except RequestSyntaxError as error:
-            call = APICall(name="", arguments={}, ok=False, error=str(error), error_code=None)
-            attempt = ToolAttempt(text, call, action, argument)
-        except ToolRequestError as error:
-            call = APICall(name=request.api, arguments=arguments, ok=False, error=str(error), error_code=error.code,
-                           duration_s=time.perf_counter() - started)
-            attempt = ToolAttempt(text, call, action, argument)
-        else:
             fresh = [paper_id for paper_id in result.paper_ids if paper_id not in self.known]
+            self.known.update(fresh)  # a retry must find what this attempt did not
             rows = await asyncio.to_thread(self.tools.library.papers, fresh)
             papers = [{"paper_id": f"paper:{paper_id}", "title": rows[paper_id]["title"], "date": rows[paper_id]["date"]}
                       for paper_id in fresh if paper_id in rows]
             if result.paper_ids and not papers:
-                error = ToolRequestError("E_NOTHING_NEW", f"all {len(result.paper_ids)} papers it found are already queued")
-                call = APICall(name=request.api, arguments=arguments, ok=False, error=str(error), error_code=error.code,
-                               duration_s=time.perf_counter() - started)
-            else:
-                call = APICall(name=request.api, arguments=arguments, ok=True, result=papers,
-                               duration_s=time.perf_counter() - started)
-            self.known.update(fresh)  # a retry must find what this attempt did not
-            attempt = ToolAttempt(text, call, action, argument, result)
+                raise ToolRequestError("E_NOTHING_NEW", f"all {len(result.paper_ids)} papers it found are already queued")
+            call = APICall(name=request.api, arguments=arguments, ok=True, result=papers,
+                           duration_s=time.perf_counter() - started)
+        except RequestSyntaxError as error:
+            call = APICall(name="", arguments={}, ok=False, error=str(error), error_code=None)
+        except ToolRequestError as error:
+            call = APICall(name=request.api, arguments=arguments, ok=False, error=str(error), error_code=error.code,
+                           duration_s=time.perf_counter() - started)
+        attempt = ToolAttempt(text, call, action, argument, result)  # an E_NOTHING_NEW keeps its duplicates
         self.attempts.append(attempt)
         return attempt
 
