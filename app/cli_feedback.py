@@ -147,7 +147,6 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as_json: bool) -> None:
     """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program."""
     from ..core.autofeedback.human import send_by_hand
-    from ..core.pasa.tool_requests import is_tool_request
     from ..indexes.autofeedback_log import FeedbackLog
 
     log = None
@@ -155,8 +154,8 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
         log = FeedbackLog(obj.where)
         if log.loop(loop_id) is None:
             raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
-    embedder = _embedder(obj) if is_tool_request(text) else None  # PaSa's search is semantic
-    result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id, embedder=embedder)
+    result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id,
+                          embedder=lambda: _embedder(obj))
     if as_json:
         emit_json(result.as_dict())
         return

@@ -170,13 +170,11 @@ class APIDebuggerPane(Vertical):
     @work(thread=True, exclusive=True, group="api-debugger", exit_on_error=False)
     def send_worker(self, loop_id: int, text: str, backend: str) -> None:
         from ...core.autofeedback.human import send_by_hand
-        from ...core.pasa.tool_requests import is_tool_request
 
         log = FeedbackLog(self.services.where)  # this thread's own connection
         try:
-            embedder = self.services.embedder() if is_tool_request(text) else None  # PaSa's search is semantic
             result = send_by_hand(self.services.where, self.services.settings, text, backend=backend,
-                                  log=log, loop_id=loop_id, embedder=embedder)
+                                  log=log, loop_id=loop_id, embedder=self.services.embedder)
             self.post_message(self.Sent(loop_id, result))
         except Exception as error:  # noqa: BLE001 - shown to the person, never raised into the app
             self.post_message(self.Sent(loop_id, error=f"{type(error).__name__}: {error}"))

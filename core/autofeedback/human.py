@@ -9,6 +9,7 @@ when its response is good (no error, not empty) the loop is marked ``fixed_by_ha
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,26 +67,26 @@ def run_program(where, source: str, backend: str = "local"):
 
 
 def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None, loop_id: int | None = None,
-                 embedder=None) -> HandResult:
+                 embedder: Callable[[], Any] | None = None) -> HandResult:
     """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round.
 
     A request to one of PaSa's tools (``searchPapers``, ``expandSection``) runs against the library's
-    search index, which needs ``embedder``; anything else goes to the academic APIs.
+    search index, which needs the embedding model: ``embedder`` loads it, only for such a request.
+    Anything else goes to the academic APIs.
     """
     from ..pasa.tool_requests import is_tool_request, send_tool_request
 
     started = time.perf_counter()
-    if is_tool_request(text):
-        if embedder is None:
-            raise ValueError("a PaSa tool request needs the embedder (the library search is semantic)")
-        call = send_tool_request(where, settings, text, embedder)
-        response = call.result if call.ok else {"error": call.error, "code": call.error_code}
-        result = HandResult("request", call.ok and not is_empty(call.result), response, call.error,
-                            time.perf_counter() - started)
-    elif is_request(text):
-        from ..library.apis import open_api
+    tool = is_tool_request(text)
+    if tool or is_request(text):
+        if tool:
+            if embedder is None:
+                raise ValueError("a PaSa tool request needs the embedder (the library search is semantic)")
+            call = send_tool_request(where, settings, text, embedder())
+        else:
+            from ..library.apis import open_api
 
-        call = send_request(open_api(where, settings, backend), text)
+            call = send_request(open_api(where, settings, backend), text)
         response = call.result if call.ok else {"error": call.error, "code": call.error_code}
         result = HandResult("request", call.ok and not is_empty(call.result), response, call.error,
                             time.perf_counter() - started)
