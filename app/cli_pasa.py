@@ -96,8 +96,7 @@ def _progress_line(event, titles: dict[int, str]) -> str | None:
     if kind == "feedback":
         if not event.retried:
             return None  # the call was fine as sent: nothing to say
-        wanting = "; ".join(round_["reason"] for round_ in event.rounds if not round_["ok"])
-        line = f"    AutoFeedback (loop {event.loop_id}, {event.status}): {wanting}"
+        line = f"    AutoFeedback (loop {event.loop_id}, {event.status}): {event.reasons}"
         if event.status == "limit_hit":
             line += (f"\n    it waits for a person: scholar-tui logs --loop {event.loop_id}, then "
                      f"scholar-tui feedback send '<request>' --loop {event.loop_id} (or the API debugger, F4)")

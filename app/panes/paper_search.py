@@ -237,8 +237,7 @@ class PaperSearchPane(Vertical):
         style = "bold red" if event.status == "limit_hit" else "yellow"
         note = "loop waits for a person in the API debugger" if event.status == "limit_hit" else "retried"
         node.set_label(Text.assemble(node.label, (f"  AutoFeedback: {note}", style)))
-        wanting = "; ".join(round_["reason"] for round_ in event.rounds if not round_["ok"])
-        self._status(f"AutoFeedback loop {event.loop_id} ({event.status}): {wanting}", "yellow")
+        self._status(f"AutoFeedback loop {event.loop_id} ({event.status}): {event.reasons}", "yellow")
 
     def _on_found(self, event) -> None:
         parent = self.nodes.get(event.parent)

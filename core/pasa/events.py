@@ -75,6 +75,11 @@ class ToolFeedback:
     def retried(self) -> bool:
         return len(self.rounds) > 1
 
+    @property
+    def reasons(self) -> str:
+        """Why the requests found wanting were, joined for one line."""
+        return "; ".join(round_["reason"] for round_ in self.rounds if not round_["ok"])
+
 
 @dataclass
 class FoundPaper:
