@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..core.locations import Locations
-from .db import open_vectors
+from .db import open_vectors, replace_table
 
 TABLE = "autofeedback_docs"
 SAFE_NAME = re.compile(r"^[A-Za-z_*][A-Za-z0-9_]*$")
@@ -70,9 +70,7 @@ class DocIndex:
             ],
             schema=_schema(dimension),
         )
-        # "overwrite" on a table that is not there makes lance log a warning onto the CLI's stderr
-        mode = "overwrite" if self._table() is not None else "create"
-        self.db.create_table(self.table, data, mode=mode)
+        replace_table(self.db, self.table, data)
 
     def search(self, apis: list[str], query: np.ndarray, k: int = 1) -> list[DocHit]:
         """The ``k`` chunks of ``apis`` nearest to ``query``."""

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from ..core.locations import Locations
-from .db import open_vectors
+from .db import open_vectors, replace_table
 
 VECTOR_COLUMNS = {"star": "star_vector", "path": "path_vector"}
 
@@ -94,10 +94,7 @@ def write_table(where: Locations, conference: str, rows: list[PathRow], star: np
         ],
         schema=_schema(dimension),
     )
-    db = open_vectors(where)
-    name = table_name(conference)
-    # "overwrite" on a table that is not there makes lance log a warning onto the CLI's stderr
-    db.create_table(name, data, mode="overwrite" if name in db.list_tables().tables else "create")
+    replace_table(open_vectors(where), table_name(conference), data)
 
 
 @dataclass

@@ -32,3 +32,11 @@ def open_vectors(where: Locations):
 
     where.lancedb_dir.mkdir(parents=True, exist_ok=True)
     return lancedb.connect(str(where.lancedb_dir))
+
+
+def replace_table(db, name: str, data) -> None:
+    """Write ``data`` as LanceDB table ``name``, replacing the table if it is there.
+
+    Overwriting a table that is not there makes lance log a warning onto the CLI's stderr.
+    """
+    db.create_table(name, data, mode="overwrite" if name in db.list_tables().tables else "create")

@@ -112,11 +112,11 @@ class DynamicAnalyser:
     # -- the index -----------------------------------------------------------------------------
     def index(self):
         """The documentation's chunk index, built (or rebuilt, when the docs changed) on first use."""
-        from ...indexes.autofeedback_docs import DocIndex
+        from ...indexes.autofeedback_docs import TABLE, DocIndex
 
         with self._lock:
             if self._index is None:
-                index = DocIndex(self.where, self.doc_table) if self.doc_table else DocIndex(self.where)
+                index = DocIndex(self.where, self.doc_table or TABLE)
                 paragraphs = api_documentation(self.specs, self.error_codes)
                 wanted = fingerprint(paragraphs, getattr(self.embedder, "name", type(self.embedder).__name__))
                 if index.fingerprint() != wanted:
