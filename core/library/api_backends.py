@@ -39,6 +39,7 @@ def _rank_people(candidates: list[dict], name: str | None, organization: str | N
 
 
 SEARCH_LIMIT = 10
+TITLE_MATCH = 0.45  # searchPublication keeps titles scoring at least this (fuzzy.title_score)
 
 
 class LocalBackend(Backend):
@@ -133,8 +134,8 @@ class LocalBackend(Backend):
         exact = self.library.resolve_paper(publication_info) if len(publication_info) < 80 else None
         scored = []
         for paper in self.library.all_papers():
-            score = 2.0 if paper["id"] == exact else title_score(publication_info, paper["title"], floor=0.45)
-            if score >= 0.45:
+            score = 2.0 if paper["id"] == exact else title_score(publication_info, paper["title"], floor=TITLE_MATCH)
+            if score >= TITLE_MATCH:
                 scored.append((score, paper))
         scored.sort(key=lambda item: (-item[0], -(item[1]["cited_by_count"] or 0), item[1]["id"]))
         return [{"pub_id": f"paper:{paper['id']}", "title": paper["title"], "year": paper["year"]}
