@@ -1,0 +1,79 @@
+"""The one shape every engine has, and the AutoFeedback events that engines share.
+
+An engine is opened by one factory (``open_pasa``, ``open_soay``, ``open_conference``,
+``open_autofeedback``) and answers a request with one stream of typed events: a plain (sync)
+generator, because everything it waits on blocks (SQLite, llama.cpp, LanceDB, the sandbox).
+
+- The CLI and the benchmarks iterate the generator; ``--json`` prints ``event.to_json()``.
+- The TUI runs it in a thread worker (``@work(thread=True, exclusive=True, exit_on_error=False)``)
+  and hands each event to its pane with ``call_from_thread``; no ``asyncio.run`` in a worker.
+- A run is cancelled by closing the generator or by the ``threading.Event`` the engine was given.
+- Nobody rewords an event: ``summary()`` is its one-line text for the CLI, the status bar and
+  the panes; panes only choose where to put it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+
+
+@dataclass
+class Event:
+    """Base of every engine event; subclasses are dataclasses with a ``kind`` field."""
+
+    def summary(self) -> str:
+        """One line a person reads; subclasses say what happened in their own words."""
+        return type(self).__name__
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        if "kind" not in {f.name for f in fields(self)}:
+            data["kind"] = type(self).__name__
+        return data
+
+
+@dataclass
+class FeedbackRound(Event):
+    """One AutoFeedback round on a model-made request (a SoAy program, a PaSa tool call).
+
+    ``ok`` is False when the request was found wanting; ``reason`` then says why (a static
+    finding's detail or the dynamic analysis' reason) and ``feedback`` is what went back to the
+    model.
+    """
+
+    loop_id: int | None
+    round: int
+    stage: str  # "static" | "dynamic"
+    request: str
+    ok: bool
+    sub_type: str | None = None
+    reason: str = ""
+    feedback: str = ""
+    kind: str = "feedback_round"
+
+    def summary(self) -> str:
+        if self.ok:
+            return f"AutoFeedback round {self.round} ({self.stage}): ok"
+        return f"AutoFeedback round {self.round} ({self.stage}): {self.sub_type or 'wanting'}: {self.reason}"
+
+
+@dataclass
+class FeedbackFinished(Event):
+    """How an AutoFeedback loop ended: ``solved``, ``limit_hit`` (waits in the API debugger) or ``failed``."""
+
+    loop_id: int | None
+    status: str
+    static_rounds: int
+    dynamic_rounds: int
+    rounds: list[FeedbackRound] = field(default_factory=list)
+    kind: str = "feedback_finished"
+
+    def summary(self) -> str:
+        where = f"loop {self.loop_id}" if self.loop_id is not None else "loop"
+        text = f"AutoFeedback ({where}, {self.status})"
+        wanting = [r.reason for r in self.rounds if not r.ok and r.reason]
+        if wanting:
+            text += ": " + "; ".join(wanting)
+        if self.status == "limit_hit":
+            text += " — fix it by hand in the API debugger (F4)"
+        return text
