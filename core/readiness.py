@@ -82,8 +82,8 @@ def loops_missing(count: int) -> Missing | None:
     if count:
         return None
     return Missing("feedback_loops", "No AutoFeedback loop logged yet",
-                   "ask a question in Scholar Q&A (F2) or run `scholar-tui ask \"…\"`; loops that run out of rounds "
-                   "wait here to be fixed by hand (Ctrl+S sends an edited request)")
+                   "ask in Scholar Q&A (F2) or `scholar-tui ask \"…\"`; loops that run out of rounds wait here "
+                   "for a fix by hand")
 
 
 def network_missing(network, sources: dict[str, str] | None = None) -> Missing | None:
