@@ -30,7 +30,9 @@ TAB_HELP: dict[str, tuple[str, str]] = {
                  "and the configuration in force.",
                  "Run doctor   ·   or Ctrl+P → Use model …"),
 }
-OTHER_KEYS = [("Tab / Shift+Tab", "move between boxes"), ("Enter", "submit the box, open or mark the row"),
+OTHER_KEYS = [("F1 … F6", "the tabs"), ("F7 or ?", "this help (? outside a text box)"),
+              ("Tab / Shift+Tab", "move between boxes; in a path box Tab completes the path"),
+              ("Enter", "submit the box, open or mark the row"),
               ("Ctrl+P", "command palette: go to a tab, run the doctor, switch model, help")]
 
 
@@ -43,7 +45,8 @@ def help_text(app) -> str:
         lines += [f"[b $accent]F{number}  {escape(title)}[/]", f"   {escape(what)}", f"   [dim]try:[/] {escape(example)}", ""]
     lines.append("[b]Keys[/b]")
     keys = [(binding.key, binding.description) for binding in app.BINDINGS
-            if isinstance(binding, Binding) and binding.description and not binding.key.startswith("f")]
+            if isinstance(binding, Binding) and binding.description and binding.action != "help"
+            and not binding.key.startswith("f")]
     keys += [(key, text) for key, text in OTHER_KEYS]
     for pane in app.query("TabPane > *"):
         keys += [(b.key, f"{b.description} ({escape(pane.parent.id or '')})") for b in getattr(pane, "BINDINGS", [])
