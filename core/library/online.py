@@ -17,9 +17,9 @@ import concurrent.futures
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from importlib.metadata import PackageNotFoundError, version
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
