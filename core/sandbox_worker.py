@@ -39,10 +39,15 @@ class ReplyTooLarge(Exception):
 
 
 class Budget:
-    """Characters a reply may still spend; ``plain`` stops walking a value as soon as it is spent."""
+    """Characters a reply may still spend; ``plain`` stops walking a value as soon as it is spent.
+
+    It also remembers each container it copied, with its cost: a value that shares one list
+    many times (``x = [x, x]`` forty times) is 2**40 items written out, but only forty to walk.
+    """
 
     def __init__(self, chars: float = math.inf) -> None:
         self.left = chars
+        self.copied: dict[int, tuple[Any, Any, float]] = {}  # id → (the original, kept alive; its copy; cost)
 
     def spend(self, chars: int) -> None:
         self.left -= chars
@@ -95,10 +100,18 @@ def plain(value: Any, budget: Budget | None = None, depth: int = 0) -> Any:
     if value is None or isinstance(value, (bool, int, float)):
         budget.spend(8)
         return value
-    if isinstance(value, dict):
-        return {plain(str(key), budget): plain(item, budget, depth + 1) for key, item in value.items()}
-    if isinstance(value, SEQUENCES):
-        return [plain(item, budget, depth + 1) for item in value]
+    if isinstance(value, (dict, *SEQUENCES)):
+        if id(value) in budget.copied:
+            _, copy, cost = budget.copied[id(value)]
+            budget.spend(cost)
+            return copy
+        before = budget.left
+        if isinstance(value, dict):
+            copy = {plain(str(key), budget): plain(item, budget, depth + 1) for key, item in value.items()}
+        else:
+            copy = [plain(item, budget, depth + 1) for item in value]
+        budget.copied[id(value)] = (value, copy, before - budget.left)
+        return copy
     return plain(repr(value), budget)
 
 
