@@ -45,9 +45,9 @@ class Budget:
     many times (``x = [x, x]`` forty times) is 2**40 items written out, but only forty to walk.
     """
 
-    def __init__(self, chars: float = math.inf) -> None:
+    def __init__(self, chars: int = sys.maxsize) -> None:
         self.left = chars
-        self.copied: dict[int, tuple[Any, Any, float]] = {}  # id → (the original, kept alive; its copy; cost)
+        self.copied: dict[int, tuple[Any, Any, int]] = {}  # id → (the original, kept alive; its copy; cost)
 
     def spend(self, chars: int) -> None:
         self.left -= chars
@@ -274,6 +274,9 @@ def main() -> None:
             reply = run_program(request["source"], apis, request["steps"], request["output_chars"])
         except MemoryError:
             reply = {"ok": False, "error_kind": "memory", "error": "ran out of its memory allowance", "calls": []}
+        except (SyntaxError, RecursionError, ValueError) as error:  # check_program compiled it first; a
+            # different stack depth here must still cost the program, never the worker
+            reply = {"ok": False, "error_kind": "refused", "error": f"line 1: {_error_text(error)}", "calls": []}
         try:
             text = encode_reply(reply, request.get("reply_chars", 4_000_000))
         except (TypeError, ValueError) as error:
