@@ -118,3 +118,19 @@ def test_the_static_scan_of_any_text_is_findings_not_exceptions(scanner, text):
 def test_the_issue_17_requests_are_one_line_e1(scanner, text):
     finding = scanner.scan_request(text, "Who is Ada Lovelace?")
     assert finding is not None and finding.sub_type == "E1" and "\n" not in finding.detail
+
+
+@pytest.mark.parametrize("source, says", [
+    ("class A:\n    pass\nresult = searchPerson(name='Ada')", "line 1: ClassDef is not allowed"),
+    ("result = searchPerson(name='Ada').__class__", "line 1: the attribute '__class__' is not allowed"),
+    ("people = searchPerson(name='Ada')\nresult = getCoauthors(person_id=someone)", "line 2: unknown name 'someone'"),
+    ("result = searchPerson(name='x', name='y')", "the keyword argument name is given twice"),
+])
+def test_the_program_scan_refuses_what_the_sandbox_refuses(scanner, source, says):
+    findings = scanner.scan_program(source, "Who is Ada Lovelace?")
+    assert findings[0].sub_type == "E1" and says in findings[0].detail, findings[0].detail
+
+
+def test_a_misspelt_api_in_a_program_is_still_named_e2_not_refused(scanner):
+    findings = scanner.scan_program("result = search_person(name='Ada')", "Who is Ada Lovelace?")
+    assert [finding.sub_type for finding in findings] == ["E2.2"]
