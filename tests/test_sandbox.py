@@ -295,15 +295,15 @@ def test_a_huge_value_never_reaches_the_parent():
 
     script = (
         "import json, resource\n"
-        "from scholar_tui.core.sandbox import Sandbox\n"
-        "with Sandbox() as box:\n"
+        "from scholar_tui.core.sandbox import Limits, Sandbox\n"
+        "with Sandbox(limits=Limits(time_s=30.0)) as box:\n"  # a loaded machine must not turn it into a timeout
         "    kinds = [box.run(f\"result = 'x' * {n}\").error_kind for n in (100_000_000, 150_000_000)]\n"
         "print(json.dumps([kinds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024]))\n"
     )
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120)
     kinds, parent_peak_mib = json.loads(done.stdout)
-    assert kinds == ["output", "output"]
+    assert set(kinds) <= {"output", "memory"}, kinds  # never "crashed"
     assert parent_peak_mib < 100, f"the parent peaked at {parent_peak_mib} MiB"
 
 
