@@ -11,8 +11,8 @@ from typing import Any
 
 import click
 
-from ..core.config import ConfigError, Settings, load_settings, save_setting
-from ..core.locations import HOME_ENV, Locations, locations
+from scholar_tui.config.locations import HOME_ENV, Locations, locations
+from scholar_tui.config.settings import ConfigError, Settings, load_settings, save_setting
 
 
 class Context:

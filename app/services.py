@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from ..core.config import Settings, load_settings
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import Settings, load_settings
 from ..models import LLM, Embedder, load_embedder, load_llm
 
 LLMFactory = Callable[[Settings, Locations], LLM]

@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent
 
-from ..core.config import ConfigError, save_setting
+from scholar_tui.config.settings import ConfigError, save_setting
 from ..models.base import LLMError
 from .commands import ScholarCommands
 from .messages import ModelStateChanged, SettingsChanged

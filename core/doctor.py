@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .config import ConfigError, Settings, load_settings
-from .locations import Locations
+from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import ConfigError, Settings, load_settings
 
 Status = Literal["ok", "warn", "fail"]
 

@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from ..core.library.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .db import open_database
 
 COUNTED_TABLES = {

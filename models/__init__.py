@@ -6,8 +6,8 @@ and ``load_embedder(settings)`` an ``Embedder``; engines take them as arguments.
 
 from __future__ import annotations
 
-from ..core.config import Settings
-from ..core.locations import Locations, locations
+from scholar_tui.config.locations import Locations, locations
+from scholar_tui.config.settings import Settings
 from .base import LLM, CancelToken, Completion, LLMError, TokenLogprob
 from .embeddings import Embedder
 from .registry import ModelNotFound, resolve_embedding, resolve_llm

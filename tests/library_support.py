@@ -18,8 +18,8 @@ import httpx
 import numpy as np
 import pytest
 
+from scholar_tui.config.locations import Locations
 from scholar_tui.core.library.importer import run_import
-from scholar_tui.core.locations import Locations
 from scholar_tui.indexes.library import Library
 
 from .conftest import SHARED_DATA
@@ -67,7 +67,7 @@ def empty_library(where: Locations):
 @pytest.fixture(scope="session")
 def real_embedder():
     """The default embedding model, loaded once for the session (offline)."""
-    from scholar_tui.core.config import Settings
+    from scholar_tui.config.settings import Settings
     from scholar_tui.models import load_embedder
 
     with pytest.MonkeyPatch.context() as patch:

@@ -7,7 +7,7 @@ import sys
 def test_engines_do_not_import_textual():
     code = (
         "import sys\n"
-        "import scholar_tui.core.config, scholar_tui.core.doctor, scholar_tui.models, "
+        "import scholar_tui.config.settings, scholar_tui.core.doctor, scholar_tui.models, "
         "scholar_tui.models.llamacpp, scholar_tui.models.openai_http, scholar_tui.indexes.db, "
         "scholar_tui.indexes.prompt_log, scholar_tui.models.bench, scholar_tui.core.sandbox, "
         "scholar_tui.core.sandbox_worker\n"

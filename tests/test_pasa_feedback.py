@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLoop
 from scholar_tui.core.autofeedback.human import send_by_hand
-from scholar_tui.core.config import load_settings
 from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets

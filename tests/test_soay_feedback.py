@@ -11,8 +11,8 @@ from textual.widgets import DataTable, Static, TextArea
 from scholar_tui.app.cli import cli
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback.human import send_by_hand
-from scholar_tui.core.config import load_settings
 from scholar_tui.core.soay import open_engine
 from scholar_tui.core.soay.engine import FeedbackDone, FeedbackGiven
 from scholar_tui.core.soay.intents import INTENTS

@@ -47,9 +47,9 @@ def academic_functions(config_dir: str, data_dir: str, cache_dir: str, log_dir: 
     """Sandbox API factory: the seven APIs over this installation's library (runs in the worker)."""
     from pathlib import Path
 
-    from ..config import load_settings
+    from scholar_tui.config.settings import load_settings
     from ..library.apis import open_api
-    from ..locations import Locations
+    from scholar_tui.config.locations import Locations
 
     where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
     return open_api(where, load_settings(where), backend).functions()

@@ -22,7 +22,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from ..config import NetworkSettings
+from scholar_tui.config.settings import NetworkSettings
 from .records import PaperRecord, openalex_id
 
 OPENALEX_URL = "https://api.openalex.org"

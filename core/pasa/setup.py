@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
-from ..config import Settings
-from ..locations import Locations
+from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import Settings
 from .engine import PaSa, PaSaOptions
 from .tools import LibraryTools
 from .works import CitedWorks, prepare_cited_works

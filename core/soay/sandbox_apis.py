@@ -11,9 +11,9 @@ def academic_functions(backend: str = "local") -> dict[str, Any]:
     Runs in the worker process: it opens its own library connection there. The worker inherits
     SCHOLAR_TUI_HOME, so it reads the same library as the app that started it.
     """
-    from ..config import load_settings
+    from scholar_tui.config.settings import load_settings
     from ..library.apis import open_api
-    from ..locations import locations
+    from scholar_tui.config.locations import locations
 
     where = locations()
     return open_api(where, load_settings(where), backend).functions()
