@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from scholar_tui.core.library.records import PaperRecord, ReferenceRecord, SectionRecord
 from scholar_tui.core.pasa.setup import prepare
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.records import PaperRecord, ReferenceRecord, SectionRecord
 from scholar_tui.models.base import Chunk, Request
 
 from .conftest import ScriptedLLM

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...indexes.library import Library
-from .records import PaperRecord, PersonRecord
+from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
 

@@ -23,7 +23,7 @@ from urllib.parse import urlparse
 import httpx
 
 from scholar_tui.config.settings import NetworkSettings
-from .records import PaperRecord, openalex_id
+from scholar_tui.indexes.records import PaperRecord, openalex_id
 
 OPENALEX_URL = "https://api.openalex.org"
 ARXIV_URL = "https://export.arxiv.org/api/query"
