@@ -226,7 +226,7 @@ def doctor(obj: Context, as_json: bool, deep: bool) -> None:
 def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str | None,
            choices: str | None, max_tokens: int, logprobs: int, as_json: bool) -> None:
     """Send TEXT to the active model and stream the reply (logged like every call)."""
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
 
     options: dict[str, Any] = {"max_tokens": max_tokens, "logprobs": logprobs}
     if schema:
@@ -243,7 +243,7 @@ def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str 
         text_arg = None
     else:
         text_arg = text
-    llm = load_llm(obj.settings, obj.where)
+    llm = open_llm(obj.settings, obj.where)
     stream = llm.stream(text_arg, **options)
     for piece in stream:
         if not as_json:
@@ -285,12 +285,12 @@ def bench() -> None:
 @one_line_errors
 def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int, as_json: bool) -> None:
     """Prompt and generation tokens/s of the active model, beside llama.cpp's bare figure."""
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
     from ..models.bench import bench_llm
 
     settings = obj.settings.model_copy(deep=True)
     settings.llm.log_prompts = False  # a benchmark measures the model, not the log
-    llm = load_llm(settings, obj.where)
+    llm = open_llm(settings, obj.where)
     result = bench_llm(llm, n_prompt=n_prompt, n_gen=n_gen, repetitions=repetitions)
     llm.close()
     if as_json:

@@ -186,7 +186,7 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
     from ..core.library.apis import local_api
     from ..indexes.autofeedback_log import FeedbackLog
     from ..indexes.library import Library
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
 
     sub_types = SEEDED_TYPES
     if only:
@@ -204,7 +204,7 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
     settings = obj.settings.model_copy(deep=True)
     settings.llm.log_prompts = False  # a benchmark measures, it does not fill the prompt log
     embedder = _embedder(obj)
-    llm = load_llm(settings, obj.where)
+    llm = open_llm(settings, obj.where)
     af = AutoFeedback.from_settings(obj.where, settings, embedder)
 
     def progress(done: int, total: int, text: str) -> None:

@@ -20,14 +20,15 @@ FEEDBACK = click.option("--feedback/--no-feedback", default=None,
 def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None,
             source: str = "soay"):
     from ..core.soay import open_engine
-    from ..models import load_embedder, load_llm
+    from scholar_tui.core.llm import open_llm
+    from scholar_tui.models import load_embedder
 
     settings = obj.settings
     llm_cache = {}
 
     def llm():
         if "llm" not in llm_cache:
-            llm_cache["llm"] = load_llm(settings, obj.where)
+            llm_cache["llm"] = open_llm(settings, obj.where)
         return llm_cache["llm"]
 
     return open_engine(obj.where, settings, embedder=load_embedder(settings), llm_provider=llm,
@@ -117,7 +118,7 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
     from ..core.soay.bench import BenchProgress, generate_bench
     from ..core.soay.engine import SANDBOX_FACTORY
     from ..indexes.library import Library
-    from ..training.formats import write_jsonl
+    from scholar_tui.core.jsonl import write_jsonl
 
     out = out or default_bench_path(obj)
     library = Library.open(obj.where)
@@ -153,7 +154,8 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
     """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency."""
     from ..core.soay.baseline import StepByStepAgent
     from ..core.soay.bench import score_method
-    from ..training.formats import SoAyRecord, read_jsonl
+    from scholar_tui.core.jsonl import read_jsonl
+    from scholar_tui.core.soay.prompts import SoAyRecord
 
     path = bench_file or default_bench_path(obj)
     if not path.exists():

@@ -26,7 +26,7 @@ __all__ = [
 
 
 def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
-    """The LLM that ``settings.llm.model`` names, with the prompt log attached when enabled."""
+    """The LLM that ``settings.llm.model`` names (``core.llm.open_llm`` adds the prompt log)."""
     where = where or locations()
     try:
         entry = resolve_llm(settings.llm.model, where)
@@ -51,10 +51,6 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
             seed=settings.llm.seed,
         )
     llm.default_temperature = settings.llm.temperature
-    if settings.llm.log_prompts:
-        from ..indexes.prompt_log import PromptLog
-
-        llm.add_sink(PromptLog(where).record)
     return llm
 
 
