@@ -11,7 +11,8 @@ from pathlib import Path
 
 import click
 
-from ..training.errors import TrainingError
+from scholar_tui.core.jsonl import FormatError
+from scholar_tui.training.errors import TrainingError
 
 # command -> (module in scholar_tui.training, one-line summary); the module is imported on use.
 SCRIPTS = {
@@ -61,7 +62,7 @@ def _script_command(name: str, module_name: str, summary: str) -> click.Command:
             argv.append("--quiet")  # the JSON summary is the whole output
         try:
             result = module.main(argv)
-        except TrainingError as error:
+        except (TrainingError, FormatError) as error:
             raise click.ClickException(str(error)) from error
         if as_json:
             emit_json(result)

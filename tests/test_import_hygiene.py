@@ -16,7 +16,7 @@ def test_engines_do_not_import_textual():
         "scholar_tui.core.library.bibtex, scholar_tui.core.library.importer, scholar_tui.core.library.online, "
         "scholar_tui.core.library.apis, scholar_tui.core.library.api_backends, scholar_tui.indexes.fuzzy, "
         "scholar_tui.core.library.taxonomy\n"
-        "import scholar_tui.training.formats, scholar_tui.training.crawler_env, scholar_tui.training.options\n"
+        "import scholar_tui.core.jsonl, scholar_tui.training.crawler_env, scholar_tui.training.options\n"
         "import scholar_tui.core.conference.engine, scholar_tui.core.conference.sources, "
         "scholar_tui.core.conference.html_tree, scholar_tui.core.conference.evidence, "
         "scholar_tui.indexes.conference_vectors\n"

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 import scholar_tui.models as models
 from scholar_tui.app.cli import cli
 from scholar_tui.core.pasa.queries import read_queries
-from scholar_tui.training.formats import CrawlerSession, SelectorRecord, read_jsonl
+from scholar_tui.core.jsonl import read_jsonl
+from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 
 from .library_support import HashingEmbedder
 from .pasa_support import RoutedLLM, mini_library  # noqa: F401

@@ -17,7 +17,7 @@ from ..core.pasa.tools import LibraryTools, Outline
 from ..indexes.library import Library
 from .crawler_env import FoundPaper, SelectorScore
 from .errors import TrainingError
-from .formats import CrawlerAction, Paper
+from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
 
 
 def _paper_id(value: str) -> int:

@@ -29,7 +29,7 @@ from typing import Any
 
 from .crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, FoundPaper, SelectorScore, count_relevant
 from .errors import TrainingError
-from .formats import Paper, crawler_prompt, parse_actions, selector_prompt
+from scholar_tui.core.pasa.prompts import Paper, crawler_prompt, parse_actions, selector_prompt
 from .options import parse_options
 from .sft import option, required
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...training.formats import SoAyRecord
+from scholar_tui.core.soay.prompts import SoAyRecord
 from ..sandbox import Sandbox
 from .evaluate import SoAyEvalReport, judge, soay_eval
 from .intents import INTENTS, Intent
