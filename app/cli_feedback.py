@@ -97,23 +97,19 @@ def feedback() -> None:
 def feedback_check(obj: Context, text: str, instruction: str, program: bool, send_it: bool, backend: str,
                    apis: str, as_json: bool) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
+    import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
     from ..core.autofeedback import AutoFeedback
+    from scholar_tui.core.autofeedback.registry import tool_apis
 
     if apis == "pasa" and program:
         raise click.BadParameter("PaSa's tools take requests, not programs", param_hint="--program")
     embedder = _embedder(obj)
-    documentation = {}
-    if apis == "pasa":
-        from ..core.pasa.tool_requests import DOCUMENTATION
-
-        documentation = DOCUMENTATION
-    af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **documentation)
+    tools = tool_apis(apis) if apis != "academic" else None
+    af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **(tools.documentation if tools else {}))
     findings = af.scan_program(text, instruction) if program else [f for f in [af.scan_request(text, instruction)] if f]
     observation = None
-    if send_it and apis == "pasa":
-        from ..core.pasa.tool_requests import send_tool_request
-
-        observation = af.analyse_response(send_tool_request(obj.where, obj.settings, text, embedder), instruction)
+    if send_it and tools is not None:
+        observation = af.analyse_response(tools.send(obj.where, obj.settings, text, embedder), instruction)
     elif send_it:
         from ..core.autofeedback.human import run_program
         from ..core.autofeedback.dynamic import send_request
@@ -146,6 +142,7 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 @one_line_errors
 def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as_json: bool) -> None:
     """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program."""
+    import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
     from ..core.autofeedback.human import send_by_hand
     from ..indexes.autofeedback_log import FeedbackLog
 
@@ -182,7 +179,7 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
     """Accuracy with no feedback, static, dynamic and both; error types before and after (Tables 3–4)."""
     from ..core.autofeedback import AutoFeedback
     from ..core.autofeedback.bench import SEEDED_TYPES, BenchError, make_cases, make_tasks, run_bench
-    from ..core.autofeedback.model import ModelRequestGenerator
+    from scholar_tui.core.autofeedback.request_generator import ModelRequestGenerator
     from ..core.library.apis import local_api
     from ..indexes.autofeedback_log import FeedbackLog
     from ..indexes.library import Library

@@ -116,7 +116,7 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
     from ..core.library.apis import open_api
     from ..core.sandbox import Sandbox
     from ..core.soay.bench import BenchProgress, generate_bench
-    from ..core.soay.engine import SANDBOX_FACTORY
+    from scholar_tui.core.library.sandbox_apis import FACTORY
     from ..indexes.library import Library
     from scholar_tui.core.jsonl import write_jsonl
 
@@ -124,7 +124,7 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
     library = Library.open(obj.where)
     api = open_api(obj.where, obj.settings)
     records = []
-    with Sandbox(SANDBOX_FACTORY) as sandbox:
+    with Sandbox(FACTORY) as sandbox:
         for item in generate_bench(library, api, sandbox, per_intent=per_intent, seed=seed):
             if isinstance(item, BenchProgress):
                 click.echo(f"[{item.done}/{item.total}] {item.message}", err=True)

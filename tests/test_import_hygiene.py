@@ -23,7 +23,7 @@ def test_engines_do_not_import_textual():
         "import scholar_tui.core.pasa.engine, scholar_tui.core.pasa.bench, scholar_tui.core.pasa.setup, "
         "scholar_tui.core.pasa.queries, scholar_tui.core.pasa.export, scholar_tui.core.pasa.reference_titles, "
         "scholar_tui.indexes.pasa_works, scholar_tui.training.crawler_env_library\n"
-        "import scholar_tui.core.autofeedback, scholar_tui.core.autofeedback.bench, scholar_tui.core.autofeedback.model, "
+        "import scholar_tui.core.autofeedback, scholar_tui.core.autofeedback.bench, scholar_tui.core.autofeedback.request_generator, "
         "scholar_tui.core.autofeedback.human, scholar_tui.indexes.autofeedback_log, scholar_tui.indexes.autofeedback_docs\n"
         "bad = sorted(name for name in sys.modules if name.split('.')[0] == 'textual' or name.startswith('scholar_tui.app'))\n"
         "print(bad)\n"

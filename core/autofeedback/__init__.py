@@ -61,7 +61,7 @@ from __future__ import annotations
 from .dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
 from .engine import AutoFeedback, open_feedback_loop
 from .loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
-from .requests import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
+from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
 from .retriever import APIRetriever
 from .static import StaticFinding, StaticScanner
 from .taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES

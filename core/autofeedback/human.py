@@ -13,8 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scholar_tui.core.autofeedback.registry import tool_apis_for
 from .dynamic import is_empty, send_request
-from .requests import RequestSyntaxError, parse_request
+from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, parse_request
 
 
 @dataclass
@@ -43,26 +44,13 @@ def is_request(text: str) -> bool:
     return True
 
 
-def academic_functions(config_dir: str, data_dir: str, cache_dir: str, log_dir: str, backend: str = "local"):
-    """Sandbox API factory: the seven APIs over this installation's library (runs in the worker)."""
-    from pathlib import Path
-
-    from scholar_tui.config.settings import load_settings
-    from ..library.apis import open_api
-    from scholar_tui.config.locations import Locations
-
-    where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
-    return open_api(where, load_settings(where), backend).functions()
-
-
 def run_program(where, source: str, backend: str = "local"):
     """Run a program against the academic APIs in the sandbox (a fresh worker, closed after)."""
-    from ..library.apis import SPECS
-    from ..sandbox import Sandbox
+    from scholar_tui.core.library.apis import SPECS
+    from scholar_tui.core.library.sandbox_apis import FACTORY, sandbox_kwargs
+    from scholar_tui.core.sandbox import Sandbox
 
-    kwargs = {"config_dir": str(where.config_dir), "data_dir": str(where.data_dir),
-              "cache_dir": str(where.cache_dir), "log_dir": str(where.log_dir), "backend": backend}
-    with Sandbox("scholar_tui.core.autofeedback.human:academic_functions", kwargs, api_names=set(SPECS)) as box:
+    with Sandbox(FACTORY, sandbox_kwargs(where, backend), api_names=set(SPECS)) as box:
         return box.run(source)
 
 
@@ -70,19 +58,17 @@ def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None
                  embedder: Callable[[], Any] | None = None) -> HandResult:
     """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round.
 
-    A request to one of PaSa's tools (``searchPapers``, ``expandSection``) runs against the library's
-    search index, which needs the embedding model: ``embedder`` loads it, only for such a request.
-    Anything else goes to the academic APIs.
+    A request to a registered engine's tools (``registry``: PaSa's ``searchPapers``,
+    ``expandSection``) runs against the library's search index, which needs the embedding model:
+    ``embedder`` loads it, only for such a request. Anything else goes to the academic APIs.
     """
-    from ..pasa.tool_requests import is_tool_request, send_tool_request
-
     started = time.perf_counter()
-    tool = is_tool_request(text)
-    if tool or is_request(text):
-        if tool:
+    tools = tool_apis_for(text)
+    if tools is not None or is_request(text):
+        if tools is not None:
             if embedder is None:
-                raise ValueError("a PaSa tool request needs the embedder (the library search is semantic)")
-            call = send_tool_request(where, settings, text, embedder())
+                raise ValueError(f"a request to {tools.name}'s tools needs the embedder (the library search is semantic)")
+            call = tools.send(where, settings, text, embedder())
         else:
             from ..library.apis import open_api
 

@@ -16,6 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from scholar_tui.core.library.sandbox_apis import FACTORY
 from ..sandbox import Limits, Sandbox, SandboxResult
 from ..streaming import iterate_in_thread
 from .entities import Mention, find_entity
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_
     from ..autofeedback import FeedbackLoop, FeedbackRecord
 
 CodeMode = Literal["template", "model"]
-SANDBOX_FACTORY = "scholar_tui.core.soay.sandbox_apis:academic_functions"
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ class SoAyEngine:
         self.api = api
         self.index = IntentIndex(embedder)
         self.llm_provider = llm_provider
-        self.sandbox = sandbox or Sandbox(SANDBOX_FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+        self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
         self.choice_mode = choice_mode
         self.code_mode = code_mode
         self.feedback = feedback  # AutoFeedback on every program (issue #5); None runs programs as they are
