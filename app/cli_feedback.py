@@ -154,12 +154,10 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
     result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id,
                           embedder=lambda: _embedder(obj))
     if as_json:
-        emit_json(result.as_dict())
+        emit_json(result.to_json())
         return
     click.echo(json.dumps(result.response, indent=2, ensure_ascii=False, default=str))
-    verdict = "ok" if result.ok else f"not ok ({result.error or 'empty result'})"
-    logged = f"; logged as round {result.round} of loop {loop_id} ({result.loop_status})" if result.round else ""
-    click.echo(click.style(f"{result.kind} {verdict}, {result.duration_s:.2f} s{logged}", dim=True), err=True)
+    click.echo(click.style(result.summary(), dim=True), err=True)
 
 
 # -- bench feedback --------------------------------------------------------------------------------------

@@ -169,7 +169,7 @@ def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_libra
     # a person reads the loop and sends a request of their own from the debugger: it is logged
     result = send_by_hand(where, load_settings(where), search_request("attention transformers"), log=log,
                           loop_id=waiting[0]["id"], embedder=HashingEmbedder)
-    assert result.kind == "request" and result.ok and result.loop_status == "fixed_by_hand"
+    assert result.sent == "request" and result.ok and result.loop_status == "fixed_by_hand"
     assert any("Attention" in paper["title"] for paper in result.response)
 
 

@@ -16,7 +16,7 @@ After *AutoFeedback: An LLM-based Framework for Efficient and Accurate API Reque
 
 Other APIs plug in with their own documentation: PaSa's two tools pass
 ``specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE`` (``core.pasa.tool_requests``),
-and ``open_feedback_loop(where, settings, embedder, source=…, **documentation)`` builds a loop with
+and ``open_autofeedback(where, settings, embedder, source=…, **documentation)`` builds a loop with
 this installation's limits and log.
 
 The contract for callers (SoAy, PaSa, the CLI, the debugger)::
@@ -59,7 +59,7 @@ after a failed run the ReAct trace (Thought / Action / Observation) and the ask 
 from __future__ import annotations
 
 from .dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
-from .engine import AutoFeedback, open_feedback_loop
+from .engine import AutoFeedback, open_autofeedback
 from .loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
 from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
 from .retriever import APIRetriever
@@ -69,6 +69,6 @@ from .taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
 __all__ = [
     "APIRetriever", "AutoFeedback", "DynamicAnalyser", "DynamicObservation", "ERROR_TYPES", "FeedbackLimits",
     "FeedbackLoop", "FeedbackRecord", "Generation", "LoopResult", "ParsedRequest", "ReActStep", "RequestSyntaxError",
-    "Round", "STATIC_SUB_TYPES", "SUB_TYPES", "StaticFinding", "StaticScanner", "format_request", "open_feedback_loop",
+    "Round", "STATIC_SUB_TYPES", "SUB_TYPES", "StaticFinding", "StaticScanner", "format_request", "open_autofeedback",
     "parse_request", "program_calls", "send_request",
 ]

@@ -14,23 +14,32 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.autofeedback.registry import tool_apis_for
+from scholar_tui.core.events import Event
 from .dynamic import is_empty, send_request
 from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, parse_request
 
 
 @dataclass
-class HandResult:
-    kind: str
+class SentByHand(Event):
+    """What a person sent (a request or a program) and what came back; with a loop, the round it became."""
+
+    sent: str
     """"request" or "program"."""
     ok: bool
     response: Any
     error: str | None
     duration_s: float
+    loop_id: int | None = None
     round: int | None = None
     loop_status: str | None = None
+    kind: str = "sent_by_hand"
 
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def summary(self) -> str:
+        verdict = "ok" if self.ok else f"not ok ({self.error or 'empty result'})"
+        text = f"{self.sent} {verdict}, {self.duration_s:.2f} s"
+        if self.round is not None:
+            text += f"; logged as round {self.round} of loop {self.loop_id} ({self.loop_status})"
+        return text
 
 
 def is_request(text: str) -> bool:
@@ -55,7 +64,7 @@ def run_program(where, source: str, backend: str = "local"):
 
 
 def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None, loop_id: int | None = None,
-                 embedder: Callable[[], Any] | None = None) -> HandResult:
+                 embedder: Callable[[], Any] | None = None) -> SentByHand:
     """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round.
 
     A request to a registered engine's tools (``registry``: PaSa's ``searchPapers``,
@@ -74,15 +83,16 @@ def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None
 
             call = send_request(open_api(where, settings, backend), text)
         response = call.result if call.ok else {"error": call.error, "code": call.error_code}
-        result = HandResult("request", call.ok and not is_empty(call.result), response, call.error,
+        result = SentByHand("request", call.ok and not is_empty(call.result), response, call.error,
                             time.perf_counter() - started)
     else:
         run = run_program(where, text, backend)
         failed = next((call for call in run.calls if not call.ok), None)
         response = run.value if run.ok else {"error": run.error, "kind": run.error_kind}
-        result = HandResult("program", run.ok and not is_empty(run.value), response,
+        result = SentByHand("program", run.ok and not is_empty(run.value), response,
                             run.error or (failed.error if failed else None), time.perf_counter() - started)
     if log is not None and loop_id is not None:
+        result.loop_id = loop_id
         result.round = log.add_round(loop_id, "human", request=text, response=result.response, ok=result.ok,
                                      observation=result.error, duration_s=result.duration_s)
         if result.ok:
