@@ -5,49 +5,20 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from scholar_tui.config.locations import HOME_ENV, Locations, locations
-from scholar_tui.config.settings import ConfigError, Settings, load_settings, save_setting
-
-
-class Context:
-    """What every command needs: where state lives and the settings in force."""
-
-    def __init__(self) -> None:
-        self.where: Locations = locations()
-        self._settings: Settings | None = None
-
-    @property
-    def settings(self) -> Settings:
-        if self._settings is None:
-            self._settings = load_settings(self.where)
-        return self._settings
-
-
-def one_line_errors(function: Callable) -> Callable:
-    """Known failures become a one-line message and exit 1, never a traceback."""
-    from functools import wraps
-
-    from ..models.base import LLMError
-    from ..models.pull import PullError
-
-    @wraps(function)
-    def wrapper(*args, **kwargs):
-        try:
-            return function(*args, **kwargs)
-        except (ConfigError, LLMError, PullError) as error:
-            raise click.ClickException(str(error)) from error
-
-    return wrapper
-
-
-def emit_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+from scholar_tui.app.cli_conf import conf
+from scholar_tui.app.cli_feedback import bench_feedback, feedback, logs
+from scholar_tui.app.cli_library import api, import_command, library
+from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
+from scholar_tui.app.cli_soay import ask, bench_soay, soay
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_train import train
+from scholar_tui.config.locations import HOME_ENV
+from scholar_tui.config.settings import save_setting
 
 
 @click.group(invoke_without_command=True)
@@ -303,15 +274,6 @@ def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int,
     if result.bare_prompt_tps is not None:
         click.echo(f"{'llama.cpp bare':24}{result.bare_prompt_tps:14.1f}{result.bare_gen_tps:18.1f}")
 
-
-# Each feature's commands live in its own module, which imports Context and the helpers above;
-# so they are registered here, after those are defined.
-from .cli_conf import conf  # noqa: E402
-from .cli_feedback import bench_feedback, feedback, logs  # noqa: E402
-from .cli_library import api, import_command, library  # noqa: E402
-from .cli_pasa import bench_pasa_command, pasa, search_command  # noqa: E402
-from .cli_soay import ask, bench_soay, soay  # noqa: E402
-from .cli_train import train  # noqa: E402
 
 for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train):
     cli.add_command(command)

@@ -9,7 +9,7 @@ from typing import Callable
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")

@@ -13,7 +13,7 @@ import textwrap
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 
 def _embedder(obj: Context):

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 

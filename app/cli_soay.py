@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
 CODE_MODES = click.Choice(["template", "model"])

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import click
 
+from scholar_tui.app.cli_support import emit_json
 from scholar_tui.core.jsonl import FormatError
 from scholar_tui.training.errors import TrainingError
 
@@ -54,8 +55,6 @@ def _script_command(name: str, module_name: str, summary: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def command(args: tuple[str, ...], as_json: bool) -> None:
-        from .cli import emit_json
-
         module = importlib.import_module(f"scholar_tui.training.{module_name}")
         argv = list(args)
         if as_json and name != "export":
