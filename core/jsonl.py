@@ -44,11 +44,11 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 
 # -- files ------------------------------------------------------------------------------------
-def iter_jsonl(path: str | Path, record_type: type[Record]) -> Iterator[Record]:
-    """Records from a JSONL file, one per non-blank line; FormatError names the bad line."""
+def json_objects(path: str | Path, error: type[Exception] = FormatError) -> Iterator[tuple[str, dict[str, Any]]]:
+    """``(where, object)`` for each non-blank line, ``where`` being ``FILE:LINE``; ``error`` names a bad line."""
     path = Path(path)
     if not path.is_file():
-        raise FormatError(f"{path}: no such file")
+        raise error(f"{path}: no such file")
     with path.open(encoding="utf-8-sig") as handle:
         for number, line in enumerate(handle, start=1):
             if not line.strip():
@@ -56,11 +56,17 @@ def iter_jsonl(path: str | Path, record_type: type[Record]) -> Iterator[Record]:
             where = f"{path}:{number}"
             try:
                 data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise FormatError(f"{where}: not JSON ({error.msg})") from error
+            except json.JSONDecodeError as bad:
+                raise error(f"{where}: not JSON ({bad.msg})") from bad
             if not isinstance(data, dict):
-                raise FormatError(f"{where}: each line must be a JSON object")
-            yield record_type.from_dict(data, where)
+                raise error(f"{where}: each line must be a JSON object")
+            yield where, data
+
+
+def iter_jsonl(path: str | Path, record_type: type[Record]) -> Iterator[Record]:
+    """Records from a JSONL file, one per non-blank line; FormatError names the bad line."""
+    for where, data in json_objects(path):
+        yield record_type.from_dict(data, where)
 
 
 def read_jsonl(path: str | Path, record_type: type[Record]) -> list[Record]:
