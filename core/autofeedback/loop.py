@@ -150,17 +150,9 @@ class FeedbackLoop:
             return self.feedback.analyse_program(response, instruction)
         return self.feedback.analyse_response(response, instruction)
 
-    def run(
-        self,
-        instruction: str,
-        generate: Callable[[list[FeedbackRecord]], Any],
-        execute: Callable[[str], Any],
-        *,
-        mode: Mode = "request",
-        relevant: Sequence[str] | None = None,
-        accept: Callable[[Any, DynamicObservation], bool] | None = None,
-    ) -> LoopResult:
-        events = self.events(instruction, generate, execute, mode=mode, relevant=relevant, accept=accept)
+    def run(self, *args, **kwargs) -> LoopResult:
+        """``events(…)`` driven to its end, for a caller that shows no rounds as they come; same arguments."""
+        events = self.events(*args, **kwargs)
         while True:
             try:
                 next(events)
