@@ -1,7 +1,9 @@
-"""Models: which LLM or embedding backend runs is decided here and nowhere else.
+"""The models layer: which LLM or embedding backend runs is decided here and nowhere else.
 
 ``load_llm(settings)`` gives an ``LLM`` (llama.cpp in-process, or an OpenAI-compatible endpoint)
-and ``load_embedder(settings)`` an ``Embedder``; engines take them as arguments.
+and ``load_embedder(settings)`` an ``Embedder``; engines take them as arguments (``core.llm``
+adds the prompt log). Owns the LLM interface, the backends, grammars, the model registry and
+pulls, the LLM benchmark. May import config only; indexes sits beside it and is not imported.
 """
 
 from __future__ import annotations
