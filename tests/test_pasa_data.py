@@ -140,5 +140,5 @@ def test_a_bad_query_file_is_one_clear_error(tmp_path):
     with pytest.raises(QuerySetError, match="bad.jsonl:2: not an AutoScholarQuery line"):
         read_queries(path)
     path.write_text("not json\n")
-    with pytest.raises(QuerySetError, match="line 1: not JSON"):
+    with pytest.raises(QuerySetError, match="bad.jsonl:1: not JSON"):
         read_queries(path)
