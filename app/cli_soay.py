@@ -51,20 +51,21 @@ def ask(obj: Context, question: str, choice: str, code: str, backend: str, feedb
     from scholar_tui.core.soay.engine import Finished, ProgramWritten
 
     engine = _engine(obj, choice, code, backend, feedback)
+    last = None
     try:
-        for event in engine.run(question):
+        for last in engine.run(question):
             if not as_json:
-                click.echo(event.summary())
-                if isinstance(event, ProgramWritten):
-                    click.echo(textwrap.indent(event.source, "    "))
+                click.echo(last.summary())
+                if isinstance(last, ProgramWritten):
+                    click.echo(textwrap.indent(last.source, "    "))
     finally:
         engine.close()
-    assert isinstance(event, Finished)  # every run ends with its answer
+    assert isinstance(last, Finished)  # every run ends with its answer
     if as_json:
-        emit_json(event.to_json())
+        emit_json(last.to_json())
     else:
-        click.echo(click.style(f"timings (ms): {event.answer.timings_ms}", dim=True))
-    if not event.answer.ok:
+        click.echo(click.style(f"timings (ms): {last.answer.timings_ms}", dim=True))
+    if not last.answer.ok:
         raise SystemExit(1)
 
 

@@ -107,6 +107,15 @@ def test_a_wrong_import_is_caught(tmp_path):
     ]
 
 
+def test_imports_are_absolute():
+    """``from scholar_tui.core.x import y``, never ``from ..core.x``: people, grep and tools read it
+    as the folder it names."""
+    relative = [f"{path.relative_to(ROOT)}:{node.lineno}" for name, path in modules()
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(node, ast.ImportFrom) and node.level]
+    assert relative == []
+
+
 def test_no_module_below_app_loads_textual():
     """Importing every module of the lower layers, in a fresh process, loads no Textual."""
     names = [name for name, _ in modules() if layer_of(name) in ("core", "indexes", "models", "config")
