@@ -9,7 +9,7 @@ from typing import Callable
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")
@@ -39,9 +39,9 @@ def _describer(obj: Context, kind: str):
 
     if kind == "structural":
         return StructuralDescriber()
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
 
-    return LLMDescriber(load_llm(obj.settings, obj.where))
+    return LLMDescriber(open_llm(obj.settings, obj.where))
 
 
 def _embedder(obj: Context):
@@ -172,9 +172,9 @@ def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str,
     store.close()
     llm = None
     if answerer != "extractive":
-        from ..models import load_llm
+        from scholar_tui.core.llm import open_llm
 
-        llm = load_llm(obj.settings, obj.where)
+        llm = open_llm(obj.settings, obj.where)
     answered = ask(obj.where, name, question, _embedder(obj), method=method, llm=llm, answer_mode=answerer, k=k)
     if llm is not None:
         llm.close()
@@ -238,9 +238,9 @@ def conf_eval(obj: Context, directory: Path, method: str, describer: str, answer
 
     llm = None
     if answerer != "extractive":
-        from ..models import load_llm
+        from scholar_tui.core.llm import open_llm
 
-        llm = load_llm(obj.settings, obj.where)
+        llm = open_llm(obj.settings, obj.where)
     progress = _Progress(not as_json)
     report = None
     for event in evaluate(obj.where, directory, _describer(obj, describer), _embedder(obj), method=method,

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from .cli import Context, emit_json
+from scholar_tui.app.cli_support import Context, emit_json
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .registry import ModelEntry, register
 
 

@@ -8,10 +8,10 @@ from textual.widgets import DataTable, Input, Select, Static, Tree
 import scholar_tui.app
 from scholar_tui.app.panes.conference import ConferencePane
 from scholar_tui.app.services import Services
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core.conference.describe import StructuralDescriber
 from scholar_tui.core.conference.engine import build_index
 from scholar_tui.core.conference.tree import load_json_tree
-from scholar_tui.core.config import load_settings
 
 from .conference_fakes import HashingEmbedder
 from .conftest import ScriptedLLM

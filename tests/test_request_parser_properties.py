@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from scholar_tui.core.autofeedback.requests import ParsedRequest, RequestSyntaxError, parse_request, program_calls
+from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, parse_request, program_calls
 from scholar_tui.core.autofeedback.retriever import APIRetriever
 from scholar_tui.core.autofeedback.static import StaticFinding, StaticScanner
 from scholar_tui.core.sandbox import check_program

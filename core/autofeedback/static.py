@@ -40,7 +40,7 @@ from typing import Any
 
 from ..library.apis import SPECS, APISpec
 from ..sandbox import check_program
-from .requests import ParsedRequest, RequestSyntaxError, parse_request, program_calls
+from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, parse_request, program_calls
 from .retriever import APIRetriever
 from .taxonomy import error_type, literal_key
 

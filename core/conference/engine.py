@@ -15,7 +15,7 @@ from statistics import mean
 
 import numpy as np
 
-from ...core.locations import Locations
+from scholar_tui.config.locations import Locations
 from ...indexes import conference_vectors as vectors
 from .answer import answer_from_evidence
 from .describe import DescribeProgress, Describer, describe_tree, embedded_text

@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlite_utils
 
-from ...core.locations import Locations
+from scholar_tui.config.locations import Locations
 from ...indexes.db import open_database
 from .paths import node_path_text
 from .tree import ConferenceError, Node, Tree

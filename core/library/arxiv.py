@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from .records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
 
 NS = {
     "atom": "http://www.w3.org/2005/Atom",
