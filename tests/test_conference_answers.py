@@ -6,7 +6,7 @@ from scholar_tui.core.conference.answer import answer_question, compute_answer, 
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.paths import leaf_path
 from scholar_tui.core.conference.tree import tree_from_data
-from scholar_tui.core.conference.values import find_amounts, find_dates
+from scholar_tui.core.conference.values import find_amounts, find_dates, format_amount
 
 from .conftest import ScriptedLLM
 
@@ -110,6 +110,8 @@ def test_value_parsers():
         "2023-07-23", "2023-07-29", "2023-08-03"]
     assert [(amount.value, amount.currency) for amount in find_amounts("$1,200 or USD 75.00 or 30 €")] == [
         (1200.0, "$"), (75.0, "$"), (30.0, "€")]
+    fee = find_amounts("Tutorials: $75.00 USD")[0]
+    assert fee.text == "$75.00 USD" and format_amount(1365, fee) == "$1,365.00 USD"
 
 
 def test_a_model_writes_from_the_same_evidence_and_cites_it():

@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 
 from .events import Answered, EvidencePath
 from .lexical import WORD, expanded_query, words
+from .paths import node_path_text
 from .tree import Node, Tree
-from .values import (EMAIL, NUMBER, URL, find_amounts, find_dates, format_amount, sentences)
+from .values import EMAIL, NUMBER, URL, Amount, find_amounts, find_dates, format_amount, sentences
 
 ANSWER_MODES = ("computed", "choose", "generate")
 
@@ -47,8 +48,12 @@ LONG_VALUE_WORDS = 40
 """A value longer than this is cut to its sentences that match the question (a general reading
 limit: a paragraph is not an answer); chosen on ICML, reported on ISWC."""
 
+YES_NO_SUPPORT_WORDS = 25
+"""A yes/no answer carries its supporting sentence when that is short enough to read as the
+answer's reason; a longer one stays in the cited path. Chosen on ICML, reported on ISWC."""
+
 YES_NO_OPENERS = frozenset("is are am was were can could do does did will would should shall may might must has have had".split())
-NEGATIONS = re.compile(r"\b(not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|none|neither|nor|without|only)\b",
+NEGATIONS = re.compile(r"\b(not|no|never|cannot|can.t|won.t|isn.t|aren.t|doesn.t|don.t|none|neither|nor)\b",
                        re.IGNORECASE)
 LIST_CUES = re.compile(r"\b(who are|what are|which are|list|name the|names of)\b", re.IGNORECASE)
 SUM_CUES = re.compile(r"\b(together|in total|total|combined|altogether|sum)\b", re.IGNORECASE)
@@ -60,7 +65,7 @@ COMPARE_CUES = re.compile(r"\b(cheaper|more expensive|less expensive|higher|lowe
 WHEN = re.compile(r"\b(when|what date|which date|what day|deadline|due)\b", re.IGNORECASE)
 HOW_MUCH = re.compile(r"\b(how much|cost|price|fee|fees|pay)\b", re.IGNORECASE)
 ASKS_EMAIL = re.compile(r"\b(e-?mail|contact)\b", re.IGNORECASE)
-ASKS_LINK = re.compile(r"\b(link|url|website|web page|webpage|site|download)\b", re.IGNORECASE)
+ASKS_LINK = re.compile(r"\b(link|url|website|web page|webpage|site|download|learn more)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -73,14 +78,16 @@ class Computed:
 def question_form(question: str) -> str:
     lowered = question.strip().lower()
     first = WORD.findall(lowered)[:1]
-    if re.search(r"\bhow many\b|\bnumber of\b", lowered):
+    if re.search(r"\bhow many\b", lowered):
         return "count"
     if SUM_CUES.search(lowered) and HOW_MUCH.search(lowered):
         return "sum"
-    if COMPARE_CUES.search(lowered):
-        return "compare"
     if first and first[0] in YES_NO_OPENERS:
         return "yes_no"
+    if COMPARE_CUES.search(lowered):
+        return "compare"
+    if re.search(r"\bnumber of\b", lowered):
+        return "count"
     if (WHEN.search(lowered) or "date" in lowered) and re.search(r"\b(earliest|first|soonest|latest|last)\b", lowered):
         return "earliest" if EARLIEST_CUES.search(lowered) and not re.search(r"\b(latest|last)\b", lowered) else "latest"
     if LIST_CUES.search(lowered):
@@ -125,38 +132,79 @@ def _named_node(tree: Tree, leaf: Node, question: str) -> Node:
 
 
 # -- the operators ----------------------------------------------------------------------------
-def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+NAMED_SHARE = 2 / 3
+"""A short value "is named" by the question when this share of its words is in it ("Who is the
+Past President?" names "Elected & Past President"); a general majority, not tuned."""
+NAMED_MAX_WORDS = 12
+
+
+def names_the_value(question: str, value: str) -> bool:
+    if value.lower() in question.lower():
+        return True
+    value_words = set(words(value))
+    if not value_words or len(value.split()) > NAMED_MAX_WORDS:
+        return False
+    return len(value_words & set(words(question))) / len(value_words) >= NAMED_SHARE
+
+
+def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """When the best path is the thing the question names ("Where is Jane Doe based?" finds "name:
+    Jane Doe"), the answer is that record's other field that fits the question best."""
     top = evidence[0]
-    value = top.value
     leaf = _leaf(tree, top)
-    # The path matched the thing the question names ("Where is Jane Doe based?" finds "name: Jane
-    # Doe"): the answer is that record's other field that fits the question best.
-    if leaf is not None and value and value.lower() in question.lower() and tree.parent(leaf) is not None:
-        asked = expanded_query(question)
-        others = [node for node in tree.siblings(leaf) if node.is_leaf and node.text and node.text.lower() not in question.lower()]
-        if others:
-            best = max(others, key=lambda node: (_overlap(asked, node.label), -others.index(node)))
-            ranks = {item.node_id: item.rank for item in evidence}
-            return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}))
+    record = tree.parent(leaf) if leaf is not None else None
+    if record is None or record.kind != "item" or not top.value or not names_the_value(question, top.value):
+        return None
+    asked = expanded_query(question)
+    others = [node for node in tree.siblings(leaf) if node.is_leaf and node.text and node.text.lower() not in question.lower()]
+    if not others:
+        return None
+    # the field the question names; when it names none, the fullest field says most
+    best = max(others, key=lambda node: (_overlap(asked, node.label), len(node.text or "")))
+    ranks = {item.node_id: item.rank for item in evidence}
+    return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}))
+
+
+TYPE_MATCH_DEPTH = 3
+"""How far down the evidence a span answer looks for a value of the asked type (a date for
+"when", an amount for "how much"): the top three of five, a general prior, not tuned."""
+
+
+def _typed_value(question: str, item: EvidencePath) -> str | None:
+    """The value of the type the question asks for in ``item`` (whole when short, cut when long)."""
+    value = item.value
     if WHEN.search(question):
         dates = find_dates(value)
-        if dates and len(value.split()) > 8:
-            return Computed(dates[0].text, "value", [top.rank])
+        return None if not dates else (dates[0].text if len(value.split()) > 8 else value)
     if HOW_MUCH.search(question):
         amounts = find_amounts(value)
-        if amounts and len(value.split()) > 4:
-            return Computed(amounts[0].text, "value", [top.rank])
+        return None if not amounts else (amounts[0].text if len(value.split()) > 4 else value)
     if ASKS_EMAIL.search(question):
-        for item in evidence[:3]:
-            found = EMAIL.search(item.value)
-            if found:
-                return Computed(found.group(0), "value", [item.rank])
+        found = EMAIL.search(value)
+        return found.group(0) if found else None
     if ASKS_LINK.search(question):
-        for item in evidence[:3]:
-            found = URL.search(item.value)
-            if found:
-                return Computed(found.group(0), "value", [item.rank])
-    return Computed(_best_sentences(question, value), "span", [top.rank])
+        found = URL.search(value)
+        return found.group(0) if found else None
+    return None
+
+
+def asks_for_type(question: str) -> bool:
+    return any(pattern.search(question) for pattern in (WHEN, HOW_MUCH, ASKS_EMAIL, ASKS_LINK))
+
+
+def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """The best path's value; a record's other field when the path is the thing named; the first
+    value of the asked type (date, amount, address, link) among the top paths."""
+    top = evidence[0]
+    field_answer = record_field(question, evidence, tree)
+    if field_answer is not None:
+        return field_answer
+    if asks_for_type(question):
+        for item in evidence[:TYPE_MATCH_DEPTH]:
+            typed = _typed_value(question, item)
+            if typed is not None:
+                return Computed(typed, "value" if typed != item.value else "span", [item.rank])
+    return Computed(_best_sentences(question, top.value), "span", [top.rank])
 
 
 def _section_leaves(tree: Tree, leaf: Node) -> list[Node]:
@@ -218,12 +266,12 @@ def count_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     return Computed(f"{count} {noun_text}".strip(), "count", [evidence[0].rank])
 
 
-def _amount_paths(evidence: Sequence[EvidencePath]) -> list[tuple[EvidencePath, float, str]]:
+def _amount_paths(evidence: Sequence[EvidencePath]) -> list[tuple[EvidencePath, float, Amount]]:
     found = []
     for item in evidence:
         amounts = find_amounts(item.value)
         if amounts:
-            found.append((item, amounts[0].value, amounts[0].currency))
+            found.append((item, amounts[0].value, amounts[0]))
     return found
 
 
@@ -234,9 +282,9 @@ def _things_named(question: str) -> list[str]:
     return [part for part in parts if words(part)]
 
 
-def _one_per_thing(question: str, candidates: list[tuple[EvidencePath, float, str]]) -> list[tuple[EvidencePath, float, str]]:
+def _one_per_thing(question: str, candidates: list[tuple[EvidencePath, float, Amount]]) -> list[tuple[EvidencePath, float, Amount]]:
     """For each thing the question names, the best-matching path among ``candidates`` (in rank order)."""
-    chosen: list[tuple[EvidencePath, float, str]] = []
+    chosen: list[tuple[EvidencePath, float, Amount]] = []
     for thing in _things_named(question):
         thing_words = {word: 1.0 for word in words(thing)}
         scored = [(_overlap(thing_words, item.path), -item.rank, (item, value, currency))
@@ -255,8 +303,7 @@ def sum_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
     if not chosen:
         return span_answer(question, evidence, tree)
     total = sum(value for _, value, _ in chosen)
-    currency = chosen[0][2]
-    return Computed(format_amount(total, currency), "sum", sorted(item.rank for item, _, _ in chosen))
+    return Computed(format_amount(total, chosen[0][2]), "sum", sorted(item.rank for item, _, _ in chosen))
 
 
 def compare_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -290,12 +337,46 @@ def date_order_answer(question: str, evidence: Sequence[EvidencePath], tree: Tre
     return Computed(best[1], "latest" if latest else "earliest", [best[2] or evidence[0].rank])
 
 
+SAME = re.compile(r"\b(the same|identical|equal|fixed)\b", re.IGNORECASE)
+
+
+def _differing_values(evidence: Sequence[EvidencePath], tree: Tree) -> list[EvidencePath]:
+    """The paths among the evidence and the best path's section whose amounts (or dates) differ."""
+    found: dict[str, EvidencePath] = {}
+    leaf = _leaf(tree, evidence[0])
+    section = [] if leaf is None else [
+        EvidencePath(0, node.id, node_path_text(tree, node), node.text or "", "", 0.0)
+        for node in _section_leaves(tree, leaf) if node.id not in {item.node_id for item in evidence}]
+    for item in [*evidence, *section]:
+        amounts = find_amounts(item.value) or []
+        key = amounts[0].text if amounts else None
+        if key is None:
+            dates = find_dates(item.value)
+            key = dates[0].day.isoformat() if dates else None
+        if key is not None:
+            found.setdefault(key, item)
+    return list(found.values())
+
+
 def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
-    """Yes, unless the supporting sentence negates what the question asks; the sentence comes along."""
+    """Yes, unless the supporting sentence negates what the question asks; the sentence comes along.
+
+    "Is X the same for …?" is a comparison: the evidence's amounts or dates differ, or they do not.
+    """
+    if SAME.search(question):
+        differing = _differing_values(evidence, tree)
+        if len(differing) >= 2:
+            shown = "; ".join(f"{readable_path(item.path)}" for item in differing[:3])
+            return Computed(f"No, {shown}", "yes_no", sorted({item.rank for item in differing[:3] if item.rank} or {1}))
+    field_answer = record_field(question, evidence, tree)
+    if field_answer is not None:  # "Is anyone affiliated with X?" found X: yes, and who
+        return Computed(f"Yes, {field_answer.text}", "yes_no", field_answer.cited)
     support = _best_sentences(question, evidence[0].value)
     asked_negated = bool(NEGATIONS.search(question))
     negated = bool(NEGATIONS.search(support))
     verdict = "No" if negated != asked_negated else "Yes"
+    if len(support.split()) > YES_NO_SUPPORT_WORDS:
+        return Computed(verdict, "yes_no", [evidence[0].rank])
     return Computed(f"{verdict}, {support}" if support else verdict, "yes_no", [evidence[0].rank])
 
 

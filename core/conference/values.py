@@ -23,7 +23,7 @@ MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
 DAY_FIRST = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.IGNORECASE)
 ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>\d\d)-(?P<day>\d\d)\b")
 AMOUNT = re.compile(
-    r"(?P<before>US\$|USD|EUR|GBP|CNY|RMB|\$|€|£|¥)\s?(?P<number>\d[\d,]*(?:\.\d+)?)"
+    r"(?P<before>US\$|USD|EUR|GBP|CNY|RMB|\$|€|£|¥)\s?(?P<number>\d[\d,]*(?:\.\d+)?)(?P<code>\s?(?:USD|EUR|GBP)\b)?"
     r"|(?P<number2>\d[\d,]*(?:\.\d+)?)\s?(?P<after>USD|EUR|GBP|CNY|RMB|dollars|euros|€)",
     re.IGNORECASE,
 )
@@ -73,6 +73,10 @@ class Amount:
     value: float
     currency: str
     text: str
+    decimals: int = 0
+    """Digits after the point as written ("$75.00" → 2), so a computed amount is written alike."""
+    code: str = ""
+    """A currency code written after the amount ("$75.00 USD" → "USD")."""
 
 
 def find_amounts(text: str) -> list[Amount]:
@@ -81,16 +85,20 @@ def find_amounts(text: str) -> list[Amount]:
         number = match.group("number") or match.group("number2")
         currency = (match.group("before") or match.group("after") or "").upper()
         currency = {"US$": "$", "USD": "$", "DOLLARS": "$", "EUROS": "€", "EUR": "€"}.get(currency, currency)
+        decimals = len(number.split(".", 1)[1]) if "." in number else 0
         try:
-            amounts.append(Amount(float(number.replace(",", "")), currency, match.group(0)))
+            amounts.append(Amount(float(number.replace(",", "")), currency, match.group(0).strip(), decimals,
+                                  (match.group("code") or "").strip().upper()))
         except ValueError:
             continue
     return amounts
 
 
-def format_amount(value: float, currency: str) -> str:
-    number = f"{value:,.2f}".rstrip("0").rstrip(".") if value % 1 else f"{value:,.0f}"
-    return f"{currency}{number}" if currency in ("$", "€", "£", "¥") else f"{number} {currency}".strip()
+def format_amount(value: float, like: Amount) -> str:
+    """``value`` written the way ``like`` was (symbol, decimals, trailing code)."""
+    number = f"{value:,.{like.decimals}f}"
+    text = f"{like.currency}{number}" if like.currency in ("$", "€", "£", "¥") else f"{number} {like.currency}".strip()
+    return f"{text} {like.code}" if like.code else text
 
 
 def sentences(text: str) -> list[str]:
