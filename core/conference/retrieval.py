@@ -44,7 +44,7 @@ class RetrievalParts:
     """Which parts of retrieval run; the ablation switches them off one at a time."""
 
     vectors: str = "star"
-    """"star" (description vectors) or "path" (raw path vectors)."""
+    """"star" (description vectors), "path" (raw path vectors) or "star+path" (both, fused)."""
     dense: bool = True
     lexical: bool = True
     query_expansion: bool = True
@@ -99,10 +99,12 @@ class PathRetriever:
         """Fused scores of every path (higher is better)."""
         fused = np.zeros(len(self.table), dtype=np.float32)
         if parts.dense and query_vector is not None:
-            cosine = self.table.vectors[parts.vectors] @ np.asarray(query_vector, dtype=np.float32)
-            if not parts.lexical:
-                return cosine
-            fused += 1.0 / (RRF_K + _ranks(cosine))
+            kinds = parts.vectors.split("+")
+            for kind in kinds:
+                cosine = self.table.vectors[kind] @ np.asarray(query_vector, dtype=np.float32)
+                if not parts.lexical and len(kinds) == 1:
+                    return cosine
+                fused += 1.0 / (RRF_K + _ranks(cosine))
         if parts.lexical:
             query = expanded_query(question) if parts.query_expansion else {word: 1.0 for word in words(question)}
             lexical = self.bm25.scores(query)
