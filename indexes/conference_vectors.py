@@ -73,6 +73,18 @@ def existing_vectors(where: Locations, conference: str) -> dict[str, dict[str, n
             for method, column in VECTOR_COLUMNS.items()}
 
 
+def holds_rows(where: Locations, conference: str, rows: list[PathRow]) -> bool:
+    """True when the conference's table already holds exactly ``rows`` (same order, texts and hashes)."""
+    opened = open_table(where, conference)
+    if opened is None:
+        return False
+    table = opened.to_arrow().select(["node_id", "path", "value", "description", "star_hash", "path_hash"])
+    stored = zip(*(table.column(name).to_pylist() for name in table.column_names))
+    return table.num_rows == len(rows) and all(
+        stored_row == (row.node_id, row.path, row.value, row.description, row.star_hash, row.path_hash)
+        for stored_row, row in zip(stored, rows))
+
+
 def write_table(where: Locations, conference: str, rows: list[PathRow], star: np.ndarray, path: np.ndarray) -> None:
     """Replace the conference's table with these rows and vectors."""
     dimension = int(star.shape[1])

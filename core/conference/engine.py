@@ -153,12 +153,17 @@ class ConferenceEngine:
             ]
             wanted = [("star", row.star_hash, embedded_text(row.description)) for row in rows] + \
                      [("path", row.path_hash, row.path) for row in rows]
-            known, reused, load_s = yield from self._embed(wanted, {"star": {}, "path": {}} if rebuild
-                                                   else vectors.existing_vectors(self.where, tree.name))
-            star = np.stack([known[("star", row.star_hash)] for row in rows])
-            path_matrix = np.stack([known[("path", row.path_hash)] for row in rows])
-            vectors.write_table(self.where, tree.name, rows, star, path_matrix)
-            embedded = len(known) - reused
+            if not rebuild and vectors.holds_rows(self.where, tree.name, rows):
+                # nothing changed: the table is reused as it is, not read and written again
+                reused, load_s = len({(method, key) for method, key, _ in wanted}), 0.0
+                yield EmbedProgress(reused, reused, reused)
+            else:
+                known, reused, load_s = yield from self._embed(wanted, {"star": {}, "path": {}} if rebuild
+                                                               else vectors.existing_vectors(self.where, tree.name))
+                star = np.stack([known[("star", row.star_hash)] for row in rows])
+                path_matrix = np.stack([known[("path", row.path_hash)] for row in rows])
+                vectors.write_table(self.where, tree.name, rows, star, path_matrix)
+            embedded = len({(method, key) for method, key, _ in wanted}) - reused
             embed_s = time.perf_counter() - embed_started - load_s
             build_s = time.perf_counter() - started - load_s
             store.record_build(tree.name, embedder=self.embedder.name, describe_s=round(describe_s, 3),
