@@ -46,8 +46,14 @@ def one_line_errors(function: Callable) -> Callable:
     return wrapper
 
 
+def printable(text: str) -> str:
+    """``text`` that any UTF-8 terminal or pipe accepts: a lone surrogate (from a result, or an
+    argument that was not UTF-8) is written as its escape instead of crashing the write."""
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def emit_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    click.echo(printable(json.dumps(value, indent=2, ensure_ascii=False, default=str)))
 
 
 @click.group(invoke_without_command=True)
@@ -78,7 +84,7 @@ def tui(obj: Context) -> None:
     from .tui import ScholarApp
     from .services import Services
 
-    ScholarApp(Services(obj.where, obj.settings)).run()
+    ScholarApp(Services(obj.where, obj.settings), check_network_on_start=True).run()
 
 
 @cli.command()

@@ -13,7 +13,7 @@ import textwrap
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from .cli import Context, emit_json, one_line_errors, printable
 
 
 def _embedder(obj: Context):
@@ -69,7 +69,10 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
         emit_json(loops)
         return
     if not loops:
-        click.echo("no AutoFeedback loops logged yet" + (" that hit the limit" if limit_hit else ""))
+        from ..core.readiness import loops_missing
+
+        missing = None if limit_hit else loops_missing(0)
+        click.echo(missing.summary() if missing else "no AutoFeedback loop hit its limit: nothing waits for a person")
         return
     click.echo(f"{'id':>5}  {'status':13} {'source':8} {'mode':8} {'rounds':>6}  instruction")
     for loop in loops:
@@ -78,6 +81,17 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
 
 
 # -- feedback check / send -------------------------------------------------------------------------------
+def _require_utf8(**texts: str) -> None:
+    """One line, before anything reads them, for arguments that are not valid UTF-8 (the shell passes
+    bytes; Python hands invalid ones on as lone surrogates that no parser, log or terminal takes)."""
+    from ..core.sandbox import unicode_problem
+
+    for name, text in texts.items():
+        problem = unicode_problem(text)
+        if problem is not None:
+            raise click.ClickException(f"{name} cannot be read: {problem}")
+
+
 @click.group("feedback")
 def feedback() -> None:
     """Check an API request with AutoFeedback, or send one by hand."""
@@ -98,6 +112,8 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
                    apis: str, as_json: bool) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
     from ..core.autofeedback import AutoFeedback
+
+    _require_utf8(TEXT=text, instruction=instruction)
 
     if apis == "pasa" and program:
         raise click.BadParameter("PaSa's tools take requests, not programs", param_hint="--program")
@@ -145,24 +161,37 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 @click.pass_obj
 @one_line_errors
 def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as_json: bool) -> None:
-    """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program."""
+    """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program.
+
+    Exits with status 1 when the request or program failed (its error is the last line).
+    """
     from ..core.autofeedback.human import send_by_hand
     from ..indexes.autofeedback_log import FeedbackLog
+
+    _require_utf8(TEXT=text)
 
     log = None
     if loop_id is not None:
         log = FeedbackLog(obj.where)
         if log.loop(loop_id) is None:
             raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
+    if backend == "local":
+        from ..core.readiness import library_missing_at
+
+        missing = library_missing_at(obj.where)
+        if missing is not None:  # the request is still sent: an empty answer is then explained
+            click.echo(click.style(missing.summary(), fg="yellow"), err=True)
     result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id,
                           embedder=lambda: _embedder(obj))
     if as_json:
         emit_json(result.as_dict())
-        return
-    click.echo(json.dumps(result.response, indent=2, ensure_ascii=False, default=str))
-    verdict = "ok" if result.ok else f"not ok ({result.error or 'empty result'})"
-    logged = f"; logged as round {result.round} of loop {loop_id} ({result.loop_status})" if result.round else ""
-    click.echo(click.style(f"{result.kind} {verdict}, {result.duration_s:.2f} s{logged}", dim=True), err=True)
+    else:
+        click.echo(printable(json.dumps(result.response, indent=2, ensure_ascii=False, default=str)))
+        verdict = "ok" if result.ok else f"not ok ({result.error or 'empty result'})"
+        logged = f"; logged as round {result.round} of loop {loop_id} ({result.loop_status})" if result.round else ""
+        click.echo(click.style(printable(f"{result.kind} {verdict}, {result.duration_s:.2f} s{logged}"), dim=True), err=True)
+    if result.error:  # an empty result is an answer; an error (E_OFFLINE, E_BAD_ARGUMENT, a refusal) is a failure
+        raise click.exceptions.Exit(1)
 
 
 # -- bench feedback --------------------------------------------------------------------------------------

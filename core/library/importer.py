@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...indexes.library import Library
+from .identity import after_import
 from .records import PaperRecord, PersonRecord
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
@@ -45,11 +46,14 @@ class ImportFinished:
     seconds: float
     new_citations: int
     paper_ids: list[int] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
 
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
-        return f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'} in {self.seconds:.1f} s"
+        merged = f"; {len(self.merged)} name variants merged" if self.merged else ""
+        return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
+                f"{merged} in {self.seconds:.1f} s")
 
 
 Event = ImportProgress | ImportFinished
@@ -206,11 +210,12 @@ def import_file(
             records_read += len(records)
             yield ImportProgress(done, total, UNITS[kind], records_read)
         new_citations = library.relink()
+        merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
         after = library.counts()
         added = {name: after[name] - before[name] for name in after}
         seconds = time.monotonic() - clock
         library.record_import(kind, str(path), started, seconds, added)
-    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)))
+    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged)
 
 
 def run_import(kind: str, path: str | Path, library: Library) -> ImportFinished:
