@@ -89,7 +89,8 @@ def test_eval_prints_both_methods_the_ablation_and_writes_the_misses(fast_embedd
     lines = result.output.splitlines()
     assert "star F1" in lines[2] and "path F1" in lines[2] and "hit@5" in lines[2]
     assert any(line.startswith("STAR / path hit@5: ") for line in lines)
-    assert "star dense + BM25 + query expansion + tree re-score" in result.output  # the ablation's last row
+    assert "star dense + BM25 + query expansion + tree (sections)" in result.output  # the full STAR row
+    assert "star dense + BM25 + query expansion + tree (siblings)" in result.output  # the alternative stage 2
     assert "built in" in lines[1]  # the index build time
     written = errors.read_text(encoding="utf-8")
     assert written.startswith("# TINY2024 · star · ")
