@@ -47,9 +47,13 @@ def _describer(obj: Context, kind: str):
     return LLMDescriber(load_llm(obj.settings, obj.where))
 
 
-def _engine(obj: Context, answerer: str = "computed"):
-    """The engine with the embedder (loaded on first use) and, for a model answerer, the active LLM."""
+def _engine(obj: Context, answerer: str = "computed", *, models: bool = True):
+    """The engine with the embedder (loaded on first use) and, for a model answerer, the active LLM;
+    ``models=False`` for what needs neither (listing, checking a name before loading anything)."""
     from ..core.conference.engine import open_conference
+
+    if not models:
+        return open_conference(obj.where)
     from ..models import load_embedder
 
     llm = None
@@ -121,7 +125,7 @@ def conf_import(obj: Context, source: str, name: str | None, describer: str, reb
 @conference_errors
 def conf_list(obj: Context, as_json: bool) -> None:
     """The imported conferences, with their size, describer and last build time."""
-    records = _engine(obj).conferences()
+    records = _engine(obj, models=False).conferences()
     if as_json:
         emit_json([record.__dict__ for record in records])
         return
@@ -148,10 +152,8 @@ def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str,
     """Answer QUESTION from conference NAME, citing the evidence paths."""
     from ..core.conference.events import Answered
 
-    engine = _engine(obj)
-    engine.conference(name)  # a clear error before loading any model
-    if answerer != "computed":
-        engine = _engine(obj, answerer)
+    _engine(obj, models=False).conference(name)  # a clear error before loading any model
+    engine = _engine(obj, answerer)
     answered = None
     try:
         for event in engine.ask(name, question, method=method, k=k):
