@@ -131,3 +131,15 @@ def test_a_model_writes_from_the_same_evidence_and_cites_it():
 def test_an_unknown_answer_mode_is_refused():
     with pytest.raises(ValueError):
         answer_question("q?", evidence("Ada Lovelace"), TREE, None, "oracle")
+
+
+def test_a_run_of_paragraphs_under_one_heading_is_answered_whole():
+    tree = tree_from_data({"C": {"Registration": {"How to cancel part of my registration": [
+        "Click My Stuff in the navigation bar.", "Under Registration history click the current year.",
+        "Click Register and unselect the parts you want to cancel."]}}})
+    leaf = [node for node in tree.leaves()][2]
+    path = leaf_path(tree, leaf)
+    answer = compute_answer("How can I cancel part of my registration?",
+                            [EvidencePath(1, leaf.id, path.text, path.value, "", 1.0)], tree)
+    assert answer.text.startswith("Click My Stuff in the navigation bar. Under Registration history")
+    assert answer.text.endswith("unselect the parts you want to cancel.") and answer.cited == [1]

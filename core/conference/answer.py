@@ -223,7 +223,26 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             typed = _typed_value(question, item)
             if typed is not None:
                 return Computed(typed, "value" if typed != item.value else "span", [item.rank])
+    paragraphs = _paragraph_list(tree, top)
+    if paragraphs is not None:
+        return Computed(" ".join(paragraphs), "span", [top.rank])
     return Computed(_best_sentences(question, top.value), "span", [top.rank])
+
+
+MAX_PARAGRAPHS = 8
+
+
+def _paragraph_list(tree: Tree, item: EvidencePath) -> list[str] | None:
+    """When the best path is one unlabelled paragraph of a short run of them (steps, rules, notes
+    under one heading), the run is the answer: a heading's text is read as a whole."""
+    leaf = _leaf(tree, item)
+    parent = tree.parent(leaf) if leaf is not None else None
+    if leaf is None or leaf.label or parent is None:
+        return None
+    children = tree.children(parent)
+    if not 2 <= len(children) <= MAX_PARAGRAPHS or any(not child.is_leaf or child.label for child in children):
+        return None
+    return [child.text or "" for child in children]
 
 
 def _section_leaves(tree: Tree, leaf: Node) -> list[Node]:
