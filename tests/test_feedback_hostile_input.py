@@ -66,7 +66,7 @@ def test_send_prints_a_lone_surrogate_result_as_its_escape():
 def test_send_exits_1_when_the_request_fails(monkeypatch):
     assert_one_line_failure(run("feedback", "send", "searchPerson(name=1)"), "E_BAD_ARGUMENT")
     bad_json = run("feedback", "send", "searchPerson(name=1)", "--json")
-    assert bad_json.exit_code == 1 and json.loads(bad_json.output)["response"]["code"] == "E_BAD_ARGUMENT"
+    assert bad_json.exit_code == 1 and json.loads(bad_json.stdout)["response"]["code"] == "E_BAD_ARGUMENT"
     monkeypatch.setenv("SCHOLAR_TUI_NETWORK__OFFLINE", "1")
     assert_one_line_failure(run("feedback", "send", "--backend", "openalex", 'searchPerson(name="Ada")'), "E_OFFLINE")
 
@@ -95,7 +95,7 @@ def test_check_reports_what_the_sandbox_and_python_refuse_as_e1(text, program, s
     args = ["feedback", "check", text, "-i", "Who is Ada Lovelace?", "--json"] + (["--program"] if program else [])
     result = run(*args)
     assert result.exit_code == 0, result.output[-500:]
-    findings = json.loads(result.output)["findings"]
+    findings = json.loads(result.stdout)["findings"]
     assert findings[0]["sub_type"] == "E1" and says in findings[0]["detail"], findings[0]["detail"]
 
 
@@ -110,8 +110,8 @@ def test_an_escape_sent_by_hand_is_refused(name):
     assert result.exit_code == 1 and "Traceback" not in result.output
     if result.output.startswith("Error: TEXT cannot be read"):  # invalid UTF-8: refused before reading
         return
-    sent = json.loads(result.output)
-    if sent["kind"] == "request":  # a bare call (exit(), list(map(…))): only literal arguments ever reach an API
+    sent = json.loads(result.stdout)
+    if sent["sent"] == "request":  # a bare call (exit(), list(map(…))): only literal arguments ever reach an API
         assert sent["response"]["code"] in ("E_UNKNOWN_API", "E_BAD_ARGUMENT"), sent
     else:
         assert sent["response"]["kind"] == "refused", sent
@@ -123,4 +123,4 @@ def test_a_runaway_program_sent_by_hand_is_contained(name):
     source, kinds = CONTAINED[name]
     result = run("feedback", "send", source, "--json")
     assert result.exit_code == 1 and "Traceback" not in result.output and len(result.output) < 3000
-    assert json.loads(result.output)["response"]["kind"] in kinds
+    assert json.loads(result.stdout)["response"]["kind"] in kinds
