@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,7 +26,10 @@ class Context:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
-            self._settings = load_settings(self.where)
+            try:  # a bad config.toml is one line for every command, not a traceback
+                self._settings = load_settings(self.where)
+            except ConfigError as error:
+                raise click.ClickException(str(error)) from error
         return self._settings
 
 
@@ -47,7 +51,10 @@ def one_line_errors(function: Callable) -> Callable:
 
 
 def emit_json(value: Any) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
+    # json escapes C0 controls itself; with ensure_ascii off it leaves C1 ones raw (\x9b is a
+    # terminal's CSI) and lone surrogates (no encoder takes them): escape those the JSON way too.
+    click.echo(re.sub("[\x7f-\x9f\ud800-\udfff]", lambda match: f"\\u{ord(match.group(0)):04x}", text))
 
 
 @click.group(invoke_without_command=True)
@@ -168,7 +175,9 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
     """Download FILENAME (a .gguf) from the Hugging Face repository REPO."""
     from ..models.pull import pull
 
-    entry = pull(repo, filename, obj.where, offline=obj.settings.network.offline, endpoint=endpoint, name=name)
+    network = obj.settings.network
+    entry = pull(repo, filename, obj.where, offline=network.offline, endpoint=endpoint, name=name,
+                 timeout_s=network.timeout_s)
     click.echo(f"pulled {entry.name}: {entry.location}\nuse it with: scholar-tui models use {entry.name}")
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from rich.markup import escape
+from rich.markup import escape as escape_markup
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -18,9 +19,20 @@ from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
 
 from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from ...core.library.records import show_controls
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from ..widgets.focus import focus_start
+
+def escape(text: str) -> str:
+    """Library text for a markup string: Rich markup escaped and control characters made visible."""
+    return escape_markup(show_controls(text))
+
+
+def cell(text: str | None) -> Text:
+    """A DataTable cell shown as written: a str cell would be parsed as markup ('[b]' in a title)."""
+    return Text(show_controls(text or ""))
+
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}
 
@@ -118,7 +130,7 @@ class LibraryPane(Vertical):
         table = self.query_one("#library-results", DataTable)
         table.clear()
         for paper_id, date, paper_title in rows:
-            table.add_row(f"paper:{paper_id}", date or "", paper_title, key=str(paper_id))
+            table.add_row(f"paper:{paper_id}", cell(date), cell(paper_title), key=str(paper_id))
         self.query_one("#results-title", Label).update(title)
 
     # -- import ------------------------------------------------------------------------------------
@@ -210,7 +222,7 @@ class LibraryPane(Vertical):
             for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
                 pass
             hits = index.search(library, query, before=before, limit=25)
-            note = f"{len(hits)} results for “{query}”" + (f" before {before}" if before else "")
+            note = f"{len(hits)} results for “{escape(query)}”" + (f" before {escape(before)}" if before else "")
         except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
             hits, note = [], f"[red]{escape(str(error))}[/]"
         finally:
@@ -240,14 +252,14 @@ class LibraryPane(Vertical):
         citing = self.library.cited_by(paper_id)
         in_library = f" · cited by {len(citing)} library papers" if citing else ""
         header = (f"[b]{escape(paper['title'])}[/b]\n{escape(authors)}\n"
-                  f"[dim]paper:{paper_id} · {paper['date'] or 'date unknown'} · {escape(paper['venue'] or '')}"
+                  f"[dim]paper:{paper_id} · {escape(paper['date'] or 'date unknown')} · {escape(paper['venue'] or '')}"
                   f"{' · ' + escape(ids) if ids else ''}{cited}{in_library}[/]\n\n{escape(paper['abstract'] or '')}")
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()
         sections.add_row("", "(all references)", str(len(self.library.references(paper_id))), key="all")
         for section in self.library.sections(paper_id):
-            sections.add_row(section["number"] or "", section["title"] or "(untitled)",
+            sections.add_row(cell(section["number"]), cell(section["title"] or "(untitled)"),
                              str(section["reference_count"]), key=str(section["id"]))
         self.show_references(None)
 
@@ -270,7 +282,7 @@ class LibraryPane(Vertical):
             links += [f"doi:{reference['doi']}"] if reference["doi"] else []
             links += [reference["openalex_id"]] if reference["openalex_id"] else []
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"] or ""
-            table.add_row(str(reference["ordinal"] or ""), " ".join(links), text[:120],
+            table.add_row(str(reference["ordinal"] or ""), cell(" ".join(links)), cell(text[:120]),
                           key=f"{reference['id']}:{reference['cited_paper_id'] or ''}")
         where = "this section" if section_id is not None else "the paper"
         self.query_one("#references-title", Label).update(f"References of {where} ({len(references)})")

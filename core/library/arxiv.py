@@ -8,6 +8,7 @@ an id under ``http://arxiv.org/api/errors`` and the reason in its summary.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 
 from .records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
@@ -52,6 +53,8 @@ def parse_entry(entry: ET.Element) -> PaperRecord:
         if term and term not in categories:
             categories.append(term)
     published = _text(entry, "atom:published")
+    if published and not re.match(r"\d{4}-\d{2}-\d{2}", published):
+        raise ArxivFeedError(f"entry {identifier}: field published: expected an ISO date, found {published[:40]!r}")
     return PaperRecord(
         title=title,
         source="arxiv",
@@ -77,5 +80,12 @@ def parse_feed(text: str | bytes) -> tuple[list[PaperRecord], int | None]:
     if root.tag != f"{{{NS['atom']}}}feed":
         raise ArxivFeedError(f"not an Atom feed (root element {root.tag!r})", 1)
     total = _text(root, "opensearch:totalResults")
-    records = [parse_entry(entry) for entry in root.findall("atom:entry", NS)]
-    return records, int(total) if total and total.isdigit() else None
+    records = []
+    for index, entry in enumerate(root.findall("atom:entry", NS), start=1):
+        try:
+            records.append(parse_entry(entry))
+        except ArxivFeedError as error:
+            if str(error).startswith("arXiv answered"):
+                raise
+            raise ArxivFeedError(f"entry {index}: {error}") from None
+    return records, int(total) if total and re.fullmatch(r"[0-9]+", total) else None

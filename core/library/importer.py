@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from ...indexes.library import Library
+from ...indexes.library import Library, LibraryBusy
 from .records import PaperRecord, PersonRecord
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
@@ -64,6 +64,14 @@ def _open_text(path: Path) -> IO[bytes]:
     return raw
 
 
+def _json_line(line: bytes) -> Any:
+    """One JSON line; RecursionError (a line of 100,000 '[') becomes a ValueError like bad JSON."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply (over ~1000 levels)") from None
+
+
 def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Iterator[tuple[int, int, list[Record]]]:
     """(bytes done, bytes total, records) per line; a bad line raises with its number."""
     total = path.stat().st_size
@@ -74,14 +82,13 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Itera
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                data = _json_line(line)
+            except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, too deep
                 last = not stream.read(1)
                 reason = getattr(error, "msg", str(error))
+                column = f", column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
                 hint = " (the file looks truncated: the last line ends early)" if last and not line.endswith(b"\n") else ""
-                raise LibraryImportError(
-                    f"{path.name} line {number}: not valid JSON ({reason}, column {getattr(error, 'colno', '?')}){hint}"
-                ) from error
+                raise LibraryImportError(f"{path.name} line {number}: not valid JSON ({reason}{column}){hint}") from error
             try:
                 records = parse(data)
             except ValueError as error:
@@ -100,44 +107,48 @@ def _unarxive(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
     return _jsonl(path, lambda data: [parse_paper(data)], "an unarXive paper")
 
 
+FIRST_LINE_LIMIT = 1 << 20  # a snapshot line is a few kB; a longer first line is a one-line document
+
+
 def _openalex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
-    """A result page / single object / list (one JSON document) or a snapshot (JSON lines)."""
-    from .openalex import objects_in, parse_object
+    """A result page / single object / list (one JSON document, streamed) or a snapshot (JSON lines)."""
+    from .openalex import parse_object
 
     with _open_text(path) as handle:
-        first_line = handle.readline()
+        first_line = handle.readline(FIRST_LINE_LIMIT)
     try:
-        first = json.loads(first_line)
+        first = _json_line(first_line)
         one_object_per_line = isinstance(first, dict) and "results" not in first
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except ValueError:
         one_object_per_line = False
     if one_object_per_line:
         return _jsonl(path, lambda data: [parse_object(data)], "an OpenAlex work or author")
+    return _openalex_document(path, parse_object)
 
-    def whole_document() -> Iterator[tuple[int, int, list[Record]]]:
-        with _open_text(path) as handle:
-            text = handle.read()
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise LibraryImportError(
-                f"{path.name} line {error.lineno}: not valid JSON ({error.msg}, column {error.colno})"
-            ) from error
-        except UnicodeDecodeError as error:
-            raise LibraryImportError(f"{path.name}: not UTF-8 text ({error.reason})") from error
-        try:
-            objects = objects_in(document)
-        except ValueError as error:
-            raise LibraryImportError(f"{path.name}: {error}") from error
-        for index, obj in enumerate(objects, start=1):
+
+def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Iterator[tuple[int, int, list[Record]]]:
+    """One JSON document read a record at a time (``json_stream``): memory holds one record."""
+    from .json_stream import JSONStreamError, objects
+
+    total = path.stat().st_size
+    raw = path.open("rb")
+    stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
+    try:
+        for where, obj in objects(stream):
             try:
-                record = parse_object(obj)
+                record = parse(obj)
             except ValueError as error:
-                where = f"results[{index - 1}]" if isinstance(document, dict) and "results" in document else f"object {index}"
-                raise LibraryImportError(f"{path.name} {where}: {error}") from error
-            yield index, len(objects), [record]
-
-    return whole_document()
+                raise LibraryImportError(f"{path.name} {where}: not an OpenAlex work or author: {error}") from error
+            yield raw.tell(), total, [record]
+    except JSONStreamError as error:
+        place = f" line {error.line}" if error.line else ""
+        column = f", column {error.column}" if error.column else ""
+        raise LibraryImportError(f"{path.name}{place}: not valid JSON ({error}{column})") from error
+    except (OSError, EOFError) as error:
+        raise LibraryImportError(f"{path.name}: cannot read the file: {error}") from error
+    finally:
+        stream.close()
+        raw.close()
 
 
 def _arxiv(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
@@ -168,7 +179,7 @@ def _bibtex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
 
 
 READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibtex": _bibtex}
-UNITS = {"unarxive": "bytes", "openalex": "entries", "arxiv": "entries", "bibtex": "entries"}
+UNITS = {"unarxive": "bytes", "openalex": "bytes", "arxiv": "entries", "bibtex": "entries"}
 
 
 def store_records(library: Library, records: list[Record]) -> tuple[list[int], int]:
@@ -192,25 +203,38 @@ def import_file(
     if not path.is_file():
         raise LibraryImportError(f"{path}: no such file")
     started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.monotonic()
-    before = library.counts()
     records_read, paper_ids = 0, []
-    with library.transaction():
-        for done, total, records in READERS[kind](path):
-            if should_stop is not None and should_stop():
-                raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
-            for record in records:
-                if isinstance(record, PaperRecord):
-                    paper_ids.append(library.store_paper(record)[0])
-                else:
-                    library.store_person(record)
-            records_read += len(records)
-            yield ImportProgress(done, total, UNITS[kind], records_read)
-        new_citations = library.relink()
-        after = library.counts()
-        added = {name: after[name] - before[name] for name in after}
-        seconds = time.monotonic() - clock
-        library.record_import(kind, str(path), started, seconds, added)
+    try:
+        with library.transaction():
+            # Counted under the write lock: rows another import committed while we waited are not ours.
+            before = library.counts()
+            for done, total, records in READERS[kind](path):
+                if should_stop is not None and should_stop():
+                    raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
+                for record in records:
+                    if isinstance(record, PaperRecord):
+                        paper_ids.append(library.store_paper(record)[0])
+                    else:
+                        library.store_person(record)
+                records_read += len(records)
+                yield ImportProgress(done, total, UNITS[kind], records_read)
+            if not records_read:
+                raise LibraryImportError(_nothing_read(kind, path))
+            new_citations = library.relink()
+            after = library.counts()
+            added = {name: after[name] - before[name] for name in after}
+            seconds = time.monotonic() - clock
+            library.record_import(kind, str(path), started, seconds, added)
+    except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
+        raise LibraryImportError(str(error)) from error
     yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)))
+
+
+def _nothing_read(kind: str, path: Path) -> str:
+    """Zero records is a failure: an empty file, or a file of another kind, imports nothing."""
+    if path.stat().st_size == 0:
+        return f"{path.name} is empty: nothing to import"
+    return f"{path.name}: no {kind} records found (is it a {kind} file?)"
 
 
 def run_import(kind: str, path: str | Path, library: Library) -> ImportFinished:
