@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from rich.markup import escape as escape_markup
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -29,9 +28,9 @@ def escape(text: str) -> str:
     return escape_markup(show_controls(text))
 
 
-def cell(text: str | None) -> Text:
-    """A DataTable cell shown as written: a str cell would be parsed as markup ('[b]' in a title)."""
-    return Text(show_controls(text or ""))
+def cell(text: str | None) -> str:
+    """A DataTable cell shown as written: DataTable parses str cells as Rich markup ('[b]' in a title)."""
+    return escape(text or "")
 
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}

@@ -265,7 +265,7 @@ def latex_to_text(value: str) -> str:
         piece = re.sub(r"\\emph\{|\\textit\{|\\textbf\{|\\textsc\{|\\mathrm\{", "{", piece)
         piece = piece.replace("{", "").replace("}", "")
         out.append(piece)
-    return " ".join("".join(out).split())
+    return " ".join(strip_controls("".join(out)).split())
 
 
 def _balanced(text: str) -> bool:
