@@ -320,7 +320,7 @@ def test_models_pull_gives_up_on_a_silent_hub_within_the_timeout(where, silent_s
     monkeypatch.setenv("SCHOLAR_TUI_NETWORK__TIMEOUT_S", "1")
     started = time.monotonic()
     line = one_line_failure(CliRunner().invoke(cli, ["models", "pull", "--endpoint", silent_server, "a/b", "m.gguf"]))
-    assert time.monotonic() - started < 5
+    assert time.monotonic() - started < 10  # 1 s of waiting, the rest is importing huggingface_hub; before: 399 s
     assert "did not answer within 1 s" in line and "network.timeout_s" in line
 
 
@@ -348,7 +348,7 @@ def test_an_online_lookup_against_a_silent_server_is_bounded_and_says_so_early(s
     with pytest.raises(OfflineError, match=r"did not answer within 2 s \(2 tries"):
         run_sync(lambda: client.get(f"{silent_server}/works"))
     elapsed = time.monotonic() - started
-    assert elapsed < 3, elapsed  # before: 4 tries x 1 s + 0.2 + 0.4 + 0.8 s of back-off
+    assert elapsed < 4, elapsed  # 2 s; before: 4 tries x 1 s + 0.2 + 0.4 + 0.8 s of back-off = 5.4 s
     assert len(notices) == 1 and "not answering" in notices[0]
 
 

@@ -80,6 +80,8 @@ ESCAPE_SEQUENCES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[
 
 def strip_controls(text: str) -> str:
     """``text`` without control characters; tabs and newlines stay (section text has paragraphs)."""
+    if text.isprintable():  # the common case, checked in C: no control character can be in it
+        return text
     return CONTROLS.sub("", ESCAPE_SEQUENCES.sub("", text))
 
 
@@ -96,14 +98,20 @@ def clean_space(text: str | None) -> str | None:
     return cleaned or None
 
 
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _scrub(record: object) -> None:
     """Strip control characters from every text field of a record: every source passes here."""
-    for item in fields(record):
-        value = getattr(record, item.name)
+    kind = type(record)
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(item.name for item in fields(record))
+    for name in _FIELD_NAMES[kind]:
+        value = getattr(record, name)
         if isinstance(value, str):
-            setattr(record, item.name, strip_controls(value))
-        elif isinstance(value, list) and any(isinstance(element, str) for element in value):
-            setattr(record, item.name, [strip_controls(e) if isinstance(e, str) else e for e in value])
+            setattr(record, name, strip_controls(value))
+        elif isinstance(value, list) and value and isinstance(value[0], str):
+            setattr(record, name, [strip_controls(e) if isinstance(e, str) else e for e in value])
 
 
 @dataclass
