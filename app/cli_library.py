@@ -21,6 +21,7 @@ from ..core.library.records import show_controls
 from .cli import Context, emit_json
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
+SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
 def _library(obj: Context):
@@ -63,18 +64,20 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 @click.argument("kind", type=click.Choice(KINDS))
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
+@click.option("--skip-bad", is_flag=True,
+              help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_obj
-def import_command(obj: Context, kind: str, path: Path, no_index: bool, as_json: bool) -> None:
+def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
-    arxiv (Atom feed) or bibtex. All or nothing; a second run adds nothing."""
+    arxiv (Atom feed) or bibtex. All or nothing (unless --skip-bad); a second run adds nothing."""
     from ..core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
     library = _library(obj)
     finished: ImportFinished | None = None
     bar = None
     try:
-        for event in import_file(kind, path, library):
+        for event in import_file(kind, path, library, skip_bad=skip_bad):
             if isinstance(event, ImportProgress) and not as_json:
                 if bar is None:
                     bar = click.progressbar(length=event.total, label=f"importing {path.name}", file=sys.stderr)
@@ -88,14 +91,20 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, as_json:
         if bar is not None:
             bar.__exit__(None, None, None)
     assert finished is not None
+    for line in finished.skipped[:SKIPPED_SHOWN]:
+        click.echo(click.style(f"skipped {line}", fg="yellow"), err=True)
+    if len(finished.skipped) > SKIPPED_SHOWN:
+        click.echo(click.style(f"… and {len(finished.skipped) - SKIPPED_SHOWN} more", fg="yellow"), err=True)
     index = None if no_index else _sync_index(obj, library, quiet=as_json)
     totals = library.counts()
     if as_json:
         emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
                    "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
+                   "skipped": finished.skipped,
                    "library": totals, "index": index})
         return
-    click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s")
+    left_out = f"; skipped {len(finished.skipped)} malformed records" if finished.skipped else ""
+    click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
     click.echo(f"  library: {_count_line(totals)}")
     if index:

@@ -73,6 +73,33 @@ def test_a_field_of_the_wrong_type_names_file_place_and_field(where, tmp_path, k
     assert expected in line and "the library is unchanged" in line
 
 
+MIXED = [{"id": "https://openalex.org/W1", "title": "Good one"}, {"id": 5, "title": "bad"},
+         {"id": "https://openalex.org/W2", "title": "Bad year", "publication_year": "2020"},
+         {"id": "https://openalex.org/W3", "title": "Good three"}]
+
+
+def test_malformed_records_stop_the_import_or_with_skip_bad_are_left_out_and_counted(where, tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("".join(json.dumps(item) + "\n" for item in MIXED))
+    runner = CliRunner()
+    line = one_line_failure(runner.invoke(cli, ["import", "openalex", str(path), "--no-index"]))
+    assert "mixed.jsonl line 2: not an OpenAlex work or author: field id" in line
+    result = runner.invoke(cli, ["import", "openalex", str(path), "--no-index", "--skip-bad", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["added"]["papers"] == 2 and summary["records"] == 2
+    assert summary["skipped"] == [
+        "mixed.jsonl line 2: not an OpenAlex work or author: field id: expected a string, found integer",
+        "mixed.jsonl line 3: not an OpenAlex work or author: field publication_year: expected an integer, found string"]
+    library = Library.open(where)
+    assert library.recent_imports()[0]["summary"]["skipped_records"] == 2
+    library.close()
+    only_bad = tmp_path / "bad.jsonl"
+    only_bad.write_text(json.dumps(MIXED[1]) + "\n")
+    line = one_line_failure(runner.invoke(cli, ["import", "openalex", str(only_bad), "--no-index", "--skip-bad"]))
+    assert "all 1 records were malformed" in line
+
+
 def test_the_arxiv_entry_schema_names_the_entry_and_field(where, tmp_path):
     feed = fixture_path("arxiv", "search_feed.xml").read_text()
     broken = tmp_path / "feed.xml"

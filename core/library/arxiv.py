@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 from .records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
 
@@ -69,8 +70,12 @@ def parse_entry(entry: ET.Element) -> PaperRecord:
     )
 
 
-def parse_feed(text: str | bytes) -> tuple[list[PaperRecord], int | None]:
-    """All entries of a feed and opensearch:totalResults; ArxivFeedError names the line."""
+def parse_feed(
+    text: str | bytes, on_bad: Callable[[str], None] | None = None
+) -> tuple[list[PaperRecord], int | None]:
+    """All entries of a feed and opensearch:totalResults; ArxivFeedError names the line.
+
+    A malformed entry raises, or with ``on_bad`` is passed to it (as one line) and left out."""
     try:
         root = ET.fromstring(text)
     except ET.ParseError as error:
@@ -87,5 +92,7 @@ def parse_feed(text: str | bytes) -> tuple[list[PaperRecord], int | None]:
         except ArxivFeedError as error:
             if str(error).startswith("arXiv answered"):
                 raise
-            raise ArxivFeedError(f"entry {index}: {error}") from None
+            if on_bad is None:
+                raise ArxivFeedError(f"entry {index}: {error}") from None
+            on_bad(f"entry {index}: {error}")
     return records, int(total) if total and re.fullmatch(r"[0-9]+", total) else None

@@ -45,11 +45,21 @@ class ImportFinished:
     seconds: float
     new_citations: int
     paper_ids: list[int] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
 
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
-        return f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'} in {self.seconds:.1f} s"
+        left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
+        return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'} "
+                f"in {self.seconds:.1f} s{left_out}")
+
+
+@dataclass
+class BadRecord:
+    """What a reader yields for a record it cannot use: the one-line reason, with file and place."""
+
+    message: str
 
 
 Event = ImportProgress | ImportFinished
@@ -72,8 +82,11 @@ def _json_line(line: bytes) -> Any:
         raise ValueError("nested too deeply (over ~1000 levels)") from None
 
 
-def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Iterator[tuple[int, int, list[Record]]]:
-    """(bytes done, bytes total, records) per line; a bad line raises with its number."""
+Read = Iterator[tuple[int, int, list[Record] | BadRecord]]  # (done, total, what one step read)
+
+
+def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
+    """(bytes done, bytes total, records) per line; a line that is not JSON raises with its number."""
     total = path.stat().st_size
     raw = path.open("rb")
     stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
@@ -90,9 +103,9 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Itera
                 hint = " (the file looks truncated: the last line ends early)" if last and not line.endswith(b"\n") else ""
                 raise LibraryImportError(f"{path.name} line {number}: not valid JSON ({reason}{column}){hint}") from error
             try:
-                records = parse(data)
+                records: list[Record] | BadRecord = parse(data)
             except ValueError as error:
-                raise LibraryImportError(f"{path.name} line {number}: not {what}: {error}") from error
+                records = BadRecord(f"{path.name} line {number}: not {what}: {error}")
             yield raw.tell(), total, records
     except (OSError, EOFError) as error:  # a cut-off .gz stream
         raise LibraryImportError(f"{path.name}: cannot read the file: {error}") from error
@@ -101,7 +114,7 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Itera
         raw.close()
 
 
-def _unarxive(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
+def _unarxive(path: Path) -> Read:
     from .unarxive import parse_paper
 
     return _jsonl(path, lambda data: [parse_paper(data)], "an unarXive paper")
@@ -110,7 +123,7 @@ def _unarxive(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
 FIRST_LINE_LIMIT = 1 << 20  # a snapshot line is a few kB; a longer first line is a one-line document
 
 
-def _openalex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
+def _openalex(path: Path) -> Read:
     """A result page / single object / list (one JSON document, streamed) or a snapshot (JSON lines)."""
     from .openalex import parse_object
 
@@ -126,7 +139,7 @@ def _openalex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
     return _openalex_document(path, parse_object)
 
 
-def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Iterator[tuple[int, int, list[Record]]]:
+def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Read:
     """One JSON document read a record at a time (``json_stream``): memory holds one record."""
     from .json_stream import JSONStreamError, objects
 
@@ -136,10 +149,10 @@ def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Iterator[t
     try:
         for where, obj in objects(stream):
             try:
-                record = parse(obj)
+                records: list[Record] | BadRecord = [parse(obj)]
             except ValueError as error:
-                raise LibraryImportError(f"{path.name} {where}: not an OpenAlex work or author: {error}") from error
-            yield raw.tell(), total, [record]
+                records = BadRecord(f"{path.name} {where}: not an OpenAlex work or author: {error}")
+            yield raw.tell(), total, records
     except JSONStreamError as error:
         place = f" line {error.line}" if error.line else ""
         column = f", column {error.column}" if error.column else ""
@@ -151,31 +164,38 @@ def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Iterator[t
         raw.close()
 
 
-def _arxiv(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
+def _arxiv(path: Path) -> Read:
     from .arxiv import ArxivFeedError, parse_feed
 
+    bad: list[str] = []
     try:
-        records, _ = parse_feed(path.read_bytes())
+        records, _ = parse_feed(path.read_bytes(), on_bad=bad.append)
     except ArxivFeedError as error:
         where = f" line {error.line}" if error.line else ""
         raise LibraryImportError(f"{path.name}{where}: {error}") from error
+    for message in bad:
+        yield 0, len(records), BadRecord(f"{path.name}: {message}")
     for index, record in enumerate(records, start=1):
         yield index, len(records), [record]
 
 
-def _bibtex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
-    from .bibtex import BibtexError, parse_bibtex
+def _bibtex(path: Path) -> Read:
+    from .bibtex import BibtexError, entry_to_record, parse_entries
 
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise LibraryImportError(f"{path.name}: not UTF-8 text (byte {error.start})") from error
     try:
-        entries = parse_bibtex(text)
+        entries = parse_entries(text)
     except BibtexError as error:
         raise LibraryImportError(f"{path.name} line {error.line}: {error}") from error
-    for index, (_, record) in enumerate(entries, start=1):
-        yield index, len(entries), [record]
+    for index, entry in enumerate(entries, start=1):
+        try:
+            records: list[Record] | BadRecord = [entry_to_record(entry)]
+        except BibtexError as error:
+            records = BadRecord(f"{path.name} line {error.line}: {error}")
+        yield index, len(entries), records
 
 
 READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibtex": _bibtex}
@@ -194,16 +214,21 @@ def store_records(library: Library, records: list[Record]) -> tuple[list[int], i
 
 
 def import_file(
-    kind: str, path: str | Path, library: Library, *, should_stop: Callable[[], bool] | None = None
+    kind: str, path: str | Path, library: Library, *, should_stop: Callable[[], bool] | None = None,
+    skip_bad: bool = False,
 ) -> Iterator[Event]:
-    """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back)."""
+    """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back).
+
+    A malformed record (valid JSON or BibTeX, but a field of the wrong type, no title…) stops the
+    import and changes nothing; with ``skip_bad`` it is left out, named in ``ImportFinished.skipped``,
+    and the good records are imported. A file that cannot be read as a whole always stops it."""
     if kind not in READERS:
         raise LibraryImportError(f"unknown import kind {kind!r}: choose one of {', '.join(KINDS)}")
     path = Path(path)
     if not path.is_file():
         raise LibraryImportError(f"{path}: no such file")
     started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.monotonic()
-    records_read, paper_ids = 0, []
+    records_read, paper_ids, skipped = 0, [], []
     try:
         with library.transaction():
             # Counted under the write lock: rows another import committed while we waited are not ours.
@@ -211,6 +236,11 @@ def import_file(
             for done, total, records in READERS[kind](path):
                 if should_stop is not None and should_stop():
                     raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
+                if isinstance(records, BadRecord):
+                    if not skip_bad:
+                        raise LibraryImportError(records.message)
+                    skipped.append(records.message)
+                    continue
                 for record in records:
                     if isinstance(record, PaperRecord):
                         paper_ids.append(library.store_paper(record)[0])
@@ -219,19 +249,22 @@ def import_file(
                 records_read += len(records)
                 yield ImportProgress(done, total, UNITS[kind], records_read)
             if not records_read:
-                raise LibraryImportError(_nothing_read(kind, path))
+                raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink()
             after = library.counts()
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
-            library.record_import(kind, str(path), started, seconds, added)
+            library.record_import(kind, str(path), started, seconds,
+                                  {**added, "skipped_records": len(skipped)} if skipped else added)
     except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
         raise LibraryImportError(str(error)) from error
-    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)))
+    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), skipped)
 
 
-def _nothing_read(kind: str, path: Path) -> str:
+def _nothing_read(kind: str, path: Path, skipped: list[str]) -> str:
     """Zero records is a failure: an empty file, or a file of another kind, imports nothing."""
+    if skipped:
+        return f"all {len(skipped)} records were malformed, the first: {skipped[0]}"
     if path.stat().st_size == 0:
         return f"{path.name} is empty: nothing to import"
     return f"{path.name}: no {kind} records found (is it a {kind} file?)"
