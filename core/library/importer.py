@@ -4,6 +4,12 @@
 ``ImportFinished``. Everything happens inside one SQLite transaction: a bad line anywhere (a
 truncated last line, a broken BibTeX entry) raises ``LibraryImportError`` and the library is left
 exactly as it was. Importing the same file twice adds nothing the second time.
+
+Records are checked against their source's schema (``schemas``) before they are read, so a field
+of the wrong type is one line naming the file, the line (or ``results[i]``) and the field; with
+``skip_bad`` such records are left out and counted instead. A file that yields no record at all
+(empty, or another format) is an error too, and leaves no import-log row. OpenAlex documents are
+streamed (``json_stream``): memory holds one record, whatever the file's size.
 """
 
 from __future__ import annotations

@@ -180,13 +180,3 @@ def parse_object(obj: Any) -> PaperRecord | PersonRecord:
         return parse_author(obj)
     raise OpenAlexFormatError("neither an OpenAlex work nor an author (no W… or A… id)")
 
-
-def objects_in(document: Any) -> list[Any]:
-    """The works/authors in one JSON document: a result page, a list, or a single object."""
-    if isinstance(document, dict) and isinstance(document.get("results"), list):
-        return document["results"]
-    if isinstance(document, list):
-        return document
-    if isinstance(document, dict):
-        return [document]
-    raise OpenAlexFormatError(f"expected a JSON object or list, found {type(document).__name__}")
