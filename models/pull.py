@@ -78,20 +78,22 @@ def _answers_within(endpoint: str, timeout_s: float) -> None:
     """
     import httpx
 
-    answered: list[bool] = []
+    outcome: list[BaseException | None] = []  # None: the hub answered (any HTTP status)
 
     def probe() -> None:
         try:
             httpx.head(endpoint, timeout=timeout_s)
-            answered.append(True)
-        except httpx.HTTPError:
-            pass
+            outcome.append(None)
+        except httpx.HTTPError as error:
+            outcome.append(error)
 
     thread = threading.Thread(target=probe, name="hub-probe", daemon=True)
     thread.start()
     thread.join(timeout_s + 0.5)
-    if not answered:
-        host = urlparse(endpoint).netloc or endpoint
-        raise PullError(
-            f"offline: {host} did not answer within {timeout_s:g} s (network.timeout_s); nothing was pulled"
-        )
+    host = urlparse(endpoint).netloc or endpoint
+    if outcome and outcome[0] is None:
+        return
+    if outcome and not isinstance(outcome[0], httpx.TimeoutException):
+        raise PullError(f"offline: cannot reach the Hugging Face Hub at {host} ({type(outcome[0]).__name__}); "
+                        "check the network")
+    raise PullError(f"offline: {host} did not answer within {timeout_s:g} s (network.timeout_s); nothing was pulled")
