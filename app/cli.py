@@ -85,7 +85,7 @@ def tui(obj: Context) -> None:
     from .tui import ScholarApp
     from .services import Services
 
-    ScholarApp(Services(obj.where, obj.settings)).run()
+    ScholarApp(Services(obj.where, obj.settings), check_network_on_start=True).run()
 
 
 @cli.command()

@@ -69,7 +69,10 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
         emit_json(loops)
         return
     if not loops:
-        click.echo("no AutoFeedback loops logged yet" + (" that hit the limit" if limit_hit else ""))
+        from ..core.readiness import loops_missing
+
+        missing = None if limit_hit else loops_missing(0)
+        click.echo(missing.summary() if missing else "no AutoFeedback loop hit its limit: nothing waits for a person")
         return
     click.echo(f"{'id':>5}  {'status':13} {'source':8} {'mode':8} {'rounds':>6}  instruction")
     for loop in loops:
@@ -154,6 +157,12 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
         log = FeedbackLog(obj.where)
         if log.loop(loop_id) is None:
             raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
+    if backend == "local":
+        from ..core.readiness import library_missing_at
+
+        missing = library_missing_at(obj.where)
+        if missing is not None:  # the request is still sent: an empty answer is then explained
+            click.echo(click.style(missing.summary(), fg="yellow"), err=True)
     result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id,
                           embedder=lambda: _embedder(obj))
     if as_json:

@@ -2,7 +2,8 @@
 
     scholar-tui import unarxive ../shared/data/unarxive/arXiv_src_2212_086.jsonl
     scholar-tui library stats | search "q" [--before DATE] | show ID | export-bibtex [FILE]
-    scholar-tui library online openalex|arxiv "q" [--before DATE] | references ID | cited-by ID
+    scholar-tui library online search openalex|arxiv "q" [--before DATE] [--pick 1,3-5] | references ID | cited-by ID
+    scholar-tui library person show NAME | merges | split person:N [--merge ID]
     scholar-tui api list | api searchPerson --name "Michelen" [--backend local|openalex]
 
 Heavy modules (LanceDB, the embedder, httpx) are imported inside the commands so that
@@ -99,6 +100,7 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad
     totals = library.counts()
     if as_json:
         emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
+                   "merged": finished.merged,
                    "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
                    "skipped": finished.skipped,
                    "library": totals, "index": index})
@@ -106,6 +108,8 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad
     left_out = f"; skipped {len(finished.skipped)} malformed records" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
+    for line in finished.merged:
+        click.echo(f"  merged:  {line}")
     click.echo(f"  library: {_count_line(totals)}")
     if index:
         click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
@@ -135,6 +139,16 @@ def library_stats(obj: Context, as_json: bool) -> None:
     for name, value in counts.items():
         click.echo(f"{name.replace('_', ' '):20} {value}")
     click.echo(f"{'indexed for search':20} {indexed}")
+    _note_if_empty(lib)
+
+
+def _note_if_empty(lib) -> None:
+    """An empty library gets one line on stderr saying how to fill it (the output stays parseable)."""
+    from ..core.readiness import library_missing
+
+    missing = library_missing(lib)
+    if missing is not None:
+        click.echo(click.style(missing.summary(), fg="yellow"), err=True)
 
 
 @library.command("search")
@@ -145,11 +159,15 @@ def library_stats(obj: Context, as_json: bool) -> None:
 @click.pass_obj
 def library_search(obj: Context, query: str, before: str | None, limit: int, as_json: bool) -> None:
     """Hybrid (vector + full-text) search over titles and abstracts."""
+    from ..core.readiness import library_missing
     from ..indexes.library_search import LibraryIndex, SearchError
     from ..models import LLMError, load_embedder
 
     query = _utf8(query)
     lib = _library(obj)
+    missing = library_missing(lib)
+    if missing is not None:  # before loading the embedder: there is nothing to search
+        raise click.ClickException(missing.summary())
     _sync_index(obj, lib, quiet=True)
     try:
         hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit)
@@ -287,20 +305,65 @@ def _print_papers(lib, paper_ids: list[int], as_json: bool) -> None:
     click.echo(f"{len(rows)} papers cached in the library", err=True)
 
 
+def _picked(pick: str, count: int) -> list[int]:
+    """'all', '1,3-5' -> 0-based indexes of the results (numbered from 1 as they are listed)."""
+    if pick.strip().lower() == "all":
+        return list(range(count))
+    chosen: list[int] = []
+    for part in pick.split(","):
+        first, _, last = part.strip().partition("-")
+        if not first.isdigit() or (last and not last.isdigit()):
+            raise click.BadParameter(f"{part!r}: use numbers from the list, e.g. 1,3-5, or all", param_hint="--pick")
+        chosen += [n - 1 for n in range(int(first), int(last or first) + 1) if 1 <= n <= count]
+    return list(dict.fromkeys(chosen))
+
+
 @library_online.command("search")
 @click.argument("source", type=click.Choice(["openalex", "arxiv"]))
 @click.argument("query")
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
 @click.option("--limit", default=25, show_default=True)
+@click.option("--pick", default="all", show_default=True,
+              help="Which results to add, by their number in the list: 'all', '1,3-5'.")
+@click.option("--list-only", is_flag=True, help="Only list the results; add nothing.")
+@click.option("--references/--no-references", default=True, show_default=True,
+              help="Also add the works the chosen papers cite (OpenAlex lists them).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def online_search(obj: Context, source: str, query: str, before: str | None, limit: int, as_json: bool) -> None:
-    """Search SOURCE for QUERY and cache the results."""
-    if source == "openalex":
-        lib, ids = _online(obj, lambda s: s.search_openalex(query, before=before, limit=limit))
-    else:
-        lib, ids = _online(obj, lambda s: s.search_arxiv(query, before=before, limit=limit))
-    _print_papers(lib, ids, as_json)
+def online_search(obj: Context, source: str, query: str, before: str | None, limit: int, pick: str,
+                  list_only: bool, references: bool, as_json: bool) -> None:
+    """Search SOURCE for QUERY (arXiv also takes its own syntax: au:del_maestro) and add the results
+    you pick to the library, with the works they cite when OpenAlex has them."""
+    from ..core.library.online import AddFinished, AddProgress, OnlineFailed, open_online
+
+    sources = open_online(obj.where, obj.settings.network)
+    found = next(iter(sources.search(source, query, before=before, limit=limit)))
+    if isinstance(found, OnlineFailed):
+        raise click.ClickException(found.summary())
+    records = found.records
+    if not as_json or list_only:
+        for number, record in enumerate(records, start=1):
+            authors = ", ".join(author.name for author in record.authors[:3]) + (" …" if len(record.authors) > 3 else "")
+            click.echo(f"{number:>3}. {record.date or '????'}  {record.title}  — {authors}", err=as_json)
+        click.echo(found.summary(), err=True)
+    if list_only:
+        if as_json:
+            emit_json([{"number": n, "title": r.title, "date": r.date, "arxiv_id": r.arxiv_id,
+                        "openalex_id": r.openalex_id, "authors": [a.name for a in r.authors]}
+                       for n, r in enumerate(records, start=1)])
+        return
+    chosen = [records[index] for index in _picked(pick, len(records))]
+    finished = None
+    for event in sources.add(chosen, query=query if source == "arxiv" else "", references=references):
+        if isinstance(event, AddProgress) and not as_json:
+            click.echo(f"\r{event.summary()}", nl=False, err=True)  # progress on one line of stderr
+        elif isinstance(event, AddFinished):
+            finished = event
+    assert finished is not None
+    click.echo(("\n" if not as_json else "") + finished.summary(), err=True)
+    for line in finished.merged:
+        click.echo(f"  merged: {line}", err=True)
+    _print_papers(sources.library, finished.paper_ids, as_json)
 
 
 @library_online.command("references")
@@ -326,6 +389,91 @@ def online_cited_by(obj: Context, paper: str, limit: int, as_json: bool) -> None
     _print_papers(lib, ids, as_json)
 
 
+# -- people: one person under many spellings ---------------------------------------------------------
+@library.group("person")
+def library_person() -> None:
+    """Scholars in the library: their aliases, and the merges of name variants (undo with split)."""
+
+
+def _person(lib, person: str) -> int:
+    person_id = lib.resolve_person(person)
+    if person_id is None:
+        from ..core.library.apis import local_api
+
+        hits = local_api(lib).searchPerson(name=person)
+        person_id = int(hits[0]["person_id"].split(":")[1]) if hits else None
+    if person_id is None:
+        raise click.ClickException(f"no person {person!r} in the library (use person:N or a name; "
+                                   "`scholar-tui api searchPerson --name …` lists them)")
+    return person_id
+
+
+@library_person.command("show")
+@click.argument("person")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def person_show(obj: Context, person: str, as_json: bool) -> None:
+    """PERSON (person:N or a name): aliases, papers, and the merges that made them one person."""
+    lib = _library(obj)
+    person_id = _person(lib, person)
+    row = lib.person(person_id)
+    papers = lib.person_papers(person_id)
+    merges = lib.person_merges(person_id)
+    if as_json:
+        emit_json({"person_id": f"person:{person_id}", "name": row["name"], "aliases": row["names"],
+                   "num_pubs": len(papers), "merges": merges})
+        return
+    click.echo(click.style(f"person:{person_id} {row['name']}", bold=True) + f" · {len(papers)} papers in the library")
+    click.echo(f"aliases: {'; '.join(row['names'])}")
+    for merge in merges:
+        click.echo(f"merge {merge['id']}: “{merge['merged_name']}” (was person:{merge['merged_id']}) — "
+                   f"{merge['evidence']}; undo: scholar-tui library person split person:{person_id} --merge {merge['id']}")
+
+
+@library_person.command("merges")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def person_merges(obj: Context, as_json: bool) -> None:
+    """Every merge of name variants in force, with its evidence."""
+    lib = _library(obj)
+    merges = lib.person_merges()
+    if as_json:
+        emit_json(merges)
+        return
+    if not merges:
+        click.echo("no name variants merged")
+    for merge in merges:
+        kept = lib.person(merge["kept_id"])
+        click.echo(f"merge {merge['id']}: “{merge['merged_name']}” → person:{merge['kept_id']} “{kept['name']}” "
+                   f"({merge['evidence']})")
+
+
+@library_person.command("split")
+@click.argument("person")
+@click.option("--merge", "merge_id", type=int, help="Undo only this merge (default: every merge into PERSON).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def person_split(obj: Context, person: str, merge_id: int | None, as_json: bool) -> None:
+    """Undo merges into PERSON: the merged spellings become their own people again, and later
+    imports keep them apart."""
+    from ..core.library.identity import split_person
+
+    lib = _library(obj)
+    person_id = _person(lib, person)
+    try:
+        with lib.transaction():
+            restored = split_person(lib, person_id, merge_id)
+    except (ValueError, KeyError) as error:
+        raise click.ClickException(str(error).strip("'\"")) from error
+    if as_json:
+        emit_json(restored)
+        return
+    for item in restored:
+        papers = len(lib.person_papers(item["restored_id"]))
+        click.echo(f"person:{item['restored_id']} “{item['restored_name']}” is its own person again ({papers} papers); "
+                   f"person:{person_id} keeps {len(lib.person_papers(person_id))}")
+
+
 # -- api ---------------------------------------------------------------------------------------------
 def _api_command(spec) -> click.Command:
     def callback(backend: str, **arguments: Any) -> None:
@@ -335,6 +483,8 @@ def _api_command(spec) -> click.Command:
         lib = _library(obj)
         api = local_api(lib) if backend == "local" else openalex_api(obj.settings.network, lib)
         given = {name: value for name, value in arguments.items() if value is not None}
+        if backend == "local":
+            _note_if_empty(lib)
         try:
             emit_json(api.call(spec.name, **given))
         except APIError as error:

@@ -47,6 +47,11 @@ def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool |
 @one_line_errors
 def ask(obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool) -> None:
     """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
+    from ..core.readiness import library_missing_at
+
+    missing = library_missing_at(obj.where, people=True) if backend == "local" else None
+    if missing is not None:  # before loading any model: there is nothing to ask about
+        raise click.ClickException(missing.summary())
     engine = _engine(obj, choice, code, backend, feedback)
     try:
         answer = engine.answer(question)

@@ -16,6 +16,7 @@ class ScholarCommands(Provider):
             (f"Go to {title}", partial(app.action_show_tab, tab_id), f"Open the {title} tab")
             for tab_id, title in app.TAB_TITLES.items()
         ]
+        commands.append(("Help", app.action_help, "What each tab does, an example for each, and the keys (F7)"))
         commands.append(("Run doctor", app.action_run_doctor, "Check models, storage and network"))
         commands.append(("Reload settings", app.action_reload_settings, "Re-read config.toml and reload the model"))
         for entry in all_models(app.services.where):

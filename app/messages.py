@@ -16,3 +16,11 @@ class ModelStateChanged(Message):
 
 class SettingsChanged(Message):
     """The config was written (a model chosen); panes showing settings refresh."""
+
+
+class NetworkChecked(Message):
+    """The online sources were probed (at start, within network.timeout_s); ``missing`` is None when reachable."""
+
+    def __init__(self, missing) -> None:
+        super().__init__()
+        self.missing = missing  # core.readiness.Missing | None

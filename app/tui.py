@@ -8,9 +8,11 @@ from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent
 
 from ..core.config import ConfigError, save_setting
+from ..core.readiness import network_missing
 from ..models.base import LLMError
 from .commands import ScholarCommands
-from .messages import ModelStateChanged, SettingsChanged
+from .help import HelpScreen
+from .messages import ModelStateChanged, NetworkChecked, SettingsChanged
 from .panes import PANES, TAB_TITLES
 from .panes.settings import DoctorPanel, SettingsPane
 from .services import Services
@@ -33,14 +35,19 @@ class ScholarApp(App):
                 priority=True)
         for number, (tab_id, title) in enumerate(TAB_TITLES.items(), start=1)
     ] + [
+        Binding("f7", "help", "Help", id="app.help", tooltip="What each tab does, an example each, the keys",
+                priority=True),
+        Binding("question_mark", "help", "Help", id="app.help-key", show=False),  # typed '?' in a box stays text
         Binding("ctrl+r", "reload_settings", "Reload", id="app.reload", tooltip="Re-read the config and reload the model"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit scholar-tui", priority=True),
     ]
 
-    def __init__(self, services: Services, *, load_model_on_start: bool = True) -> None:
+    def __init__(self, services: Services, *, load_model_on_start: bool = True,
+                 check_network_on_start: bool = False) -> None:
         super().__init__()
         self.services = services
         self.load_model_on_start = load_model_on_start
+        self.check_network_on_start = check_network_on_start  # `scholar-tui tui` probes; tests need not
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -59,6 +66,8 @@ class ScholarApp(App):
             self.set_keymap(ui.keymap)
         if self.load_model_on_start:
             self.load_model()
+        if self.check_network_on_start:
+            self.check_network()
 
     # -- actions -----------------------------------------------------------------------------
     def action_show_tab(self, tab_id: str) -> None:
@@ -67,6 +76,10 @@ class ScholarApp(App):
         target = self.FOCUS_ON_SHOW.get(tab_id)
         if target:
             focus_if_showing(self.query_one(target))
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def action_run_doctor(self) -> None:
         self.action_show_tab("settings")
@@ -98,6 +111,19 @@ class ScholarApp(App):
             self.post_message(ModelStateChanged("ready", llm.model_name))
         except LLMError as error:
             self.post_message(ModelStateChanged("error", str(error)))
+
+    @work(thread=True, exclusive=True, group="network", exit_on_error=False)
+    def check_network(self) -> None:
+        """Probe arXiv and OpenAlex once (within network.timeout_s) so the tabs can say which is down."""
+        self.post_message(NetworkChecked(network_missing(self.services.settings.network)))
+
+    @on(NetworkChecked)
+    def show_network(self, message: NetworkChecked) -> None:
+        missing = message.missing
+        bar = self.query_one(StatusBar)
+        bar.network_note = "" if missing is None else ("offline" if self.services.settings.network.offline
+                                                       else "arXiv/OpenAlex unreachable")
+        self.query_one(SettingsPane).show_network(missing)
 
     @on(ModelStateChanged)
     def show_model_state(self, message: ModelStateChanged) -> None:

@@ -264,3 +264,34 @@ def m300_autofeedback_logs(db: sqlite_utils.Database) -> None:
             unique (loop_id, round)
         )"""
     )
+
+
+# -- author identity (issue #16) -----------------------------------------------------------------
+@migration
+def m210_person_identity(db: sqlite_utils.Database) -> None:
+    """Merged name variants, journalled so a merge can be undone, and pairs a person split apart.
+
+    A merge moves the merged person's authorships and names to the kept person and deletes the
+    merged row; ``person_merges`` keeps that row, its names and its authorships as JSON. A split
+    restores them under the same id and adds the pair to ``people_apart`` so that no later
+    import merges them again.
+    """
+    db.execute(
+        """create table person_merges (
+            id integer primary key,
+            kept_id integer not null,
+            merged_id integer not null,
+            evidence text not null,
+            merged_row text not null,      -- JSON: the people row as it was
+            names text not null,           -- JSON: [name, …] that came with it
+            authorships text not null,     -- JSON: [{paper_id, position, name_as_written, affiliation}, …]
+            merged_at text not null,
+            split_at text                  -- set when the merge was undone
+        )"""
+    )
+    db.execute("create index person_merges_kept on person_merges (kept_id)")
+    db.execute(
+        """create table people_apart (
+            first_id integer not null, second_id integer not null, decided_at text not null,
+            primary key (first_id, second_id))"""
+    )

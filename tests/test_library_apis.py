@@ -135,7 +135,8 @@ def test_every_api_answers_on_openalex(openalex):
     people = api.searchPerson(name="Michelen")
     assert people[0] == {"person_id": "A9000000001", "name": "Marcus Michelen", "num_citation": 517,
                          "interest": ["Random Matrices and Applications", "Combinatorial Probability"],
-                         "num_pubs": 42, "organization": "University of Illinois Chicago"}
+                         "num_pubs": 42, "organization": "University of Illinois Chicago",
+                         "aliases": ["M. Michelen", "Marcus W. Michelen"]}
     assert [p["name"] for p in api.searchPerson(organization="University of Illinois Chicago")] == [
         "Marcus Michelen", "Xuan-Truong Vu"]
     assert api.searchPublication(publication_info="zeros of derivatives")[0] == {

@@ -21,6 +21,8 @@ from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
+from scholar_tui.core.readiness import loops_missing
+
 from ...indexes.autofeedback_log import FeedbackLog
 from ..widgets.focus import focus_start
 
@@ -117,6 +119,9 @@ class APIDebuggerPane(Vertical):
         waiting = len(loops) if only else sum(loop["status"] == "limit_hit" for loop in loops)
         self.query_one("#debugger-counts", Static).update(
             f"{len(loops)} loop{'' if len(loops) == 1 else 's'} shown · [red]{waiting}[/] waiting for a person")
+        missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
+        if missing is not None and self.loop_id is None:
+            self.query_one("#debugger-loop-title", Label).update(f"[yellow]{escape(missing.summary())}[/]")
         if self.loop_id is not None and str(self.loop_id) in table.rows:
             table.move_cursor(row=table.get_row_index(str(self.loop_id)))
 
@@ -158,7 +163,9 @@ class APIDebuggerPane(Vertical):
         text = self.query_one("#debugger-request", TextArea).text.strip()
         response = self.query_one("#debugger-response", Static)
         if self.loop_id is None:
-            response.update("[yellow]Choose a loop first: the request is logged as one of its rounds.[/]")
+            missing = loops_missing(len(self.feedback_log.loops(limit=1)))
+            response.update(f"[yellow]{escape(missing.summary())}[/]" if missing else
+                            "[yellow]Choose a loop first: the request is logged as one of its rounds.[/]")
             return
         if not text:
             response.update("[yellow]Write a request (<<API>>NAME(key=\"value\")<</API>>) or a program to send.[/]")

@@ -15,6 +15,8 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
+from scholar_tui.core.readiness import conference_missing
+
 from ...core.conference.tree import ConferenceError
 from ...models.base import LLMError
 from ..widgets.focus import focus_if_showing, focus_start
@@ -112,8 +114,9 @@ class ConferencePane(Horizontal):
             importing = self.query_one("#conf-import-path", Input)
             if importing.has_focus and not importing.value:
                 focus_if_showing(self.query_one("#conf-question", Input))
-        if not message.names:
-            self._status("No conference yet: type a path or URL above and press Import.")
+        missing = conference_missing(message.names)
+        if missing is not None:
+            self._status(f"[yellow]{escape(missing.summary())}[/]")
 
     def on_show(self) -> None:
         """Opening the tab puts the cursor where a person starts: the question, or the import box."""

@@ -1,4 +1,9 @@
-"""The Library tab: counts, imports with progress, hybrid search, and a paper's sections and references.
+"""The Library tab: counts, imports with progress, online search-and-add, hybrid search, and a paper's
+sections and references.
+
+An empty library says so, with the next step (core.readiness words it). The import box completes
+paths (Tab). Searching arXiv or OpenAlex online lists results without storing them; Enter marks
+the ones to keep and "Add chosen" adds them — with the works they cite, when OpenAlex lists them.
 
 Imports and searches run in thread workers, each with its own SQLite connection (a connection
 belongs to its thread); they report back with messages. Reading one paper's details is a few
@@ -15,13 +20,19 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
-from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
+
+from scholar_tui.core.library.online import (
+    ONLINE_SOURCES, AddFinished, AddProgress, OnlineFailed, OnlineFound, open_online,
+)
+from scholar_tui.core.readiness import library_missing
 
 from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from ...core.library.records import show_controls
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from ..widgets.focus import focus_start
+from ..widgets.paths import PathInput
 
 def escape(text: str) -> str:
     """Library text for a markup string: Rich markup escaped and control characters made visible."""
@@ -69,19 +80,41 @@ class LibraryPane(Vertical):
             super().__init__()
             self.hits, self.note = hits, note
 
+    class OnlineEvent(Message):
+        def __init__(self, event) -> None:
+            super().__init__()
+            self.event = event
+
+    online_transport = None  # tests replay recorded answers through an httpx.MockTransport
+
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self.library: Library | None = None
         self.paper_id: int | None = None
+        self.online_records: list = []
+        self.online_chosen: set[int] = set()
+        self.online_query = ""
 
     def compose(self) -> ComposeResult:
         yield Static("", id="library-counts")
+        yield Static("", id="library-hint")
         with Horizontal(id="library-import-row", classes="library-row"):
             yield Select([(label, kind) for kind, label in KIND_LABELS.items()], value="unarxive",
                          allow_blank=False, id="import-kind")
-            yield Input(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib)", id="import-path")
+            yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib); Tab completes",
+                            id="import-path")
             yield Button("Import", id="import-button", variant="primary")
+        with Horizontal(id="library-online-row", classes="library-row"):
+            yield Select([(label, source) for source, label in ONLINE_SOURCES.items()], value="arxiv",
+                         allow_blank=False, id="online-source")
+            yield Input(placeholder="Search online: words, or arXiv's au:del_maestro / ti:helium", id="online-query")
+            yield Button("Search online", id="online-search")
+        with Vertical(id="online-box"):
+            yield DataTable(id="online-results", cursor_type="row", zebra_stripes=True)
+            with Horizontal(classes="library-row"):
+                yield Checkbox("with the works they cite (OpenAlex)", value=True, id="online-references")
+                yield Button("Add chosen", id="online-add", variant="primary")
         yield ProgressBar(total=1, show_eta=False, id="import-progress")
         yield Static("", id="import-message")
         with Horizontal(id="library-search-row", classes="library-row"):
@@ -104,11 +137,14 @@ class LibraryPane(Vertical):
         self.query_one("#library-results", DataTable).add_columns("id", "date", "title")
         self.query_one("#paper-sections", DataTable).add_columns("§", "section", "refs")
         self.query_one("#paper-references", DataTable).add_columns("#", "links", "reference")
+        self.query_one("#online-results", DataTable).add_columns("add", "#", "date", "title", "authors")
+        self.query_one("#online-box").display = False
         self.refresh_counts()
         self.show_recent()
 
     def on_show(self) -> None:
-        focus_start(self, "#library-query")  # where a person starts: the search box
+        # where a person starts: the search box, or the import box while there is nothing to search
+        focus_start(self, "#import-path" if library_missing(self.library) else "#library-query")
 
     def on_unmount(self) -> None:
         if self.library is not None:
@@ -120,6 +156,8 @@ class LibraryPane(Vertical):
         text = " · ".join(f"[b]{value}[/b] {name.replace('_', ' ')}" for name, value in counts.items()
                           if name != "section_references")
         self.query_one("#library-counts", Static).update(text)
+        missing = library_missing(self.library)
+        self.query_one("#library-hint", Static).update(f"[yellow]{escape(missing.summary())}[/]" if missing else "")
 
     def show_recent(self) -> None:
         rows = [(paper["id"], paper["date"], paper["title"]) for paper in self.library.recent_papers(200)]
@@ -196,9 +234,94 @@ class LibraryPane(Vertical):
     def _imported(self, message: Imported) -> None:
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
+        self.query_one("#online-add", Button).disabled = False
         if message.ok:
             self.refresh_counts()
             self.show_recent()
+
+    # -- online: search arXiv or OpenAlex, then add the chosen results ------------------------------
+    @on(Input.Submitted, "#online-query")
+    @on(Button.Pressed, "#online-search")
+    def start_online_search(self) -> None:
+        query = self.query_one("#online-query", Input).value.strip()
+        source = self.query_one("#online-source", Select).value
+        self.query_one("#import-message", Static).update(f"asking {ONLINE_SOURCES[source]}…")
+        self.query_one("#online-search", Button).disabled = True
+        self.run_online_search(source, query)
+
+    @work(thread=True, exclusive=True, group="library-online", exit_on_error=False)
+    def run_online_search(self, source: str, query: str) -> None:
+        sources = open_online(self.services.where, self.services.settings.network, transport=self.online_transport)
+        try:
+            for event in sources.search(source, query, limit=25):
+                self.post_message(self.OnlineEvent(event))
+        finally:
+            sources.library.close()
+
+    @on(OnlineEvent)
+    def _online_event(self, message: OnlineEvent) -> None:
+        event = message.event
+        text = self.query_one("#import-message", Static)
+        if isinstance(event, (OnlineFound, OnlineFailed)):
+            self.query_one("#online-search", Button).disabled = False
+        if isinstance(event, OnlineFailed):
+            text.update(f"[red]{escape(event.summary())}[/]")
+        elif isinstance(event, OnlineFound):
+            self.online_records, self.online_chosen, self.online_query = event.records, set(), event.query
+            self._fill_online()
+            hint = " · Enter marks a result, then Add chosen" if event.records else ""
+            text.update(escape(event.summary()) + hint)
+            if event.records:
+                self.query_one("#online-results", DataTable).focus()
+        elif isinstance(event, AddProgress):
+            bar = self.query_one("#import-progress", ProgressBar)
+            bar.update(total=max(event.total, 1), progress=event.done)
+            text.update(escape(event.summary()))
+
+    def _fill_online(self) -> None:
+        table = self.query_one("#online-results", DataTable)
+        table.clear()
+        for index, record in enumerate(self.online_records):
+            authors = ", ".join(author.name for author in record.authors[:3]) + (" …" if len(record.authors) > 3 else "")
+            table.add_row("[x]" if index in self.online_chosen else "[ ]", str(index + 1), cell(record.date),
+                          cell(record.title[:90]), cell(authors[:40]), key=str(index))
+        self.query_one("#online-box").display = bool(self.online_records)
+
+    @on(DataTable.RowSelected, "#online-results")
+    def _toggle_online(self, event: DataTable.RowSelected) -> None:
+        index = int(event.row_key.value)
+        self.online_chosen ^= {index}
+        self.query_one("#online-results", DataTable).update_cell(
+            event.row_key, self.query_one("#online-results", DataTable).ordered_columns[0].key,
+            "[x]" if index in self.online_chosen else "[ ]")
+
+    @on(Button.Pressed, "#online-add")
+    def add_chosen(self) -> None:
+        table = self.query_one("#online-results", DataTable)
+        chosen = sorted(self.online_chosen) or ([table.cursor_row] if self.online_records else [])
+        if not chosen:
+            return
+        records = [self.online_records[index] for index in chosen]
+        references = self.query_one("#online-references", Checkbox).value
+        self.query_one("#online-add", Button).disabled = True
+        self.query_one("#import-message", Static).update(f"adding {len(records)} papers…")
+        source = self.query_one("#online-source", Select).value
+        self.run_online_add(records, self.online_query if source == "arxiv" else "", references)
+
+    @work(thread=True, exclusive=True, group="library-online", exit_on_error=False)
+    def run_online_add(self, records: list, query: str, references: bool) -> None:
+        sources = open_online(self.services.where, self.services.settings.network, transport=self.online_transport)
+        try:
+            for event in sources.add(records, query=query, references=references):
+                if isinstance(event, AddFinished):
+                    note = self._sync_index(sources.library)
+                    self.post_message(self.Imported(escape(event.summary()) + note, True))
+                else:
+                    self.post_message(self.OnlineEvent(event))
+        except Exception as error:  # a worker must always report back
+            self.post_message(self.Imported(f"[red]adding failed: {escape(str(error))}[/]", False))
+        finally:
+            sources.library.close()
 
     # -- search ------------------------------------------------------------------------------------
     @on(Input.Submitted, "#library-query")
@@ -207,6 +330,10 @@ class LibraryPane(Vertical):
     def start_search(self) -> None:
         query = self.query_one("#library-query", Input).value.strip()
         before = self.query_one("#library-before", Input).value.strip() or None
+        missing = library_missing(self.library)
+        if missing is not None:  # nothing to search: no embedder is loaded for an empty library
+            self.query_one("#results-title", Label).update(f"[yellow]{escape(missing.summary())}[/]")
+            return
         if not query:
             self.show_recent()
             return

@@ -13,6 +13,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from scholar_tui.core.readiness import library_missing_at
+
 from ...core.soay.engine import (
     Answered, EntityLinked, Failed, FeedbackDone, FeedbackGiven, Finished, ProgramRan, ProgramWritten, SolutionChosen,
 )
@@ -36,6 +38,7 @@ class ScholarQAPane(Vertical):
             yield Input(placeholder="Ask about scholars and papers, e.g. Who are the coauthors of Marcus Michelen?",
                         id="qa-question")
             yield Button("Ask", id="qa-ask", variant="primary")
+        yield Static("", id="qa-hint")
         with Horizontal(id="qa-body"):
             with VerticalScroll(id="qa-views"):
                 yield Label("Solution", classes="section-title")
@@ -56,11 +59,22 @@ class ScholarQAPane(Vertical):
                     yield Button("Export", id="qa-export")
                 yield Static("", id="qa-status")
 
+    def on_show(self) -> None:
+        self.show_missing()
+
+    def show_missing(self) -> bool:
+        """Say what the tab lacks (an empty library) and the next step; True when something is missing."""
+        missing = library_missing_at(self.services.where, people=True)
+        self.query_one("#qa-hint", Static).update(f"[yellow]{escape(missing.summary())}[/]" if missing else "")
+        return missing is not None
+
     @on(Input.Submitted, "#qa-question")
     @on(Button.Pressed, "#qa-ask")
     def ask(self) -> None:
         question = self.query_one("#qa-question", Input).value.strip()
         if not question:
+            return
+        if self.show_missing():  # no engine, no model loaded, for a library with nobody in it
             return
         for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer"):
             self.query_one(view, Static).update("")

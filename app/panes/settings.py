@@ -220,10 +220,18 @@ class SettingsPane(VerticalScroll):
         self.services = services
 
     def compose(self) -> ComposeResult:
+        yield Static("", id="settings-hint")
         yield ModelsPanel(self.services, id="models-panel")
         yield Playground(self.services, id="playground")
         yield DoctorPanel(self.services, id="doctor-panel")
         yield ConfigPanel(self.services, id="config-panel")
+
+    def show_network(self, missing) -> None:
+        """The online sources' state at the top of the tab: which one cannot be reached, and what then."""
+        from rich.markup import escape
+
+        self.query_one("#settings-hint", Static).update(
+            f"[yellow]{escape(missing.summary())}[/]" if missing else "[green]arXiv and OpenAlex are reachable.[/]")
 
     def refresh_settings(self) -> None:
         self.query_one(ModelsPanel).refresh_rows()

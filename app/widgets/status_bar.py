@@ -10,6 +10,7 @@ from textual.widgets import Static
 class StatusBar(Static):
     model_state: reactive[str] = reactive("idle")
     model_detail: reactive[str] = reactive("")
+    network_note: reactive[str] = reactive("")  # set once the online sources were probed
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -28,7 +29,12 @@ class StatusBar(Static):
         text.append("  │  Embeddings ", style="bold")
         text.append(settings.embeddings.model)
         text.append("  │  ", style="bold")
-        text.append("offline" if settings.network.offline else "online sources on")
+        if settings.network.offline:
+            text.append("offline")
+        elif self.network_note:
+            text.append(self.network_note, style="yellow")
+        else:
+            text.append("online sources on")
         text.append("  │  Data ", style="bold")
         text.append(str(self.services.where.data_dir), style="dim")
         return text

@@ -93,9 +93,8 @@ class LocalBackend(Backend):
         return sum(known) if known else None
 
     def _num_pubs(self, person: dict) -> int:
-        if person["works_count"] is not None:
-            return person["works_count"]
-        return len(self.library.person_papers(person["id"]))
+        """The library's papers under every alias, or the source's profile count when it knows more."""
+        return max(person["works_count"] or 0, len(self.library.person_papers(person["id"])))
 
     # the APIs
     def searchPerson(self, name: str | None = None, organization: str | None = None,
@@ -125,6 +124,7 @@ class LocalBackend(Backend):
                 "interest": entry["interests"],
                 "num_pubs": self._num_pubs(person),
                 "organization": person["organization"],
+                "aliases": [variant for variant in person["names"] if variant != person["name"]],
             })
         return results
 
@@ -265,7 +265,8 @@ class OpenAlexBackend(Backend):
         rows = [self._person_row(author) for author in authors if author.get("display_name")]
         ranked = _rank_people(rows, name, organization, interest)[:SEARCH_LIMIT]
         keys = ("person_id", "name", "num_citation", "interest", "num_pubs", "organization")
-        return [{key: row["interests"] if key == "interest" else row[key] for key in keys} for row in ranked]
+        return [{**{key: row["interests"] if key == "interest" else row[key] for key in keys},
+                 "aliases": [variant for variant in row["names"] if variant != row["name"]]} for row in ranked]
 
     def searchPublication(self, publication_info: str) -> list[dict]:
         works = self._run("searchPublication", lambda: self.client.search_works(publication_info, per_page=SEARCH_LIMIT))

@@ -123,7 +123,8 @@ SPECS: dict[str, APISpec] = {
     for spec in (
         APISpec(
             "searchPerson",
-            "Search scholars by (partial, misspelled, accented) name, organization and research interest; "
+            "Search scholars by (partial, misspelled, accented) name or any spelling of it, organization and "
+            "research interest; "
             "the best matches first. With a name, organization and interest rank the matches; without one, "
             "they filter. Use it to turn a scholar's name into a person_id.",
             (
@@ -137,8 +138,11 @@ SPECS: dict[str, APISpec] = {
                 ReturnField("name", "string", "The scholar's name.", False),
                 ReturnField("num_citation", "integer", "Citations of the scholar's work, when the source counts them."),
                 ReturnField("interest", "list[string]", "Research interests, most prominent first.", False),
-                ReturnField("num_pubs", "integer", "Number of publications (in the source).", False),
+                ReturnField("num_pubs", "integer", "Number of publications (in the source), over every spelling "
+                            "of the name.", False),
                 ReturnField("organization", "string", "The latest known organization."),
+                ReturnField("aliases", "list[string]", "Other spellings of the name that are the same person "
+                            "('A. Del Maestro' for 'Adrian Del Maestro').", False),
             ),
             ("E_BAD_ARGUMENT", "E_UNSUPPORTED", "E_OFFLINE", "E_UPSTREAM"),
             at_least_one_of=("name", "organization", "interest"),

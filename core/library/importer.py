@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...indexes.library import Library, LibraryBusy
+from .identity import after_import
 from .records import PaperRecord, PersonRecord
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
@@ -51,14 +52,16 @@ class ImportFinished:
     seconds: float
     new_citations: int
     paper_ids: list[int] = field(default_factory=list)
+    merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
     skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
 
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
+        merged = f"; {len(self.merged)} name variants merged" if self.merged else ""
         left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
-        return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'} "
-                f"in {self.seconds:.1f} s{left_out}")
+        return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
+                f"{merged} in {self.seconds:.1f} s{left_out}")
 
 
 @dataclass
@@ -257,6 +260,7 @@ def import_file(
             if not records_read:
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink()
+            merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
             after = library.counts()
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
@@ -264,7 +268,8 @@ def import_file(
                                   {**added, "skipped_records": len(skipped)} if skipped else added)
     except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
         raise LibraryImportError(str(error)) from error
-    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), skipped)
+    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged,
+                         skipped)
 
 
 def _nothing_read(kind: str, path: Path, skipped: list[str]) -> str:

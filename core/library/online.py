@@ -14,14 +14,19 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass, field
 from datetime import date, timedelta
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 import httpx
+
+from scholar_tui.core.events import Event
+from scholar_tui.core.library.identity import merge_people, queried_surnames
 
 from ..config import NetworkSettings
 from .records import PaperRecord, openalex_id
@@ -30,6 +35,8 @@ OPENALEX_URL = "https://api.openalex.org"
 ARXIV_URL = "https://export.arxiv.org/api/query"
 RETRY_STATUSES = {429, 500, 502, 503, 504}
 MAX_RETRY_AFTER_S = 30.0
+FIELDED = re.compile(r"\b(au|ti|abs|cat|all|id|co|jr|rn):", re.I)
+ONLINE_SOURCES = {"arxiv": "arXiv", "openalex": "OpenAlex"}
 T = TypeVar("T")
 
 
@@ -235,7 +242,10 @@ class ArxivClient:
 
     @staticmethod
     def query_for(text: str, before: str | None) -> str:
-        words = " AND ".join(f"all:{word}" for word in text.replace('"', " ").split()) or "all:*"
+        if FIELDED.search(text):  # 'au:del_maestro', 'ti:"graph neural"': arXiv's own syntax, as typed
+            words = text.strip()
+        else:
+            words = " AND ".join(f"all:{word}" for word in text.replace('"', " ").split()) or "all:*"
         if before:
             last = _day_before(before).replace("-", "")
             words = f"({words}) AND submittedDate:[199101010000 TO {last}2359]"
@@ -257,39 +267,151 @@ class ArxivClient:
         return [record for record in records if not before or (record.date and record.date < before)]
 
 
+def works_to_records(works: list[dict]) -> list[PaperRecord]:
+    from .openalex import parse_work
+
+    records = []
+    for work in works:
+        try:
+            records.append(parse_work(work))
+        except ValueError:
+            continue  # one odd result does not spoil the page
+    return records
+
+
+@dataclass
+class OnlineFound(Event):
+    source: str
+    query: str
+    records: list[PaperRecord]
+    kind: str = "online_found"
+
+    def summary(self) -> str:
+        name = ONLINE_SOURCES.get(self.source, self.source)
+        if not self.records:
+            return f"{name} found nothing for “{self.query}”: try other words"
+        return f"{len(self.records)} results from {name} for “{self.query}”"
+
+
+@dataclass
+class OnlineFailed(Event):
+    source: str
+    message: str
+    kind: str = "online_failed"
+
+    def summary(self) -> str:
+        return self.message
+
+
+@dataclass
+class AddProgress(Event):
+    done: int
+    total: int
+    stage: str  # "papers" | "references"
+    kind: str = "add_progress"
+
+    def summary(self) -> str:
+        return f"adding {self.stage}: {self.done}/{self.total}"
+
+
+@dataclass
+class AddFinished(Event):
+    paper_ids: list[int]
+    cited_ids: list[int]  # works the added papers cite, fetched from OpenAlex
+    merged: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    problem: str = ""
+    kind: str = "add_finished"
+
+    def summary(self) -> str:
+        text = f"added {len(self.paper_ids)} papers to the library"
+        if self.cited_ids:
+            text += f" and {len(self.cited_ids)} works they cite"
+        if self.merged:
+            text += f"; {len(self.merged)} name variants merged"
+        text += f" in {self.seconds:.1f} s"
+        return text + (f" · {self.problem}" if self.problem else "")
+
+
+def open_online(where, network: NetworkSettings, *, transport: httpx.AsyncBaseTransport | None = None) -> "OnlineSources":
+    """The online flow over this installation's library (its own connection: open it in the thread that uses it)."""
+    from scholar_tui.indexes.library import Library
+
+    return OnlineSources(Library.open(where), network, transport=transport)
+
+
 class OnlineSources:
     """Online search whose results land in the library; returns library paper/person ids."""
 
     def __init__(self, library, network: NetworkSettings, *, transport: httpx.AsyncBaseTransport | None = None,
                  backoff_s: float = 1.0) -> None:
         self.library = library
+        self.merged: list = []  # identity merges made by the last add
         self.http = PoliteClient(network, transport=transport, backoff_s=backoff_s)
         self.openalex = OpenAlexClient(self.http)
         self.arxiv = ArxivClient(self.http)
 
     def cache_works(self, works: list[dict], *, cites: str | None = None) -> list[int]:
-        from .importer import store_records
-        from .openalex import parse_work
-
-        records = []
-        for work in works:
-            try:
-                record = parse_work(work)
-            except ValueError:
-                continue  # one odd result does not spoil the page
+        records = works_to_records(works)
+        for record in records:
             if cites:
                 record.cites_openalex.append(cites)
-            records.append(record)
-        with self.library.transaction():
-            paper_ids, _ = store_records(self.library, records)
-        return paper_ids
+        return self.cache_papers(records)
 
-    def cache_papers(self, records: list[PaperRecord]) -> list[int]:
+    def cache_papers(self, records: list[PaperRecord], *, query: str = "") -> list[int]:
+        """Store records in one transaction; their authors' name variants are merged (identity)."""
         from .importer import store_records
 
         with self.library.transaction():
             paper_ids, _ = store_records(self.library, records)
+            self.merged += merge_people(self.library, person_ids=self.library.authors_of(paper_ids),
+                                        queried=queried_surnames(query))
         return paper_ids
+
+    # -- search, then add the chosen results (the Library tab's and `library online search`'s flow) --
+    def find(self, source: str, query: str, *, before: str | None = None, limit: int = 25) -> list[PaperRecord]:
+        """Search a source without storing anything: what a person chooses from."""
+        if source == "arxiv":
+            return run_sync(lambda: self.arxiv.search(query, before=before, max_results=limit))
+        if source == "openalex":
+            return works_to_records(run_sync(lambda: self.openalex.search_works(query, before=before, per_page=limit)))
+        raise SourceError(f"unknown online source {source!r}: {' or '.join(ONLINE_SOURCES)}")
+
+    def search(self, source: str, query: str, *, before: str | None = None, limit: int = 25) -> Iterator[Event]:
+        """One search as events: ``OnlineFound`` with the records, or ``OnlineFailed`` with one line."""
+        name = ONLINE_SOURCES.get(source, source)
+        if not query.strip():
+            yield OnlineFailed(source, f"type what to search {name} for (words, or arXiv's au:NAME / ti:WORDS)")
+            return
+        try:
+            records = self.find(source, query, before=before, limit=limit)
+        except (OfflineError, SourceError) as error:
+            yield OnlineFailed(source, str(error))  # the error names the host it could not reach
+            return
+        yield OnlineFound(source, query, records)
+
+    def add(self, records: list[PaperRecord], *, query: str = "", references: bool = True) -> Iterator[Event]:
+        """Add chosen records to the library, then (OpenAlex) the works they cite, with progress."""
+        started = time.monotonic()
+        self.merged = []
+        paper_ids: list[int] = []
+        for done, record in enumerate(records, start=1):
+            paper_ids += self.cache_papers([record], query=query)
+            yield AddProgress(done, len(records), "papers")
+        cited = list(dict.fromkeys(ref.openalex_id for record in records for ref in record.references
+                                   if ref.openalex_id)) if references else []
+        cited_ids: list[int] = []
+        problem = ""
+        for start in range(0, len(cited), 50):  # one request per 50 ids, as OpenAlex allows
+            try:
+                works = run_sync(lambda: self.openalex.works_by_ids(cited[start:start + 50]))
+            except (OfflineError, SourceError) as error:
+                problem = f"references not fetched: {error}"
+                break
+            cited_ids += self.cache_works(works)
+            yield AddProgress(min(start + 50, len(cited)), len(cited), "references")
+        yield AddFinished(sorted(set(paper_ids)), sorted(set(cited_ids) - set(paper_ids)),
+                          [merge.summary() for merge in self.merged], time.monotonic() - started, problem)
 
     def cache_authors(self, authors: list[dict]) -> list[int]:
         from .openalex import parse_author
@@ -307,7 +429,7 @@ class OnlineSources:
         return self.cache_works(await self.openalex.search_works(query, before=before, per_page=limit))
 
     async def search_arxiv(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
-        return self.cache_papers(await self.arxiv.search(query, before=before, max_results=limit))
+        return self.cache_papers(await self.arxiv.search(query, before=before, max_results=limit), query=query)
 
     async def search_authors(self, name: str, *, limit: int = 25) -> list[int]:
         return self.cache_authors(await self.openalex.search_authors(name, per_page=limit))

@@ -16,6 +16,8 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from scholar_tui.core.readiness import api_missing
+
 from ..sandbox import Limits, Sandbox, SandboxResult
 from ..streaming import iterate_in_thread
 from .entities import Mention, find_entity
@@ -205,10 +207,15 @@ class SoAyEngine:
             yield Failed(stage, message)
             yield Finished(answer)
 
+        missing = api_missing(self.api)
+        if missing is not None:  # nothing to link the question to: say what to import
+            yield from fail(missing.what, missing.summary())
+            return
         mention = find_entity(question, self.api)
         lap("entity")
         if mention is None:
-            yield from fail("entity", "no scholar or paper of the library is named in the question")
+            yield from fail("entity", "no scholar or paper of the library is named in the question: check the "
+                            "spelling, or import their papers (Library tab F5, `scholar-tui import`)")
             return
         answer.entity, answer.entity_kind = mention.text, mention.kind
         yield EntityLinked(mention)
