@@ -301,8 +301,8 @@ def test_config_set_refuses_values_that_fail_later(where, key, value, allowed):
 
 def test_a_bad_config_file_is_one_line_for_any_command(where):
     where.config_file.write_text("[llm]\ntemperature = inf\n")
-    for command in (["config", "show"], ["library", "search", "x"], ["api", "getPublication", "--pub-id", "x",
-                                                                     "--backend", "openalex"]):
+    for command in (["config", "show"], ["models", "list"], ["api", "getPublication", "--pub-id", "x",
+                                                            "--backend", "openalex"]):
         line = one_line_failure(CliRunner().invoke(cli, command))
         assert "setting llm.temperature" in line and "allowed: a number from 0.0 to 2.0" in line
 
