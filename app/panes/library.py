@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from rich.markup import escape as escape_markup
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -377,9 +378,12 @@ class LibraryPane(Vertical):
         cited = f" · cited by {paper['cited_by_count']}" if paper["cited_by_count"] is not None else ""
         citing = self.library.cited_by(paper_id)
         in_library = f" · cited by {len(citing)} library papers" if citing else ""
-        header = (f"[b]{escape(paper['title'])}[/b]\n{escape(authors)}\n"
-                  f"[dim]paper:{paper_id} · {escape(paper['date'] or 'date unknown')} · {escape(paper['venue'] or '')}"
-                  f"{' · ' + escape(ids) if ids else ''}{cited}{in_library}[/]\n\n{escape(paper['abstract'] or '')}")
+        line = (f"paper:{paper_id} · {paper['date'] or 'date unknown'} · {paper['venue'] or ''}"
+                f"{' · ' + ids if ids else ''}{cited}{in_library}")
+        # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
+        # Textual's markup would read as tags (and swallow what follows).
+        header = Text.assemble((show_controls(paper["title"]), "bold"), "\n", show_controls(authors), "\n",
+                               (show_controls(line), "dim"), "\n\n", show_controls(paper["abstract"] or ""))
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()
