@@ -6,55 +6,20 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
-from ..core.config import ConfigError, Settings, load_settings, save_setting
-from ..core.locations import HOME_ENV, Locations, locations
-
-
-class Context:
-    """What every command needs: where state lives and the settings in force."""
-
-    def __init__(self) -> None:
-        self.where: Locations = locations()
-        self._settings: Settings | None = None
-
-    @property
-    def settings(self) -> Settings:
-        if self._settings is None:
-            try:  # a bad config.toml is one line for every command, not a traceback
-                self._settings = load_settings(self.where)
-            except ConfigError as error:
-                raise click.ClickException(str(error)) from error
-        return self._settings
-
-
-def one_line_errors(function: Callable) -> Callable:
-    """Known failures become a one-line message and exit 1, never a traceback."""
-    from functools import wraps
-
-    from ..models.base import LLMError
-    from ..models.pull import PullError
-
-    @wraps(function)
-    def wrapper(*args, **kwargs):
-        try:
-            return function(*args, **kwargs)
-        except (ConfigError, LLMError, PullError) as error:
-            raise click.ClickException(str(error)) from error
-
-    return wrapper
-
-
-def emit_json(value: Any) -> None:
-    text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    # json escapes C0 controls itself; with ensure_ascii off it leaves C1 ones raw (\x9b is a
-    # terminal's CSI) and lone surrogates (no encoder takes them): escape those the JSON way too.
-    click.echo(re.sub("[\x7f-\x9f\ud800-\udfff]", lambda match: f"\\u{ord(match.group(0)):04x}", text))
+from scholar_tui.app.cli_conf import conf
+from scholar_tui.app.cli_feedback import bench_feedback, feedback, logs
+from scholar_tui.app.cli_library import api, import_command, library
+from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
+from scholar_tui.app.cli_soay import ask, bench_soay, soay
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_train import train
+from scholar_tui.config.locations import HOME_ENV
+from scholar_tui.config.settings import save_setting
 
 
 @click.group(invoke_without_command=True)
@@ -235,7 +200,7 @@ def doctor(obj: Context, as_json: bool, deep: bool) -> None:
 def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str | None,
            choices: str | None, max_tokens: int, logprobs: int, as_json: bool) -> None:
     """Send TEXT to the active model and stream the reply (logged like every call)."""
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
 
     options: dict[str, Any] = {"max_tokens": max_tokens, "logprobs": logprobs}
     if schema:
@@ -252,7 +217,7 @@ def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str 
         text_arg = None
     else:
         text_arg = text
-    llm = load_llm(obj.settings, obj.where)
+    llm = open_llm(obj.settings, obj.where)
     stream = llm.stream(text_arg, **options)
     for piece in stream:
         if not as_json:
@@ -294,12 +259,12 @@ def bench() -> None:
 @one_line_errors
 def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int, as_json: bool) -> None:
     """Prompt and generation tokens/s of the active model, beside llama.cpp's bare figure."""
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
     from ..models.bench import bench_llm
 
     settings = obj.settings.model_copy(deep=True)
     settings.llm.log_prompts = False  # a benchmark measures the model, not the log
-    llm = load_llm(settings, obj.where)
+    llm = open_llm(settings, obj.where)
     result = bench_llm(llm, n_prompt=n_prompt, n_gen=n_gen, repetitions=repetitions)
     llm.close()
     if as_json:
@@ -312,15 +277,6 @@ def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int,
     if result.bare_prompt_tps is not None:
         click.echo(f"{'llama.cpp bare':24}{result.bare_prompt_tps:14.1f}{result.bare_gen_tps:18.1f}")
 
-
-# Each feature's commands live in its own module, which imports Context and the helpers above;
-# so they are registered here, after those are defined.
-from .cli_conf import conf  # noqa: E402
-from .cli_feedback import bench_feedback, feedback, logs  # noqa: E402
-from .cli_library import api, import_command, library  # noqa: E402
-from .cli_pasa import bench_pasa_command, pasa, search_command  # noqa: E402
-from .cli_soay import ask, bench_soay, soay  # noqa: E402
-from .cli_train import train  # noqa: E402
 
 for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train):
     cli.add_command(command)

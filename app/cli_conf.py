@@ -9,15 +9,18 @@ from typing import Callable
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")
-ANSWERERS = ("extractive", "choose", "generate")
+ANSWERERS = ("computed", "choose", "generate")
 DESCRIBER_NOTE = {
     "structural": "structural (deterministic: parent description + path + siblings, no model)",
     "llm": "llm (the active model writes each description)",
 }
+ANSWERER_HELP = ("computed: answered from the evidence by the question's form (span, yes/no, count, sum, "
+                 "earliest/latest), offline; choose: the model picks the path first (constrained); "
+                 "generate: the model writes the answer from the evidence (for a capable model or endpoint).")
 
 
 def conference_errors(function: Callable) -> Callable:
@@ -39,15 +42,26 @@ def _describer(obj: Context, kind: str):
 
     if kind == "structural":
         return StructuralDescriber()
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
 
-    return LLMDescriber(load_llm(obj.settings, obj.where))
+    return LLMDescriber(open_llm(obj.settings, obj.where))
 
 
-def _embedder(obj: Context):
+def _engine(obj: Context, answerer: str = "computed", *, models: bool = True):
+    """The engine with the embedder (loaded on first use) and, for a model answerer, the active LLM;
+    ``models=False`` for what needs neither (listing, checking a name before loading anything)."""
+    from ..core.conference.engine import open_conference
+
+    if not models:
+        return open_conference(obj.where)
     from ..models import load_embedder
 
-    return load_embedder(obj.settings)
+    llm = None
+    if answerer != "computed":
+        from scholar_tui.core.llm import open_llm
+
+        llm = open_llm(obj.settings, obj.where)
+    return open_conference(obj.where, load_embedder(obj.settings), llm=llm, answer_mode=answerer)
 
 
 class _Progress:
@@ -67,28 +81,6 @@ class _Progress:
             click.echo("\r\x1b[2K", nl=False, err=True)
             self.shown = False
 
-    def event(self, event) -> None:
-        from ..core.conference.events import DescribeProgress, EmbedProgress, EvalProgress, TreeLoaded
-
-        if isinstance(event, TreeLoaded):
-            self.show(f"{event.conference}: {event.nodes} nodes, {event.leaves} paths")
-        elif isinstance(event, DescribeProgress):
-            self.show(f"describing {event.done}/{event.total} nodes ({event.generated} generated, {event.cached} cached)")
-        elif isinstance(event, EmbedProgress):
-            self.show(f"embedding {event.done}/{event.total} texts ({event.reused} reused)")
-        elif isinstance(event, EvalProgress):
-            self.show(f"answering {event.done}/{event.total} ({event.question_type})")
-
-
-def _build_line(built) -> str:
-    return (
-        f"index: {built.leaves} paths · descriptions {built.generated} generated / {built.cached} cached "
-        f"({built.describer}) · vectors {built.embedded} embedded / {built.reused} reused ({built.embedder}) · "
-        f"built in {built.build_s:.1f} s (describe {built.describe_s:.1f} s, embed {built.embed_s:.1f} s"
-        + (f"; embedder load {built.embedder_load_s:.1f} s apart" if built.embedder_load_s else "")
-        + f"; CPU {built.cpu_s:.0f} s)"
-    )
-
 
 @click.group("conf")
 def conf() -> None:
@@ -106,7 +98,6 @@ def conf() -> None:
 @conference_errors
 def conf_import(obj: Context, source: str, name: str | None, describer: str, rebuild: bool, as_json: bool) -> None:
     """Import SOURCE (a ConferenceQA JSON file, an HTML page or folder of pages, or a URL) and index it."""
-    from ..core.conference.engine import build_index
     from ..core.conference.events import IndexBuilt
     from ..core.conference.sources import is_url, load_source
 
@@ -115,8 +106,8 @@ def conf_import(obj: Context, source: str, name: str | None, describer: str, reb
     label = source if is_url(source) else str(Path(source).expanduser().resolve())
     progress = _Progress(not as_json)
     built = None
-    for event in build_index(obj.where, tree, label, _describer(obj, describer), _embedder(obj), rebuild=rebuild):
-        progress.event(event)
+    for event in _engine(obj).build(tree, label, _describer(obj, describer), rebuild=rebuild):
+        progress.show(event.summary())
         if isinstance(event, IndexBuilt):
             built = event
     progress.done()
@@ -124,7 +115,7 @@ def conf_import(obj: Context, source: str, name: str | None, describer: str, reb
         emit_json(built.as_dict())
         return
     click.echo(f"imported {built.conference} from {label}")
-    click.echo(_build_line(built))
+    click.echo(built.summary())
     click.echo(f"describer: {DESCRIBER_NOTE[built.describer]}")
 
 
@@ -134,11 +125,7 @@ def conf_import(obj: Context, source: str, name: str | None, describer: str, reb
 @conference_errors
 def conf_list(obj: Context, as_json: bool) -> None:
     """The imported conferences, with their size, describer and last build time."""
-    from ..core.conference.store import ConferenceStore
-
-    store = ConferenceStore(obj.where)
-    records = store.conferences()
-    store.close()
+    records = _engine(obj, models=False).conferences()
     if as_json:
         emit_json([record.__dict__ for record in records])
         return
@@ -155,39 +142,36 @@ def conf_list(obj: Context, as_json: bool) -> None:
 @click.argument("name")
 @click.argument("question")
 @click.option("--method", type=click.Choice(METHODS), default="star", show_default=True,
-              help="star: search path descriptions; path: search raw paths (the baseline).")
-@click.option("--answerer", type=click.Choice(ANSWERERS), default="choose", show_default=True,
-              help="choose: the model picks one of the top-5 leaf values (constrained); generate: a short free answer; extractive: no model.")
+              help="star: hybrid search over path descriptions, re-scored with the tree; path: raw paths (the baseline).")
+@click.option("--answerer", type=click.Choice(ANSWERERS), default="computed", show_default=True, help=ANSWERER_HELP)
 @click.option("-k", "k", default=5, show_default=True, help="How many paths to retrieve.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @conference_errors
 def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str, k: int, as_json: bool) -> None:
-    """Answer QUESTION from conference NAME, with the evidence paths."""
-    from ..core.conference.engine import ask
-    from ..core.conference.store import ConferenceStore
+    """Answer QUESTION from conference NAME, citing the evidence paths."""
+    from ..core.conference.events import Answered
 
-    store = ConferenceStore(obj.where)
-    store.conference(name)  # a clear error before loading any model
-    store.close()
-    llm = None
-    if answerer != "extractive":
-        from ..models import load_llm
-
-        llm = load_llm(obj.settings, obj.where)
-    answered = ask(obj.where, name, question, _embedder(obj), method=method, llm=llm, answer_mode=answerer, k=k)
-    if llm is not None:
-        llm.close()
+    _engine(obj, models=False).conference(name)  # a clear error before loading any model
+    engine = _engine(obj, answerer)
+    answered = None
+    try:
+        for event in engine.ask(name, question, method=method, k=k):
+            if isinstance(event, Answered):
+                answered = event
+    finally:
+        if engine.llm is not None:
+            engine.llm.close()
     if as_json:
-        emit_json(answered.as_dict())
+        emit_json(answered.to_json())
         return
-    click.echo(f"extractive: {answered.extractive}")
-    if answered.model_answer is not None:
-        click.echo(f"model ({answered.answer_mode}): {answered.model_answer}")
+    click.echo(f"answer ({answered.operation}): {answered.answer}")
+    if answered.model_detail:
         click.echo(click.style(f"  {answered.model_detail}", dim=True))
-    click.echo(f"evidence ({method}, top {k}, cosine):")
+    click.echo(f"evidence ({method}, top {k}; * cited):")
     for item in answered.evidence:
-        click.echo(f"  {item.rank}. {item.score:.3f}  {item.path}")
+        mark = "*" if item.rank in answered.cited else " "
+        click.echo(f" {mark}{item.rank}. {item.score:.3f}  {item.path}")
 
 
 def _percent(value: float | None) -> str:
@@ -195,63 +179,82 @@ def _percent(value: float | None) -> str:
 
 
 def _print_report(report) -> None:
-    click.echo(f"{report.conference} · method {report.method} · describer {DESCRIBER_NOTE[report.describer]}")
-    click.echo("answers: extractive (best path's leaf value)"
-               + (f" and model ({report.answer_mode})" if report.overall.model_f1 is not None else "")
-               + f" · evidence hit@k against each question's `from` · k={report.k}")
-    click.echo(_build_line(report.index))
-    with_model = report.overall.model_f1 is not None
-    header = f"{'type':20}{'n':>4} {'F1':>6}{'EM':>6}"
-    if with_model:
-        header += f"{'F1 llm':>8}{'EM llm':>8}"
-    header += f"{'hit@1':>7}{'hit@5':>7}  from resolved"
-    click.echo(header)
-    for scores in [*report.by_type, report.overall]:
-        line = f"{scores.question_type:20}{scores.questions:4} {_percent(scores.f1):>6}{_percent(scores.em):>6}"
-        if with_model:
-            line += f"{_percent(scores.model_f1):>8}{_percent(scores.model_em):>8}"
-        line += f"{_percent(scores.hit_at_1):>7}{_percent(scores.hit_at_5):>7}  {scores.resolved}/{scores.questions}"
-        click.echo(line)
-    click.echo(f"answering: {report.overall.questions} questions in {report.answer_s:.1f} s")
+    click.echo(f"{report.conference} · describer {DESCRIBER_NOTE[report.describer]} · answers {report.answer_mode}"
+               f" · evidence hit@k against each question's `from` · k={report.k}")
+    click.echo(report.index.summary())
+    methods = [item for item in report.methods if not item.method.startswith("ablation")]
+    header = f"{'type':20}{'n':>4}"
+    for item in methods:
+        header += f" | {item.method + ' F1':>9}{'EM':>6}{'hit@1':>7}{'hit@5':>7}"
+    click.echo(header + "  from resolved")
+    for position, kind in enumerate([*(scores.question_type for scores in methods[0].by_type), "all"]):
+        rows = [item.overall if kind == "all" else item.by_type[position] for item in methods]
+        line = f"{kind:20}{rows[0].questions:4}"
+        for scores in rows:
+            line += f" | {_percent(scores.f1):>9}{_percent(scores.em):>6}{_percent(scores.hit_at_1):>7}{_percent(scores.hit_at_5):>7}"
+        click.echo(line + f"  {rows[0].resolved}/{rows[0].questions}")
+    names = [item.method for item in methods]
+    if "star" in names and "path" in names and report.method("path").overall.hit_at_5:
+        ratio = report.method("star").overall.hit_at_5 / report.method("path").overall.hit_at_5
+        click.echo(f"STAR / path hit@5: {ratio:.2f}")
+    ablation = [item for item in report.methods if item.method.startswith("ablation")]
+    if ablation:
+        kinds = [scores.question_type for scores in ablation[0].by_type]
+        click.echo("ablation (STAR, one part added per row): hit@5 / F1 by type")
+        click.echo(f"{'retrieval':58}" + "".join(f"{kind[:3].upper() + kind.split('_')[1][:1].upper():>12}" for kind in kinds)
+                   + f"{'all':>12}")
+        for item in ablation:
+            cells = [*item.by_type, item.overall]
+            click.echo(f"{item.retrieval:58}" + "".join(f"{_percent(s.hit_at_5).strip():>6}/{_percent(s.f1).strip():>5}"
+                                                         for s in cells))
+    click.echo(f"answering: {methods[0].overall.questions} questions × {len(report.methods)} configurations "
+               f"in {report.answer_s:.1f} s")
 
 
 @conf.command("eval")
 @click.argument("directory", type=click.Path(path_type=Path))
-@click.option("--method", type=click.Choice(METHODS), default="star", show_default=True)
 @click.option("--describer", type=click.Choice(DESCRIBERS), default="structural", show_default=True)
-@click.option("--answerer", type=click.Choice(ANSWERERS), default="extractive", show_default=True,
-              help="Also score the model's answers (choose/generate); slower: one model call per question.")
+@click.option("--answerer", type=click.Choice(ANSWERERS), default="computed", show_default=True, help=ANSWERER_HELP)
+@click.option("--ablation", is_flag=True, help="Also score STAR with its parts added one at a time (dense, + BM25, + query expansion, + tree).")
+@click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write every missed question (gold path, top-5 paths, the answer given) of STAR to this file.")
 @click.option("--name", help="Store the conference under this name (default: the tree's root).")
 @click.option("--rebuild", is_flag=True, help="Ignore caches: time a cold index build.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @conference_errors
-def conf_eval(obj: Context, directory: Path, method: str, describer: str, answerer: str, name: str | None,
-              rebuild: bool, as_json: bool) -> None:
+def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, ablation: bool, errors_file: Path | None,
+              name: str | None, rebuild: bool, as_json: bool) -> None:
     """Evaluate DIRECTORY in ConferenceQA form (one tree JSON + the four question files).
 
     Imports and indexes the conference into the current SCHOLAR_TUI_HOME (reusing cached
-    descriptions and vectors), then prints F1, EM, hit@1 and hit@5 per question type.
+    descriptions and vectors), then prints F1, EM, hit@1 and hit@5 per question type for STAR and
+    the path baseline side by side, from one run.
     """
-    from ..core.conference.engine import evaluate
+    from ..core.conference.engine import errors_text
     from ..core.conference.events import EvalFinished
 
-    llm = None
-    if answerer != "extractive":
-        from ..models import load_llm
-
-        llm = load_llm(obj.settings, obj.where)
+    engine = _engine(obj, answerer)
     progress = _Progress(not as_json)
     report = None
-    for event in evaluate(obj.where, directory, _describer(obj, describer), _embedder(obj), method=method,
-                          llm=llm, answer_mode=answerer, name=name, rebuild=rebuild):
-        progress.event(event)
-        if isinstance(event, EvalFinished):
-            report = event.report
-    progress.done()
-    if llm is not None:
-        llm.close()
+    try:
+        for event in engine.evaluate(directory, _describer(obj, describer), ablation=ablation, name=name,
+                                     rebuild=rebuild):
+            progress.show(event.summary())
+            if isinstance(event, EvalFinished):
+                report = event.report
+    finally:
+        progress.done()
+        if engine.llm is not None:
+            engine.llm.close()
+    if errors_file is not None:
+        try:
+            errors_file.write_text(errors_text(report), encoding="utf-8")
+        except OSError as error:
+            raise click.ClickException(f"{errors_file}: cannot write ({error.strerror})") from error
     if as_json:
         emit_json(report.as_dict())
         return
     _print_report(report)
+    if errors_file is not None:
+        click.echo(f"missed questions written to {errors_file}")

@@ -13,7 +13,7 @@ import textwrap
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, printable
 
 
 def _embedder(obj: Context):
@@ -81,6 +81,17 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
 
 
 # -- feedback check / send -------------------------------------------------------------------------------
+def _require_utf8(**texts: str) -> None:
+    """One line, before anything reads them, for arguments that are not valid UTF-8 (the shell passes
+    bytes; Python hands invalid ones on as lone surrogates that no parser, log or terminal takes)."""
+    from ..core.sandbox import unicode_problem
+
+    for name, text in texts.items():
+        problem = unicode_problem(text)
+        if problem is not None:
+            raise click.ClickException(f"{name} cannot be read: {problem}")
+
+
 @click.group("feedback")
 def feedback() -> None:
     """Check an API request with AutoFeedback, or send one by hand."""
@@ -100,23 +111,21 @@ def feedback() -> None:
 def feedback_check(obj: Context, text: str, instruction: str, program: bool, send_it: bool, backend: str,
                    apis: str, as_json: bool) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
+    import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
     from ..core.autofeedback import AutoFeedback
+    from scholar_tui.core.autofeedback.registry import tool_apis
+
+    _require_utf8(TEXT=text, instruction=instruction)
 
     if apis == "pasa" and program:
         raise click.BadParameter("PaSa's tools take requests, not programs", param_hint="--program")
     embedder = _embedder(obj)
-    documentation = {}
-    if apis == "pasa":
-        from ..core.pasa.tool_requests import DOCUMENTATION
-
-        documentation = DOCUMENTATION
-    af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **documentation)
+    tools = tool_apis(apis) if apis != "academic" else None
+    af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **(tools.documentation if tools else {}))
     findings = af.scan_program(text, instruction) if program else [f for f in [af.scan_request(text, instruction)] if f]
     observation = None
-    if send_it and apis == "pasa":
-        from ..core.pasa.tool_requests import send_tool_request
-
-        observation = af.analyse_response(send_tool_request(obj.where, obj.settings, text, embedder), instruction)
+    if send_it and tools is not None:
+        observation = af.analyse_response(tools.send(obj.where, obj.settings, text, embedder), instruction)
     elif send_it:
         from ..core.autofeedback.human import run_program
         from ..core.autofeedback.dynamic import send_request
@@ -148,9 +157,15 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 @click.pass_obj
 @one_line_errors
 def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as_json: bool) -> None:
-    """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program."""
+    """Send TEXT by hand: a request (<<API>>NAME(…)<</API>> or NAME(…)) or a program.
+
+    Exits with status 1 when the request or program failed (its error is the last line).
+    """
+    import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
     from ..core.autofeedback.human import send_by_hand
     from ..indexes.autofeedback_log import FeedbackLog
+
+    _require_utf8(TEXT=text)
 
     log = None
     if loop_id is not None:
@@ -166,12 +181,12 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
     result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id,
                           embedder=lambda: _embedder(obj))
     if as_json:
-        emit_json(result.as_dict())
-        return
-    click.echo(json.dumps(result.response, indent=2, ensure_ascii=False, default=str))
-    verdict = "ok" if result.ok else f"not ok ({result.error or 'empty result'})"
-    logged = f"; logged as round {result.round} of loop {loop_id} ({result.loop_status})" if result.round else ""
-    click.echo(click.style(f"{result.kind} {verdict}, {result.duration_s:.2f} s{logged}", dim=True), err=True)
+        emit_json(result.to_json())
+    else:
+        click.echo(printable(json.dumps(result.response, indent=2, ensure_ascii=False, default=str)))
+        click.echo(click.style(printable(result.summary()), dim=True), err=True)
+    if result.error:  # an empty result is an answer; an error (E_OFFLINE, E_BAD_ARGUMENT, a refusal) is a failure
+        raise click.exceptions.Exit(1)
 
 
 # -- bench feedback --------------------------------------------------------------------------------------
@@ -191,11 +206,11 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
     """Accuracy with no feedback, static, dynamic and both; error types before and after (Tables 3–4)."""
     from ..core.autofeedback import AutoFeedback
     from ..core.autofeedback.bench import SEEDED_TYPES, BenchError, make_cases, make_tasks, run_bench
-    from ..core.autofeedback.model import ModelRequestGenerator
+    from scholar_tui.core.autofeedback.request_generator import ModelRequestGenerator
     from ..core.library.apis import local_api
     from ..indexes.autofeedback_log import FeedbackLog
     from ..indexes.library import Library
-    from ..models import load_llm
+    from scholar_tui.core.llm import open_llm
 
     sub_types = SEEDED_TYPES
     if only:
@@ -213,7 +228,7 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
     settings = obj.settings.model_copy(deep=True)
     settings.llm.log_prompts = False  # a benchmark measures, it does not fill the prompt log
     embedder = _embedder(obj)
-    llm = load_llm(settings, obj.where)
+    llm = open_llm(settings, obj.where)
     af = AutoFeedback.from_settings(obj.where, settings, embedder)
 
     def progress(done: int, total: int, text: str) -> None:

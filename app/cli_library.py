@@ -18,8 +18,8 @@ from typing import Any
 
 import click
 
-from ..core.library.records import show_controls
-from .cli import Context, emit_json
+from scholar_tui.app.cli_support import Context, emit_json
+from scholar_tui.indexes.records import show_controls
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted

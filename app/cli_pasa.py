@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -35,7 +35,8 @@ def _open(obj: Context, *, quiet: bool, need_llm: bool = True):
     from ..core.pasa.works import CitedWorks
     from ..indexes.library import Library
     from ..indexes.library_search import IndexFinished, IndexProgress
-    from ..models import load_embedder, load_llm
+    from scholar_tui.core.llm import open_llm
+    from scholar_tui.models import load_embedder
 
     library = Library.open(obj.where)
     if library.counts()["papers"] == 0:
@@ -48,7 +49,7 @@ def _open(obj: Context, *, quiet: bool, need_llm: bool = True):
             _say(f"library: embedding {event.total} papers for search…", quiet)
         elif isinstance(event, IndexFinished) and event.embedded:
             _say(f"library: {event.embedded} papers embedded in {event.seconds:.1f} s", quiet)
-    llm = load_llm(obj.settings, obj.where) if need_llm else None
+    llm = open_llm(obj.settings, obj.where) if need_llm else None
     return library, embedder, llm
 
 
@@ -143,7 +144,7 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
     from ..core.pasa.export import export_results
     from ..core.pasa.setup import build_agent
     from ..indexes.library_search import SearchError
-    from ..training.formats import write_jsonl
+    from scholar_tui.core.jsonl import write_jsonl
 
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
@@ -278,7 +279,7 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | Non
     from ..core.pasa.bench import BenchFinished, QueryDone, bench_pasa, table
     from ..core.pasa.queries import QuerySetError, build_queries, read_queries
     from ..core.pasa.setup import build_agent
-    from ..training.formats import write_jsonl
+    from scholar_tui.core.jsonl import write_jsonl
 
     options = _options(max_actions, max_papers, depth, query_mode, rationale)
     query_set = []

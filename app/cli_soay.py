@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
+import textwrap
 from pathlib import Path
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
 CODE_MODES = click.Choice(["template", "model"])
@@ -19,18 +19,19 @@ FEEDBACK = click.option("--feedback/--no-feedback", default=None,
 
 def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None,
             source: str = "soay"):
-    from ..core.soay import open_engine
-    from ..models import load_embedder, load_llm
+    from scholar_tui.core.soay import open_soay
+    from scholar_tui.core.llm import open_llm
+    from scholar_tui.models import load_embedder
 
     settings = obj.settings
     llm_cache = {}
 
     def llm():
         if "llm" not in llm_cache:
-            llm_cache["llm"] = load_llm(settings, obj.where)
+            llm_cache["llm"] = open_llm(settings, obj.where)
         return llm_cache["llm"]
 
-    return open_engine(obj.where, settings, embedder=load_embedder(settings), llm_provider=llm,
+    return open_soay(obj.where, settings, embedder=load_embedder(settings), llm_provider=llm,
                        backend=backend, choice_mode=choice, code_mode=code, feedback=feedback, feedback_source=source)
 
 
@@ -47,37 +48,28 @@ def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool |
 @one_line_errors
 def ask(obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool) -> None:
     """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
-    from ..core.readiness import library_missing_at
+    from scholar_tui.core.readiness import library_missing_at
+    from scholar_tui.core.soay.engine import Finished, ProgramWritten
 
     missing = library_missing_at(obj.where, people=True) if backend == "local" else None
     if missing is not None:  # before loading any model: there is nothing to ask about
         raise click.ClickException(missing.summary())
     engine = _engine(obj, choice, code, backend, feedback)
+    last = None
     try:
-        answer = engine.answer(question)
+        for last in engine.run(question):
+            if not as_json:
+                click.echo(last.summary())
+                if isinstance(last, ProgramWritten):
+                    click.echo(textwrap.indent(last.source, "    "))
     finally:
         engine.close()
+    assert isinstance(last, Finished)  # every run ends with its answer
     if as_json:
-        emit_json(answer.as_dict())
+        emit_json(last.to_json())
     else:
-        click.echo(f"entity:   {answer.entity} ({answer.entity_kind})")
-        click.echo(f"solution: {' -> '.join(answer.solution)}  [{answer.intent}, chosen by {answer.choice_mode}]")
-        click.echo(f"program ({answer.code_mode}):\n{answer.program or ''}")
-        if answer.result is not None:
-            click.echo(f"result:   {json.dumps(answer.result.get('value'), ensure_ascii=False)[:2000]}")
-        if answer.feedback is not None:
-            loop = answer.feedback
-            for round_ in loop["rounds"]:
-                if round_["feedback"]:
-                    first_line = round_["feedback"].splitlines()[0]
-                    click.echo(f"feedback: round {round_['number']} {round_['kind']} {round_['sub_type'] or ''}: {first_line}")
-            click.echo(f"feedback: loop {loop['loop_id']} {loop['status']} ({loop['static_rounds']} static, "
-                       f"{loop['dynamic_rounds']} dynamic rounds)"
-                       + (" · scholar-tui logs --limit-hit; fix it in the API debugger (F4) or `feedback send`"
-                          if loop["status"] != "solved" else ""))
-        click.echo(f"answer:   {answer.answer or answer.error}")
-        click.echo(click.style(f"timings (ms): {answer.timings_ms}", dim=True))
-    if not answer.ok:
+        click.echo(click.style(f"timings (ms): {last.answer.timings_ms}", dim=True))
+    if not last.answer.ok:
         raise SystemExit(1)
 
 
@@ -120,15 +112,15 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
     from ..core.library.apis import open_api
     from ..core.sandbox import Sandbox
     from ..core.soay.bench import BenchProgress, generate_bench
-    from ..core.soay.engine import SANDBOX_FACTORY
+    from scholar_tui.core.library.sandbox_apis import FACTORY
     from ..indexes.library import Library
-    from ..training.formats import write_jsonl
+    from scholar_tui.core.jsonl import write_jsonl
 
     out = out or default_bench_path(obj)
     library = Library.open(obj.where)
     api = open_api(obj.where, obj.settings)
     records = []
-    with Sandbox(SANDBOX_FACTORY) as sandbox:
+    with Sandbox(FACTORY) as sandbox:
         for item in generate_bench(library, api, sandbox, per_intent=per_intent, seed=seed):
             if isinstance(item, BenchProgress):
                 click.echo(f"[{item.done}/{item.total}] {item.message}", err=True)
@@ -156,9 +148,9 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
 def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit: int, choice: str,
                feedback: bool | None, as_json: bool) -> None:
     """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency."""
-    from ..core.soay.baseline import StepByStepAgent
-    from ..core.soay.bench import score_method
-    from ..training.formats import SoAyRecord, read_jsonl
+    from scholar_tui.core.jsonl import read_jsonl
+    from scholar_tui.core.soay.bench import compare_with_baseline
+    from scholar_tui.core.soay.prompts import SoAyRecord
 
     path = bench_file or default_bench_path(obj)
     if not path.exists():
@@ -168,18 +160,14 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
         test = test[:limit]
     engine = _engine(obj, choice, "template", "local", feedback, source="bench-soay")
     try:
-        engine.answer(test[0].question)  # warm-up: models loaded, sandbox started
-        soay_run = score_method("SoAy", engine.answer, test)
-        baseline_questions = _spread(test, baseline_limit)
-        agent = StepByStepAgent(engine.api, engine.llm_provider())
-        baseline_run = score_method("step-by-step", agent.answer, baseline_questions)
+        soay_run, baseline_run = compare_with_baseline(engine, test, baseline_limit)
     finally:
         engine.close()
     runs = [soay_run, baseline_run]
     if as_json:
         emit_json([run.as_dict() for run in runs])
         return
-    click.echo(f"SoAyBench test split: {path} ({len(test)} questions; baseline on {len(baseline_questions)})")
+    click.echo(f"SoAyBench test split: {path} ({len(test)} questions; baseline on {len(baseline_run.latencies_s)})")
     for run in runs:
         data = run.as_dict()
         click.echo(f"\n{run.name}: Score {data['score']:.2f}, median latency {run.median_latency_s:.3f} s")
@@ -189,18 +177,3 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
                                                                      ("EM", "DS", "WS", "WP", "EE", "ACC")))
     if baseline_run.median_latency_s and soay_run.median_latency_s:
         click.echo(f"\nSoAy is {baseline_run.median_latency_s / soay_run.median_latency_s:.1f}x faster (median).")
-
-
-def _spread(records: list, limit: int) -> list:
-    """Up to ``limit`` records, taken round-robin over hop counts so every hop is measured."""
-    if not limit or limit >= len(records):
-        return records
-    by_hops: dict[int, list] = {}
-    for record in records:
-        by_hops.setdefault(record.hops, []).append(record)
-    picked: list = []
-    while len(picked) < limit:
-        for group in by_hops.values():
-            if group and len(picked) < limit:
-                picked.append(group.pop(0))
-    return picked

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import click
 
-from ..training.errors import TrainingError
+from scholar_tui.app.cli_support import emit_json
+from scholar_tui.core.jsonl import FormatError
+from scholar_tui.training.errors import TrainingError
 
 # command -> (module in scholar_tui.training, one-line summary); the module is imported on use.
 SCRIPTS = {
@@ -53,15 +55,13 @@ def _script_command(name: str, module_name: str, summary: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the run's summary as JSON.")
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def command(args: tuple[str, ...], as_json: bool) -> None:
-        from .cli import emit_json
-
         module = importlib.import_module(f"scholar_tui.training.{module_name}")
         argv = list(args)
         if as_json and name != "export":
             argv.append("--quiet")  # the JSON summary is the whole output
         try:
             result = module.main(argv)
-        except TrainingError as error:
+        except (TrainingError, FormatError) as error:
             raise click.ClickException(str(error)) from error
         if as_json:
             emit_json(result)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from ..core.config import Settings, load_settings
-from ..core.locations import Locations
-from ..models import LLM, Embedder, load_embedder, load_llm
+from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import Settings, load_settings
+from scholar_tui.core.llm import open_llm
+from scholar_tui.models import LLM, Embedder, load_embedder
 
 LLMFactory = Callable[[Settings, Locations], LLM]
 
@@ -18,7 +19,7 @@ class Services:
         where: Locations,
         settings: Settings,
         *,
-        llm_factory: LLMFactory = load_llm,
+        llm_factory: LLMFactory = open_llm,
         embedder_factory: Callable[[Settings], Embedder] = load_embedder,
     ) -> None:
         self.where = where

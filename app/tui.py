@@ -7,8 +7,8 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent
 
-from ..core.config import ConfigError, save_setting
-from ..core.readiness import network_missing
+from scholar_tui.config.settings import ConfigError, save_setting
+from scholar_tui.core.readiness import network_missing
 from ..models.base import LLMError
 from .commands import ScholarCommands
 from .help import HelpScreen

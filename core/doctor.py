@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from .config import ConfigError, Settings, load_settings
-from .locations import Locations
+from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import ConfigError, Settings, load_settings
 
 Status = Literal["ok", "warn", "fail"]
 
@@ -131,10 +131,11 @@ def _model_checks(settings: Settings, where: Locations, *, deep: bool) -> Iterat
 
 
 def _generation_check(settings: Settings, where: Locations) -> Check:
-    from ..models import LLMError, load_llm
+    from scholar_tui.core.llm import open_llm
+    from scholar_tui.models import LLMError
 
     try:
-        llm = load_llm(settings, where)
+        llm = open_llm(settings, where)
         completion = llm.complete("The capital of France is", max_tokens=4)
         llm.close()
         return Check("llm generation", "ok", f"{completion.text!r} ({completion.duration_s:.2f} s)")

@@ -22,6 +22,8 @@ import subprocess
 import sys
 import threading
 import time
+import warnings
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -55,6 +57,43 @@ ALLOWED_NODES = (
 )  # fmt: skip
 
 EOF: Any = object()  # the worker's stdout closed: it died
+TOO_LONG: Any = object()  # the worker's reply ran past Limits.reply_chars
+
+
+class StderrTail:
+    """Drains a worker's stderr in a daemon thread, keeping only its last few KiB for diagnostics.
+
+    A pipe nobody reads fills at 64 KiB, and then the worker blocks on its next write (a compiler
+    warning, a library's log line) in the middle of a harmless program, which times out.
+    """
+
+    def __init__(self, process: subprocess.Popen, keep_bytes: int = 4096) -> None:
+        self._tail: deque[bytes] = deque()
+        self._kept = 0
+        self._keep_bytes = keep_bytes
+        self._thread = threading.Thread(target=self._drain, args=(process.stderr.fileno(),),
+                                        name="sandbox-stderr", daemon=True)
+        self._thread.start()
+
+    def _drain(self, descriptor: int) -> None:
+        while True:
+            try:
+                chunk = os.read(descriptor, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self._tail.append(chunk)
+            self._kept += len(chunk)
+            while self._kept - len(self._tail[0]) >= self._keep_bytes:
+                self._kept -= len(self._tail.popleft())
+
+    def last_line(self, wait_s: float = 2.0) -> str:
+        """The last non-blank line the worker wrote (after it exited: call it once it is killed)."""
+        self._thread.join(wait_s)
+        text = b"".join(self._tail).decode("utf-8", "replace")
+        lines = [line for line in text.splitlines() if line.strip()]
+        return lines[-1] if lines else "(no diagnostics)"
 
 ErrorKind = Literal["refused", "runtime", "timeout", "steps", "memory", "output", "crashed"]
 
@@ -79,12 +118,54 @@ def _assigned_names(tree: ast.AST) -> set[str]:
     return names
 
 
-def check_program(source: str, api_names: set[str] | frozenset[str] = frozenset()) -> list[str]:
-    """Every reason to refuse ``source``, each as "line N: what"; empty means it may run."""
+def unicode_problem(text: str) -> str | None:
+    """Why ``text`` cannot be UTF-8 (an undecodable byte or a lone surrogate), or None when it can.
+
+    Command-line arguments with invalid UTF-8 arrive as lone surrogates (Python's surrogateescape);
+    nothing downstream (the parser, SQLite, the terminal) can encode them.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        character = ord(text[error.start])
+        line = text.count("\n", 0, error.start) + 1
+        what = (f"the byte 0x{character - 0xDC00:02x} is not valid UTF-8" if 0xDC80 <= character <= 0xDCFF
+                else f"the lone surrogate \\u{character:04x} is not a character")
+        return f"line {line}: {what} (character {error.start + 1})"
+    return None
+
+
+def _parse_for_sandbox(source: str) -> ast.Module | str:
+    """The program's AST, compiled once as the worker will compile it; else why it cannot be.
+
+    Compiling here catches what parses but never runs (a repeated keyword argument, ``break``
+    outside a loop, nesting too deep for the compiler), so the check and the worker agree.
+    """
+    unreadable = unicode_problem(source)
+    if unreadable:
+        return unreadable
     try:
         tree = ast.parse(source, mode="exec")
+        with warnings.catch_warnings():  # compiler warnings ("is" with a literal) are not the caller's output
+            warnings.simplefilter("ignore")
+            compile(tree, "<sandbox>", "exec")
     except SyntaxError as error:
-        return [f"line {error.lineno}: syntax error: {error.msg}"]
+        return f"line {error.lineno or 1}: syntax error: {error.msg}"
+    except (RecursionError, MemoryError):
+        return "line 1: the program is nested too deeply to read"
+    except ValueError as error:  # e.g. NUL bytes, on Pythons that do not call them a SyntaxError
+        return f"line 1: the program cannot be read: {error}"
+    return tree
+
+
+def check_program(source: str, api_names: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Every reason to refuse ``source``, each as "line N: what"; empty means it may run.
+
+    Never raises for any text: a source that cannot even be read is one refusal.
+    """
+    tree = _parse_for_sandbox(source)
+    if isinstance(tree, str):
+        return [tree]
     problems: list[str] = []
     known = set(SAFE_BUILTINS) | set(api_names) | _assigned_names(tree)
     for node in ast.walk(tree):
@@ -104,7 +185,16 @@ def check_program(source: str, api_names: set[str] | frozenset[str] = frozenset(
             problems.append(f"line {line}: decorators are not allowed")
         elif isinstance(node, ast.Constant) and isinstance(node.value, bytes):
             problems.append(f"line {line}: bytes literals are not allowed")
-    return problems
+    return _bounded(problems)
+
+
+def _bounded(problems: list[str], most: int = 10, width: int = 200) -> list[str]:
+    """At most ``most`` problems of at most ``width`` characters: a hostile source (100,000 unknown
+    names, a name a megabyte long) must not make the refusal itself huge."""
+    kept = [problem if len(problem) <= width else problem[: width - 1] + "…" for problem in problems[:most]]
+    if len(problems) > most:
+        kept.append(f"… and {len(problems) - most} more problems")
+    return kept
 
 
 @dataclass
@@ -149,6 +239,10 @@ class Limits:
     memory_mb: int = 512
     """Address space the program may add on top of the worker's own."""
     output_chars: int = 20_000
+    """What the program may print."""
+    reply_chars: int = 4_000_000
+    """The worker's whole encoded reply (value, API call records, printed output): a program's value
+    can be any size, and this process must never hold (or wait for) more than this."""
 
 
 class Sandbox:
@@ -172,6 +266,7 @@ class Sandbox:
         self.limits = limits
         self._api_names = api_names
         self._process: subprocess.Popen | None = None
+        self._stderr: StderrTail | None = None
         self._lock = threading.Lock()
 
     # -- the worker --------------------------------------------------------------------------
@@ -179,6 +274,7 @@ class Sandbox:
         environment = dict(os.environ)
         # the worker must import exactly what this process can (editable installs, test helpers)
         environment["PYTHONPATH"] = os.pathsep.join(path for path in sys.path if path)
+        environment["PYTHONIOENCODING"] = "utf-8"  # the replies are UTF-8 whatever the locale
         process = subprocess.Popen(
             [sys.executable, "-m", "scholar_tui.core.sandbox_worker"],
             stdin=subprocess.PIPE,
@@ -186,37 +282,34 @@ class Sandbox:
             stderr=subprocess.PIPE,
             env=environment,
             text=True,
+            encoding="utf-8",
             bufsize=1,
         )
+        self._stderr = StderrTail(process)
         hello = {"factory": self.api_factory, "kwargs": self.factory_kwargs, "memory_mb": self.limits.memory_mb}
         process.stdin.write(json.dumps(hello) + "\n")
         process.stdin.flush()
-        ready = self._read_line(process, timeout_s=60.0)
-        if ready is None or ready is EOF or not ready.get("ready"):
-            detail = (ready.get("error") if isinstance(ready, dict) else None) or self._stderr_tail(process)
+        ready = self._read_line(process, timeout_s=60.0, most_chars=self.limits.reply_chars)
+        if not isinstance(ready, dict) or not ready.get("ready"):
             process.kill()
+            detail = (ready.get("error") if isinstance(ready, dict) else None) or self._stderr.last_line()
             raise RuntimeError(f"the sandbox worker did not start: {detail}")
         self._api_names = set(ready["apis"])
         return process
 
     @staticmethod
-    def _read_line(process: subprocess.Popen, timeout_s: float) -> dict[str, Any] | None:
-        """The worker's next reply; None when it is silent past ``timeout_s``; EOF when it died."""
+    def _read_line(process: subprocess.Popen, timeout_s: float, most_chars: int) -> dict[str, Any] | None:
+        """The worker's next reply; None when it is silent past ``timeout_s``; EOF when it died;
+        TOO_LONG when the line runs past ``most_chars`` (never read further: this process stays small)."""
         readable, _, _ = select.select([process.stdout], [], [], timeout_s)
         if not readable:
             return None
-        line = process.stdout.readline()
-        return json.loads(line) if line else EOF
-
-    @staticmethod
-    def _stderr_tail(process: subprocess.Popen) -> str:
-        try:
-            process.kill()
-            _, errors = process.communicate(timeout=2)
-        except Exception:  # noqa: BLE001 - a diagnostic, best effort
-            return "(no diagnostics)"
-        lines = [line for line in (errors or "").strip().splitlines() if line.strip()]
-        return lines[-1] if lines else "(no diagnostics)"
+        line = process.stdout.readline(most_chars + 1)
+        if not line:
+            return EOF
+        if not line.endswith("\n"):
+            return TOO_LONG
+        return json.loads(line)
 
     def _ensure(self) -> subprocess.Popen:
         if self._process is None or self._process.poll() is not None:
@@ -249,25 +342,18 @@ class Sandbox:
             return SandboxResult(ok=False, error="; ".join(problems), error_kind="refused")
         with self._lock:
             process = self._ensure()
-            request = {"source": source, "steps": self.limits.steps, "output_chars": self.limits.output_chars}
+            request = {"source": source, "steps": self.limits.steps, "output_chars": self.limits.output_chars,
+                       "reply_chars": self.limits.reply_chars}
             try:
                 process.stdin.write(json.dumps(request) + "\n")
                 process.stdin.flush()
-                reply = self._read_line(process, timeout_s=self.limits.time_s)
+                reply = self._read_line(process, timeout_s=self.limits.time_s, most_chars=self.limits.reply_chars)
             except (BrokenPipeError, ValueError):
                 reply = EOF
             elapsed = time.perf_counter() - started
-            if reply is None or reply is EOF:
-                self._kill()  # a hung or dead worker is replaced on the next run
-                if reply is None:
-                    return SandboxResult(
-                        ok=False, error=f"stopped after {self.limits.time_s:g} s (time limit)",
-                        error_kind="timeout", duration_s=elapsed,
-                    )
-                return SandboxResult(
-                    ok=False, error="the program crashed its worker process", error_kind="crashed",
-                    duration_s=elapsed,
-                )
+            if not isinstance(reply, dict):
+                self._kill()  # a hung, dead or flooding worker is replaced on the next run
+                return self._no_reply(reply, elapsed)
         return SandboxResult(
             ok=reply["ok"],
             value=reply.get("value"),
@@ -278,6 +364,16 @@ class Sandbox:
             steps=reply.get("steps", 0),
             duration_s=elapsed,
         )
+
+    def _no_reply(self, reply: Any, elapsed: float) -> SandboxResult:
+        """What a run that got no readable reply (None, TOO_LONG or EOF from ``_read_line``) reports."""
+        if reply is None:
+            error, kind = f"stopped after {self.limits.time_s:g} s (time limit)", "timeout"
+        elif reply is TOO_LONG:
+            error, kind = f"its reply ran past {self.limits.reply_chars} characters (output limit)", "output"
+        else:
+            error, kind = "the program crashed its worker process", "crashed"
+        return SandboxResult(ok=False, error=error, error_kind=kind, duration_s=elapsed)
 
     async def arun(self, source: str) -> SandboxResult:
         import asyncio

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .db import open_vectors, replace_table
 
 TABLE = "autofeedback_docs"

@@ -12,7 +12,7 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .db import open_database
 
 STATUSES = ("running", "solved", "limit_hit", "fixed_by_hand", "failed")

@@ -2,8 +2,8 @@
 
 Each row holds two embeddings of the same path: ``star_vector`` (its STAR description) and
 ``path_vector`` (the raw '»'-joined path, the paper's baseline). Both are L2-normalised and
-searched by cosine distance; k is small (5), and a conference has thousands of paths, so an exact
-scan is fast and no ANN index is built.
+searched by cosine in numpy (``load_paths``): a conference has thousands of paths, so an exact
+scan is a millisecond and no ANN index is built.
 
 ``text_hash`` columns let a rebuild keep the vector of every text that did not change.
 """
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .db import open_vectors, replace_table
 
 VECTOR_COLUMNS = {"star": "star_vector", "path": "path_vector"}
@@ -69,13 +69,20 @@ def existing_vectors(where: Locations, conference: str) -> dict[str, dict[str, n
     if opened is None:
         return {"star": {}, "path": {}}
     table = opened.to_arrow()
-    found: dict[str, dict[str, np.ndarray]] = {}
-    for method, column in VECTOR_COLUMNS.items():
-        hashes = table.column(f"{method}_hash").to_pylist()
-        vectors = np.asarray(table.column(column).combine_chunks().values.to_numpy(zero_copy_only=False),
-                             dtype=np.float32).reshape(len(hashes), -1) if hashes else np.zeros((0, 0), np.float32)
-        found[method] = dict(zip(hashes, vectors))
-    return found
+    return {method: dict(zip(table.column(f"{method}_hash").to_pylist(), _matrix(table, column)))
+            for method, column in VECTOR_COLUMNS.items()}
+
+
+def holds_rows(where: Locations, conference: str, rows: list[PathRow]) -> bool:
+    """True when the conference's table already holds exactly ``rows`` (same order, texts and hashes)."""
+    opened = open_table(where, conference)
+    if opened is None:
+        return False
+    table = opened.to_arrow().select(["node_id", "path", "value", "description", "star_hash", "path_hash"])
+    stored = zip(*(table.column(name).to_pylist() for name in table.column_names))
+    return table.num_rows == len(rows) and all(
+        stored_row == (row.node_id, row.path, row.value, row.description, row.star_hash, row.path_hash)
+        for stored_row, row in zip(stored, rows))
 
 
 def write_table(where: Locations, conference: str, rows: list[PathRow], star: np.ndarray, path: np.ndarray) -> None:
@@ -98,27 +105,41 @@ def write_table(where: Locations, conference: str, rows: list[PathRow], star: np
 
 
 @dataclass
-class VectorHit:
-    node_id: int
-    path: str
-    value: str
-    description: str
-    score: float
-    """Cosine similarity (1 − cosine distance)."""
+class PathTable:
+    """A conference's whole table in memory: searching thousands of paths is one matrix product.
+
+    Rows are in document order; ``vectors[method]`` is an (n, d) L2-normalised float32 matrix.
+    """
+
+    node_ids: list[int]
+    paths: list[str]
+    values: list[str]
+    descriptions: list[str]
+    vectors: dict[str, np.ndarray]
+
+    def __len__(self) -> int:
+        return len(self.node_ids)
 
 
-def search_table(table, query: np.ndarray, method: str, k: int = 5) -> list[VectorHit]:
-    """The ``k`` paths nearest to ``query`` by cosine, on the STAR or the path vectors."""
-    rows = (
-        table
-        .search(np.asarray(query, dtype=np.float32), vector_column_name=VECTOR_COLUMNS[method])
-        .distance_type("cosine")
-        .select(["node_id", "path", "value", "description", "_distance"])
-        .limit(k)
-        .to_list()
+def _matrix(table: pa.Table, column: str) -> np.ndarray:
+    rows = table.num_rows
+    if not rows:
+        return np.zeros((0, 0), np.float32)
+    flat = table.column(column).combine_chunks().values.to_numpy(zero_copy_only=False)
+    return np.asarray(flat, dtype=np.float32).reshape(rows, -1)
+
+
+def load_paths(where: Locations, conference: str) -> PathTable | None:
+    """Every path of the conference with both of its vectors, or None when it has no table."""
+    opened = open_table(where, conference)
+    if opened is None:
+        return None
+    table = opened.to_arrow()
+    return PathTable(
+        node_ids=table.column("node_id").to_pylist(), paths=table.column("path").to_pylist(),
+        values=table.column("value").to_pylist(), descriptions=table.column("description").to_pylist(),
+        vectors={method: _matrix(table, column) for method, column in VECTOR_COLUMNS.items()},
     )
-    return [VectorHit(int(row["node_id"]), row["path"], row["value"], row["description"], 1.0 - float(row["_distance"]))
-            for row in rows]
 
 
 def drop_table(where: Locations, conference: str) -> None:

@@ -6,7 +6,7 @@ import sqlite3
 
 import sqlite_utils
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .migrations import migrate
 
 LOCK_WAIT_S = 30.0

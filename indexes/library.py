@@ -1,6 +1,6 @@
 """The library in SQLite: papers, people, authorship, sections, references and citation edges.
 
-``Library`` writes the records that importers produce (``core.library.records``) and answers the
+``Library`` writes the records that importers produce (``indexes.records``) and answers the
 reads that the API library, the search index and the TUI need. Writes happen inside
 ``transaction()``: an import either lands whole or not at all. Plain SQL throughout, because
 sqlite-utils' bulk helpers commit on their own and would break that promise.
@@ -17,8 +17,8 @@ from typing import Any
 
 import sqlite_utils
 
-from ..core.library.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
 from .db import open_database
 
 COUNTED_TABLES = {
@@ -497,7 +497,7 @@ class Library:
     # -- reading -----------------------------------------------------------------------------------
     def resolve_paper(self, ref: str | int) -> int | None:
         """A library paper from 'paper:12', '12', an arXiv id, an OpenAlex id or a DOI."""
-        from ..core.library.records import arxiv_id, doi, openalex_id
+        from scholar_tui.indexes.records import arxiv_id, doi, openalex_id
 
         text = str(ref).strip()
         if text.startswith("paper:"):
@@ -557,7 +557,7 @@ class Library:
     def find_sections(self, paper_id: int, name: str) -> list[dict]:
         """Sections a (sub)section name points at — '2.1', 'Related Work', 'related work section' —
         best first; what PaSa's [Expand] resolves before taking the section's references."""
-        from ..core.library.fuzzy import title_score
+        from scholar_tui.indexes.fuzzy import title_score
 
         wanted = name.strip().lower()
         scored = []
@@ -603,7 +603,7 @@ class Library:
 
     # people
     def resolve_person(self, ref: str | int) -> int | None:
-        from ..core.library.records import openalex_id
+        from scholar_tui.indexes.records import openalex_id
 
         text = str(ref).strip()
         if text.startswith("person:"):

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .db import open_vectors
 from .library import Library
 

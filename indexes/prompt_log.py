@@ -6,7 +6,7 @@ import threading
 from datetime import datetime, timezone
 from typing import Any
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .db import open_database
 
 

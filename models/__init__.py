@@ -1,13 +1,15 @@
-"""Models: which LLM or embedding backend runs is decided here and nowhere else.
+"""The models layer: which LLM or embedding backend runs is decided here and nowhere else.
 
 ``load_llm(settings)`` gives an ``LLM`` (llama.cpp in-process, or an OpenAI-compatible endpoint)
-and ``load_embedder(settings)`` an ``Embedder``; engines take them as arguments.
+and ``load_embedder(settings)`` an ``Embedder``; engines take them as arguments (``core.llm``
+adds the prompt log). Owns the LLM interface, the backends, grammars, the model registry and
+pulls, the LLM benchmark. May import config only; indexes sits beside it and is not imported.
 """
 
 from __future__ import annotations
 
-from ..core.config import Settings
-from ..core.locations import Locations, locations
+from scholar_tui.config.locations import Locations, locations
+from scholar_tui.config.settings import Settings
 from .base import LLM, CancelToken, Completion, LLMError, TokenLogprob
 from .embeddings import Embedder
 from .registry import ModelNotFound, resolve_embedding, resolve_llm
@@ -26,7 +28,7 @@ __all__ = [
 
 
 def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
-    """The LLM that ``settings.llm.model`` names, with the prompt log attached when enabled."""
+    """The LLM that ``settings.llm.model`` names (``core.llm.open_llm`` adds the prompt log)."""
     where = where or locations()
     try:
         entry = resolve_llm(settings.llm.model, where)
@@ -51,10 +53,6 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
             seed=settings.llm.seed,
         )
     llm.default_temperature = settings.llm.temperature
-    if settings.llm.log_prompts:
-        from ..indexes.prompt_log import PromptLog
-
-        llm.add_sink(PromptLog(where).record)
     return llm
 
 

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 from urllib.parse import urlparse
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 from .registry import ModelEntry, register
 
 

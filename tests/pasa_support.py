@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from scholar_tui.core.library.records import PaperRecord, ReferenceRecord, SectionRecord
 from scholar_tui.core.pasa.setup import prepare
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.records import PaperRecord, ReferenceRecord, SectionRecord
 from scholar_tui.models.base import Chunk, Request
 
 from .conftest import ScriptedLLM
@@ -185,7 +185,7 @@ def pasa_real_library(prepared_library, tmp_path_factory):
     (built once; ~1000 short records): each test copies it, as library_support does."""
     import shutil
 
-    from scholar_tui.core.locations import Locations
+    from scholar_tui.config.locations import Locations
 
     root = tmp_path_factory.mktemp("pasa-real")
     where = Locations(config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs").ensure()

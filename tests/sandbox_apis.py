@@ -24,3 +24,15 @@ def make(extra_people: int = 0):
         return [{"person_id": other, "name": PEOPLE[other]["name"]} for other in PEOPLE[person_id]["coauthors"]]
 
     return {"searchPerson": searchPerson, "getCoauthors": getCoauthors}
+
+
+def chatty():
+    """An API that logs 16 KiB to stderr per call, as a library with a verbose logger would."""
+    import sys
+
+    def noisyCount(n: int):  # noqa: N802
+        sys.stderr.write(("warning: counting\n" * 1000)[: 16 * 1024])
+        sys.stderr.flush()
+        return n
+
+    return {"noisyCount": noisyCount}

@@ -46,7 +46,7 @@ def test_send_by_hand_logs_a_human_round_and_fixes_the_loop(where, imported):  #
 def test_a_program_can_be_sent_by_hand(where, imported):  # noqa: F811
     program = "people = searchPerson(name='Michelen')\nanswer = getCoauthors(person_id=people[0]['person_id'])\nanswer"
     result = json.loads(run("feedback", "send", program, "--json").stdout)
-    assert result["kind"] == "program"
+    assert result["sent"] == "program" and result["kind"] == "sent_by_hand"
     assert result["ok"], result
 
 

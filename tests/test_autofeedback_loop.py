@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scholar_tui.core.autofeedback import FeedbackLimits, FeedbackLoop, Generation
-from scholar_tui.core.autofeedback.model import ModelRequestGenerator, request_grammar
+from scholar_tui.core.autofeedback.request_generator import ModelRequestGenerator, request_grammar
 from scholar_tui.core.sandbox import APICall
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
@@ -152,17 +152,16 @@ def test_the_model_writes_under_the_grammar_and_sees_the_feedback():
 
 def test_a_soay_style_program_is_fixed_by_static_feedback_and_runs_in_the_sandbox(where, hashed_feedback, imported):  # noqa: F811
     """How SoAy calls the loop: programs in, a sandbox to run them, the solution's APIs as R."""
-    from scholar_tui.core.autofeedback.human import academic_functions
     from scholar_tui.core.library.apis import SPECS
+    from scholar_tui.core.library.sandbox_apis import FACTORY, academic_functions, sandbox_kwargs
     from scholar_tui.core.sandbox import Sandbox
 
     wrong = "people = searchPerson(name='Michelen')\nanswer = get_coauthors(person_id=people[0]['person_id'])\n"
     right = "people = searchPerson(name='Michelen')\nanswer = getCoauthors(person_id=people[0]['person_id'])\n"
     script = Script(wrong, right + "answer\n")
-    kwargs = {"config_dir": str(where.config_dir), "data_dir": str(where.data_dir), "cache_dir": str(where.cache_dir),
-              "log_dir": str(where.log_dir)}
+    kwargs = sandbox_kwargs(where)
     assert callable(academic_functions(**kwargs)["getCoauthors"])
-    with Sandbox("scholar_tui.core.autofeedback.human:academic_functions", kwargs, api_names=set(SPECS)) as box:
+    with Sandbox(FACTORY, kwargs, api_names=set(SPECS)) as box:
         result = FeedbackLoop(hashed_feedback, log=FeedbackLog(where), source="soay").run(
             "Who are the coauthors of Marcus Michelen?", script, box.run, mode="program",
             relevant=["searchPerson", "getCoauthors"])

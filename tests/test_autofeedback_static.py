@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scholar_tui.core.autofeedback import RequestSyntaxError, parse_request, program_calls
-from scholar_tui.core.autofeedback.requests import EXPRESSION, format_request
+from scholar_tui.core.autofeedback.request_parser import EXPRESSION, format_request
 from scholar_tui.core.autofeedback.retriever import intent, name_words
 
 from .autofeedback_support import INSTRUCTION, real_embedder, real_feedback  # noqa: F401

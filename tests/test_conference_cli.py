@@ -33,11 +33,13 @@ def test_import_list_and_ask_without_a_model(fast_embedder):
     assert json.loads(again.output)["generated"] == 0
     listed = json.loads(run("conf", "list", "--json").output)
     assert [(row["name"], row["leaves"], row["describer"]) for row in listed] == [("TINY2024", 27, "structural")]
-    asked = json.loads(run("conf", "ask", "TINY2024", "When does the author rebuttal period end?",
-                           "--answerer", "extractive", "--json").output)
-    assert asked["extractive"] == "March 19, 2024"
+    asked = json.loads(run("conf", "ask", "TINY2024", "When does the author rebuttal period end?", "--json").output)
+    assert asked["answer"] == "March 19, 2024" and asked["cited"] == [1] and asked["answer_mode"] == "computed"
     assert asked["evidence"][0]["path"].endswith("Author rebuttal period ends»March 19, 2024")
-    assert len(asked["evidence"]) == 5 and asked["model_answer"] is None
+    assert len(asked["evidence"]) == 5 and asked["kind"] == "answered"
+    shown = run("conf", "ask", "TINY2024", "How much is virtual registration for ACM members?")
+    assert "answer (span): $300" in shown.output
+    assert " *1. " in shown.output and "ACM Members»Virtual»$300" in shown.output  # the cited path is marked
 
 
 def test_ask_with_the_model_choosing_among_the_top_paths(fast_embedder, monkeypatch):
@@ -46,11 +48,14 @@ def test_ask_with_the_model_choosing_among_the_top_paths(fast_embedder, monkeypa
     llm = ScriptedLLM("2")
     monkeypatch.setattr("scholar_tui.models.load_llm", lambda settings, where=None: llm)
     run("conf", "import", str(TINY_DIR / "TINY2024.json"))
-    result = run("conf", "ask", "TINY2024", "How much is virtual registration for ACM members?", "--method", "path")
+    result = run("conf", "ask", "TINY2024", "How much is virtual registration for ACM members?", "--method", "path",
+                 "--answerer", "choose")
     assert result.exit_code == 0, result.output
-    evidence = [line for line in result.output.splitlines() if line.startswith("  2. ")]
-    chosen_value = evidence[0].rsplit("»", 1)[1]
-    assert f"model (choose): {chosen_value}" in result.output
+    evidence = [line for line in result.output.splitlines() if line[2:5] == "2. "]
+    assert "scripted chose path 2" in result.output
+    assert evidence[0].startswith(" *2. ")  # the answer cites the path the model chose
+    # path 2 names the record ("type: ACM Members"): the answer is its field the question asks for
+    assert evidence[0].endswith("ACM Members»type»ACM Members") and "answer (span): $300" in result.output
     assert "Number:" in llm.history[0].messages[0]["content"]
 
 
@@ -66,18 +71,41 @@ def test_errors_are_one_line(fast_embedder, tmp_path):
 
 
 def test_eval_on_the_tiny_directory_counts_types_and_unresolved_evidence(fast_embedder):
-    report = json.loads(run("conf", "eval", str(TINY_DIR), "--method", "path", "--json").output)
-    by_type = {row["question_type"]: row for row in report["by_type"]}
+    report = json.loads(run("conf", "eval", str(TINY_DIR), "--json").output)
+    assert [method["method"] for method in report["methods"]] == ["star", "path"]  # side by side, one run
+    path = report["methods"][1]
+    by_type = {row["question_type"]: row for row in path["by_type"]}
     assert {kind: row["questions"] for kind, row in by_type.items()} == {
         "extraction_atomic": 2, "extraction_complex": 1, "reasoning_atomic": 1, "reasoning_complex": 2}
     assert by_type["reasoning_complex"]["resolved"] == 1  # "Dress Code" is not in the tree
-    rebuttal = next(row for row in report["rows"] if "rebuttal" in row["question"])
-    assert rebuttal["extractive"] == "March 19, 2024" and rebuttal["f1"] == 1.0 and rebuttal["hit_at_1"]
+    rebuttal = next(row for row in path["rows"] if "rebuttal" in row["question"])
+    assert rebuttal["answer"] == "March 19, 2024" and rebuttal["f1"] == 1.0 and rebuttal["hit_at_1"]
+
+
+def test_eval_prints_both_methods_the_ablation_and_writes_the_misses(fast_embedder, tmp_path):
+    errors = tmp_path / "misses.txt"
+    result = run("conf", "eval", str(TINY_DIR), "--ablation", "--errors", str(errors))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "star F1" in lines[2] and "path F1" in lines[2] and "hit@5" in lines[2]
+    assert any(line.startswith("STAR / path hit@5: ") for line in lines)
+    assert "star dense + BM25 + query expansion + tree (sections)" in result.output  # the full STAR row
+    assert "star dense + BM25 + query expansion + tree (siblings)" in result.output  # the alternative stage 2
+    assert "built in" in lines[1]  # the index build time
+    written = errors.read_text(encoding="utf-8")
+    assert written.startswith("# TINY2024 · star · ")
+    # the dress-code question has no evidence in the tree and a gold answer no path holds: a miss
+    block = next(part for part in written.split("\n\n") if "dress code" in part)
+    assert "gold answer: none given" in block and "gold path: (not found in the tree)" in block
+    assert "missed: answer" in block and "answer (" in block
+    assert len([line for line in block.splitlines() if line[:4] in ("  1.", "  2.", "  3.", "  4.", "  5.")]) == 5
+    # a question answered right with its evidence found is not listed
+    assert "When does the author rebuttal period end?" not in written
 
 
 def test_eval_on_real_icml(fast_embedder, shared_data):
     directory = shared_data / "conferenceqa" / "ICML"
-    result = run("conf", "eval", str(directory), "--method", "star")
+    result = run("conf", "eval", str(directory))
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert "describer structural" in lines[0]
@@ -87,7 +115,7 @@ def test_eval_on_real_icml(fast_embedder, shared_data):
     assert {kind: int(row[1]) for kind, row in rows.items()} == {
         "extraction_atomic": 31, "extraction_complex": 27, "reasoning_atomic": 18, "reasoning_complex": 19, "all": 95}
     assert rows["all"][-1] == "95/95"  # every `from` of ICML resolves to a tree node
-    assert 0.0 < float(rows["all"][5]) <= 100.0  # hit@5 is measured and reported
-    report = json.loads(run("conf", "eval", str(directory), "--method", "path", "--json").output)
+    assert 0.0 < float(rows["all"][6]) <= 100.0  # STAR's hit@5 is measured and reported
+    report = json.loads(run("conf", "eval", str(directory), "--json").output)
     assert report["index"]["generated"] == 0 and report["index"]["embedded"] == 0  # the second run reuses all
-    assert report["method"] == "path" and report["overall"]["resolved"] == 95
+    assert [method["overall"]["resolved"] for method in report["methods"]] == [95, 95]

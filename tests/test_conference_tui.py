@@ -8,10 +8,10 @@ from textual.widgets import DataTable, Input, Select, Static, Tree
 import scholar_tui.app
 from scholar_tui.app.panes.conference import ConferencePane
 from scholar_tui.app.services import Services
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core.conference.describe import StructuralDescriber
-from scholar_tui.core.conference.engine import build_index
+from scholar_tui.core.conference.engine import open_conference
 from scholar_tui.core.conference.tree import load_json_tree
-from scholar_tui.core.config import load_settings
 
 from .conference_fakes import HashingEmbedder
 from .conftest import ScriptedLLM
@@ -51,7 +51,7 @@ async def _settle(app, pilot, timeout_s: float = 60.0):
 
 
 async def test_typed_question_shows_answers_and_evidence(where):
-    list(build_index(where, load_json_tree(TINY), "tiny", StructuralDescriber(), HashingEmbedder()))
+    list(open_conference(where, HashingEmbedder()).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
     llm = ScriptedLLM("1")
     app = _app(where, llm)
     async with app.run_test(size=(160, 50)) as pilot:
@@ -66,9 +66,9 @@ async def test_typed_question_shows_answers_and_evidence(where):
         paths = [str(table.get_row_at(row)[2]) for row in range(table.row_count)]
         assert any("ACM Members»Virtual»$300" in path for path in paths)
         answer = str(app.query_one("#conf-answer", Static).render())
-        first_value = paths[0].rsplit("»", 1)[1]
-        assert f"Extractive (best path's value): {first_value}" in answer
-        assert f"Model (choice among the top-5 paths): {first_value}" in answer  # the scripted model chose 1
+        assert answer.startswith("Answer (span): $300") and "cites [1]" in answer  # computed, offline
+        assert str(table.get_row_at(0)[0]) == "*1" and paths[0].endswith("ACM Members»Virtual»$300")
+        assert llm.history == []  # the default tiny model is not asked to write answers
         assert "description:" in str(app.query_one("#conf-description", Static).render())
         # the tree browser shows the conference and opens branches on demand
         tree = app.query_one("#conf-tree", Tree)
@@ -89,5 +89,5 @@ async def test_import_from_a_path_in_the_pane(where):
         await pilot.click("#conf-import")
         await _settle(app, pilot)
         status = str(app.query_one("#conf-status", Static).render())
-        assert "TINY2024: 27 paths" in status and "49 generated" in status and "(structural)" in status
+        assert "TINY2024: index: 27 paths" in status and "49 generated" in status and "(structural)" in status
         assert app.query_one("#conf-select", Select).value == "TINY2024"

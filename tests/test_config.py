@@ -2,8 +2,8 @@ from pathlib import Path
 
 import pytest
 
-from scholar_tui.core.config import ConfigError, load_settings, save_setting
-from scholar_tui.core.locations import locations
+from scholar_tui.config.locations import locations
+from scholar_tui.config.settings import ConfigError, load_settings, save_setting
 
 
 def test_defaults_without_a_config_file(where):

@@ -23,7 +23,7 @@ def test_default_embedder_offline(settings):
 
 
 def test_missing_embedding_model_is_a_clear_error(where, monkeypatch):
-    from scholar_tui.core.config import load_settings
+    from scholar_tui.config.settings import load_settings
 
     monkeypatch.setenv("SCHOLAR_TUI_EMBEDDINGS__MODEL", "/nowhere/model")
     with pytest.raises(LLMError, match="embedding model '/nowhere/model' not found"):

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
 from scholar_tui.core.library.importer import READERS, LibraryImportError, import_file, run_import
-from scholar_tui.core.library.records import AuthorRecord, PaperRecord
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 from scholar_tui.indexes.library import Library
 
 from .library_support import HashingEmbedder, fixture_path
@@ -367,7 +367,7 @@ def test_models_pull_offline_fails_within_the_timeout(where, monkeypatch):
 
 
 def test_an_online_lookup_against_a_silent_server_is_bounded_and_says_so_early(silent_server):
-    from scholar_tui.core.config import NetworkSettings
+    from scholar_tui.config.settings import NetworkSettings
     from scholar_tui.core.library.online import OfflineError, PoliteClient, run_sync
 
     notices: list[str] = []

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 from scholar_tui.core.library.bibtex import BibtexError, parse_bibtex
 from scholar_tui.core.library.openalex import OpenAlexFormatError, parse_author, parse_object, parse_work
-from scholar_tui.core.library.records import PaperRecord, PersonRecord
+from scholar_tui.indexes.records import PaperRecord, PersonRecord
 from scholar_tui.core.library.unarxive import UnarxiveFormatError, parse_paper
 
 from .library_support import fixture_path

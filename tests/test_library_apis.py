@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
-from scholar_tui.core.config import NetworkSettings
+from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APIError, local_api, openalex_api
 
 from .library_support import (  # noqa: F401

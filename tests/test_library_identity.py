@@ -10,8 +10,8 @@ from scholar_tui.core.library.identity import (
     compatible, delatex, merge_people, parse_name, queried_surnames, split_person,
 )
 from scholar_tui.core.library.importer import run_import
-from scholar_tui.core.library.records import AuthorRecord, PaperRecord
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 
 def test_names_fold_latex_accents_hyphens_and_initials():

@@ -14,7 +14,7 @@ import httpx
 from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
-from scholar_tui.core.config import NetworkSettings
+from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.apis import local_api
 from scholar_tui.core.library.online import AddFinished, AddProgress, OnlineFailed, OnlineFound, OnlineSources
 from scholar_tui.indexes.library import Library

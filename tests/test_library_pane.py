@@ -4,7 +4,7 @@ from textual.widgets import DataTable, Input, Select, Static
 
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
-from scholar_tui.core.config import load_settings
+from scholar_tui.config.settings import load_settings
 
 from .conftest import ScriptedLLM
 from .library_support import UNARXIVE, HashingEmbedder, fixture_path

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
-from scholar_tui.core.config import NetworkSettings
+from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 from scholar_tui.core.library.importer import LibraryImportError, run_import
 from scholar_tui.core.library.online import (

@@ -119,9 +119,9 @@ async def test_async_stream_runs_off_the_event_loop(real_llm):
 
 def test_every_call_is_logged_to_sqlite(where, settings):
     from scholar_tui.indexes.db import open_database
-    from scholar_tui.models import load_llm
+    from scholar_tui.core.llm import open_llm
 
-    llm = load_llm(settings, where)
+    llm = open_llm(settings, where)
     try:
         llm.complete("Hello", max_tokens=3)
         llm.complete("True or False?", choices=["True", "False"], logprobs=3)

@@ -116,7 +116,7 @@ def test_cancel_stops_reading_the_stream():
 
 
 def test_load_llm_picks_the_endpoint_from_one_setting(where, monkeypatch):
-    from scholar_tui.core.config import load_settings
+    from scholar_tui.config.settings import load_settings
     from scholar_tui.models import load_llm
 
     monkeypatch.setenv("SCHOLAR_TUI_LLM__MODEL", "http://127.0.0.1:9/v1#tiny")

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 import scholar_tui.models as models
 from scholar_tui.app.cli import cli
 from scholar_tui.core.pasa.queries import read_queries
-from scholar_tui.training.formats import CrawlerSession, SelectorRecord, read_jsonl
+from scholar_tui.core.jsonl import read_jsonl
+from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 
 from .library_support import HashingEmbedder
 from .pasa_support import RoutedLLM, mini_library  # noqa: F401
@@ -63,7 +64,7 @@ def test_bad_input_is_one_line(mini_library, fake_models, where, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{}\n")
     result = CliRunner().invoke(cli, ["bench", "pasa", "--queries", str(bad), "--offline"])
-    assert result.exit_code == 1 and "bad.jsonl line 1" in result.output
+    assert result.exit_code == 1 and "bad.jsonl:1: not an AutoScholarQuery line" in result.output
 
 
 def test_an_empty_library_says_so(where, fake_models):

@@ -137,8 +137,8 @@ def test_a_bad_query_file_is_one_clear_error(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"query": "x", "answers": [{"paper_id": 1, "title": "t"}], "query_date": "2022-01-01"}\n'
                     '{"query": "y"}\n')
-    with pytest.raises(QuerySetError, match="bad.jsonl line 2: not an AutoScholarQuery line"):
+    with pytest.raises(QuerySetError, match="bad.jsonl:2: not an AutoScholarQuery line"):
         read_queries(path)
     path.write_text("not json\n")
-    with pytest.raises(QuerySetError, match="line 1: not JSON"):
+    with pytest.raises(QuerySetError, match="bad.jsonl:1: not JSON"):
         read_queries(path)

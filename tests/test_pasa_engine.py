@@ -9,7 +9,7 @@ from scholar_tui.core.pasa.events import CrawlFinished
 from scholar_tui.core.pasa.queue import Budgets, PaperQueue
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.models.base import CancelToken
-from scholar_tui.training.formats import CrawlerSession, SelectorRecord
+from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 
 from .library_support import HashingEmbedder
 from .pasa_support import GNN, SURVEY, RoutedLLM, mini_library, paper_id  # noqa: F401

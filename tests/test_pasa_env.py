@@ -8,7 +8,7 @@ from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery, write_queri
 from scholar_tui.training.crawler_env import count_relevant, make_environment
 from scholar_tui.training.crawler_env_library import LibraryCrawlerEnvironment
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.formats import CrawlerAction
+from scholar_tui.core.pasa.prompts import CrawlerAction
 
 from .library_support import HashingEmbedder
 from .pasa_support import GNN, mini_library, paper_id  # noqa: F401

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLoop
 from scholar_tui.core.autofeedback.human import send_by_hand
-from scholar_tui.core.config import load_settings
 from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets
@@ -169,7 +169,7 @@ def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_libra
     # a person reads the loop and sends a request of their own from the debugger: it is logged
     result = send_by_hand(where, load_settings(where), search_request("attention transformers"), log=log,
                           loop_id=waiting[0]["id"], embedder=HashingEmbedder)
-    assert result.kind == "request" and result.ok and result.loop_status == "fixed_by_hand"
+    assert result.sent == "request" and result.ok and result.loop_status == "fixed_by_hand"
     assert any("Attention" in paper["title"] for paper in result.response)
 
 

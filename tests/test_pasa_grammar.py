@@ -7,7 +7,7 @@ import pytest
 from scholar_tui.core.pasa.actions import expand_grammar, search_grammar, validate
 from scholar_tui.core.pasa.crawler import Crawler, resolve_query_mode
 from scholar_tui.core.pasa.phrases import matched_phrases, query_core, search_candidates
-from scholar_tui.training.formats import Paper, parse_actions
+from scholar_tui.core.pasa.prompts import Paper, parse_actions
 
 SECTIONS = ["1 Introduction", "2 Related Work", "3 Method"]
 

@@ -6,7 +6,7 @@ import asyncio
 
 import httpx
 
-from scholar_tui.core.config import NetworkSettings
+from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.online import OnlineSources
 from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
 from scholar_tui.core.pasa.queue import Budgets

@@ -10,7 +10,7 @@ from textual.widgets import Button, DataTable, Input, Static, TextArea, Tree
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
-from scholar_tui.core.config import load_settings
+from scholar_tui.config.settings import load_settings
 
 from .library_support import HashingEmbedder
 from .pasa_support import GatedLLM, RoutedLLM, mini_library  # noqa: F401

@@ -62,6 +62,66 @@ ESCAPES = {
     "syntax-error": "def (:",
 }
 
+# Escapes added after the red team of issue 17: each reaches for something else (the OS, the
+# interpreter's internals, the real builtins, the limits) by a different road. All refused.
+NEW_ESCAPES = {
+    "subclasses-via-mro": "().__class__.__mro__[1].__subclasses__()",
+    "subclasses-via-base": "{}.__class__.__base__.__subclasses__()",
+    "generator-code": "(i for i in []).gi_code.co_consts",
+    "generator-yieldfrom": "g = (i for i in [1])\ng.gi_yieldfrom",
+    "frame-walk-from-api": "searchPerson.__code__",
+    "traceback-frame": "e = ValueError()\ne.__traceback__.tb_frame.f_back.f_globals",
+    "exception-tb-frame-attr": "people = searchPerson(name='ada')\npeople.tb_frame",
+    "code-object-construction": "c = (lambda: 0).__code__\nc.replace(co_consts=(1,))",
+    "code-type-call": "type((lambda: 0).__code__)(0, 0, 0, 0, 0, 0, b'', (), (), (), '', '', 0, b'')",
+    "function-type-call": "type(lambda: 0)(searchPerson.__code__, {})",
+    "import-via-builtins-dict": "print.__self__.__dict__['__import__']('os').system('touch CANARY')",
+    "import-via-builtins-call": "print.__self__.__import__('os')",
+    "closure-cell": "searchPerson.__closure__[0].cell_contents",
+    "wrapped-api": "searchPerson.__wrapped__",
+    "lambda-default-self": "(lambda b=print: b.__self__)()",
+    "getattr-via-map": "list(map(getattr, [print], ['__self__']))",
+    "format-spec-dunder": "f'{1:{().__class__}}'",
+    "str-format-unbound": "str.format('{0.__class__}', 1)",
+    "percent-format-then-attr": "('%s' % 1).__class__",
+    "fullwidth-eval": "\uff45\uff56\uff41\uff4c('1')",
+    "fullwidth-dunder-import": "\uff3f\uff3fimport\uff3f\uff3f('os')",
+    "utf7-coding-cookie": "# -*- coding: utf-7 -*-\n+AF8AXw-import+AF8AXw-('os')",
+    "signal-alarm-off": "import signal\nsignal.alarm(0)",
+    "resource-lift-limit": "import resource\nresource.setrlimit(resource.RLIMIT_AS, (-1, -1))",
+    "settrace-off": "import sys\nsys.settrace(None)",
+    "fork-bomb": "import os\nwhile True:\n    os.fork()",
+    "fork-via-dunder": "__import__('os').fork()",
+    "write-file-print": "print('x', file=open('CANARY', 'w'))",
+    "read-passwd": "open('/etc/passwd').read()",
+    "read-passwd-pathlib": "from pathlib import Path\nPath('/etc/passwd').read_text()",
+    "socket": "import socket\nsocket.create_connection(('127.0.0.1', 9))",
+    "ctypes": "import ctypes\nctypes.CDLL(None).system(b'touch CANARY')",
+    "pickle-reduce": "import pickle\npickle.loads(b\"cos\\nsystem\\n(S'touch CANARY'\\ntR.\")",
+    "type-three-args": "type('A', (), {'x': 1})",
+    "exit": "exit()",
+    "nul-byte": "x = 1\x00\nimport os",
+    "lone-surrogate": "x = '\udcff'\nimport os",
+    "nested-too-deep": "x = 1" + "+1" * 3000,
+    "minus-flood": "x = " + "-" * 100_000 + "1",
+    "repeated-keyword": "searchPerson(name='x', name='y')",
+    "break-outside-loop": "break",
+}
+
+# Programs that pass the check and must be stopped or cut while they run: the limits hold.
+CONTAINED = {
+    "huge-value": ("result = 'x' * 50_000_000", {"output"}),
+    "huge-value-200mb": ("result = 'x' * 200_000_000", {"output", "memory"}),
+    "memory-bomb": ("result = 'x' * 10 ** 10", {"memory"}),
+    "exponential-tree": ("x = 1\nfor i in range(40):\n    x = [x, x]\nresult = x", {"output"}),
+    "huge-dict-keys": ("result = {i: 0 for i in range(10 ** 6)}.keys()", {"output", "steps"}),
+    "one-huge-print": ("print('x' * 10 ** 8)", {"output"}),
+    "print-via-map": ("list(map(print, range(10 ** 7)))", {"output"}),
+    "c-level-endless": ("max(range(10 ** 12))", {"timeout"}),
+    "huge-error-message": ("d = {}\nd['x' * 50_000_000]", {"runtime"}),
+    "recursion": ("def f(n):\n    return f(n + 1)\nf(0)", {"runtime", "steps"}),
+}
+
 
 @pytest.fixture(scope="module")
 def sandbox():
@@ -72,11 +132,12 @@ def sandbox():
 
 def test_at_least_thirty_escapes_are_listed():
     assert len(ESCAPES) >= 30
+    assert len(NEW_ESCAPES) >= 15 and not set(NEW_ESCAPES) & set(ESCAPES)
 
 
-@pytest.mark.parametrize("name", sorted(ESCAPES))
+@pytest.mark.parametrize("name", sorted(ESCAPES) + sorted(NEW_ESCAPES))
 def test_escape_attempt_is_refused(sandbox, name):
-    source = ESCAPES[name].replace("CANARY", CANARY)
+    source = {**ESCAPES, **NEW_ESCAPES}[name].replace("CANARY", CANARY)
     result = sandbox.run(source)
     assert not result.ok
     assert result.error_kind == "refused", result.error
@@ -173,3 +234,97 @@ def test_check_program_lists_every_problem_with_lines():
     assert problems[0].startswith("line 1: Import")
     assert "line 2: unknown name 'y'" in problems
     assert "line 3: the attribute '__class__' is not allowed" in problems
+
+
+# -- issue 17: hostile sources, huge replies, a chatty worker -------------------------------------
+@pytest.mark.parametrize("name", sorted(CONTAINED))
+def test_a_runaway_program_is_contained(sandbox, name):
+    source, kinds = CONTAINED[name]
+    result = sandbox.run(source)
+    assert not result.ok and result.error_kind in kinds, (result.error_kind, result.error)
+    assert result.value is None and len(result.error) < 2000 and len(result.stdout) <= Limits().output_chars
+    assert sandbox.run("6 * 7").value == 42  # and the sandbox goes on
+
+
+HOSTILE_SOURCES = {
+    "recursion": "x = 1" + "+1" * 3000,
+    "memory": "x = " + "-" * 100_000 + "1",
+    "invalid-utf8": 'x = "\udcff"',
+    "lone-surrogate": 'x = "\ud800"',
+    "nul-byte": "x = 1\x00",
+    "nested-calls": "searchPerson(name=" * 3000 + ")" * 3000,
+    "repeated-keyword": "searchPerson(name='x', name='y')",
+    "return-outside-function": "return 1",
+    "thousands-of-unknown-names": "\n".join(f"a{i}" for i in range(5000)),
+    "one-huge-unknown-name": "x" * 1_000_000,
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_SOURCES))
+def test_check_program_refuses_what_it_cannot_read_in_a_few_short_lines(name):
+    problems = check_program(HOSTILE_SOURCES[name], {"searchPerson"})
+    assert problems and len(problems) <= 11 and all(len(problem) <= 200 for problem in problems)
+    assert all(problem.startswith(("line ", "…")) for problem in problems)
+    assert all(problem.encode("utf-8") for problem in problems)  # printable, even for invalid input
+
+
+def test_unreadable_text_is_named_in_the_refusal():
+    assert check_program('x = 1\ny = "\udcff"') == ["line 2: the byte 0xff is not valid UTF-8 (character 12)"]
+    assert check_program("searchPerson(name='x', name='y')", {"searchPerson"}) == [
+        "line 1: syntax error: keyword argument repeated: name"]
+    assert check_program("x = 1" + "+1" * 3000) == ["line 1: the program is nested too deeply to read"]
+
+
+def test_the_reply_is_capped_as_the_output_limit():
+    with Sandbox("tests.sandbox_apis:make", limits=Limits(reply_chars=10_000)) as box:
+        assert box.run("result = 'x' * 5_000").ok
+        result = box.run("people = searchPerson(name='a')\nresult = 'x' * 20_000")
+        assert result.error_kind == "output" and result.value is None
+        assert result.error == "its value and API call records run past 10000 characters (output limit)"
+        assert [call.name for call in result.calls] == ["searchPerson"]  # the calls, by name and outcome
+        calls = box.run("result = [searchPerson(name='a' * 3_000) for i in range(5)]")
+        assert calls.error_kind == "output" and len(calls.calls) == 5
+
+
+def test_a_huge_value_never_reaches_the_parent():
+    """100 MB and 150 MB values: the output limit, never "crashed"; the parent stays small."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import json, resource\n"
+        "from scholar_tui.core.sandbox import Limits, Sandbox\n"
+        "with Sandbox(limits=Limits(time_s=30.0)) as box:\n"  # a loaded machine must not turn it into a timeout
+        "    kinds = [box.run(f\"result = 'x' * {n}\").error_kind for n in (100_000_000, 150_000_000)]\n"
+        "print(json.dumps([kinds, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024]))\n"
+    )
+    environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120)
+    kinds, parent_peak_mib = json.loads(done.stdout)
+    assert set(kinds) <= {"output", "memory"}, kinds  # never "crashed"
+    assert parent_peak_mib < 100, f"the parent peaked at {parent_peak_mib} MiB"
+
+
+def test_program_values_come_back_as_valid_unicode(sandbox):
+    assert sandbox.run("result = '\\ud800'").value == "\\ud800"
+    assert sandbox.run("result = {'\\udcff': ['caf\\u00e9']}").value == {"\\udcff": ["café"]}
+    assert sandbox.run("print('\\ud800')").stdout == "\\ud800\n"
+    assert sandbox.run("result = 10 ** 5000").value == "<an integer of about 5000 digits>"
+
+
+def test_compiler_warnings_never_wedge_a_long_lived_worker():
+    """Issue 17's repro: before, the 48th run timed out on a full stderr pipe."""
+    program = "x = 1\n" + "y = x is 1\n" * 20 + "result = 42"
+    with Sandbox() as box:
+        kinds = [box.run(program).error_kind for _ in range(60)]
+    assert kinds == [None] * 60
+
+
+def test_a_worker_that_writes_to_stderr_is_drained():
+    """An API that logs 160 KiB in one program fills a 64 KiB pipe nobody reads: a timeout."""
+    with Sandbox("tests.sandbox_apis:chatty", limits=Limits(time_s=10.0)) as box:
+        for _ in range(3):
+            result = box.run("result = sum(noisyCount(1) for i in range(10))")
+            assert result.ok and result.value == 10, result.error

@@ -7,9 +7,10 @@ from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
 from scholar_tui.core.library.apis import SPECS, local_api
-from scholar_tui.core.soay.engine import SoAyEngine
+from scholar_tui.core.soay.bench import score_method
+from scholar_tui.core.soay.engine import SoAyEngine, final_answer
+from scholar_tui.core.soay.prompts import SoAyRecord
 from scholar_tui.core.soay.entities import find_entity
-from scholar_tui.core.soay.evaluate import soay_eval
 from scholar_tui.core.soay.intents import INTENTS
 from scholar_tui.core.soay.solutions import FUZZY_APIS, solution_library
 
@@ -41,6 +42,10 @@ def test_entities_are_spans_of_the_question(imported):
     assert find_entity("What is the weather like today?", api) is None
 
 
+def ask(engine, question: str):
+    return final_answer(engine.run(question))
+
+
 @pytest.fixture
 def engine(imported, real_embedder):
     engine = SoAyEngine(local_api(imported), real_embedder, choice_mode="retrieval")
@@ -50,7 +55,7 @@ def engine(imported, real_embedder):
 
 @pytest.mark.embeddings
 def test_a_typed_question_gets_solution_program_result_and_answer(engine):
-    answer = engine.answer("Who did Marcus Michelen work with?")
+    answer = ask(engine, "Who did Marcus Michelen work with?")
     assert answer.ok, answer.error
     assert answer.solution == ["searchPerson", "getCoauthors"]
     assert "getCoauthors(person_id=person['person_id'])" in answer.program
@@ -61,38 +66,38 @@ def test_a_typed_question_gets_solution_program_result_and_answer(engine):
 
 @pytest.mark.embeddings
 def test_three_hop_question_through_a_papers_first_author(engine):
-    answer = engine.answer(
-        "Which collaborators does the first author of Zeros of a growing number of derivatives of "
-        "random polynomials with independent roots have?")
+    answer = ask(engine, "Which collaborators does the first author of Zeros of a growing number of derivatives of "
+                         "random polynomials with independent roots have?")
     assert answer.ok and answer.solution == ["searchPublication", "getPublication", "getCoauthors"]
     assert answer.value == ["Xuan-Truong Vu"]
 
 
 @pytest.mark.embeddings
 def test_events_stream_in_order(engine):
-    import asyncio
-
-    async def collect():
-        return [type(event).__name__ async for event in engine.ask("How many papers has Marcus Michelen published?")]
-
-    names = asyncio.run(collect())
-    assert names == ["EntityLinked", "SolutionChosen", "ProgramWritten", "ProgramRan", "Answered", "Finished"]
+    events = list(engine.run("How many papers has Marcus Michelen published?"))
+    names = [type(event).__name__ for event in events]
+    assert names == ["EntityLinked", "SolutionChosen", "ProgramWritten", "ProgramRan", "AnswerPhrased", "Finished"]
+    assert events[0].summary() == "entity: Marcus Michelen (person “Marcus Michelen”)"
+    assert events[-1].to_json()["value"] == 1 and events[-1].to_json()["kind"] == "finished"
 
 
 @pytest.mark.embeddings
 def test_a_model_program_that_loops_forever_is_stopped_and_scored_ee(imported, real_embedder):
-    llm = ScriptedLLM("n = 0\nwhile True:\n    n += 1")
+    forever = "n = 0\nwhile True:\n    n += 1"
+    llm = ScriptedLLM(forever, forever)  # once asked directly, once through the bench's scoring
     engine = SoAyEngine(local_api(imported), real_embedder, llm_provider=lambda: llm,
                         choice_mode="retrieval", code_mode="model")
     try:
-        answer = engine.answer("How many papers has Marcus Michelen published?")
+        answer = ask(engine, "How many papers has Marcus Michelen published?")
         assert not answer.ok and answer.error_stage == "run"
         assert answer.result["error_kind"] == "steps"
-        report = soay_eval([(answer and 1, "EE" if not answer.ok else "EM")])
-        assert report.by_hops[1].rates["EE"] == 100.0
+        gold = SoAyRecord("pubs-0-test", "How many papers has Marcus Michelen published?",
+                          ["searchPerson", "getPersonPubs"], "", 1, 1, "test")
+        run = score_method("model code", lambda question: ask(engine, question), [gold])
+        assert run.rows[0]["outcome"] == "EE" and run.report.by_hops[1].rates["EE"] == 100.0
         # the engine (and its sandbox) goes on answering
         engine.code_mode = "template"
-        assert engine.answer("How many papers has Marcus Michelen published?").value == 1
+        assert ask(engine, "How many papers has Marcus Michelen published?").value == 1
     finally:
         engine.close()
 

@@ -11,10 +11,11 @@ from textual.widgets import DataTable, Static, TextArea
 from scholar_tui.app.cli import cli
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback.human import send_by_hand
-from scholar_tui.core.config import load_settings
-from scholar_tui.core.soay import open_engine
-from scholar_tui.core.soay.engine import FeedbackDone, FeedbackGiven
+from scholar_tui.core.events import FeedbackFinished, FeedbackRound
+from scholar_tui.core.soay import open_soay
+from scholar_tui.core.soay.engine import final_answer
 from scholar_tui.core.soay.intents import INTENTS
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
@@ -37,7 +38,7 @@ def engine_with(where, imported, real_embedder):  # noqa: F811
     engines = []
 
     def build(llm, code_mode="model"):
-        engine = open_engine(where, load_settings(where), embedder=real_embedder, llm_provider=lambda: llm,
+        engine = open_soay(where, load_settings(where), embedder=real_embedder, llm_provider=lambda: llm,
                              choice_mode="retrieval", code_mode=code_mode, feedback=True)
         engines.append(engine)
         return engine
@@ -50,19 +51,19 @@ def engine_with(where, imported, real_embedder):  # noqa: F811
 def test_a_wrong_parameter_is_fixed_by_static_feedback(where, engine_with):
     llm = ScriptedLLM(WRONG_PARAMETER, RIGHT)
     engine = engine_with(llm)
-    events = list(engine.steps(QUESTION))
+    events = list(engine.run(QUESTION))
     answer = events[-1].answer
     assert answer.ok and answer.value == ["Xuan-Truong Vu"]
     assert answer.program == RIGHT
     assert answer.feedback["status"] == "solved" and answer.feedback["static_rounds"] == 1
-    given = [event for event in events if isinstance(event, FeedbackGiven)]
-    assert [(event.kind, event.sub_type) for event in given] == [("static", "E3.1")]
+    given = [event for event in events if isinstance(event, FeedbackRound) and not event.ok]
+    assert [(event.stage, event.sub_type) for event in given] == [("static", "E3.1")]
     assert "name is a parameter of searchPerson, not of getCoauthors" in given[0].feedback
     # the model's second prompt carries the failed program and the feedback
     retry_prompt = llm.history[1].prompt
     assert WRONG_PARAMETER in retry_prompt and "E3.1 (PARAMETER_INVALID" in retry_prompt
     assert retry_prompt.endswith("Corrected program:\n```python\n")
-    done = next(event for event in events if isinstance(event, FeedbackDone))
+    done = next(event for event in events if isinstance(event, FeedbackFinished))
     loop = FeedbackLog(where).loop(done.loop_id)
     assert (loop["source"], loop["mode"], loop["status"]) == ("soay", "program", "solved")
     assert [row["sub_type"] for row in FeedbackLog(where).rounds(done.loop_id)] == ["E3.1", None]
@@ -70,7 +71,7 @@ def test_a_wrong_parameter_is_fixed_by_static_feedback(where, engine_with):
 
 def test_a_wrong_value_gets_dynamic_feedback_then_waits_for_a_person(where, engine_with, imported):  # noqa: F811
     llm = ScriptedLLM(WRONG_VALUE, WRONG_VALUE, WRONG_VALUE)  # a model that does not learn
-    answer = engine_with(llm).answer(QUESTION)
+    answer = final_answer(engine_with(llm).run(QUESTION))
     assert not answer.ok and answer.error_stage == "run"
     loop_id = answer.feedback["loop_id"]
     assert f"AutoFeedback loop {loop_id} hit its limit" in answer.error and "API debugger" in answer.error
@@ -109,14 +110,14 @@ def test_a_failing_template_program_goes_to_the_model_with_the_feedback(where, e
     broken = intent.program_for("Marcus Michelen").replace("person['person_id']", "'person:999999'")
     original = engine._program
     engine._program = lambda q, i, e, previous: broken if previous is None else original(q, i, e, previous)
-    answer = engine.answer(QUESTION)
+    answer = final_answer(engine.run(QUESTION))
     assert answer.ok and answer.value == ["Xuan-Truong Vu"]
     assert answer.feedback["dynamic_rounds"] == 1 and answer.feedback["status"] == "solved"
     assert "person:999999" in llm.history[0].prompt  # the model saw the failed template
 
 
 async def test_the_debugger_lists_a_soay_loop_and_a_person_fixes_it(where, engine_with):
-    answer = engine_with(ScriptedLLM(WRONG_VALUE, WRONG_VALUE, WRONG_VALUE)).answer(QUESTION)
+    answer = final_answer(engine_with(ScriptedLLM(WRONG_VALUE, WRONG_VALUE, WRONG_VALUE)).run(QUESTION))
     loop_id = answer.feedback["loop_id"]
     app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
                      load_model_on_start=False)

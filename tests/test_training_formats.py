@@ -1,4 +1,4 @@
-"""Training data formats, prompts, the options parser and the toy Crawler environment (no torch)."""
+"""Training data formats (the engines' records and prompts, JSONL), the options parser and the toy Crawler environment (no torch)."""
 
 import json
 import subprocess
@@ -7,25 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from scholar_tui.training.crawler_env import TOY_QUERIES, FoundPaper, ToyCrawlerEnvironment, count_relevant
-from scholar_tui.training.errors import FormatError
-from scholar_tui.training.formats import (
+from scholar_tui.core.jsonl import FormatError, read_jsonl, write_jsonl
+from scholar_tui.core.pasa.prompts import (
     CrawlerAction,
     CrawlerSession,
     Paper,
     SelectorRecord,
-    SoAyRecord,
     crawler_prompt,
     crawler_response,
     parse_actions,
-    parse_soay_response,
-    read_jsonl,
     selector_prompt,
     selector_response,
-    soay_prompt,
-    soay_response,
-    write_jsonl,
 )
+from scholar_tui.core.soay.prompts import SoAyRecord, parse_soay_response, soay_prompt, soay_response
+from scholar_tui.training.crawler_env import TOY_QUERIES, FoundPaper, ToyCrawlerEnvironment, count_relevant
 from scholar_tui.training.options import parse_options
 from scholar_tui.training.soay_sft import SoAySFTOptions
 
@@ -139,7 +134,8 @@ def test_toy_environment_search_expand_queue_and_relevance():
 
 
 def test_formats_and_the_cli_module_import_without_torch():
-    code = ("import sys, scholar_tui.training.formats, scholar_tui.training.crawler_env, "
+    code = ("import sys, scholar_tui.core.jsonl, scholar_tui.core.pasa.prompts, scholar_tui.core.soay.prompts, "
+            "scholar_tui.training.crawler_env, "
             "scholar_tui.training.options, scholar_tui.app.cli_train\n"
             "sys.exit(1 if 'torch' in sys.modules else 0)")
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -6,7 +6,7 @@ from textual.widgets import DataTable, Input, Static, TabbedContent
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.app.widgets.status_bar import StatusBar
-from scholar_tui.core.config import load_settings
+from scholar_tui.config.settings import load_settings
 
 from .conftest import ScriptedLLM
 
@@ -131,7 +131,7 @@ async def test_choosing_a_model_writes_the_config(make_app, where):
 
 
 async def test_keymap_from_settings_rebinds_keys(where, monkeypatch):
-    from scholar_tui.core.config import save_setting
+    from scholar_tui.config.settings import save_setting
 
     save_setting(where, "ui.keymap", {"tab.settings": "f10"})
     app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),

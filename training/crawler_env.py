@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from .errors import TrainingError
-from .formats import CrawlerAction, Paper
+from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
 
 # PaSa Table 9: c([Search]) = c([Expand]) = 0.1, c([Stop]) = 0.
 TABLE9_ACTION_COSTS = {"Search": 0.1, "Expand": 0.1, "Stop": 0.0}

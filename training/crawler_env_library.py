@@ -17,7 +17,7 @@ from ..core.pasa.tools import LibraryTools, Outline
 from ..indexes.library import Library
 from .crawler_env import FoundPaper, SelectorScore
 from .errors import TrainingError
-from .formats import CrawlerAction, Paper
+from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
 
 
 def _paper_id(value: str) -> int:
@@ -42,8 +42,8 @@ class LibraryCrawlerEnvironment:
     @classmethod
     def from_home(cls, queries_file: str | Path | None = None, *, embedder=None) -> "LibraryCrawlerEnvironment":
         """The library in SCHOLAR_TUI_HOME (or the platform's folders), prepared for crawling."""
-        from ..core.config import load_settings
-        from ..core.locations import locations
+        from scholar_tui.config.locations import locations
+        from scholar_tui.config.settings import load_settings
         from ..core.pasa.setup import prepare
         from ..models import load_embedder
 

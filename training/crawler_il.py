@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import TrainingError
-from .formats import CrawlerSession, crawler_prompt, crawler_response, read_jsonl
+from scholar_tui.core.jsonl import read_jsonl
+from scholar_tui.core.pasa.prompts import CrawlerSession, crawler_prompt, crawler_response
 from .options import parse_options
 from .sft import SFTOptions
 

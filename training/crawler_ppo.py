@@ -29,7 +29,8 @@ from typing import Any
 
 from .crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, FoundPaper, SelectorScore, count_relevant
 from .errors import TrainingError
-from .formats import Paper, crawler_prompt, parse_actions, selector_prompt
+from scholar_tui.core.jsonl import json_objects
+from scholar_tui.core.pasa.prompts import Paper, crawler_prompt, parse_actions, selector_prompt
 from .options import parse_options
 from .sft import option, required
 
@@ -358,19 +359,14 @@ def lay_out(sessions: list[Session], name: str, mask):
 
 
 # -- the loop ----------------------------------------------------------------------------------
-def read_queries(path: str) -> list[str]:
-    queries = []
-    for number, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise TrainingError(f"{path}:{number}: not JSON ({error.msg})") from error
-        if not isinstance(data, dict) or not isinstance(data.get("query"), str):
-            raise TrainingError(f"{path}:{number}: each line needs a string field 'query'")
-        queries.append(data["query"])
-    return queries
+def read_query_texts(path: str) -> list[str]:
+    """The ``query`` of every line: lines of ``{"query": …}``, or a PaSa query set (``pasa build-queries``)."""
+    texts = []
+    for where, data in json_objects(path, TrainingError):
+        if not isinstance(data.get("query"), str):
+            raise TrainingError(f"{where}: each line needs a string field 'query'")
+        texts.append(data["query"])
+    return texts
 
 
 def update(options: CrawlerPPOOptions, policy, value_model, optimizer, sessions: list[Session],
@@ -432,7 +428,7 @@ def train(options: CrawlerPPOOptions) -> dict[str, Any]:
     output_dir = Path(options.output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     env = make_environment(options.environment)
-    queries = read_queries(options.queries_file) if options.queries_file else env.training_queries()
+    queries = read_query_texts(options.queries_file) if options.queries_file else env.training_queries()
     if not queries:
         raise TrainingError("no training queries")
 

@@ -205,7 +205,7 @@ def merged_hf_folder(options: ExportOptions, target: Path) -> Path:
 
 
 def export(options: ExportOptions) -> dict[str, Any]:
-    from ..core.locations import locations
+    from scholar_tui.config.locations import locations
     from ..models.registry import ModelEntry, register
 
     converter = find_converter(options.convert_script)  # fail before the slow merge

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import TrainingError
-from .formats import SelectorRecord, read_jsonl, selector_prompt, selector_response
+from scholar_tui.core.jsonl import read_jsonl
+from scholar_tui.core.pasa.prompts import SelectorRecord, selector_prompt, selector_response
 from .options import parse_options
 from .sft import SFTOptions
 

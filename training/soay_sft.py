@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import TrainingError
-from .formats import SoAyRecord, read_jsonl, soay_prompt, soay_response
+from scholar_tui.core.jsonl import read_jsonl
+from scholar_tui.core.soay.prompts import SoAyRecord, soay_prompt, soay_response
 from .options import parse_options
 from .sft import SFTOptions, option, required
 

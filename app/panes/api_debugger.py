@@ -6,25 +6,28 @@ program — and send it against the API backend; the hand-made request is logged
 round and a good response marks the loop ``fixed_by_hand``.
 
 The pane reads the log through its own SQLite connection on the UI thread (a few indexed rows);
-sending runs in a thread worker with a connection of its own and reports back with a message.
+sending runs in a thread worker with a connection of its own; its ``SentByHand`` event comes back
+to the UI thread (``call_from_thread``) and is shown in its own words (``summary()``).
 """
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
-from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
 from scholar_tui.core.readiness import loops_missing
-
-from ...indexes.autofeedback_log import FeedbackLog
+from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from ..widgets.focus import focus_start
+
+if TYPE_CHECKING:
+    from scholar_tui.core.autofeedback.human import SentByHand
 
 STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow", "failed": "magenta"}
 CARD_CHARS = 600
@@ -61,11 +64,6 @@ class APIDebuggerPane(Vertical):
         Binding("ctrl+l", "toggle_limit_hit", "Limit hit only", id="debugger.limit-hit",
                 tooltip="Show only the loops that ran out of rounds"),
     ]
-
-    class Sent(Message):
-        def __init__(self, loop_id: int, result=None, error: str | None = None) -> None:
-            super().__init__()
-            self.loop_id, self.result, self.error = loop_id, result, error
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -176,28 +174,28 @@ class APIDebuggerPane(Vertical):
 
     @work(thread=True, exclusive=True, group="api-debugger", exit_on_error=False)
     def send_worker(self, loop_id: int, text: str, backend: str) -> None:
-        from ...core.autofeedback.human import send_by_hand
+        import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
+        from scholar_tui.core.autofeedback.human import send_by_hand
 
         log = FeedbackLog(self.services.where)  # this thread's own connection
         try:
             result = send_by_hand(self.services.where, self.services.settings, text, backend=backend,
                                   log=log, loop_id=loop_id, embedder=self.services.embedder)
-            self.post_message(self.Sent(loop_id, result))
+            self.app.call_from_thread(self.show_sent, result)
         except Exception as error:  # noqa: BLE001 - shown to the person, never raised into the app
-            self.post_message(self.Sent(loop_id, error=f"{type(error).__name__}: {error}"))
+            self.app.call_from_thread(self.show_send_error, f"{type(error).__name__}: {error}")
         finally:
             log.close()
 
-    @on(Sent)
-    def _sent(self, message: Sent) -> None:
+    def show_send_error(self, message: str) -> None:
         self.query_one("#debugger-send", Button).disabled = False
-        response = self.query_one("#debugger-response", Static)
-        if message.error:
-            response.update(f"[red]{escape(message.error)}[/]")
-            return
-        result = message.result
-        verdict = "[green]ok[/]" if result.ok else f"[red]not ok[/] {escape(result.error or 'empty result')}"
-        response.update(f"{verdict} · {result.kind} · {result.duration_s:.2f} s · logged as round {result.round} "
-                        f"· loop {escape(result.loop_status or '')}\n{escape(_text(result.response, 1200))}")
+        self.query_one("#debugger-response", Static).update(f"[red]{escape(message)}[/]")
+
+    def show_sent(self, result: SentByHand) -> None:
+        """The hand-sent request's own summary, then what came back; the loop is shown as it now is."""
+        self.query_one("#debugger-send", Button).disabled = False
+        colour = "green" if result.ok else "red"
+        self.query_one("#debugger-response", Static).update(
+            f"[{colour}]{escape(result.summary())}[/]\n{escape(_text(result.response, 1200))}")
         self.refresh_loops()
-        self.show_loop(message.loop_id)
+        self.show_loop(result.loop_id)

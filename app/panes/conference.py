@@ -1,9 +1,9 @@
 """The Conference QA tab: pick or import a conference, ask, read the answer and its evidence paths.
 
-Left: the conference's tree, loaded lazily as branches open. Right: the question, the answers
-(extractive, then the model's choice among the top-5 paths) and the evidence table (rank, cosine
-score, path, description). Import, search and the model run in thread workers; results come back
-as messages, so the screen never waits on a model.
+Left: the conference's tree, loaded lazily as branches open. Right: the question, the answer
+with the paths it cites and the evidence table (rank, score, path, description). The engine
+(``core.conference.engine``) does the work: each request is its generator of events, run in a
+thread worker; the pane only renders the events it is handed, so the screen never waits on a model.
 """
 
 from __future__ import annotations
@@ -41,33 +41,18 @@ class ConferencePane(Horizontal):
             self.names = names
             self.select = select
 
-    class Progress(Message):
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
-
     class TreeReady(Message):
         def __init__(self, name: str, tree) -> None:
             super().__init__()
             self.name = name
             self.tree = tree
 
-    class EvidenceReady(Message):
-        def __init__(self, answered) -> None:
-            super().__init__()
-            self.answered = answered
-
-    class ModelAnswered(Message):
-        def __init__(self, text: str) -> None:
-            super().__init__()
-            self.text = text
-
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self._tree = None
-        self._answers: list[str] = []
         self._evidence: list = []
+        self._engine = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conf-browser"):
@@ -90,16 +75,35 @@ class ConferencePane(Horizontal):
         self.query_one("#conf-evidence", DataTable).add_columns("#", "score", "path", "description")
         self.load_conferences()
 
+    # -- the engine --------------------------------------------------------------------------------
+    def engine(self):
+        """The Conference QA engine with the shared models, kept while they stay the same (it holds
+        each conference's search tables); call from a worker: it may load the models."""
+        from ...core.conference.answer import answer_mode_for
+        from ...core.conference.engine import open_conference
+
+        mode = answer_mode_for(self.services.settings.llm.model)
+        llm = self.services.llm() if mode != "computed" else None
+        embedder = self.services.embedder()
+        engine = self._engine
+        if engine is None or engine.llm is not llm or engine.embedder is not embedder or engine.answer_mode != mode:
+            engine = self._engine = open_conference(self.services.where, embedder, llm=llm, answer_mode=mode)
+        return engine
+
+    def _run(self, events, show) -> None:
+        """Hand each event of an engine request to ``show`` on the UI thread; errors end as one red line."""
+        try:
+            for event in events:
+                self.app.call_from_thread(show, event)
+        except (ConferenceError, LLMError) as error:
+            self.app.call_from_thread(self._status, f"[red]{escape(str(error))}[/]")
+
     # -- conferences -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-list", exit_on_error=False)
     def load_conferences(self, select: str | None = None) -> None:
-        from ...core.conference.store import ConferenceStore
+        from ...core.conference.engine import open_conference
 
-        store = ConferenceStore(self.services.where)
-        try:
-            names = [record.name for record in store.conferences()]
-        finally:
-            store.close()
+        names = [record.name for record in open_conference(self.services.where, None).conferences()]
         self.post_message(self.ConferencesLoaded(names, select))
 
     @on(ConferencesLoaded)
@@ -148,33 +152,29 @@ class ConferencePane(Horizontal):
     @work(thread=True, exclusive=True, group="conf-import", exit_on_error=False)
     def import_source(self, source: str) -> None:
         from ...core.conference.describe import StructuralDescriber
-        from ...core.conference.engine import build_index
-        from ...core.conference.events import DescribeProgress, EmbedProgress, IndexBuilt
         from ...core.conference.sources import load_source
 
         settings = self.services.settings
-        try:
+
+        def build():
             tree = load_source(source, offline=settings.network.offline, timeout_s=settings.network.timeout_s)
-            embedder = self.services.embedder()
-            for event in build_index(self.services.where, tree, source, StructuralDescriber(), embedder):
-                if isinstance(event, DescribeProgress) and (event.done == event.total or event.done % 512 < 64):
-                    self.post_message(self.Progress(f"describing {event.done}/{event.total} nodes "
-                                                    f"({event.generated} generated, {event.cached} cached)"))
-                elif isinstance(event, EmbedProgress):
-                    self.post_message(self.Progress(f"embedding {event.done}/{event.total} texts ({event.reused} reused)"))
-                elif isinstance(event, IndexBuilt):
-                    self.post_message(self.Progress(
-                        f"[green]{event.conference}[/]: {event.leaves} paths, descriptions {event.generated} generated / "
-                        f"{event.cached} cached ({event.describer}), built in {event.build_s:.1f} s"))
-                    self.app.call_from_thread(self.load_conferences, event.conference)
-        except (ConferenceError, LLMError) as error:
-            self.post_message(self.Progress(f"[red]{escape(str(error))}[/]"))
+            yield from self.engine().build(tree, source, StructuralDescriber())
+
+        try:
+            self._run(build(), self._show_build_event)
         finally:
             self.app.call_from_thread(setattr, self.query_one("#conf-import", Button), "disabled", False)
 
-    @on(Progress)
-    def _progress(self, message: Progress) -> None:
-        self._status(message.text)
+    def _show_build_event(self, event) -> None:
+        from ...core.conference.events import DescribeProgress, IndexBuilt
+
+        if isinstance(event, DescribeProgress) and not (event.done == event.total or event.done % 512 < 64):
+            return  # a status line per batch would flicker
+        if isinstance(event, IndexBuilt):
+            self._status(f"[green]{escape(event.conference)}[/]: {escape(event.summary())}")
+            self.load_conferences(event.conference)
+        else:
+            self._status(escape(event.summary()))
 
     def _status(self, text: str) -> None:
         self.query_one("#conf-status", Static).update(text)
@@ -195,47 +195,34 @@ class ConferencePane(Horizontal):
 
     @work(thread=True, exclusive=True, group="conf-ask", exit_on_error=False)
     def ask(self, conference: str, question: str, method: str) -> None:
-        from ...core.conference.answer import answer_from_evidence
-        from ...core.conference.engine import ask
+        def asking():
+            yield from self.engine().ask(conference, question, method=method)
 
-        try:
-            answered = ask(self.services.where, conference, question, self.services.embedder(), method=method)
-        except (ConferenceError, LLMError) as error:
-            self.post_message(self.ModelAnswered(f"[red]{escape(str(error))}[/]"))
-            return
-        self.post_message(self.EvidenceReady(answered))
-        try:
-            chosen = answer_from_evidence(question, answered.evidence, self.services.llm(), "choose")
-            self.post_message(self.ModelAnswered(
-                f"[b]Model[/] (choice among the top-{len(answered.evidence)} paths): {escape(chosen.model_answer or '')}\n"
-                f"[dim]{escape(chosen.model_detail)}[/]"))
-        except LLMError as error:
-            self.post_message(self.ModelAnswered(f"[yellow]model unavailable: {escape(str(error))}[/]"))
+        self._run(asking(), self._show_ask_event)
 
-    @on(EvidenceReady)
-    def _show_evidence(self, message: EvidenceReady) -> None:
-        answered = message.answered
-        self._answers = [f"[b]Extractive[/] (best path's value): {escape(answered.extractive)}",
-                         "[dim]the model is choosing…[/]"]
-        self.query_one("#conf-answer", Static).update("\n".join(self._answers))
+    def _show_ask_event(self, event) -> None:
+        from ...core.conference.events import Answered, EvidenceFound
+
+        if isinstance(event, EvidenceFound):
+            self._show_evidence(event.evidence, cited=[])
+            self.query_one("#conf-answer", Static).update("[dim]answering…[/]")
+        elif isinstance(event, Answered):
+            self._show_evidence(event.evidence, cited=event.cited)
+            detail = f"\n[dim]{escape(event.model_detail)}[/]" if event.model_detail else ""
+            self.query_one("#conf-answer", Static).update(
+                f"[b]Answer[/] ({event.operation}): {escape(event.answer)}\n"
+                f"[dim]cites {escape(', '.join(f'[{rank}]' for rank in event.cited) or 'no path')}[/]{detail}")
+
+    def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)
         table.clear()
-        self._evidence = answered.evidence
-        for item in answered.evidence:
-            table.add_row(str(item.rank), f"{item.score:.3f}", _tail(item.path, 70),
-                          _short(item.description.replace("\n", " · "), 60),
-                          key=str(item.node_id))
-        if answered.evidence:
+        self._evidence = evidence
+        for item in evidence:
+            rank = f"*{item.rank}" if item.rank in cited else str(item.rank)
+            table.add_row(rank, f"{item.score:.3f}", _tail(item.path, 70),
+                          _short(item.description.replace("\n", " · "), 60), key=str(item.node_id))
+        if evidence:
             self._describe_row(0)
-
-    @on(ModelAnswered)
-    def _show_model_answer(self, message: ModelAnswered) -> None:
-        answers = self._answers
-        if answers:
-            answers[-1] = message.text
-            self.query_one("#conf-answer", Static).update("\n".join(answers))
-        else:
-            self.query_one("#conf-answer", Static).update(message.text)
 
     @on(DataTable.RowHighlighted, "#conf-evidence")
     def _row_highlighted(self, message: DataTable.RowHighlighted) -> None:
@@ -251,16 +238,13 @@ class ConferencePane(Horizontal):
     # -- the tree browser ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)
     def load_tree(self, name: str) -> None:
-        from ...core.conference.store import ConferenceStore
+        from ...core.conference.engine import open_conference
 
-        store = ConferenceStore(self.services.where)
         try:
-            tree = store.load_tree(name)
+            tree = open_conference(self.services.where, None).load_tree(name)
         except ConferenceError as error:
-            self.post_message(self.Progress(f"[red]{escape(str(error))}[/]"))
+            self.app.call_from_thread(self._status, f"[red]{escape(str(error))}[/]")
             return
-        finally:
-            store.close()
         self.post_message(self.TreeReady(name, tree))
 
     @on(TreeReady)

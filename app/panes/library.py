@@ -29,7 +29,7 @@ from scholar_tui.core.library.online import (
 from scholar_tui.core.readiness import library_missing
 
 from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
-from ...core.library.records import show_controls
+from scholar_tui.indexes.records import show_controls
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from ..widgets.focus import focus_start

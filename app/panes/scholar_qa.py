@@ -1,4 +1,8 @@
-"""The Scholar Q&A tab (SoAy): a question in; solution, program, result and answer out, as they come."""
+"""The Scholar Q&A tab (SoAy): a question in; solution, program, result and answer out, as they come.
+
+The engine's stream (``SoAyEngine.run``) runs in a thread worker; each event reaches ``show`` on
+the UI thread (``call_from_thread``) and is written where it belongs in its own words (``summary()``).
+"""
 
 from __future__ import annotations
 
@@ -10,22 +14,16 @@ from rich.syntax import Syntax
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
-
-from ...core.soay.engine import (
-    Answered, EntityLinked, Failed, FeedbackDone, FeedbackGiven, Finished, ProgramRan, ProgramWritten, SolutionChosen,
+from scholar_tui.core.soay.engine import (
+    AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
 )
 
 
 class ScholarQAPane(Vertical):
-    class EngineEvent(Message):
-        def __init__(self, event) -> None:
-            super().__init__()
-            self.event = event
-
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
@@ -87,64 +85,52 @@ class ScholarQAPane(Vertical):
     def run_question(self, question: str) -> None:
         try:
             if self._engine is None:
-                self.post_message(self.EngineEvent(("status", "loading the embedder and the sandbox…")))
-                from ...core.soay import open_engine
+                self.app.call_from_thread(self.show_status, "loading the embedder and the sandbox…")
+                from scholar_tui.core.soay import open_soay
 
-                self._engine = open_engine(self.services.where, self.services.settings,
-                                           embedder=self.services.embedder(), llm_provider=self.services.llm)
-            for event in self._engine.steps(question):
-                self.post_message(self.EngineEvent(event))
+                self._engine = open_soay(self.services.where, self.services.settings,
+                                         embedder=self.services.embedder(), llm_provider=self.services.llm)
+            for event in self._engine.run(question):
+                self.app.call_from_thread(self.show, event)
         except Exception as error:  # noqa: BLE001 - shown in the pane, never a crash
-            self.post_message(self.EngineEvent(Failed("engine", str(error))))
-            self.post_message(self.EngineEvent(("done", None)))
+            self.app.call_from_thread(self.show, Failed("engine", str(error)))
+            self.app.call_from_thread(self.enable_ask)
 
-    @on(EngineEvent)
-    def show(self, message: EngineEvent) -> None:
-        event = message.event
-        status = self.query_one("#qa-status", Static)
-        if isinstance(event, tuple):
-            kind, text = event
-            if kind == "status":
-                status.update(f"[dim]{text}[/]")
-            else:
-                self.query_one("#qa-ask", Button).disabled = False
-            return
+    def show_status(self, text: str) -> None:
+        self.query_one("#qa-status", Static).update(f"[dim]{escape(text)}[/]")
+
+    def enable_ask(self) -> None:
+        self.query_one("#qa-ask", Button).disabled = False
+
+    def show(self, event: Event) -> None:
+        """One engine event, in its own words, in the view it belongs to."""
+        line = escape(event.summary())
         if isinstance(event, EntityLinked):
-            status.update(f"[dim]about {event.mention.kind} “{event.mention.matched}”[/]")
+            self.show_status(event.summary())
         elif isinstance(event, SolutionChosen):
             ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
-            self.query_one("#qa-solution", Static).update(
-                f"[b]{' → '.join(event.solution)}[/]  ({event.hops} hops, intent {event.intent}, chosen by {event.mode})\n"
-                f"[dim]candidates: {ranked}[/]"
-            )
+            self.query_one("#qa-solution", Static).update(f"[b]{line}[/]\n[dim]candidates: {escape(ranked)}[/]")
         elif isinstance(event, ProgramWritten):
             self.query_one("#qa-program", Static).update(
                 Syntax(event.source, "python", word_wrap=True, theme="ansi_dark"))
         elif isinstance(event, ProgramRan):
             result = event.result
-            shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else f"[red]{result.error}[/]"
-            calls = ", ".join(call.name for call in result.calls)
-            self.query_one("#qa-result", Static).update(f"{shown}\n[dim]API calls: {calls}[/]")
-        elif isinstance(event, FeedbackGiven):
-            self._feedback_lines.append(f"[yellow]round {event.round} ({event.kind}, {event.sub_type or 'unsatisfied'})[/] "
-                                        f"{escape(event.feedback.splitlines()[0] if event.feedback else '')}")
+            shown = escape(json.dumps(result.value, indent=2, ensure_ascii=False)[:4000]) if result.ok else ""
+            self.query_one("#qa-result", Static).update(f"{shown}\n[dim]{line}[/]" if shown else f"[red]{line}[/]")
+        elif isinstance(event, FeedbackRound | FeedbackFinished):
+            good = event.ok if isinstance(event, FeedbackRound) else event.status == "solved"
+            colour = "green" if good else "yellow"
+            self._feedback_lines.append(f"[{colour}]{line}[/]")
             self.query_one("#qa-feedback", Static).update("\n".join(self._feedback_lines))
-        elif isinstance(event, FeedbackDone):
-            rounds = f"{event.static_rounds} static, {event.dynamic_rounds} dynamic feedback rounds"
-            verdict = ("[green]solved[/]" if event.status == "solved"
-                       else "[red]limit hit[/]: open the API debugger (F4) to fix the program by hand")
-            self._feedback_lines.append(f"loop {event.loop_id}: {verdict} · {rounds}")
-            self.query_one("#qa-feedback", Static).update("\n".join(self._feedback_lines))
-        elif isinstance(event, Answered):
-            self.query_one("#qa-answer", Static).update(f"[b]{event.text}[/]")
+        elif isinstance(event, AnswerPhrased):
+            self.query_one("#qa-answer", Static).update(f"[b]{escape(event.text)}[/]")
         elif isinstance(event, Failed):
-            self.query_one("#qa-answer", Static).update(f"[red]{event.stage}: {event.message}[/]")
+            self.query_one("#qa-answer", Static).update(f"[red]{line}[/]")
         elif isinstance(event, Finished):
-            answer = event.answer
-            self.history.append(answer.as_dict())
-            self.query_one("#qa-history", ListView).append(ListItem(Label(answer.question)))
-            status.update(f"[dim]{answer.timings_ms.get('total', 0):.0f} ms[/]")
-            self.query_one("#qa-ask", Button).disabled = False
+            self.history.append(event.answer.as_dict())
+            self.query_one("#qa-history", ListView).append(ListItem(Label(event.answer.question)))
+            self.show_status(event.summary())
+            self.enable_ask()
 
     @on(ListView.Selected, "#qa-history")
     def recall(self, message: ListView.Selected) -> None:

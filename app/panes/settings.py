@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Static
 
-from ...core.config import ConfigError, save_setting
+from scholar_tui.config.settings import ConfigError, save_setting
 from ...core.doctor import run_checks
 from ...models.base import CancelToken, LLMError
 from ...models.registry import all_models

@@ -12,17 +12,18 @@ After *AutoFeedback: An LLM-based Framework for Efficient and Accurate API Reque
   meaning retrieved from the API documentation, as the observation of a ReAct step;
 * ``loop.FeedbackLoop`` runs both under limits (3 static, 2 dynamic: ``[autofeedback]`` settings)
   and logs every round (``indexes.autofeedback_log``); a loop that runs out is ``limit_hit`` and
-  waits for a person in the API debugger tab (``human.send_by_hand``).
+  waits for a person in the API debugger tab (``human.send_by_hand``);
+* ``request_parser`` reads ``<<API>>NAME(…)<</API>>`` requests and a program's calls;
+  ``request_generator`` is the grammar-constrained model that writes them (the bench's).
 
-Other APIs plug in with their own documentation: PaSa's two tools pass
-``specs=TOOL_SPECS, error_codes=TOOL_ERROR_CODES, doc_table=DOC_TABLE`` (``core.pasa.tool_requests``),
-and ``open_feedback_loop(where, settings, embedder, source=…, **documentation)`` builds a loop with
-this installation's limits and log.
+Other APIs plug in with their own documentation: an engine registers its tools once
+(``registry.register_tool_apis``; PaSa's two in ``core.pasa.tool_requests``), and AutoFeedback
+checks them with ``AutoFeedback(..., **tool_apis("pasa").documentation)``; ``send_by_hand`` finds
+them by the API a request calls, without importing the engine.
 
-The contract for callers (SoAy, PaSa, the CLI, the debugger)::
+The contract for callers (SoAy, PaSa, the CLI, the debugger), the engine shape of ``core.events``::
 
-    from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLimits, FeedbackLoop
-    from scholar_tui.indexes.autofeedback_log import FeedbackLog
+    from scholar_tui.core.autofeedback import AutoFeedback, open_autofeedback
 
     af = AutoFeedback.from_settings(where, settings, embedder)      # embedder: services.embedder()
 
@@ -32,19 +33,23 @@ The contract for callers (SoAy, PaSa, the CLI, the debugger)::
     af.analyse_response(api_call, instruction)                               # -> DynamicObservation
     af.analyse_program(sandbox_result, instruction)                          # -> DynamicObservation
 
-    # the loop (every round committed to SQLite as it ends)
-    loop = FeedbackLoop(af, FeedbackLimits.from_settings(settings), log=FeedbackLog(where), source="soay")
-    result = loop.run(
+    # the loop: this installation's limits and log (every round committed to SQLite as it ends)
+    loop = open_autofeedback(where, settings, embedder, source="soay")
+    result = yield from loop.events(
         instruction,
         generate=lambda history: ...,   # list[FeedbackRecord] -> str | Generation (request or program)
         execute=lambda text: ...,       # the request -> sandbox APICall; a program -> SandboxResult
         mode="request" | "program",
         relevant=None,                  # programs: the solution's APIs (else the retriever's top-1)
         accept=None,                    # (response, observation) -> bool; default: no error, not empty
-    )
+    )                                   # streams core.events.FeedbackRound per round, then FeedbackFinished
+    result = loop.run(...)              # the same loop, driven to its LoopResult (no events shown)
     result.status        # "solved" | "limit_hit" (then listed in the API debugger)
     result.final_request, result.final_response (the APICall / SandboxResult), result.final_observation,
     result.rounds, result.loop_id
+
+    # a person's fix (the API debugger, ``feedback send``): a SentByHand event
+    human.send_by_hand(where, settings, text, log=FeedbackLog(where), loop_id=loop_id)
 
 ``history[-1].feedback`` is the text to put in the model's next prompt: the static feedback, or
 after a failed run the ReAct trace (Thought / Action / Observation) and the ask to regenerate.
@@ -59,9 +64,9 @@ after a failed run the ReAct trace (Thought / Action / Observation) and the ask 
 from __future__ import annotations
 
 from .dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
-from .engine import AutoFeedback, open_feedback_loop
+from .engine import AutoFeedback, open_autofeedback
 from .loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
-from .requests import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
+from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
 from .retriever import APIRetriever
 from .static import StaticFinding, StaticScanner
 from .taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
@@ -69,6 +74,6 @@ from .taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
 __all__ = [
     "APIRetriever", "AutoFeedback", "DynamicAnalyser", "DynamicObservation", "ERROR_TYPES", "FeedbackLimits",
     "FeedbackLoop", "FeedbackRecord", "Generation", "LoopResult", "ParsedRequest", "ReActStep", "RequestSyntaxError",
-    "Round", "STATIC_SUB_TYPES", "SUB_TYPES", "StaticFinding", "StaticScanner", "format_request", "open_feedback_loop",
+    "Round", "STATIC_SUB_TYPES", "SUB_TYPES", "StaticFinding", "StaticScanner", "format_request", "open_autofeedback",
     "parse_request", "program_calls", "send_request",
 ]

@@ -30,7 +30,7 @@ from typing import Any
 from ..library.apis import SPECS
 from .dynamic import is_empty, send_request
 from .loop import FeedbackLimits, FeedbackLoop, Generation
-from .requests import RequestSyntaxError, format_request, parse_request
+from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, format_request, parse_request
 from .retriever import name_words
 
 METHODS: dict[str, FeedbackLimits] = {

@@ -19,7 +19,7 @@ from typing import Any
 from ..library.apis import ERROR_CODES, SPECS, APIError, APISpec
 from ..sandbox import APICall, SandboxResult
 from .docs import ANY_API, api_documentation, fingerprint, semantic_chunks
-from .requests import RequestSyntaxError, call_arguments, format_request, parse_request
+from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, call_arguments, format_request, parse_request
 
 RESPONSE_CHARS = 300
 

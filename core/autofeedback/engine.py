@@ -44,7 +44,7 @@ class AutoFeedback:
         return self.analyser.analyse_program(result, instruction)
 
 
-def open_feedback_loop(where, settings, embedder, *, source: str, **documentation):
+def open_autofeedback(where, settings, embedder, *, source: str, **documentation):
     """A loop with this installation's limits and log; ``documentation`` as for ``from_settings``."""
     from ...indexes.autofeedback_log import FeedbackLog
     from .loop import FeedbackLimits, FeedbackLoop

@@ -13,23 +13,33 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scholar_tui.core.autofeedback.registry import tool_apis_for
+from scholar_tui.core.events import Event
 from .dynamic import is_empty, send_request
-from .requests import RequestSyntaxError, parse_request
+from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, parse_request
 
 
 @dataclass
-class HandResult:
-    kind: str
+class SentByHand(Event):
+    """What a person sent (a request or a program) and what came back; with a loop, the round it became."""
+
+    sent: str
     """"request" or "program"."""
     ok: bool
     response: Any
     error: str | None
     duration_s: float
+    loop_id: int | None = None
     round: int | None = None
     loop_status: str | None = None
+    kind: str = "sent_by_hand"
 
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+    def summary(self) -> str:
+        verdict = "ok" if self.ok else f"not ok ({self.error or 'empty result'})"
+        text = f"{self.sent} {verdict}, {self.duration_s:.2f} s"
+        if self.round is not None:
+            text += f"; logged as round {self.round} of loop {self.loop_id} ({self.loop_status})"
+        return text
 
 
 def is_request(text: str) -> bool:
@@ -43,60 +53,46 @@ def is_request(text: str) -> bool:
     return True
 
 
-def academic_functions(config_dir: str, data_dir: str, cache_dir: str, log_dir: str, backend: str = "local"):
-    """Sandbox API factory: the seven APIs over this installation's library (runs in the worker)."""
-    from pathlib import Path
-
-    from ..config import load_settings
-    from ..library.apis import open_api
-    from ..locations import Locations
-
-    where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
-    return open_api(where, load_settings(where), backend).functions()
-
-
 def run_program(where, source: str, backend: str = "local"):
     """Run a program against the academic APIs in the sandbox (a fresh worker, closed after)."""
-    from ..library.apis import SPECS
-    from ..sandbox import Sandbox
+    from scholar_tui.core.library.apis import SPECS
+    from scholar_tui.core.library.sandbox_apis import FACTORY, sandbox_kwargs
+    from scholar_tui.core.sandbox import Sandbox
 
-    kwargs = {"config_dir": str(where.config_dir), "data_dir": str(where.data_dir),
-              "cache_dir": str(where.cache_dir), "log_dir": str(where.log_dir), "backend": backend}
-    with Sandbox("scholar_tui.core.autofeedback.human:academic_functions", kwargs, api_names=set(SPECS)) as box:
+    with Sandbox(FACTORY, sandbox_kwargs(where, backend), api_names=set(SPECS)) as box:
         return box.run(source)
 
 
 def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None, loop_id: int | None = None,
-                 embedder: Callable[[], Any] | None = None) -> HandResult:
+                 embedder: Callable[[], Any] | None = None) -> SentByHand:
     """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round.
 
-    A request to one of PaSa's tools (``searchPapers``, ``expandSection``) runs against the library's
-    search index, which needs the embedding model: ``embedder`` loads it, only for such a request.
-    Anything else goes to the academic APIs.
+    A request to a registered engine's tools (``registry``: PaSa's ``searchPapers``,
+    ``expandSection``) runs against the library's search index, which needs the embedding model:
+    ``embedder`` loads it, only for such a request. Anything else goes to the academic APIs.
     """
-    from ..pasa.tool_requests import is_tool_request, send_tool_request
-
     started = time.perf_counter()
-    tool = is_tool_request(text)
-    if tool or is_request(text):
-        if tool:
+    tools = tool_apis_for(text)
+    if tools is not None or is_request(text):
+        if tools is not None:
             if embedder is None:
-                raise ValueError("a PaSa tool request needs the embedder (the library search is semantic)")
-            call = send_tool_request(where, settings, text, embedder())
+                raise ValueError(f"a request to {tools.name}'s tools needs the embedder (the library search is semantic)")
+            call = tools.send(where, settings, text, embedder())
         else:
             from ..library.apis import open_api
 
             call = send_request(open_api(where, settings, backend), text)
         response = call.result if call.ok else {"error": call.error, "code": call.error_code}
-        result = HandResult("request", call.ok and not is_empty(call.result), response, call.error,
+        result = SentByHand("request", call.ok and not is_empty(call.result), response, call.error,
                             time.perf_counter() - started)
     else:
         run = run_program(where, text, backend)
         failed = next((call for call in run.calls if not call.ok), None)
         response = run.value if run.ok else {"error": run.error, "kind": run.error_kind}
-        result = HandResult("program", run.ok and not is_empty(run.value), response,
+        result = SentByHand("program", run.ok and not is_empty(run.value), response,
                             run.error or (failed.error if failed else None), time.perf_counter() - started)
     if log is not None and loop_id is not None:
+        result.loop_id = loop_id
         result.round = log.add_round(loop_id, "human", request=text, response=result.response, ok=result.ok,
                                      observation=result.error, duration_s=result.duration_s)
         if result.ok:

@@ -15,10 +15,11 @@ server is the final judge, and the scanner can be wrong (the retriever's top-1 i
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from scholar_tui.core.events import FeedbackFinished, FeedbackRound
 from .dynamic import DynamicObservation, ReActStep
 from .static import StaticFinding
 from .templates import dynamic_feedback
@@ -79,6 +80,16 @@ class Round:
             return "E4.other"
         return None
 
+    def event(self, loop_id: int | None) -> FeedbackRound:
+        """This round as the engines report it (the shared ``core.events`` vocabulary)."""
+        reason = ""
+        if self.finding is not None:
+            reason = self.finding.detail or self.finding.sub_type
+        elif self.observation is not None and not self.observation.satisfied:
+            reason = self.observation.reason
+        return FeedbackRound(loop_id, self.number, self.kind, self.request, ok=self.sub_type is None,
+                             sub_type=self.sub_type, reason=reason, feedback=self.feedback or "")
+
 
 @dataclass
 class LoopResult:
@@ -100,6 +111,10 @@ class LoopResult:
     def tokens(self) -> int:
         return sum((r.prompt_tokens or 0) + (r.completion_tokens or 0) for r in self.rounds)
 
+    def event(self) -> FeedbackFinished:
+        return FeedbackFinished(self.loop_id, self.status, self.static_rounds, self.dynamic_rounds,
+                                [round_.event(self.loop_id) for round_ in self.rounds])
+
 
 def _generation(value: Any) -> Generation:
     return value if isinstance(value, Generation) else Generation(text=str(value or ""))
@@ -111,6 +126,11 @@ class FeedbackLoop:
     ``generate(history) -> str | Generation``: the request (``<<API>>…<</API>>``) or program for
     the instruction, given the feedback so far (``list[FeedbackRecord]``; empty the first time).
     ``execute(text) -> APICall | SandboxResult``: send the request / run the program.
+
+    ``events(…)`` is the engine's stream: a ``FeedbackRound`` as each round ends (it is logged
+    first), then one ``FeedbackFinished``; the generator returns the ``LoopResult``
+    (``result = yield from loop.events(…)``). ``run(…)`` drives it to that result for a caller
+    that shows no rounds as they come (PaSa's crawl, the bench).
     """
 
     def __init__(self, feedback, limits: FeedbackLimits = FeedbackLimits(), log=None, *, source: str = "api") -> None:
@@ -130,7 +150,16 @@ class FeedbackLoop:
             return self.feedback.analyse_program(response, instruction)
         return self.feedback.analyse_response(response, instruction)
 
-    def run(
+    def run(self, *args, **kwargs) -> LoopResult:
+        """``events(…)`` driven to its end, for a caller that shows no rounds as they come; same arguments."""
+        events = self.events(*args, **kwargs)
+        while True:
+            try:
+                next(events)
+            except StopIteration as finished:
+                return finished.value
+
+    def events(
         self,
         instruction: str,
         generate: Callable[[list[FeedbackRecord]], Any],
@@ -139,7 +168,7 @@ class FeedbackLoop:
         mode: Mode = "request",
         relevant: Sequence[str] | None = None,
         accept: Callable[[Any, DynamicObservation], bool] | None = None,
-    ) -> LoopResult:
+    ) -> Generator[FeedbackRound | FeedbackFinished, None, LoopResult]:
         loop_id = None
         if self.log is not None:
             loop_id = self.log.start_loop(instruction, source=self.source, mode=mode,
@@ -154,7 +183,7 @@ class FeedbackLoop:
             value = _generation(generate(list(history)))
             return value, time.perf_counter() - started
 
-        def record(kind, text, generation, finding, observation, feedback, seconds) -> None:
+        def record(kind, text, generation, finding, observation, feedback, seconds) -> FeedbackRound:
             round_ = Round(len(rounds) + 1, kind, text, finding, observation, feedback, generation.thought,
                            generation.prompt_tokens, generation.completion_tokens, seconds)
             rounds.append(round_)
@@ -168,6 +197,7 @@ class FeedbackLoop:
                     prompt_tokens=generation.prompt_tokens, completion_tokens=generation.completion_tokens,
                     duration_s=seconds,
                 )
+            return round_.event(loop_id)
 
         status: Literal["solved", "limit_hit"] = "limit_hit"
         observation: DynamicObservation | None = None
@@ -180,12 +210,12 @@ class FeedbackLoop:
                 finding = self._scan(mode, text, instruction, relevant)
                 if finding is not None and static_used < self.limits.static:
                     static_used += 1
-                    record("static", text, generation, finding, None, finding.feedback, seconds + time.perf_counter() - started)
+                    yield record("static", text, generation, finding, None, finding.feedback, seconds + time.perf_counter() - started)
                     history.append(FeedbackRecord("static", text, finding.feedback, finding=finding))
                     generation, seconds = produce()
                     continue
                 if finding is not None and finding.error_type == "E1":
-                    record("static", text, generation, finding, None, None, seconds + time.perf_counter() - started)
+                    yield record("static", text, generation, finding, None, None, seconds + time.perf_counter() - started)
                     observation = response = None
                     break  # nothing that can be sent
                 response = execute(text)
@@ -194,17 +224,17 @@ class FeedbackLoop:
                 observation.satisfied = bool(satisfied)
                 elapsed = seconds + time.perf_counter() - started
                 if satisfied:
-                    record("dynamic", text, generation, finding, observation, None, elapsed)
+                    yield record("dynamic", text, generation, finding, observation, None, elapsed)
                     status = "solved"
                     break
                 if dynamic_used >= self.limits.dynamic:
-                    record("dynamic", text, generation, finding, observation, None, elapsed)
+                    yield record("dynamic", text, generation, finding, observation, None, elapsed)
                     break
                 dynamic_used += 1
                 step = ReActStep(action=text, observation=observation.observation, thought=generation.thought)
                 steps.append(step)
                 feedback = dynamic_feedback(steps, program=mode == "program")
-                record("dynamic", text, generation, finding, observation, feedback, elapsed)
+                yield record("dynamic", text, generation, finding, observation, feedback, elapsed)
                 history.append(FeedbackRecord("dynamic", text, feedback, observation=observation, step=step))
                 generation, seconds = produce()
         except BaseException as error:  # the model or the executor crashed: the loop must not stay "running"
@@ -216,4 +246,6 @@ class FeedbackLoop:
         if self.log is not None:
             self.log.finish_loop(loop_id, status, final_request=final,
                                  final_response=observation.response if observation else None)
-        return LoopResult(status, final, observation, rounds, loop_id, static_used, dynamic_used, response)
+        result = LoopResult(status, final, observation, rounds, loop_id, static_used, dynamic_used, response)
+        yield result.event()
+        return result

@@ -33,12 +33,14 @@ is in R — R being the solution's APIs when the caller knows them, else the ret
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..library.apis import SPECS, APISpec
-from .requests import ParsedRequest, RequestSyntaxError, parse_request, program_calls
+from ..sandbox import check_program
+from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, parse_request, program_calls
 from .retriever import APIRetriever
 from .taxonomy import error_type, literal_key
 
@@ -128,8 +130,9 @@ class StaticScanner:
     def scan_program(self, source: str, instruction: str, relevant: Sequence[str] | None = None) -> list[StaticFinding]:
         """Every call's first error, in source order (empty: the program may run).
 
-        E1 when the program does not parse or calls no API at all; E2.1 (on the last call) when
-        none of its calls is in the relevant set (``relevant``, else the retriever's top-1).
+        E1 when the program does not parse, calls no API at all or would be refused by the sandbox
+        (a class, an import…); E2.1 (on the last call) when none of its calls is in the relevant set
+        (``relevant``, else the retriever's top-1).
         """
         from .templates import static_feedback
 
@@ -142,6 +145,9 @@ class StaticScanner:
         else:
             if not calls:
                 findings.append(StaticFinding("E1", (), request=source, detail="the program calls no API", in_program=True))
+            refused = self._sandbox_refusal(source, calls)
+            if refused is not None:
+                findings.append(refused)
         for call in calls:
             finding = self.detect(call, instruction, relevant, check_selection=False)
             if finding is not None:
@@ -160,6 +166,19 @@ class StaticScanner:
         for finding in findings:
             finding.feedback = static_feedback(finding, self.specs, self.threshold)
         return findings
+
+    def _sandbox_refusal(self, source: str, calls: list[ParsedRequest]) -> StaticFinding | None:
+        """E1 when the sandbox would refuse the program, so the scan never passes what cannot run.
+
+        Calls of undocumented names count as known here: they are E2 errors, which the scan names.
+        """
+        problems = check_program(source, set(self.specs) | {call.api for call in calls})
+        if not problems:
+            return None
+        numbered = re.match(r"line (\d+):", problems[0])
+        line = int(numbered.group(1)) if numbered else None
+        return StaticFinding("E1", (), request=source, line=line, in_program=True,
+                             detail="the sandbox refuses the program: " + "; ".join(problems))
 
     # -- detection -----------------------------------------------------------------------------
     def detect(self, request: ParsedRequest, instruction: str, relevant: Sequence[str] | None = None,

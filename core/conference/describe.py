@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from ..events import Event
 from .paths import node_labels
 from .tree import Node, Tree
 
@@ -172,7 +173,7 @@ class LLMDescriber:
 
 # -- top-down generation with a cache ---------------------------------------------------------
 @dataclass
-class DescribeProgress:
+class DescribeProgress(Event):
     """Descriptions done so far: ``generated`` ran the describer, ``cached`` came from the cache."""
 
     done: int
@@ -180,6 +181,10 @@ class DescribeProgress:
     generated: int
     cached: int
     depth: int
+    kind: str = "describe_progress"
+
+    def summary(self) -> str:
+        return f"describing {self.done}/{self.total} nodes ({self.generated} generated, {self.cached} cached)"
 
 
 CacheLookup = Callable[[list[str]], dict[str, str]]

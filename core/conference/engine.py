@@ -1,86 +1,189 @@
-"""Conference QA engines: import and index a conference, answer a question, evaluate a dataset.
+"""The Conference QA engine: import and index a conference, answer a question, evaluate a dataset.
 
-Every engine is a generator of typed events (``events.py``); the last event carries the result.
-Models are arguments (an ``Embedder``; an ``LLM`` only where one answers or describes), so the
-CLI, the TUI and tests decide what runs.
+``open_conference(where, embedder, llm=…)`` opens it; every request is one sync generator of typed
+events (``core.events``): ``build`` yields the build's progress and ``IndexBuilt``; ``ask`` yields
+``EvidenceFound`` then ``Answered``; ``evaluate`` yields the build, ``EvalProgress`` per question
+and ``EvalFinished``. Models are arguments (an embedder; an LLM only where one answers or
+describes), so the CLI, the TUI and tests decide what runs.
 """
 
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from statistics import mean
 
 import numpy as np
 
-from ...core.locations import Locations
+from scholar_tui.config.locations import Locations
 from ...indexes import conference_vectors as vectors
-from .answer import answer_from_evidence
+from ...indexes.conference_store import ConferenceRecord, ConferenceStore, NodeRow
+from .answer import ANSWER_MODES, answer_question
 from .describe import DescribeProgress, Describer, describe_tree, embedded_text
-from .events import (Answered, EmbedProgress, EvalFinished, EvalProgress, EvalReport, EvidencePath, IndexBuilt,
-                     TreeLoaded, TypeScores)
+from .events import (Answered, EmbedProgress, EvalFinished, EvalProgress, EvalReport, EvidenceFound, EvidencePath,
+                     IndexBuilt, MethodReport, TreeLoaded, TypeScores)
 from .evidence import EvidenceIndex, hit_at_k
 from .metrics import exact_match, token_f1
-from .paths import leaf_paths
+from .paths import leaf_paths, node_path_text
 from .questions import QUESTION_TYPES, find_dataset_files, load_dataset_questions
-from .store import ConferenceStore
-from .tree import ConferenceError, Tree, load_json_tree
+from .retrieval import ABLATION, METHODS, PathRetriever, RetrievalParts
+from .tree import ConferenceError, Node, Tree, load_json_tree
 
 TOP_K = 5
 EMBED_BATCH = 128
-METHODS = ("star", "path")
+ANSWER_F1_MISS = 0.5
+"""``--errors`` lists a question whose answer scores below this token F1 even when its evidence was found."""
 
 
 def _text_hash(embedder_name: str, text: str) -> str:
     return hashlib.sha256(f"{embedder_name}\x1f{text}".encode("utf-8")).hexdigest()
 
 
-def build_index(
-    where: Locations,
-    tree: Tree,
-    source: str,
-    describer: Describer,
-    embedder,
-    *,
-    rebuild: bool = False,
-) -> Iterator[TreeLoaded | DescribeProgress | EmbedProgress | IndexBuilt]:
-    """Store the tree, describe every node top-down (cached), embed every path (reused when unchanged).
+def node_rows(tree: Tree, descriptions: dict[int, tuple[str, str]]) -> list[NodeRow]:
+    rows = []
+    for node in tree.nodes:
+        position = 0 if node.parent is None else tree.nodes[node.parent].children.index(node.id)
+        rows.append(NodeRow(node.id, node.parent, position, node.kind, node.key, node.label, node.text, node.depth,
+                            node_path_text(tree, node), descriptions.get(node.id, (None, ""))[0]))
+    return rows
 
-    ``rebuild`` ignores both caches, to time a cold build.
-    """
-    started, cpu_started = time.perf_counter(), time.process_time()
-    paths = leaf_paths(tree)
-    yield TreeLoaded(tree.name, source, len(tree.nodes), len(paths))
-    store = ConferenceStore(where)
-    try:
-        results: dict[int, tuple[str, str]] = {}
-        progress = DescribeProgress(0, len(tree.nodes), 0, 0, 0)
-        for event in describe_tree(
-            tree, describer, store.cached_descriptions,
-            lambda rows: store.store_descriptions(rows, describer.identity), force=rebuild,
-        ):
-            if isinstance(event, DescribeProgress):
-                progress = event
-                yield event
+
+def tree_from_rows(name: str, rows: Sequence[NodeRow]) -> Tree:
+    nodes = [Node(id=row.id, parent=row.parent_id, kind=row.kind, key=row.key, label=row.label, text=row.text,
+                  depth=row.depth) for row in rows]
+    for node in nodes:
+        if node.parent is not None:
+            nodes[node.parent].children.append(node.id)
+    return Tree(name=name, nodes=nodes)
+
+
+def method_parts(method: str) -> RetrievalParts:
+    if method not in METHODS:
+        raise ConferenceError(f"unknown method {method!r} (star or path)")
+    return METHODS[method]
+
+
+class ConferenceEngine:
+    """One user's conferences: their trees and descriptions in SQLite, their vectors in LanceDB."""
+
+    def __init__(self, where: Locations, embedder=None, *, llm=None, answer_mode: str = "computed") -> None:
+        if answer_mode not in ANSWER_MODES:
+            raise ConferenceError(f"answer mode must be one of {', '.join(ANSWER_MODES)}")
+        self.where = where
+        self.embedder = embedder
+        self.llm = llm
+        self.answer_mode = answer_mode if llm is not None else "computed"
+        self._retrievers: dict[str, PathRetriever] = {}
+
+    # -- what is imported --------------------------------------------------------------------
+    def _store(self) -> ConferenceStore:
+        return ConferenceStore(self.where)  # one connection per call: requests run in worker threads
+
+    def conferences(self) -> list[ConferenceRecord]:
+        store = self._store()
+        try:
+            return store.conferences()
+        finally:
+            store.close()
+
+    def conference(self, name: str) -> ConferenceRecord:
+        records = self.conferences()
+        for record in records:
+            if record.name == name:
+                return record
+        known = ", ".join(record.name for record in records) or "none imported yet"
+        raise ConferenceError(f"no conference named {name!r} (known: {known}; import one with `scholar-tui conf import`)")
+
+    def load_tree(self, name: str) -> Tree:
+        """The stored tree, as imported (node ids and order preserved)."""
+        self.conference(name)
+        store = self._store()
+        try:
+            return tree_from_rows(name, store.node_rows(name))
+        finally:
+            store.close()
+
+    def retriever(self, name: str) -> PathRetriever:
+        if name not in self._retrievers:
+            table = vectors.load_paths(self.where, name)
+            if table is None:
+                raise ConferenceError(f"conference {name!r} has no index; run `scholar-tui conf import` again")
+            self._retrievers[name] = PathRetriever(table, self.load_tree(name))
+        return self._retrievers[name]
+
+    # -- import and index --------------------------------------------------------------------
+    def build(self, tree: Tree, source: str, describer: Describer, *, rebuild: bool = False
+              ) -> Iterator[TreeLoaded | DescribeProgress | EmbedProgress | IndexBuilt]:
+        """Store the tree, describe every node top-down (cached), embed what changed, write the table.
+
+        Incremental: a description is regenerated only when its inputs changed, and a text is
+        embedded only when no vector of it (same embedder, same text) is stored. ``rebuild``
+        ignores both caches, to time a cold build.
+        """
+        self._retrievers.pop(tree.name, None)
+        started, cpu_started = time.perf_counter(), time.process_time()
+        paths = leaf_paths(tree)
+        yield TreeLoaded(tree.name, source, len(tree.nodes), len(paths))
+        store = self._store()
+        try:
+            results: dict[int, tuple[str, str]] = {}
+            progress = DescribeProgress(0, len(tree.nodes), 0, 0, 0)
+            for event in describe_tree(
+                tree, describer, store.cached_descriptions,
+                lambda rows: store.store_descriptions(rows, describer.identity), force=rebuild,
+            ):
+                if isinstance(event, DescribeProgress):
+                    progress = event
+                    yield event
+                else:
+                    results = event
+            describe_s = time.perf_counter() - started
+            leaves = sum(1 for node in tree.leaves() if node.text)
+            store.save_nodes(tree.name, source, tree.root.label, leaves, describer.kind, node_rows(tree, results))
+            embed_started = time.perf_counter()
+            rows = [
+                vectors.PathRow(
+                    node_id=path.node_id, path=path.text, value=path.value, description=results[path.node_id][1],
+                    star_hash=_text_hash(self.embedder.name, embedded_text(results[path.node_id][1])),
+                    path_hash=_text_hash(self.embedder.name, path.text),
+                )
+                for path in paths
+            ]
+            wanted = [("star", row.star_hash, embedded_text(row.description)) for row in rows] + \
+                     [("path", row.path_hash, row.path) for row in rows]
+            if not rebuild and vectors.holds_rows(self.where, tree.name, rows):
+                # nothing changed: the table is reused as it is, not read and written again
+                reused, load_s = len({(method, key) for method, key, _ in wanted}), 0.0
+                yield EmbedProgress(reused, reused, reused)
             else:
-                results = event
-        describe_s = time.perf_counter() - started
-        store.save_tree(tree, source, describer.kind, results)
-
-        embed_started = time.perf_counter()
-        rows = [
-            vectors.PathRow(
-                node_id=path.node_id, path=path.text, value=path.value, description=results[path.node_id][1],
-                star_hash=_text_hash(embedder.name, embedded_text(results[path.node_id][1])),
-                path_hash=_text_hash(embedder.name, path.text),
+                known, reused, load_s = yield from self._embed(wanted, {"star": {}, "path": {}} if rebuild
+                                                               else vectors.existing_vectors(self.where, tree.name))
+                star = np.stack([known[("star", row.star_hash)] for row in rows])
+                path_matrix = np.stack([known[("path", row.path_hash)] for row in rows])
+                vectors.write_table(self.where, tree.name, rows, star, path_matrix)
+            embedded = len({(method, key) for method, key, _ in wanted}) - reused
+            embed_s = time.perf_counter() - embed_started - load_s
+            build_s = time.perf_counter() - started - load_s
+            store.record_build(tree.name, embedder=self.embedder.name, describe_s=round(describe_s, 3),
+                               embed_s=round(embed_s, 3), build_s=round(build_s, 3),
+                               generated=progress.generated, embedded=embedded)
+            yield IndexBuilt(
+                conference=tree.name, leaves=len(paths), describer=describer.kind,
+                describer_identity=describer.identity, generated=progress.generated, cached=progress.cached,
+                embedded=embedded, reused=reused, describe_s=describe_s, embed_s=embed_s, build_s=build_s,
+                embedder=self.embedder.name, embedder_load_s=load_s, cpu_s=time.process_time() - cpu_started,
             )
-            for path in paths
-        ]
-        previous = {"star": {}, "path": {}} if rebuild else vectors.existing_vectors(where, tree.name)
-        wanted = [("star", row.star_hash, embedded_text(row.description)) for row in rows] + \
-                 [("path", row.path_hash, row.path) for row in rows]
+        finally:
+            store.close()
+
+    def _embed(self, wanted: list[tuple[str, str, str]], previous: dict[str, dict[str, np.ndarray]]
+               ) -> Iterator[EmbedProgress]:
+        """Vectors for every (method, hash, text): kept from ``previous`` when there, embedded otherwise.
+
+        Returns (vectors by (method, hash), how many were reused, seconds spent loading the embedder).
+        """
         known: dict[tuple[str, str], np.ndarray] = {}
         missing: dict[tuple[str, str], str] = {}
         for method, key, text in wanted:
@@ -88,83 +191,116 @@ def build_index(
                 known[(method, key)] = previous[method][key]
             else:
                 missing.setdefault((method, key), text)
-        reused, total = len(known), len(known) + len(missing)
+        reused = len(known)
+        total = reused + len(missing)
         yield EmbedProgress(reused, total, reused)
         load_s = 0.0
         if missing:  # loading the embedder is not building the index: timed apart
             load_started = time.perf_counter()
-            _ = embedder.dimension
+            _ = self.embedder.dimension
             load_s = time.perf_counter() - load_started
         pending = list(missing.items())
         for start in range(0, len(pending), EMBED_BATCH):
             batch = pending[start:start + EMBED_BATCH]
-            for (slot, _), vector in zip(batch, embedder.embed([text for _, text in batch])):
+            for (slot, _), vector in zip(batch, self.embedder.embed([text for _, text in batch])):
                 known[slot] = vector
             yield EmbedProgress(reused + start + len(batch), total, reused)
-        star = np.stack([known[("star", row.star_hash)] for row in rows])
-        path_matrix = np.stack([known[("path", row.path_hash)] for row in rows])
-        vectors.write_table(where, tree.name, rows, star, path_matrix)
-        embed_s = time.perf_counter() - embed_started - load_s
-        build_s = time.perf_counter() - started - load_s
-        store.record_build(tree.name, embedder=embedder.name, describe_s=round(describe_s, 3),
-                           embed_s=round(embed_s, 3), build_s=round(build_s, 3),
-                           generated=progress.generated, embedded=len(missing))
-        yield IndexBuilt(
-            conference=tree.name, leaves=len(paths), describer=describer.kind,
-            describer_identity=describer.identity, generated=progress.generated, cached=progress.cached,
-            embedded=len(missing), reused=reused, describe_s=describe_s, embed_s=embed_s, build_s=build_s,
-            embedder=embedder.name, embedder_load_s=load_s, cpu_s=time.process_time() - cpu_started,
-        )
-    finally:
-        store.close()
+        return known, reused, load_s
+
+    # -- asking ------------------------------------------------------------------------------
+    def search(self, conference: str, question: str, method: str = "star", k: int = TOP_K,
+               query_vector: np.ndarray | None = None, parts: RetrievalParts | None = None) -> list[EvidencePath]:
+        retriever = self.retriever(conference)
+        parts = parts or method_parts(method)
+        if query_vector is None and parts.dense:
+            query_vector = self.embedder.embed([question])[0]
+        table = retriever.table
+        return [EvidencePath(rank, table.node_ids[row], table.paths[row], table.values[row], table.descriptions[row],
+                             score)
+                for rank, (row, score) in enumerate(retriever.search(question, query_vector, parts, k), start=1)]
+
+    def ask(self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
+            ) -> Iterator[EvidenceFound | Answered]:
+        """Find the evidence (``EvidenceFound``), then answer from it (``Answered``, with citations)."""
+        started = time.perf_counter()
+        if not question.strip():
+            raise ConferenceError("the question is empty")
+        self.conference(conference)
+        evidence = self.search(conference, question, method, k)
+        yield EvidenceFound(question, conference, method, evidence)
+        answered = answer_question(question, evidence, self.retriever(conference).tree, self.llm, self.answer_mode)
+        answered.conference, answered.method = conference, method
+        answered.seconds = time.perf_counter() - started
+        yield answered
+
+    # -- evaluation --------------------------------------------------------------------------
+    def evaluate(self, directory: Path, describer: Describer, *, methods: Sequence[str] = ("star", "path"),
+                 ablation: bool = False, name: str | None = None, rebuild: bool = False, k: int = TOP_K
+                 ) -> Iterator[object]:
+        """Import and index a ConferenceQA directory (reusing caches), then score every question
+        with each method (and each ablation row) in the same run.
+
+        Yields the build's events, ``EvalProgress`` per question and method, then ``EvalFinished``.
+        """
+        files = find_dataset_files(directory)
+        questions = load_dataset_questions(files)
+        tree = load_json_tree(files.tree_file, name)
+        built: IndexBuilt | None = None
+        for event in self.build(tree, str(files.tree_file), describer, rebuild=rebuild):
+            if isinstance(event, IndexBuilt):
+                built = event
+            yield event
+        assert built is not None
+        evidence_index = EvidenceIndex(tree)
+        gold = []
+        for question in questions:
+            resolutions = [evidence_index.resolve(source) for source in question.sources]
+            leaves = frozenset().union(*(evidence_index.evidence_leaves(item) for item in resolutions))
+            gold.append((leaves, [node_path_text(tree, tree.nodes[node]) for item in resolutions for node in item.nodes]))
+        query_vectors = self.embedder.embed([question.question for question in questions])
+        configurations = [(method, method_parts(method)) for method in methods]
+        if ablation:
+            configurations += [(f"ablation {number}", parts) for number, parts in enumerate(ABLATION, start=1)]
+        reports: list[MethodReport] = []
+        answer_started = time.perf_counter()
+        total = len(questions) * len(configurations)
+        done = 0
+        for label, parts in configurations:
+            rows: list[dict] = []
+            for question, vector, (leaves, gold_paths) in zip(questions, query_vectors, gold):
+                evidence = self.search(tree.name, question.question, k=k, query_vector=vector, parts=parts)
+                answered = answer_question(question.question, evidence, tree, self.llm, self.answer_mode)
+                retrieved = [item.node_id for item in evidence]
+                resolved = bool(leaves)
+                rows.append({
+                    "type": question.question_type, "question": question.question, "gold": question.answer,
+                    "from": list(question.sources), "gold_paths": gold_paths,
+                    "answer": answered.answer, "operation": answered.operation, "cited": answered.cited,
+                    "f1": token_f1(question.answer, answered.answer), "em": exact_match(question.answer, answered.answer),
+                    "evidence_resolved": resolved,
+                    "hit_at_1": resolved and hit_at_k(retrieved, leaves, 1),
+                    "hit_at_5": resolved and hit_at_k(retrieved, leaves, 5),
+                    "top_paths": [item.path for item in evidence],
+                })
+                done += 1
+                yield EvalProgress(done, total, question.question_type, rows[-1]["hit_at_5"] if resolved else None)
+            reports.append(MethodReport(
+                method=label, retrieval=parts.name, rows=rows, overall=_scores("all", rows),
+                by_type=[_scores(kind, [row for row in rows if row["type"] == kind])
+                         for kind in QUESTION_TYPES if any(row["type"] == kind for row in rows)],
+            ))
+        yield EvalFinished(EvalReport(
+            conference=tree.name, describer=describer.kind, answer_mode=self.answer_mode, k=k, index=built,
+            methods=reports, answer_s=time.perf_counter() - answer_started,
+        ))
 
 
-class ConferenceIndex:
-    """Search one imported conference: the question is embedded once, LanceDB ranks by cosine."""
-
-    def __init__(self, where: Locations, conference: str, embedder) -> None:
-        self.where = where
-        self.conference = conference
-        self.embedder = embedder
-        self._table = vectors.open_table(where, conference)
-        if self._table is None:
-            raise ConferenceError(f"conference {conference!r} has no index; run `scholar-tui conf import` again")
-
-    def search_vector(self, query: np.ndarray, method: str, k: int = TOP_K) -> list[EvidencePath]:
-        if method not in METHODS:
-            raise ConferenceError(f"unknown method {method!r} (star or path)")
-        hits = vectors.search_table(self._table, query, method, k)
-        return [EvidencePath(rank, hit.node_id, hit.path, hit.value, hit.description, hit.score)
-                for rank, hit in enumerate(hits, start=1)]
-
-    def search(self, question: str, method: str = "star", k: int = TOP_K) -> list[EvidencePath]:
-        return self.search_vector(self.embedder.embed([question])[0], method, k)
-
-
-def ask(
-    where: Locations, conference: str, question: str, embedder, *, method: str = "star", llm=None,
-    answer_mode: str = "choose", k: int = TOP_K,
-) -> Answered:
-    """Retrieve the top-k paths and answer: extractive always, the model's answer when ``llm`` is given."""
-    started = time.perf_counter()
-    if not question.strip():
-        raise ConferenceError("the question is empty")
-    evidence = ConferenceIndex(where, conference, embedder).search(question, method, k)
-    answered = answer_from_evidence(question, evidence, llm, answer_mode)
-    answered.conference, answered.method = conference, method
-    answered.seconds = time.perf_counter() - started
-    return answered
-
-
-def _scores(question_type: str, rows: list[dict], with_model: bool) -> TypeScores:
+def _scores(question_type: str, rows: list[dict]) -> TypeScores:
     scores = TypeScores(question_type, questions=len(rows))
     if not rows:
         return scores
     scores.f1 = mean(row["f1"] for row in rows)
     scores.em = mean(row["em"] for row in rows)
-    if with_model:
-        scores.model_f1 = mean(row["model_f1"] for row in rows)
-        scores.model_em = mean(row["model_em"] for row in rows)
     resolved = [row for row in rows if row["evidence_resolved"]]
     scores.resolved = len(resolved)
     if resolved:
@@ -173,64 +309,38 @@ def _scores(question_type: str, rows: list[dict], with_model: bool) -> TypeScore
     return scores
 
 
-def evaluate(
-    where: Locations,
-    directory: Path,
-    describer: Describer,
-    embedder,
-    *,
-    method: str = "star",
-    llm=None,
-    answer_mode: str = "extractive",
-    name: str | None = None,
-    rebuild: bool = False,
-    k: int = TOP_K,
-) -> Iterator[object]:
-    """Import and index a ConferenceQA directory (reusing caches), then score every question.
+def missed(row: dict) -> list[str]:
+    """Why an evaluated question counts as missed: its evidence not in the top k, its answer wrong."""
+    reasons = []
+    if row["evidence_resolved"] and not row["hit_at_5"]:
+        reasons.append("evidence")
+    if row["f1"] < ANSWER_F1_MISS:
+        reasons.append("answer")
+    return reasons
 
-    Yields the build's events, one ``EvalProgress`` per question, and finally ``EvalFinished``.
+
+def errors_text(report: EvalReport, method: str = "star") -> str:
+    """Every missed question of ``method``: the question, gold answer and path, top-5 paths, the answer given."""
+    blocks = []
+    for number, row in enumerate(report.method(method).rows, start=1):
+        reasons = missed(row)
+        if not reasons:
+            continue
+        lines = [f"## {number}. [{row['type']}] {row['question']}",
+                 f"missed: {', '.join(reasons)} · F1 {100 * row['f1']:.1f} · hit@1 {int(row['hit_at_1'])} hit@5 {int(row['hit_at_5'])}",
+                 f"gold answer: {row['gold']}",
+                 f"gold from: {' | '.join(row['from'])}"]
+        lines += [f"gold path: {path}" for path in row["gold_paths"][:3]] or ["gold path: (not found in the tree)"]
+        lines.append(f"answer ({row['operation']}, cites {row['cited']}): {row['answer']}")
+        lines += [f"  {rank}. {path}" for rank, path in enumerate(row["top_paths"], start=1)]
+        blocks.append("\n".join(lines))
+    header = f"# {report.conference} · {method} · {len(blocks)} missed of {len(report.method(method).rows)}\n"
+    return header + "\n\n".join(blocks) + "\n"
+
+
+def open_conference(where: Locations, embedder=None, *, llm=None, answer_mode: str = "computed") -> ConferenceEngine:
+    """The one way to open the Conference QA engine (``core.events``' shape).
+
+    ``embedder`` may be None for what needs no vectors (listing conferences, loading a tree).
     """
-    files = find_dataset_files(directory)
-    questions = load_dataset_questions(files)
-    tree = load_json_tree(files.tree_file, name)
-    built: IndexBuilt | None = None
-    for event in build_index(where, tree, str(files.tree_file), describer, embedder, rebuild=rebuild):
-        if isinstance(event, IndexBuilt):
-            built = event
-        yield event
-    assert built is not None
-    evidence_index = EvidenceIndex(tree)
-    index = ConferenceIndex(where, tree.name, embedder)
-    query_vectors = embedder.embed([question.question for question in questions])
-    with_model = llm is not None and answer_mode != "extractive"
-    rows: list[dict] = []
-    answer_started = time.perf_counter()
-    for number, (question, vector) in enumerate(zip(questions, query_vectors), start=1):
-        evidence = index.search_vector(vector, method, k)
-        answered = answer_from_evidence(question.question, evidence, llm if with_model else None, answer_mode)
-        resolutions = [evidence_index.resolve(source) for source in question.sources]
-        gold_leaves = frozenset().union(*(evidence_index.evidence_leaves(item) for item in resolutions))
-        retrieved = [item.node_id for item in evidence]
-        resolved = bool(gold_leaves)
-        row = {
-            "type": question.question_type, "question": question.question, "gold": question.answer,
-            "from": list(question.sources), "extractive": answered.extractive,
-            "f1": token_f1(question.answer, answered.extractive), "em": exact_match(question.answer, answered.extractive),
-            "evidence_resolved": resolved,
-            "hit_at_1": resolved and hit_at_k(retrieved, gold_leaves, 1),
-            "hit_at_5": resolved and hit_at_k(retrieved, gold_leaves, 5),
-            "top_paths": [item.path for item in evidence],
-        }
-        if with_model:
-            row.update(model_answer=answered.model_answer or "",
-                       model_f1=token_f1(question.answer, answered.model_answer or ""),
-                       model_em=exact_match(question.answer, answered.model_answer or ""))
-        rows.append(row)
-        yield EvalProgress(number, len(questions), question.question_type, row["hit_at_5"] if resolved else None)
-    by_type = [_scores(kind, [row for row in rows if row["type"] == kind], with_model)
-               for kind in QUESTION_TYPES if any(row["type"] == kind for row in rows)]
-    yield EvalFinished(EvalReport(
-        conference=tree.name, method=method, describer=describer.kind,
-        answer_mode=answer_mode if with_model else "extractive", k=k, index=built, by_type=by_type,
-        overall=_scores("all", rows, with_model), answer_s=time.perf_counter() - answer_started, rows=rows,
-    ))
+    return ConferenceEngine(where, embedder, llm=llm, answer_mode=answer_mode)

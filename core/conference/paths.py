@@ -13,7 +13,7 @@ class LeafPath:
     labels: tuple[str, ...]
     """The names from the root down to the leaf's own key (the heading chain)."""
     value: str
-    """The leaf's content: what an extractive answer returns."""
+    """The leaf's content: what a span answer starts from."""
 
     @property
     def text(self) -> str:

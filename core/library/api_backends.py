@@ -16,7 +16,7 @@ from .apis import APIError, Backend
 
 def _rank_people(candidates: list[dict], name: str | None, organization: str | None, interest: str | None) -> list[dict]:
     """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible ones."""
-    from .fuzzy import name_score, overlap_score
+    from scholar_tui.indexes.fuzzy import name_score, overlap_score
 
     ranked = []
     for candidate in candidates:
@@ -61,7 +61,7 @@ class LocalBackend(Backend):
         return found
 
     def _paper(self, api: str, pub_id: str) -> int:
-        from .records import arxiv_id, doi, openalex_id
+        from scholar_tui.indexes.records import arxiv_id, doi, openalex_id
 
         text = pub_id.strip()
         if not (re.fullmatch(r"paper:\d+|\d+", text) or arxiv_id(text) or doi(text) or openalex_id(text)):
@@ -99,7 +99,7 @@ class LocalBackend(Backend):
     # the APIs
     def searchPerson(self, name: str | None = None, organization: str | None = None,
                      interest: str | None = None) -> list[dict]:
-        from .fuzzy import name_score
+        from scholar_tui.indexes.fuzzy import name_score
 
         by_person: dict[int, dict] = {}
         for row in self.library.people_names():
@@ -129,7 +129,7 @@ class LocalBackend(Backend):
         return results
 
     def searchPublication(self, publication_info: str) -> list[dict]:
-        from .fuzzy import title_score
+        from scholar_tui.indexes.fuzzy import title_score
 
         exact = self.library.resolve_paper(publication_info) if len(publication_info) < 80 else None
         scored = []
@@ -225,7 +225,7 @@ class OpenAlexBackend(Backend):
 
     @staticmethod
     def _id(api: str, value: str, letter: str, parameter: str) -> str:
-        from .records import openalex_id
+        from scholar_tui.indexes.records import openalex_id
 
         found = openalex_id(value)
         if not found or found[0] != letter:
@@ -271,7 +271,7 @@ class OpenAlexBackend(Backend):
     def searchPublication(self, publication_info: str) -> list[dict]:
         works = self._run("searchPublication", lambda: self.client.search_works(publication_info, per_page=SEARCH_LIMIT))
         self._cache(works=works)
-        from .records import openalex_id
+        from scholar_tui.indexes.records import openalex_id
 
         return [{"pub_id": openalex_id(work["id"]), "title": work.get("title") or work.get("display_name"),
                  "year": work.get("publication_year")} for work in works]
@@ -286,7 +286,7 @@ class OpenAlexBackend(Backend):
         return works
 
     def getCoauthors(self, person_id: str) -> list[dict]:
-        from .records import openalex_id
+        from scholar_tui.indexes.records import openalex_id
 
         me = self._id("getCoauthors", person_id, "A", "person_id")
         counts: dict[str, dict] = {}
@@ -330,7 +330,7 @@ class OpenAlexBackend(Backend):
                 "education_experience": None, "email": None}
 
     def getPersonPubs(self, person_id: str) -> list[dict]:
-        from .records import openalex_id
+        from scholar_tui.indexes.records import openalex_id
 
         return [{
             "pub_id": openalex_id(work["id"]), "title": work.get("title") or work.get("display_name"),

@@ -12,7 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
-from .records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
 
 NS = {
     "atom": "http://www.w3.org/2005/Atom",

@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from .records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi, fold, strip_controls
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi, fold, strip_controls
 
 MONTHS = {name: str(number) for number, name in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}

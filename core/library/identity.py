@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import parse_qs, unquote
 
-from scholar_tui.core.library.records import fold
+from scholar_tui.indexes.records import fold
 
 PARTICLES = {"van", "von", "de", "der", "den", "del", "della", "da", "di", "du", "dos", "das", "le", "la",
              "ter", "ten", "bin", "al", "el", "st", "mac"}

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...indexes.library import Library, LibraryBusy
+from scholar_tui.indexes.records import PaperRecord, PersonRecord
 from .identity import after_import
-from .records import PaperRecord, PersonRecord
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
 

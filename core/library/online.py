@@ -25,11 +25,10 @@ from urllib.parse import urlparse
 
 import httpx
 
+from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.events import Event
 from scholar_tui.core.library.identity import merge_people, queried_surnames
-
-from ..config import NetworkSettings
-from .records import PaperRecord, openalex_id
+from scholar_tui.indexes.records import PaperRecord, openalex_id
 
 OPENALEX_URL = "https://api.openalex.org"
 ARXIV_URL = "https://export.arxiv.org/api/query"

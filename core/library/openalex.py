@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .records import (
+from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
     PersonRecord,

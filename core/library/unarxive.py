@@ -19,7 +19,7 @@ import re
 from email.utils import parsedate_to_datetime
 from typing import Any
 
-from .records import (
+from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
     ReferenceRecord,

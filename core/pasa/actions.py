@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...models.grammars import gbnf_literal
-from ...training.formats import CrawlerAction, parse_actions
+from scholar_tui.core.pasa.prompts import CrawlerAction, parse_actions
 
 FREE_QUERY_MAX_CHARS = 80
 

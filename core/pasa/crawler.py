@@ -1,7 +1,7 @@
 """The Crawler agent: one constrained generation per session (PaSa §4.2, Table 8).
 
 The prompt is the session's initial state exactly as the Crawler is trained on it
-(``training.formats.crawler_prompt``: S_q or S_q+p, sent as one user turn of the model's chat
+(``core.pasa.prompts.crawler_prompt``: S_q or S_q+p, sent as one user turn of the model's chat
 template), so a Crawler fine-tuned with ``scholar-tui train crawler-il``/``crawler-ppo`` and
 exported to GGUF runs here unchanged. The response is generated greedily under the session's
 grammar (``actions``), then validated once more.
@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 
 from ...models.base import LLM, CancelToken
-from ...training.formats import CrawlerSession, Paper, crawler_prompt
+from scholar_tui.core.pasa.prompts import CrawlerSession, Paper, crawler_prompt
 from .actions import CheckedActions, expand_grammar, search_grammar, validate
 
 MAX_SECTIONS_SHOWN = 40

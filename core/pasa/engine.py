@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ...indexes.library import Library
 from ...models.base import LLM, CancelToken
-from ...training.formats import CrawlerAction, CrawlerSession, SelectorRecord
+from scholar_tui.core.pasa.prompts import CrawlerAction, CrawlerSession, SelectorRecord
 from ..autofeedback.loop import FeedbackLoop, Generation, LoopResult
 from .actions import CheckedActions
 from .crawler import Crawler, session_record

@@ -1,6 +1,6 @@
 """The Selector agent: P(True) of the decision token ranks papers; a short rationale follows.
 
-The prompt is PaSa's Table 15 (``training.formats.selector_prompt``), sent as one user turn of
+The prompt is PaSa's Table 15 (``core.pasa.prompts.selector_prompt``), sent as one user turn of
 the chat template, the form the Selector is fine-tuned on. Its decision token comes first
 (§4.3): ``llm.choose(..., ["True", "False"])`` reads P(True) from the first token's distribution,
 and that probability ranks the results; the decision is P(True) > 0.5.
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ...models.base import LLM, CancelToken
 from ...models.grammars import gbnf_literal
-from ...training.formats import SelectorRecord, selector_prompt
+from scholar_tui.core.pasa.prompts import SelectorRecord, selector_prompt
 from .crawler import TINY_MODEL_MARKERS
 from .phrases import matched_phrases
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
-from ..config import Settings
-from ..locations import Locations
+from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import Settings
 from .engine import PaSa, PaSaOptions
 from .tools import LibraryTools
 from .works import CitedWorks, prepare_cited_works
@@ -58,8 +58,8 @@ def build_agent(where: Locations, settings: Settings, library: Library, llm, emb
     tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit)
     loop = None
     if settings.autofeedback.pasa if feedback is None else feedback:
-        from ..autofeedback import open_feedback_loop
+        from ..autofeedback import open_autofeedback
         from .tool_requests import DOCUMENTATION
 
-        loop = open_feedback_loop(where, settings, embedder, source=feedback_source, **DOCUMENTATION)
+        loop = open_autofeedback(where, settings, embedder, source=feedback_source, **DOCUMENTATION)
     return PaSa(llm, tools, options, feedback=loop)

@@ -20,7 +20,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..autofeedback.requests import RequestSyntaxError, format_request, parse_request
+from scholar_tui.core.autofeedback.registry import ToolAPIs, register_tool_apis
+from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, format_request, parse_request
 from ..library.apis import APISpec, Parameter, ReturnField
 from ..sandbox import APICall
 from .tools import LibraryTools, ToolResult
@@ -187,13 +188,6 @@ class ToolExecutor:
         return result
 
 
-def is_tool_request(text: str) -> bool:
-    try:
-        return parse_request(text, require_tags=False).api in TOOL_SPECS
-    except RequestSyntaxError:
-        return False
-
-
 def send_tool_request(where, settings, text: str, embedder) -> APICall:
     """One request sent by a person, against the library alone (nothing is queued: no crawl runs)."""
     from ...indexes.library import Library
@@ -204,3 +198,6 @@ def send_tool_request(where, settings, text: str, embedder) -> APICall:
         return asyncio.run(executor.send(text)).call
     finally:
         library.close()
+
+
+register_tool_apis(ToolAPIs("pasa", TOOL_SPECS, TOOL_ERROR_CODES, DOC_TABLE, send_tool_request))

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from ...indexes.library import Library
 from ...indexes.library_search import LibraryIndex
 from ...indexes.pasa_works import expandable_sections, paper_citations, section_citations
-from ...training.formats import Paper
+from scholar_tui.core.pasa.prompts import Paper
 from ..library.online import OfflineError, OnlineSources, SourceError
 
 REFERENCES_SECTION = "References"

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from ...indexes.library import Library
 from ...indexes.pasa_works import link_reference, unlinked_references
-from ..library.records import PaperRecord
+from scholar_tui.indexes.records import PaperRecord
 from .reference_titles import extract_title
 
 SOURCE = "reference"

@@ -1,10 +1,11 @@
 """SoAy: solution-based API use for scholar questions (solution library, programs, SoAyEval).
 
-``open_engine`` builds the engine over this installation's library; CLI, TUI and benchmarks
-share it. Modules: solutions (API graph, solution library), intents (combinations with their
-phrasings and programs), entities (linking the question's span), retrieval (choosing the
-solution), engine (the pipeline as events), bench (SoAyBench and scoring), baseline (the
-step-by-step agent), evaluate (SoAyEval).
+``open_soay`` builds the engine over this installation's library; the CLI, the TUI and the
+benchmarks share it and read its one stream of events, ``engine.run(question)`` (the shape of
+``core.events``). Modules: solutions (API graph, solution library), intents (combinations with
+their phrasings and programs), entities (linking the question's span), retrieval (choosing the
+solution), engine (the pipeline as events), prompts (SoAyBench records, the fine-tuning prompt),
+bench (SoAyBench and scoring), baseline (the step-by-step agent), evaluate (SoAyEval).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 
-def open_engine(where, settings, *, embedder, llm_provider: Callable[[], Any] | None = None,
+def open_soay(where, settings, *, embedder, llm_provider: Callable[[], Any] | None = None,
                 backend: str = "local", choice_mode: str = "auto", code_mode: str = "template",
                 feedback: bool | None = None, feedback_source: str = "soay"):
     """``feedback``: run programs through AutoFeedback (default: the ``autofeedback.soay`` setting)."""
@@ -22,8 +23,8 @@ def open_engine(where, settings, *, embedder, llm_provider: Callable[[], Any] | 
 
     loop = None
     if settings.autofeedback.soay if feedback is None else feedback:
-        from ..autofeedback import open_feedback_loop
+        from ..autofeedback import open_autofeedback
 
-        loop = open_feedback_loop(where, settings, embedder, source=feedback_source)
+        loop = open_autofeedback(where, settings, embedder, source=feedback_source)
     return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,
                       backend=backend, choice_mode=choice_mode, code_mode=code_mode, feedback=loop)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...training.formats import SoAyRecord
+from scholar_tui.core.soay.prompts import SoAyRecord
 from ..sandbox import Sandbox
 from .evaluate import SoAyEvalReport, judge, soay_eval
 from .intents import INTENTS, Intent
@@ -120,3 +120,33 @@ def score_method(name: str, answer: Answerer, records: list[SoAyRecord],
         if progress:
             progress(number, len(records))
     return MethodRun(name, soay_eval(outcomes), latencies, rows)
+
+
+def spread_over_hops(records: list[SoAyRecord], limit: int) -> list[SoAyRecord]:
+    """Up to ``limit`` records, taken round-robin over hop counts so every hop is measured."""
+    if not limit or limit >= len(records):
+        return records
+    by_hops: dict[int, list] = {}
+    for record in records:
+        by_hops.setdefault(record.hops, []).append(record)
+    picked: list = []
+    while len(picked) < limit:
+        for group in by_hops.values():
+            if group and len(picked) < limit:
+                picked.append(group.pop(0))
+    return picked
+
+
+def compare_with_baseline(engine, test: list[SoAyRecord], baseline_limit: int) -> list[MethodRun]:
+    """SoAy on the test questions, then the slow step-by-step baseline on up to ``baseline_limit`` of
+    them (spread over hop counts), with the same model and APIs; the first question warms up first."""
+    from .baseline import StepByStepAgent
+    from .engine import final_answer
+
+    def soay(question: str):
+        return final_answer(engine.run(question))
+
+    soay(test[0].question)  # warm-up: models loaded, sandbox started
+    soay_run = score_method("SoAy", soay, test)
+    agent = StepByStepAgent(engine.api, engine.llm_provider())
+    return [soay_run, score_method("step-by-step", agent.answer, spread_over_hops(test, baseline_limit))]

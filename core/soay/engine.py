@@ -11,91 +11,113 @@ The entity is a span of the question found by the fuzzy-search APIs, never gener
 
 from __future__ import annotations
 
+import json
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
+from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.readiness import api_missing
-
 from ..sandbox import Limits, Sandbox, SandboxResult
-from ..streaming import iterate_in_thread
 from .entities import Mention, find_entity
 from .intents import INTENTS, Intent
 from .retrieval import ChoiceMode, IntentIndex, choose_intent
 
-if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_engine)
+if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
     from ..autofeedback import FeedbackLoop, FeedbackRecord
 
 CodeMode = Literal["template", "model"]
-SANDBOX_FACTORY = "scholar_tui.core.soay.sandbox_apis:academic_functions"
 
 
 # -- events ------------------------------------------------------------------------------------
 @dataclass
-class EntityLinked:
+class EntityLinked(Event):
     mention: Mention
+    kind: str = "entity_linked"
+
+    def summary(self) -> str:
+        return f"entity: {self.mention.text} ({self.mention.kind} “{self.mention.matched}”)"
 
 
 @dataclass
-class SolutionChosen:
+class SolutionChosen(Event):
     intent: str
     solution: list[str]
     hops: int
     mode: str
     candidates: list[tuple[str, float]]
     probabilities: dict[str, float] = field(default_factory=dict)
+    kind: str = "solution_chosen"
+
+    def summary(self) -> str:
+        return f"solution: {' → '.join(self.solution)} ({self.hops} hops, intent {self.intent}, chosen by {self.mode})"
 
 
 @dataclass
-class ProgramWritten:
+class ProgramWritten(Event):
     source: str
     mode: str
+    kind: str = "program_written"
+
+    def summary(self) -> str:
+        lines = len(self.source.splitlines())
+        return f"program ({self.mode}, {lines} line{'' if lines == 1 else 's'})"
 
 
 @dataclass
-class ProgramRan:
+class ProgramRan(Event):
     result: SandboxResult
+    kind: str = "program_ran"
+
+    def summary(self) -> str:
+        calls = ", ".join(call.name for call in self.result.calls) or "none"
+        if self.result.ok:
+            value = json.dumps(self.result.value, ensure_ascii=False, default=str)
+            return f"result: {value if len(value) <= 200 else value[:199] + '…'} · API calls: {calls}"
+        return f"the program failed ({self.result.error_kind}): {self.result.error} · API calls: {calls}"
 
 
 @dataclass
-class FeedbackGiven:
-    """One AutoFeedback round on the program: a static finding or a failed run, and the feedback."""
+class AnswerPhrased(Event):
+    """The program's value, phrased as the intent answers (``value`` as the program returned it)."""
 
-    loop_id: int | None
-    round: int
-    kind: str  # "static" | "dynamic"
-    sub_type: str | None
-    feedback: str
-
-
-@dataclass
-class FeedbackDone:
-    loop_id: int | None
-    status: str  # "solved" | "limit_hit"
-    static_rounds: int
-    dynamic_rounds: int
-
-
-@dataclass
-class Answered:
     text: str
     value: Any
+    kind: str = "answer_phrased"
+
+    def summary(self) -> str:
+        return f"answer: {self.text}"
 
 
 @dataclass
-class Failed:
+class Failed(Event):
     stage: str
     message: str
+    kind: str = "failed"
+
+    def summary(self) -> str:
+        return f"{self.stage}: {self.message}"
 
 
 @dataclass
-class Finished:
+class Finished(Event):
+    """The last event of every run: the whole answer (``--json`` prints it)."""
+
     answer: "SoAyAnswer"
+    kind: str = "finished"
+
+    def summary(self) -> str:
+        total = self.answer.timings_ms.get("total", 0)
+        return f"{'answered' if self.answer.ok else 'no answer'} in {total:.0f} ms"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, **self.answer.as_dict()}
 
 
-Event = (EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | FeedbackGiven | FeedbackDone | Answered | Failed
-         | Finished)
+SoAyEvent = (EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | FeedbackRound | FeedbackFinished
+             | AnswerPhrased | Failed | Finished)
 
 
 @dataclass
@@ -115,7 +137,7 @@ class SoAyAnswer:
     error: str | None = None
     error_stage: str | None = None
     feedback: dict[str, Any] | None = None
-    """The AutoFeedback loop the program went through: loop id, status, rounds (None when off)."""
+    """The AutoFeedback loop the program went through (``FeedbackFinished.to_json()``; None when off)."""
     timings_ms: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
@@ -180,7 +202,7 @@ class SoAyEngine:
         self.api = api
         self.index = IntentIndex(embedder)
         self.llm_provider = llm_provider
-        self.sandbox = sandbox or Sandbox(SANDBOX_FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+        self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
         self.choice_mode = choice_mode
         self.code_mode = code_mode
         self.feedback = feedback  # AutoFeedback on every program (issue #5); None runs programs as they are
@@ -191,7 +213,8 @@ class SoAyEngine:
     def _llm(self):
         return self.llm_provider() if self.llm_provider is not None else None
 
-    def steps(self, question: str) -> Iterator[Event]:
+    def run(self, question: str) -> Iterator[SoAyEvent]:
+        """The question through every stage, one event each; the last is always ``Finished``."""
         answer = SoAyAnswer(question=question)
         started = clock = time.perf_counter()
 
@@ -201,7 +224,7 @@ class SoAyEngine:
             answer.timings_ms[name] = round((now - clock) * 1000, 1)
             clock = now
 
-        def fail(stage: str, message: str) -> Iterator[Event]:
+        def fail(stage: str, message: str) -> Iterator[SoAyEvent]:
             answer.error, answer.error_stage = message, stage
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield Failed(stage, message)
@@ -252,7 +275,7 @@ class SoAyEngine:
         answer.ok, answer.value = True, result.value
         answer.answer = phrase_answer(intent, mention.matched, result.value)
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-        yield Answered(answer.answer, result.value)
+        yield AnswerPhrased(answer.answer, result.value)
         yield Finished(answer)
 
     def _program(self, question: str, intent: Intent, entity: str, previous: "FeedbackRecord | None") -> str:
@@ -279,21 +302,21 @@ class SoAyEngine:
             # An empty answer is an answer in SoAy (a scholar may have no coauthors); failures are not.
             return run.ok and all(call.ok for call in run.calls)
 
-        outcome = loop.run(question, generate, self.sandbox.run, mode="program", relevant=list(intent.solution),
-                           accept=accept)
-        for round_ in outcome.rounds:
-            yield ProgramWritten(round_.request, self.code_mode if round_.number == 1 and self.code_mode == "template"
-                                 else "model")
-            if round_.feedback:
-                yield FeedbackGiven(outcome.loop_id, round_.number, round_.kind, round_.sub_type, round_.feedback)
+        events = loop.events(question, generate, self.sandbox.run, mode="program", relevant=list(intent.solution),
+                             accept=accept)
+        while True:
+            try:
+                event = next(events)
+            except StopIteration as finished:
+                outcome = finished.value
+                break
+            if isinstance(event, FeedbackRound):  # each round's program, then what AutoFeedback found in it
+                first_template = event.round == 1 and self.code_mode == "template"
+                yield ProgramWritten(event.request, "template" if first_template else "model")
+            else:
+                answer.feedback = event.to_json()
+            yield event
         answer.program, answer.code_mode = outcome.final_request, self.code_mode
-        answer.feedback = {
-            "loop_id": outcome.loop_id, "status": outcome.status, "static_rounds": outcome.static_rounds,
-            "dynamic_rounds": outcome.dynamic_rounds,
-            "rounds": [{"number": r.number, "kind": r.kind, "sub_type": r.sub_type, "feedback": r.feedback}
-                       for r in outcome.rounds],
-        }
-        yield FeedbackDone(outcome.loop_id, outcome.status, outcome.static_rounds, outcome.dynamic_rounds)
         result = outcome.final_response
         if result is None:  # nothing could be run (no API call at all): report the static finding
             finding = outcome.rounds[-1].finding if outcome.rounds else None
@@ -314,14 +337,10 @@ class SoAyEngine:
                                   max_tokens=220, stop=["```"])
         return completion.text.strip()
 
-    def answer(self, question: str) -> SoAyAnswer:
-        final = None
-        for event in self.steps(question):
-            if isinstance(event, Finished):
-                final = event.answer
-        assert final is not None
-        return final
 
-    async def ask(self, question: str) -> AsyncIterator[Event]:
-        async for event in iterate_in_thread(lambda: self.steps(question)):
-            yield event
+def final_answer(events: Iterable[SoAyEvent]) -> SoAyAnswer:
+    """The ``Finished`` answer of a run, for callers that want only the outcome (benchmarks, tests)."""
+    for event in events:
+        if isinstance(event, Finished):
+            return event.answer
+    raise RuntimeError("a SoAy run ended without its Finished event")

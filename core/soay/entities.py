@@ -10,11 +10,11 @@ a person would type them into the search box.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
+from scholar_tui.indexes.records import fold
 from .intents import EntityKind
 
 QUOTED = re.compile(r"[\"“”‘’'«»](.{4,}?)[\"“”‘’'«»](?:\s|[?.!,;:]|$)")
@@ -38,14 +38,13 @@ class Mention:
         return question[: self.start] + slot + question[self.end :]
 
 
-def fold(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text)
-    text = "".join(char for char in text if not unicodedata.combining(char))
-    return re.sub(r"[^\w]+", " ", text.lower()).strip()
-
-
 def similarity(a: str, b: str) -> float:
-    return SequenceMatcher(None, fold(a), fold(b)).ratio()
+    """How alike a span and a library name or title read, folded as the library keys them
+    (``indexes.records.fold``: 'Kühn' is 'Kuhn'); text the fold empties (CJK, Greek…) as written."""
+    left, right = fold(a), fold(b)
+    if not left or not right:
+        left, right = a.lower(), b.lower()
+    return SequenceMatcher(None, left, right).ratio()
 
 
 def _strip(span: str) -> str:

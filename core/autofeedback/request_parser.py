@@ -8,17 +8,21 @@ that is not a literal (a variable, an expression) is kept as written and marked 
 its type is only known at run time.
 
 Anything that cannot be read this way is E1 (NO_API): ``RequestSyntaxError`` says what is wrong.
+It is the only exception the readers raise, whatever the text: invalid UTF-8, NUL bytes, thousands
+of nested terms and a keyword given twice are malformed requests like any other.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from ..sandbox import SAFE_BUILTINS
+from ..sandbox import SAFE_BUILTINS, unicode_problem
 
 OPEN_TAG, CLOSE_TAG = "<<API>>", "<</API>>"
 BLOCK = re.compile(re.escape(OPEN_TAG) + r"(.*?)" + re.escape(CLOSE_TAG), re.DOTALL)
@@ -100,6 +104,35 @@ class ParsedRequest:
         }
 
 
+Reader = TypeVar("Reader", bound=Callable[..., Any])
+
+
+def _one_line_errors(reader: Reader) -> Reader:
+    """Python's parser and ``ast.unparse`` recurse: a request nested thousands deep (``1+1+…``)
+    exhausts the stack or memory, which is a malformed request (E1), not a crash."""
+
+    @functools.wraps(reader)
+    def wrapper(*args, **kwargs):
+        try:
+            return reader(*args, **kwargs)
+        except (RecursionError, MemoryError) as error:
+            raise RequestSyntaxError("the text is nested too deeply to read") from error
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _parse(text: str, mode: str) -> ast.AST:
+    """``ast.parse`` that fails with SyntaxError only (the Unicode and NUL checks Python leaves to
+    the encoder raise other errors)."""
+    problem = unicode_problem(text)
+    if problem is not None:
+        raise SyntaxError(problem)
+    try:
+        return ast.parse(text, mode=mode)
+    except ValueError as error:  # NUL bytes, on Pythons that do not call them a SyntaxError
+        raise SyntaxError(str(error)) from error
+
+
 def _argument(node: ast.expr, source: str, name: str | None, position: int | None) -> Argument:
     written = ast.get_source_segment(source, node) or ast.unparse(node)
     try:
@@ -118,12 +151,16 @@ def _call_to_request(call: ast.Call, source: str, index: int = 0) -> ParsedReque
     for keyword in call.keywords:
         if keyword.arg is None:
             raise RequestSyntaxError("a request cannot unpack arguments with **", call.lineno)
+        if any(argument.name == keyword.arg for argument in arguments):
+            # Python refuses this call when it compiles it; read here, the last value would win
+            raise RequestSyntaxError(f"the keyword argument {keyword.arg} is given twice", call.lineno)
         arguments.append(_argument(keyword.value, source, keyword.arg, None))
     text = ast.get_source_segment(source, call) or ast.unparse(call)
     name = call.func.id if isinstance(call.func, ast.Name) else ast.unparse(call.func)
     return ParsedRequest(api=name, arguments=tuple(arguments), text=text, line=call.lineno, index=index)
 
 
+@_one_line_errors
 def parse_request(text: str, *, require_tags: bool = True) -> ParsedRequest:
     """The first ``<<API>>NAME(…)<</API>>`` request in ``text`` (E1 → RequestSyntaxError).
 
@@ -143,7 +180,7 @@ def parse_request(text: str, *, require_tags: bool = True) -> ParsedRequest:
     if not inner:
         raise RequestSyntaxError(f"the {OPEN_TAG}…{CLOSE_TAG} block is empty")
     try:
-        tree = ast.parse(inner, mode="eval")
+        tree = _parse(inner, mode="eval")
     except SyntaxError as error:
         raise RequestSyntaxError(f"{inner[:80]!r} is not of the form APINAME(key=value, …): {error.msg}") from error
     call = tree.body
@@ -168,6 +205,7 @@ def _defined_names(tree: ast.AST) -> set[str]:
     return names
 
 
+@_one_line_errors
 def program_calls(source: str) -> list[ParsedRequest]:
     """Every call in a program that can only be an API call, in source order.
 
@@ -176,7 +214,7 @@ def program_calls(source: str) -> list[ParsedRequest]:
     So a misspelt API (``search_person(...)``) is found too, and the scanner can name its error.
     """
     try:
-        tree = ast.parse(source, mode="exec")
+        tree = _parse(source, mode="exec")
     except SyntaxError as error:
         raise RequestSyntaxError(f"the program does not parse: {error.msg}", error.lineno) from error
     own = _defined_names(tree)

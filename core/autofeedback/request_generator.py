@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from ...models.grammars import gbnf_literal
 from ..library.apis import SPECS, APISpec
 from .loop import FeedbackRecord, Generation
-from .requests import BLOCK
+from scholar_tui.core.autofeedback.request_parser import BLOCK
 from .retriever import first_sentence
 
 MAX_ARGUMENTS = 3

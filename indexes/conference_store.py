@@ -1,17 +1,23 @@
-"""Conferences in SQLite: the tree's nodes, the description cache, what was built and when."""
+"""Conferences in SQLite: the tree's nodes, the description cache, what was built and when.
+
+Plain rows in, plain rows out: the conference engine (``core.conference``) turns its tree into
+``NodeRow``s and back, so nothing here knows what a tree is.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
 import sqlite_utils
 
-from ...core.locations import Locations
-from ...indexes.db import open_database
-from .paths import node_path_text
-from .tree import ConferenceError, Node, Tree
+from scholar_tui.config.locations import Locations
+from .db import open_database
+
+SQLITE_PARAMETERS = 500
+"""Bound parameters per statement, safely under SQLite's limit."""
 
 
 def _now() -> str:
@@ -35,6 +41,22 @@ class ConferenceRecord:
     embedded: int | None
 
 
+@dataclass(frozen=True)
+class NodeRow:
+    """One tree node as stored; ``position`` is its place among its parent's children."""
+
+    id: int
+    parent_id: int | None
+    position: int
+    kind: str
+    key: str
+    label: str
+    text: str | None
+    depth: int
+    path: str
+    description_hash: str | None
+
+
 class ConferenceStore:
     """One SQLite connection (per thread: open one in each worker)."""
 
@@ -45,8 +67,8 @@ class ConferenceStore:
     # -- the description cache -----------------------------------------------------------------
     def cached_descriptions(self, hashes: list[str]) -> dict[str, str]:
         found: dict[str, str] = {}
-        for start in range(0, len(hashes), 500):  # SQLite's bound-parameter limit
-            chunk = hashes[start:start + 500]
+        for start in range(0, len(hashes), SQLITE_PARAMETERS):
+            chunk = hashes[start:start + SQLITE_PARAMETERS]
             marks = ",".join("?" * len(chunk))
             for row in self.db.execute(
                 f"select content_hash, description from conference_descriptions where content_hash in ({marks})", chunk
@@ -63,28 +85,24 @@ class ConferenceStore:
             )
 
     # -- conferences ---------------------------------------------------------------------------
-    def save_tree(self, tree: Tree, source: str, describer: str, descriptions: dict[int, tuple[str, str]]) -> None:
-        """Replace the conference's nodes with ``tree``'s (one transaction)."""
-        rows = []
-        for node in tree.nodes:
-            position = 0 if node.parent is None else tree.nodes[node.parent].children.index(node.id)
-            rows.append((tree.name, node.id, node.parent, position, node.kind, node.key, node.label, node.text,
-                         node.depth, node_path_text(tree, node), descriptions.get(node.id, (None, ""))[0]))
-        leaves = sum(1 for node in tree.leaves() if node.text)
+    def save_nodes(self, name: str, source: str, root: str, leaves: int, describer: str,
+                   nodes: Sequence[NodeRow]) -> None:
+        """Replace the conference's nodes with ``nodes`` (one transaction)."""
         with self.db.conn:
-            self.db.conn.execute("delete from conference_nodes where conference = ?", [tree.name])
+            self.db.conn.execute("delete from conference_nodes where conference = ?", [name])
             self.db.conn.execute(
                 """insert into conferences (name, source, root, nodes, leaves, describer, imported_at)
                    values (?, ?, ?, ?, ?, ?, ?)
                    on conflict(name) do update set source = excluded.source, root = excluded.root,
                    nodes = excluded.nodes, leaves = excluded.leaves, describer = excluded.describer,
                    imported_at = excluded.imported_at""",
-                [tree.name, source, tree.root.label, len(tree.nodes), leaves, describer, _now()],
+                [name, source, root, len(nodes), leaves, describer, _now()],
             )
             self.db.conn.executemany(
                 "insert into conference_nodes (conference, id, parent_id, position, kind, key, label, text, depth,"
                 " path, description_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
+                [(name, row.id, row.parent_id, row.position, row.kind, row.key, row.label, row.text, row.depth,
+                  row.path, row.description_hash) for row in nodes],
             )
 
     def record_build(self, name: str, **figures: Any) -> None:
@@ -99,26 +117,16 @@ class ConferenceStore:
         ).fetchall()
         return [ConferenceRecord(*row) for row in rows]
 
-    def conference(self, name: str) -> ConferenceRecord:
-        for record in self.conferences():
-            if record.name == name:
-                return record
-        known = ", ".join(record.name for record in self.conferences()) or "none imported yet"
-        raise ConferenceError(f"no conference named {name!r} (known: {known}; import one with `scholar-tui conf import`)")
+    def conference(self, name: str) -> ConferenceRecord | None:
+        return next((record for record in self.conferences() if record.name == name), None)
 
-    def load_tree(self, name: str) -> Tree:
-        """The stored tree, as imported (node ids and order preserved)."""
-        self.conference(name)
+    def node_rows(self, name: str) -> list[NodeRow]:
+        """The stored nodes in id order (ids are positions in document order)."""
         rows = self.db.execute(
-            "select id, parent_id, kind, key, label, text, depth from conference_nodes where conference = ?"
-            " order by id", [name]
+            "select id, parent_id, position, kind, key, label, text, depth, path, description_hash"
+            " from conference_nodes where conference = ? order by id", [name]
         ).fetchall()
-        nodes = [Node(id=row[0], parent=row[1], kind=row[2], key=row[3], label=row[4], text=row[5], depth=row[6])
-                 for row in rows]
-        for node in nodes:
-            if node.parent is not None:
-                nodes[node.parent].children.append(node.id)
-        return Tree(name=name, nodes=nodes)
+        return [NodeRow(*row) for row in rows]
 
     def descriptions(self, name: str, node_ids: list[int] | None = None) -> dict[int, str]:
         query = ("select n.id, d.description from conference_nodes n join conference_descriptions d"
@@ -132,7 +140,6 @@ class ConferenceStore:
         return {row[0]: row[1] for row in self.db.execute(query, params).fetchall()}
 
     def delete(self, name: str) -> None:
-        self.conference(name)
         with self.db.conn:
             self.db.conn.execute("delete from conference_nodes where conference = ?", [name])
             self.db.conn.execute("delete from conferences where name = ?", [name])

@@ -1,0 +1,64 @@
+"""What every command module of the CLI shares: the context, one-line errors, JSON output.
+
+``cli.py`` builds the command tree from the command modules (``cli_soay``, ``cli_pasa``, …); they
+import this module and never ``cli.py``, so there is no import cycle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from scholar_tui.config.locations import Locations, locations
+from scholar_tui.config.settings import ConfigError, Settings, load_settings
+
+
+class Context:
+    """What every command needs: where state lives and the settings in force."""
+
+    def __init__(self) -> None:
+        self.where: Locations = locations()
+        self._settings: Settings | None = None
+
+    @property
+    def settings(self) -> Settings:
+        if self._settings is None:
+            try:  # a bad config.toml is one line for every command, not a traceback
+                self._settings = load_settings(self.where)
+            except ConfigError as error:
+                raise click.ClickException(str(error)) from error
+        return self._settings
+
+
+def one_line_errors(function: Callable) -> Callable:
+    """Known failures become a one-line message and exit 1, never a traceback."""
+    from functools import wraps
+
+    from ..models.base import LLMError
+    from ..models.pull import PullError
+
+    @wraps(function)
+    def wrapper(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        except (ConfigError, LLMError, PullError) as error:
+            raise click.ClickException(str(error)) from error
+
+    return wrapper
+
+
+def printable(text: str) -> str:
+    """``text`` that any UTF-8 terminal or pipe accepts: a lone surrogate (from a result, or an
+    argument that was not UTF-8) is written as its escape instead of crashing the write."""
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def emit_json(value: Any) -> None:
+    text = printable(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    # json escapes C0 controls itself but, with ensure_ascii off, leaves C1 ones raw (\x9b is a
+    # terminal's CSI): escape those the JSON way too.
+    click.echo(re.sub("[\x7f-\x9f]", lambda match: f"\\u{ord(match.group(0)):04x}", text))

@@ -1,0 +1,147 @@
+"""Words as the lexical side of retrieval sees them, and BM25 over a conference's paths.
+
+Questions paraphrase a site's labels ("rebuttal" for "author response", "cost" for "fee"), and a
+dense model of 22 M parameters misses some of those while matching exact rare words badly ("ISWC",
+"OpenReview", a person's name). BM25 is the other half: exact and rare words count most. Both
+sides see the same normalised words: lower case, letters and digits, a light suffix stemmer.
+
+The synonym groups are general conference vocabulary (what any call for papers, registration
+page or committee list says), never one site's wording; a question word ("when", "who") adds
+the kinds of labels that answer it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
+STOPWORDS = frozenset(
+    "a an the of to in on at for from by with and or is are was were be been being do does did can could will "
+    "would should shall may might must i me my we our you your it its this that these those there here what "
+    "which who whom whose when where why how any some all each about into as if than then so such not no yes "
+    "have has had get got please tell know want like also just conference".split()
+)
+# BM25's usual constants (Robertson & Zaragoza 2009), not tuned here.
+BM25_K1 = 1.2
+BM25_B = 0.75
+
+# General conference vocabulary: words in one group stand for each other.
+SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
+    "deadline deadlines due dates date",
+    "rebuttal response responses discussion",
+    "fee fees cost costs price prices pricing pay paid payment rate rates registration",
+    "venue location place held city address",
+    "remote remotely virtual online hybrid",
+    "hotel hotels accommodation accommodations lodging stay",
+    "keynote keynotes invited plenary speaker speakers talk talks",
+    "chair chairs organizer organizers organizing committee",
+    "visa visas invitation",
+    "camera ready final",
+    "template templates style latex format formatting",
+    "contact email mail",
+    "page pages length limit",
+    "sponsor sponsors sponsorship exhibitor exhibitors expo",
+    "grant grants funding financial support scholarship",
+    "award awards prize prizes",
+    "proceedings publisher publish published publication",
+    "paper papers submission submissions manuscript manuscripts article",
+    "review reviews reviewer reviewers reviewing",
+    "child childcare care children",
+    "policy policies rule rules guideline guidelines",
+))
+# What kind of label answers a question word.
+QUESTION_WORD_HINTS = {
+    "when": "date dates deadline time",
+    "who": "chair chairs name speaker committee",
+    "where": "location venue",
+    "much": "fee price cost",
+    "long": "length duration",
+    "many": "number",
+}
+
+
+def stem(word: str) -> str:
+    """A light suffix stemmer: plurals and -ing/-ed, enough for 'deadlines'/'deadline'."""
+    if len(word) <= 4 or not word.isalpha():
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    if word.endswith("ing") and len(word) >= 7:
+        return word[:-3]
+    if word.endswith("ed") and len(word) >= 6:
+        return word[:-2]
+    return word
+
+
+def words(text: str) -> list[str]:
+    """The text's content words, stemmed (stopwords and one-letter words left out)."""
+    return [stem(word) for word in WORD.findall(text.lower()) if word not in STOPWORDS and len(word) > 1]
+
+
+_GROUP_OF: dict[str, set[str]] = {}
+for _group in SYNONYM_GROUPS:
+    _stems = {stem(word) for word in _group}
+    for _word in _stems:
+        _GROUP_OF.setdefault(_word, set()).update(_stems)
+
+
+def expanded_query(question: str) -> dict[str, float]:
+    """The question's words with weight 1, and their synonyms and question-word hints at a lower weight.
+
+    An added word never outweighs a word the person wrote (weight ``EXPANSION_WEIGHT``).
+    """
+    asked = words(question)
+    weights: dict[str, float] = {word: 1.0 for word in asked}
+    lowered = set(WORD.findall(question.lower()))
+    hints = [hint for word, hint in QUESTION_WORD_HINTS.items() if word in lowered]
+    for word in [*asked, *(term for hint in hints for term in words(hint))]:
+        for other in _GROUP_OF.get(word, {word}):
+            weights.setdefault(other, EXPANSION_WEIGHT)
+    return weights
+
+
+EXPANSION_WEIGHT = 0.5
+"""An added word counts half a written one: a general prior, not tuned on a conference."""
+
+
+class BM25:
+    """Okapi BM25 over documents given as word lists; ``scores`` is one float per document."""
+
+    def __init__(self, documents: Sequence[Sequence[str]]) -> None:
+        self.count = len(documents)
+        self.lengths = np.array([len(document) for document in documents], dtype=np.float32)
+        self.average = float(self.lengths.mean()) if self.count else 0.0
+        postings: dict[str, tuple[list[int], list[int]]] = {}
+        for index, document in enumerate(documents):
+            for word, frequency in Counter(document).items():
+                rows, counts = postings.setdefault(word, ([], []))
+                rows.append(index)
+                counts.append(frequency)
+        self.postings = {word: (np.array(rows), np.array(counts, dtype=np.float32))
+                         for word, (rows, counts) in postings.items()}
+
+    def idf(self, word: str) -> float:
+        found = len(self.postings[word][0]) if word in self.postings else 0
+        return math.log(1.0 + (self.count - found + 0.5) / (found + 0.5))
+
+    def scores(self, query: dict[str, float] | Iterable[str]) -> np.ndarray:
+        weights = query if isinstance(query, dict) else {word: 1.0 for word in query}
+        total = np.zeros(self.count, dtype=np.float32)
+        if not self.count:
+            return total
+        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * self.lengths / max(self.average, 1e-9))
+        for word, weight in weights.items():
+            if word not in self.postings:
+                continue
+            rows, counts = self.postings[word]
+            total[rows] += weight * self.idf(word) * counts * (BM25_K1 + 1.0) / (counts + norm[rows])
+        return total

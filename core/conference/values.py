@@ -1,0 +1,105 @@
+"""Values inside a conference's texts: dates, amounts of money, e-mail addresses, links, sentences.
+
+Small parsers for what conference sites write ("Jul 23rd", "June 17, 2023", "Feb 16 '23",
+"2023-05-01", "$1,200", "USD 75.00", "75 €"), used by the answer operators to compute
+earliest/latest, sums and comparisons, and to cut a span out of a long value.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+MONTHS = {name: number for number, names in enumerate((
+    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
+    ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
+    ("dec", "december"),
+), start=1) for name in names}
+_MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r"(?:,?\s*(?P<year>(?:19|20)\d\d)|\s*'(?P<short>\d\d))?"
+MONTH_FIRST = re.compile(rf"\b{_MONTH}\s+{_DAY}\b{_YEAR}", re.IGNORECASE)
+DAY_FIRST = re.compile(rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b{_YEAR}", re.IGNORECASE)
+ISO = re.compile(r"\b(?P<year>(?:19|20)\d\d)-(?P<month>\d\d)-(?P<day>\d\d)\b")
+AMOUNT = re.compile(
+    r"(?P<before>US\$|USD|EUR|GBP|CNY|RMB|\$|€|£|¥)\s?(?P<number>\d[\d,]*(?:\.\d+)?)(?P<code>\s?(?:USD|EUR|GBP)\b)?"
+    r"|(?P<number2>\d[\d,]*(?:\.\d+)?)\s?(?P<after>USD|EUR|GBP|CNY|RMB|dollars|euros|€)",
+    re.IGNORECASE,
+)
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+URL = re.compile(r"(?:https?://|www\.)[^\s)\"'<>]+")
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+
+
+@dataclass(frozen=True)
+class DateFound:
+    day: date
+    text: str
+    """The words that said it, as written."""
+    year_given: bool
+
+
+def _date(year: int | None, month: int, day: int, default_year: int) -> date | None:
+    try:
+        return date(year or default_year, month, day)
+    except ValueError:
+        return None
+
+
+def find_dates(text: str, default_year: int = 2000) -> list[DateFound]:
+    """Every date written in ``text``; a date without a year takes ``default_year`` (for ordering only)."""
+    found: list[tuple[int, DateFound]] = []
+    for pattern in (MONTH_FIRST, DAY_FIRST):
+        for match in pattern.finditer(text):
+            month = MONTHS[match.group("month").lower().rstrip(".")]
+            year = match.group("year")
+            short = match.group("short")
+            year_number = int(year) if year else (2000 + int(short) if short else None)
+            parsed = _date(year_number, month, int(match.group("day")), default_year)
+            if parsed:
+                found.append((match.start(), DateFound(parsed, match.group(0).strip(" ,"), year_number is not None)))
+    for match in ISO.finditer(text):
+        parsed = _date(int(match.group("year")), int(match.group("month")), int(match.group("day")), default_year)
+        if parsed:
+            found.append((match.start(), DateFound(parsed, match.group(0), True)))
+    found.sort(key=lambda item: item[0])
+    return [item for _, item in found]
+
+
+@dataclass(frozen=True)
+class Amount:
+    value: float
+    currency: str
+    text: str
+    decimals: int = 0
+    """Digits after the point as written ("$75.00" → 2), so a computed amount is written alike."""
+    code: str = ""
+    """A currency code written after the amount ("$75.00 USD" → "USD")."""
+
+
+def find_amounts(text: str) -> list[Amount]:
+    amounts = []
+    for match in AMOUNT.finditer(text):
+        number = match.group("number") or match.group("number2")
+        currency = (match.group("before") or match.group("after") or "").upper()
+        currency = {"US$": "$", "USD": "$", "DOLLARS": "$", "EUROS": "€", "EUR": "€"}.get(currency, currency)
+        decimals = len(number.split(".", 1)[1]) if "." in number else 0
+        try:
+            amounts.append(Amount(float(number.replace(",", "")), currency, match.group(0).strip(), decimals,
+                                  (match.group("code") or "").strip().upper()))
+        except ValueError:
+            continue
+    return amounts
+
+
+def format_amount(value: float, like: Amount) -> str:
+    """``value`` written the way ``like`` was (symbol, decimals, trailing code)."""
+    number = f"{value:,.{like.decimals}f}"
+    text = f"{like.currency}{number}" if like.currency in ("$", "€", "£", "¥") else f"{number} {like.currency}".strip()
+    return f"{text} {like.code}" if like.code else text
+
+
+def sentences(text: str) -> list[str]:
+    return [part.strip() for part in SENTENCE_END.split(text) if part.strip()]

@@ -1,0 +1,34 @@
+"""The academic API functions a model-written program sees inside the sandbox's worker process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+FACTORY = "scholar_tui.core.library.sandbox_apis:academic_functions"
+"""The sandbox factory spec (``Sandbox(FACTORY, kwargs)``) for SoAy's programs and programs sent by hand."""
+
+
+def sandbox_kwargs(where, backend: str = "local") -> dict[str, str]:
+    """The factory's arguments for this installation's folders (a worker then reads ``where``, whatever its env)."""
+    return {"config_dir": str(where.config_dir), "data_dir": str(where.data_dir),
+            "cache_dir": str(where.cache_dir), "log_dir": str(where.log_dir), "backend": backend}
+
+
+def academic_functions(backend: str = "local", config_dir: str | None = None, data_dir: str | None = None,
+                       cache_dir: str | None = None, log_dir: str | None = None) -> dict[str, Any]:
+    """Sandbox API factory: the seven APIs over this installation's library (or OpenAlex).
+
+    Runs in the worker process: it opens its own library connection there. Without folders it
+    reads the installation the worker inherits through SCHOLAR_TUI_HOME, as the app that started it.
+    """
+    from pathlib import Path
+
+    from scholar_tui.config.locations import Locations, locations
+    from scholar_tui.config.settings import load_settings
+    from scholar_tui.core.library.apis import open_api
+
+    if config_dir is None:
+        where = locations()
+    else:
+        where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
+    return open_api(where, load_settings(where), backend).functions()

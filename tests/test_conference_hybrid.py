@@ -1,0 +1,103 @@
+"""Hybrid retrieval on a tree where the dense and the lexical rankings disagree, and the tree re-score."""
+
+from dataclasses import replace
+
+import numpy as np
+
+from scholar_tui.core.conference.describe import StructuralDescriber
+from scholar_tui.core.conference.engine import open_conference
+from scholar_tui.core.conference.lexical import BM25, expanded_query, words
+from scholar_tui.core.conference.retrieval import PATH_BASELINE, STAR, RetrievalParts
+from scholar_tui.core.conference.tree import tree_from_data
+
+from .conference_fakes import ConceptEmbedder
+
+# Dense understands that a "get-together" is the "banquet" (a paraphrase no synonym list has),
+# but treats people's names as noise; BM25 matches the rare name exactly and knows no paraphrase.
+TREE = tree_from_data({"MEET2025": {
+    "Social Program": {"Banquet": "Wednesday evening at the harbour hall", "Excursion": "Thursday boat trip"},
+    "Organization": {"Program Committee": [
+        {"name": "Farahnaz Akrami", "affiliation": "University of Texas at Arlington, USA"},
+        {"name": "Renzo Angles", "affiliation": "Universidad de Talca, Chile"},
+    ]},
+    "Attend": {"Evening reception": "Tuesday evening at the museum", "Together app": "Download the Together app",
+               "Hotels": "Partner hotels are based downtown"},
+}})
+# What the stand-in dense model understands: these words, as concepts (names mean nothing to it).
+CONCEPTS = {"banquet": 0, "get-together": 0, "dinner": 0, "affiliation": 1, "based": 1, "evening": 2, "tuesday": 3,
+            "wednesday": 4, "boat": 5, "app": 6, "museum": 7, "usa": 8, "chile": 9}
+
+DENSE = RetrievalParts(lexical=False, query_expansion=False, tree=False)
+LEXICAL = RetrievalParts(dense=False, tree=False)
+
+
+def _engine(where):
+    engine = open_conference(where, ConceptEmbedder(CONCEPTS))
+    list(engine.build(TREE, "test", StructuralDescriber()))
+    return engine
+
+
+def _top(engine, question, parts, k=1):
+    return [item.path for item in engine.search("MEET2025", question, k=k, parts=parts)]
+
+
+def test_lexical_and_dense_disagree_and_fusion_keeps_both_right(where):
+    engine = _engine(where)
+    paraphrase = "When is the get-together dinner?"
+    name = "Where is Farahnaz Akrami based?"
+    # each side alone misses one question …
+    assert not _top(engine, paraphrase, LEXICAL)[0].endswith("Banquet»Wednesday evening at the harbour hall")
+    assert _top(engine, paraphrase, DENSE)[0].endswith("Banquet»Wednesday evening at the harbour hall")
+    assert "Farahnaz" not in _top(engine, name, DENSE)[0]
+    assert "Farahnaz Akrami" in _top(engine, name, LEXICAL)[0]
+    # … and the fused ranking finds both evidence paths in its top 3
+    assert any(path.endswith("Banquet»Wednesday evening at the harbour hall") for path in _top(engine, paraphrase, STAR, 3))
+    assert any("Farahnaz Akrami" in path for path in _top(engine, name, STAR, 3))
+    # the path baseline is dense only, on raw paths
+    assert PATH_BASELINE.vectors == "path" and not PATH_BASELINE.lexical
+
+
+def test_sibling_rescore_brings_a_records_fields_together(where):
+    engine = _engine(where)
+    question = "Where is Farahnaz Akrami based?"
+    flat = _top(engine, question, RetrievalParts(tree=""), k=2)
+    assert any("Hotels" in path for path in flat), flat  # dense's favourite sits between the record's fields
+    rescored = _top(engine, question, replace(STAR, tree="siblings"), k=2)
+    assert all("»Farahnaz Akrami»" in path for path in rescored), rescored
+
+
+def test_section_stage_lets_other_parts_of_the_tree_into_the_top_k(where):
+    tree = tree_from_data({"FEES2025": {
+        "Fees": {"Students fee": "$100", "Members fee": "$200", "Others fee": "$300"},
+        "Refunds": {"Policy": "Fees are refunded until May"},
+    }})
+    engine = open_conference(where, ConceptEmbedder({}))
+    list(engine.build(tree, "test", StructuralDescriber()))
+    lexical = RetrievalParts(dense=False, tree="")
+    flat = [item.path for item in engine.search("FEES2025", "What are the fees?", k=3, parts=lexical)]
+    assert all("»Fees»" in path for path in flat), flat
+    sections = [item.path for item in engine.search("FEES2025", "What are the fees?", k=3,
+                                                    parts=replace(lexical, tree="sections"))]
+    assert sum("»Fees»" in path for path in sections) == 2 and any("»Refunds»" in path for path in sections)
+    assert sections[:2] == flat[:2]  # the best stays first
+
+
+def test_answer_cites_the_record_field_the_question_asks_for(where):
+    engine = _engine(where)
+    events = list(engine.ask("MEET2025", "Who is affiliated with Universidad de Talca, Chile?"))
+    assert [event.kind for event in events] == ["evidence_found", "answered"]
+    answered = events[-1]
+    assert answered.answer == "Renzo Angles" and answered.operation == "span"
+    cited = answered.cited_paths
+    assert any(path.endswith("affiliation»Universidad de Talca, Chile") for path in cited)
+    assert answered.summary().startswith("Renzo Angles (from [")
+    assert events[0].to_json()["kind"] == "evidence_found" and answered.to_json()["answer"] == "Renzo Angles"
+
+
+def test_bm25_and_query_expansion():
+    documents = [words("Important Dates » Author response period » April 2"), words("Venue » Lisbon")]
+    bm25 = BM25(documents)
+    assert bm25.scores(words("rebuttal"))[0] == 0.0  # the plain word is not on the page
+    expanded = expanded_query("When is the rebuttal?")
+    assert expanded["rebuttal"] == 1.0 and expanded["response"] == 0.5 and "date" in expanded
+    assert np.argmax(bm25.scores(expanded)) == 0
