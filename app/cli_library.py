@@ -283,7 +283,7 @@ def library_online() -> None:
 
 def _online(obj: Context, run) -> tuple[Any, list[int]]:
     from ..core.library.online import OfflineError, OnlineSources, SourceError, run_sync
-    from ..indexes.library import LibraryBusy
+    from scholar_tui.indexes.library import LibraryBusy
 
     lib = _library(obj)
     sources = OnlineSources(lib, obj.settings.network)

@@ -75,7 +75,7 @@ class Library:
     @contextmanager
     def transaction(self) -> Iterator["Library"]:
         """All or nothing: an exception rolls every write back."""
-        from .db import LOCK_WAIT_S
+        from scholar_tui.indexes.db import LOCK_WAIT_S
 
         try:
             self.conn.execute("begin immediate")

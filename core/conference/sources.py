@@ -8,7 +8,7 @@ from typing import Any
 
 from .html_tree import tree_from_html, tree_from_html_files
 from .questions import QUESTION_TYPES
-from .tree import ConferenceError, Tree, read_json, tree_from_data
+from scholar_tui.core.conference.tree import ConferenceError, Tree, read_json, tree_from_data
 
 HTML_SUFFIXES = {".html", ".htm"}
 BINARY_CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f]")

@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from ...indexes.library import Library, LibraryBusy
+from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 from .identity import after_import
 
@@ -134,7 +134,7 @@ FIRST_LINE_LIMIT = 1 << 20  # a snapshot line is a few kB; a longer first line i
 
 def _openalex(path: Path) -> Read:
     """A result page / single object / list (one JSON document, streamed) or a snapshot (JSON lines)."""
-    from .openalex import parse_object
+    from scholar_tui.core.library.openalex import parse_object
 
     with _open_text(path) as handle:
         first_line = handle.readline(FIRST_LINE_LIMIT)
@@ -150,7 +150,7 @@ def _openalex(path: Path) -> Read:
 
 def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Read:
     """One JSON document read a record at a time (``json_stream``): memory holds one record."""
-    from .json_stream import JSONStreamError, objects
+    from scholar_tui.core.library.json_stream import JSONStreamError, objects
 
     total = path.stat().st_size
     raw = path.open("rb")
@@ -189,7 +189,7 @@ def _arxiv(path: Path) -> Read:
 
 
 def _bibtex(path: Path) -> Read:
-    from .bibtex import BibtexError, entry_to_record, parse_entries
+    from scholar_tui.core.library.bibtex import BibtexError, entry_to_record, parse_entries
 
     try:
         text = path.read_text(encoding="utf-8-sig")

@@ -21,7 +21,7 @@ from scholar_tui.indexes.records import (
     doi,
     openalex_id,
 )
-from .schemas import OpenAlexAuthor, OpenAlexWork, check, json_type
+from scholar_tui.core.library.schemas import OpenAlexAuthor, OpenAlexWork, check, json_type
 
 
 class OpenAlexFormatError(ValueError):

@@ -29,7 +29,7 @@ from scholar_tui.indexes.records import (
     doi,
     openalex_id,
 )
-from .schemas import UnarxiveLine, check
+from scholar_tui.core.library.schemas import UnarxiveLine, check
 
 MARKER = re.compile(r"\{\{(cite|formula|figure|table):([^{}]+)\}\}")
 LEVELS = {"section": 1, "subsection": 2, "subsubsection": 3}
