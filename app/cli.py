@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -139,7 +140,9 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
     """Download FILENAME (a .gguf) from the Hugging Face repository REPO."""
     from ..models.pull import pull
 
-    entry = pull(repo, filename, obj.where, offline=obj.settings.network.offline, endpoint=endpoint, name=name)
+    network = obj.settings.network
+    entry = pull(repo, filename, obj.where, offline=network.offline, endpoint=endpoint, name=name,
+                 timeout_s=network.timeout_s)
     click.echo(f"pulled {entry.name}: {entry.location}\nuse it with: scholar-tui models use {entry.name}")
 
 

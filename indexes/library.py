@@ -36,6 +36,10 @@ PAPER_COLUMNS = (
 )
 
 
+class LibraryBusy(Exception):
+    """Another connection held the write lock for longer than we wait; one line for the user."""
+
+
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
@@ -71,7 +75,17 @@ class Library:
     @contextmanager
     def transaction(self) -> Iterator["Library"]:
         """All or nothing: an exception rolls every write back."""
-        self.conn.execute("begin immediate")
+        from scholar_tui.indexes.db import LOCK_WAIT_S
+
+        try:
+            self.conn.execute("begin immediate")
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) and "busy" not in str(error):
+                raise
+            raise LibraryBusy(
+                f"the library is busy: another import (or the app) has held its write lock for over "
+                f"{LOCK_WAIT_S:.0f} s; try again when it has finished"
+            ) from error
         try:
             yield self
         except BaseException:
@@ -489,7 +503,7 @@ class Library:
         if text.startswith("paper:"):
             text = text[len("paper:"):]
         if text.isdigit():
-            return self._one("select id from papers where id = ?", (int(text),))
+            return self._one("select id from papers where id = ?", (int(text),)) if _fits_sqlite(text) else None
         for column, value in (("arxiv_id", arxiv_id(text)), ("openalex_id", openalex_id(text)), ("doi", doi(text))):
             if value:
                 found = self._one(f"select id from papers where {column} = ?", (value,))
@@ -595,7 +609,7 @@ class Library:
         if text.startswith("person:"):
             text = text[len("person:"):]
         if text.isdigit():
-            return self._one("select id from people where id = ?", (int(text),))
+            return self._one("select id from people where id = ?", (int(text),)) if _fits_sqlite(text) else None
         oa = openalex_id(text)
         return self._one("select id from people where openalex_id = ?", (oa,)) if oa else None
 
@@ -650,6 +664,11 @@ class Library:
 
     def paper_author_names(self, paper_id: int) -> list[str]:
         return [row["name"] for row in self.paper_authors(paper_id)]
+
+
+def _fits_sqlite(digits: str) -> bool:
+    """An id SQLite can hold (a 64-bit integer); larger ones name nothing and would overflow."""
+    return digits.isascii() and len(digits) <= 19 and int(digits) < 2**63
 
 
 def _same_person(first: str, second: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 ARXIV_NEW = re.compile(r"(\d{4}\.\d{4,5})(v\d+)?$")
 ARXIV_OLD = re.compile(r"([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$")
@@ -70,11 +70,48 @@ def name_key(name: str) -> str:
     return fold(name)
 
 
+# C0/C1 control characters (ESC, BEL, NUL…) and the bidi overrides: in imported text they can
+# only be noise or an attack on the terminal that shows it (a title that retitles the window).
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Whole terminal escape sequences go, not only their ESC: OSC (ESC ] … BEL or ESC \), CSI (ESC [ …
+# final byte) and two-byte ones, so that '\033]0;PWNED\007' leaves no ']0;PWNED' behind.
+ESCAPE_SEQUENCES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b[ -~]")
+
+
+def strip_controls(text: str) -> str:
+    """``text`` without control characters; tabs and newlines stay (section text has paragraphs)."""
+    if text.isprintable():  # the common case, checked in C: no control character can be in it
+        return text
+    return CONTROLS.sub("", ESCAPE_SEQUENCES.sub("", text))
+
+
+def show_controls(text: str) -> str:
+    """``text`` safe for a terminal: each control character becomes a visible escape (``\\x1b``),
+    so data stored before import stripped them still cannot move the cursor or retitle a window."""
+    return CONTROLS.sub(lambda match: ascii(match.group(0))[1:-1], text)
+
+
 def clean_space(text: str | None) -> str | None:
     if text is None:
         return None
-    cleaned = " ".join(text.split())
+    cleaned = " ".join(strip_controls(text).split())
     return cleaned or None
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _scrub(record: object) -> None:
+    """Strip control characters from every text field of a record: every source passes here."""
+    kind = type(record)
+    if kind not in _FIELD_NAMES:
+        _FIELD_NAMES[kind] = tuple(item.name for item in fields(record))
+    for name in _FIELD_NAMES[kind]:
+        value = getattr(record, name)
+        if isinstance(value, str):
+            setattr(record, name, strip_controls(value))
+        elif isinstance(value, list) and value and isinstance(value[0], str):
+            setattr(record, name, [strip_controls(e) if isinstance(e, str) else e for e in value])
 
 
 @dataclass
@@ -83,6 +120,9 @@ class AuthorRecord:
     openalex_id: str | None = None
     orcid: str | None = None
     affiliation: str | None = None  # as printed on this paper
+
+    def __post_init__(self) -> None:
+        _scrub(self)
 
 
 @dataclass
@@ -93,6 +133,9 @@ class SectionRecord:
     level: int | None
     text: str
     reference_keys: dict[str, int] = field(default_factory=dict)  # ref_key -> mentions
+
+    def __post_init__(self) -> None:
+        _scrub(self)
 
 
 @dataclass
@@ -106,6 +149,9 @@ class ReferenceRecord:
     doi: str | None = None
     openalex_id: str | None = None
     ids: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        _scrub(self)
 
 
 @dataclass
@@ -131,6 +177,9 @@ class PaperRecord:
     cites_openalex: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        _scrub(self)
+        if self.date and not re.match(r"\d{4}", self.date):
+            self.date = None  # a date that does not start with a year is no date
         if self.year is None and self.date:
             self.year = int(self.date[:4])
 
@@ -148,3 +197,6 @@ class PersonRecord:
     cited_by_count: int | None = None
     works_count: int | None = None
     homepage: str | None = None
+
+    def __post_init__(self) -> None:
+        _scrub(self)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from rich.markup import escape
+from rich.markup import escape as escape_markup
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,10 +29,21 @@ from scholar_tui.core.library.online import (
 from scholar_tui.core.readiness import library_missing
 
 from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.indexes.records import show_controls
 from ...indexes.library import Library
 from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from ..widgets.focus import focus_start
 from ..widgets.paths import PathInput
+
+def escape(text: str) -> str:
+    """Library text for a markup string: Rich markup escaped and control characters made visible."""
+    return escape_markup(show_controls(text))
+
+
+def cell(text: str | None) -> str:
+    """A DataTable cell shown as written: DataTable parses str cells as Rich markup ('[b]' in a title)."""
+    return escape(text or "")
+
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}
 
@@ -156,7 +168,7 @@ class LibraryPane(Vertical):
         table = self.query_one("#library-results", DataTable)
         table.clear()
         for paper_id, date, paper_title in rows:
-            table.add_row(f"paper:{paper_id}", date or "", paper_title, key=str(paper_id))
+            table.add_row(f"paper:{paper_id}", cell(date), cell(paper_title), key=str(paper_id))
         self.query_one("#results-title", Label).update(title)
 
     # -- import ------------------------------------------------------------------------------------
@@ -272,8 +284,8 @@ class LibraryPane(Vertical):
         table.clear()
         for index, record in enumerate(self.online_records):
             authors = ", ".join(author.name for author in record.authors[:3]) + (" …" if len(record.authors) > 3 else "")
-            table.add_row("[x]" if index in self.online_chosen else "[ ]", str(index + 1), record.date or "",
-                          record.title[:90], authors[:40], key=str(index))
+            table.add_row("[x]" if index in self.online_chosen else "[ ]", str(index + 1), cell(record.date),
+                          cell(record.title[:90]), cell(authors[:40]), key=str(index))
         self.query_one("#online-box").display = bool(self.online_records)
 
     @on(DataTable.RowSelected, "#online-results")
@@ -337,7 +349,7 @@ class LibraryPane(Vertical):
             for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
                 pass
             hits = index.search(library, query, before=before, limit=25)
-            note = f"{len(hits)} results for “{query}”" + (f" before {before}" if before else "")
+            note = f"{len(hits)} results for “{escape(query)}”" + (f" before {escape(before)}" if before else "")
         except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
             hits, note = [], f"[red]{escape(str(error))}[/]"
         finally:
@@ -366,15 +378,18 @@ class LibraryPane(Vertical):
         cited = f" · cited by {paper['cited_by_count']}" if paper["cited_by_count"] is not None else ""
         citing = self.library.cited_by(paper_id)
         in_library = f" · cited by {len(citing)} library papers" if citing else ""
-        header = (f"[b]{escape(paper['title'])}[/b]\n{escape(authors)}\n"
-                  f"[dim]paper:{paper_id} · {paper['date'] or 'date unknown'} · {escape(paper['venue'] or '')}"
-                  f"{' · ' + escape(ids) if ids else ''}{cited}{in_library}[/]\n\n{escape(paper['abstract'] or '')}")
+        line = (f"paper:{paper_id} · {paper['date'] or 'date unknown'} · {paper['venue'] or ''}"
+                f"{' · ' + ids if ids else ''}{cited}{in_library}")
+        # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
+        # Textual's markup would read as tags (and swallow what follows).
+        header = Text.assemble((show_controls(paper["title"]), "bold"), "\n", show_controls(authors), "\n",
+                               (show_controls(line), "dim"), "\n\n", show_controls(paper["abstract"] or ""))
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()
         sections.add_row("", "(all references)", str(len(self.library.references(paper_id))), key="all")
         for section in self.library.sections(paper_id):
-            sections.add_row(section["number"] or "", section["title"] or "(untitled)",
+            sections.add_row(cell(section["number"]), cell(section["title"] or "(untitled)"),
                              str(section["reference_count"]), key=str(section["id"]))
         self.show_references(None)
 
@@ -397,7 +412,7 @@ class LibraryPane(Vertical):
             links += [f"doi:{reference['doi']}"] if reference["doi"] else []
             links += [reference["openalex_id"]] if reference["openalex_id"] else []
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"] or ""
-            table.add_row(str(reference["ordinal"] or ""), " ".join(links), text[:120],
+            table.add_row(str(reference["ordinal"] or ""), cell(" ".join(links)), cell(text[:120]),
                           key=f"{reference['id']}:{reference['cited_paper_id'] or ''}")
         where = "this section" if section_id is not None else "the paper"
         self.query_one("#references-title", Label).update(f"References of {where} ({len(references)})")

@@ -2,13 +2,44 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from typing import Any
 
 from .html_tree import tree_from_html, tree_from_html_files
 from .questions import QUESTION_TYPES
-from .tree import ConferenceError, Tree, load_json_tree
+from scholar_tui.core.conference.tree import ConferenceError, Tree, read_json, tree_from_data
 
 HTML_SUFFIXES = {".html", ".htm"}
+BINARY_CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f]")
+MAX_BINARY_SHARE = 0.01  # text pages have next to no control bytes; random bytes have ~12 %
+
+
+def _json_tree(path: Path, name: str | None) -> Tree:
+    """A ConferenceQA tree: a JSON object of pages and headings; anything else is refused here,
+    before an embedder is loaded for it."""
+    try:
+        data: Any = read_json(path)
+        if not isinstance(data, dict):
+            kind = {str: "a string", list: "a list", int: "a number", float: "a number", bool: "true/false"}.get(
+                type(data), "null")
+            raise ConferenceError(
+                f"{path}: not a conference tree: expected a JSON object of pages and headings, found {kind}")
+        return tree_from_data(data, name)
+    except RecursionError:
+        raise ConferenceError(f"{path}: not a conference tree: the JSON is nested too deeply") from None
+
+
+def _html_page(path: Path) -> str:
+    """The page's text; a file of bytes that is not text (a binary named .html) is refused."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise ConferenceError(f"{path}: cannot read ({error.strerror})") from error
+    controls = len(BINARY_CONTROLS.findall(data[:65536]))
+    if b"\x00" in data or controls > MAX_BINARY_SHARE * min(len(data), 65536) or not re.search(rb"<[A-Za-z!]", data):
+        raise ConferenceError(f"{path}: not an HTML page (binary data or no tags)")
+    return data.decode("utf-8-sig", errors="replace")
 
 
 def is_url(source: str) -> bool:
@@ -46,16 +77,12 @@ def load_source(source: str, *, name: str | None = None, offline: bool = False, 
         trees = [item for item in path.glob("*.json") if item.stem not in QUESTION_TYPES]
         pages = [item for item in path.iterdir() if item.suffix.lower() in HTML_SUFFIXES]
         if len(trees) == 1:
-            return load_json_tree(trees[0], name)
+            return _json_tree(trees[0], name)
         if pages:
             return tree_from_html_files(pages, name or path.name)
         raise ConferenceError(f"{path}: expected one tree JSON or some .html pages in the folder")
     if not path.exists():
         raise ConferenceError(f"{path}: no such file")
     if path.suffix.lower() in HTML_SUFFIXES:
-        try:
-            html = path.read_text(encoding="utf-8-sig", errors="replace")
-        except OSError as error:
-            raise ConferenceError(f"{path}: cannot read ({error.strerror})") from error
-        return tree_from_html(html, name)
-    return load_json_tree(path, name)
+        return tree_from_html(_html_page(path), name)
+    return _json_tree(path, name)

@@ -8,7 +8,9 @@ an id under ``http://arxiv.org/api/errors`` and the reason in its summary.
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
 
@@ -52,6 +54,8 @@ def parse_entry(entry: ET.Element) -> PaperRecord:
         if term and term not in categories:
             categories.append(term)
     published = _text(entry, "atom:published")
+    if published and not re.match(r"\d{4}-\d{2}-\d{2}", published):
+        raise ArxivFeedError(f"entry {identifier}: field published: expected an ISO date, found {published[:40]!r}")
     return PaperRecord(
         title=title,
         source="arxiv",
@@ -66,8 +70,12 @@ def parse_entry(entry: ET.Element) -> PaperRecord:
     )
 
 
-def parse_feed(text: str | bytes) -> tuple[list[PaperRecord], int | None]:
-    """All entries of a feed and opensearch:totalResults; ArxivFeedError names the line."""
+def parse_feed(
+    text: str | bytes, on_bad: Callable[[str], None] | None = None
+) -> tuple[list[PaperRecord], int | None]:
+    """All entries of a feed and opensearch:totalResults; ArxivFeedError names the line.
+
+    A malformed entry raises, or with ``on_bad`` is passed to it (as one line) and left out."""
     try:
         root = ET.fromstring(text)
     except ET.ParseError as error:
@@ -77,5 +85,14 @@ def parse_feed(text: str | bytes) -> tuple[list[PaperRecord], int | None]:
     if root.tag != f"{{{NS['atom']}}}feed":
         raise ArxivFeedError(f"not an Atom feed (root element {root.tag!r})", 1)
     total = _text(root, "opensearch:totalResults")
-    records = [parse_entry(entry) for entry in root.findall("atom:entry", NS)]
-    return records, int(total) if total and total.isdigit() else None
+    records = []
+    for index, entry in enumerate(root.findall("atom:entry", NS), start=1):
+        try:
+            records.append(parse_entry(entry))
+        except ArxivFeedError as error:
+            if str(error).startswith("arXiv answered"):
+                raise
+            if on_bad is None:
+                raise ArxivFeedError(f"entry {index}: {error}") from None
+            on_bad(f"entry {index}: {error}")
+    return records, int(total) if total and re.fullmatch(r"[0-9]+", total) else None

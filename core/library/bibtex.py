@@ -13,7 +13,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 
-from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi, fold
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi, fold, strip_controls
 
 MONTHS = {name: str(number) for number, name in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
@@ -265,7 +265,7 @@ def latex_to_text(value: str) -> str:
         piece = re.sub(r"\\emph\{|\\textit\{|\\textbf\{|\\textsc\{|\\mathrm\{", "{", piece)
         piece = piece.replace("{", "").replace("}", "")
         out.append(piece)
-    return " ".join("".join(out).split())
+    return " ".join(strip_controls("".join(out)).split())
 
 
 def _balanced(text: str) -> bool:
@@ -388,7 +388,8 @@ def _key(paper: dict, authors: list[str], taken: set[str]) -> str:
 def _field(name: str, value: str | int | None) -> str | None:
     if value is None or value == "":
         return None
-    return f"  {name} = {{{text_to_latex(str(value)) if name not in ('url', 'doi', 'eprint') else value}}}"
+    text = strip_controls(str(value))  # rows stored before import stripped them may still hold some
+    return f"  {name} = {{{text_to_latex(text) if name not in ('url', 'doi', 'eprint') else text}}}"
 
 
 def write_bibtex(papers: list[tuple[dict, list[str]]]) -> str:

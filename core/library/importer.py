@@ -4,6 +4,12 @@
 ``ImportFinished``. Everything happens inside one SQLite transaction: a bad line anywhere (a
 truncated last line, a broken BibTeX entry) raises ``LibraryImportError`` and the library is left
 exactly as it was. Importing the same file twice adds nothing the second time.
+
+Records are checked against their source's schema (``schemas``) before they are read, so a field
+of the wrong type is one line naming the file, the line (or ``results[i]``) and the field; with
+``skip_bad`` such records are left out and counted instead. A file that yields no record at all
+(empty, or another format) is an error too, and leaves no import-log row. OpenAlex documents are
+streamed (``json_stream``): memory holds one record, whatever the file's size.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from ...indexes.library import Library
+from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 from .identity import after_import
 
@@ -47,13 +53,22 @@ class ImportFinished:
     new_citations: int
     paper_ids: list[int] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
+    skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
 
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
         merged = f"; {len(self.merged)} name variants merged" if self.merged else ""
+        left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
         return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-                f"{merged} in {self.seconds:.1f} s")
+                f"{merged} in {self.seconds:.1f} s{left_out}")
+
+
+@dataclass
+class BadRecord:
+    """What a reader yields for a record it cannot use: the one-line reason, with file and place."""
+
+    message: str
 
 
 Event = ImportProgress | ImportFinished
@@ -68,8 +83,19 @@ def _open_text(path: Path) -> IO[bytes]:
     return raw
 
 
-def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Iterator[tuple[int, int, list[Record]]]:
-    """(bytes done, bytes total, records) per line; a bad line raises with its number."""
+def _json_line(line: bytes) -> Any:
+    """One JSON line; RecursionError (a line of 100,000 '[') becomes a ValueError like bad JSON."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("nested too deeply (over ~1000 levels)") from None
+
+
+Read = Iterator[tuple[int, int, list[Record] | BadRecord]]  # (done, total, what one step read)
+
+
+def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
+    """(bytes done, bytes total, records) per line; a line that is not JSON raises with its number."""
     total = path.stat().st_size
     raw = path.open("rb")
     stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
@@ -78,18 +104,17 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Itera
             if not line.strip():
                 continue
             try:
-                data = json.loads(line)
-            except (json.JSONDecodeError, UnicodeDecodeError) as error:
+                data = _json_line(line)
+            except ValueError as error:  # JSONDecodeError, UnicodeDecodeError, too deep
                 last = not stream.read(1)
                 reason = getattr(error, "msg", str(error))
+                column = f", column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
                 hint = " (the file looks truncated: the last line ends early)" if last and not line.endswith(b"\n") else ""
-                raise LibraryImportError(
-                    f"{path.name} line {number}: not valid JSON ({reason}, column {getattr(error, 'colno', '?')}){hint}"
-                ) from error
+                raise LibraryImportError(f"{path.name} line {number}: not valid JSON ({reason}{column}){hint}") from error
             try:
-                records = parse(data)
+                records: list[Record] | BadRecord = parse(data)
             except ValueError as error:
-                raise LibraryImportError(f"{path.name} line {number}: not {what}: {error}") from error
+                records = BadRecord(f"{path.name} line {number}: not {what}: {error}")
             yield raw.tell(), total, records
     except (OSError, EOFError) as error:  # a cut-off .gz stream
         raise LibraryImportError(f"{path.name}: cannot read the file: {error}") from error
@@ -98,81 +123,92 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Itera
         raw.close()
 
 
-def _unarxive(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
+def _unarxive(path: Path) -> Read:
     from .unarxive import parse_paper
 
     return _jsonl(path, lambda data: [parse_paper(data)], "an unarXive paper")
 
 
-def _openalex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
-    """A result page / single object / list (one JSON document) or a snapshot (JSON lines)."""
-    from .openalex import objects_in, parse_object
+FIRST_LINE_LIMIT = 1 << 20  # a snapshot line is a few kB; a longer first line is a one-line document
+
+
+def _openalex(path: Path) -> Read:
+    """A result page / single object / list (one JSON document, streamed) or a snapshot (JSON lines)."""
+    from scholar_tui.core.library.openalex import parse_object
 
     with _open_text(path) as handle:
-        first_line = handle.readline()
+        first_line = handle.readline(FIRST_LINE_LIMIT)
     try:
-        first = json.loads(first_line)
+        first = _json_line(first_line)
         one_object_per_line = isinstance(first, dict) and "results" not in first
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except ValueError:
         one_object_per_line = False
     if one_object_per_line:
         return _jsonl(path, lambda data: [parse_object(data)], "an OpenAlex work or author")
+    return _openalex_document(path, parse_object)
 
-    def whole_document() -> Iterator[tuple[int, int, list[Record]]]:
-        with _open_text(path) as handle:
-            text = handle.read()
-        try:
-            document = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise LibraryImportError(
-                f"{path.name} line {error.lineno}: not valid JSON ({error.msg}, column {error.colno})"
-            ) from error
-        except UnicodeDecodeError as error:
-            raise LibraryImportError(f"{path.name}: not UTF-8 text ({error.reason})") from error
-        try:
-            objects = objects_in(document)
-        except ValueError as error:
-            raise LibraryImportError(f"{path.name}: {error}") from error
-        for index, obj in enumerate(objects, start=1):
+
+def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Read:
+    """One JSON document read a record at a time (``json_stream``): memory holds one record."""
+    from scholar_tui.core.library.json_stream import JSONStreamError, objects
+
+    total = path.stat().st_size
+    raw = path.open("rb")
+    stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
+    try:
+        for where, obj in objects(stream):
             try:
-                record = parse_object(obj)
+                records: list[Record] | BadRecord = [parse(obj)]
             except ValueError as error:
-                where = f"results[{index - 1}]" if isinstance(document, dict) and "results" in document else f"object {index}"
-                raise LibraryImportError(f"{path.name} {where}: {error}") from error
-            yield index, len(objects), [record]
+                records = BadRecord(f"{path.name} {where}: not an OpenAlex work or author: {error}")
+            yield raw.tell(), total, records
+    except JSONStreamError as error:
+        place = f" line {error.line}" if error.line else ""
+        column = f", column {error.column}" if error.column else ""
+        raise LibraryImportError(f"{path.name}{place}: not valid JSON ({error}{column})") from error
+    except (OSError, EOFError) as error:
+        raise LibraryImportError(f"{path.name}: cannot read the file: {error}") from error
+    finally:
+        stream.close()
+        raw.close()
 
-    return whole_document()
 
-
-def _arxiv(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
+def _arxiv(path: Path) -> Read:
     from .arxiv import ArxivFeedError, parse_feed
 
+    bad: list[str] = []
     try:
-        records, _ = parse_feed(path.read_bytes())
+        records, _ = parse_feed(path.read_bytes(), on_bad=bad.append)
     except ArxivFeedError as error:
         where = f" line {error.line}" if error.line else ""
         raise LibraryImportError(f"{path.name}{where}: {error}") from error
+    for message in bad:
+        yield 0, len(records), BadRecord(f"{path.name}: {message}")
     for index, record in enumerate(records, start=1):
         yield index, len(records), [record]
 
 
-def _bibtex(path: Path) -> Iterator[tuple[int, int, list[Record]]]:
-    from .bibtex import BibtexError, parse_bibtex
+def _bibtex(path: Path) -> Read:
+    from scholar_tui.core.library.bibtex import BibtexError, entry_to_record, parse_entries
 
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise LibraryImportError(f"{path.name}: not UTF-8 text (byte {error.start})") from error
     try:
-        entries = parse_bibtex(text)
+        entries = parse_entries(text)
     except BibtexError as error:
         raise LibraryImportError(f"{path.name} line {error.line}: {error}") from error
-    for index, (_, record) in enumerate(entries, start=1):
-        yield index, len(entries), [record]
+    for index, entry in enumerate(entries, start=1):
+        try:
+            records: list[Record] | BadRecord = [entry_to_record(entry)]
+        except BibtexError as error:
+            records = BadRecord(f"{path.name} line {error.line}: {error}")
+        yield index, len(entries), records
 
 
 READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibtex": _bibtex}
-UNITS = {"unarxive": "bytes", "openalex": "entries", "arxiv": "entries", "bibtex": "entries"}
+UNITS = {"unarxive": "bytes", "openalex": "bytes", "arxiv": "entries", "bibtex": "entries"}
 
 
 def store_records(library: Library, records: list[Record]) -> tuple[list[int], int]:
@@ -187,35 +223,62 @@ def store_records(library: Library, records: list[Record]) -> tuple[list[int], i
 
 
 def import_file(
-    kind: str, path: str | Path, library: Library, *, should_stop: Callable[[], bool] | None = None
+    kind: str, path: str | Path, library: Library, *, should_stop: Callable[[], bool] | None = None,
+    skip_bad: bool = False,
 ) -> Iterator[Event]:
-    """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back)."""
+    """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back).
+
+    A malformed record (valid JSON or BibTeX, but a field of the wrong type, no title…) stops the
+    import and changes nothing; with ``skip_bad`` it is left out, named in ``ImportFinished.skipped``,
+    and the good records are imported. A file that cannot be read as a whole always stops it."""
     if kind not in READERS:
         raise LibraryImportError(f"unknown import kind {kind!r}: choose one of {', '.join(KINDS)}")
     path = Path(path)
     if not path.is_file():
         raise LibraryImportError(f"{path}: no such file")
     started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.monotonic()
-    before = library.counts()
-    records_read, paper_ids = 0, []
-    with library.transaction():
-        for done, total, records in READERS[kind](path):
-            if should_stop is not None and should_stop():
-                raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
-            for record in records:
-                if isinstance(record, PaperRecord):
-                    paper_ids.append(library.store_paper(record)[0])
-                else:
-                    library.store_person(record)
-            records_read += len(records)
-            yield ImportProgress(done, total, UNITS[kind], records_read)
-        new_citations = library.relink()
-        merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
-        after = library.counts()
-        added = {name: after[name] - before[name] for name in after}
-        seconds = time.monotonic() - clock
-        library.record_import(kind, str(path), started, seconds, added)
-    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged)
+    records_read, paper_ids, skipped = 0, [], []
+    try:
+        with library.transaction():
+            # Counted under the write lock: rows another import committed while we waited are not ours.
+            before = library.counts()
+            for done, total, records in READERS[kind](path):
+                if should_stop is not None and should_stop():
+                    raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
+                if isinstance(records, BadRecord):
+                    if not skip_bad:
+                        raise LibraryImportError(records.message)
+                    skipped.append(records.message)
+                    continue
+                for record in records:
+                    if isinstance(record, PaperRecord):
+                        paper_ids.append(library.store_paper(record)[0])
+                    else:
+                        library.store_person(record)
+                records_read += len(records)
+                yield ImportProgress(done, total, UNITS[kind], records_read)
+            if not records_read:
+                raise LibraryImportError(_nothing_read(kind, path, skipped))
+            new_citations = library.relink()
+            merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
+            after = library.counts()
+            added = {name: after[name] - before[name] for name in after}
+            seconds = time.monotonic() - clock
+            library.record_import(kind, str(path), started, seconds,
+                                  {**added, "skipped_records": len(skipped)} if skipped else added)
+    except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
+        raise LibraryImportError(str(error)) from error
+    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged,
+                         skipped)
+
+
+def _nothing_read(kind: str, path: Path, skipped: list[str]) -> str:
+    """Zero records is a failure: an empty file, or a file of another kind, imports nothing."""
+    if skipped:
+        return f"all {len(skipped)} records were malformed, the first: {skipped[0]}"
+    if path.stat().st_size == 0:
+        return f"{path.name} is empty: nothing to import"
+    return f"{path.name}: no {kind} records found (is it a {kind} file?)"
 
 
 def run_import(kind: str, path: str | Path, library: Library) -> ImportFinished:

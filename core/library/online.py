@@ -80,13 +80,21 @@ class PoliteClient:
         retries: int = 3,
         backoff_s: float = 1.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        notice: Callable[[str], None] | None = None,
     ) -> None:
         self.network = network
         self.transport = transport
         self.retries = retries
         self.backoff_s = backoff_s
         self.sleep = sleep
+        self.notice = notice  # told at once when a source stops answering (the CLI prints it)
         self.requests: list[httpx.Request] = []  # what was sent, for tests and the log
+
+    @property
+    def total_s(self) -> float:
+        """What one lookup may take in all, retries and back-off included: twice the timeout, so
+        a source that never answers costs 20 s with the default 10 s, not 4 tries x 10 s + back-off."""
+        return 2 * self.network.timeout_s
 
     def _client(self) -> httpx.AsyncClient:
         return httpx.AsyncClient(
@@ -102,10 +110,12 @@ class PoliteClient:
             raise OfflineError(
                 f"offline (network.offline is set): {host} is not asked; the local library still answers"
             )
+        deadline = time.monotonic() + self.total_s
         async with self._client() as client:
             for attempt in range(self.retries + 1):
+                left = deadline - time.monotonic()
                 try:
-                    response = await client.get(url, params=params)
+                    response = await client.get(url, params=params, timeout=max(0.1, min(self.network.timeout_s, left)))
                     self.requests.append(response.request)
                 except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:
                     # No route or no DNS: retrying will not help, and the user should know now.
@@ -113,17 +123,26 @@ class PoliteClient:
                         f"cannot reach {host} ({type(error).__name__}): working offline; the local library still answers"
                     ) from error
                 except httpx.TransportError as error:  # timeouts, dropped connections
-                    if attempt == self.retries:
+                    delay = self.backoff_s * 2**attempt
+                    if attempt == self.retries or deadline - time.monotonic() <= delay:
                         raise OfflineError(
-                            f"{host} did not answer after {attempt + 1} tries ({type(error).__name__}); "
+                            f"{host} did not answer within {self.total_s:g} s ({attempt + 1} tries, "
+                            f"{type(error).__name__}; network.timeout_s = {self.network.timeout_s:g}); "
                             "the local library still answers"
                         ) from error
-                    await self.sleep(self.backoff_s * 2**attempt)
+                    if attempt == 0 and self.notice is not None:
+                        self.notice(f"{host} is not answering ({type(error).__name__}); trying again for at most "
+                                    f"{deadline - time.monotonic():.0f} s more")
+                    await self.sleep(delay)
                     continue
                 if response.status_code in RETRY_STATUSES:
+                    delay = self._delay(response, attempt)
                     if attempt == self.retries:
                         raise SourceError(f"{host} answered {response.status_code} after {attempt + 1} tries")
-                    await self.sleep(self._delay(response, attempt))
+                    if deadline - time.monotonic() <= delay:
+                        raise SourceError(f"{host} answered {response.status_code}; waiting {delay:g} s more would "
+                                          f"pass the {self.total_s:g} s limit (twice network.timeout_s)")
+                    await self.sleep(delay)
                     continue
                 if response.status_code == 404:
                     raise NotFound(f"{host}: nothing at {response.request.url.path}")

@@ -21,6 +21,7 @@ from scholar_tui.indexes.records import (
     doi,
     openalex_id,
 )
+from scholar_tui.core.library.schemas import OpenAlexAuthor, OpenAlexWork, check, json_type
 
 
 class OpenAlexFormatError(ValueError):
@@ -31,7 +32,7 @@ def kind_of(obj: Any) -> str | None:
     """'work', 'author' or None, from the OpenAlex id's letter (or the fields when it has none)."""
     if not isinstance(obj, dict):
         return None
-    identifier = openalex_id(obj.get("id"))
+    identifier = openalex_id(obj.get("id")) if isinstance(obj.get("id"), str) else None
     if identifier:
         return {"W": "work", "A": "author"}.get(identifier[0])
     if "authorships" in obj:
@@ -84,6 +85,7 @@ def _labels(items: list[dict] | None, limit: int = 8) -> list[str]:
 
 
 def parse_work(work: dict) -> PaperRecord:
+    check(OpenAlexWork, work, OpenAlexFormatError)
     identifier = openalex_id(work.get("id"))
     if not identifier or not identifier.startswith("W"):
         raise OpenAlexFormatError(f"not an OpenAlex work id: {work.get('id')!r}")
@@ -136,6 +138,7 @@ def parse_work(work: dict) -> PaperRecord:
 
 
 def parse_author(author: dict) -> PersonRecord:
+    check(OpenAlexAuthor, author, OpenAlexFormatError)
     identifier = openalex_id(author.get("id"))
     if not identifier or not identifier.startswith("A"):
         raise OpenAlexFormatError(f"not an OpenAlex author id: {author.get('id')!r}")
@@ -168,6 +171,8 @@ def parse_author(author: dict) -> PersonRecord:
 
 
 def parse_object(obj: Any) -> PaperRecord | PersonRecord:
+    if isinstance(obj, dict) and obj.get("id") is not None and not isinstance(obj["id"], str):
+        raise OpenAlexFormatError(f"field id: expected a string, found {json_type(obj['id'])}")
     kind = kind_of(obj)
     if kind == "work":
         return parse_work(obj)
@@ -175,13 +180,3 @@ def parse_object(obj: Any) -> PaperRecord | PersonRecord:
         return parse_author(obj)
     raise OpenAlexFormatError("neither an OpenAlex work nor an author (no W… or A… id)")
 
-
-def objects_in(document: Any) -> list[Any]:
-    """The works/authors in one JSON document: a result page, a list, or a single object."""
-    if isinstance(document, dict) and isinstance(document.get("results"), list):
-        return document["results"]
-    if isinstance(document, list):
-        return document
-    if isinstance(document, dict):
-        return [document]
-    raise OpenAlexFormatError(f"expected a JSON object or list, found {type(document).__name__}")

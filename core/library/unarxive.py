@@ -29,6 +29,7 @@ from scholar_tui.indexes.records import (
     doi,
     openalex_id,
 )
+from scholar_tui.core.library.schemas import UnarxiveLine, check
 
 MARKER = re.compile(r"\{\{(cite|formula|figure|table):([^{}]+)\}\}")
 LEVELS = {"section": 1, "subsection": 2, "subsubsection": 3}
@@ -173,6 +174,7 @@ def parse_paper(data: Any) -> PaperRecord:
     metadata = data.get("metadata")
     if not isinstance(metadata, dict):
         raise UnarxiveFormatError("no 'metadata' object")
+    check(UnarxiveLine, data, UnarxiveFormatError)
     identifier = arxiv_id(str(data.get("paper_id") or metadata.get("id") or ""))
     if not identifier:
         raise UnarxiveFormatError(f"no valid arXiv id in 'paper_id' ({data.get('paper_id')!r})")
