@@ -20,7 +20,7 @@ def test_engines_do_not_import_textual():
         "import scholar_tui.core.conference.engine, scholar_tui.core.conference.sources, "
         "scholar_tui.core.conference.html_tree, scholar_tui.core.conference.evidence, "
         "scholar_tui.indexes.conference_vectors\n"
-        "import scholar_tui.core.pasa.engine, scholar_tui.core.pasa.bench, scholar_tui.core.pasa.setup, "
+        "import scholar_tui.core.pasa.engine, scholar_tui.core.pasa.bench, scholar_tui.core.pasa.factory, "
         "scholar_tui.core.pasa.queries, scholar_tui.core.pasa.export, scholar_tui.core.pasa.reference_titles, "
         "scholar_tui.indexes.pasa_works, scholar_tui.training.crawler_env_library\n"
         "import scholar_tui.core.autofeedback, scholar_tui.core.autofeedback.bench, scholar_tui.core.autofeedback.model, "

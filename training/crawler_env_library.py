@@ -44,7 +44,7 @@ class LibraryCrawlerEnvironment:
         """The library in SCHOLAR_TUI_HOME (or the platform's folders), prepared for crawling."""
         from ..core.config import load_settings
         from ..core.locations import locations
-        from ..core.pasa.setup import prepare
+        from scholar_tui.core.pasa.factory import prepare
         from ..models import load_embedder
 
         where = locations()
