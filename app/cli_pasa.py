@@ -237,14 +237,16 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
 @pasa.command("train-selector")
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (default: built from the library now); its train split is read.")
-@click.option("--judge-limit", default=20, show_default=True, help="Papers per query the Selector's model judges.")
+@click.option("--judge-limit", default=5, show_default=True, help="Papers per query the Selector's model judges.")
+@click.option("--judge-queries", type=int, help="Ask the model about the first N training queries only (slow CPUs).")
 @click.option("--no-model", is_flag=True, help="Leave P(True) out (no model calls: fast, for a quick head).")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the weights (default: the data folder, where PaSa reads them).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: int, no_model: bool,
+def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: int, judge_queries: int | None,
+                        no_model: bool,
                         output: Path | None, as_json: bool) -> None:
     """Fit the Selector's scoring head on citation-derived queries of this library (train split by source paper)."""
     from scholar_tui.core.pasa.queries import build_queries
@@ -261,7 +263,7 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     tools = LibraryTools(obj.where, library, embedder)
     selector = Selector(llm, rationale="template") if llm is not None else None
     try:
-        head = train_head(tools, query_set, selector, judge_limit=judge_limit, progress=lambda line: _say(line, as_json))
+        head = train_head(tools, query_set, selector, judge_limit=judge_limit, judge_queries=judge_queries, progress=lambda line: _say(line, as_json))
     except TrainingError as error:
         raise click.ClickException(str(error)) from error
     head.provenance["queries_from"] = str(queries_file) if queries_file else "built from the library"

@@ -13,7 +13,8 @@ sentences that cite it. Every pool paper gets its evidence (``core.pasa.evidence
 (is it an answer). Then:
 
 1. the prior head (no P(True)) is fitted on every pool paper;
-2. the Selector's model judges each query's ``judge_limit`` best papers by the prior, back to back;
+2. the Selector's model judges each query's ``judge_limit`` best papers by the prior, back to back
+   (``judge_queries``: only the first N training queries, where the model is slow);
 3. the full head is fitted with P(True) (its mean stands in where the model did not judge);
 4. the threshold is the one with the best mean per-query F1 on these training queries.
 
@@ -22,7 +23,7 @@ Reproducing the shipped default (``core/pasa/default_head.json``), ~10 min on 2 
     export SCHOLAR_TUI_HOME=/tmp/home-head
     scholar-tui import unarxive ../shared/data/unarxive/arXiv_src_2212_086.jsonl
     scholar-tui pasa build-queries /tmp/queries.jsonl
-    scholar-tui pasa train-selector --queries /tmp/queries.jsonl --output core/pasa/default_head.json
+    scholar-tui pasa train-selector --queries /tmp/queries.jsonl --judge-queries 15 --output core/pasa/default_head.json
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def _matrix(items: list[QueryRows], features) -> tuple[np.ndarray, np.ndarray]:
 
 
 def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selector | None, *,
-               judge_limit: int = 20, budgets: Budgets = Budgets(),
+               judge_limit: int = 5, judge_queries: int | None = None, budgets: Budgets = Budgets(),
                progress: Callable[[str], None] = lambda line: None) -> SelectorHead:
     """The head fitted on the ``train`` split of ``queries`` (see the module doc)."""
     clock = time.monotonic()
@@ -126,7 +127,7 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         group: tuple[list[float], list[bool]] = ([], [])
         for index in order:
             row = item.rows[index]
-            if selector is not None:
+            if selector is not None and (judge_queries is None or number <= judge_queries):
                 paper = tools.library.paper(item.ids[index])
                 row["p_true"] = selector.probability(item.query.query, paper["title"], paper["abstract"] or "")
                 group[0].append(row["p_true"])
@@ -157,6 +158,7 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         "queries": len(queries), "train_queries": len(train),
         "train_sources": len({query.source_arxiv_id or query.source_paper_id for query in train}),
         "pairs": int(len(y)), "relevant": int(y.sum()), "judge_limit": judge_limit,
+        "judged_queries": sum(1 for group in judged if group[0]),
         "model": selector.llm.model_name if selector is not None else None,
         "train_auc_head_judged": mean_within_query_auc(head_judged),
         "train_auc_p_true_judged": mean_within_query_auc(judged) if values else None,

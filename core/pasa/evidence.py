@@ -145,7 +145,6 @@ def evidence(query: str, pool: Pool, library: Library, index: LibraryIndex, *, q
             "context_lexical": context_lexical,
             "found_by": math.log1p(len(entry.found_by)),
             "depth": float(entry.depth),
-            "cited_by_pool": math.log1p(cited_by),
             "has_abstract": 1.0 if row["abstract"] else 0.0,
         }
         parts = ScoreParts(p_true.get(paper_id), round(dense, 3), round(lexical, 3), round(context_lexical, 3),

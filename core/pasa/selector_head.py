@@ -20,14 +20,16 @@ shipped default (``default_head.json``, see ``training/selector_head.py`` for th
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+# "Cited by pool papers" is shown beside every score but is not an input: on citation-derived queries
+# with the query-date cut-off, a work no earlier paper cites is one only the (hidden) source cites, so
+# the head would learn the benchmark's construction, not relevance (it did: a large negative weight).
 FEATURES = ("p_true", "query_dense", "query_lexical", "vector_rank", "text_rank", "plain_score", "plain_hit",
-            "context_lexical", "found_by", "depth", "cited_by_pool", "has_abstract")
+            "context_lexical", "found_by", "depth", "has_abstract")
 PRIOR_FEATURES = tuple(name for name in FEATURES if name != "p_true")
 DEFAULT_FILE = Path(__file__).with_name("default_head.json")
 HEAD_FILE_NAME = "pasa-selector-head.json"
@@ -83,7 +85,7 @@ class SelectorHead:
     full: LogisticHead
     p_true_mean: float  # stands in for P(True) of a paper the model did not judge
     threshold: float  # selected = full score above it (chosen on the training split)
-    judge_limit: int = 20  # papers the Selector's model judges per query (the prior's top ones)
+    judge_limit: int = 5  # papers the Selector's model judges per query (the prior's top ones)
     provenance: dict = field(default_factory=dict)  # how it was trained, and its figures
     origin: str = ""  # the file it was read from
 
@@ -116,7 +118,7 @@ class SelectorHead:
             prior, full = LogisticHead(**{**data["prior"], "features": tuple(data["prior"]["features"])}), \
                 LogisticHead(**{**data["full"], "features": tuple(data["full"]["features"])})
             head = cls(prior, full, float(data["p_true_mean"]), float(data["threshold"]),
-                       int(data.get("judge_limit", 20)), data.get("provenance", {}), str(path))
+                       int(data.get("judge_limit", 5)), data.get("provenance", {}), str(path))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise HeadFileError(f"{path}: not a Selector head file ({error})") from error
         for model in (prior, full):
@@ -175,8 +177,3 @@ def best_threshold(groups: list[tuple[list[float], list[bool], int]]) -> tuple[f
         if mean > best[1] + 1e-12:
             best = (threshold, mean)
     return best
-
-
-def logit(p: float) -> float:
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return math.log(p / (1 - p))
