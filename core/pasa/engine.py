@@ -365,6 +365,13 @@ class PaSaEngine:
         if run.cancel.cancelled:
             run.stop_reason = "cancelled"
         results = self.rank(run)
+        if self.selector.rationale_mode == "model":  # a model that can write a reason, for the best selected
+            rows = self.library.papers([paper.paper_id for paper in results[:5] if paper.selected])
+            for paper in results[:5]:
+                if paper.paper_id in rows and not run.cancel.cancelled:
+                    paper.rationale = self.selector.model_rationale(run.query, paper.title,
+                                                                    rows[paper.paper_id]["abstract"] or "", True,
+                                                                    run.cancel)
         self._record_selections(run, results)
         yield Ranking(results, "judged", round(run.elapsed, 3))
         yield CrawlFinished(results=results, queue=run.pool.ids, stop_reason=run.stop_reason, actions=run.actions,
