@@ -6,9 +6,9 @@ results to standard output (or one JSON document with ``--json``).
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
+from dataclasses import asdict
 from typing import Any
 
 import click
@@ -31,16 +31,18 @@ def _say(text: str, quiet: bool) -> None:
 
 def _open(obj: Context, *, quiet: bool, need_llm: bool = True):
     """Library, embedder and model; the library is prepared (cited works, index) first."""
-    from ..core.pasa.setup import prepare_library
-    from ..core.pasa.works import CitedWorks
-    from ..indexes.library import Library
-    from ..indexes.library_search import IndexFinished, IndexProgress
+    from scholar_tui.core.pasa.factory import EmptyLibrary, check_not_empty, prepare_library
+    from scholar_tui.core.pasa.works import CitedWorks
+    from scholar_tui.indexes.library import Library
+    from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
     from scholar_tui.core.llm import open_llm
     from scholar_tui.models import load_embedder
 
     library = Library.open(obj.where)
-    if library.counts()["papers"] == 0:
-        raise click.ClickException("the library is empty: import papers first (scholar-tui import unarxive FILE)")
+    try:
+        check_not_empty(library)
+    except EmptyLibrary as error:
+        raise click.ClickException(str(error)) from error
     embedder = load_embedder(obj.settings)
     for event in prepare_library(obj.where, library, embedder):
         if isinstance(event, CitedWorks) and event.linked:
@@ -53,14 +55,14 @@ def _open(obj: Context, *, quiet: bool, need_llm: bool = True):
     return library, embedder, llm
 
 
-def _options(max_actions: int, max_papers: int, depth: int, query_mode: str, rationale: str):
-    from ..core.pasa.engine import PaSaOptions
-    from ..core.pasa.queue import Budgets
+def _options(max_actions: int, max_papers: int, depth: int, query_mode: str, rationale: str, head: bool = True):
+    from scholar_tui.core.pasa.engine import PaSaOptions
+    from scholar_tui.core.pasa.queue import Budgets
 
     if min(max_actions, max_papers, depth) < 1:
         raise click.BadParameter("--max-actions, --max-papers and --depth must be at least 1")
     return PaSaOptions(budgets=Budgets(max_actions=max_actions, max_papers=max_papers, max_depth=depth),
-                       query_mode=query_mode, rationale=rationale)
+                       query_mode=query_mode, rationale=rationale, use_head=head)
 
 
 def crawl_options(function):
@@ -76,47 +78,28 @@ def crawl_options(function):
         click.option("--offline", is_flag=True, help="Do not ask arXiv or OpenAlex, even when the network is there."),
         click.option("--feedback/--no-feedback", default=None,
                      help="Send every [Search]/[Expand] through AutoFeedback (default: the autofeedback.pasa setting)."),
+        click.option("--head/--no-head", default=True, show_default=True,
+                     help="Score with the Selector's head (--no-head: P(True) alone, PaSa's own Selector)."),
     ]):
         function = decorator(function)
     return function
 
 
-def _progress_line(event, titles: dict[int, str]) -> str | None:
+def _progress_line(event) -> str | None:
+    """The event's own line, indented by its place in the crawl; verdicts and rankings stay quiet."""
     kind = event.kind
-    if kind == "started":
-        return (f"PaSa with {event.model} ({event.query_mode} queries, {event.rationale_mode} rationales, "
-                f"{'online' if event.online else 'offline'}) · cut-off {event.date or 'none'}")
-    if kind == "decided":
-        head = "Crawler (search session)" if event.session == "search" else f"Crawler reads {titles.get(event.paper_node, '')[:50]!r}"
-        refused = f" · refused {event.refused}" if event.refused else ""
-        return f"{head}: {event.text} ({event.seconds:.1f} s){refused}"
-    if kind == "search":
-        return f"  {'↻ ' if event.retry_of else ''}[Search] {event.query}"
-    if kind == "expand":
-        return f"  {'↻ ' if event.retry_of else ''}[Expand] paper:{event.paper_id} “{event.section}”"
-    if kind == "feedback":
+    if kind in ("verdict", "ranking", "feedback_round"):
+        return None
+    if kind == "feedback_finished":
         if not event.retried:
             return None  # the call was fine as sent: nothing to say
-        line = f"    AutoFeedback (loop {event.loop_id}, {event.status}): {event.reasons}"
+        line = f"    {event.summary()}"
         if event.status == "limit_hit":
             line += (f"\n    it waits for a person: scholar-tui logs --loop {event.loop_id}, then "
-                     f"scholar-tui feedback send '<request>' --loop {event.loop_id} (or the API debugger, F4)")
+                     f"scholar-tui feedback send '<request>' --loop {event.loop_id}")
         return line
-    if kind == "found":
-        for paper in event.papers:
-            titles[paper.node] = paper.title
-        extra = "".join([f", {event.duplicates} already queued" if event.duplicates else "",
-                         f", {event.over_budget} over the paper budget" if event.over_budget else ""])
-        return f"    → {len(event.papers)} new papers ({event.origin}{extra})"
-    if kind == "verdict":
-        mark = "✓" if event.decision else "·"
-        return f"      {mark} {event.probability:.2f} paper:{event.paper_id} {titles.get(event.node, '')[:70]}"
-    if kind == "notice":
-        return f"  ! {event.message}"
-    if kind == "finished":
-        return (f"done: {len(event.queue)} papers crawled, {len(event.selected)} selected, {event.actions} actions, "
-                f"{event.llm_calls} model calls, {event.seconds:.1f} s ({event.stop_reason})")
-    return None
+    indent = {"search": "  ", "expand": "  ", "found": "    ", "notice": "  "}.get(kind, "")
+    return indent + event.summary()
 
 
 # -- search ----------------------------------------------------------------------------------------
@@ -136,34 +119,28 @@ def _progress_line(event, titles: dict[int, str]) -> str | None:
 @click.pass_obj
 @one_line_errors
 def search_command(obj: Context, query: str, date: str | None, max_actions: int, max_papers: int, depth: int,
-                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, show_all: bool,
+                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, head: bool, show_all: bool,
                    export: tuple | None,
                    save_sessions: Path | None, save_selections: Path | None, as_json: bool) -> None:
-    """PaSa paper search: the Crawler searches and expands citations, the Selector ranks by P(True)."""
-    from ..core.pasa.events import event_dict
-    from ..core.pasa.export import export_results
-    from ..core.pasa.setup import build_agent
-    from ..indexes.library_search import SearchError
+    """PaSa paper search: the plain search's hits, the Crawler's searches and expansions, ranked by the Selector's score."""
+    from scholar_tui.core.pasa.export import export_results
+    from scholar_tui.core.pasa.factory import open_pasa
+    from scholar_tui.indexes.library_search import SearchError
     from scholar_tui.core.jsonl import write_jsonl
 
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
-    options = _options(max_actions, max_papers, depth, query_mode, rationale)
+    options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
     library, embedder, llm = _open(obj, quiet=as_json)
-    agent = build_agent(obj.where, obj.settings, library, llm, embedder, options=options,
-                        online=False if offline else None, feedback=feedback)
+    agent = open_pasa(obj.where, obj.settings, library, llm, embedder, options=options,
+                      online=False if offline else None, feedback=feedback)
     events: list[Any] = []
-    titles: dict[int, str] = {}
-
-    async def consume() -> None:
-        async for event in agent.run(query, date=date):
+    try:
+        for event in agent.run(query, date=date):
             events.append(event)
-            line = _progress_line(event, titles)
+            line = _progress_line(event)
             if line:
                 _say(line, as_json)
-
-    try:
-        asyncio.run(consume())
     except SearchError as error:
         raise click.ClickException(str(error)) from error
     finished = events[-1]
@@ -179,18 +156,17 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
         count = export_results(path, fmt, library, query, date, finished.selected)
         _say(f"exported {count} selected papers to {path} ({fmt})", as_json)
     if as_json:
-        emit_json({"query": query, "date": date, "model": llm.model_name,
-                   "results": [event_dict(paper) for paper in shown],
+        emit_json({"query": query, "date": date, "model": llm.model_name, "head": agent.head.origin if agent.head else None,
+                   "results": [asdict(paper) for paper in shown],
                    "queue": finished.queue, "stop_reason": finished.stop_reason, "actions": finished.actions,
                    "llm_calls": finished.llm_calls, "seconds": finished.seconds,
-                   "events": [event_dict(event) for event in events]})
+                   "first_results_seconds": finished.first_results_seconds,
+                   "events": [event.to_json() for event in events if event.kind not in ("ranking", "finished")]})
         return
     if not shown:
-        click.echo("no paper was selected" + ("" if show_all else " (--all lists every judged paper)"))
+        click.echo("no paper was selected" + ("" if show_all else " (--all lists every paper of the pool)"))
     for rank, paper in enumerate(shown, start=1):
-        mark = "✓" if paper.decision else "·"
-        click.echo(f"{rank:>3}. {mark} P(True) {paper.probability:.2f}  paper:{paper.paper_id}  "
-                   f"{paper.date or '????'}  {paper.title}")
+        click.echo(f"{rank:>3}. {paper.line()}")
         click.echo(f"       {paper.rationale}")
         click.echo(f"       found by {paper.found_by} · depth {paper.depth}" + (f" · {paper.url}" if paper.url else ""))
 
@@ -207,10 +183,10 @@ def pasa() -> None:
 @one_line_errors
 def pasa_prepare(obj: Context, as_json: bool) -> None:
     """Turn titled bibliography entries into library papers (cited works) and index them."""
-    from ..core.pasa.setup import prepare
-    from ..indexes.library import Library
-    from ..indexes.pasa_works import source_counts
-    from ..models import load_embedder
+    from scholar_tui.core.pasa.factory import prepare
+    from scholar_tui.indexes.library import Library
+    from scholar_tui.indexes.pasa_works import source_counts
+    from scholar_tui.models import load_embedder
 
     library = Library.open(obj.where)
     prepared = prepare(obj.where, library, load_embedder(obj.settings))
@@ -235,9 +211,9 @@ def pasa_prepare(obj: Context, as_json: bool) -> None:
 @one_line_errors
 def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section: int, as_json: bool) -> None:
     """Write an AutoScholarQuery-style set (query, answer papers, query date) built from the library."""
-    from ..core.pasa.queries import build_queries, write_queries
-    from ..core.pasa.works import prepare_cited_works
-    from ..indexes.library import Library
+    from scholar_tui.core.pasa.queries import build_queries, write_queries
+    from scholar_tui.core.pasa.works import prepare_cited_works
+    from scholar_tui.indexes.library import Library
 
     library = Library.open(obj.where)
     cited = prepare_cited_works(library)  # answers are cited works: they must be library papers
@@ -259,10 +235,77 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
     click.echo(f"  answers per query: mean {summary['mean_answers']}, from {report.clauses_with_citations} citing clauses")
 
 
+@pasa.command("train-selector")
+@click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="AutoScholarQuery JSONL (default: built from the library now); its train split is read.")
+@click.option("--judge-limit", default=5, show_default=True, help="Papers per query the Selector's model judges.")
+@click.option("--judge-queries", type=int, help="Ask the model about the first N training queries only (slow CPUs).")
+@click.option("--no-model", is_flag=True, help="Leave P(True) out (no model calls: fast, for a quick head).")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the weights (default: the data folder, where PaSa reads them).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@one_line_errors
+def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: int, judge_queries: int | None,
+                        no_model: bool,
+                        output: Path | None, as_json: bool) -> None:
+    """Fit the Selector's scoring head on citation-derived queries of this library (train split by source paper)."""
+    from scholar_tui.core.pasa.queries import build_queries
+    from scholar_tui.core.pasa.selector import Selector
+    from scholar_tui.core.pasa.selector_head import head_file
+    from scholar_tui.core.pasa.tools import LibraryTools
+    from scholar_tui.training.errors import TrainingError
+    from scholar_tui.training.selector_head import train_head
+
+    query_set = _read_query_file(queries_file)
+    library, embedder, llm = _open(obj, quiet=as_json, need_llm=not no_model)
+    if queries_file is None:
+        query_set = build_queries(library).queries
+    tools = LibraryTools(obj.where, library, embedder)
+    selector = Selector(llm, rationale="template") if llm is not None else None
+    try:
+        head = train_head(tools, query_set, selector, judge_limit=judge_limit, judge_queries=judge_queries, progress=lambda line: _say(line, as_json))
+    except TrainingError as error:
+        raise click.ClickException(str(error)) from error
+    head.provenance["queries_from"] = str(queries_file) if queries_file else "built from the library"
+    path = head.save(output or head_file(obj.where.data_dir))
+    if as_json:
+        emit_json({"weights": str(path), **head.provenance, "threshold": head.threshold})
+        return
+    figures = head.provenance
+    click.echo(f"wrote the Selector head to {path}")
+    click.echo(f"  {figures['train_queries']} training queries from {figures['train_sources']} source papers, "
+               f"{figures['pairs']} pool papers ({figures['relevant']} relevant), {figures['seconds']:.0f} s")
+    click.echo(f"  threshold {head.threshold:.3f} (mean F1 on the training split {figures['train_f1_at_threshold']:.3f}); "
+               f"AUC on judged training papers: head {_fmt(figures['train_auc_head_judged'])}, "
+               f"P(True) {_fmt(figures['train_auc_p_true_judged'])}")
+    click.echo("  held-out figures: scholar-tui bench pasa --queries FILE (its test split)")
+
+
+def _fmt(value) -> str:
+    return "-" if value is None else f"{value:.3f}"
+
+
+def _read_query_file(path: Path | None) -> list:
+    """The query set in a file, read before anything slow loads (a bad file fails at once)."""
+    from scholar_tui.core.pasa.queries import QuerySetError, read_queries
+
+    if path is None:
+        return []
+    try:
+        return read_queries(path)
+    except QuerySetError as error:
+        raise click.ClickException(str(error)) from error
+
+
 # -- bench pasa ------------------------------------------------------------------------------------------
 @click.command("pasa")
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (default: built from the library now).")
+@click.option("--split", type=click.Choice(["test", "train", "all"]), default="test", show_default=True,
+              help="Which side of the by-source-paper split to run (the head trains on 'train').")
+@click.option("--person-queries", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also run person-written queries (query<TAB>title substrings|…; no cut-off).")
 @click.option("--limit", type=int, help="Only the first N queries.")
 @click.option("--include-source", is_flag=True,
               help="Cut-off one day later, so the source paper is findable (leakage; shows what [Expand] adds).")
@@ -272,73 +315,81 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | None, include_source: bool,
+def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, person_queries: Path | None,
+                       limit: int | None, include_source: bool,
                        max_actions: int, max_papers: int, depth: int, query_mode: str, rationale: str, offline: bool,
-                       feedback: bool | None, save_sessions: Path | None, as_json: bool) -> None:
-    """PaSa against plain library search: crawler recall, precision, recall, recall@20/50/100."""
-    from ..core.pasa.bench import BenchFinished, QueryDone, bench_pasa, table
-    from ..core.pasa.queries import QuerySetError, build_queries, read_queries
-    from ..core.pasa.setup import build_agent
+                       feedback: bool | None, head: bool, save_sessions: Path | None, as_json: bool) -> None:
+    """PaSa against plain library search, one run: recall@k of both, crawler recall, P/R/F1, AUC, seconds."""
+    from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, read_person_queries, table
+    from scholar_tui.core.pasa.factory import open_pasa
+    from scholar_tui.core.pasa.queries import QuerySetError, build_queries, split_queries
     from scholar_tui.core.jsonl import write_jsonl
 
-    options = _options(max_actions, max_papers, depth, query_mode, rationale)
-    query_set = []
-    if queries_file is not None:  # a bad file fails before anything slow is loaded
-        try:
-            query_set = read_queries(queries_file)
-        except QuerySetError as error:
-            raise click.ClickException(str(error)) from error
+    options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
+    query_set = _read_query_file(queries_file)
     library, embedder, llm = _open(obj, quiet=as_json)
     if queries_file is not None:
         origin = str(queries_file)
     else:
         query_set = build_queries(library).queries
         origin = "built from the library now (scholar-tui pasa build-queries to save it)"
+    query_set = split_queries(query_set, split)
     if limit is not None:
         query_set = query_set[:max(limit, 0)]
-    if not query_set:
+    sets = [(f"{split} split", query_set)] if query_set else []
+    if person_queries is not None:
+        try:
+            sets.append(("person-written", read_person_queries(person_queries, library)))
+        except QuerySetError as error:
+            raise click.ClickException(str(error)) from error
+    if not any(queries for _, queries in sets):
         raise click.ClickException("no queries to run")
-    agent = build_agent(obj.where, obj.settings, library, llm, embedder, options=options,
-                        online=False if offline else None, feedback=feedback, feedback_source="bench-pasa")
-    _say(f"bench pasa: {len(query_set)} queries ({origin}), model {llm.model_name}, "
-         f"budgets {options.budgets.as_dict()}", as_json)
-    finished: BenchFinished | None = None
-
-    async def consume() -> None:
-        nonlocal finished
-        async for item in bench_pasa(agent, query_set, include_source=include_source):
+    agent = open_pasa(obj.where, obj.settings, library, llm, embedder, options=options,
+                      online=False if offline else None, feedback=feedback, feedback_source="bench-pasa")
+    head_name = "head" if agent.head is not None else "P(True) alone"
+    _say(f"bench pasa: {', '.join(f'{len(q)} {name} queries' for name, q in sets)} ({origin}), model {llm.model_name}, "
+         f"{head_name}{f' from {agent.head.origin}' if agent.head else ''}, budgets {options.budgets.as_dict()}", as_json)
+    results = {}
+    for name, queries in sets:
+        finished: BenchFinished | None = None
+        for item in bench_pasa(agent, queries, include_source=include_source):
             if isinstance(item, QueryDone):
                 s = item.scores
-                _say(f"[{item.index}/{item.total}] crawler recall {s.crawler_recall:.2f} · recall {s.recall:.2f} · "
-                     f"precision {s.precision:.2f} · search R@20 {s.search_recall_at[20]:.2f} · "
-                     f"{s.crawled} crawled, {s.actions} actions{f', {s.retries} retries' if s.retries else ''}, "
-                     f"{s.seconds:.0f} s · {s.query[:60]}", as_json)
+                _say(f"[{name} {item.index}/{item.total}] search R@20 {s.search_recall_at[20]:.2f} · PaSa R@20 "
+                     f"{s.pasa_recall_at[20]:.2f} · crawler recall {s.crawler_recall:.2f} · F1 {s.extra['f1']:.2f} · "
+                     f"{s.crawled} in pool, {s.selected} selected, {s.actions} actions, {s.seconds:.0f} s "
+                     f"(first {s.extra['first_results_seconds'] or 0:.1f} s) · {s.query[:50]}", as_json)
             else:
                 finished = item
-
-    asyncio.run(consume())
-    assert finished is not None
+        assert finished is not None
+        results[name] = finished
     if save_sessions:
         write_jsonl(save_sessions, agent.sessions)
         _say(f"wrote {len(agent.sessions)} Crawler sessions to {save_sessions}", as_json)
-    summary = {**finished.summary, "model": llm.model_name, "query_mode": agent.crawler.query_mode,
-               "rationale_mode": agent.selector.rationale_mode, "include_source": include_source,
-               "budgets": options.budgets.as_dict(), "seconds": round(finished.seconds, 1), "queries_from": origin}
+    settings = {"model": llm.model_name, "head": agent.head.origin if agent.head else None,
+                "query_mode": agent.crawler.query_mode, "include_source": include_source,
+                "budgets": options.budgets.as_dict(), "queries_from": origin}
     if as_json:
-        emit_json({**summary, "per_query": [score.__dict__ for score in finished.scores]})
+        emit_json({**settings, "runs": {name: {**done.summary, "seconds": round(done.seconds, 1),
+                                               "per_query": [score.__dict__ for score in done.scores]}
+                                        for name, done in results.items()}})
         return
-    click.echo(table(finished.summary, llm.model_name))
-    pasa_stats = finished.summary["pasa"]
-    click.echo(f"\n{finished.summary['queries']} queries · cut-off {'query date + 1 day (source visible)' if include_source else 'query date'} · "
-               f"{agent.crawler.query_mode} queries, {agent.selector.rationale_mode} rationales · "
-               f"mean {pasa_stats['mean_crawled']:.1f} crawled, {pasa_stats['mean_selected']:.1f} selected, "
-               f"{pasa_stats['mean_actions']:.1f} actions, {pasa_stats['mean_seconds']:.1f} s per query "
-               f"(plain search {finished.summary['mean_search_seconds']:.2f} s) · "
-               f"{pasa_stats['answers_found_only_by_expand']} answers found through [Expand] · total {finished.seconds:.0f} s")
+    for name, done in results.items():
+        summary, pasa_stats = done.summary, done.summary["pasa"]
+        cut = "none" if name == "person-written" else ("query date + 1 day (source visible)" if include_source else "query date")
+        click.echo(f"\n{name}: {summary['queries']} queries · cut-off {cut}")
+        click.echo(table(summary, llm.model_name, head_name))
+        first = pasa_stats["median_first_results_seconds"]
+        click.echo(f"median {pasa_stats['median_seconds']:.1f} s per query, first papers after "
+                   f"{'-' if first is None else f'{first:.2f}'} s (median; max {pasa_stats['max_first_results_seconds'] or 0:.2f} s) · "
+                   f"mean {pasa_stats['mean_crawled']:.1f} in the pool, {pasa_stats['mean_selected']:.1f} selected, "
+                   f"{pasa_stats['mean_actions']:.1f} actions · {pasa_stats['answers_found_only_by_expand']} answers "
+                   f"found through [Expand] · AUC of the head over the whole pool {_fmt(pasa_stats['auc_head_pool'])} · "
+                   f"total {done.seconds:.0f} s")
     if agent.feedback is not None:
+        pasa_stats = next(iter(results.values())).summary["pasa"]
         click.echo(f"AutoFeedback: {pasa_stats['retried_calls']} calls sent back to the Crawler, "
-                   f"{pasa_stats['retries']} other actions tried, {pasa_stats['limit_hit']} loops waiting for a person, "
-                   f"{pasa_stats['answers_found_by_retry']} answers first found by a retry")
+                   f"{pasa_stats['retries']} other actions tried, {pasa_stats['limit_hit']} loops waiting for a person")
     else:
         click.echo("AutoFeedback: off (--no-feedback or autofeedback.pasa = false)")
 

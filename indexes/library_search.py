@@ -131,6 +131,15 @@ class LibraryIndex:
         yield IndexFinished(len(todo), len(stale), table.count_rows() if table is not None else 0,
                             time.monotonic() - clock)
 
+    def vectors(self, paper_ids: list[int]) -> dict[int, list[float]]:
+        """The stored embeddings of these papers (PaSa's Selector compares them with the query's)."""
+        table = self._table()
+        if table is None or not paper_ids:
+            return {}
+        wanted = ", ".join(str(int(paper_id)) for paper_id in paper_ids)
+        rows = table.search().where(f"paper_id IN ({wanted})").select(["paper_id", "vector"]).limit(None).to_list()
+        return {row["paper_id"]: row["vector"] for row in rows}
+
     def search(self, library: Library, query: str, *, before: str | None = None, limit: int = 10,
                depth: int = 50) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given."""

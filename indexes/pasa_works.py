@@ -64,3 +64,21 @@ def expandable_sections(library: Library, paper_id: int) -> list[dict]:
 
 def source_counts(library: Library) -> dict[str, int]:
     return {row["source"]: row["n"] for row in _rows(library, "select source, count(*) as n from papers group by source")}
+
+
+def section_text(library: Library, section_id: int) -> str:
+    """One section's text (citation markers in place: '[3]')."""
+    row = library.conn.execute("select text from sections where id = ?", (section_id,)).fetchone()
+    return (row[0] or "") if row else ""
+
+
+def citing_papers(library: Library, paper_ids: list[int]) -> dict[int, set[int]]:
+    """For each paper, the library papers whose bibliographies point at it."""
+    if not paper_ids:
+        return {}
+    marks = ",".join("?" * len(paper_ids))
+    cited: dict[int, set[int]] = {}
+    for row in _rows(library, f"""select cited_paper_id, paper_id from paper_references
+                                   where cited_paper_id in ({marks})""", tuple(paper_ids)):
+        cited.setdefault(row["cited_paper_id"], set()).add(row["paper_id"])
+    return cited

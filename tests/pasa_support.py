@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from scholar_tui.core.pasa.setup import prepare
+from scholar_tui.indexes.records import PaperRecord, ReferenceRecord, SectionRecord
+from scholar_tui.core.pasa.factory import prepare
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import PaperRecord, ReferenceRecord, SectionRecord
 from scholar_tui.models.base import Chunk, Request
@@ -205,3 +206,15 @@ def real_crawl_library(pasa_real_library, where, shared_data):
     library = Library.open(where)
     yield library
     library.close()
+
+
+def write_p_true_head(where) -> None:
+    """A Selector head in the data folder that follows P(True) (selected when P(True) is high), so a
+    test states which papers are selected; the prior ranks by the query's dense match."""
+    from scholar_tui.core.pasa.selector_head import FEATURES, PRIOR_FEATURES, LogisticHead, SelectorHead, head_file
+
+    full = LogisticHead(FEATURES, [10.0 if name == "p_true" else 0.0 for name in FEATURES], -5.0,
+                        [0.0] * len(FEATURES), [1.0] * len(FEATURES))
+    prior = LogisticHead(PRIOR_FEATURES, [1.0 if name == "query_dense" else 0.0 for name in PRIOR_FEATURES], 0.0,
+                         [0.0] * len(PRIOR_FEATURES), [1.0] * len(PRIOR_FEATURES))
+    SelectorHead(prior, full, p_true_mean=0.5, threshold=0.5, judge_limit=100).save(head_file(where.data_dir))

@@ -14,11 +14,12 @@ from scholar_tui.core.jsonl import read_jsonl
 from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 
 from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401
+from .pasa_support import RoutedLLM, mini_library, write_p_true_head  # noqa: F401
 
 
 @pytest.fixture
-def fake_models(monkeypatch):
+def fake_models(monkeypatch, where):
+    write_p_true_head(where)  # selected = P(True) high: the routed Selector says which
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
     monkeypatch.setattr(models, "load_llm", lambda settings, where=None: llm)
     monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
@@ -36,10 +37,11 @@ def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
     assert result.exit_code == 0, result.output
     out = result.stdout
     err = result.stderr
-    assert "Crawler (search session): [Search] graph neural networks [Stop]" in err
+    assert "Crawler (search session, 0.0 s): [Search] graph neural networks [Stop]" in err
+    assert "plain search (the query as written, top 100)" in err  # the pool starts from the plain search
     assert "[Expand] paper:1 “2 Related Work”" in err and "done:" in err
     lines = [line for line in out.splitlines() if line[:4].strip().rstrip(".").isdigit()]
-    assert lines and all("✓ P(True) 1.00" in line for line in lines)  # only the selected, best first
+    assert lines and all("✓ score 0.99 (P(True) 1.00, query" in line for line in lines)  # only the selected, best first
     assert "Graph neural networks for molecule property prediction" in out
     assert bib.read_text().count("@") == len(lines)
     assert read_jsonl(sessions, CrawlerSession)[0].actions == ["[Search] graph neural networks", "[Stop]"]
@@ -51,8 +53,11 @@ def test_search_json_is_one_document(mini_library, fake_models):
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["model"] == "scripted" and data["stop_reason"] == "action budget"
-    assert len(data["results"]) == len(data["queue"])  # --all: every judged paper
-    assert data["events"][0]["kind"] == "started" and data["events"][-1]["kind"] == "finished"
+    assert len(data["results"]) == len(data["queue"])  # --all: every paper of the pool
+    assert data["events"][0]["kind"] == "started" and data["events"][1]["kind"] == "search"
+    best = data["results"][0]  # each paper with its score and the score's parts
+    assert set(best["parts"]) >= {"p_true", "query_dense", "query_lexical", "citation_context", "citing_sentence"}
+    assert best["score"] >= data["results"][-1]["score"] and best["rationale"].startswith(("selected", "not selected"))
     assert result.stderr == ""
 
 
@@ -80,15 +85,17 @@ def test_build_queries_then_bench(mini_library, fake_models, tmp_path):
     assert query.query == ("Could you provide me some works about message passing networks learn molecular "
                            "representations from bond graphs?")
     assert query.query_date == "2022-06-01" and len(query.answers) == 3
-    result = invoke("bench", "pasa", "--queries", str(path), "--offline", "--max-actions", "3")
+    result = invoke("bench", "pasa", "--queries", str(path), "--split", "all", "--offline", "--max-actions", "3")
     assert result.exit_code == 0, result.output
     table = result.stdout.splitlines()
-    assert table[0].startswith("Method") and table[2].startswith("Plain search (library hybrid)")
-    assert table[3].startswith("PaSa (scripted)")
-    assert "[1/1] crawler recall" in result.stderr
-    result = invoke("bench", "pasa", "--queries", str(path), "--offline", "--json")
-    data = json.loads(result.stdout)
-    assert data["queries"] == 1 and set(data["pasa"]) >= {"crawler_recall", "precision", "recall", "recall@20"}
+    assert table[1].startswith("all split: 1 queries")
+    assert table[2].startswith("Method") and table[4].startswith("Plain search (library hybrid)")
+    assert table[5].startswith("PaSa (scripted, head)") and table[6].strip().startswith("P(True) alone")
+    assert "[all split 1/1] search R@20" in result.stderr
+    result = invoke("bench", "pasa", "--queries", str(path), "--split", "all", "--offline", "--json", "--no-head")
+    data = json.loads(result.stdout)["runs"]["all split"]
+    assert data["queries"] == 1 and set(data["pasa"]) >= {"crawler_recall", "precision", "recall", "recall@20", "f1",
+                                                          "auc_head", "auc_p_true", "median_seconds"}
     assert data["per_query"][0]["answers"] == 3
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
-
-from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
+from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.events import CrawlFinished
-from scholar_tui.core.pasa.queue import Budgets, PaperQueue
+from scholar_tui.core.pasa.evidence import Pool
+from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.models.base import CancelToken
 from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
@@ -17,31 +16,29 @@ from .pasa_support import GNN, SURVEY, RoutedLLM, mini_library, paper_id  # noqa
 SEARCH_GNN = "[Search] graph neural networks [Stop]"
 
 
-def run(agent: PaSa, query: str, **kwargs) -> list:
-    async def collect():
-        return [event async for event in agent.run(query, **kwargs)]
-
-    return asyncio.run(collect())
-
-
-def make_agent(where, library, llm, search_limit: int = 4, **budgets) -> PaSa:
-    tools = LibraryTools(where, library, HashingEmbedder(), search_limit=search_limit)
-    return PaSa(llm, tools, PaSaOptions(budgets=Budgets(**budgets), query_mode="candidates", rationale="template"))
+def run(agent: PaSaEngine, query: str, **kwargs) -> list:
+    """The crawl's events after the plain search (these tests turn it off: the Crawler's own tree)."""
+    events = list(agent.run(query, **kwargs))
+    assert events[1].kind == "search" and events[1].plain and events[2].kind == "found" and not events[2].papers
+    return [events[0], *(event for event in events[4:] if event.kind != "ranking")]
 
 
-def test_queue_deduplicates_and_keeps_budgets():
-    queue = PaperQueue(Budgets(max_actions=2, max_papers=3, max_depth=2))
-    assert queue.add(1, 1, 1, "s") == "added"
-    assert queue.add(1, 2, 1, "s") == "duplicate"
-    assert queue.add(2, 3, 3, "e") == "too deep"
-    assert queue.add(3, 4, 2, "e") == "added"
-    assert queue.add(4, 5, 1, "s") == "added"
-    assert queue.add(5, 6, 1, "s") == "full"
-    assert [queue.spend_action(), queue.spend_action(), queue.spend_action()] == [True, True, False]
-    # breadth first, and a paper at the depth limit is never read
-    assert queue.next_to_expand().paper_id == 1
-    assert queue.next_to_expand().paper_id == 4
-    assert queue.next_to_expand() is None
+def make_agent(where, library, llm, search_limit: int = 4, plain_limit: int = 0, **budgets) -> PaSaEngine:
+    """PaSa's own Selector (P(True) alone, every paper judged), no plain search unless asked."""
+    tools = LibraryTools(where, library, HashingEmbedder(), search_limit=search_limit, plain_limit=plain_limit)
+    return PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(**budgets), query_mode="candidates",
+                                              rationale="template", use_head=False, judge_limit=100))
+
+
+def test_pool_deduplicates_and_keeps_budgets():
+    pool = Pool(max_crawled=3, max_depth=2)
+    assert pool.add(1, 1, 1, "s") == "added"
+    assert pool.add(1, 2, 1, "t", ["cited here [1]."]) == "duplicate"
+    assert pool.entries[1].found_by == ["s", "t"] and pool.entries[1].contexts == ["cited here [1]."]
+    assert pool.add(2, 3, 3, "e") == "too deep"
+    assert pool.add(3, 4, 2, "e") == "added"
+    assert pool.add(4, 5, 1, "s") == "added"
+    assert pool.add(5, 6, 1, "s") == "full"
 
 
 def test_whole_loop_event_order_and_tree(where, mini_library):
@@ -56,9 +53,9 @@ def test_whole_loop_event_order_and_tree(where, mini_library):
     found = events[3]
     assert found.parent == search.node and found.papers
     assert {paper.depth for paper in found.papers} == {1}
-    # every found paper gets its verdict right after its batch, before the next action
-    first_batch = [paper.paper_id for paper in found.papers]
-    assert [event.paper_id for event in events[4:4 + len(first_batch)]] == first_batch
+    # the Selector judges after the crawl, back to back (one shared prompt prefix)
+    kinds_after = kinds[kinds.index("verdict"):]
+    assert set(kinds_after) == {"verdict", "finished"}
     expand = next(event for event in events if event.kind == "expand")
     gnn = paper_id(mini_library, GNN)
     assert expand.paper_id == gnn and expand.section == "2 Related Work"
@@ -74,7 +71,7 @@ def test_whole_loop_event_order_and_tree(where, mini_library):
     judged = [event.paper_id for event in events if event.kind == "verdict"]
     assert sorted(judged) == sorted(finished.queue)  # the Selector read every queued paper once
     # results: P(True) ranks; the routed Selector says True exactly to titles about graphs
-    assert [paper.decision for paper in finished.results] == sorted([p.decision for p in finished.results], reverse=True)
+    assert [paper.selected for paper in finished.results] == sorted([p.selected for p in finished.results], reverse=True)
     assert {paper.title for paper in finished.selected} == {
         title for title in (e.title for ev in events if ev.kind == "found" for e in ev.papers) if "graph" in title.lower()}
 
@@ -167,16 +164,11 @@ def test_cancel_stops_between_steps_and_reports(where, mini_library):
     llm = RoutedLLM(search=[SEARCH_GNN], expand=["[Expand] 2 Related Work [Stop]"])
     agent = make_agent(where, mini_library, llm, max_actions=5, max_papers=20)
     cancel = CancelToken()
-
-    async def collect():
-        seen = []
-        async for event in agent.run("graph neural networks", cancel=cancel):
-            seen.append(event)
-            if event.kind == "found":
-                cancel.cancel()
-        return seen
-
-    events = asyncio.run(collect())
+    events = []
+    for event in agent.run("graph neural networks", cancel=cancel):
+        events.append(event)
+        if event.kind == "found" and event.papers:
+            cancel.cancel()
     finished = events[-1]
     assert finished.cancelled and finished.stop_reason == "cancelled"
     assert not [event for event in events if event.kind == "expand"]
@@ -205,3 +197,22 @@ def test_sessions_and_selections_are_training_records(where, mini_library):
     assert expand.actions == ["[Expand] 2 Related Work", "[Stop]"]
     assert agent.selections and all(isinstance(record, SelectorRecord) for record in agent.selections)
     assert {record.decision for record in agent.selections} == {True, False}
+
+
+def test_the_crawl_only_adds_to_the_plain_search(where, mini_library):
+    """Every plain-search hit (the same call as `library search --limit 100`) is in the pool."""
+    from scholar_tui.indexes.library_search import LibraryIndex
+
+    llm = RoutedLLM(search=["[Search] laser cooling [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    agent = make_agent(where, mini_library, llm, plain_limit=100, max_actions=4, max_papers=5)
+    query = "Which papers study message passing on molecule graphs?"
+    events = list(agent.run(query))
+    plain = [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(mini_library, query, limit=100)]
+    finished = events[-1]
+    assert plain and set(plain) <= set(finished.queue)
+    assert finished.queue[:len(plain)] == plain  # first, in the plain search's order
+    assert {paper.paper_id for paper in finished.results} == set(finished.queue)
+    # the plain search's papers are ranked before any model call: the first papers on screen
+    first = next(event for event in events if event.kind == "ranking")
+    assert first.stage == "plain" and {paper.paper_id for paper in first.results} == set(plain)
+    assert events.index(first) < next(i for i, event in enumerate(events) if event.kind == "decided")

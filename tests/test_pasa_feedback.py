@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLoop
 from scholar_tui.core.autofeedback.human import send_by_hand
-from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
+from scholar_tui.config.settings import load_settings
+from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.tool_requests import DOCUMENTATION, ToolExecutor, expand_request, search_request
@@ -25,7 +25,7 @@ QUERY = "Which papers study graph neural networks for molecules?"
 
 
 def send(executor: ToolExecutor, text: str):
-    return asyncio.run(executor.send(text))
+    return executor.send(text)
 
 
 def pasa_feedback(where) -> FeedbackLoop:
@@ -34,16 +34,14 @@ def pasa_feedback(where) -> FeedbackLoop:
     return FeedbackLoop(documentation, log=FeedbackLog(where), source="pasa")
 
 
-def run(agent: PaSa, query: str) -> list:
-    async def collect():
-        return [event async for event in agent.run(query)]
-
-    return asyncio.run(collect())
+def run(agent: PaSaEngine, query: str) -> list:
+    """The crawl's events (these tests leave the plain search out: the Crawler's calls are what they check)."""
+    return [event for event in agent.run(query) if not getattr(event, "plain", False)]
 
 
 # -- the requests ---------------------------------------------------------------------------------
 def test_search_request_queues_new_papers_and_a_repeat_finds_nothing_new(where, mini_library):
-    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4))
+    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=0))
     first = send(executor, search_request("graph neural networks"))
     assert first.call.ok and first.action == "Search" and first.argument == "graph neural networks"
     assert len(first.call.result) == 4 and all(paper["paper_id"].startswith("paper:") for paper in first.call.result)
@@ -54,7 +52,7 @@ def test_search_request_queues_new_papers_and_a_repeat_finds_nothing_new(where, 
 
 
 def test_expand_request_errors_name_what_to_do(where, mini_library):
-    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder()))
+    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0))
     gnn = paper_id(mini_library, GNN)
     missing = send(executor, expand_request(gnn, "2 Related Works"))
     assert missing.call.error_code == "E_NO_SUCH_SECTION"
@@ -82,7 +80,7 @@ def test_static_scan_checks_tool_requests_against_their_specs(where):
 
 def test_dynamic_analysis_explains_nothing_new_from_the_tools_documentation(where, mini_library):
     af = AutoFeedback(where, HashingEmbedder(), **DOCUMENTATION)
-    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4))
+    executor = ToolExecutor(LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=0))
     send(executor, search_request("graph neural networks"))
     observation = af.analyse_response(send(executor, search_request("graph neural networks")).call, QUERY)
     assert not observation.satisfied and observation.error_code == "E_NOTHING_NEW"
@@ -109,29 +107,29 @@ def test_a_search_that_adds_nothing_is_retried_with_another_candidate(where, min
     query = "Give me papers on message passing neural networks for molecule property prediction with attention"
     first, second, third = search_candidates(query, 6)[:3]
     llm = RoutedLLM(search=[f"[Search] {first} [Search] {second} [Stop]"], retry=[f"[Search] {third} [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder())
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
     real_search = tools.search
     ids = sorted(paper["id"] for paper in mini_library.all_papers())
 
-    async def scripted_search(query, before):  # the second search finds only what the first did
+    def scripted_search(query, before):  # the second search finds only what the first did
         if query == first:
             return ToolResult(ids[:3], "library")
         if query == second:
             return ToolResult(ids[:2], "library")
-        return await real_search(query, before)
+        return real_search(query, before)
 
     tools.search = scripted_search
-    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
-                                         rationale="template"), feedback=pasa_feedback(where))
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
+                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
     events = run(agent, query)
     searches = [event for event in events if event.kind == "search"]
     assert [event.query for event in searches] == [first, second, third]
     assert searches[2].retry_of == searches[1].node
-    feedback = [event for event in events if event.kind == "feedback"]
+    feedback = [event for event in events if event.kind == "feedback_finished"]
     assert [event.status for event in feedback] == ["solved", "solved"]
     assert not feedback[0].retried and feedback[1].retried
     wanting = feedback[1].rounds[0]
-    assert not wanting["ok"] and "E_NOTHING_NEW" in wanting["reason"] and second in wanting["request"]
+    assert not wanting.ok and "E_NOTHING_NEW" in wanting.reason and second in wanting.request
     # the Crawler was shown the observation and the documentation's advice, after its own session
     retry = next(request for request in llm.history if RoutedLLM.kind_of(request) == "retry")
     assert retry.messages[1]["content"].startswith(f"[Search] {first}")
@@ -150,16 +148,16 @@ def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_libra
     everything = [paper["id"] for paper in mini_library.all_papers()]
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"],
                     retry=["[Expand] 1 Introduction [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder())
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
 
-    async def search_everything(query, before):  # the search queues the whole library: expanding adds nothing
+    def search_everything(query, before):  # the search queues the whole library: expanding adds nothing
         return ToolResult([gnn] + [i for i in everything if i != gnn], "library")
 
     tools.search = search_everything
-    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
-                                         rationale="template"), feedback=pasa_feedback(where))
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
+                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
     events = run(agent, "graph neural networks")
-    feedback = [event for event in events if event.kind == "feedback"]
+    feedback = [event for event in events if event.kind == "feedback_finished"]
     assert feedback[-1].status == "limit_hit" and len(feedback[-1].rounds) == 3  # 1 + the 2 dynamic rounds
     retried = [event for event in events if event.kind == "expand" and event.retry_of is not None]
     assert [event.section for event in retried] == ["1 Introduction"]  # the third try repeats it: no new node
@@ -177,24 +175,24 @@ def test_a_section_the_grammar_did_not_offer_is_sent_and_its_error_corrects_the_
     """A model behind an endpoint ignores grammars: its misnamed section is not dropped but answered."""
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"],
                     retry=["[Expand] 2 Related Work [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4)
-    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
-                                         rationale="template"), feedback=pasa_feedback(where))
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=0)
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
+                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
     events = run(agent, "graph neural networks")
     decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
     assert decided.actions == ["[Expand] Related Work"] and decided.refused == []
-    feedback = next(event for event in events if event.kind == "feedback" and event.rounds[0]["request"].startswith(
+    feedback = next(event for event in events if event.kind == "feedback_finished" and event.rounds[0].request.startswith(
         "<<API>>expandSection"))
-    assert feedback.status == "solved" and "E_NO_SUCH_SECTION" in feedback.rounds[0]["reason"]
+    assert feedback.status == "solved" and "E_NO_SUCH_SECTION" in feedback.rounds[0].reason
     retry = next(request for request in llm.history if RoutedLLM.kind_of(request) == "retry")
     assert "2 Related Work" in retry.messages[2]["content"]  # the error listed the real names
     retried = next(event for event in events if event.kind == "expand" and event.retry_of is not None)
     cited = next(event for event in events if event.kind == "found" and event.parent == retried.node)
     assert "Attention is all you need" in {paper.title for paper in cited.papers}
     # without AutoFeedback the misnamed section is refused and nothing is expanded
-    plain = PaSa(RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"]),
+    plain = PaSaEngine(RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"]),
                  tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
-                                    rationale="template"))
+                                    rationale="template", use_head=False, judge_limit=100))
     events = run(plain, "graph neural networks")
     decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
     assert decided.refused == ["[Expand] Related Work"] and not any(event.kind == "expand" for event in events)
@@ -213,23 +211,20 @@ def test_cancelling_during_a_feedback_loop_ends_it_as_failed(where, mini_library
 
     llm = CancellingLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"],
                         retry=["[Expand] 1 Introduction [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder())
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
 
-    async def search_everything(query, before):
+    def search_everything(query, before):
         return ToolResult([gnn] + [i for i in everything if i != gnn], "library")
 
     tools.search = search_everything
-    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
-                                         rationale="template"), feedback=pasa_feedback(where))
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
+                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
 
-    async def collect():
-        return [event async for event in agent.run("graph neural networks", cancel=token)]
-
-    events = asyncio.run(collect())
+    events = list(agent.run("graph neural networks", cancel=token))
     assert events[-1].kind == "finished" and events[-1].cancelled
     # the retry's generation stopped at the cancel: nothing new was sent, no retry node is shown
     assert not [event for event in events if event.kind in ("search", "expand") and event.retry_of is not None]
-    assert not [event for event in events if event.kind == "feedback" and event.retried]
+    assert not [event for event in events if event.kind == "feedback_finished" and event.retried]
     expand_loop = next(loop for loop in FeedbackLog(where).loops() if "expandSection" in (loop["final_request"] or ""))
     assert expand_loop["status"] == "failed"  # never left 'running', never mistaken for a loop to fix by hand
 
@@ -237,20 +232,20 @@ def test_cancelling_during_a_feedback_loop_ends_it_as_failed(where, mini_library
 def test_a_free_query_retry_that_repeats_a_tried_search_is_not_sent_again(where, mini_library):
     llm = RoutedLLM(search=["[Search] graph neural networks [Search] message passing [Stop]"],
                     retry=["[Search] graph neural networks [Stop]", "[Search] attention [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder())
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
     real_search = tools.search
     ids = sorted(paper["id"] for paper in mini_library.all_papers())
 
-    async def scripted_search(query, before):
+    def scripted_search(query, before):
         if query in ("graph neural networks", "message passing"):
             return ToolResult(ids[:3], "library")  # the second finds only what the first did
-        return await real_search(query, before)
+        return real_search(query, before)
 
     tools.search = scripted_search
-    agent = PaSa(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="free",
-                                         rationale="template"), feedback=pasa_feedback(where))
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="free",
+                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
     events = run(agent, "graph neural networks")
     assert [event.query for event in events if event.kind == "search"] == [
         "graph neural networks", "message passing", "attention"]  # the repeat was never sent as a retry
-    feedback = [event for event in events if event.kind == "feedback"][-1]
+    feedback = [event for event in events if event.kind == "feedback_finished"][-1]
     assert feedback.status == "solved" and len(feedback.rounds) == 3

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
 from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, cutoff, table
-from scholar_tui.core.pasa.engine import PaSa, PaSaOptions
+from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.metrics import precision, recall, recall_at, score_query, summarize
 from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery
 from scholar_tui.core.pasa.queue import Budgets
@@ -41,11 +40,13 @@ def test_scores_and_their_macro_average():
     assert summary["queries"] == 2
     assert summary["pasa"]["crawler_recall"] == 0.5 and summary["pasa"]["precision"] == 0.25
     assert summary["search"]["recall@20"] == 0.25 and summary["pasa"]["mean_seconds"] == 3.0
-    text = table(summary, "smollm2-135m")
+    summary["pasa"].update(f1=0.5, auc_head=0.75, auc_p_true=0.5, median_seconds=3.0)
+    text = table(summary, "smollm2-135m", "head")
     lines = text.splitlines()
     assert lines[0].split()[:3] == ["Method", "Crawler", "recall"]
     assert lines[2].startswith("Plain search (library hybrid)") and "0.2500" in lines[2]
-    assert lines[3].startswith("PaSa (smollm2-135m)") and "0.5000" in lines[3]
+    assert lines[3].startswith("PaSa (smollm2-135m, head)") and "0.5000" in lines[3] and "0.750" in lines[3]
+    assert lines[4].strip().startswith("P(True) alone") and "0.500" in lines[4]
 
 
 def test_cutoff_moves_a_day_only_when_the_source_may_be_seen():
@@ -59,14 +60,11 @@ def test_bench_loop_over_the_mini_library(where, mini_library):
     query = ScholarQuery("Which papers study graph neural networks?",
                          [AnswerPaper(answer, "") for answer in answers], "2023-01-01", source_paper_id=gnn)
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    agent = PaSa(llm, LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3),
-                 PaSaOptions(budgets=Budgets(max_actions=4, max_papers=20), query_mode="candidates", rationale="template"))
+    agent = PaSaEngine(llm, LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=0),
+                       PaSaOptions(budgets=Budgets(max_actions=4, max_papers=20), query_mode="candidates",
+                                   rationale="template", use_head=False, judge_limit=100))
     seen = []
-
-    async def collect():
-        return [item async for item in bench_pasa(agent, [query], on_event=seen.append)]
-
-    items = asyncio.run(collect())
+    items = list(bench_pasa(agent, [query], on_event=seen.append))
     assert isinstance(items[0], QueryDone) and isinstance(items[-1], BenchFinished)
     scores = items[0].scores
     assert scores.answers == 2 and scores.crawled == len(seen[-1].queue)
@@ -74,3 +72,14 @@ def test_bench_loop_over_the_mini_library(where, mini_library):
     # 'Attention is all you need' shares no word with the query: only the Related Work expansion finds it
     assert scores.found_by_expand >= 1 and scores.crawler_recall == 1.0
     assert items[-1].summary["queries"] == 1
+    assert scores.extra["auc_p_true"] is not None and items[-1].summary["pasa"]["median_seconds"] >= 0
+
+
+def test_person_queries_name_their_papers_by_title(where, mini_library, tmp_path):
+    from scholar_tui.core.pasa.bench import read_person_queries
+
+    path = tmp_path / "person.tsv"
+    path.write_text("# a comment\nGraph networks for molecules?\tgraph neural networks for molecule|no such title\n")
+    (query,) = read_person_queries(path, mini_library)
+    assert query.query_date == "" and cutoff(query, False) is None  # no cut-off
+    assert [answer.paper_id for answer in query.answers] == [paper_id(mini_library, GNN)]

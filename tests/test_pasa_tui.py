@@ -5,16 +5,26 @@ from __future__ import annotations
 import asyncio
 import json
 
+import pytest
 from textual.widgets import Button, DataTable, Input, Static, TextArea, Tree
 
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.pasa.tools import LibraryTools
 
 from .library_support import HashingEmbedder
-from .pasa_support import GatedLLM, RoutedLLM, mini_library  # noqa: F401
+from .pasa_support import GatedLLM, RoutedLLM, mini_library, write_p_true_head  # noqa: F401
 from .pilot_support import wait_for
+
+
+@pytest.fixture(autouse=True)
+def crawl_tree_only(monkeypatch, where):
+    """These tests watch the Crawler's own tree: the plain search (which in this small library holds
+    every paper) is left out, and the Selector's head follows P(True) (see write_p_true_head)."""
+    monkeypatch.setattr(LibraryTools, "plain_search", lambda self, query, before: [])
+    write_p_true_head(where)
 
 
 def make_app(where, llm):
@@ -40,21 +50,24 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         tree = app.query_one("#pasa-tree", Tree)
         app.query_one("#pasa-query", Input).value = "Which papers study graph neural networks?"
         await pilot.click("#pasa-search")
-        # Half-way: the search session ran and its papers are judged; the expand session is held.
-        await wait_for(pilot, lambda: llm.waiting.is_set() and len(pane.verdicts) == len(pane.papers) > 0)
+        # Half-way: the search session ran and its papers are shown; the expand session is held.
+        await wait_for(pilot, lambda: llm.waiting.is_set() and len(pane.papers) > 0)
         await pilot.pause()
-        search_node = tree.root.children[0]
+        plain_node, search_node = tree.root.children[:2]
+        assert str(plain_node.label).startswith("plain search")
         assert str(search_node.label) == "[Search] graph neural networks"
         first_papers = [str(child.label) for child in search_node.children]
-        assert first_papers and all(label[0] in "✓✗" for label in first_papers)  # coloured verdicts
-        assert any(label.startswith("✓ 1.00 Graph neural networks for molecule") for label in first_papers)
+        assert first_papers and all(label.startswith("… ") for label in first_papers)  # not judged yet
         assert not app.query_one("#pasa-cancel", Button).disabled  # still running
         assert pane.finished is None
         before = len(labels(tree.root))
         llm.gate.set()
         await wait_for(pilot, lambda: pane.finished is not None)
         await pilot.pause()
-        # After: the GNN paper grew an [Expand] node with the papers its Related Work cites.
+        # After: the GNN paper grew an [Expand] node with the papers its Related Work cites, and
+        # every paper shows its score (✓: selected).
+        assert any(str(child.label).startswith("✓ 0.99 Graph neural networks for molecule")
+                   for child in search_node.children)
         after = labels(tree.root)
         assert len(after) > before
         gnn_node = next(child for child in search_node.children if "Graph neural networks for" in str(child.label))
@@ -63,12 +76,13 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         assert any("Attention is all you need" in str(child.label) for child in expand_node.children)
         results = app.query_one("#pasa-results", DataTable)
         assert results.row_count == len(pane.verdicts) == len(pane.finished.queue)
+        assert results.get_row_at(0)[1:3] == ["0.99", "1.00"]  # score, P(True)
         assert app.query_one("#pasa-cancel", Button).disabled
         # details on select: the first result row
         results.move_cursor(row=0)
         await pilot.pause()
         detail = str(app.query_one("#pasa-detail", Static).render())
-        assert "Selector: True, P(True) = 1.00" in detail
+        assert "Selector: selected, score 0.99" in detail and "P(True) 1.00 · query match" in detail
         # export: BibTeX and JSON of the selected papers
         await pilot.click("#pasa-export-json")
         await pilot.pause()
@@ -122,7 +136,7 @@ async def crawl(app, pilot, query: str = "Which papers study graph neural networ
     await pilot.click("#pasa-search")
     await wait_for(pilot, lambda: pane.finished is not None)
     await pilot.pause()
-    search_node = app.query_one("#pasa-tree", Tree).root.children[0]
+    search_node = app.query_one("#pasa-tree", Tree).root.children[1]
     return next(child for child in search_node.children if "Graph neural networks for" in str(child.label))
 
 

@@ -20,7 +20,7 @@ from scholar_tui.core.pasa.prompts import (
     selector_response,
 )
 from scholar_tui.core.soay.prompts import SoAyRecord, parse_soay_response, soay_prompt, soay_response
-from scholar_tui.training.crawler_env import TOY_QUERIES, FoundPaper, ToyCrawlerEnvironment, count_relevant
+from scholar_tui.training.crawler_env import TOY_QUERIES, StepPaper, ToyCrawlerEnvironment, count_relevant
 from scholar_tui.training.options import parse_options
 from scholar_tui.training.soay_sft import SoAySFTOptions
 
@@ -129,7 +129,7 @@ def test_toy_environment_search_expand_queue_and_relevance():
     assert env.step(CrawlerAction("Expand", "9 Nowhere")) == [] and env.step(CrawlerAction("Stop", "")) == []
     everyone = lambda query, paper: 0.9  # noqa: E731 - a Selector that says True to all
     assert count_relevant(env, SIGN_QUERY, found, selector=everyone) == 3
-    nobody = [FoundPaper("1706.03762", env.paper("1706.03762"))]
+    nobody = [StepPaper("1706.03762", env.paper("1706.03762"))]
     assert count_relevant(env, SIGN_QUERY, nobody, selector=lambda query, paper: 0.4) == 0
 
 

@@ -28,7 +28,9 @@ TABLE9_ACTION_COSTS = {"Search": 0.1, "Expand": 0.1, "Stop": 0.0}
 
 
 @dataclass(frozen=True)
-class FoundPaper:
+class StepPaper:
+    """A paper one Crawler action brought in, as the PPO environment reports it (id and readable record)."""
+
     paper_id: str
     paper: Paper
 
@@ -40,7 +42,7 @@ class CrawlerEnvironment(Protocol):
 
     def expand(self, query: str, paper_id: str) -> Paper: ...
 
-    def step(self, action: CrawlerAction) -> list[FoundPaper]: ...
+    def step(self, action: CrawlerAction) -> list[StepPaper]: ...
 
     def is_relevant(self, query: str, paper_id: str) -> bool: ...
 
@@ -50,7 +52,7 @@ class CrawlerEnvironment(Protocol):
 SelectorScore = Callable[[str, Paper], "float | None"]
 
 
-def count_relevant(env: CrawlerEnvironment, query: str, found: Iterable[FoundPaper],
+def count_relevant(env: CrawlerEnvironment, query: str, found: Iterable[StepPaper],
                    selector: SelectorScore | None = None) -> int:
     """Sum of Eq. 2's indicator over newly found papers (Eq. 1's when there is no Selector).
 
@@ -209,7 +211,7 @@ class ToyCrawlerEnvironment:
                 scored.append((-overlap, paper_id))
         return [paper_id for _, paper_id in sorted(scored)[: self.search_limit]]
 
-    def step(self, action: CrawlerAction) -> list[FoundPaper]:
+    def step(self, action: CrawlerAction) -> list[StepPaper]:
         if self._query is None:
             raise TrainingError("step() before reset(query)")
         if action.kind == "Search":
@@ -225,7 +227,7 @@ class ToyCrawlerEnvironment:
         for paper_id in candidates:
             if paper_id not in queue:
                 queue.append(paper_id)
-                found.append(FoundPaper(paper_id, self.paper(paper_id)))
+                found.append(StepPaper(paper_id, self.paper(paper_id)))
         return found
 
     def is_relevant(self, query: str, paper_id: str) -> bool:

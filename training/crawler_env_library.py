@@ -15,7 +15,7 @@ from pathlib import Path
 from ..core.pasa.queries import ScholarQuery, build_queries, read_queries
 from ..core.pasa.tools import LibraryTools, Outline
 from ..indexes.library import Library
-from .crawler_env import FoundPaper, SelectorScore
+from .crawler_env import StepPaper, SelectorScore
 from .errors import TrainingError
 from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
 
@@ -42,9 +42,9 @@ class LibraryCrawlerEnvironment:
     @classmethod
     def from_home(cls, queries_file: str | Path | None = None, *, embedder=None) -> "LibraryCrawlerEnvironment":
         """The library in SCHOLAR_TUI_HOME (or the platform's folders), prepared for crawling."""
-        from scholar_tui.config.locations import locations
         from scholar_tui.config.settings import load_settings
-        from ..core.pasa.setup import prepare
+        from scholar_tui.config.locations import locations
+        from scholar_tui.core.pasa.factory import prepare
         from ..models import load_embedder
 
         where = locations()
@@ -88,15 +88,13 @@ class LibraryCrawlerEnvironment:
         known = self.queries.get(self._query or "")
         return known.query_date if known else None
 
-    def step(self, action: CrawlerAction) -> list[FoundPaper]:
+    def step(self, action: CrawlerAction) -> list[StepPaper]:
         if self._query is None:
             raise TrainingError("step() before reset(query)")
         if action.kind == "Search" and action.argument.strip():
             candidates = self.tools.search_library(action.argument, self._cutoff())
         elif action.kind == "Expand" and self._outline is not None and action.argument in self._outline.section_ids:
-            from ..core.library.online import run_sync
-
-            result = run_sync(lambda: self.tools.expand(self._paper, self._outline, action.argument))
+            result = self.tools.expand(self._paper, self._outline, action.argument)
             candidates = result.paper_ids
         else:  # [Stop], a section the paper does not have, [Expand] in a search session
             candidates = []
@@ -105,7 +103,7 @@ class LibraryCrawlerEnvironment:
         for paper_id in candidates:
             if paper_id not in queue:
                 queue.append(paper_id)
-                found.append(FoundPaper(f"paper:{paper_id}", self.paper(paper_id)))
+                found.append(StepPaper(f"paper:{paper_id}", self.paper(paper_id)))
         return found
 
     def is_relevant(self, query: str, paper_id: str) -> bool:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, FoundPaper, SelectorScore, count_relevant
+from .crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, StepPaper, SelectorScore, count_relevant
 from .errors import TrainingError
 from scholar_tui.core.jsonl import json_objects
 from scholar_tui.core.pasa.prompts import Paper, crawler_prompt, parse_actions, selector_prompt
@@ -94,7 +94,7 @@ class Session:
     old_values: Any = None
     returns: Any = None
     advantages: Any = None
-    found: list[FoundPaper] = field(default_factory=list)
+    found: list[StepPaper] = field(default_factory=list)
     actions: int = 0
     relevant: int = 0
 
@@ -171,7 +171,7 @@ def score_actions(env: CrawlerEnvironment, tokenizer, query: str, response_ids: 
     """Run a response's actions in ``env``; per-token Eq. 1 rewards and the papers each action added.
 
     The response is cut after its first [Stop] (the session ends there). Returns (kept token ids,
-    rewards list, {token index: [FoundPaper]}, number of actions, relevant papers found).
+    rewards list, {token index: [StepPaper]}, number of actions, relevant papers found).
     """
     from .ppo_math import action_reward
 
@@ -182,7 +182,7 @@ def score_actions(env: CrawlerEnvironment, tokenizer, query: str, response_ids: 
         actions = actions[: stop + 1]
         response_ids = response_ids[: token_at(ends, actions[-1].end) + 1]
     rewards = [0.0] * len(response_ids)
-    found_at: dict[int, list[FoundPaper]] = {}
+    found_at: dict[int, list[StepPaper]] = {}
     relevant_total = 0
     for action in actions:
         found = env.step(action)
@@ -225,7 +225,7 @@ class Rollout:
             )
         return output[0, len(prompt_ids):].tolist()
 
-    def initial_state_values(self, query: str, papers: list[FoundPaper]) -> list[float]:
+    def initial_state_values(self, query: str, papers: list[StepPaper]) -> list[float]:
         """V(S_{q+p_j}): the value of each expand session a new paper will start (Eq. 3)."""
         import torch
 
@@ -261,7 +261,7 @@ class Rollout:
         response_ids, rewards, found_at, actions, relevant = score_actions(
             self.env, self.tokenizer, query, response_ids, self.costs, self.options.alpha, self.selector)
         next_values = [0.0] * len(response_ids)
-        found: list[FoundPaper] = []
+        found: list[StepPaper] = []
         for index, papers in found_at.items():
             next_values[index] = sum(self.initial_state_values(query, papers))
             found.extend(papers)

@@ -1,18 +1,19 @@
 """The Paper search tab: PaSa's crawl tree growing live, the Selector's ranking, export.
 
-Left: the crawl tree — the query → [Search] actions → papers → [Expand]ed sections → papers —
-each paper coloured by its verdict once the Selector has judged it (green: True, red: False,
-with P(True)). Right: the ranked results, the details of whatever is selected (tree node or
-result row), and export (BibTeX, JSON) and the arXiv link.
+Left: the crawl tree — the query → the plain search and the Crawler's [Search] actions → papers
+→ [Expand]ed sections → papers — each paper marked once the Selector's model judged it (P(True)).
+Right: the engine's ranking (score, P(True), query match, citation context), the details of
+whatever is selected (the score's parts, the citing sentence, the rationale), export (BibTeX,
+JSON) and the paper's link. The pane only renders: the engine ranks and builds the URLs.
 
-The crawl runs in a thread worker with its own SQLite connection and event loop; every engine
-event comes back as a ``CrawlEvent`` message, so the tree grows while the worker runs. Cancel
-sets the run's CancelToken: the engine stops between steps and reports what it found so far.
+The crawl runs in a Textual thread worker with its own SQLite connection; it iterates the
+engine's event generator and hands every event to the pane with ``call_from_thread``, so the
+plain search's papers show first and the tree grows while the worker runs. Cancel sets the run's
+CancelToken: the engine stops between steps and reports what it found so far.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 import webbrowser
@@ -22,13 +23,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from ...core.pasa.events import CrawlFinished, RankedPaper
-from ...indexes.library import Library
-from ...models.base import CancelToken
+from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
+from scholar_tui.indexes.library import Library
+from scholar_tui.models.base import CancelToken
 
 MAX_LABEL = 70
 
@@ -46,10 +46,9 @@ def _feedback_text(feedback) -> Text:
     if feedback is None:
         return Text()
     text = Text(f"\n\nAutoFeedback loop {feedback.loop_id}: {feedback.status}", style="bold")
-    for number, round_ in enumerate(feedback.rounds, start=1):
-        verdict = "ok" if round_["ok"] else f"{round_['sub_type']}: {round_['reason']}"
-        text.append(f"\n {number}. {round_['kind']} · {round_['request']}\n    {verdict}",
-                    style="" if round_["ok"] else "yellow")
+    for round_ in feedback.rounds:
+        text.append(f"\n {round_.round}. {round_.stage} · {round_.request}\n    {round_.summary()}",
+                    style="" if round_.ok else "yellow")
     return text
 
 
@@ -59,16 +58,6 @@ def _can_open_browser() -> bool:
 
 
 class PaperSearchPane(Vertical):
-    class CrawlEvent(Message):
-        def __init__(self, event) -> None:
-            super().__init__()
-            self.event = event
-
-    class Status(Message):
-        def __init__(self, text: str, done: bool = False, style: str = "") -> None:
-            super().__init__()
-            self.text, self.done, self.style = text, done, style
-
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
@@ -77,6 +66,7 @@ class PaperSearchPane(Vertical):
         self.nodes: dict[int, TreeNode] = {}
         self.verdicts: dict[int, object] = {}  # paper id -> Verdict
         self.papers: dict[int, object] = {}  # paper id -> FoundPaper
+        self.ranked: dict[int, RankedPaper] = {}  # the engine's latest ranking, by paper id
         self.finished: CrawlFinished | None = None
         self.query_text = ""
         self.date: str | None = None
@@ -88,14 +78,15 @@ class PaperSearchPane(Vertical):
             yield Input(placeholder="before YYYY-MM-DD", id="pasa-date")
             yield Button("Search", id="pasa-search", variant="primary")
             yield Button("Cancel", id="pasa-cancel", variant="error", disabled=True)
-        yield Static("PaSa: the Crawler searches and expands citations; the Selector ranks papers by P(True).",
+        yield Static("PaSa: the plain search's papers first, then the Crawler's searches and expansions; "
+                     "the Selector scores each paper from P(True), the query match and the citation context.",
                      id="pasa-status", markup=False)
         with Horizontal(id="pasa-body"):
             with Vertical(id="pasa-tree-box"):
                 yield Label("Crawl", classes="section-title")
                 yield Tree("(no search yet)", id="pasa-tree")
             with Vertical(id="pasa-side"):
-                yield Label("Results (by P(True))", classes="section-title", id="pasa-results-title")
+                yield Label("Results (by score)", classes="section-title", id="pasa-results-title")
                 yield DataTable(id="pasa-results", cursor_type="row", zebra_stripes=True)
                 with VerticalScroll(id="pasa-detail-box"):
                     yield Static("Select a paper in the tree or the results to read it here.", id="pasa-detail",
@@ -108,7 +99,7 @@ class PaperSearchPane(Vertical):
 
     def on_mount(self) -> None:
         self.library = Library.open(self.services.where)
-        self.query_one("#pasa-results", DataTable).add_columns("#", "P(True)", "", "title")
+        self.query_one("#pasa-results", DataTable).add_columns("#", "score", "P(True)", "query", "context", "", "title")
         self.query_one("#pasa-tree", Tree).show_root = True
 
     def on_unmount(self) -> None:
@@ -133,6 +124,7 @@ class PaperSearchPane(Vertical):
         self.nodes.clear()
         self.verdicts.clear()
         self.papers.clear()
+        self.ranked.clear()
         self.finished = None
         self.selected_paper = None
         tree = self.query_one("#pasa-tree", Tree)
@@ -157,30 +149,29 @@ class PaperSearchPane(Vertical):
 
     @work(thread=True, exclusive=True, group="paper-search", exit_on_error=False)
     def run_crawl(self, query: str, date: str | None, cancel: CancelToken) -> None:
-        from ...core.pasa.setup import build_agent, prepare_library
-        from ...core.pasa.works import CitedWorks
-        from ...indexes.library_search import IndexFinished, IndexProgress
+        from scholar_tui.core.pasa.factory import EmptyLibrary, check_not_empty, open_pasa, prepare_library
+        from scholar_tui.core.pasa.works import CitedWorks
+        from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
 
         library = Library.open(self.services.where)  # this thread's own connection
+        say = self.app.call_from_thread
         try:
+            check_not_empty(library)
             embedder = self.services.embedder()
             for event in prepare_library(self.services.where, library, embedder):
                 if isinstance(event, CitedWorks) and event.linked:
-                    self.post_message(self.Status(f"library: {event.summary()}"))
+                    say(self._status, f"library: {event.summary()}")
                 elif isinstance(event, IndexProgress) and event.total:
-                    self.post_message(self.Status(f"embedding papers for search: {event.done}/{event.total}"))
+                    say(self._status, f"embedding papers for search: {event.done}/{event.total}")
                 elif isinstance(event, IndexFinished) and event.embedded:
-                    self.post_message(self.Status(f"{event.embedded} papers embedded in {event.seconds:.1f} s"))
-            llm = self.services.llm()
-            agent = build_agent(self.services.where, self.services.settings, library, llm, embedder)
-
-            async def consume() -> None:
-                async for event in agent.run(query, date=date, cancel=cancel):
-                    self.post_message(self.CrawlEvent(event))
-
-            asyncio.run(consume())
+                    say(self._status, f"{event.embedded} papers embedded in {event.seconds:.1f} s")
+            agent = open_pasa(self.services.where, self.services.settings, library, self.services.llm(), embedder)
+            for event in agent.run(query, date=date, cancel=cancel):
+                say(self.show_event, event)
+        except EmptyLibrary as error:
+            say(self._stopped, str(error), "yellow")
         except Exception as error:  # a worker always reports back (bad date, no model, locked file…)
-            self.post_message(self.Status(f"{type(error).__name__}: {error}", done=True, style="red"))
+            say(self._stopped, f"{type(error).__name__}: {error}", "red")
         finally:
             library.close()
 
@@ -189,33 +180,25 @@ class PaperSearchPane(Vertical):
         # Plain text, never markup: model output such as "[Expand] 2 Related Work" must show as written.
         self.query_one("#pasa-status", Static).update(Text(text, style=style))
 
-    @on(Status)
-    def _show_status(self, message: Status) -> None:
-        self._status(message.text, message.style)
-        if message.done:
-            self.query_one("#pasa-cancel", Button).disabled = True
-            self.cancel_token = None
+    def _stopped(self, text: str, style: str = "") -> None:
+        """The run ended before the engine's last event (empty library, an error): say why, free Cancel."""
+        self._status(text, style)
+        self.query_one("#pasa-cancel", Button).disabled = True
+        self.cancel_token = None
 
-    @on(CrawlEvent)
-    def _grow(self, message: CrawlEvent) -> None:
-        event = message.event
+    def show_event(self, event) -> None:
+        """One engine event: its own handler where the tree or the table grows, else its summary."""
         handler = getattr(self, f"_on_{event.kind}", None)
         if handler is not None:
             handler(event)
-
-    def _on_started(self, event) -> None:
-        self._status(f"crawling with {event.model} · {event.query_mode} queries · "
-                     f"{'online' if event.online else 'offline'} · cut-off {event.date or 'none'}")
-
-    def _on_decided(self, event) -> None:
-        who = "search session" if event.session == "search" else "expand session"
-        refused = f" · refused {event.refused}" if event.refused else ""
-        self._status(f"Crawler ({who}, {event.seconds:.1f} s): {event.text}{refused}")
+        elif event.kind in ("started", "decided"):
+            self._status(event.summary())
 
     def _on_search(self, event) -> None:
         parent = self.nodes.get(event.parent, self.query_one("#pasa-tree", Tree).root)
-        node = parent.add(Text.assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query),
-                          data={"kind": "search", "query": event.query}, expand=True)
+        label = (Text.assemble(("plain search ", "bold green"), "(the query as written)") if event.plain
+                 else Text.assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query))
+        node = parent.add(label, data={"kind": "search", "query": event.query}, expand=not event.plain)
         self.nodes[event.node] = node
 
     def _on_expand(self, event) -> None:
@@ -228,7 +211,7 @@ class PaperSearchPane(Vertical):
         parent.expand()
         self.nodes[event.node] = node
 
-    def _on_feedback(self, event) -> None:
+    def _on_feedback_finished(self, event: CallFeedback) -> None:
         """A call AutoFeedback sent back: say why on its node; the retries follow as siblings."""
         node = self.nodes.get(event.node)
         if node is None or not event.retried:
@@ -237,7 +220,7 @@ class PaperSearchPane(Vertical):
         style = "bold red" if event.status == "limit_hit" else "yellow"
         note = "loop waits for a person in the API debugger" if event.status == "limit_hit" else "retried"
         node.set_label(Text.assemble(node.label, (f"  AutoFeedback: {note}", style)))
-        self._status(f"AutoFeedback loop {event.loop_id} ({event.status}): {event.reasons}", "yellow")
+        self._status(event.summary(), "yellow")
 
     def _on_found(self, event) -> None:
         parent = self.nodes.get(event.parent)
@@ -257,42 +240,52 @@ class PaperSearchPane(Vertical):
         node = self.nodes.get(event.node)
         paper = self.papers.get(event.paper_id)
         if node is not None and paper is not None:
-            style = "bold green" if event.decision else "red"
-            mark = "✓" if event.decision else "✗"
-            node.set_label(Text.assemble((f"{mark} {event.probability:.2f} ", style), _short(paper.title),
+            node.set_label(Text.assemble((f"{event.probability:.2f} ", "cyan"), _short(paper.title),
                                          (f"  {paper.date or ''}", "dim")))
-        self._fill_results()
+        self._status(f"Selector: {event.summary()} ({len(self.verdicts)} judged)")
 
     def _on_notice(self, event) -> None:
         self._status(event.message, "yellow")
 
+    def _on_ranking(self, event) -> None:
+        self.ranked = {paper.paper_id: paper for paper in event.results}
+        self._fill_results(event.results, event.stage)
+        if event.stage == "judged":  # every paper's node shows its score, ✓ when selected
+            for paper in event.results:
+                found = self.papers.get(paper.paper_id)
+                node = self.nodes.get(found.node) if found is not None else None
+                if node is not None:
+                    style = "bold green" if paper.selected else "red"
+                    node.set_label(Text.assemble((f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
+                                                 _short(paper.title), (f"  {paper.date or ''}", "dim")))
+        if event.stage == "plain":
+            self._status(f"{len(event.results)} papers from the plain search, ranked ({event.seconds:.1f} s); "
+                         "the Crawler is searching and expanding…")
+
     def _on_finished(self, event: CrawlFinished) -> None:
         self.finished = event
-        self._fill_results()
+        self.ranked = {paper.paper_id: paper for paper in event.results}
+        self._fill_results(event.results, "judged")
         self.query_one("#pasa-cancel", Button).disabled = True
         self.cancel_token = None
         for button in ("#pasa-export-bib", "#pasa-export-json"):
             self.query_one(button, Button).disabled = not event.results
-        state = "cancelled" if event.cancelled else "done"
-        self._status(f"{state}: {len(event.queue)} papers crawled, {len(event.selected)} selected, "
-                     f"{event.actions} actions, {event.llm_calls} model calls, {event.seconds:.1f} s "
-                     f"({event.stop_reason})")
+        self._status(event.summary())
 
-    def _ranking(self) -> list[tuple[int, object]]:
-        order = list(self.papers)
-        return sorted(self.verdicts.items(), key=lambda item: (-item[1].probability, order.index(item[0])))
-
-    def _fill_results(self) -> None:
+    def _fill_results(self, results: list[RankedPaper], stage: str) -> None:
         table = self.query_one("#pasa-results", DataTable)
         table.clear()
-        ranking = self._ranking()
-        for rank, (paper_id, verdict) in enumerate(ranking, start=1):
-            paper = self.papers.get(paper_id)
-            mark = Text("✓", style="bold green") if verdict.decision else Text("✗", style="red")
-            table.add_row(str(rank), f"{verdict.probability:.2f}", mark, _short(paper.title if paper else "", 80),
-                          key=str(paper_id))
-        selected = sum(verdict.decision for _, verdict in ranking)
-        self.query_one("#pasa-results-title", Label).update(f"Results by P(True): {selected} selected of {len(ranking)}")
+        for rank, paper in enumerate(results, start=1):
+            mark = Text("✓", style="bold green") if paper.selected else Text("·", style="dim")
+            parts = paper.parts
+            table.add_row(str(rank), f"{paper.score:.2f}", "-" if parts.p_true is None else f"{parts.p_true:.2f}",
+                          f"{parts.query_dense:.2f}/{parts.query_lexical:.2f}",
+                          f"{parts.citation_context:.2f}" if parts.citing_sentence else "-", mark,
+                          _short(paper.title, 70), key=str(paper.paper_id))
+        selected = sum(paper.selected for paper in results)
+        where = "plain search, before the crawl" if stage == "plain" else "crawl"
+        self.query_one("#pasa-results-title", Label).update(
+            f"Results by score ({where}): {selected} selected of {len(results)}")
 
     # -- details -----------------------------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#pasa-tree")
@@ -320,17 +313,15 @@ class PaperSearchPane(Vertical):
         self.query_one("#pasa-detail", Static).update(text)
 
     def paper_url(self, paper_id: int) -> str | None:
-        row = self.library.paper(paper_id) if self.library else None
-        if row is None:
-            return None
-        return f"https://arxiv.org/abs/{row['arxiv_id']}" if row["arxiv_id"] else row["url"]
+        ranked = self.ranked.get(paper_id)
+        return ranked.url if ranked is not None else None
 
     def show_paper(self, paper_id: int) -> None:
         row = self.library.paper(paper_id) if self.library else None
         if row is None:
             return
         self.selected_paper = paper_id
-        verdict = self.verdicts.get(paper_id)
+        ranked = self.ranked.get(paper_id)
         found = self.papers.get(paper_id)
         authors = ", ".join(self.library.paper_author_names(paper_id))
         parts: list = [(row["title"], "bold"), "\n"]
@@ -340,11 +331,18 @@ class PaperSearchPane(Vertical):
                          (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if row[key])
         parts.append((f"paper:{paper_id} · {row['date'] or 'date unknown'} · {row['source']}"
                       f"{' · ' + ids if ids else ''}{f' · depth {found.depth}' if found else ''}\n", "dim"))
-        if verdict is not None:
-            colour = "green" if verdict.decision else "red"
-            kind = " (templated)" if verdict.rationale_kind == "template" else ""
-            parts += [(f"Selector: {'True' if verdict.decision else 'False'}, P(True) = {verdict.probability:.2f}\n",
-                       colour), f"{verdict.rationale}{kind}\n"]
+        if ranked is not None:
+            score = ranked.parts
+            colour = "green" if ranked.selected else "red"
+            p_true = "not asked" if score.p_true is None else f"{score.p_true:.2f}"
+            parts += [(f"Selector: {'selected' if ranked.selected else 'not selected'}, score {ranked.score:.2f}\n", colour),
+                      f"  P(True) {p_true} · query match {score.query_dense:.2f} (dense) / {score.query_lexical:.2f} (words)"
+                      f" · citation context {score.citation_context:.2f}\n",
+                      f"  plain-search rank {score.plain_rank or '-'} · found by {score.found_by} action(s) · "
+                      f"cited by {score.cited_by_pool} pool paper(s) · depth {score.depth}\n"]
+            if score.citing_sentence:
+                parts += [("  cited as: ", "bold"), f"“{score.citing_sentence}”\n"]
+            parts += [(f"{ranked.rationale}\n", "italic")]
         url = self.paper_url(paper_id)
         if url:
             parts += [(url, "underline"), "\n"]
@@ -368,7 +366,7 @@ class PaperSearchPane(Vertical):
         self._export("json")
 
     def _export(self, fmt: str) -> None:
-        from ...core.pasa.export import export_results
+        from scholar_tui.core.pasa.export import export_results
 
         stem = self.query_one("#pasa-export-path", Input).value.strip() or "pasa-results"
         path = Path(stem).expanduser()

@@ -7,11 +7,17 @@ Modules, in the order a run uses them:
 - ``phrases``: the user query's key phrases, the [Search] queries a tiny model picks from;
 - ``actions``: the GBNF grammar of a Crawler session (real section names only, no repeats);
 - ``crawler`` / ``selector``: the two agents (Table 8 and Table 15 prompts, decision token first);
-- ``tools``: search (library hybrid search + arXiv/OpenAlex) and expand (a section's citations);
-- ``queue``: the paper queue, depth limit and budgets; ``engine``: the loop, as typed ``events``;
-- ``queries`` / ``metrics`` / ``bench``: the AutoScholarQuery-style set built from the library,
-  PaSa's metrics, and PaSa against plain search; ``export``: BibTeX and JSON.
+- ``tools``: the plain search of the query, search (library hybrid search + arXiv/OpenAlex) and
+  expand (a section's citations, with the sentences that cite each paper: ``citation_context``);
+- ``evidence`` / ``selector_head``: the candidate pool (it only grows) and the Selector's scoring
+  head, a calibrated logistic regression over P(True), query match, citation context and the
+  crawl's structure (``default_head.json`` ships; ``pasa train-selector`` retrains it);
+- ``queue``: the budgets; ``engine``: ``PaSaEngine`` and its ``CrawlRun``, a sync generator of
+  typed ``events``;
+- ``queries`` / ``metrics`` / ``bench``: the AutoScholarQuery-style set built from the library
+  (split train/test by source paper), PaSa's metrics, and PaSa against plain search;
+  ``export``: BibTeX and JSON.
 
-``setup.build_agent`` puts an agent together; ``scholar-tui search``, ``scholar-tui bench pasa``
-and the Paper search tab consume the same event stream.
+``factory.open_pasa`` opens the engine; ``scholar-tui search``, ``scholar-tui bench pasa`` and
+the Paper search tab consume the same event stream.
 """

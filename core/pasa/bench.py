@@ -1,29 +1,34 @@
-"""PaSa against plain search on an AutoScholarQuery-style set (PaSa Tables 2 and 3).
+"""PaSa against plain search on an AutoScholarQuery-style set (PaSa Tables 2 and 3), in one run.
 
 For each query: the plain search is the library's hybrid search for the query text with the
 query date as cut-off, its top 100 scored by recall@20/50/100 (the Google baselines' metric);
-PaSa runs the whole loop with the same cut-off and is scored by crawler recall, precision and
-recall of the Selector's picks, and recall@k of its results ranked by P(True).
+PaSa runs the whole loop with the same cut-off and is scored by crawler recall (the pool),
+precision / recall / F1 of the selected set, recall@k of its results ranked by score, and the
+AUC of the scoring head and of P(True) alone over the papers the model judged (within each
+query, averaged). Seconds per query and the time to the first ranking are kept per query.
 
 ``include_source`` moves the cut-off one day later, so the paper a query was made from becomes
 findable (for plain search and PaSa alike). That is leakage — the source cites every answer —
 and is only there to show what [Expand] does when a citing paper can be found; the default
-follows the paper's protocol.
+follows the paper's protocol. Person-written queries (``person_queries``) have no cut-off.
 """
 
 from __future__ import annotations
 
-import asyncio
+import statistics
 import time
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, timedelta
+from pathlib import Path
 
-from ...models.base import CancelToken
-from .engine import PaSa
-from .events import CrawlFinished, PapersFound, ToolFeedback
-from .metrics import QueryScores, score_query, summarize
-from .queries import ScholarQuery
+from scholar_tui.core.pasa.engine import PaSaEngine
+from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, PapersFound, SearchIssued, SectionExpanded
+from scholar_tui.core.pasa.metrics import QueryScores, score_query, summarize
+from scholar_tui.core.pasa.queries import AnswerPaper, QuerySetError, ScholarQuery
+from scholar_tui.core.pasa.selector_head import auc, f1
+from scholar_tui.indexes.library import Library
+from scholar_tui.models.base import CancelToken
 
 
 @dataclass
@@ -40,82 +45,148 @@ class BenchFinished:
     seconds: float
 
 
-def cutoff(query: ScholarQuery, include_source: bool) -> str:
+def cutoff(query: ScholarQuery, include_source: bool) -> str | None:
+    if not query.query_date:
+        return None  # a person's query: no cut-off
     if not include_source:
         return query.query_date
     return (date.fromisoformat(query.query_date[:10]) + timedelta(days=1)).isoformat()
 
 
-async def bench_pasa(agent: PaSa, queries: list[ScholarQuery], *, include_source: bool = False,
-                     cancel: CancelToken | None = None,
-                     on_event=None) -> AsyncIterator[QueryDone | BenchFinished]:
+def _crawl(agent: PaSaEngine, query: ScholarQuery, before: str | None, cancel, on_event):
+    """Run one query; what the scores need from its events."""
+    finished: CrawlFinished | None = None
+    via_expand: set[int] = set()
+    via_retry: set[int] = set()
+    expand_nodes: set[int] = set()
+    retry_nodes: set[int] = set()
+    feedback: list[CallFeedback] = []
+    for event in agent.run(query.query, date=before, cancel=cancel):
+        if on_event is not None:
+            on_event(event)
+        if isinstance(event, (SearchIssued, SectionExpanded)) and event.retry_of is not None:
+            retry_nodes.add(event.node)
+        if isinstance(event, SectionExpanded):
+            expand_nodes.add(event.node)
+        elif isinstance(event, CallFeedback):
+            feedback.append(event)
+        elif isinstance(event, PapersFound):
+            if event.parent in expand_nodes:
+                via_expand.update(paper.paper_id for paper in event.papers)
+            if event.parent in retry_nodes:
+                via_retry.update(paper.paper_id for paper in event.papers)
+        elif isinstance(event, CrawlFinished):
+            finished = event
+    assert finished is not None
+    return finished, via_expand, via_retry, retry_nodes, feedback
+
+
+def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source: bool = False,
+               cancel: CancelToken | None = None, on_event=None) -> Iterator[QueryDone | BenchFinished]:
     """Run every query; yields each query's scores, then the summary. ``on_event`` sees PaSa's events."""
     clock = time.monotonic()
     scores: list[QueryScores] = []
-    tools = agent.tools
     for index, query in enumerate(queries, start=1):
         if cancel is not None and cancel.cancelled:
             break
         before = cutoff(query, include_source)
         answers = query.answer_ids
+        # The crawl first, so that its first ranking pays for embedding the query (as a person's query does);
+        # the plain search after it is the same call, its ranking the baseline.
+        finished, via_expand, via_retry, retry_nodes, feedback = _crawl(agent, query, before, cancel, on_event)
         started = time.monotonic()
-        saved_limit = tools.search_limit
-        tools.search_limit = 100
-        try:
-            ranking = await asyncio.to_thread(tools.search_library, query.query, before)
-        finally:
-            tools.search_limit = saved_limit
+        ranking = [hit.paper_id for hit in agent.tools.plain_search(query.query, before)]
         search_seconds = time.monotonic() - started
-        finished: CrawlFinished | None = None
-        via_expand: set[int] = set()
-        via_retry: set[int] = set()
-        expand_nodes: set[int] = set()
-        retry_nodes: set[int] = set()
-        feedback: list[ToolFeedback] = []
-        async for event in agent.run(query.query, date=before, cancel=cancel):
-            if on_event is not None:
-                on_event(event)
-            if event.kind in ("search", "expand") and event.retry_of is not None:
-                retry_nodes.add(event.node)
-            if event.kind == "expand":
-                expand_nodes.add(event.node)
-            elif isinstance(event, ToolFeedback):
-                feedback.append(event)
-            elif isinstance(event, PapersFound):
-                if event.parent in expand_nodes:
-                    via_expand.update(paper.paper_id for paper in event.papers)
-                if event.parent in retry_nodes:
-                    via_retry.update(paper.paper_id for paper in event.papers)
-            elif isinstance(event, CrawlFinished):
-                finished = event
-        assert finished is not None
-        pasa_ranking = [paper.paper_id for paper in finished.results]
+        judged = [paper for paper in finished.results if paper.parts.p_true is not None]
+        labels = [paper.paper_id in answers for paper in judged]
+        selected = [paper.paper_id for paper in finished.selected]
         query_scores = score_query(
-            query.query, answers, ranking, finished.queue, [paper.paper_id for paper in finished.selected],
-            pasa_ranking, actions=finished.actions, seconds=finished.seconds, search_seconds=search_seconds,
-            stop_reason=finished.stop_reason,
+            query.query, answers, ranking, finished.queue, selected,
+            [paper.paper_id for paper in finished.results], actions=finished.actions, seconds=finished.seconds,
+            search_seconds=search_seconds, stop_reason=finished.stop_reason,
             found_by_expand=len(via_expand & answers),
             retried_calls=sum(event.retried for event in feedback),
             retries=len(retry_nodes),
             limit_hit=sum(event.status == "limit_hit" for event in feedback),
             found_by_retry=len(via_retry & answers),
+            extra={
+                "f1": f1(len(selected), len(set(selected) & answers), len(answers)),
+                "first_results_seconds": finished.first_results_seconds,
+                "auc_head": auc([paper.score for paper in judged], labels),
+                "auc_p_true": auc([paper.parts.p_true for paper in judged], labels),
+                "auc_head_pool": auc([paper.score for paper in finished.results],
+                                     [paper.paper_id in answers for paper in finished.results]),
+            },
         )
         scores.append(query_scores)
         yield QueryDone(index, len(queries), query_scores)
-    yield BenchFinished(summarize(scores), scores, time.monotonic() - clock)
+    yield BenchFinished(summary_with_head(scores), scores, time.monotonic() - clock)
 
 
-def table(summary: dict, model: str) -> str:
-    """The result table in the paper's layout (Table 2)."""
+def _mean(values) -> float | None:
+    values = [value for value in values if value is not None]
+    return sum(values) / len(values) if values else None
+
+
+def summary_with_head(scores: list[QueryScores]) -> dict:
+    """PaSa's macro averages, plus F1, the AUCs and the time figures (medians)."""
+    summary = summarize(scores)
+    seconds = [score.seconds for score in scores]
+    first = [score.extra["first_results_seconds"] for score in scores if score.extra.get("first_results_seconds") is not None]
+    summary["pasa"].update({
+        "f1": _mean(score.extra.get("f1") for score in scores) or 0.0,
+        "auc_head": _mean(score.extra.get("auc_head") for score in scores),
+        "auc_p_true": _mean(score.extra.get("auc_p_true") for score in scores),
+        "auc_head_pool": _mean(score.extra.get("auc_head_pool") for score in scores),
+        "median_seconds": statistics.median(seconds) if seconds else 0.0,
+        "median_first_results_seconds": statistics.median(first) if first else None,
+        "max_first_results_seconds": max(first) if first else None,
+    })
+    return summary
+
+
+def _cell(value, digits: int = 4) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def table(summary: dict, model: str, head: str) -> str:
+    """The result table in the paper's layout (Table 2), with F1, the AUCs and seconds beside."""
     search, pasa = summary["search"], summary["pasa"]
     rows = [
-        ("Method", "Crawler recall", "Precision", "Recall", "Recall@100", "Recall@50", "Recall@20"),
-        ("Plain search (library hybrid)", "-", "-", "-", f"{search['recall@100']:.4f}", f"{search['recall@50']:.4f}",
-         f"{search['recall@20']:.4f}"),
-        (f"PaSa ({model})", f"{pasa['crawler_recall']:.4f}", f"{pasa['precision']:.4f}", f"{pasa['recall']:.4f}",
-         f"{pasa['recall@100']:.4f}", f"{pasa['recall@50']:.4f}", f"{pasa['recall@20']:.4f}"),
+        ("Method", "Crawler recall", "Precision", "Recall", "F1", "R@100", "R@50", "R@20", "AUC", "s/query"),
+        ("Plain search (library hybrid)", "-", "-", "-", "-", _cell(search["recall@100"]), _cell(search["recall@50"]),
+         _cell(search["recall@20"]), "-", _cell(summary["mean_search_seconds"], 2)),
+        (f"PaSa ({model}, {head})", _cell(pasa["crawler_recall"]), _cell(pasa["precision"]), _cell(pasa["recall"]),
+         _cell(pasa["f1"]), _cell(pasa["recall@100"]), _cell(pasa["recall@50"]), _cell(pasa["recall@20"]),
+         _cell(pasa["auc_head"], 3), _cell(pasa["median_seconds"], 1)),
+        ("  P(True) alone, same judged papers", "", "", "", "", "", "", "", _cell(pasa["auc_p_true"], 3), ""),
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(lines)
+
+
+# -- person-written queries ------------------------------------------------------------------------------
+def read_person_queries(path: str | Path, library: Library) -> list[ScholarQuery]:
+    """``query<TAB>title substring|…`` lines (# comments): each substring names the library papers whose
+    title contains it (lower-cased); no date, so no cut-off. A substring no title contains is dropped."""
+    path = Path(path)
+    if not path.is_file():
+        raise QuerySetError(f"{path}: no such file")
+    titles = [(paper["id"], (paper["title"] or "").lower(), paper["arxiv_id"]) for paper in library.all_papers()]
+    queries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        if "\t" not in line:
+            raise QuerySetError(f"{path.name} line {number}: expected query<TAB>title substrings")
+        text, wanted = line.split("\t", 1)
+        answers = {}
+        for piece in (piece.strip().lower() for piece in wanted.split("|")):
+            for paper_id, title, arxiv_id in titles:
+                if piece and piece in title:
+                    answers[paper_id] = AnswerPaper(paper_id, title, arxiv_id)
+        if answers:
+            queries.append(ScholarQuery(text.strip(), list(answers.values()), "", section="person-written"))
+    return queries

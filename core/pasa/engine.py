@@ -1,39 +1,40 @@
-"""PaSa: the Crawler fills a paper queue, the Selector judges every queued paper.
+"""PaSa: the Crawler fills a candidate pool, the Selector scores every paper of it.
 
-One run (``PaSa.run``, an async generator of ``events``):
+One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds its state):
 
-1. A search session from S_q: the Crawler's [Search] actions run the search tool; the papers
-   found are queued at depth 1 and judged by the Selector as a batch.
-2. Expand sessions, breadth first: the next queued paper below the depth limit that has sections
-   citing something is read (S_q+p: title, abstract, outline); its [Expand] actions queue the
-   papers those sections cite, one level deeper, and the Selector judges them.
-3. With AutoFeedback on (``feedback``, a ``FeedbackLoop``), every [Search]/[Expand] is sent as an
-   API request (``tool_requests``): statically scanned, executed, and when it fails or adds
-   nothing new, explained from the tools' documentation and handed back to the Crawler, which
-   picks one untried action in its place — at most the loop's limits, every round logged.
-4. It stops when the queue has nothing left to read, or the action or paper budget is spent, or
-   it is cancelled. The results are every judged paper ranked by P(True); the selected ones are
-   those whose decision token is True.
+1. ``plain_search``: the query as written, searched exactly as the plain library search does
+   (its top 100, date cut-off included). Those papers enter the pool first and are ranked at
+   once by the scoring head's prior (no model call): the first papers on screen. The crawl only
+   adds to this pool; it can never lose a plain-search hit.
+2. ``search_session``: the Crawler's [Search] actions; the papers they find join the pool at
+   depth 1.
+3. ``expand_sessions``: breadth first, the next pool paper below the depth limit that has
+   sections citing something is read (S_q+p); its [Expand] actions add the papers those sections
+   cite, one level deeper, each with the sentences that cite it (citation context).
+4. ``judge``: the Selector's model gives P(True) for the prior's top ``judge_limit`` papers, back
+   to back so that llama.cpp reuses the query's cached prefix; the scoring head combines P(True)
+   with the rest of the evidence (``evidence``, ``selector_head``) into one calibrated score that
+   ranks the pool; "selected" is a score above the head's threshold.
 
-Blocking work (the model, SQLite, LanceDB) runs in a worker thread (``asyncio.to_thread``), so the
-consumer's loop stays free; online sources are awaited directly. Cancellation is a
-``CancelToken`` checked between steps and passed into every generation.
+With AutoFeedback on, every [Search]/[Expand] is sent as an API request (``tool_requests``):
+statically scanned, executed, and when it fails or adds nothing new, explained from the tools'
+documentation and handed back to the Crawler, which picks one untried action in its place. The
+crawl stops when nothing is left to read, or the action, paper or time budget is spent, or it is
+cancelled (a ``CancelToken``, checked between steps and passed into every generation).
 """
 
 from __future__ import annotations
 
-import asyncio
+import itertools
 import time
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 
-from ...indexes.library import Library
-from ...models.base import LLM, CancelToken
-from scholar_tui.core.pasa.prompts import CrawlerAction, CrawlerSession, SelectorRecord
-from ..autofeedback.loop import FeedbackLoop, Generation, LoopResult
-from .actions import CheckedActions
-from .crawler import Crawler, session_record
-from .events import (
+from scholar_tui.core.autofeedback.loop import FeedbackLoop, Generation, LoopResult
+from scholar_tui.core.pasa.actions import CheckedActions
+from scholar_tui.core.pasa.crawler import Crawler, session_record
+from scholar_tui.core.pasa.events import (
+    CallFeedback,
     CrawlerDecided,
     CrawlFinished,
     CrawlNotice,
@@ -42,16 +43,21 @@ from .events import (
     FoundPaper,
     PapersFound,
     RankedPaper,
+    Ranking,
     SearchIssued,
     SectionExpanded,
-    ToolFeedback,
     Verdict,
 )
-from .phrases import search_candidates
-from .queue import Budgets, PaperQueue
-from .selector import Selector
-from .tool_requests import EXPAND_API, SEARCH_API, ToolAttempt, ToolExecutor, expand_request, search_request
-from .tools import LibraryTools, Outline, ToolResult
+from scholar_tui.core.pasa.evidence import Evidence, Pool, evidence
+from scholar_tui.core.pasa.phrases import search_candidates
+from scholar_tui.core.pasa.queue import Budgets
+from scholar_tui.core.pasa.selector import Selector, scored_rationale
+from scholar_tui.core.pasa.selector_head import SelectorHead
+from scholar_tui.core.pasa.tool_requests import EXPAND_API, SEARCH_API, ToolAttempt, ToolExecutor, expand_request, search_request
+from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
+from scholar_tui.indexes.library import Library
+from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.core.pasa.prompts import CrawlerAction, CrawlerSession, SelectorRecord
 
 
 @dataclass
@@ -60,8 +66,9 @@ class PaSaOptions:
     query_mode: str = "auto"  # auto | candidates | free
     rationale: str = "auto"  # auto | template | model
     candidates: int = 6  # candidate search queries offered to a tiny model
-    threshold: float = 0.5  # P(True) above which the Selector's decision is True
     expand_at_least_one: bool = True  # an expand session names at least one section (see Crawler)
+    use_head: bool = True  # False: rank by P(True) alone, select P(True) > 0.5 (PaSa's Selector)
+    judge_limit: int | None = None  # papers the model judges; None: the head's own setting
 
 
 class CrawlCancelled(Exception):
@@ -95,188 +102,311 @@ def _with_outside(checked: CheckedActions, limit: int) -> list[CrawlerAction]:
     return sorted(checked.kept + checked.outside[:room], key=lambda action: action.start)
 
 
-def _round_summary(round_) -> dict:
-    wanting = round_.sub_type is not None
-    reason = ""
-    if round_.finding is not None:
-        reason = round_.finding.detail or round_.finding.sub_type
-    elif round_.observation is not None and not round_.observation.satisfied:
-        reason = round_.observation.reason
-    return {"kind": round_.kind, "request": round_.request, "ok": not wanting, "sub_type": round_.sub_type,
-            "reason": reason}
+def paper_url(row: dict) -> str | None:
+    """The paper's page: its arXiv abstract when it has an arXiv id, else the URL the library holds."""
+    return f"https://arxiv.org/abs/{row['arxiv_id']}" if row["arxiv_id"] else row["url"]
 
 
-class PaSa:
+@dataclass
+class CrawlRun:
+    """One query's crawl: the pool, the verdicts, the tree's node ids, cancel, and why it stopped."""
+
+    engine: "PaSaEngine"
+    query: str
+    date: str | None
+    cancel: CancelToken
+    pool: Pool
+    clock: float = field(default_factory=time.monotonic)
+    p_true: dict[int, float] = field(default_factory=dict)
+    stop_reason: str = "queue exhausted"
+    actions: int = 0
+    first_results: float | None = None
+    nodes: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+    executor: ToolExecutor | None = None
+    _expand_cursor: int = 0
+
+    @property
+    def tools(self) -> LibraryTools:
+        return self.engine.tools
+
+    @property
+    def budgets(self) -> Budgets:
+        return self.engine.options.budgets
+
+    @property
+    def elapsed(self) -> float:
+        return time.monotonic() - self.clock
+
+    def node(self) -> int:
+        return next(self.nodes)
+
+    def may_act(self) -> bool:
+        """Whether one more action may run; sets the stop reason when not."""
+        if self.cancel.cancelled:
+            self.stop_reason = "cancelled"
+        elif self.actions >= self.budgets.max_actions:
+            self.stop_reason = "action budget"
+        elif self.elapsed > self.budgets.crawl_seconds:
+            self.stop_reason = "time budget"
+        else:
+            return True
+        return False
+
+    # -- phases ------------------------------------------------------------------------------------
+    def plain_search(self) -> Iterator[Event]:
+        node = self.node()
+        yield SearchIssued(node, 0, self.query, plain=True)
+        hits = self.tools.plain_search(self.query, self.date)
+        added = self.pool.add_plain(hits, node, self.node)
+        rows = self.tools.library.papers([entry.paper_id for entry in added])
+        yield PapersFound(node, [self._found(entry.node, entry.paper_id, rows[entry.paper_id], 1)
+                                 for entry in added if entry.paper_id in rows], 0, 0, "library")
+        ranking = self.engine.rank(self)
+        self.first_results = self.elapsed
+        yield Ranking(ranking, "plain", round(self.first_results, 3))
+
+    def search_session(self) -> Iterator[Event]:
+        engine = self.engine
+        candidates = search_candidates(self.query, engine.options.candidates) or [" ".join(self.query.split()[:12])]
+        result = engine.crawler.search_session(self.query, candidates, self.cancel)
+        engine.sessions.append(session_record(self.query, "search", None, result))
+        yield CrawlerDecided("search", None, result.text, [a.render() for a in result.checked.kept],
+                             result.checked.refused, round(result.seconds, 3),
+                             candidates if engine.crawler.query_mode == "candidates" else [])
+        options = candidates if engine.crawler.query_mode == "candidates" else None
+        searched = {action.argument.lower() for action in result.checked.kept}
+        for action in result.checked.kept:
+            if not self.may_act():
+                return
+            self.actions += 1
+            call = CheckedCall("Search", action.argument, result.text, options, searched, depth=1)
+            yield from self.search_action(self.node(), call)
+
+    def expand_sessions(self) -> Iterator[Event]:
+        engine = self.engine
+        while self.may_act():
+            if self.pool.full:
+                self.stop_reason = "paper budget"
+                return
+            entry = self._next_to_expand()
+            if entry is None:
+                return
+            outline = self.tools.outline(entry.paper_id)
+            if not outline.expandable:
+                continue  # a cited work without full text: nothing to read, no model call
+            result = engine.crawler.expand_session(self.query, outline.paper, outline.expandable, self.cancel)
+            engine.sessions.append(session_record(self.query, "expand", outline.paper, result))
+            to_run, refused = result.checked.kept, result.checked.refused
+            if self.executor is not None:  # a section the grammar did not offer is sent: its error says why
+                to_run = _with_outside(result.checked, engine.crawler.actions_per_session)
+                refused = [text for text in refused if text not in {a.render() for a in to_run}]
+            yield CrawlerDecided("expand", entry.node, result.text, [a.render() for a in to_run],
+                                 refused, round(result.seconds, 3), outline.expandable)
+            expanded = {action.argument.lower() for action in to_run}
+            for action in to_run:
+                if not self.may_act():
+                    return
+                self.actions += 1
+                call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
+                                   depth=entry.depth + 1, paper_id=entry.paper_id, parent_node=entry.node,
+                                   outline=outline)
+                yield from self.expand_action(self.node(), call)
+
+    def judge(self) -> Iterator[Event]:
+        """P(True) for the prior's top papers, back to back (one shared prompt prefix)."""
+        engine = self.engine
+        ranking = engine.rank(self)
+        limit = engine.judge_limit
+        wanted = [paper.paper_id for paper in ranking if paper.paper_id not in self.p_true][:limit]
+        rows = self.tools.library.papers(wanted)
+        for paper_id in wanted:
+            if self.cancel.cancelled:
+                return
+            row = rows.get(paper_id)
+            if row is None:
+                continue
+            probability = engine.selector.probability(self.query, row["title"], row["abstract"] or "", self.cancel)
+            self.p_true[paper_id] = round(probability, 4)
+            yield Verdict(paper_id, self.pool.entries[paper_id].node, self.p_true[paper_id])
+
+    # -- actions -----------------------------------------------------------------------------------
+    def search_action(self, node: int, call: CheckedCall) -> Iterator[Event]:
+        yield SearchIssued(node, 0, call.argument)
+        if self.executor is not None:
+            yield from self.checked_call(node, call)
+            return
+        yield from self.add_papers(self.tools.search(call.argument, self.date), node, call.depth,
+                                   call.found_by(call.argument))
+
+    def expand_action(self, node: int, call: CheckedCall) -> Iterator[Event]:
+        yield SectionExpanded(node, call.parent_node, call.paper_id, call.argument)
+        if self.executor is not None:
+            yield from self.checked_call(node, call)
+            return
+        cited = self.tools.expand(call.paper_id, call.outline, call.argument)
+        yield from self.add_papers(cited, node, call.depth, call.found_by(call.argument))
+
+    def checked_call(self, node: int, call: CheckedCall) -> Iterator[Event]:
+        """One action through AutoFeedback: its rounds and end, then every request sent, each with its papers."""
+        attempts, loop = self.engine.through_feedback(self, call)
+        if loop is not None:  # None: cancelled half-way; what was sent is still shown
+            finished = loop.event()
+            yield from finished.rounds
+            yield CallFeedback(loop.loop_id, loop.status, finished.static_rounds, finished.dynamic_rounds,
+                               finished.rounds, node=node)
+        sent: set[str] = set()
+        for attempt in attempts:
+            if attempt.request in sent:  # the Crawler had nothing else to try: no new node
+                continue
+            at = node
+            if sent:
+                at = self.node()
+                yield (SearchIssued(at, 0, attempt.argument, retry_of=node) if call.kind == "Search"
+                       else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node))
+            sent.add(attempt.request)
+            if attempt.result is not None:
+                yield from self.add_papers(attempt.result, at, call.depth, call.found_by(attempt.argument))
+
+    def add_papers(self, result: ToolResult, parent: int, depth: int, found_by: str) -> Iterator[Event]:
+        for notice in result.notices:
+            yield CrawlNotice(notice)
+        rows = self.tools.library.papers(result.paper_ids)
+        added: list[FoundPaper] = []
+        duplicates = over = 0
+        for paper_id in result.paper_ids:
+            row = rows.get(paper_id)
+            if row is None:
+                continue
+            node = self.node()
+            outcome = self.pool.add(paper_id, node, depth, found_by, result.contexts.get(paper_id))
+            if outcome == "added":
+                added.append(self._found(node, paper_id, row, depth))
+            elif outcome == "duplicate":
+                duplicates += 1
+            else:
+                over += 1
+        yield PapersFound(parent, added, duplicates, over, result.origin)
+
+    # -- helpers -------------------------------------------------------------------------------------
+    @staticmethod
+    def _found(node: int, paper_id: int, row: dict, depth: int) -> FoundPaper:
+        return FoundPaper(node, paper_id, row["title"], row["date"], depth, row["arxiv_id"], row["source"])
+
+    def _next_to_expand(self):
+        """The next pool paper below the depth limit, in the order found (breadth first)."""
+        entries = list(self.pool.entries.values())
+        while self._expand_cursor < len(entries):
+            entry = entries[self._expand_cursor]
+            self._expand_cursor += 1
+            if entry.depth < self.budgets.max_depth:
+                return entry
+        return None
+
+
+class PaSaEngine:
     """One agent over one library; ``run`` may be called for several queries in turn."""
 
     def __init__(self, llm: LLM, tools: LibraryTools, options: PaSaOptions | None = None,
-                 feedback: FeedbackLoop | None = None) -> None:
+                 feedback: FeedbackLoop | None = None, head: SelectorHead | None = None) -> None:
         self.llm = llm
         self.tools = tools
         self.feedback = feedback
         self.library: Library = tools.library
         self.options = options or PaSaOptions()
+        self.head = head if self.options.use_head else None
         budgets = self.options.budgets
         self.crawler = Crawler(llm, query_mode=self.options.query_mode, actions_per_session=budgets.actions_per_session,
                                expand_at_least_one=self.options.expand_at_least_one)
-        self.selector = Selector(llm, rationale=self.options.rationale, threshold=self.options.threshold)
+        self.selector = Selector(llm, rationale=self.options.rationale)
         self.sessions: list[CrawlerSession] = []  # every session run, in Table 8 form
+        self.selections: list[SelectorRecord] = []  # every decision, as Selector training records
+        self.offline_notice: str | None = None  # set by open_pasa when the online sources cannot be reached
 
     @property
-    def selections(self) -> list[SelectorRecord]:
-        return self.selector.records
+    def judge_limit(self) -> int:
+        if self.options.judge_limit is not None:
+            return self.options.judge_limit
+        return self.head.judge_limit if self.head is not None else self.options.budgets.max_papers
 
-    async def run(self, query: str, *, date: str | None = None,
-                  cancel: CancelToken | None = None) -> AsyncIterator[Event]:
+    def run(self, query: str, *, date: str | None = None, cancel: CancelToken | None = None) -> Iterator[Event]:
         if not query.strip():
             raise ValueError("the query is empty")
-        cancel = cancel or CancelToken()
-        clock = time.monotonic()
-        calls_before = self.crawler.calls + self.selector.calls
         budgets = self.options.budgets
-        queue = PaperQueue(budgets)
-        verdicts: dict[int, Verdict] = {}
-        nodes = iter(range(1, 1_000_000))
-        stop_reason = "queue exhausted"
+        run = CrawlRun(self, query, date, cancel or CancelToken(), Pool(budgets.max_papers, budgets.max_depth))
+        calls_before = self.crawler.calls + self.selector.calls
         yield CrawlStarted(query, date, self.llm.model_name, self.crawler.query_mode, self.selector.rationale_mode,
-                           self.tools.online is not None, budgets.as_dict())
+                           self.tools.online is not None, budgets.as_dict(),
+                           self.head.origin if self.head is not None else "")
+        if self.offline_notice:
+            yield CrawlNotice(self.offline_notice)
+        if self.feedback is not None:
+            run.executor = ToolExecutor(self.tools, date)
+        yield from run.plain_search()
+        if run.may_act():
+            yield from run.search_session()
+        if run.may_act():
+            yield from run.expand_sessions()
+        yield from run.judge()
+        if run.cancel.cancelled:
+            run.stop_reason = "cancelled"
+        results = self.rank(run)
+        if self.selector.rationale_mode == "model":  # a model that can write a reason, for the best selected
+            rows = self.library.papers([paper.paper_id for paper in results[:5] if paper.selected])
+            for paper in results[:5]:
+                if paper.paper_id in rows and not run.cancel.cancelled:
+                    paper.rationale = self.selector.model_rationale(run.query, paper.title,
+                                                                    rows[paper.paper_id]["abstract"] or "", True,
+                                                                    run.cancel)
+        self._record_selections(run, results)
+        yield Ranking(results, "judged", round(run.elapsed, 3))
+        yield CrawlFinished(results=results, queue=run.pool.ids, stop_reason=run.stop_reason, actions=run.actions,
+                            llm_calls=self.crawler.calls + self.selector.calls - calls_before,
+                            seconds=round(run.elapsed, 3), first_results_seconds=run.first_results,
+                            cancelled=run.cancel.cancelled)
 
-        async def queue_papers(result: ToolResult, parent: int, depth: int, found_by: str) -> AsyncIterator[Event]:
-            for notice in result.notices:
-                yield CrawlNotice(notice)
-            rows = await asyncio.to_thread(self.library.papers, result.paper_ids)
-            added: list[FoundPaper] = []
-            duplicates = over = 0
-            for paper_id in result.paper_ids:
-                row = rows.get(paper_id)
-                if row is None:
-                    continue
-                node = next(nodes)
-                outcome = queue.add(paper_id, node, depth, found_by)
-                if outcome == "added":
-                    added.append(FoundPaper(node, paper_id, row["title"], row["date"], depth, row["arxiv_id"], row["source"]))
-                elif outcome == "duplicate":
-                    duplicates += 1
-                else:
-                    over += 1
-            yield PapersFound(parent, added, duplicates, over, result.origin)
-            # The Selector judges the new papers back to back (shared prompt prefix, warm cache).
-            for found in added:
-                if cancel.cancelled:
-                    return
-                judgement = await asyncio.to_thread(self.selector.judge, query, rows[found.paper_id], cancel)
-                verdict = Verdict(found.paper_id, found.node, round(judgement.probability, 4), judgement.decision,
-                                  judgement.rationale, judgement.rationale_kind)
-                verdicts[found.paper_id] = verdict
-                yield verdict
+    def rank(self, run: CrawlRun) -> list[RankedPaper]:
+        """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL."""
+        rows = self.library.papers(run.pool.ids)
+        found = evidence(run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows)
+        ids = list(found)
+        if not ids:
+            return []
+        scores, threshold = self._scores(run, [found[paper_id] for paper_id in ids])
+        order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
+        ranked = []
+        for paper_id, score in zip(ids, scores):
+            row, entry, item = rows[paper_id], run.pool.entries[paper_id], found[paper_id]
+            selected = bool(score > threshold) and (self.head is not None or item.parts.p_true is not None)
+            ranked.append(RankedPaper(paper_id, row["title"], round(float(score), 4), selected, item.parts,
+                                      scored_rationale(run.query, row, item.parts, float(score), selected),
+                                      entry.depth, row["date"], row["arxiv_id"], paper_url(row), entry.found_by[0]))
+        # Ties (frequent for P(True) of a tiny model) keep the order the papers were found in.
+        ranked.sort(key=lambda paper: (-paper.score, order[paper.paper_id]))
+        return ranked
 
-        def affordable(actions):
-            """The session's kept actions, each with its tree node, while the action budget lasts."""
-            nonlocal stop_reason
-            for action in actions:
-                if cancel.cancelled:
-                    return
-                if not queue.spend_action():
-                    stop_reason = "action budget"
-                    return
-                yield action, next(nodes)
+    def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], float]:
+        if self.head is None:  # PaSa's own Selector: P(True), the decision at 0.5
+            return [item.row["p_true"] if item.row["p_true"] is not None else 0.0 for item in items], 0.5
+        rows = [item.row for item in items]
+        if not run.p_true:
+            return list(self.head.prior_scores(rows)), self.head.threshold
+        return list(self.head.full_scores(rows)), self.head.threshold
 
-        # 1. The search session (S_q).
-        # A query of stop words only has no key phrase: its own first words are the one candidate.
-        candidates = search_candidates(query, self.options.candidates) or [" ".join(query.split()[:12])]
-        result = await asyncio.to_thread(self.crawler.search_session, query, candidates, cancel)
-        self.sessions.append(session_record(query, "search", None, result))
-        yield CrawlerDecided("search", None, result.text, [a.render() for a in result.checked.kept],
-                             result.checked.refused, round(result.seconds, 3),
-                             candidates if self.crawler.query_mode == "candidates" else [])
-        executor = ToolExecutor(self.tools, date) if self.feedback is not None else None
+    def _record_selections(self, run: CrawlRun, results: list[RankedPaper]) -> None:
+        """Judged papers as Selector training records (Table 15), with the head's decision."""
+        abstracts = self.library.papers([paper.paper_id for paper in results if paper.parts.p_true is not None])
+        for paper in results:
+            if paper.paper_id in abstracts:
+                self.selections.append(SelectorRecord(query=run.query, title=paper.title,
+                                                      abstract=abstracts[paper.paper_id]["abstract"] or "",
+                                                      decision=paper.selected, rationale=paper.rationale))
 
-        async def checked_call(node: int, call: CheckedCall) -> AsyncIterator[Event]:
-            """One action through AutoFeedback: its verdict, then every request sent, each with its papers."""
-            assert executor is not None
-            attempts, loop = await self._through_feedback(query, executor, call, cancel)
-            if loop is not None:  # None: cancelled half-way; what was sent is still shown
-                yield ToolFeedback(node, loop.loop_id, loop.status, [_round_summary(r) for r in loop.rounds])
-            sent: set[str] = set()
-            for attempt in attempts:
-                if attempt.request in sent:  # the Crawler had nothing else to try: no new node
-                    continue
-                at = node
-                if sent:
-                    at = next(nodes)
-                    yield (SearchIssued(at, 0, attempt.argument, retry_of=node) if call.kind == "Search"
-                           else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node))
-                sent.add(attempt.request)
-                if attempt.result is not None:
-                    async for event in queue_papers(attempt.result, at, call.depth, call.found_by(attempt.argument)):
-                        yield event
-
-        search_options = candidates if self.crawler.query_mode == "candidates" else None
-        searched = {action.argument.lower() for action in result.checked.kept}
-        for action, node in affordable(result.checked.kept):
-            yield SearchIssued(node, 0, action.argument)
-            call = CheckedCall("Search", action.argument, result.text, search_options, searched, depth=1)
-            if executor is not None:
-                async for event in checked_call(node, call):
-                    yield event
-                continue
-            found = await self.tools.search(action.argument, date)
-            async for event in queue_papers(found, node, call.depth, call.found_by(action.argument)):
-                yield event
-
-        # 2. Expand sessions (S_q+p), breadth first.
-        while not cancel.cancelled and stop_reason == "queue exhausted":
-            if queue.actions_left == 0:
-                stop_reason = "action budget"
-                break
-            if queue.full:
-                stop_reason = "paper budget"
-                break
-            paper = queue.next_to_expand()
-            if paper is None:
-                break
-            outline = await asyncio.to_thread(self.tools.outline, paper.paper_id)
-            if not outline.expandable:
-                continue  # a cited work without full text: nothing to read, no model call
-            result = await asyncio.to_thread(self.crawler.expand_session, query, outline.paper, outline.expandable, cancel)
-            self.sessions.append(session_record(query, "expand", outline.paper, result))
-            to_run, refused = result.checked.kept, result.checked.refused
-            if executor is not None:  # a section the grammar did not offer is sent: its error says why
-                to_run = _with_outside(result.checked, self.crawler.actions_per_session)
-                refused = [text for text in refused if text not in {a.render() for a in to_run}]
-            yield CrawlerDecided("expand", paper.node, result.text, [a.render() for a in to_run],
-                                 refused, round(result.seconds, 3), outline.expandable)
-            expanded = {action.argument.lower() for action in to_run}
-            for action, node in affordable(to_run):
-                yield SectionExpanded(node, paper.node, paper.paper_id, action.argument)
-                call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
-                                   depth=paper.depth + 1, paper_id=paper.paper_id, parent_node=paper.node,
-                                   outline=outline)
-                if executor is not None:
-                    async for event in checked_call(node, call):
-                        yield event
-                    continue
-                cited = await self.tools.expand(paper.paper_id, outline, action.argument)
-                async for event in queue_papers(cited, node, call.depth, call.found_by(action.argument)):
-                    yield event
-        if cancel.cancelled:
-            stop_reason = "cancelled"
-
-        yield CrawlFinished(
-            results=self._ranked(queue, verdicts),
-            queue=[paper.paper_id for paper in queue.papers],
-            stop_reason=stop_reason,
-            actions=queue.actions,
-            llm_calls=self.crawler.calls + self.selector.calls - calls_before,
-            seconds=round(time.monotonic() - clock, 3),
-            cancelled=cancel.cancelled,
-        )
-
-    async def _through_feedback(self, query: str, executor: ToolExecutor, call: CheckedCall,
-                                cancel: CancelToken) -> tuple[list[ToolAttempt], LoopResult | None]:
-        """Run one action as a feedback loop (in a worker thread; the tools run on this loop)."""
-        assert self.feedback is not None
-        event_loop = asyncio.get_running_loop()
+    def through_feedback(self, run: CrawlRun, call: CheckedCall) -> tuple[list[ToolAttempt], LoopResult | None]:
+        """Run one action as a feedback loop; the Crawler picks each retry."""
+        assert self.feedback is not None and run.executor is not None
+        # ``executor.known`` holds what the Crawler's own calls found: re-finding a plain-search hit is
+        # evidence for it (found by several actions), not a call that added nothing.
+        executor, cancel, query = run.executor, run.cancel, run.query
         first = len(executor.attempts)
 
         def generate(history) -> Generation:
@@ -295,27 +425,9 @@ class PaSa:
             call.tried.add(chosen.lower())
             return Generation(call.request(chosen), thought=retry.text, prompt_tokens=retry.prompt_tokens)
 
-        def execute(text: str):
-            return asyncio.run_coroutine_threadsafe(executor.send(text), event_loop).result().call
-
         api = SEARCH_API if call.kind == "Search" else EXPAND_API
         try:
-            loop = await asyncio.to_thread(self.feedback.run, query, generate, execute, relevant=[api])
+            loop = self.feedback.run(query, generate, lambda text: executor.send(text).call, relevant=[api])
         except CrawlCancelled:
             loop = None
         return executor.attempts[first:], loop
-
-    def _ranked(self, queue: PaperQueue, verdicts: dict[int, Verdict]) -> list[RankedPaper]:
-        rows = self.library.papers(list(verdicts))
-        ranked = []
-        for paper_id, verdict in verdicts.items():
-            row, queued = rows.get(paper_id), queue.get(paper_id)
-            if row is None or queued is None:
-                continue
-            url = row["url"] or (f"https://arxiv.org/abs/{row['arxiv_id']}" if row["arxiv_id"] else None)
-            ranked.append(RankedPaper(paper_id, row["title"], verdict.probability, verdict.decision, verdict.rationale,
-                                      queued.depth, row["date"], row["arxiv_id"], url, queued.found_by))
-        order = {paper.paper_id: index for index, paper in enumerate(queue.papers)}
-        # P(True) ranks; ties (frequent with a tiny model) keep the order the Crawler found them in.
-        ranked.sort(key=lambda paper: (-paper.probability, order[paper.paper_id]))
-        return ranked

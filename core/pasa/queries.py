@@ -26,14 +26,14 @@ The set is saved as JSONL, one ``AutoScholarQuery`` per line.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from scholar_tui.core.jsonl import json_objects
-from ...indexes.library import Library
+from scholar_tui.indexes.library import Library
 
 RELATED = re.compile(r"related\s+work|background|previous\s+work|prior\s+work|literature|state\s+of\s+the\s+art|"
                      r"overview of|review of", re.I)
@@ -227,4 +227,38 @@ def write_queries(path: str | Path, queries: list[ScholarQuery]) -> int:
 
 
 def read_queries(path: str | Path) -> list[ScholarQuery]:
-    return [ScholarQuery.from_dict(data, where) for where, data in json_objects(path, QuerySetError)]
+    path = Path(path)
+    if not path.is_file():
+        raise QuerySetError(f"{path}: no such file")
+    queries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as error:
+            raise QuerySetError(f"{path.name} line {number}: not JSON ({error.msg})") from error
+        if not isinstance(data, dict):
+            raise QuerySetError(f"{path.name} line {number}: each line must be a JSON object")
+        queries.append(ScholarQuery.from_dict(data, f"{path.name} line {number}"))
+    return queries
+
+
+def split_of(query: ScholarQuery, test_share: int = 50) -> str:
+    """'train' or 'test', by the source paper (never by query): a paper's queries stay on one side.
+
+    A stable hash of the source's arXiv id (or library id) puts ``test_share`` percent of the
+    source papers in the test split, the same on every machine and every run.
+    """
+    key = query.source_arxiv_id or str(query.source_paper_id or query.query)
+    bucket = int(hashlib.sha1(key.encode("utf-8")).hexdigest()[:8], 16) % 100
+    return "test" if bucket < test_share else "train"
+
+
+def split_queries(queries: list[ScholarQuery], split: str) -> list[ScholarQuery]:
+    """The queries of one split ('train', 'test'), or all of them ('all')."""
+    if split == "all":
+        return list(queries)
+    if split not in ("train", "test"):
+        raise QuerySetError(f"split must be train, test or all, not {split!r}")
+    return [query for query in queries if split_of(query) == split]

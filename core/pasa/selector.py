@@ -1,31 +1,26 @@
-"""The Selector agent: P(True) of the decision token ranks papers; a short rationale follows.
+"""The Selector's model: P(True) of the decision token, one input of the scoring head.
 
 The prompt is PaSa's Table 15 (``core.pasa.prompts.selector_prompt``), sent as one user turn of
 the chat template, the form the Selector is fine-tuned on. Its decision token comes first
-(§4.3): ``llm.choose(..., ["True", "False"])`` reads P(True) from the first token's distribution,
-and that probability ranks the results; the decision is P(True) > 0.5.
+(§4.3): ``llm.choose(..., ["True", "False"])`` reads P(True) from the first token's distribution.
+P(True) stays visible beside every score; the score itself is the head's (``selector_head``),
+which also reads the query match, the citation context and the crawl's structure.
 
 Throughput: the query sits at the start of the prompt, so every paper judged for one query shares
 the prompt's prefix, and llama.cpp reuses its KV cache for it when the calls run back to back —
-which is how a batch is judged (``judge_batch``), rather than interleaved with Crawler calls.
+which is how the engine judges (one batch after the crawl), never interleaved with Crawler calls.
 
-The rationale is capped. With a bigger model it is generated after the decision, forced to begin
-with the decision token (grammar), for selected papers only. With the tiny default model it is
-templated from evidence — the query's key phrases found in the title or abstract — and marked so:
-SmolLM2-135M's free text would not be a reason.
+The rationale is templated from the evidence the score was made of (marked so); a model that can
+write one may be asked for it with ``rationale="model"``.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from dataclasses import dataclass
-
-from ...models.base import LLM, CancelToken
-from ...models.grammars import gbnf_literal
-from scholar_tui.core.pasa.prompts import SelectorRecord, selector_prompt
-from .crawler import TINY_MODEL_MARKERS
-from .phrases import matched_phrases
+from scholar_tui.core.pasa.crawler import TINY_MODEL_MARKERS
+from scholar_tui.core.pasa.phrases import matched_phrases
+from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.models.grammars import gbnf_literal
+from scholar_tui.core.pasa.prompts import selector_prompt
 
 MAX_ABSTRACT_WORDS = 150
 
@@ -38,35 +33,30 @@ def resolve_rationale_mode(requested: str, model_name: str) -> str:
     return "template" if any(marker in model_name.lower() for marker in TINY_MODEL_MARKERS) else "model"
 
 
-@dataclass
-class Judgement:
-    paper_id: int
-    probability: float
-    decision: bool
-    rationale: str
-    rationale_kind: str
-    seconds: float
-
-
-def templated_rationale(query: str, title: str, abstract: str, probability: float, decision: bool) -> str:
-    found = matched_phrases(query, f"{title} {abstract}")
-    evidence = (f"mentions {', '.join(repr(phrase) for phrase in found)}" if found
-                else "shares none of the query's key phrases")
-    if abstract:
-        evidence = evidence.replace("mentions", "mention").replace("shares", "share")
-    where = "title and abstract" if abstract else "title"
-    return f"P(True) = {probability:.2f}; the {where} {evidence}."
+def scored_rationale(query: str, row: dict, parts, score: float, selected: bool) -> str:
+    """Why a paper scored as it did, from its evidence (query phrases found, the citing sentence, ranks)."""
+    found = matched_phrases(query, f"{row['title']} {row['abstract'] or ''}")
+    bits = [f"{'selected' if selected else 'not selected'}: score {score:.2f}"]
+    bits.append(f"{'title and abstract' if row['abstract'] else 'title'} "
+                + (f"mention {', '.join(repr(phrase) for phrase in found)}" if found else "share none of the query's key phrases"))
+    if parts.citing_sentence:
+        bits.append(f"cited as “{parts.citing_sentence[:160]}”")
+    if parts.plain_rank is not None:
+        bits.append(f"plain search rank {parts.plain_rank}")
+    if parts.found_by > 1:
+        bits.append(f"found by {parts.found_by} actions")
+    if parts.cited_by_pool:
+        bits.append(f"cited by {parts.cited_by_pool} papers of the pool")
+    bits.append("P(True) " + ("not asked" if parts.p_true is None else f"{parts.p_true:.2f}"))
+    return "; ".join(bits) + "."
 
 
 class Selector:
-    def __init__(self, llm: LLM, *, rationale: str = "auto", rationale_tokens: int = 40,
-                 threshold: float = 0.5) -> None:
+    def __init__(self, llm: LLM, *, rationale: str = "auto", rationale_tokens: int = 40) -> None:
         self.llm = llm
         self.rationale_mode = resolve_rationale_mode(rationale, llm.model_name)
         self.rationale_tokens = rationale_tokens
-        self.threshold = threshold
         self.calls = 0
-        self.records: list[SelectorRecord] = []  # this run's decisions, as Selector training records
 
     def _messages(self, query: str, title: str, abstract: str) -> list[dict[str, str]]:
         words = abstract.split()
@@ -80,8 +70,8 @@ class Selector:
         self.calls += 1
         return float(scores.get("True", 0.0))
 
-    def _model_rationale(self, query: str, title: str, abstract: str, decision: bool,
-                         cancel: CancelToken | None) -> str:
+    def model_rationale(self, query: str, title: str, abstract: str, decision: bool,
+                        cancel: CancelToken | None = None) -> str:
         token = "True" if decision else "False"
         grammar = f'root ::= {gbnf_literal(token + chr(10) + "Reason: ")} [^\\n]+\n'
         completion = self.llm.chat(self._messages(query, title, abstract), grammar=grammar,
@@ -89,23 +79,3 @@ class Selector:
         self.calls += 1
         text = completion.text.split("Reason:", 1)[-1].strip()
         return text + ("…" if completion.finish_reason == "length" else "")
-
-    def judge(self, query: str, paper: dict, cancel: CancelToken | None = None) -> Judgement:
-        clock = time.perf_counter()
-        title, abstract = paper["title"], paper.get("abstract") or ""
-        probability = self.probability(query, title, abstract, cancel)
-        decision = probability > self.threshold
-        if self.rationale_mode == "model" and decision:
-            rationale, kind = self._model_rationale(query, title, abstract, decision, cancel), "model"
-        else:
-            rationale, kind = templated_rationale(query, title, abstract, probability, decision), "template"
-        self.records.append(SelectorRecord(query=query, title=title, abstract=abstract, decision=decision,
-                                           rationale=rationale))
-        return Judgement(paper["id"], probability, decision, rationale, kind, time.perf_counter() - clock)
-
-    def judge_batch(self, query: str, papers: list[dict], cancel: CancelToken | None = None) -> Iterator[Judgement]:
-        """Back to back, so that the shared prompt prefix stays in llama.cpp's cache."""
-        for paper in papers:
-            if cancel is not None and cancel.cancelled:
-                return
-            yield self.judge(query, paper, cancel)

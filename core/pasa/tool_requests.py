@@ -15,16 +15,15 @@ calls; ``send_tool_request`` runs one for a person in the API debugger.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from scholar_tui.core.autofeedback.registry import ToolAPIs, register_tool_apis
 from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, format_request, parse_request
-from ..library.apis import APISpec, Parameter, ReturnField
-from ..sandbox import APICall
-from .tools import LibraryTools, ToolResult
+from scholar_tui.core.library.apis import APISpec, Parameter, ReturnField
+from scholar_tui.core.pasa.tools import LibraryTools, ToolResult
+from scholar_tui.core.sandbox import APICall
 
 SEARCH_API = "searchPapers"
 EXPAND_API = "expandSection"
@@ -129,7 +128,7 @@ class ToolExecutor:
     known: set[int] = field(default_factory=set)
     attempts: list[ToolAttempt] = field(default_factory=list)
 
-    async def send(self, text: str) -> ToolAttempt:
+    def send(self, text: str) -> ToolAttempt:
         started = time.perf_counter()
         action, argument, arguments, result = "", "", {}, None
         try:
@@ -138,10 +137,10 @@ class ToolExecutor:
             # named before it runs: a retry that fails still shows what it tried
             action = {SEARCH_API: "Search", EXPAND_API: "Expand"}.get(request.api, "")
             argument = " ".join(str(arguments.get("query" if action == "Search" else "section") or "").split())
-            result = await self._run(request.api, request.positional, arguments)
+            result = self._run(request.api, request.positional, arguments)
             fresh = [paper_id for paper_id in result.paper_ids if paper_id not in self.known]
             self.known.update(fresh)  # a retry must find what this attempt did not
-            rows = await asyncio.to_thread(self.tools.library.papers, fresh)
+            rows = self.tools.library.papers(fresh)
             papers = [{"paper_id": f"paper:{paper_id}", "title": rows[paper_id]["title"], "date": rows[paper_id]["date"]}
                       for paper_id in fresh if paper_id in rows]
             if result.paper_ids and not papers:
@@ -157,7 +156,7 @@ class ToolExecutor:
         self.attempts.append(attempt)
         return attempt
 
-    async def _run(self, api: str, positional, arguments: dict[str, Any]) -> ToolResult:
+    def _run(self, api: str, positional, arguments: dict[str, Any]) -> ToolResult:
         spec = TOOL_SPECS.get(api)
         if spec is None:
             raise ToolRequestError("E_BAD_ARGUMENT", f"no tool named {api!r}; the tools are {', '.join(TOOL_SPECS)}")
@@ -172,17 +171,17 @@ class ToolExecutor:
             if not isinstance(value, str) or not value.strip():
                 raise ToolRequestError("E_BAD_ARGUMENT", f"{parameter.name} must be a non-empty string")
         if api == SEARCH_API:
-            return await self.tools.search(" ".join(arguments["query"].split()), self.date)
+            return self.tools.search(" ".join(arguments["query"].split()), self.date)
         paper_id, section = _paper_id(arguments["paper_id"]), arguments["section"].strip()
         try:
-            outline = await asyncio.to_thread(self.tools.outline, paper_id)
+            outline = self.tools.outline(paper_id)
         except KeyError:
             raise ToolRequestError("E_NOT_FOUND", f"no paper:{paper_id} in the library") from None
         if section not in outline.section_ids:
             listed = "; ".join(outline.expandable[:12]) or "none"
             raise ToolRequestError("E_NO_SUCH_SECTION", f"paper:{paper_id} has no section {section!r}; "
                                                         f"sections that cite something: {listed}")
-        result = await self.tools.expand(paper_id, outline, section)
+        result = self.tools.expand(paper_id, outline, section)
         if not result.paper_ids:
             raise ToolRequestError("E_NO_CITATIONS", f"{section!r} of paper:{paper_id} cites no paper the library resolves")
         return result
@@ -190,12 +189,12 @@ class ToolExecutor:
 
 def send_tool_request(where, settings, text: str, embedder) -> APICall:
     """One request sent by a person, against the library alone (nothing is queued: no crawl runs)."""
-    from ...indexes.library import Library
+    from scholar_tui.indexes.library import Library
 
     library = Library.open(where)
     try:
         executor = ToolExecutor(LibraryTools(where, library, embedder))
-        return asyncio.run(executor.send(text)).call
+        return executor.send(text).call
     finally:
         library.close()
 

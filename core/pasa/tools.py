@@ -15,16 +15,19 @@ pseudo-section, "References", which expands to its OpenAlex referenced works.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
-from ...indexes.library import Library
-from ...indexes.library_search import LibraryIndex
-from ...indexes.pasa_works import expandable_sections, paper_citations, section_citations
+from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError, run_sync
+from scholar_tui.core.pasa.citation_context import citing_sentences
+from scholar_tui.core.pasa.events import PLAIN_DEPTH
+from scholar_tui.core.pasa.evidence import MemoEmbedder
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
+from scholar_tui.indexes.pasa_works import expandable_sections, paper_citations, section_citations, section_text
 from scholar_tui.core.pasa.prompts import Paper
-from ..library.online import OfflineError, OnlineSources, SourceError
 
 REFERENCES_SECTION = "References"
+OFFLINE = "offline: arXiv and OpenAlex cannot be reached; searching the library alone"
 
 
 @dataclass
@@ -32,6 +35,7 @@ class ToolResult:
     paper_ids: list[int]
     origin: str  # "library" | "online" | "library+online"
     notices: list[str] = field(default_factory=list)
+    contexts: dict[int, list[str]] = field(default_factory=dict)  # expand: paper id -> the sentences citing it
 
 
 @dataclass
@@ -54,16 +58,17 @@ class LibraryTools:
     """Search and expand over one library; ``online`` is None when working offline."""
 
     def __init__(self, where, library: Library, embedder, *, online: OnlineSources | None = None,
-                 search_limit: int = 10) -> None:
+                 search_limit: int = 10, plain_limit: int = PLAIN_DEPTH) -> None:
         self.where = where
         self.library = library
-        self.index = LibraryIndex(where, embedder)
+        self.index = LibraryIndex(where, MemoEmbedder(embedder))
         self.online = online
-        self.search_limit = search_limit
+        self.search_limit = search_limit  # a [Search] action's hits
+        self.plain_limit = plain_limit  # the plain search's hits (tests make it small)
 
     # -- online bookkeeping --------------------------------------------------------------------
     def _went_offline(self, error: Exception, notices: list[str]) -> None:
-        notices.append(f"{error}" if isinstance(error, OfflineError) else f"online source failed: {error}")
+        notices.append(f"{OFFLINE} ({error})" if isinstance(error, OfflineError) else f"online source failed: {error}")
         if isinstance(error, OfflineError):
             self.online = None  # no network: stop asking for the rest of the crawl
 
@@ -76,7 +81,13 @@ class LibraryTools:
         hits = self.index.search(self.library, query, before=before, limit=self.search_limit)
         return [hit.paper_id for hit in hits]
 
-    async def search(self, query: str, before: str | None) -> ToolResult:
+    def plain_search(self, query: str, before: str | None) -> list[SearchHit]:
+        """The query as written, searched exactly as `library search --limit 100` and the benchmark's baseline."""
+        if self.plain_limit <= 0:
+            return []
+        return self.index.search(self.library, query, before=before, limit=self.plain_limit)
+
+    def search(self, query: str, before: str | None) -> ToolResult:
         notices: list[str] = []
         online_ids: list[int] = []
         if self.online is not None:
@@ -85,12 +96,12 @@ class LibraryTools:
                 if self.online is None:
                     break
                 try:
-                    online_ids += await ask(query, before=before, limit=per_source)
+                    online_ids += run_sync(lambda: ask(query, before=before, limit=per_source))
                 except (OfflineError, SourceError) as error:
                     self._went_offline(error, notices)
             if online_ids:
-                await asyncio.to_thread(self._sync_index)
-        local = await asyncio.to_thread(self.search_library, query, before)
+                self._sync_index()
+        local = self.search_library(query, before)
         merged = list(dict.fromkeys(local + online_ids))
         origin = "library+online" if online_ids else "library"
         return ToolResult(merged, origin, notices)
@@ -119,7 +130,7 @@ class LibraryTools:
             section_ids[REFERENCES_SECTION] = None
         return Outline(Paper(paper["title"], paper["abstract"] or "", names), expandable, section_ids)
 
-    async def expand(self, paper_id: int, outline: Outline, name: str) -> ToolResult:
+    def expand(self, paper_id: int, outline: Outline, name: str) -> ToolResult:
         if name not in outline.section_ids:
             raise KeyError(f"paper:{paper_id} has no section {name!r}")
         section_id = outline.section_ids[name]
@@ -127,14 +138,20 @@ class LibraryTools:
         origin = "library"
         if self.online is not None:
             try:
-                fetched = await self._fetch_online(paper_id, section_id)
+                fetched = run_sync(lambda: self._fetch_online(paper_id, section_id))
                 origin = "library+online" if fetched else origin
             except (OfflineError, SourceError) as error:
                 self._went_offline(error, notices)
         rows = (section_citations(self.library, section_id) if section_id is not None
                 else paper_citations(self.library, paper_id))
         ids = [row["cited_paper_id"] for row in rows if row["cited_paper_id"] and row["cited_paper_id"] != paper_id]
-        return ToolResult(list(dict.fromkeys(ids)), origin, notices)
+        contexts: dict[int, list[str]] = {}
+        if section_id is not None:
+            text = section_text(self.library, section_id)
+            for row in rows:
+                if row["cited_paper_id"] in ids and row["ordinal"] is not None:
+                    contexts.setdefault(row["cited_paper_id"], []).extend(citing_sentences(text, row["ordinal"]))
+        return ToolResult(list(dict.fromkeys(ids)), origin, notices, contexts)
 
     async def _fetch_online(self, paper_id: int, section_id: int | None) -> int:
         """OpenAlex records for the section's references (or the paper's referenced works)."""
@@ -152,5 +169,5 @@ class LibraryTools:
                 return 0
             fetched = online.cache_works(await online.openalex.works_by_ids(wanted))
         if fetched:
-            await asyncio.to_thread(self._sync_index)
+            self._sync_index()
         return len(fetched)

@@ -1,0 +1,153 @@
+"""The candidate pool of one run and the evidence the Selector's scoring head reads for each paper.
+
+The pool only grows: the plain search of the query as written comes first (its top 100, not
+counted against the paper budget), the Crawler's searches and expansions add to it. Every paper
+remembers how it got there — its plain-search ranks, which actions found it, its depth, and the
+sentences that cite it in the sections [Expand] read.
+
+``evidence`` turns the pool into one row of ``selector_head.FEATURES`` per paper plus the
+readable ``ScoreParts`` shown beside its score.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scholar_tui.core.pasa.citation_context import best_context, lexical_match
+from scholar_tui.core.pasa.events import ScoreParts
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
+from scholar_tui.indexes.pasa_works import citing_papers
+
+
+class MemoEmbedder:
+    """The embedder with a memory: the query is embedded once per run, for the plain search and the evidence."""
+
+    def __init__(self, embedder, size: int = 256) -> None:
+        self.embedder = embedder
+        self.size = size
+        self._memo: dict[str, object] = {}
+
+    def __getattr__(self, name):
+        return getattr(self.embedder, name)
+
+    def embed(self, texts):
+        missing = [text for text in dict.fromkeys(texts) if text not in self._memo]
+        if missing:
+            if len(self._memo) + len(missing) > self.size:
+                self._memo.clear()
+            self._memo.update(zip(missing, self.embedder.embed(missing)))
+        return np.array([self._memo[text] for text in texts])
+
+
+@dataclass
+class PoolEntry:
+    paper_id: int
+    node: int
+    depth: int
+    found_by: list[str] = field(default_factory=list)  # every action that found it, first one first
+    plain: SearchHit | None = None
+    plain_rank: int | None = None
+    contexts: list[str] = field(default_factory=list)  # sentences citing it in expanded sections
+
+
+class Pool:
+    """Papers in the order they were found; ``crawled`` counts those the Crawler added (the paper budget)."""
+
+    def __init__(self, max_crawled: int, max_depth: int) -> None:
+        self.entries: dict[int, PoolEntry] = {}
+        self.max_crawled = max_crawled
+        self.max_depth = max_depth
+        self.crawled = 0
+
+    def __contains__(self, paper_id: int) -> bool:
+        return paper_id in self.entries
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    @property
+    def ids(self) -> list[int]:
+        return list(self.entries)
+
+    @property
+    def full(self) -> bool:
+        return self.crawled >= self.max_crawled
+
+    def add_plain(self, hits: list[SearchHit], node: int, next_node) -> list[PoolEntry]:
+        added = []
+        for rank, hit in enumerate(hits, start=1):
+            entry = PoolEntry(hit.paper_id, next_node(), 1, ["plain search"], hit, rank)
+            self.entries[hit.paper_id] = entry
+            added.append(entry)
+        return added
+
+    def add(self, paper_id: int, node: int, depth: int, found_by: str, contexts: list[str] | None = None) -> str:
+        """'added', 'duplicate' (its evidence grows), 'full' or 'too deep'."""
+        entry = self.entries.get(paper_id)
+        if entry is not None:
+            entry.found_by.append(found_by)
+            entry.contexts.extend(contexts or [])
+            return "duplicate"
+        if depth > self.max_depth:
+            return "too deep"
+        if self.full:
+            return "full"
+        self.entries[paper_id] = PoolEntry(paper_id, node, depth, [found_by], contexts=list(contexts or []))
+        self.crawled += 1
+        return "added"
+
+
+def _cosine(a, b) -> float:
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b) / norm if norm else 0.0
+
+
+@dataclass
+class Evidence:
+    row: dict[str, float | None]  # selector_head.FEATURES; p_true None until the model judged it
+    parts: ScoreParts
+
+
+def evidence(query: str, pool: Pool, library: Library, index: LibraryIndex, *, query_vector=None,
+             p_true: dict[int, float] | None = None, rows: dict[int, dict] | None = None) -> dict[int, Evidence]:
+    """One row of features per pool paper (see ``selector_head.FEATURES``)."""
+    ids = pool.ids
+    rows = rows if rows is not None else library.papers(ids)
+    vector = query_vector if query_vector is not None else index.embedder.embed([query])[0]
+    stored = index.vectors(ids)
+    citing = citing_papers(library, ids)
+    members = set(ids)
+    p_true = p_true or {}
+    out: dict[int, Evidence] = {}
+    for paper_id, entry in pool.entries.items():
+        row = rows.get(paper_id)
+        if row is None:
+            continue
+        text = f"{row['title']} {row['abstract'] or ''}"
+        dense = _cosine(vector, stored[paper_id]) if paper_id in stored else 0.0
+        lexical = lexical_match(query, text)
+        context_lexical, sentence = best_context(query, entry.contexts)
+        hit = entry.plain
+        cited_by = len((citing.get(paper_id) or set()) & members - {paper_id})
+        features = {
+            "p_true": p_true.get(paper_id),
+            "query_dense": dense,
+            "query_lexical": lexical,
+            "vector_rank": 1.0 / hit.vector_rank if hit and hit.vector_rank else 0.0,
+            "text_rank": 1.0 / hit.text_rank if hit and hit.text_rank else 0.0,
+            "plain_score": hit.score * 100 if hit else 0.0,
+            "plain_hit": 1.0 if hit else 0.0,
+            "context_lexical": context_lexical,
+            "found_by": math.log1p(len(entry.found_by)),
+            "depth": float(entry.depth),
+            "has_abstract": 1.0 if row["abstract"] else 0.0,
+        }
+        parts = ScoreParts(p_true.get(paper_id), round(dense, 3), round(lexical, 3), round(context_lexical, 3),
+                           sentence, entry.plain_rank, len(entry.found_by), cited_by, entry.depth)
+        out[paper_id] = Evidence(features, parts)
+    return out

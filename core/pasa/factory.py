@@ -1,0 +1,102 @@
+"""Opening PaSa over a library: preparing the library, then ``open_pasa``, the one factory.
+
+``prepare_library`` makes the library crawlable (cited works as papers, see ``works``) and brings
+the search index level with it; it is idempotent and cheap once done. ``open_pasa`` wires the
+model, the embedder, the library, the Selector's scoring head and (unless ``network.offline``)
+the online sources into a ``PaSaEngine``.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from scholar_tui.config.settings import Settings
+from scholar_tui.config.locations import Locations
+from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
+from scholar_tui.core.pasa.selector_head import SelectorHead, load_head
+from scholar_tui.core.pasa.tools import OFFLINE, LibraryTools
+from scholar_tui.core.pasa.works import CitedWorks, prepare_cited_works
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+
+EMPTY_LIBRARY = "the library is empty: import papers with `scholar-tui import unarxive FILE` (or bibtex, arxiv, openalex)"
+PROBE_HOSTS = ("api.openalex.org", "export.arxiv.org")
+
+
+class EmptyLibrary(ValueError):
+    """No paper to search: said plainly, never a crawl (or a feedback loop) over an empty pool."""
+
+    def __init__(self) -> None:
+        super().__init__(EMPTY_LIBRARY)
+
+
+@dataclass
+class Prepared:
+    cited: CitedWorks
+    index: IndexFinished | None
+
+
+def reachable(hosts=PROBE_HOSTS, timeout: float = 1.5) -> bool:
+    """Whether one of the online sources answers a TCP connect: the header must not say online while offline."""
+    for host in hosts:
+        try:
+            socket.create_connection((host, 443), timeout=timeout).close()
+            return True
+        except OSError:
+            continue
+    return False
+
+
+def check_not_empty(library: Library) -> None:
+    if library.counts()["papers"] == 0:
+        raise EmptyLibrary()
+
+
+def prepare_library(where: Locations, library: Library, embedder) -> Iterator[CitedWorks | IndexProgress | IndexFinished]:
+    """Cited works first (they must be indexed too), then the index sync; events as they come."""
+    yield prepare_cited_works(library)
+    yield from LibraryIndex(where, embedder).sync(library)
+
+
+def prepare(where: Locations, library: Library, embedder) -> Prepared:
+    cited, finished = None, None
+    for event in prepare_library(where, library, embedder):
+        if isinstance(event, CitedWorks):
+            cited = event
+        elif isinstance(event, IndexFinished):
+            finished = event
+    assert cited is not None
+    return Prepared(cited, finished)
+
+
+def open_pasa(where: Locations, settings: Settings, library: Library, llm, embedder, *,
+              options: PaSaOptions | None = None, online: bool | None = None, transport=None,
+              search_limit: int = 10, feedback: bool | None = None, feedback_source: str = "pasa",
+              head: SelectorHead | None = None) -> PaSaEngine:
+    """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers.
+
+    ``feedback``: send the Crawler's actions through AutoFeedback (None: the ``autofeedback.pasa``
+    setting); its loops are logged under ``feedback_source``. ``head``: the Selector's scoring
+    head (None: the user's trained one from the data folder, else the shipped default).
+    """
+    check_not_empty(library)
+    sources, notice = None, None
+    if online if online is not None else not settings.network.offline:
+        from scholar_tui.core.library.online import OnlineSources
+
+        if transport is None and not reachable():
+            notice = OFFLINE
+        else:
+            sources = OnlineSources(library, settings.network, transport=transport)
+    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit)
+    loop = None
+    if settings.autofeedback.pasa if feedback is None else feedback:
+        from scholar_tui.core.autofeedback import open_autofeedback
+        from scholar_tui.core.pasa.tool_requests import DOCUMENTATION
+
+        loop = open_autofeedback(where, settings, embedder, source=feedback_source, **DOCUMENTATION)
+    engine = PaSaEngine(llm, tools, options, feedback=loop, head=head or load_head(where.data_dir))
+    engine.offline_notice = notice
+    return engine

@@ -1,0 +1,141 @@
+"""The Selector's scoring head: trained on a small library built here, scoring with citation context,
+and the plain messages for an empty library and an offline network."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import scholar_tui.models as models
+from scholar_tui.app.cli import cli
+from scholar_tui.config.settings import load_settings
+from scholar_tui.core.pasa import factory
+from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
+from scholar_tui.core.pasa.phrases import search_candidates
+from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery, split_of
+from scholar_tui.core.pasa.queue import Budgets
+from scholar_tui.core.pasa.selector import Selector
+from scholar_tui.core.pasa.selector_head import (
+    DEFAULT_FILE,
+    FEATURES,
+    PRIOR_FEATURES,
+    LogisticHead,
+    SelectorHead,
+    auc,
+    best_threshold,
+    load_head,
+)
+from scholar_tui.core.pasa.tools import LibraryTools
+from scholar_tui.indexes.library import Library
+from scholar_tui.training.selector_head import train_head
+
+from .library_support import HashingEmbedder
+from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+
+
+def _train_queries(library: Library) -> list[ScholarQuery]:
+    """Questions whose answers are the works the GNN paper's sections cite, under sources on the train side."""
+    def answers(*titles: str) -> list[AnswerPaper]:
+        return [AnswerPaper(paper_id(library, title), title) for title in titles]
+
+    asked = [
+        ("Which papers learn graph convolutional networks for semi-supervised classification?",
+         answers("Semi-supervised classification with graph convolutional", "How powerful are graph neural")),
+        ("Could you provide me some works about neural message passing for quantum chemistry?",
+         answers("Neural message passing for quantum chemistry", "A survey of message passing")),
+        ("Could you provide me some works about cooling of trapped ions?",
+         answers("Sympathetic cooling of trapped ions", "Doppler cooling of calcium ions")),
+        ("Which papers study heating and micromotion of ions in traps?",
+         answers("Heating rates of ions near trap electrodes", "Micromotion compensation in radio frequency traps")),
+    ]
+    sources = (f"src-{n}" for n in range(1000) if split_of(ScholarQuery("q", [], "2030-01-01",
+                                                                         source_arxiv_id=f"src-{n}")) == "train")
+    return [ScholarQuery(text, found, "2030-01-01", source_arxiv_id=next(sources)) for text, found in asked]
+
+
+def test_logistic_head_learns_and_is_calibrated():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 2))
+    y = (x[:, 0] + 0.2 * rng.normal(size=400) > 0.8).astype(float)
+    head = LogisticHead.fit(("query_dense", "depth"), x, y)
+    scores = head.score(x)
+    assert auc(scores, y.astype(bool)) > 0.95
+    assert head.weights[0] > 2 * abs(head.weights[1])  # the informative input carries the weight
+    assert abs(scores.mean() - y.mean()) < 0.02  # calibrated: mean probability = base rate
+    threshold, f1 = best_threshold([(list(scores), list(y.astype(bool)), int(y.sum()))])
+    assert 0.0 < threshold < 1.0 and f1 > 0.8
+
+
+def test_the_head_trains_on_a_small_library_and_round_trips(where, mini_library, tmp_path):
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=100)
+    selector = Selector(RoutedLLM(relevant=lambda title: "graph" in title.lower() or "message" in title.lower()),
+                        rationale="template")
+    head = train_head(tools, _train_queries(mini_library), selector, judge_limit=5,
+                      budgets=Budgets(max_actions=4, max_papers=20))
+    assert head.prior.features == PRIOR_FEATURES and head.full.features == FEATURES
+    assert head.provenance["train_queries"] == 4 and head.provenance["relevant"] == 8
+    assert 0.0 < head.threshold < 1.0
+    assert head.full.weights[FEATURES.index("p_true")] != 0.0  # P(True) stays an input
+    saved = SelectorHead.load(head.save(tmp_path / "head.json"))
+    assert saved.full.weights == head.full.weights and saved.threshold == head.threshold
+    # load_head prefers the user's trained head in the data folder, else the shipped default
+    assert load_head(tmp_path / "nowhere").origin == str(DEFAULT_FILE)
+    head.save(tmp_path / "pasa-selector-head.json")
+    assert load_head(tmp_path).origin == str(tmp_path / "pasa-selector-head.json")
+
+
+def test_a_head_file_that_is_not_one_says_so(tmp_path):
+    bad = tmp_path / "head.json"
+    bad.write_text('{"prior": {"features": ["shoe_size"], "weights": [1], "bias": 0, "mean": [0], "scale": [1]}}')
+    with pytest.raises(ValueError, match="not a Selector head file"):
+        SelectorHead.load(bad)
+
+
+def _context_head() -> SelectorHead:
+    """A head that reads the citation context and little else (the test states the weights)."""
+    weights = [4.0 if name == "context_lexical" else 0.0 for name in FEATURES]
+    full = LogisticHead(FEATURES, weights, -2.0, [0.0] * len(FEATURES), [1.0] * len(FEATURES))
+    prior = LogisticHead(PRIOR_FEATURES, [w for n, w in zip(FEATURES, weights) if n != "p_true"], -2.0,
+                         [0.0] * len(PRIOR_FEATURES), [1.0] * len(PRIOR_FEATURES))
+    return SelectorHead(prior, full, 0.5, 0.5, judge_limit=3, origin="test")
+
+
+def test_the_citation_context_reaches_the_score(where, mini_library):
+    query = "Which papers learn molecular representations from bond graphs?"
+    llm = RoutedLLM(search=[f"[Search] {search_candidates(query)[0]} [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=1)
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=20), query_mode="candidates",
+                                               rationale="template"), head=_context_head())
+    finished = list(agent.run(query))[-1]
+    kipf = next(paper for paper in finished.results if paper.title.startswith("Semi-supervised classification"))
+    assert kipf.parts.citing_sentence.startswith("Message passing networks learn molecular representations")
+    assert kipf.parts.citation_context > 0.5
+    assert "cited as “Message passing networks learn" in kipf.rationale
+    attention = next(paper for paper in finished.results if paper.title.startswith("Attention is all you need"))
+    assert attention.parts.citing_sentence.startswith("Attention")  # its own sentence, which the query does not match
+    # same head, same paper: the score moves with the context and nothing else
+    assert kipf.score > 0.8 > attention.score
+    assert kipf.selected and not attention.selected
+
+
+def test_an_empty_library_is_said_plainly(where, monkeypatch):
+    monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
+    result = CliRunner().invoke(cli, ["search", "graph neural networks"])
+    assert result.exit_code == 1
+    assert "the library is empty: import papers with" in result.output
+    library = Library.open(where)
+    with pytest.raises(factory.EmptyLibrary, match="the library is empty: import papers with"):
+        factory.open_pasa(where, load_settings(where), library, RoutedLLM(), HashingEmbedder(), feedback=True)
+    library.close()
+
+
+def test_offline_is_said_plainly_and_the_header_never_says_online(where, mini_library, monkeypatch):
+    monkeypatch.setattr(factory, "reachable", lambda *args, **kwargs: False)
+    agent = factory.open_pasa(where, load_settings(where), mini_library, RoutedLLM(), HashingEmbedder(),
+                              online=True, feedback=False,
+                              options=PaSaOptions(budgets=Budgets(max_actions=1), query_mode="candidates"))
+    events = list(agent.run("graph neural networks"))
+    assert not events[0].online and "offline" in events[0].summary() and " online " not in events[0].summary()
+    notices = [event.message for event in events if event.kind == "notice"]
+    assert notices[0].startswith("offline: arXiv and OpenAlex cannot be reached")

@@ -1,0 +1,169 @@
+"""Training the Selector's scoring head on the user's own library (``scholar-tui pasa train-selector``).
+
+The data are citation-derived queries (``pasa build-queries``: a related-work clause becomes a
+question, the works it cites its answers, the source paper's date its cut-off), split by source
+paper (``queries.split_of``): only the ``train`` side is read here; ``bench pasa`` scores the
+``test`` side, whose source papers the head never saw.
+
+For each training query the candidate pool is built as a crawl builds it, without the Crawler's
+model calls: the plain search of the query (top 100), the searches a tiny Crawler picks from
+(the query's first three key phrases), and the expansions a crawl makes (breadth first, up to
+three sections citing something per paper, within the action budget), each cited paper with the
+sentences that cite it. Every pool paper gets its evidence (``core.pasa.evidence``) and a label
+(is it an answer). Then:
+
+1. the prior head (no P(True)) is fitted on every pool paper;
+2. the Selector's model judges each query's ``judge_limit`` best papers by the prior, back to back
+   (``judge_queries``: only the first N training queries, where the model is slow);
+3. the full head is fitted with P(True) (its mean stands in where the model did not judge);
+4. the threshold is the one with the best mean per-query F1 on these training queries.
+
+Reproducing the shipped default (``core/pasa/default_head.json``), ~10 min on 2 CPU cores:
+
+    export SCHOLAR_TUI_HOME=/tmp/home-head
+    scholar-tui import unarxive ../shared/data/unarxive/arXiv_src_2212_086.jsonl
+    scholar-tui pasa build-queries /tmp/queries.jsonl
+    scholar-tui pasa train-selector --queries /tmp/queries.jsonl --judge-queries 15 --output core/pasa/default_head.json
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from scholar_tui.core.pasa.evidence import Pool, evidence
+from scholar_tui.core.pasa.phrases import search_candidates
+from scholar_tui.core.pasa.queries import ScholarQuery, split_queries
+from scholar_tui.core.pasa.queue import Budgets
+from scholar_tui.core.pasa.selector import Selector
+from scholar_tui.core.pasa.selector_head import (
+    FEATURES,
+    PRIOR_FEATURES,
+    LogisticHead,
+    SelectorHead,
+    best_threshold,
+    mean_within_query_auc,
+)
+from scholar_tui.core.pasa.tools import LibraryTools
+from scholar_tui.training.errors import TrainingError
+
+SEARCHES = 3  # [Search] actions a crawl spends (a session's limit)
+
+
+@dataclass
+class QueryRows:
+    query: ScholarQuery
+    ids: list[int]
+    rows: list[dict]  # selector_head.FEATURES per paper
+    labels: list[bool]
+
+
+def simulated_pool(tools: LibraryTools, query: str, before: str | None, budgets: Budgets) -> Pool:
+    """The pool a crawl of ``query`` builds, with the Crawler's choices made by rule (see the module doc)."""
+    pool = Pool(budgets.max_papers, budgets.max_depth)
+    node = itertools.count(1)
+    pool.add_plain(tools.plain_search(query, before), 0, lambda: next(node))
+    actions = 0
+    for phrase in search_candidates(query, 6)[:SEARCHES]:
+        actions += 1
+        for paper_id in tools.search(phrase, before).paper_ids:
+            pool.add(paper_id, next(node), 1, f'search "{phrase}"')
+    for entry in list(pool.entries.values()):
+        if actions >= budgets.max_actions or pool.full:
+            break
+        if entry.depth >= budgets.max_depth:
+            continue
+        outline = tools.outline(entry.paper_id)
+        for name in outline.expandable[:budgets.actions_per_session]:
+            if actions >= budgets.max_actions:
+                break
+            actions += 1
+            result = tools.expand(entry.paper_id, outline, name)
+            for paper_id in result.paper_ids:
+                pool.add(paper_id, next(node), entry.depth + 1, f"expand paper:{entry.paper_id} “{name}”",
+                         result.contexts.get(paper_id))
+    return pool
+
+
+def query_rows(tools: LibraryTools, query: ScholarQuery, budgets: Budgets) -> QueryRows:
+    pool = simulated_pool(tools, query.query, query.query_date or None, budgets)
+    found = evidence(query.query, pool, tools.library, tools.index)
+    ids = list(found)
+    return QueryRows(query, ids, [found[paper_id].row for paper_id in ids],
+                     [paper_id in query.answer_ids for paper_id in ids])
+
+
+def _matrix(items: list[QueryRows], features) -> tuple[np.ndarray, np.ndarray]:
+    rows = [[row[name] for name in features] for item in items for row in item.rows]
+    labels = [label for item in items for label in item.labels]
+    return np.array(rows, dtype=float), np.array(labels, dtype=float)
+
+
+def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selector | None, *,
+               judge_limit: int = 5, judge_queries: int | None = None, budgets: Budgets = Budgets(),
+               progress: Callable[[str], None] = lambda line: None) -> SelectorHead:
+    """The head fitted on the ``train`` split of ``queries`` (see the module doc)."""
+    clock = time.monotonic()
+    train = [query for query in split_queries(queries, "train") if query.answers]
+    if not train:
+        raise TrainingError("no training queries: build them first (scholar-tui pasa build-queries FILE)")
+    items = []
+    for number, query in enumerate(train, start=1):
+        items.append(query_rows(tools, query, budgets))
+        if number % 10 == 0:
+            progress(f"evidence: {number}/{len(train)} queries")
+    x, y = _matrix(items, PRIOR_FEATURES)
+    if y.min() == y.max():
+        raise TrainingError("the training pools hold no answer paper (or nothing else): too few queries")
+    prior = LogisticHead.fit(PRIOR_FEATURES, x, y)
+    judged: list[tuple[list[float], list[bool]]] = []
+    for number, item in enumerate(items, start=1):
+        scores = prior.score(np.array([[row[name] for name in PRIOR_FEATURES] for row in item.rows]))
+        order = np.argsort(-scores, kind="stable")[:judge_limit]
+        group: tuple[list[float], list[bool]] = ([], [])
+        for index in order:
+            row = item.rows[index]
+            if selector is not None and (judge_queries is None or number <= judge_queries):
+                paper = tools.library.paper(item.ids[index])
+                row["p_true"] = selector.probability(item.query.query, paper["title"], paper["abstract"] or "")
+                group[0].append(row["p_true"])
+                group[1].append(item.labels[index])
+        judged.append(group)
+        if number % 5 == 0:
+            progress(f"P(True): {number}/{len(items)} queries")
+    values = [p for group in judged for p in group[0]]
+    p_true_mean = float(np.mean(values)) if values else 0.5
+    for item in items:
+        for row in item.rows:
+            if row["p_true"] is None:
+                row["p_true"] = p_true_mean
+    x, y = _matrix(items, FEATURES)
+    full = LogisticHead.fit(FEATURES, x, y)
+    groups = []
+    for item in items:
+        scores = full.score(np.array([[row[name] for name in FEATURES] for row in item.rows]))
+        groups.append((list(map(float, scores)), item.labels, len(item.query.answers)))
+    threshold, train_f1 = best_threshold(groups)
+    head_judged = []
+    for item, group in zip(items, judged):
+        order = np.argsort(-prior.score(np.array([[row[name] for name in PRIOR_FEATURES] for row in item.rows])),
+                           kind="stable")[:judge_limit]
+        full_scores = full.score(np.array([[item.rows[i][name] for name in FEATURES] for i in order]))
+        head_judged.append((list(map(float, full_scores)), [item.labels[i] for i in order]))
+    provenance = {
+        "queries": len(queries), "train_queries": len(train),
+        "train_sources": len({query.source_arxiv_id or query.source_paper_id for query in train}),
+        "pairs": int(len(y)), "relevant": int(y.sum()), "judge_limit": judge_limit,
+        "judged_queries": sum(1 for group in judged if group[0]),
+        "model": selector.llm.model_name if selector is not None else None,
+        "train_auc_head_judged": mean_within_query_auc(head_judged),
+        "train_auc_p_true_judged": mean_within_query_auc(judged) if values else None,
+        "train_f1_at_threshold": round(train_f1, 4),
+        "seconds": round(time.monotonic() - clock, 1),
+        "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
+    return SelectorHead(prior, full, round(p_true_mean, 4), float(threshold), judge_limit, provenance)
