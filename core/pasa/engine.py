@@ -354,9 +354,9 @@ class PaSaEngine:
             rows = self.library.papers([paper.paper_id for paper in results[:5] if paper.selected])
             for paper in results[:5]:
                 if paper.paper_id in rows and not run.cancel.cancelled:
-                    paper.rationale = self.selector.model_rationale(run.query, paper.title,
-                                                                    rows[paper.paper_id]["abstract"] or "", True,
-                                                                    run.cancel)
+                    reason = self.selector.model_rationale(run.query, paper.title,
+                                                           rows[paper.paper_id]["abstract"] or "", True, run.cancel)
+                    paper.rationale += f" The model: {reason}"  # beside the score's reasons, never instead
         self._record_selections(run, results)
         yield Ranking(results, "judged", round(run.elapsed, 3))
         yield CrawlFinished(results=results, queue=run.pool.ids, stop_reason=run.stop_reason, actions=run.actions,

@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from scholar_tui.core.jsonl import json_objects
 from scholar_tui.indexes.library import Library
 
 RELATED = re.compile(r"related\s+work|background|previous\s+work|prior\s+work|literature|state\s+of\s+the\s+art|"
@@ -227,21 +228,7 @@ def write_queries(path: str | Path, queries: list[ScholarQuery]) -> int:
 
 
 def read_queries(path: str | Path) -> list[ScholarQuery]:
-    path = Path(path)
-    if not path.is_file():
-        raise QuerySetError(f"{path}: no such file")
-    queries = []
-    for number, line in enumerate(path.read_text(encoding="utf-8-sig").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise QuerySetError(f"{path.name} line {number}: not JSON ({error.msg})") from error
-        if not isinstance(data, dict):
-            raise QuerySetError(f"{path.name} line {number}: each line must be a JSON object")
-        queries.append(ScholarQuery.from_dict(data, f"{path.name} line {number}"))
-    return queries
+    return [ScholarQuery.from_dict(data, where) for where, data in json_objects(path, QuerySetError)]
 
 
 def split_of(query: ScholarQuery, test_share: int = 50) -> str:
