@@ -311,11 +311,12 @@ from .cli_feedback import bench_feedback, feedback, logs  # noqa: E402
 from .cli_library import api, import_command, library  # noqa: E402
 from .cli_pasa import bench_pasa_command, pasa, search_command  # noqa: E402
 from .cli_soay import ask, bench_soay, soay  # noqa: E402
+from .cli_startup import bench_startup  # noqa: E402
 from .cli_train import train  # noqa: E402
 
 for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train):
     cli.add_command(command)
-for command in (bench_soay, bench_pasa_command, bench_feedback):
+for command in (bench_soay, bench_pasa_command, bench_feedback, bench_startup):
     bench.add_command(command)
 
 
