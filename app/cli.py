@@ -7,12 +7,16 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..core.config import ConfigError, Settings, load_settings, save_setting
 from ..core.locations import HOME_ENV, Locations, locations
+
+# Settings, models and engines are imported where a command uses them: `--help` and `paths`
+# load neither pydantic nor numpy (tests/test_lean_runtime.py).
+if TYPE_CHECKING:
+    from ..core.config import Settings
 
 
 class Context:
@@ -25,6 +29,8 @@ class Context:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
+            from ..core.config import load_settings
+
             self._settings = load_settings(self.where)
         return self._settings
 
@@ -33,11 +39,12 @@ def one_line_errors(function: Callable) -> Callable:
     """Known failures become a one-line message and exit 1, never a traceback."""
     from functools import wraps
 
-    from ..models.base import LLMError
-    from ..models.pull import PullError
-
     @wraps(function)
     def wrapper(*args, **kwargs):
+        from ..core.config import ConfigError
+        from ..models.base import LLMError
+        from ..models.pull import PullError
+
         try:
             return function(*args, **kwargs)
         except (ConfigError, LLMError, PullError) as error:
@@ -115,6 +122,8 @@ def config_show(obj: Context) -> None:
 @one_line_errors
 def config_set(obj: Context, key: str, value: str) -> None:
     """Set KEY (section.field, e.g. llm.n_ctx) to VALUE in the config file."""
+    from ..core.config import save_setting
+
     try:
         parsed: Any = json.loads(value)
     except json.JSONDecodeError:
@@ -178,6 +187,7 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
 @one_line_errors
 def models_use(obj: Context, name: str) -> None:
     """Make NAME (a model name, a .gguf path or an endpoint URL) the active LLM."""
+    from ..core.config import save_setting
     from ..models.registry import ModelNotFound, resolve_llm
 
     try:

@@ -6,7 +6,6 @@ results to standard output (or one JSON document with ``--json``).
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -161,6 +160,8 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
             if line:
                 _say(line, as_json)
 
+    import asyncio  # here, not at the top: `scholar-tui --help` should not pay for it
+
     try:
         asyncio.run(consume())
     except SearchError as error:
@@ -314,6 +315,8 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, limit: int | Non
                      f"{s.seconds:.0f} s · {s.query[:60]}", as_json)
             else:
                 finished = item
+
+    import asyncio
 
     asyncio.run(consume())
     assert finished is not None

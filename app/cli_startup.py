@@ -41,15 +41,15 @@ def bench_startup(obj: Context, data_dir: Path, runs: int, texts: int, as_json: 
         return
     click.echo(f"scratch home {report.home}")
     for step in report.preparation:
-        click.echo(f"  {step.label:32} {step.median_s:7.2f} s  (whole process)")
+        click.echo(f"  {step.label:32} {step.median_s:7.2f} s  (whole process; CPU {step.median_cpu_s:.2f} s)")
     if report.star_build_s is not None:
         click.echo(f"  {'STAR index of ICML, from scratch':32} {report.star_build_s:7.2f} s"
                    f"{_mark(report.star_build_s, 60.0)}")
-    click.echo(f"whole processes, median of {runs}:")
+    click.echo(f"whole processes, median of {runs} (wall; CPU = user + system of the process):")
     for timing in report.processes:
         runs_text = " ".join(f"{value:.2f}" for value in timing.seconds)
-        click.echo(f"  {timing.label:16} {timing.median_s:6.2f} s{_mark(timing.median_s, timing.target_s)}"
-                   + click.style(f"   [{runs_text}]", dim=True))
+        click.echo(f"  {timing.label:16} {timing.median_s:6.2f} s  CPU {timing.median_cpu_s:5.2f} s"
+                   f"{_mark(timing.median_s, timing.target_s)}" + click.style(f"   [{runs_text}]", dim=True))
     click.echo(f"embedding throughput, the same {texts} texts:")
     for item in report.throughput:
         if item.error:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,14 +44,20 @@ class ProcessTiming:
     command: list[str]
     seconds: list[float]
     target_s: float | None = None
+    cpu_seconds: list[float] = field(default_factory=list)
 
     @property
     def median_s(self) -> float:
         return statistics.median(self.seconds)
 
+    @property
+    def median_cpu_s(self) -> float | None:
+        return statistics.median(self.cpu_seconds) if self.cpu_seconds else None
+
     def as_dict(self) -> dict:
         return {"label": self.label, "command": self.command, "median_s": round(self.median_s, 3),
-                "runs_s": [round(value, 3) for value in self.seconds], "target_s": self.target_s}
+                "runs_s": [round(value, 3) for value in self.seconds], "target_s": self.target_s,
+                "median_cpu_s": None if self.median_cpu_s is None else round(self.median_cpu_s, 3)}
 
 
 @dataclass
@@ -95,14 +102,21 @@ def cli_command(*args: str) -> list[str]:
     return [str(script), *args]
 
 
-def time_process(command: list[str], env: dict[str, str]) -> tuple[float, subprocess.CompletedProcess]:
-    started = time.perf_counter()
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def time_process(command: list[str], env: dict[str, str]) -> tuple[float, float, subprocess.CompletedProcess]:
+    """Wall seconds, CPU seconds (user + system: on a loaded machine the wall time waits for the
+    CPU, the CPU time does not) and the finished process."""
+    cpu_before, started = _children_cpu_s(), time.perf_counter()
     result = subprocess.run(command, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    seconds = time.perf_counter() - started
+    seconds, cpu_s = time.perf_counter() - started, _children_cpu_s() - cpu_before
     if result.returncode != 0:
         tail = (result.stderr or result.stdout).strip().splitlines()[-1:] or ["(no output)"]
         raise BenchError(f"{' '.join(command[1:])} failed (exit {result.returncode}): {tail[0]}")
-    return seconds, result
+    return seconds, cpu_s, result
 
 
 def bench_texts(data_dir: Path, count: int) -> list[str]:
@@ -157,8 +171,8 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
              ("conf import ICML (STAR, cold)",
               cli_command("conf", "import", str(data_dir / ICML_TREE), "--rebuild", "--json"))]
     for label, command in steps:
-        seconds, result = time_process(command, env)
-        report.preparation.append(ProcessTiming(label, ["scholar-tui", *command[1:]], [seconds]))
+        seconds, cpu_s, result = time_process(command, env)
+        report.preparation.append(ProcessTiming(label, ["scholar-tui", *command[1:]], [seconds], None, [cpu_s]))
         if label.startswith("conf import"):
             report.star_build_s = json.loads(result.stdout)["build_s"]
 
@@ -173,7 +187,9 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
         timing = ProcessTiming(label, [Path(command[0]).name, *command[1:]], [], target)
         for run in range(runs):
             progress(f"{label}: run {run + 1}/{runs}")
-            timing.seconds.append(time_process(command, env)[0])
+            seconds, cpu_s, _ = time_process(command, env)
+            timing.seconds.append(seconds)
+            timing.cpu_seconds.append(cpu_s)
         report.processes.append(timing)
 
     progress(f"embedding {texts} texts with both backends")

@@ -72,29 +72,35 @@ class LlamaCppEmbedder(Embedder):
         self.n_gpu_layers = n_gpu_layers
         self._llama = None
 
-    def _open(self, path: Path):
-        """Open ``path`` for embedding, sized from its own metadata (read first, vocabulary only)."""
-        import llama_cpp
+    def _open(self, path: Path, pooling: int, tokens: int):
         from llama_cpp import Llama
 
-        from .gguf_bert import MAX_TOKENS_KEY
-
-        probe = Llama(model_path=str(path), vocab_only=True, verbose=False)
-        metadata = dict(probe.metadata)
-        probe.close()
-        arch = metadata.get("general.architecture", "")
-        trained = int(metadata.get(f"{arch}.context_length", 512))
-        self.max_tokens = min(int(metadata.get(MAX_TOKENS_KEY, trained)), trained)
-        # a file without pooling: mean pooling, which sentence-transformers adds by default
-        pooling = (llama_cpp.LLAMA_POOLING_TYPE_UNSPECIFIED if f"{arch}.pooling_type" in metadata
-                   else llama_cpp.LLAMA_POOLING_TYPE_MEAN)
-        # Non-causal attention needs a whole batch in one micro-batch (n_batch == n_ubatch). 512
-        # tokens keeps the attention over a packed batch (quadratic in its length) cheap and
-        # holds one MiniLM text whole; a model that reads more gets room for one whole text.
-        tokens = max(512, self.max_tokens)
         return Llama(model_path=str(path), embedding=True, pooling_type=pooling, n_ctx=tokens, n_batch=tokens,
                      n_ubatch=tokens, n_seq_max=self.max_sequences, n_threads=self.n_threads,
                      n_threads_batch=self.n_threads, n_gpu_layers=self.n_gpu_layers, verbose=False)
+
+    def _open_sized(self, path: Path):
+        """Open ``path`` for embedding, sized from its own metadata.
+
+        Non-causal attention needs a whole batch in one micro-batch (n_batch == n_ubatch). 512
+        tokens keeps the attention over a packed batch (quadratic in its length) cheap and holds
+        one MiniLM/BERT text whole; a model that reads more is reopened with room for one text,
+        and one whose file names no pooling with mean pooling (sentence-transformers' default).
+        """
+        import llama_cpp
+
+        from .gguf_bert import MAX_TOKENS_KEY
+
+        llama = self._open(path, llama_cpp.LLAMA_POOLING_TYPE_UNSPECIFIED, 512)
+        metadata = llama.metadata
+        arch = metadata.get("general.architecture", "")
+        trained = int(metadata.get(f"{arch}.context_length", 512))
+        self.max_tokens = min(int(metadata.get(MAX_TOKENS_KEY, trained)), trained)
+        if f"{arch}.pooling_type" in metadata and self.max_tokens <= 512:
+            return llama
+        llama.close()
+        pooling = int(metadata.get(f"{arch}.pooling_type", llama_cpp.LLAMA_POOLING_TYPE_MEAN))
+        return self._open(path, pooling, max(512, self.max_tokens))
 
     def _load(self):
         with self._lock:
@@ -107,7 +113,7 @@ class LlamaCppEmbedder(Embedder):
                     self.model_path = Path(self._prepare())
                 if not self.model_path.is_file():
                     raise LLMError(f"embedding model file not found: {self.model_path}")
-                llama = self._open(self.model_path)
+                llama = self._open_sized(self.model_path)
             except (ValueError, RuntimeError, OSError) as error:
                 raise LLMError(f"llama.cpp could not load the embedding model {self.name}: {error}") from error
             except ImportError as error:

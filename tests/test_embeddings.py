@@ -38,7 +38,7 @@ def test_default_embedder_is_llama_cpp_and_embeds_meaningfully(settings, where):
     converted = list((where.models_dir / "converted").glob("*.gguf"))
     assert len(converted) == 1 and converted[0].stat().st_size > 40e6
     again = load_embedder(settings, where)
-    assert np.allclose(again.embed(QUESTIONS[:1]), vectors[:1], atol=1e-6)
+    assert np.allclose(again.embed(QUESTIONS), vectors, atol=1e-6)
     assert list((where.models_dir / "converted").glob("*.gguf")) == converted
 
 
@@ -50,7 +50,7 @@ def test_long_texts_are_cut_like_sentence_transformers(settings, where):
     # a batch packs many texts into one decode: each row is what the text gets alone
     batch = embedder.embed([LONG_TEXT, *QUESTIONS] * 3)
     for row, text in enumerate([LONG_TEXT, *QUESTIONS] * 3):
-        assert np.allclose(batch[row], embedder.embed_one(text), atol=1e-5)
+        assert batch[row] @ embedder.embed_one(text) > 0.99999  # F16 sums differ by batch shape only
 
 
 def test_llama_cpp_matches_sentence_transformers(settings, where):
