@@ -6,6 +6,7 @@ Each check runs real commands (click's runner, in a fresh interpreter) and then 
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,8 +30,7 @@ def loaded_after(commands: list[list[str]], home: Path) -> tuple[set[str], list[
         "    outputs.append(result.output)\n"
         "print(json.dumps({'modules': sorted({name.split('.')[0] for name in sys.modules}), 'outputs': outputs}))\n"
     )
-    env = {"SCHOLAR_TUI_HOME": str(home), "SCHOLAR_TUI_NETWORK__OFFLINE": "1", "HF_HUB_OFFLINE": "1",
-           "PATH": "/usr/bin:/bin"}
+    env = {**os.environ, "SCHOLAR_TUI_HOME": str(home), "SCHOLAR_TUI_NETWORK__OFFLINE": "1"}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=600)
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
