@@ -161,15 +161,14 @@ class LlamaCppEmbedder(Embedder):
         llama._ctx.kv_cache_clear()
         try:
             llama._ctx.decode(llama._batch)
+        except RuntimeError as error:  # llama.cpp's decode status, e.g. out of memory
+            raise LLMError(f"llama.cpp could not embed with {self.name}: {error}") from error
         finally:
             llama._batch.reset()
         width = vectors.shape[1]
         for sequence, row in enumerate(rows):
             pointer = llama_cpp.llama_get_embeddings_seq(llama._ctx.ctx, sequence)
             vectors[row] = np.ctypeslib.as_array(pointer, shape=(width,))
-
-    def describe(self) -> dict:
-        return {"backend": self.backend_name, "model": self.name, "path": str(self.model_path)}
 
     def close(self) -> None:
         with self._lock:
