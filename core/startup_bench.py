@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 ASK_QUESTION = "How many papers has Vahid Partovi Nia published?"
 LIBRARY_QUERY = "roots of derivatives of random polynomials"
@@ -67,13 +68,15 @@ class Throughput:
     load_s: float | None = None
     seconds: float | None = None
     error: str | None = None
+    vectors: Any = field(default=None, repr=False)  # kept for the cosine between the backends
 
     @property
     def per_second(self) -> float | None:
         return self.texts / self.seconds if self.seconds else None
 
     def as_dict(self) -> dict:
-        return {**asdict(self), "texts_per_s": None if self.per_second is None else round(self.per_second, 1)}
+        row = {key: value for key, value in asdict(self).items() if key != "vectors"}
+        return {**row, "texts_per_s": None if self.per_second is None else round(self.per_second, 1)}
 
 
 @dataclass
@@ -202,10 +205,8 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
         chosen.embeddings.backend = backend
         embedders.append(load_embedder(chosen, where))
     report.throughput = list(measure_throughput(corpus, embedders))
-    vectors = [getattr(item, "vectors", None) for item in report.throughput]
+    vectors = [item.vectors for item in report.throughput]
     if all(matrix is not None for matrix in vectors):
         cosines = (vectors[0] * vectors[1]).sum(axis=1)
         report.cosine_min, report.cosine_mean = float(cosines.min()), float(cosines.mean())
-    for item in report.throughput:
-        item.__dict__.pop("vectors", None)
     return report
