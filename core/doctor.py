@@ -122,8 +122,9 @@ def _model_checks(settings: Settings, where: Locations, *, deep: bool) -> Iterat
         yield Check("llm", "fail", str(error))
 
     try:
-        entry = resolve_embedding(settings.embeddings.model)
-        weights = any(Path(entry.location).glob("*.safetensors")) or any(Path(entry.location).glob("*.bin"))
+        entry = resolve_embedding(settings.embeddings.model, where)
+        location = Path(entry.location)
+        weights = location.is_file() or any(location.glob("*.safetensors")) or any(location.glob("*.bin"))
         status: Status = "ok" if weights else "fail"
         yield Check("embeddings", status, f"{entry.name}: {entry.location}" + ("" if weights else " (no weights)"))
     except ModelNotFound as error:

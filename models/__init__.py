@@ -11,7 +11,8 @@ from __future__ import annotations
 from scholar_tui.config.locations import Locations, locations
 from scholar_tui.config.settings import Settings
 from .base import LLM, CancelToken, Completion, LLMError, TokenLogprob
-from .embeddings import Embedder
+from .embeddings import Embedder, LlamaCppEmbedder, SentenceTransformerEmbedder
+from .gguf_bert import converted_gguf, convertible
 from .registry import ModelNotFound, resolve_embedding, resolve_llm
 
 __all__ = [
@@ -56,14 +57,27 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
     return llm
 
 
-def load_embedder(settings: Settings) -> Embedder:
+def load_embedder(settings: Settings, where: Locations | None = None) -> Embedder:
+    """The embedder that ``settings.embeddings`` names (loaded on first use, so this is cheap).
+
+    ``embeddings.backend`` ``auto`` runs llama.cpp for a GGUF and for a BERT folder it can convert
+    (converted once into the models folder); any other folder goes to sentence-transformers.
+    """
+    where = where or locations()
+    options = settings.embeddings
     try:
-        entry = resolve_embedding(settings.embeddings.model)
+        entry = resolve_embedding(options.model, where)
     except ModelNotFound as error:
         raise LLMError(str(error)) from error
-    return Embedder(
-        entry.location,
-        name=entry.name,
-        device=settings.embeddings.device,
-        batch_size=settings.embeddings.batch_size,
-    )
+    backend = options.backend
+    if backend == "auto":
+        backend = "llama.cpp" if entry.kind == "gguf" or convertible(entry.location, where, entry.name) else "sentence-transformers"
+    if backend == "sentence-transformers":
+        if entry.kind == "gguf":
+            raise LLMError(f"{entry.name} is a GGUF file: sentence-transformers cannot run it (use embeddings.backend auto)")
+        return SentenceTransformerEmbedder(entry.location, name=f"{entry.name} (sentence-transformers)",
+                                           device=options.device, batch_size=options.batch_size)
+    if entry.kind == "gguf":
+        return LlamaCppEmbedder(entry.location, name=entry.name, max_sequences=options.batch_size)
+    return LlamaCppEmbedder(None, name=entry.name, max_sequences=options.batch_size,
+                            prepare=lambda: converted_gguf(entry.location, where, entry.name))

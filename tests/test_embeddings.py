@@ -1,25 +1,109 @@
-"""The default embedding model loads from its package, offline, and embeds meaningfully."""
+"""Embeddings: the bundled model converted to GGUF and run by llama.cpp, offline; the backends."""
+
+import json
+import shutil
 
 import numpy as np
 import pytest
 
 from scholar_tui.models import LLMError, load_embedder
+from scholar_tui.models.embeddings import LlamaCppEmbedder, SentenceTransformerEmbedder
+from scholar_tui.models.gguf_bert import ConversionError, read_bert_folder
+from scholar_tui.models.registry import ModelEntry, builtin_models, register
 
 pytestmark = pytest.mark.embeddings
 
+QUESTIONS = [
+    "When does the rebuttal period end?",
+    "Deadline for author responses",
+    "Registration fee for ACM members",
+]
+LONG_TEXT = " ".join(["Zeros of random polynomials with independent roots and their derivatives."] * 60)
 
-def test_default_embedder_offline(settings):
-    embedder = load_embedder(settings)
-    vectors = embedder.embed([
-        "When does the rebuttal period end?",
-        "Deadline for author responses",
-        "Registration fee for ACM members",
-    ])
+
+def bundled_folder():
+    return builtin_models()[1].location
+
+
+def test_default_embedder_is_llama_cpp_and_embeds_meaningfully(settings, where):
+    embedder = load_embedder(settings, where)
+    assert isinstance(embedder, LlamaCppEmbedder)
+    vectors = embedder.embed(QUESTIONS)
     assert vectors.shape == (3, 384) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     similar, unrelated = vectors[0] @ vectors[1], vectors[0] @ vectors[2]
     assert similar > unrelated
     assert embedder.embed([]).shape == (0, 384)
+    # converted once into the models folder (its own subfolder, which `models list` does not show)
+    converted = list((where.models_dir / "converted").glob("*.gguf"))
+    assert len(converted) == 1 and converted[0].stat().st_size > 40e6
+    again = load_embedder(settings, where)
+    assert np.allclose(again.embed(QUESTIONS), vectors, atol=1e-6)
+    assert list((where.models_dir / "converted").glob("*.gguf")) == converted
+
+
+def test_long_texts_are_cut_like_sentence_transformers(settings, where):
+    embedder = load_embedder(settings, where)
+    tokens = embedder.tokens(LONG_TEXT)
+    assert len(tokens) == 256 == embedder.max_tokens  # sentence_bert_config.json's max_seq_length
+    assert tokens[0] == 101 and tokens[-1] == 102  # [CLS] … [SEP], as the tokenizer truncates
+    # a batch packs many texts into one decode: each row is what the text gets alone
+    batch = embedder.embed([LONG_TEXT, *QUESTIONS] * 3)
+    for row, text in enumerate([LONG_TEXT, *QUESTIONS] * 3):
+        assert batch[row] @ embedder.embed_one(text) > 0.99999  # F16 sums differ by batch shape only
+
+
+def test_llama_cpp_matches_sentence_transformers(settings, where):
+    pytest.importorskip("sentence_transformers")
+    texts = [*QUESTIONS, LONG_TEXT, "Café naïve résumé — Übermensch 東京!!", ""]
+    ours = load_embedder(settings, where).embed(texts)
+    settings.embeddings.backend = "sentence-transformers"
+    reference_embedder = load_embedder(settings, where)
+    assert isinstance(reference_embedder, SentenceTransformerEmbedder)
+    reference = reference_embedder.embed(texts)
+    assert (ours * reference).sum(axis=1).min() >= 0.999
+
+
+def test_a_registered_gguf_is_chosen_by_name(settings, where, tmp_path):
+    converted = load_embedder(settings, where)
+    converted.embed(QUESTIONS[:1])
+    copy = tmp_path / "mini-embed.gguf"
+    shutil.copy(converted.model_path, copy)
+    register(where, ModelEntry("mini-embed", "gguf", str(copy), "test"))
+    settings.embeddings.model = "mini-embed"
+    chosen = load_embedder(settings, where)
+    assert chosen.model_path == copy and chosen.name == "mini-embed"
+    assert np.allclose(chosen.embed(QUESTIONS), converted.embed(QUESTIONS), atol=1e-6)
+    settings.embeddings.model = str(copy)  # a path works as well
+    assert load_embedder(settings, where).model_path == copy.resolve()
+
+
+def test_backend_choice_and_its_errors(settings, where, tmp_path):
+    settings.embeddings.backend = "sentence-transformers"
+    assert isinstance(load_embedder(settings, where), SentenceTransformerEmbedder)
+    # a folder llama.cpp cannot run (here: a cased vocabulary) goes to sentence-transformers under auto
+    cased = tmp_path / "cased"
+    shutil.copytree(bundled_folder(), cased)
+    tokenizer = json.loads((cased / "tokenizer.json").read_text())
+    tokenizer["normalizer"]["lowercase"] = False
+    (cased / "tokenizer.json").write_text(json.dumps(tokenizer))
+    with pytest.raises(ConversionError, match="uncased WordPiece"):
+        read_bert_folder(cased)
+    settings.embeddings.backend = "auto"
+    settings.embeddings.model = str(cased)
+    assert isinstance(load_embedder(settings, where), SentenceTransformerEmbedder)
+    settings.embeddings.backend = "llama.cpp"
+    with pytest.raises(LLMError, match="cannot convert cased .*uncased WordPiece"):
+        load_embedder(settings, where).embed(["x"])
+    # a damaged GGUF is one line, not a crash
+    broken = tmp_path / "broken.gguf"
+    broken.write_bytes(b"GGUF not really")
+    settings.embeddings.model = str(broken)
+    with pytest.raises(LLMError, match="could not load the embedding model broken"):
+        load_embedder(settings, where).embed(["x"])
+    settings.embeddings.backend = "sentence-transformers"
+    with pytest.raises(LLMError, match="sentence-transformers cannot run it"):
+        load_embedder(settings, where)
 
 
 def test_missing_embedding_model_is_a_clear_error(where, monkeypatch):

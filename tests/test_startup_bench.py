@@ -1,0 +1,34 @@
+"""`scholar-tui bench startup`: its pieces on small inputs (the whole bench runs minutes)."""
+
+from click.testing import CliRunner
+
+from scholar_tui.app.cli import cli
+from scholar_tui.core.startup_bench import bench_texts, measure_throughput
+
+from .library_support import HashingEmbedder
+
+
+class BrokenEmbedder(HashingEmbedder):
+    backend_name = "sentence-transformers"
+
+    def embed(self, texts):
+        raise RuntimeError("the sentence-transformers backend needs the `train` extra\nmore")
+
+
+def test_missing_data_is_one_line(tmp_path):
+    result = CliRunner().invoke(cli, ["bench", "startup", "--data", str(tmp_path)])
+    assert result.exit_code == 1 and "the bench needs" in result.output and "Traceback" not in result.output
+
+
+def test_throughput_and_an_unavailable_backend():
+    working = HashingEmbedder()
+    working.backend_name = "llama.cpp"
+    fast, broken = measure_throughput(["a b", "c d", "e"], [working, BrokenEmbedder()])
+    assert fast.per_second > 0 and fast.vectors.shape == (3, 64) and "vectors" not in fast.as_dict()
+    assert broken.per_second is None and broken.error == "the sentence-transformers backend needs the `train` extra"
+
+
+def test_bench_texts_mix_papers_paragraphs_and_paths(shared_data):
+    texts = bench_texts(shared_data, 400)
+    assert len(texts) == 400 and len(set(texts)) > 350
+    assert any("»" in text for text in texts) and any(len(text) > 1500 for text in texts)
