@@ -46,8 +46,8 @@ def cli(ctx: click.Context, home: Path | None) -> None:
 @one_line_errors
 def tui(obj: Context) -> None:
     """Open the terminal app (the default)."""
-    from .tui import ScholarApp
-    from .services import Services
+    from scholar_tui.app.services import Services
+    from scholar_tui.app.tui import ScholarApp
 
     ScholarApp(Services(obj.where, obj.settings), check_network_on_start=True).run()
 
@@ -108,7 +108,7 @@ def models() -> None:
 @one_line_errors
 def models_list(obj: Context, as_json: bool) -> None:
     """Bundled, pulled and registered models; * marks the active LLM and embedder."""
-    from ..models.registry import all_models
+    from scholar_tui.models.registry import all_models
 
     settings = obj.settings
     active = {settings.llm.model, settings.embeddings.model}
@@ -139,7 +139,7 @@ def models_list(obj: Context, as_json: bool) -> None:
 @one_line_errors
 def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoint: str | None) -> None:
     """Download FILENAME (a .gguf) from the Hugging Face repository REPO."""
-    from ..models.pull import pull
+    from scholar_tui.models.pull import pull
 
     network = obj.settings.network
     entry = pull(repo, filename, obj.where, offline=network.offline, endpoint=endpoint, name=name,
@@ -154,7 +154,7 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
 def models_use(obj: Context, name: str) -> None:
     """Make NAME (a model name, a .gguf path or an endpoint URL) the active LLM."""
     from scholar_tui.config.settings import save_setting
-    from ..models.registry import ModelNotFound, resolve_llm
+    from scholar_tui.models.registry import ModelNotFound, resolve_llm
 
     try:
         entry = resolve_llm(name, obj.where)
@@ -172,7 +172,7 @@ def models_use(obj: Context, name: str) -> None:
 @click.pass_obj
 def doctor(obj: Context, as_json: bool, deep: bool) -> None:
     """What is installed and found: models, data dir, SQLite, LanceDB, network."""
-    from ..core.doctor import run_checks
+    from scholar_tui.core.doctor import run_checks
 
     checks = []
     marks = {"ok": click.style("ok  ", fg="green"), "warn": click.style("warn", fg="yellow"),
@@ -262,7 +262,7 @@ def bench() -> None:
 def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int, as_json: bool) -> None:
     """Prompt and generation tokens/s of the active model, beside llama.cpp's bare figure."""
     from scholar_tui.core.llm import open_llm
-    from ..models.bench import bench_llm
+    from scholar_tui.models.bench import bench_llm
 
     settings = obj.settings.model_copy(deep=True)
     settings.llm.log_prompts = False  # a benchmark measures the model, not the log

@@ -25,7 +25,7 @@ ANSWERER_HELP = ("computed: answered from the evidence by the question's form (s
 
 def conference_errors(function: Callable) -> Callable:
     """A conference that cannot be read or found is one line and exit 1, like every known failure."""
-    from ..core.conference.tree import ConferenceError
+    from scholar_tui.core.conference.tree import ConferenceError
 
     @wraps(function)
     def wrapper(*args, **kwargs):
@@ -38,7 +38,7 @@ def conference_errors(function: Callable) -> Callable:
 
 
 def _describer(obj: Context, kind: str):
-    from ..core.conference.describe import LLMDescriber, StructuralDescriber
+    from scholar_tui.core.conference.describe import LLMDescriber, StructuralDescriber
 
     if kind == "structural":
         return StructuralDescriber()
@@ -50,11 +50,11 @@ def _describer(obj: Context, kind: str):
 def _engine(obj: Context, answerer: str = "computed", *, models: bool = True):
     """The engine with the embedder (loaded on first use) and, for a model answerer, the active LLM;
     ``models=False`` for what needs neither (listing, checking a name before loading anything)."""
-    from ..core.conference.engine import open_conference
+    from scholar_tui.core.conference.engine import open_conference
 
     if not models:
         return open_conference(obj.where)
-    from ..models import load_embedder
+    from scholar_tui.models import load_embedder
 
     llm = None
     if answerer != "computed":
@@ -98,8 +98,8 @@ def conf() -> None:
 @conference_errors
 def conf_import(obj: Context, source: str, name: str | None, describer: str, rebuild: bool, as_json: bool) -> None:
     """Import SOURCE (a ConferenceQA JSON file, an HTML page or folder of pages, or a URL) and index it."""
-    from ..core.conference.events import IndexBuilt
-    from ..core.conference.sources import is_url, load_source
+    from scholar_tui.core.conference.events import IndexBuilt
+    from scholar_tui.core.conference.sources import is_url, load_source
 
     settings = obj.settings
     tree = load_source(source, name=name, offline=settings.network.offline, timeout_s=settings.network.timeout_s)
@@ -150,7 +150,7 @@ def conf_list(obj: Context, as_json: bool) -> None:
 @conference_errors
 def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str, k: int, as_json: bool) -> None:
     """Answer QUESTION from conference NAME, citing the evidence paths."""
-    from ..core.conference.events import Answered
+    from scholar_tui.core.conference.events import Answered
 
     _engine(obj, models=False).conference(name)  # a clear error before loading any model
     engine = _engine(obj, answerer)
@@ -231,8 +231,8 @@ def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, abla
     descriptions and vectors), then prints F1, EM, hit@1 and hit@5 per question type for STAR and
     the path baseline side by side, from one run.
     """
-    from ..core.conference.engine import errors_text
-    from ..core.conference.events import EvalFinished
+    from scholar_tui.core.conference.engine import errors_text
+    from scholar_tui.core.conference.events import EvalFinished
 
     engine = _engine(obj, answerer)
     progress = _Progress(not as_json)

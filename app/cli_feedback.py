@@ -17,7 +17,7 @@ from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, pri
 
 
 def _embedder(obj: Context):
-    from ..models import load_embedder
+    from scholar_tui.models import load_embedder
 
     return load_embedder(obj.settings)
 
@@ -38,7 +38,7 @@ def _short(value, width: int = 100) -> str:
 @one_line_errors
 def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json: bool) -> None:
     """AutoFeedback's loops and their rounds (every request, error, feedback and response)."""
-    from ..indexes.autofeedback_log import FeedbackLog
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
     log = FeedbackLog(obj.where)
     if loop_id is not None:
@@ -69,7 +69,7 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
         emit_json(loops)
         return
     if not loops:
-        from ..core.readiness import loops_missing
+        from scholar_tui.core.readiness import loops_missing
 
         missing = None if limit_hit else loops_missing(0)
         click.echo(missing.summary() if missing else "no AutoFeedback loop hit its limit: nothing waits for a person")
@@ -84,7 +84,7 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
 def _require_utf8(**texts: str) -> None:
     """One line, before anything reads them, for arguments that are not valid UTF-8 (the shell passes
     bytes; Python hands invalid ones on as lone surrogates that no parser, log or terminal takes)."""
-    from ..core.sandbox import unicode_problem
+    from scholar_tui.core.sandbox import unicode_problem
 
     for name, text in texts.items():
         problem = unicode_problem(text)
@@ -112,7 +112,7 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
                    apis: str, as_json: bool) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
     import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
-    from ..core.autofeedback import AutoFeedback
+    from scholar_tui.core.autofeedback import AutoFeedback
     from scholar_tui.core.autofeedback.registry import tool_apis
 
     _require_utf8(TEXT=text, instruction=instruction)
@@ -127,9 +127,9 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
     if send_it and tools is not None:
         observation = af.analyse_response(tools.send(obj.where, obj.settings, text, embedder), instruction)
     elif send_it:
-        from ..core.autofeedback.human import run_program
-        from ..core.autofeedback.dynamic import send_request
-        from ..core.library.apis import open_api
+        from scholar_tui.core.autofeedback.dynamic import send_request
+        from scholar_tui.core.autofeedback.human import run_program
+        from scholar_tui.core.library.apis import open_api
 
         if program:
             observation = af.analyse_program(run_program(obj.where, text, backend), instruction)
@@ -162,8 +162,8 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
     Exits with status 1 when the request or program failed (its error is the last line).
     """
     import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
-    from ..core.autofeedback.human import send_by_hand
-    from ..indexes.autofeedback_log import FeedbackLog
+    from scholar_tui.core.autofeedback.human import send_by_hand
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
     _require_utf8(TEXT=text)
 
@@ -173,7 +173,7 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
         if log.loop(loop_id) is None:
             raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
     if backend == "local":
-        from ..core.readiness import library_missing_at
+        from scholar_tui.core.readiness import library_missing_at
 
         missing = library_missing_at(obj.where)
         if missing is not None:  # the request is still sent: an empty answer is then explained
@@ -204,13 +204,13 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
 def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, free_names: bool, seed: int,
                    keep_log: bool, save: str | None, as_json: bool) -> None:
     """Accuracy with no feedback, static, dynamic and both; error types before and after (Tables 3–4)."""
-    from ..core.autofeedback import AutoFeedback
-    from ..core.autofeedback.bench import SEEDED_TYPES, BenchError, make_cases, make_tasks, run_bench
+    from scholar_tui.core.autofeedback import AutoFeedback
+    from scholar_tui.core.autofeedback.bench import SEEDED_TYPES, BenchError, make_cases, make_tasks, run_bench
     from scholar_tui.core.autofeedback.request_generator import ModelRequestGenerator
-    from ..core.library.apis import local_api
-    from ..indexes.autofeedback_log import FeedbackLog
-    from ..indexes.library import Library
+    from scholar_tui.core.library.apis import local_api
     from scholar_tui.core.llm import open_llm
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
+    from scholar_tui.indexes.library import Library
 
     sub_types = SEEDED_TYPES
     if only:

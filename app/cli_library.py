@@ -26,7 +26,7 @@ SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
 def _library(obj: Context):
-    from ..indexes.library import Library
+    from scholar_tui.indexes.library import Library
 
     return Library.open(obj.where)
 
@@ -37,8 +37,8 @@ def _count_line(counts: dict[str, int]) -> str:
 
 def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
     """Bring the search index level with SQLite; a missing embedder is a warning, not a failure."""
-    from ..indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
-    from ..models import LLMError, load_embedder
+    from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+    from scholar_tui.models import LLMError, load_embedder
 
     try:
         index = LibraryIndex(obj.where, load_embedder(obj.settings))
@@ -72,7 +72,7 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
     arxiv (Atom feed) or bibtex. All or nothing (unless --skip-bad); a second run adds nothing."""
-    from ..core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+    from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
     library = _library(obj)
     finished: ImportFinished | None = None
@@ -127,7 +127,7 @@ def library() -> None:
 @click.pass_obj
 def library_stats(obj: Context, as_json: bool) -> None:
     """How many papers, people, sections, references and citations the library holds."""
-    from ..indexes.library_search import LibraryIndex
+    from scholar_tui.indexes.library_search import LibraryIndex
 
     lib = _library(obj)
     counts = lib.counts()
@@ -144,7 +144,7 @@ def library_stats(obj: Context, as_json: bool) -> None:
 
 def _note_if_empty(lib) -> None:
     """An empty library gets one line on stderr saying how to fill it (the output stays parseable)."""
-    from ..core.readiness import library_missing
+    from scholar_tui.core.readiness import library_missing
 
     missing = library_missing(lib)
     if missing is not None:
@@ -159,9 +159,9 @@ def _note_if_empty(lib) -> None:
 @click.pass_obj
 def library_search(obj: Context, query: str, before: str | None, limit: int, as_json: bool) -> None:
     """Hybrid (vector + full-text) search over titles and abstracts."""
-    from ..core.readiness import library_missing
-    from ..indexes.library_search import LibraryIndex, SearchError
-    from ..models import LLMError, load_embedder
+    from scholar_tui.core.readiness import library_missing
+    from scholar_tui.indexes.library_search import LibraryIndex, SearchError
+    from scholar_tui.models import LLMError, load_embedder
 
     query = _utf8(query)
     lib = _library(obj)
@@ -264,7 +264,7 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
 @click.pass_obj
 def library_export_bibtex(obj: Context, output: Path | None) -> None:
     """Write every paper as BibTeX to OUTPUT (default: standard output)."""
-    from ..core.library.bibtex import write_bibtex
+    from scholar_tui.core.library.bibtex import write_bibtex
 
     lib = _library(obj)
     text = write_bibtex([(paper, lib.paper_author_names(paper["id"])) for paper in lib.all_papers()])
@@ -282,7 +282,7 @@ def library_online() -> None:
 
 
 def _online(obj: Context, run) -> tuple[Any, list[int]]:
-    from ..core.library.online import OfflineError, OnlineSources, SourceError, run_sync
+    from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError, run_sync
     from scholar_tui.indexes.library import LibraryBusy
 
     lib = _library(obj)
@@ -334,7 +334,7 @@ def online_search(obj: Context, source: str, query: str, before: str | None, lim
                   list_only: bool, references: bool, as_json: bool) -> None:
     """Search SOURCE for QUERY (arXiv also takes its own syntax: au:del_maestro) and add the results
     you pick to the library, with the works they cite when OpenAlex has them."""
-    from ..core.library.online import AddFinished, AddProgress, OnlineFailed, open_online
+    from scholar_tui.core.library.online import AddFinished, AddProgress, OnlineFailed, open_online
 
     sources = open_online(obj.where, obj.settings.network)
     found = next(iter(sources.search(source, query, before=before, limit=limit)))
@@ -398,7 +398,7 @@ def library_person() -> None:
 def _person(lib, person: str) -> int:
     person_id = lib.resolve_person(person)
     if person_id is None:
-        from ..core.library.apis import local_api
+        from scholar_tui.core.library.apis import local_api
 
         hits = local_api(lib).searchPerson(name=person)
         person_id = int(hits[0]["person_id"].split(":")[1]) if hits else None
@@ -456,7 +456,7 @@ def person_merges(obj: Context, as_json: bool) -> None:
 def person_split(obj: Context, person: str, merge_id: int | None, as_json: bool) -> None:
     """Undo merges into PERSON: the merged spellings become their own people again, and later
     imports keep them apart."""
-    from ..core.library.identity import split_person
+    from scholar_tui.core.library.identity import split_person
 
     lib = _library(obj)
     person_id = _person(lib, person)
@@ -477,7 +477,7 @@ def person_split(obj: Context, person: str, merge_id: int | None, as_json: bool)
 # -- api ---------------------------------------------------------------------------------------------
 def _api_command(spec) -> click.Command:
     def callback(backend: str, **arguments: Any) -> None:
-        from ..core.library.apis import APIError, local_api, openalex_api
+        from scholar_tui.core.library.apis import APIError, local_api, openalex_api
 
         obj: Context = click.get_current_context().obj
         lib = _library(obj)
@@ -507,12 +507,12 @@ class _APIGroup(click.Group):
     """`api list` plus one subcommand per API spec (names are the APIs' own camelCase)."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        from ..core.library.apis import SPECS
+        from scholar_tui.core.library.apis import SPECS
 
         return ["list", *SPECS]
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        from ..core.library.apis import SPECS
+        from scholar_tui.core.library.apis import SPECS
 
         if name in SPECS:
             return _api_command(SPECS[name])
@@ -528,7 +528,7 @@ def api() -> None:
 @click.option("--json", "as_json", is_flag=True, help="The full machine-readable specs.")
 def api_list(as_json: bool) -> None:
     """The APIs with their parameters, returns and error codes."""
-    from ..core.library.apis import ERROR_CODES, SPECS, specs_as_dicts
+    from scholar_tui.core.library.apis import ERROR_CODES, SPECS, specs_as_dicts
 
     if as_json:
         emit_json({"apis": specs_as_dicts(), "error_codes": ERROR_CODES})

@@ -19,8 +19,8 @@ FEEDBACK = click.option("--feedback/--no-feedback", default=None,
 
 def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None,
             source: str = "soay"):
-    from scholar_tui.core.soay import open_soay
     from scholar_tui.core.llm import open_llm
+    from scholar_tui.core.soay import open_soay
     from scholar_tui.models import load_embedder
 
     settings = obj.settings
@@ -82,9 +82,9 @@ def soay() -> None:
 @click.option("--json", "as_json", is_flag=True)
 def soay_solutions(as_json: bool) -> None:
     """The API graph's solution library and the intents (combinations) built on it."""
-    from ..core.library.apis import SPECS
-    from ..core.soay.intents import INTENTS
-    from ..core.soay.solutions import solution_library
+    from scholar_tui.core.library.apis import SPECS
+    from scholar_tui.core.soay.intents import INTENTS
+    from scholar_tui.core.soay.solutions import solution_library
 
     solutions = solution_library(SPECS)
     if as_json:
@@ -109,12 +109,12 @@ def default_bench_path(obj: Context) -> Path:
 @one_line_errors
 def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -> None:
     """Generate SoAyBench from the library: questions, solutions, programs, gold answers."""
-    from ..core.library.apis import open_api
-    from ..core.sandbox import Sandbox
-    from ..core.soay.bench import BenchProgress, generate_bench
-    from scholar_tui.core.library.sandbox_apis import FACTORY
-    from ..indexes.library import Library
     from scholar_tui.core.jsonl import write_jsonl
+    from scholar_tui.core.library.apis import open_api
+    from scholar_tui.core.library.sandbox_apis import FACTORY
+    from scholar_tui.core.sandbox import Sandbox
+    from scholar_tui.core.soay.bench import BenchProgress, generate_bench
+    from scholar_tui.indexes.library import Library
 
     out = out or default_bench_path(obj)
     library = Library.open(obj.where)

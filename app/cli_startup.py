@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli import Context, emit_json, one_line_errors
 
 
 def _mark(seconds: float, target: float | None) -> str:
@@ -26,7 +26,7 @@ def _mark(seconds: float, target: float | None) -> str:
 def bench_startup(obj: Context, data_dir: Path, runs: int, texts: int, as_json: bool) -> None:
     """Time --help, library search, ask, conf ask and the TUI (until ready) as whole processes,
     in a scratch home filled from DATA, then both embedding backends on the same texts."""
-    from ..core.startup_bench import BenchError, run_startup_bench
+    from scholar_tui.core.startup_bench import BenchError, run_startup_bench
 
     def progress(line: str) -> None:
         if not as_json:

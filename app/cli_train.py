@@ -83,7 +83,7 @@ for _name, (_module, _summary) in SCRIPTS.items():
 @click.option("--seed", default=0, show_default=True)
 def tiny_model(folder: Path, hidden: int, layers: int, chat_template: bool, seed: int) -> None:
     """Write a tiny random Llama and tokenizer to FOLDER, offline, for smoke runs of the scripts."""
-    from ..training.tiny_model import build_tiny_model
+    from scholar_tui.training.tiny_model import build_tiny_model
 
     build_tiny_model(folder, hidden=hidden, layers=layers, seed=seed, chat_template=chat_template)
     click.echo(f"tiny random model in {folder} (it knows nothing; it shows that the scripts run)")

@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-from ..models.registry import all_models
+from scholar_tui.models.registry import all_models
 
 
 class ScholarCommands(Provider):

@@ -16,11 +16,11 @@ LIMIT_S = 120.0
 
 
 async def wait_until_ready(limit_s: float = LIMIT_S) -> str:
-    from scholar_tui.config.settings import load_settings
+    from scholar_tui.app.services import Services
+    from scholar_tui.app.tui import ScholarApp
+    from scholar_tui.app.widgets.status_bar import StatusBar
     from scholar_tui.config.locations import locations
-    from .services import Services
-    from .tui import ScholarApp
-    from .widgets.status_bar import StatusBar
+    from scholar_tui.config.settings import load_settings
 
     where = locations()
     app = ScholarApp(Services(where, load_settings(where)))

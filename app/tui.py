@@ -7,17 +7,17 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Header, TabbedContent
 
+from scholar_tui.app.commands import ScholarCommands
+from scholar_tui.app.help import HelpScreen
+from scholar_tui.app.messages import ModelStateChanged, NetworkChecked, SettingsChanged
+from scholar_tui.app.panes import PANES, TAB_TITLES
+from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
+from scholar_tui.app.services import Services
+from scholar_tui.app.widgets.focus import StayingTabPane, focus_if_showing
+from scholar_tui.app.widgets.status_bar import StatusBar
 from scholar_tui.config.settings import ConfigError, save_setting
 from scholar_tui.core.readiness import network_missing
-from ..models.base import LLMError
-from .commands import ScholarCommands
-from .help import HelpScreen
-from .messages import ModelStateChanged, NetworkChecked, SettingsChanged
-from .panes import PANES, TAB_TITLES
-from .panes.settings import DoctorPanel, SettingsPane
-from .services import Services
-from .widgets.focus import StayingTabPane, focus_if_showing
-from .widgets.status_bar import StatusBar
+from scholar_tui.models.base import LLMError
 
 
 class ScholarApp(App):

@@ -16,7 +16,7 @@ from typing import Any, Literal
 import tomlkit
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from .locations import Locations, locations
+from scholar_tui.config.locations import Locations, locations
 
 ENV_PREFIX = "SCHOLAR_TUI_"
 

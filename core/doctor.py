@@ -72,8 +72,8 @@ def run_checks(where: Locations, *, deep: bool = False) -> Iterator[Check]:
 
 
 def _storage_checks(where: Locations) -> Iterator[Check]:
-    from ..indexes.db import open_database, open_vectors
-    from ..indexes.migrations import MIGRATIONS, applied
+    from scholar_tui.indexes.db import open_database, open_vectors
+    from scholar_tui.indexes.migrations import MIGRATIONS, applied
 
     try:
         db = open_database(where)
@@ -95,7 +95,7 @@ def _storage_checks(where: Locations) -> Iterator[Check]:
 
 
 def _model_checks(settings: Settings, where: Locations, *, deep: bool) -> Iterator[Check]:
-    from ..models.registry import ModelNotFound, resolve_embedding, resolve_llm
+    from scholar_tui.models.registry import ModelNotFound, resolve_embedding, resolve_llm
 
     llama_version = _version("llama-cpp-python")
     if llama_version is None:

@@ -147,7 +147,7 @@ def _record_calls(apis: dict[str, Any], calls: list[dict[str, Any]]) -> dict[str
 
 
 def _safe_builtins(output: io.StringIO, output_chars: int) -> dict[str, Any]:
-    from .sandbox import SAFE_BUILTINS
+    from scholar_tui.core.sandbox import SAFE_BUILTINS
 
     namespace = {name: getattr(builtins, name) for name in SAFE_BUILTINS if name != "print"}
 

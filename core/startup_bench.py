@@ -125,8 +125,8 @@ def time_process(command: list[str], env: dict[str, str]) -> tuple[float, float,
 def bench_texts(data_dir: Path, count: int) -> list[str]:
     """``count`` real texts, the kinds the app embeds: unarXive titles + abstracts and paragraphs
     (some longer than MiniLM reads, so truncation is exercised) and ICML conference paths."""
-    from .conference.paths import leaf_paths
-    from .conference.tree import load_json_tree
+    from scholar_tui.core.conference.paths import leaf_paths
+    from scholar_tui.core.conference.tree import load_json_tree
 
     papers, paragraphs = [], []
     with open(data_dir / UNARXIVE_FILE, encoding="utf-8") as lines:
@@ -157,9 +157,9 @@ def measure_throughput(texts: list[str], embedders) -> Iterator[Throughput]:
 
 def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home: Path | None = None,
                       progress=lambda line: None) -> StartupReport:
-    from ..models import load_embedder
-    from .config import load_settings
-    from .locations import HOME_ENV, locations
+    from scholar_tui.core.config import load_settings
+    from scholar_tui.core.locations import HOME_ENV, locations
+    from scholar_tui.models import load_embedder
 
     data_dir = Path(data_dir)
     for needed in (UNARXIVE_FILE, ICML_TREE):

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from scholar_tui.config.locations import Locations
-from .db import open_vectors, replace_table
+from scholar_tui.indexes.db import open_vectors, replace_table
 
 TABLE = "autofeedback_docs"
 SAFE_NAME = re.compile(r"^[A-Za-z_*][A-Za-z0-9_]*$")

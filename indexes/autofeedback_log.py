@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scholar_tui.config.locations import Locations
-from .db import open_database
+from scholar_tui.indexes.db import open_database
 
 STATUSES = ("running", "solved", "limit_hit", "fixed_by_hand", "failed")
 KINDS = ("static", "dynamic", "human")

@@ -14,7 +14,7 @@ from typing import Any
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
-from .db import open_database
+from scholar_tui.indexes.db import open_database
 
 SQLITE_PARAMETERS = 500
 """Bound parameters per statement, safely under SQLite's limit."""

@@ -17,7 +17,7 @@ import numpy as np
 import pyarrow as pa
 
 from scholar_tui.config.locations import Locations
-from .db import open_vectors, replace_table
+from scholar_tui.indexes.db import open_vectors, replace_table
 
 VECTOR_COLUMNS = {"star": "star_vector", "path": "path_vector"}
 

@@ -7,7 +7,7 @@ import sqlite3
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
-from .migrations import migrate
+from scholar_tui.indexes.migrations import migrate
 
 LOCK_WAIT_S = 30.0
 """How long a writer waits for another writer's lock before giving up (SQLite's busy timeout)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from functools import lru_cache
 
-from .records import fold
+from scholar_tui.indexes.records import fold
 
 STOPWORDS = {
     "a", "an", "and", "the", "of", "on", "in", "for", "to", "with", "by", "via", "from", "at", "as", "is",

@@ -18,8 +18,8 @@ from typing import Any
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
+from scholar_tui.indexes.db import open_database
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
-from .db import open_database
 
 COUNTED_TABLES = {
     "papers": "papers",

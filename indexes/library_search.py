@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from scholar_tui.config.locations import Locations
-from .db import open_vectors
-from .library import Library
+from scholar_tui.indexes.db import open_vectors
+from scholar_tui.indexes.library import Library
 
 TABLE = "library_papers"
 RRF_K = 60

@@ -7,7 +7,7 @@ makes (a section's references, with the library paper each one resolves to).
 
 from __future__ import annotations
 
-from .library import Library
+from scholar_tui.indexes.library import Library
 
 
 def _rows(library: Library, sql: str, params: tuple = ()) -> list[dict]:

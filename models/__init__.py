@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from scholar_tui.config.locations import Locations, locations
 from scholar_tui.config.settings import Settings
-from .base import LLM, CancelToken, Completion, LLMError, TokenLogprob
-from .embeddings import Embedder, LlamaCppEmbedder, SentenceTransformerEmbedder
-from .gguf_bert import converted_gguf, convertible
-from .registry import ModelNotFound, resolve_embedding, resolve_llm
+from scholar_tui.models.base import LLM, CancelToken, Completion, LLMError, TokenLogprob
+from scholar_tui.models.embeddings import Embedder, LlamaCppEmbedder, SentenceTransformerEmbedder
+from scholar_tui.models.gguf_bert import converted_gguf, convertible
+from scholar_tui.models.registry import ModelNotFound, resolve_embedding, resolve_llm
 
 __all__ = [
     "LLM",
@@ -36,14 +36,14 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
     except ModelNotFound as error:
         raise LLMError(str(error)) from error
     if entry.kind == "endpoint":
-        from .openai_http import OpenAICompatibleLLM, split_endpoint
+        from scholar_tui.models.openai_http import OpenAICompatibleLLM, split_endpoint
 
         base_url, model = split_endpoint(entry.location)
         llm: LLM = OpenAICompatibleLLM(
             base_url, model=model, api_key=settings.openai.api_key, timeout_s=settings.openai.timeout_s
         )
     else:
-        from .llamacpp import LlamaCppLLM
+        from scholar_tui.models.llamacpp import LlamaCppLLM
 
         llm = LlamaCppLLM(
             entry.location,

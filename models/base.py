@@ -247,7 +247,7 @@ class LLM(ABC):
         if constraints > 1:
             raise ValueError("give at most one of schema, grammar and choices")
         if choices is not None:
-            from .grammars import choice_grammar
+            from scholar_tui.models.grammars import choice_grammar
 
             grammar = choice_grammar(choices)
         return Request(

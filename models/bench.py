@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .base import LLM
+from scholar_tui.models.base import LLM
 
 
 @dataclass

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .base import LLMError
+from scholar_tui.models.base import LLMError
 
 BACKENDS = ("auto", "llama.cpp", "sentence-transformers")
 
@@ -89,7 +89,7 @@ class LlamaCppEmbedder(Embedder):
         """
         import llama_cpp
 
-        from .gguf_bert import MAX_TOKENS_KEY
+        from scholar_tui.models.gguf_bert import MAX_TOKENS_KEY
 
         llama = self._open(path, llama_cpp.LLAMA_POOLING_TYPE_UNSPECIFIED, 512)
         metadata = llama.metadata

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from scholar_tui.config.locations import Locations
-from .base import LLMError
+from scholar_tui.models.base import LLMError
 
 # Bump when the written file changes, so a cached conversion from an older release is redone.
 CONVERTER_VERSION = 1

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from .base import LLM, Chunk, LLMError, Request, TokenLogprob
+from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
 
 
 class LlamaCppLLM(LLM):

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 
-from .base import LLM, Chunk, LLMError, Request, TokenLogprob
+from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
 
 
 def split_endpoint(spec: str) -> tuple[str, str | None]:

@@ -8,7 +8,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from scholar_tui.config.locations import Locations
-from .registry import ModelEntry, register
+from scholar_tui.models.registry import ModelEntry, register
 
 
 class PullError(Exception):

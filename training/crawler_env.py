@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .errors import TrainingError
 from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
+from scholar_tui.training.errors import TrainingError
 
 # PaSa Table 9: c([Search]) = c([Expand]) = 0.1, c([Stop]) = 0.
 TABLE9_ACTION_COSTS = {"Search": 0.1, "Expand": 0.1, "Stop": 0.0}
@@ -60,7 +60,7 @@ def count_relevant(env: CrawlerEnvironment, query: str, found: Iterable[StepPape
     token: P(True) > 0.5). The environment only returns papers not yet in Q_t, which is Eq. 2's
     second condition.
     """
-    from .ppo_math import indicator
+    from scholar_tui.training.ppo_math import indicator
 
     total = 0
     for item in found:
@@ -242,7 +242,7 @@ def make_environment(name: str) -> CrawlerEnvironment:
     if name == "toy":
         return ToyCrawlerEnvironment()
     if name == "library" or name.startswith("library:"):  # the PaSa engine's, over SCHOLAR_TUI_HOME's library
-        from .crawler_env_library import LibraryCrawlerEnvironment
+        from scholar_tui.training.crawler_env_library import LibraryCrawlerEnvironment
 
         return LibraryCrawlerEnvironment.from_home(name.partition(":")[2] or None)
     raise TrainingError(f"unknown crawler environment {name!r} (available: toy, library, library:QUERIES.jsonl)")

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..core.pasa.queries import ScholarQuery, build_queries, read_queries
-from ..core.pasa.tools import LibraryTools, Outline
-from ..indexes.library import Library
-from .crawler_env import StepPaper, SelectorScore
-from .errors import TrainingError
 from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
+from scholar_tui.core.pasa.queries import ScholarQuery, build_queries, read_queries
+from scholar_tui.core.pasa.tools import LibraryTools, Outline
+from scholar_tui.indexes.library import Library
+from scholar_tui.training.crawler_env import StepPaper, SelectorScore
+from scholar_tui.training.errors import TrainingError
 
 
 def _paper_id(value: str) -> int:
@@ -42,10 +42,10 @@ class LibraryCrawlerEnvironment:
     @classmethod
     def from_home(cls, queries_file: str | Path | None = None, *, embedder=None) -> "LibraryCrawlerEnvironment":
         """The library in SCHOLAR_TUI_HOME (or the platform's folders), prepared for crawling."""
-        from scholar_tui.config.settings import load_settings
         from scholar_tui.config.locations import locations
+        from scholar_tui.config.settings import load_settings
         from scholar_tui.core.pasa.factory import prepare
-        from ..models import load_embedder
+        from scholar_tui.models import load_embedder
 
         where = locations()
         settings = load_settings(where)

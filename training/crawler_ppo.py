@@ -27,12 +27,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, StepPaper, SelectorScore, count_relevant
-from .errors import TrainingError
 from scholar_tui.core.jsonl import json_objects
 from scholar_tui.core.pasa.prompts import Paper, crawler_prompt, parse_actions, selector_prompt
-from .options import parse_options
-from .sft import option, required
+from scholar_tui.training.crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, StepPaper, SelectorScore, count_relevant
+from scholar_tui.training.errors import TrainingError
+from scholar_tui.training.options import parse_options
+from scholar_tui.training.sft import option, required
 
 
 @dataclass
@@ -105,7 +105,7 @@ def build_value_model(policy, lora_config=None):
     import torch
     from torch import nn
 
-    from .lora import apply_lora
+    from scholar_tui.training.lora import apply_lora
 
     class ValueModel(nn.Module):
         def __init__(self, backbone: nn.Module, hidden: int) -> None:
@@ -130,8 +130,8 @@ def make_selector(spec: str, device, chat_setting: str) -> SelectorScore:
     """Selector(q, p) as P(True) of its decision token, the first token of its answer (PaSa §4.3)."""
     import torch
 
-    from .runtime import load_model
-    from .sft import encode_prompt, uses_chat_template
+    from scholar_tui.training.runtime import load_model
+    from scholar_tui.training.sft import encode_prompt, uses_chat_template
 
     model, tokenizer = load_model(spec)
     model.to(device).eval()
@@ -173,7 +173,7 @@ def score_actions(env: CrawlerEnvironment, tokenizer, query: str, response_ids: 
     The response is cut after its first [Stop] (the session ends there). Returns (kept token ids,
     rewards list, {token index: [StepPaper]}, number of actions, relevant papers found).
     """
-    from .ppo_math import action_reward
+    from scholar_tui.training.ppo_math import action_reward
 
     text, ends = token_text_ends(tokenizer, response_ids)
     actions = parse_actions(text)
@@ -206,14 +206,14 @@ class Rollout:
         self.skipped = 0
 
     def prompt_ids(self, query: str, paper: Paper | None) -> list[int]:
-        from .sft import encode_prompt
+        from scholar_tui.training.sft import encode_prompt
 
         return encode_prompt(self.tokenizer, crawler_prompt(query, paper), self.chat)
 
     def generate(self, prompt_ids: list[int]) -> list[int]:
         import torch
 
-        from .runtime import autocast
+        from scholar_tui.training.runtime import autocast
 
         input_ids = torch.tensor([prompt_ids], device=self.device)
         with torch.no_grad(), autocast(self.device):
@@ -229,7 +229,7 @@ class Rollout:
         """V(S_{q+p_j}): the value of each expand session a new paper will start (Eq. 3)."""
         import torch
 
-        from .runtime import autocast
+        from scholar_tui.training.runtime import autocast
 
         rows = [self.prompt_ids(query, item.paper)[-self.options.max_prompt_length:] for item in papers]
         values = []
@@ -275,9 +275,9 @@ class Rollout:
         """log pi_old, log pi_sft and V_old of every response token, then Eq. 3 and Eq. 4."""
         import torch
 
-        from .lora import has_lora, lora_disabled
-        from .ppo_math import advantages, session_returns
-        from .runtime import autocast
+        from scholar_tui.training.lora import has_lora, lora_disabled
+        from scholar_tui.training.ppo_math import advantages, session_returns
+        from scholar_tui.training.runtime import autocast
 
         with torch.no_grad(), autocast(self.device):
             logprobs, values, mask = forward_sessions(self.policy, self.value_model, [session],
@@ -331,7 +331,7 @@ def forward_sessions(policy, value_model, sessions: list[Session], pad_id: int, 
     """
     import torch
 
-    from .ppo_math import token_logprobs
+    from scholar_tui.training.ppo_math import token_logprobs
 
     rows = [session.prompt_ids + session.response_ids for session in sessions]
     input_ids, attention = pad_right(rows, pad_id, device)
@@ -374,8 +374,8 @@ def update(options: CrawlerPPOOptions, policy, value_model, optimizer, sessions:
     """``epochs_per_step`` passes of Eq. 5-8 over the step's sessions; the mean losses."""
     import torch
 
-    from .ppo_math import policy_loss, rl_loss, value_loss
-    from .runtime import autocast
+    from scholar_tui.training.ppo_math import policy_loss, rl_loss, value_loss
+    from scholar_tui.training.runtime import autocast
 
     trainable = [p for group in optimizer.param_groups for p in group["params"]]
     policy_losses, value_losses = [], []
@@ -414,12 +414,12 @@ def update(options: CrawlerPPOOptions, policy, value_model, optimizer, sessions:
 def train(options: CrawlerPPOOptions) -> dict[str, Any]:
     import torch
 
-    from .crawler_env import make_environment
-    from .lora import LoRAConfig, apply_lora
-    from .options import options_dict
-    from .runtime import (LOSS_LOG, LossLog, load_checkpoint, load_model, pick_device, pick_dtype,
+    from scholar_tui.training.crawler_env import make_environment
+    from scholar_tui.training.lora import LoRAConfig, apply_lora
+    from scholar_tui.training.options import options_dict
+    from scholar_tui.training.runtime import (LOSS_LOG, LossLog, load_checkpoint, load_model, pick_device, pick_dtype,
                           save_checkpoint, save_final, seed_everything)
-    from .sft import uses_chat_template
+    from scholar_tui.training.sft import uses_chat_template
 
     for name in ("epochs_per_step", "forward_batch_size", "accumulate_batch_size", "queries_per_step", "total_steps"):
         if getattr(options, name) < 1:
@@ -510,6 +510,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    from .cli_entry import run_script
+    from scholar_tui.training.cli_entry import run_script
 
     run_script(main)

@@ -24,9 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import TrainingError
-from .options import parse_options
-from .sft import option, required
+from scholar_tui.training.errors import TrainingError
+from scholar_tui.training.options import parse_options
+from scholar_tui.training.sft import option, required
 
 CONVERTER = "convert_hf_to_gguf.py"
 OUTTYPES = ("f32", "f16", "bf16", "q8_0", "auto")
@@ -195,7 +195,7 @@ def merged_hf_folder(options: ExportOptions, target: Path) -> Path:
         return source  # already a full model folder: convert it as it is
     import torch
 
-    from .runtime import load_model, pick_dtype
+    from scholar_tui.training.runtime import load_model, pick_dtype
 
     model, tokenizer = load_model(options.model, pick_dtype(options.dtype, torch.device("cpu"), lora=True))
     target.mkdir(parents=True, exist_ok=True)
@@ -206,7 +206,7 @@ def merged_hf_folder(options: ExportOptions, target: Path) -> Path:
 
 def export(options: ExportOptions) -> dict[str, Any]:
     from scholar_tui.config.locations import locations
-    from ..models.registry import ModelEntry, register
+    from scholar_tui.models.registry import ModelEntry, register
 
     converter = find_converter(options.convert_script)  # fail before the slow merge
     where = locations()
@@ -239,6 +239,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    from .cli_entry import run_script
+    from scholar_tui.training.cli_entry import run_script
 
     run_script(main)

@@ -20,8 +20,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from .errors import TrainingError
-from .lora import LoRAConfig, apply_lora, has_lora, lora_state_dict, merge_lora
+from scholar_tui.training.errors import TrainingError
+from scholar_tui.training.lora import LoRAConfig, apply_lora, has_lora, lora_state_dict, merge_lora
 
 ADAPTER_CONFIG = "adapter_config.json"
 ADAPTER_WEIGHTS = "adapter.pt"

@@ -12,11 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import TrainingError
 from scholar_tui.core.jsonl import read_jsonl
 from scholar_tui.core.pasa.prompts import SelectorRecord, selector_prompt, selector_response
-from .options import parse_options
-from .sft import SFTOptions
+from scholar_tui.training.errors import TrainingError
+from scholar_tui.training.options import parse_options
+from scholar_tui.training.sft import SFTOptions
 
 
 @dataclass
@@ -34,12 +34,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     pairs = build_pairs(read_jsonl(options.train_file, SelectorRecord))
     if not pairs:
         raise TrainingError(f"{options.train_file}: no records")
-    from .sft import run_sft
+    from scholar_tui.training.sft import run_sft
 
     return run_sft(options, pairs, "selector-sft")
 
 
 if __name__ == "__main__":
-    from .cli_entry import run_script
+    from scholar_tui.training.cli_entry import run_script
 
     run_script(main)

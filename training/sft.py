@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import TrainingError
-from .options import REQUIRED
+from scholar_tui.training.errors import TrainingError
+from scholar_tui.training.options import REQUIRED
 
 IGNORE = -100  # label of a token that does not count in the loss (prompt, padding)
 
@@ -130,8 +130,8 @@ def prepare_model(options: SFTOptions):
     """Model, tokenizer, device and LoRA config, as the options ask."""
     import torch
 
-    from .lora import LoRAConfig, apply_lora
-    from .runtime import load_model, pick_device, pick_dtype, seed_everything
+    from scholar_tui.training.lora import LoRAConfig, apply_lora
+    from scholar_tui.training.runtime import load_model, pick_device, pick_dtype, seed_everything
 
     seed_everything(options.seed)
     device = pick_device(options.device)
@@ -157,8 +157,8 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str) -> d
     """Train on (prompt, response) pairs; returns a summary (steps, last loss, where things are)."""
     import torch
 
-    from .options import options_dict
-    from .runtime import LOSS_LOG, LossLog, autocast, load_checkpoint, save_checkpoint, save_final
+    from scholar_tui.training.options import options_dict
+    from scholar_tui.training.runtime import LOSS_LOG, LossLog, autocast, load_checkpoint, save_checkpoint, save_final
 
     if not pairs:
         raise TrainingError(f"{options.train_file}: no training examples")
@@ -229,7 +229,7 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str) -> d
         if progress["step"] % options.save_every == 0 or progress["step"] == total_steps:
             save_checkpoint(output_dir, {"model": model}, optimizer, dict(progress))
     if math.isnan(last_loss) and log.path.is_file():  # resumed a finished run: report its last loss
-        from .runtime import read_losses
+        from scholar_tui.training.runtime import read_losses
 
         last_loss = next((row["loss"] for row in reversed(read_losses(output_dir)) if "loss" in row), last_loss)
     model.eval()

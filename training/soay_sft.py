@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import TrainingError
 from scholar_tui.core.jsonl import read_jsonl
 from scholar_tui.core.soay.prompts import SoAyRecord, soay_prompt, soay_response
-from .options import parse_options
-from .sft import SFTOptions, option, required
+from scholar_tui.training.errors import TrainingError
+from scholar_tui.training.options import parse_options
+from scholar_tui.training.sft import SFTOptions, option, required
 
 
 @dataclass
@@ -43,12 +43,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     pairs = build_pairs(records, description_file.read_text(encoding="utf-8"), options.split)
     if not pairs:
         raise TrainingError(f"{options.train_file}: no records in split {options.split!r} (of {len(records)})")
-    from .sft import run_sft
+    from scholar_tui.training.sft import run_sft
 
     return run_sft(options, pairs, "soay-sft")
 
 
 if __name__ == "__main__":
-    from .cli_entry import run_script
+    from scholar_tui.training.cli_entry import run_script
 
     run_script(main)

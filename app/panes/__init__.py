@@ -6,12 +6,12 @@ from collections.abc import Callable
 
 from textual.widget import Widget
 
-from .api_debugger import APIDebuggerPane
-from .conference import ConferencePane
-from .library import LibraryPane
-from .paper_search import PaperSearchPane
-from .scholar_qa import ScholarQAPane
-from .settings import SettingsPane
+from scholar_tui.app.panes.api_debugger import APIDebuggerPane
+from scholar_tui.app.panes.conference import ConferencePane
+from scholar_tui.app.panes.library import LibraryPane
+from scholar_tui.app.panes.paper_search import PaperSearchPane
+from scholar_tui.app.panes.scholar_qa import ScholarQAPane
+from scholar_tui.app.panes.settings import SettingsPane
 
 TAB_TITLES = {
     "paper-search": "Paper search",

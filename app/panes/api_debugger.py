@@ -22,9 +22,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
+from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.core.readiness import loops_missing
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
-from ..widgets.focus import focus_start
 
 if TYPE_CHECKING:
     from scholar_tui.core.autofeedback.human import SentByHand

@@ -17,9 +17,9 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tre
 
 from scholar_tui.core.readiness import conference_missing
 
-from ...core.conference.tree import ConferenceError
-from ...models.base import LLMError
-from ..widgets.focus import focus_if_showing, focus_start
+from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
+from scholar_tui.core.conference.tree import ConferenceError
+from scholar_tui.models.base import LLMError
 
 METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
 MAX_TREE_LABEL = 90
@@ -79,8 +79,8 @@ class ConferencePane(Horizontal):
     def engine(self):
         """The Conference QA engine with the shared models, kept while they stay the same (it holds
         each conference's search tables); call from a worker: it may load the models."""
-        from ...core.conference.answer import answer_mode_for
-        from ...core.conference.engine import open_conference
+        from scholar_tui.core.conference.answer import answer_mode_for
+        from scholar_tui.core.conference.engine import open_conference
 
         mode = answer_mode_for(self.services.settings.llm.model)
         llm = self.services.llm() if mode != "computed" else None
@@ -101,7 +101,7 @@ class ConferencePane(Horizontal):
     # -- conferences -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-list", exit_on_error=False)
     def load_conferences(self, select: str | None = None) -> None:
-        from ...core.conference.engine import open_conference
+        from scholar_tui.core.conference.engine import open_conference
 
         names = [record.name for record in open_conference(self.services.where, None).conferences()]
         self.post_message(self.ConferencesLoaded(names, select))
@@ -151,8 +151,8 @@ class ConferencePane(Horizontal):
 
     @work(thread=True, exclusive=True, group="conf-import", exit_on_error=False)
     def import_source(self, source: str) -> None:
-        from ...core.conference.describe import StructuralDescriber
-        from ...core.conference.sources import load_source
+        from scholar_tui.core.conference.describe import StructuralDescriber
+        from scholar_tui.core.conference.sources import load_source
 
         settings = self.services.settings
 
@@ -166,7 +166,7 @@ class ConferencePane(Horizontal):
             self.app.call_from_thread(setattr, self.query_one("#conf-import", Button), "disabled", False)
 
     def _show_build_event(self, event) -> None:
-        from ...core.conference.events import DescribeProgress, IndexBuilt
+        from scholar_tui.core.conference.events import DescribeProgress, IndexBuilt
 
         if isinstance(event, DescribeProgress) and not (event.done == event.total or event.done % 512 < 64):
             return  # a status line per batch would flicker
@@ -201,7 +201,7 @@ class ConferencePane(Horizontal):
         self._run(asking(), self._show_ask_event)
 
     def _show_ask_event(self, event) -> None:
-        from ...core.conference.events import Answered, EvidenceFound
+        from scholar_tui.core.conference.events import Answered, EvidenceFound
 
         if isinstance(event, EvidenceFound):
             self._show_evidence(event.evidence, cited=[])
@@ -238,7 +238,7 @@ class ConferencePane(Horizontal):
     # -- the tree browser ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)
     def load_tree(self, name: str) -> None:
-        from ...core.conference.engine import open_conference
+        from scholar_tui.core.conference.engine import open_conference
 
         try:
             tree = open_conference(self.services.where, None).load_tree(name)

@@ -28,12 +28,12 @@ from scholar_tui.core.library.online import (
 )
 from scholar_tui.core.readiness import library_missing
 
-from ...core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.app.widgets.focus import focus_start
+from scholar_tui.app.widgets.paths import PathInput
+from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from scholar_tui.indexes.records import show_controls
-from ...indexes.library import Library
-from ...indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
-from ..widgets.focus import focus_start
-from ..widgets.paths import PathInput
 
 def escape(text: str) -> str:
     """Library text for a markup string: Rich markup escaped and control characters made visible."""

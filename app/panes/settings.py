@@ -10,11 +10,11 @@ from textual.message import Message
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Static
 
+from scholar_tui.app.messages import SettingsChanged
 from scholar_tui.config.settings import ConfigError, save_setting
-from ...core.doctor import run_checks
-from ...models.base import CancelToken, LLMError
-from ...models.registry import all_models
-from ..messages import SettingsChanged
+from scholar_tui.core.doctor import run_checks
+from scholar_tui.models.base import CancelToken, LLMError
+from scholar_tui.models.registry import all_models
 
 STATUS_STYLE = {"ok": "[green]ok[/]", "warn": "[yellow]warn[/]", "fail": "[red]FAIL[/]"}
 

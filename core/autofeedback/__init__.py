@@ -63,13 +63,13 @@ after a failed run the ReAct trace (Thought / Action / Observation) and the ask 
 
 from __future__ import annotations
 
-from .dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
-from .engine import AutoFeedback, open_autofeedback
-from .loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
+from scholar_tui.core.autofeedback.dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
+from scholar_tui.core.autofeedback.engine import AutoFeedback, open_autofeedback
+from scholar_tui.core.autofeedback.loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
 from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
-from .retriever import APIRetriever
-from .static import StaticFinding, StaticScanner
-from .taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
+from scholar_tui.core.autofeedback.retriever import APIRetriever
+from scholar_tui.core.autofeedback.static import StaticFinding, StaticScanner
+from scholar_tui.core.autofeedback.taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
 
 __all__ = [
     "APIRetriever", "AutoFeedback", "DynamicAnalyser", "DynamicObservation", "ERROR_TYPES", "FeedbackLimits",

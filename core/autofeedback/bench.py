@@ -27,11 +27,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..library.apis import SPECS
-from .dynamic import is_empty, send_request
-from .loop import FeedbackLimits, FeedbackLoop, Generation
+from scholar_tui.core.autofeedback.dynamic import is_empty, send_request
+from scholar_tui.core.autofeedback.loop import FeedbackLimits, FeedbackLoop, Generation
 from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, format_request, parse_request
-from .retriever import name_words
+from scholar_tui.core.autofeedback.retriever import name_words
+from scholar_tui.core.library.apis import SPECS
 
 METHODS: dict[str, FeedbackLimits] = {
     "no feedback": FeedbackLimits(0, 0),

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..library.apis import ERROR_CODES, SPECS, APISpec
+from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APISpec
 
 ANY_API = "*"
 CHUNK_SIMILARITY = 0.3

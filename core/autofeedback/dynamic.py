@@ -16,10 +16,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..library.apis import ERROR_CODES, SPECS, APIError, APISpec
-from ..sandbox import APICall, SandboxResult
-from .docs import ANY_API, api_documentation, fingerprint, semantic_chunks
+from scholar_tui.core.autofeedback.docs import ANY_API, api_documentation, fingerprint, semantic_chunks
 from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, call_arguments, format_request, parse_request
+from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APIError, APISpec
+from scholar_tui.core.sandbox import APICall, SandboxResult
 
 RESPONSE_CHARS = 300
 
@@ -112,7 +112,7 @@ class DynamicAnalyser:
     # -- the index -----------------------------------------------------------------------------
     def index(self):
         """The documentation's chunk index, built (or rebuilt, when the docs changed) on first use."""
-        from ...indexes.autofeedback_docs import TABLE, DocIndex
+        from scholar_tui.indexes.autofeedback_docs import TABLE, DocIndex
 
         with self._lock:
             if self._index is None:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..library.apis import ERROR_CODES, SPECS, APISpec
-from ..sandbox import APICall, SandboxResult
-from .dynamic import DynamicAnalyser, DynamicObservation
-from .retriever import APIRetriever
-from .static import StaticFinding, StaticScanner
+from scholar_tui.core.autofeedback.dynamic import DynamicAnalyser, DynamicObservation
+from scholar_tui.core.autofeedback.retriever import APIRetriever
+from scholar_tui.core.autofeedback.static import StaticFinding, StaticScanner
+from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APISpec
+from scholar_tui.core.sandbox import APICall, SandboxResult
 
 
 class AutoFeedback:
@@ -46,8 +46,8 @@ class AutoFeedback:
 
 def open_autofeedback(where, settings, embedder, *, source: str, **documentation):
     """A loop with this installation's limits and log; ``documentation`` as for ``from_settings``."""
-    from ...indexes.autofeedback_log import FeedbackLog
-    from .loop import FeedbackLimits, FeedbackLoop
+    from scholar_tui.core.autofeedback.loop import FeedbackLimits, FeedbackLoop
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
     return FeedbackLoop(AutoFeedback.from_settings(where, settings, embedder, **documentation),
                         FeedbackLimits.from_settings(settings), log=FeedbackLog(where), source=source)

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from scholar_tui.core.autofeedback.dynamic import is_empty, send_request
 from scholar_tui.core.autofeedback.registry import tool_apis_for
-from scholar_tui.core.events import Event
-from .dynamic import is_empty, send_request
 from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, parse_request
+from scholar_tui.core.events import Event
 
 
 @dataclass
@@ -79,7 +79,7 @@ def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None
                 raise ValueError(f"a request to {tools.name}'s tools needs the embedder (the library search is semantic)")
             call = tools.send(where, settings, text, embedder())
         else:
-            from ..library.apis import open_api
+            from scholar_tui.core.library.apis import open_api
 
             call = send_request(open_api(where, settings, backend), text)
         response = call.result if call.ok else {"error": call.error, "code": call.error_code}

@@ -19,10 +19,10 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from scholar_tui.core.autofeedback.dynamic import DynamicObservation, ReActStep
+from scholar_tui.core.autofeedback.static import StaticFinding
+from scholar_tui.core.autofeedback.templates import dynamic_feedback
 from scholar_tui.core.events import FeedbackFinished, FeedbackRound
-from .dynamic import DynamicObservation, ReActStep
-from .static import StaticFinding
-from .templates import dynamic_feedback
 
 Mode = Literal["request", "program"]
 

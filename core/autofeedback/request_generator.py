@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ...models.grammars import gbnf_literal
-from ..library.apis import SPECS, APISpec
-from .loop import FeedbackRecord, Generation
+from scholar_tui.core.autofeedback.loop import FeedbackRecord, Generation
 from scholar_tui.core.autofeedback.request_parser import BLOCK
-from .retriever import first_sentence
+from scholar_tui.core.autofeedback.retriever import first_sentence
+from scholar_tui.core.library.apis import SPECS, APISpec
+from scholar_tui.models.grammars import gbnf_literal
 
 MAX_ARGUMENTS = 3
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..sandbox import SAFE_BUILTINS, unicode_problem
+from scholar_tui.core.sandbox import SAFE_BUILTINS, unicode_problem
 
 OPEN_TAG, CLOSE_TAG = "<<API>>", "<</API>>"
 BLOCK = re.compile(re.escape(OPEN_TAG) + r"(.*?)" + re.escape(CLOSE_TAG), re.DOTALL)

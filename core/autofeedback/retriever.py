@@ -23,7 +23,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from ..library.apis import SPECS, APISpec
+from scholar_tui.core.library.apis import SPECS, APISpec
 
 
 def name_words(name: str) -> str:

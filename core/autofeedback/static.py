@@ -38,11 +38,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..library.apis import SPECS, APISpec
-from ..sandbox import check_program
 from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, parse_request, program_calls
-from .retriever import APIRetriever
-from .taxonomy import error_type, literal_key
+from scholar_tui.core.autofeedback.retriever import APIRetriever
+from scholar_tui.core.autofeedback.taxonomy import error_type, literal_key
+from scholar_tui.core.library.apis import SPECS, APISpec
+from scholar_tui.core.sandbox import check_program
 
 PYTHON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -115,7 +115,7 @@ class StaticScanner:
     # -- entry points --------------------------------------------------------------------------
     def scan_request(self, text: str, instruction: str, relevant: Sequence[str] | None = None) -> StaticFinding | None:
         """The first error in a ``<<API>>…<</API>>`` request, or None when it may be sent."""
-        from .templates import static_feedback
+        from scholar_tui.core.autofeedback.templates import static_feedback
 
         try:
             request = parse_request(text)
@@ -134,7 +134,7 @@ class StaticScanner:
         (a class, an import…); E2.1 (on the last call) when none of its calls is in the relevant set
         (``relevant``, else the retriever's top-1).
         """
-        from .templates import static_feedback
+        from scholar_tui.core.autofeedback.templates import static_feedback
 
         findings: list[StaticFinding] = []
         try:

@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 
-from ..library.apis import APISpec
-from .retriever import first_sentence
-from .taxonomy import ERROR_TYPES
+from scholar_tui.core.autofeedback.retriever import first_sentence
+from scholar_tui.core.autofeedback.taxonomy import ERROR_TYPES
+from scholar_tui.core.library.apis import APISpec
 
 REGENERATE = "Regenerate the API request between <<API>> and <</API>>."
 REWRITE = "Rewrite the program with this call corrected."

@@ -16,6 +16,6 @@ behind ``indexes`` (``conference_store`` for SQLite, ``conference_vectors`` for 
 Importing this package stays cheap: the heavy modules (numpy, LanceDB) load with ``engine``.
 """
 
-from .tree import ConferenceError
+from scholar_tui.core.conference.tree import ConferenceError
 
 __all__ = ["ConferenceError"]

@@ -25,11 +25,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .events import Answered, EvidencePath
-from .lexical import WORD, expanded_query, words
-from .paths import node_path_text
-from .tree import Node, Tree
-from .values import EMAIL, NUMBER, URL, Amount, find_amounts, find_dates, format_amount, sentences
+from scholar_tui.core.conference.events import Answered, EvidencePath
+from scholar_tui.core.conference.lexical import WORD, expanded_query, words
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.values import EMAIL, NUMBER, URL, Amount, find_amounts, find_dates, format_amount, sentences
 
 ANSWER_MODES = ("computed", "choose", "generate")
 
@@ -39,7 +39,7 @@ def answer_mode_for(model_setting: str) -> str:
 
     The bundled 135 M model copies or rambles when it writes; the computed answer is better.
     """
-    from ...models.registry import DEFAULT_LLM
+    from scholar_tui.models.registry import DEFAULT_LLM
 
     return "computed" if model_setting in ("", DEFAULT_LLM) else "generate"
 MAX_CANDIDATE_CHARS = 220

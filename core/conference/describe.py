@@ -26,9 +26,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from ..events import Event
-from .paths import node_labels
-from .tree import Node, Tree
+from scholar_tui.core.conference.paths import node_labels
+from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.events import Event
 
 MAX_SIBLINGS = 10
 """The paper's prompt shows at most ten same-level nodes."""

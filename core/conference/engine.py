@@ -18,18 +18,18 @@ from statistics import mean
 import numpy as np
 
 from scholar_tui.config.locations import Locations
-from ...indexes import conference_vectors as vectors
-from ...indexes.conference_store import ConferenceRecord, ConferenceStore, NodeRow
-from .answer import ANSWER_MODES, answer_question
-from .describe import DescribeProgress, Describer, describe_tree, embedded_text
-from .events import (Answered, EmbedProgress, EvalFinished, EvalProgress, EvalReport, EvidenceFound, EvidencePath,
+from scholar_tui.core.conference.answer import ANSWER_MODES, answer_question
+from scholar_tui.core.conference.describe import DescribeProgress, Describer, describe_tree, embedded_text
+from scholar_tui.core.conference.events import (Answered, EmbedProgress, EvalFinished, EvalProgress, EvalReport, EvidenceFound, EvidencePath,
                      IndexBuilt, MethodReport, TreeLoaded, TypeScores)
-from .evidence import EvidenceIndex, hit_at_k
-from .metrics import exact_match, token_f1
-from .paths import leaf_paths, node_path_text
-from .questions import QUESTION_TYPES, find_dataset_files, load_dataset_questions
-from .retrieval import ABLATION, METHODS, PathRetriever, RetrievalParts
-from .tree import ConferenceError, Node, Tree, load_json_tree
+from scholar_tui.core.conference.evidence import EvidenceIndex, hit_at_k
+from scholar_tui.core.conference.metrics import exact_match, token_f1
+from scholar_tui.core.conference.paths import leaf_paths, node_path_text
+from scholar_tui.core.conference.questions import QUESTION_TYPES, find_dataset_files, load_dataset_questions
+from scholar_tui.core.conference.retrieval import ABLATION, METHODS, PathRetriever, RetrievalParts
+from scholar_tui.core.conference.tree import ConferenceError, Node, Tree, load_json_tree
+from scholar_tui.indexes import conference_vectors as vectors
+from scholar_tui.indexes.conference_store import ConferenceRecord, ConferenceStore, NodeRow
 
 TOP_K = 5
 EMBED_BATCH = 128

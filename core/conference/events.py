@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..events import Event
-from .describe import DescribeProgress
+from scholar_tui.core.conference.describe import DescribeProgress
+from scholar_tui.core.events import Event
 
 __all__ = [
     "Answered", "DescribeProgress", "EmbedProgress", "EvalFinished", "EvalProgress", "EvalReport", "EvidenceFound",

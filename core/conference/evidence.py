@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .tree import Node, Tree
+from scholar_tui.core.conference.tree import Node, Tree
 
 SEGMENT_SPLIT = re.compile(r">>|»|>|/")
 FUZZY_MIN_CHARS = 16

@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from .tree import ConferenceError, Tree, clean_text, tree_from_data
+from scholar_tui.core.conference.tree import ConferenceError, Tree, clean_text, tree_from_data
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 BLOCKS = {"p", "li", "dd", "dt", "blockquote", "pre", "figcaption", "address", "div", "section", "article",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tree import PATH_SEPARATOR, Node, Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .tree import ConferenceError, read_json
+from scholar_tui.core.conference.tree import ConferenceError, read_json
 
 QUESTION_TYPES = ("extraction_atomic", "extraction_complex", "reasoning_atomic", "reasoning_complex")
 SHORT_TYPE = {"extraction_atomic": "EA", "extraction_complex": "EC", "reasoning_atomic": "RA", "reasoning_complex": "RC"}

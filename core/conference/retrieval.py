@@ -27,9 +27,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ...indexes.conference_vectors import PathTable
-from .lexical import BM25, expanded_query, words
-from .tree import Tree
+from scholar_tui.core.conference.lexical import BM25, expanded_query, words
+from scholar_tui.core.conference.tree import Tree
+from scholar_tui.indexes.conference_vectors import PathTable
 
 RRF_K = 60
 """Reciprocal rank fusion's constant, from its paper (not tuned here)."""

@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from .html_tree import tree_from_html, tree_from_html_files
-from .questions import QUESTION_TYPES
+from scholar_tui.core.conference.html_tree import tree_from_html, tree_from_html_files
+from scholar_tui.core.conference.questions import QUESTION_TYPES
 from scholar_tui.core.conference.tree import ConferenceError, Tree, read_json, tree_from_data
 
 HTML_SUFFIXES = {".html", ".htm"}

@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from typing import Any
 
-from .apis import APIError, Backend
+from scholar_tui.core.library.apis import APIError, Backend
 
 
 def _rank_people(candidates: list[dict], name: str | None, organization: str | None, interest: str | None) -> list[dict]:
@@ -76,7 +76,7 @@ class LocalBackend(Backend):
     def _interests(self, person: dict) -> list[str]:
         if person["interests"]:
             return person["interests"]
-        from .taxonomy import category_name
+        from scholar_tui.core.library.taxonomy import category_name
 
         names = []
         for code, _ in self.library.person_categories(person["id"]):
@@ -193,7 +193,7 @@ class OpenAlexBackend(Backend):
         self.library = library
 
     def _run(self, api: str, make: Callable) -> Any:
-        from .online import NotFound, OfflineError, SourceError, run_sync
+        from scholar_tui.core.library.online import NotFound, OfflineError, SourceError, run_sync
 
         try:
             return run_sync(make)
@@ -207,8 +207,8 @@ class OpenAlexBackend(Backend):
     def _cache(self, works: list[dict] = (), authors: list[dict] = ()) -> None:
         if self.library is None:
             return
-        from .importer import store_records
-        from .openalex import parse_author, parse_work
+        from scholar_tui.core.library.importer import store_records
+        from scholar_tui.core.library.openalex import parse_author, parse_work
 
         records = []
         for parse, items in ((parse_work, works), (parse_author, authors)):
@@ -237,7 +237,7 @@ class OpenAlexBackend(Backend):
 
     @staticmethod
     def _person_row(author: dict) -> dict:
-        from .openalex import parse_author
+        from scholar_tui.core.library.openalex import parse_author
 
         record = parse_author(author)
         return {
@@ -310,7 +310,7 @@ class OpenAlexBackend(Backend):
         return self._person_row(self._author("getPersonInterest", person_id))["interests"]
 
     def getPublication(self, pub_id: str) -> dict:
-        from .openalex import parse_work
+        from scholar_tui.core.library.openalex import parse_work
 
         work_id = self._id("getPublication", pub_id, "W", "pub_id")
         work = self._run("getPublication", lambda: self.client.work(work_id))

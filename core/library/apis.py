@@ -355,7 +355,7 @@ class Backend:
 
 
 def local_api(library) -> AcademicAPI:
-    from .api_backends import LocalBackend
+    from scholar_tui.core.library.api_backends import LocalBackend
 
     return AcademicAPI(LocalBackend(library))
 
@@ -365,7 +365,7 @@ def open_api(where, settings, backend: str = "local") -> AcademicAPI:
 
     Opens its own SQLite connection: call it in the thread (or process) that makes the calls.
     """
-    from ...indexes.library import Library
+    from scholar_tui.indexes.library import Library
 
     library = Library.open(where)
     if backend == "local":
@@ -377,8 +377,8 @@ def open_api(where, settings, backend: str = "local") -> AcademicAPI:
 
 def openalex_api(network, library=None, *, transport=None, backoff_s: float = 1.0) -> AcademicAPI:
     """The OpenAlex backend with the polite client; ``library`` caches what it fetches."""
-    from .api_backends import OpenAlexBackend
-    from .online import OpenAlexClient, PoliteClient
+    from scholar_tui.core.library.api_backends import OpenAlexBackend
+    from scholar_tui.core.library.online import OpenAlexClient, PoliteClient
 
     client = OpenAlexClient(PoliteClient(network, transport=transport, backoff_s=backoff_s))
     return AcademicAPI(OpenAlexBackend(client, library))

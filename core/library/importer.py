@@ -23,9 +23,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from scholar_tui.core.library.identity import after_import
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
-from .identity import after_import
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
 
@@ -124,7 +124,7 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
 
 
 def _unarxive(path: Path) -> Read:
-    from .unarxive import parse_paper
+    from scholar_tui.core.library.unarxive import parse_paper
 
     return _jsonl(path, lambda data: [parse_paper(data)], "an unarXive paper")
 
@@ -174,7 +174,7 @@ def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Read:
 
 
 def _arxiv(path: Path) -> Read:
-    from .arxiv import ArxivFeedError, parse_feed
+    from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 
     bad: list[str] = []
     try:

@@ -251,7 +251,7 @@ class ArxivClient:
         return words
 
     async def search(self, text: str, *, before: str | None = None, max_results: int = 25) -> list[PaperRecord]:
-        from .arxiv import ArxivFeedError, parse_feed
+        from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 
         response = await self.http.get(
             self.base_url,
@@ -267,7 +267,7 @@ class ArxivClient:
 
 
 def works_to_records(works: list[dict]) -> list[PaperRecord]:
-    from .openalex import parse_work
+    from scholar_tui.core.library.openalex import parse_work
 
     records = []
     for work in works:
@@ -359,7 +359,7 @@ class OnlineSources:
 
     def cache_papers(self, records: list[PaperRecord], *, query: str = "") -> list[int]:
         """Store records in one transaction; their authors' name variants are merged (identity)."""
-        from .importer import store_records
+        from scholar_tui.core.library.importer import store_records
 
         with self.library.transaction():
             paper_ids, _ = store_records(self.library, records)
@@ -413,7 +413,7 @@ class OnlineSources:
                           [merge.summary() for merge in self.merged], time.monotonic() - started, problem)
 
     def cache_authors(self, authors: list[dict]) -> list[int]:
-        from .openalex import parse_author
+        from scholar_tui.core.library.openalex import parse_author
 
         people = []
         with self.library.transaction():

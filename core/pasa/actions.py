@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ...models.grammars import gbnf_literal
 from scholar_tui.core.pasa.prompts import CrawlerAction, parse_actions
+from scholar_tui.models.grammars import gbnf_literal
 
 FREE_QUERY_MAX_CHARS = 80
 

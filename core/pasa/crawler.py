@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ...models.base import LLM, CancelToken
+from scholar_tui.core.pasa.actions import CheckedActions, expand_grammar, search_grammar, validate
 from scholar_tui.core.pasa.prompts import CrawlerSession, Paper, crawler_prompt
-from .actions import CheckedActions, expand_grammar, search_grammar, validate
+from scholar_tui.models.base import LLM, CancelToken
 
 MAX_SECTIONS_SHOWN = 40
 MAX_ABSTRACT_WORDS = 120

@@ -6,9 +6,9 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from ...indexes.library import Library
-from ..library.bibtex import write_bibtex
-from .events import RankedPaper
+from scholar_tui.core.library.bibtex import write_bibtex
+from scholar_tui.core.pasa.events import RankedPaper
+from scholar_tui.indexes.library import Library
 
 FORMATS = ("bib", "json")
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from ...indexes.library import Library
-from ...indexes.pasa_works import link_reference, unlinked_references
+from scholar_tui.core.pasa.reference_titles import extract_title
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.pasa_works import link_reference, unlinked_references
 from scholar_tui.indexes.records import PaperRecord
-from .reference_titles import extract_title
 
 SOURCE = "reference"
 

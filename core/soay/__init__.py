@@ -18,12 +18,12 @@ def open_soay(where, settings, *, embedder, llm_provider: Callable[[], Any] | No
                 backend: str = "local", choice_mode: str = "auto", code_mode: str = "template",
                 feedback: bool | None = None, feedback_source: str = "soay"):
     """``feedback``: run programs through AutoFeedback (default: the ``autofeedback.soay`` setting)."""
-    from ..library.apis import open_api
-    from .engine import SoAyEngine
+    from scholar_tui.core.library.apis import open_api
+    from scholar_tui.core.soay.engine import SoAyEngine
 
     loop = None
     if settings.autofeedback.soay if feedback is None else feedback:
-        from ..autofeedback import open_autofeedback
+        from scholar_tui.core.autofeedback import open_autofeedback
 
         loop = open_autofeedback(where, settings, embedder, source=feedback_source)
     return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from .entities import find_entity
+from scholar_tui.core.soay.entities import find_entity
 
 MAX_TURNS = 4
 FINISH = "Finish"
@@ -57,7 +57,7 @@ def _field_values(observation: Any, name: str) -> Any:
 
 class StepByStepAgent:
     def __init__(self, api: Any, llm: Any) -> None:
-        from ..library.apis import SPECS
+        from scholar_tui.core.library.apis import SPECS
 
         self.api = api
         self.llm = llm

@@ -16,10 +16,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from scholar_tui.core.sandbox import Sandbox
+from scholar_tui.core.soay.evaluate import SoAyEvalReport, judge, soay_eval
+from scholar_tui.core.soay.intents import INTENTS, Intent
 from scholar_tui.core.soay.prompts import SoAyRecord
-from ..sandbox import Sandbox
-from .evaluate import SoAyEvalReport, judge, soay_eval
-from .intents import INTENTS, Intent
 
 
 def _empty(value: Any) -> bool:
@@ -140,8 +140,8 @@ def spread_over_hops(records: list[SoAyRecord], limit: int) -> list[SoAyRecord]:
 def compare_with_baseline(engine, test: list[SoAyRecord], baseline_limit: int) -> list[MethodRun]:
     """SoAy on the test questions, then the slow step-by-step baseline on up to ``baseline_limit`` of
     them (spread over hop counts), with the same model and APIs; the first question warms up first."""
-    from .baseline import StepByStepAgent
-    from .engine import final_answer
+    from scholar_tui.core.soay.baseline import StepByStepAgent
+    from scholar_tui.core.soay.engine import final_answer
 
     def soay(question: str):
         return final_answer(engine.run(question))

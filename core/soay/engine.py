@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any, Literal
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.readiness import api_missing
-from ..sandbox import Limits, Sandbox, SandboxResult
-from .entities import Mention, find_entity
-from .intents import INTENTS, Intent
-from .retrieval import ChoiceMode, IntentIndex, choose_intent
+from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
+from scholar_tui.core.soay.entities import Mention, find_entity
+from scholar_tui.core.soay.intents import INTENTS, Intent
+from scholar_tui.core.soay.retrieval import ChoiceMode, IntentIndex, choose_intent
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
-    from ..autofeedback import FeedbackLoop, FeedbackRecord
+    from scholar_tui.core.autofeedback import FeedbackLoop, FeedbackRecord
 
 CodeMode = Literal["template", "model"]
 
@@ -327,7 +327,7 @@ class SoAyEngine:
         return result
 
     def _model_program(self, question: str, intent: Intent, entity: str, previous: "FeedbackRecord | None" = None) -> str:
-        from ..library.apis import SPECS
+        from scholar_tui.core.library.apis import SPECS
 
         llm = self._llm()
         if llm is None:

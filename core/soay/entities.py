@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
+from scholar_tui.core.soay.intents import EntityKind
 from scholar_tui.indexes.records import fold
-from .intents import EntityKind
 
 QUOTED = re.compile(r"[\"“”‘’'«»](.{4,}?)[\"“”‘’'«»](?:\s|[?.!,;:]|$)")
 WORD = re.compile(r"\S+")

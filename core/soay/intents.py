@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from .solutions import Combination, Solution
+from scholar_tui.core.soay.solutions import Combination, Solution
 
 EntityKind = Literal["person", "paper"]
 

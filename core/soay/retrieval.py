@@ -18,7 +18,7 @@ from typing import Literal
 
 import numpy as np
 
-from .intents import INTENTS, EntityKind, Intent
+from scholar_tui.core.soay.intents import INTENTS, EntityKind, Intent
 
 ChoiceMode = Literal["auto", "retrieval", "llm"]
 CLOSE_CALL_MARGIN = 0.1  # in probability
