@@ -16,6 +16,7 @@ from scholar_tui.app.cli_feedback import bench_feedback, feedback, logs
 from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
+from scholar_tui.app.cli_startup import bench_startup
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 from scholar_tui.app.cli_train import train
 from scholar_tui.config.locations import HOME_ENV
