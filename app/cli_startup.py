@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from scholar_tui.app.cli import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
 
 
 def _mark(seconds: float, target: float | None) -> str:
