@@ -157,8 +157,8 @@ def measure_throughput(texts: list[str], embedders) -> Iterator[Throughput]:
 
 def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home: Path | None = None,
                       progress=lambda line: None) -> StartupReport:
-    from scholar_tui.core.config import load_settings
-    from scholar_tui.core.locations import HOME_ENV, locations
+    from scholar_tui.config.settings import load_settings
+    from scholar_tui.config.locations import HOME_ENV, locations
     from scholar_tui.models import load_embedder
 
     data_dir = Path(data_dir)

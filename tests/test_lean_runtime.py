@@ -49,7 +49,7 @@ def test_commands_that_embed_never_import_training_packages(tmp_path):
     bibtex = FIXTURES / "library" / "bibtex" / "sample.bib"
     modules, outputs = loaded_after([
         ["conf", "import", str(tiny)],
-        ["conf", "ask", "TINY2024", "When does the author rebuttal period end?", "--answerer", "extractive", "--json"],
+        ["conf", "ask", "TINY2024", "When does the author rebuttal period end?", "--answerer", "computed", "--json"],
         ["import", "bibtex", str(bibtex)],
         ["library", "search", "random polynomials", "--json"],
         ["models", "list"],
@@ -58,7 +58,7 @@ def test_commands_that_embed_never_import_training_packages(tmp_path):
     assert "llama_cpp" in modules and "lancedb" in modules  # the embedding paths really ran
     assert not modules & TRAINING_ONLY, sorted(modules & TRAINING_ONLY)
     # the llama.cpp embedder retrieves the right path of the tiny conference
-    assert json.loads(outputs[1])["extractive"] == "March 19, 2024"
+    assert "March 19, 2024" in json.loads(outputs[1])["answer"]
 
 
 def test_the_tui_module_never_imports_training_packages(tmp_path):

@@ -88,15 +88,29 @@ def find_converter(explicit: str = "") -> Path:
     )
 
 
+def _gguf_modules() -> dict[str, object]:
+    return {name: module for name, module in sys.modules.items() if name == "gguf" or name.startswith("gguf.")}
+
+
 @contextlib.contextmanager
 def _argv_and_path(argv: list[str], paths: list[Path]):
+    """The converter's argv and import path; with llama.cpp's own gguf-py among ``paths``, the
+    converter imports that one, even when the runtime's PyPI ``gguf`` (models/gguf_bert.py) is
+    already imported here: the two versions differ and the converter needs its own."""
     saved_argv, saved_path = sys.argv[:], sys.path[:]
+    saved_gguf = _gguf_modules() if any(path.name == "gguf-py" for path in paths) else {}
+    for name in saved_gguf:
+        del sys.modules[name]
     sys.argv = argv
     sys.path[:0] = [str(path) for path in paths]
     try:
         yield
     finally:
         sys.argv, sys.path[:] = saved_argv, saved_path
+        if saved_gguf:
+            for name in _gguf_modules():
+                del sys.modules[name]
+            sys.modules.update(saved_gguf)
 
 
 def convert(converter: Path, hf_dir: Path, outfile: Path, outtype: str) -> Path:
