@@ -132,3 +132,38 @@ def test_held_out_wordings_mostly_reach_their_intent(real_embedder):  # noqa: F8
     right = [intent.key for intent in INTENTS
              if index.rank(intent.held_out_phrasing, intent.entity)[0][0].key == intent.key]
     assert len(right) >= 17, sorted(set(i.key for i in INTENTS) - set(right))
+
+
+def test_the_intent_index_trains_once_per_embedder_and_reuses_the_cache(tmp_path):
+    """Training embeds every seen phrasing twice; a second process with the same embedder loads it."""
+    from scholar_tui.core.soay.retrieval import IntentIndex
+
+    from .library_support import HashingEmbedder
+
+    first_embedder = HashingEmbedder()
+    first = IntentIndex(first_embedder, cache_dir=tmp_path)
+    assert first_embedder.texts > 100 and len(list(tmp_path.glob("soay-intents-*.npz"))) == 1
+    again_embedder = HashingEmbedder()
+    again = IntentIndex(again_embedder, cache_dir=tmp_path)
+    assert again_embedder.texts == 0  # nothing embedded: the trained regressions came from the cache
+    question = "How many papers has X published?"
+    assert [(i.key, round(p, 6)) for i, p in again.rank(question, "person")] == \
+        [(i.key, round(p, 6)) for i, p in first.rank(question, "person")]
+
+    other = HashingEmbedder()
+    other.name = "another-embedder"  # another embedder's vectors: trained anew, kept apart
+    IntentIndex(other, cache_dir=tmp_path)
+    assert other.texts > 100 and len(list(tmp_path.glob("soay-intents-*.npz"))) == 2
+
+
+def test_a_damaged_intent_cache_is_trained_again(tmp_path):
+    from scholar_tui.core.soay.retrieval import IntentIndex
+
+    from .library_support import HashingEmbedder
+
+    IntentIndex(HashingEmbedder(), cache_dir=tmp_path)
+    (cached,) = tmp_path.glob("soay-intents-*.npz")
+    cached.write_bytes(b"not a numpy file")
+    embedder = HashingEmbedder()
+    index = IntentIndex(embedder, cache_dir=tmp_path)
+    assert embedder.texts > 100 and index.rank("Who did X work with?", "person")

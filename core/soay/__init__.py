@@ -27,4 +27,5 @@ def open_soay(where, settings, *, embedder, llm_provider: Callable[[], Any] | No
 
         loop = open_autofeedback(where, settings, embedder, source=feedback_source)
     return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,
-                      backend=backend, choice_mode=choice_mode, code_mode=code_mode, feedback=loop)
+                      backend=backend, choice_mode=choice_mode, code_mode=code_mode, feedback=loop,
+                      cache_dir=where.cache_dir)

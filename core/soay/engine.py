@@ -15,6 +15,7 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
@@ -198,9 +199,10 @@ class SoAyEngine:
         choice_mode: ChoiceMode = "auto",
         code_mode: CodeMode = "template",
         feedback: "FeedbackLoop | None" = None,
+        cache_dir: Path | None = None,
     ) -> None:
         self.api = api
-        self.index = IntentIndex(embedder)
+        self.index = IntentIndex(embedder, cache_dir=cache_dir)
         self.llm_provider = llm_provider
         self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
         self.choice_mode = choice_mode

@@ -13,7 +13,11 @@ top intent stands. ``mode`` forces one or the other.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Literal
 
 import numpy as np
@@ -88,18 +92,26 @@ class IntentIndex:
     regression over the intents), among six variants; see SLOT_FILLERS.
     """
 
-    def __init__(self, embedder, intents: tuple[Intent, ...] = INTENTS) -> None:
+    def __init__(self, embedder, intents: tuple[Intent, ...] = INTENTS, *, cache_dir: Path | None = None) -> None:
         self.intents = intents
         self.solutions = sorted({intent.solution for intent in intents})
         self.tails = sorted({intent.tail_output for intent in intents})
         self._solution_of = np.array([self.solutions.index(intent.solution) for intent in intents])
         self._tail_of = np.array([self.tails.index(intent.tail_output) for intent in intents])
-        rows = [(number, phrasing) for number, intent in enumerate(intents) for phrasing in intent.seen_phrasings]
-        vectors = features(embedder, [phrasing for _, phrasing in rows])
-        labels = np.array([number for number, _ in rows])
-        self._solution_model = softmax_regression(vectors, list(self._solution_of[labels]), len(self.solutions))
-        self._tail_model = softmax_regression(vectors, list(self._tail_of[labels]), len(self.tails))
         self._embedder = embedder
+        cached = _trained_path(cache_dir, embedder, intents)
+        models = _load_models(cached)
+        if models is None:  # training embeds every phrasing twice: seconds a CLI call should not pay again
+            models = self._train()
+            _save_models(cached, models)
+        self._solution_model, self._tail_model = models
+
+    def _train(self) -> tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+        rows = [(number, phrasing) for number, intent in enumerate(self.intents) for phrasing in intent.seen_phrasings]
+        vectors = features(self._embedder, [phrasing for _, phrasing in rows])
+        labels = np.array([number for number, _ in rows])
+        return (softmax_regression(vectors, list(self._solution_of[labels]), len(self.solutions)),
+                softmax_regression(vectors, list(self._tail_of[labels]), len(self.tails)))
 
     def rank(self, masked_question: str, kind: EntityKind) -> list[tuple[Intent, float]]:
         """Intents for this kind of entity with P(intent | question), best first."""
@@ -115,6 +127,44 @@ class IntentIndex:
             key=lambda item: -item[1],
         )
         return ranked
+
+
+TRAINING_VERSION = 1  # bump when features() or softmax_regression() change what training learns
+
+
+def _trained_path(cache_dir: Path | None, embedder, intents: tuple[Intent, ...]) -> Path | None:
+    """Where the regressions trained for this embedder and these intents are kept; None: not kept
+    (no cache folder, or an embedder without a name to key on)."""
+    name = getattr(embedder, "name", None)
+    if cache_dir is None or not name:
+        return None
+    recipe = [TRAINING_VERSION, name, list(map(sorted, (f.items() for f in SLOT_FILLERS))),
+              [[i.key, i.solution, i.tail_output, list(i.seen_phrasings)] for i in intents]]
+    digest = hashlib.sha256(json.dumps(recipe, default=str).encode()).hexdigest()[:20]
+    return Path(cache_dir) / f"soay-intents-{digest}.npz"
+
+
+def _load_models(path: Path | None):
+    if path is None or not path.is_file():
+        return None
+    try:
+        with np.load(path) as saved:
+            return ((saved["solution_w"], saved["solution_b"]), (saved["tail_w"], saved["tail_b"]))
+    except (OSError, ValueError, KeyError):  # a damaged cache file is retrained, never an error
+        return None
+
+
+def _save_models(path: Path | None, models) -> None:
+    if path is None:
+        return
+    (solution_w, solution_b), (tail_w, tail_b) = models
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(partial, solution_w=solution_w, solution_b=solution_b, tail_w=tail_w, tail_b=tail_b)
+        os.replace(partial, path)  # two processes may train at once: the file is whole or absent
+    except OSError:
+        pass  # a read-only cache folder only costs the training next time
 
 
 def choice_prompt(masked_question: str, options: list[Intent]) -> str:
