@@ -282,14 +282,14 @@ def library_online() -> None:
 
 
 def _online(obj: Context, run) -> tuple[Any, list[int]]:
-    from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError, run_sync
+    from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError
     from scholar_tui.indexes.library import LibraryBusy
 
     lib = _library(obj)
     sources = OnlineSources(lib, obj.settings.network)
     sources.http.notice = lambda line: click.echo(line, err=True)
     try:
-        return lib, run_sync(lambda: run(sources))
+        return lib, run(sources)
     except (OfflineError, SourceError, LibraryBusy) as error:
         raise click.ClickException(str(error)) from error
 

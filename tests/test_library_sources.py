@@ -11,7 +11,7 @@ from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 from scholar_tui.core.library.importer import LibraryImportError, run_import
 from scholar_tui.core.library.online import (
-    ArxivClient, OfflineError, OnlineSources, PoliteClient, SourceError, run_sync,
+    ArxivClient, OfflineError, OnlineSources, PoliteClient, SourceError,
 )
 
 from .library_support import (  # noqa: F401
@@ -99,19 +99,19 @@ def test_online_search_with_a_date_cutoff_is_cached(empty_library):
     transport, seen = recording(lambda request: arxiv_handler(request) if "arxiv" in request.url.host
                                 else openalex_handler(request))
     sources = OnlineSources(empty_library, NetworkSettings(contact_email="lab@example.org"), transport=transport, backoff_s=0)
-    ids = run_sync(lambda: sources.search_arxiv("random polynomials", before="2022-12-01"))
+    ids = sources.search_arxiv("random polynomials", before="2022-12-01")
     query = seen[-1].url.params["search_query"]
     assert query == "(all:random AND all:polynomials) AND submittedDate:[199101010000 TO 202211302359]"
     # the answer's 2212.11867 (2022-12-22) is not before the cut-off: dropped even if the source sent it
     assert sorted(empty_library.paper(i)["arxiv_id"] for i in ids) == ["2212.11765", "2212.11790"]
-    run_sync(lambda: sources.search_openalex("random polynomials", before="2022-12-01"))
+    sources.search_openalex("random polynomials", before="2022-12-01")
     assert seen[-1].url.params["filter"] == "to_publication_date:2022-11-30"
     assert seen[-1].url.params["mailto"] == "lab@example.org"
     paper_id = empty_library.resolve_paper("W9000000001")
-    cited = run_sync(lambda: sources.fetch_references(paper_id))
+    cited = sources.fetch_references(paper_id)
     assert len(cited) == 3
     assert empty_library._one("select count(*) from citations where citing_paper_id = ?", (paper_id,)) == 3
-    citing = run_sync(lambda: sources.fetch_cited_by(paper_id))
+    citing = sources.fetch_cited_by(paper_id)
     assert empty_library.cited_by(paper_id) == citing
 
 
@@ -120,16 +120,16 @@ def test_polite_client_backs_off_on_429_and_5xx():
     transport, seen = recording(lambda request: answers.pop(0))
     slept = []
 
-    async def sleep(seconds):
+    def sleep(seconds):
         slept.append(seconds)
 
     client = PoliteClient(NetworkSettings(), transport=transport, backoff_s=0.5, sleep=sleep)
-    assert run_sync(lambda: client.get_json("https://api.openalex.org/works")) == {"ok": 1}
+    assert client.get_json("https://api.openalex.org/works") == {"ok": 1}
     assert slept == [2.0, 1.0] and len(seen) == 3  # Retry-After honoured, then 0.5 * 2**1
     always = PoliteClient(NetworkSettings(), transport=httpx.MockTransport(lambda r: httpx.Response(500)),
                           backoff_s=0.5, sleep=sleep)
     with pytest.raises(SourceError, match="answered 500 after 4 tries"):
-        run_sync(lambda: always.get("https://api.openalex.org/works"))
+        always.get("https://api.openalex.org/works")
 
 
 def test_offline_is_one_clear_message_and_no_retries():
@@ -141,12 +141,12 @@ def test_offline_is_one_clear_message_and_no_retries():
 
     client = PoliteClient(NetworkSettings(), transport=httpx.MockTransport(unreachable))
     with pytest.raises(OfflineError) as caught:
-        run_sync(lambda: client.get("https://export.arxiv.org/api/query"))
+        client.get("https://export.arxiv.org/api/query")
     assert len(calls) == 1 and str(caught.value) == (
         "cannot reach export.arxiv.org (ConnectError): working offline; the local library still answers")
     switched_off = PoliteClient(NetworkSettings(offline=True), transport=httpx.MockTransport(unreachable))
     with pytest.raises(OfflineError, match="network.offline is set"):
-        run_sync(lambda: ArxivClient(switched_off).search("anything"))
+        ArxivClient(switched_off).search("anything")
     assert len(calls) == 1
 
 

@@ -193,10 +193,10 @@ class OpenAlexBackend(Backend):
         self.library = library
 
     def _run(self, api: str, make: Callable) -> Any:
-        from scholar_tui.core.library.online import NotFound, OfflineError, SourceError, run_sync
+        from scholar_tui.core.library.online import NotFound, OfflineError, SourceError
 
         try:
-            return run_sync(make)
+            return make()
         except OfflineError as error:
             raise APIError("E_OFFLINE", str(error), api=api) from error
         except NotFound as error:
@@ -249,14 +249,14 @@ class OpenAlexBackend(Backend):
 
     def searchPerson(self, name: str | None = None, organization: str | None = None,
                      interest: str | None = None) -> list[dict]:
-        async def fetch() -> list[dict]:
+        def fetch() -> list[dict]:
             if name:
-                return await self.client.search_authors(name)
+                return self.client.search_authors(name)
             if organization:
-                institutions = await self.client.search_institutions(organization)
+                institutions = self.client.search_institutions(organization)
                 if not institutions:
                     return []
-                return await self.client.authors_at(self._id("searchPerson", institutions[0]["id"], "I", "organization"))
+                return self.client.authors_at(self._id("searchPerson", institutions[0]["id"], "I", "organization"))
             raise APIError("E_UNSUPPORTED", "the OpenAlex backend needs a name or an organization to search people "
                            "(the local backend also searches by interest alone)", api="searchPerson")
 

@@ -1,4 +1,4 @@
-"""Online sources over HTTP (async httpx): OpenAlex and the arXiv API, politely.
+"""Online sources over HTTP (synchronous httpx): OpenAlex and the arXiv API, politely.
 
 Polite means: a timeout on every request (``network.timeout_s``), retries with exponential
 back-off on 429 and 5xx (``Retry-After`` honoured, capped), the contact address from
@@ -12,15 +12,13 @@ a search done once online is answered locally afterwards.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlparse
 
 import httpx
@@ -36,7 +34,6 @@ RETRY_STATUSES = {429, 500, 502, 503, 504}
 MAX_RETRY_AFTER_S = 30.0
 FIELDED = re.compile(r"\b(au|ti|abs|cat|all|id|co|jr|rn):", re.I)
 ONLINE_SOURCES = {"arxiv": "arXiv", "openalex": "OpenAlex"}
-T = TypeVar("T")
 
 
 class OfflineError(Exception):
@@ -59,16 +56,6 @@ def _user_agent(email: str | None) -> str:
     return f"scholar-tui/{own} (mailto:{email})" if email else f"scholar-tui/{own}"
 
 
-def run_sync(make: Callable[[], Awaitable[T]]) -> T:
-    """Run a coroutine from synchronous code, also from a thread that has a running loop."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(make())
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(lambda: asyncio.run(make())).result()
-
-
 class PoliteClient:
     """GETs with timeouts, retries and back-off; ``transport`` lets tests replay recorded answers."""
 
@@ -76,10 +63,10 @@ class PoliteClient:
         self,
         network: NetworkSettings,
         *,
-        transport: httpx.AsyncBaseTransport | None = None,
+        transport: httpx.BaseTransport | None = None,
         retries: int = 3,
         backoff_s: float = 1.0,
-        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        sleep: Callable[[float], None] = time.sleep,
         notice: Callable[[str], None] | None = None,
     ) -> None:
         self.network = network
@@ -96,26 +83,26 @@ class PoliteClient:
         a source that never answers costs 20 s with the default 10 s, not 4 tries x 10 s + back-off."""
         return 2 * self.network.timeout_s
 
-    def _client(self) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
+    def _client(self) -> httpx.Client:
+        return httpx.Client(
             timeout=self.network.timeout_s,
             headers={"User-Agent": _user_agent(self.network.contact_email)},
             transport=self.transport,
             follow_redirects=True,
         )
 
-    async def get(self, url: str, params: dict[str, Any] | None = None) -> httpx.Response:
+    def get(self, url: str, params: dict[str, Any] | None = None) -> httpx.Response:
         host = urlparse(url).netloc
         if self.network.offline:
             raise OfflineError(
                 f"offline (network.offline is set): {host} is not asked; the local library still answers"
             )
         deadline = time.monotonic() + self.total_s
-        async with self._client() as client:
+        with self._client() as client:
             for attempt in range(self.retries + 1):
                 left = deadline - time.monotonic()
                 try:
-                    response = await client.get(url, params=params, timeout=max(0.1, min(self.network.timeout_s, left)))
+                    response = client.get(url, params=params, timeout=max(0.1, min(self.network.timeout_s, left)))
                     self.requests.append(response.request)
                 except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:
                     # No route or no DNS: retrying will not help, and the user should know now.
@@ -133,7 +120,7 @@ class PoliteClient:
                     if attempt == 0 and self.notice is not None:
                         self.notice(f"{host} is not answering ({type(error).__name__}); trying again for at most "
                                     f"{deadline - time.monotonic():.0f} s more")
-                    await self.sleep(delay)
+                    self.sleep(delay)
                     continue
                 if response.status_code in RETRY_STATUSES:
                     delay = self._delay(response, attempt)
@@ -142,7 +129,7 @@ class PoliteClient:
                     if deadline - time.monotonic() <= delay:
                         raise SourceError(f"{host} answered {response.status_code}; waiting {delay:g} s more would "
                                           f"pass the {self.total_s:g} s limit (twice network.timeout_s)")
-                    await self.sleep(delay)
+                    self.sleep(delay)
                     continue
                 if response.status_code == 404:
                     raise NotFound(f"{host}: nothing at {response.request.url.path}")
@@ -158,8 +145,8 @@ class PoliteClient:
             return min(float(header), MAX_RETRY_AFTER_S)
         return self.backoff_s * 2**attempt
 
-    async def get_json(self, url: str, params: dict[str, Any] | None = None) -> Any:
-        response = await self.get(url, params)
+    def get_json(self, url: str, params: dict[str, Any] | None = None) -> Any:
+        response = self.get(url, params)
         try:
             return response.json()
         except ValueError as error:
@@ -183,51 +170,51 @@ class OpenAlexClient:
             params["mailto"] = self.http.network.contact_email  # OpenAlex's polite pool
         return params
 
-    async def _list(self, endpoint: str, **params: Any) -> list[dict]:
-        page = await self.http.get_json(f"{self.base_url}/{endpoint}", self._params(**params))
+    def _list(self, endpoint: str, **params: Any) -> list[dict]:
+        page = self.http.get_json(f"{self.base_url}/{endpoint}", self._params(**params))
         if not isinstance(page, dict) or not isinstance(page.get("results"), list):
             raise SourceError(f"OpenAlex /{endpoint} answered without a results list")
         return page["results"]
 
-    async def search_works(self, query: str, *, before: str | None = None, per_page: int = 25) -> list[dict]:
+    def search_works(self, query: str, *, before: str | None = None, per_page: int = 25) -> list[dict]:
         cutoff = f"to_publication_date:{_day_before(before)}" if before else None
-        return await self._list("works", search=query, filter=cutoff, per_page=per_page)
+        return self._list("works", search=query, filter=cutoff, per_page=per_page)
 
-    async def search_authors(self, query: str, *, per_page: int = 25) -> list[dict]:
-        return await self._list("authors", search=query, per_page=per_page)
+    def search_authors(self, query: str, *, per_page: int = 25) -> list[dict]:
+        return self._list("authors", search=query, per_page=per_page)
 
-    async def search_institutions(self, query: str, *, per_page: int = 5) -> list[dict]:
-        return await self._list("institutions", search=query, per_page=per_page)
+    def search_institutions(self, query: str, *, per_page: int = 5) -> list[dict]:
+        return self._list("institutions", search=query, per_page=per_page)
 
-    async def authors_at(self, institution_id: str, *, per_page: int = 25) -> list[dict]:
-        return await self._list(
+    def authors_at(self, institution_id: str, *, per_page: int = 25) -> list[dict]:
+        return self._list(
             "authors", filter=f"last_known_institutions.id:{institution_id}", sort="cited_by_count:desc", per_page=per_page
         )
 
-    async def work(self, work_id: str) -> dict:
-        return await self.http.get_json(f"{self.base_url}/works/{work_id}", self._params())
+    def work(self, work_id: str) -> dict:
+        return self.http.get_json(f"{self.base_url}/works/{work_id}", self._params())
 
-    async def author(self, author_id: str) -> dict:
-        return await self.http.get_json(f"{self.base_url}/authors/{author_id}", self._params())
+    def author(self, author_id: str) -> dict:
+        return self.http.get_json(f"{self.base_url}/authors/{author_id}", self._params())
 
-    async def works_by_ids(self, work_ids: list[str]) -> list[dict]:
+    def works_by_ids(self, work_ids: list[str]) -> list[dict]:
         found: list[dict] = []
         for start in range(0, len(work_ids), 50):  # OpenAlex ORs at most 50 values in one filter
             batch = work_ids[start:start + 50]
-            found += await self._list("works", filter=f"openalex:{'|'.join(batch)}", per_page=50)
+            found += self._list("works", filter=f"openalex:{'|'.join(batch)}", per_page=50)
         return found
 
-    async def references(self, work_id: str) -> tuple[dict, list[dict]]:
+    def references(self, work_id: str) -> tuple[dict, list[dict]]:
         """The work and the works it cites."""
-        work = await self.work(work_id)
+        work = self.work(work_id)
         cited = [openalex_id(item) for item in work.get("referenced_works") or []]
-        return work, await self.works_by_ids([item for item in cited if item])
+        return work, self.works_by_ids([item for item in cited if item])
 
-    async def cited_by(self, work_id: str, *, per_page: int = 25) -> list[dict]:
-        return await self._list("works", filter=f"cites:{work_id}", sort="cited_by_count:desc", per_page=per_page)
+    def cited_by(self, work_id: str, *, per_page: int = 25) -> list[dict]:
+        return self._list("works", filter=f"cites:{work_id}", sort="cited_by_count:desc", per_page=per_page)
 
-    async def works_of(self, author_id: str, *, per_page: int = 50) -> list[dict]:
-        return await self._list(
+    def works_of(self, author_id: str, *, per_page: int = 50) -> list[dict]:
+        return self._list(
             "works", filter=f"author.id:{author_id}", sort="cited_by_count:desc", per_page=per_page
         )
 
@@ -250,10 +237,10 @@ class ArxivClient:
             words = f"({words}) AND submittedDate:[199101010000 TO {last}2359]"
         return words
 
-    async def search(self, text: str, *, before: str | None = None, max_results: int = 25) -> list[PaperRecord]:
+    def search(self, text: str, *, before: str | None = None, max_results: int = 25) -> list[PaperRecord]:
         from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 
-        response = await self.http.get(
+        response = self.http.get(
             self.base_url,
             {"search_query": self.query_for(text, before), "start": 0, "max_results": max_results,
              "sortBy": "relevance"},
@@ -332,7 +319,7 @@ class AddFinished(Event):
         return text + (f" · {self.problem}" if self.problem else "")
 
 
-def open_online(where, network: NetworkSettings, *, transport: httpx.AsyncBaseTransport | None = None) -> "OnlineSources":
+def open_online(where, network: NetworkSettings, *, transport: httpx.BaseTransport | None = None) -> "OnlineSources":
     """The online flow over this installation's library (its own connection: open it in the thread that uses it)."""
     from scholar_tui.indexes.library import Library
 
@@ -342,7 +329,7 @@ def open_online(where, network: NetworkSettings, *, transport: httpx.AsyncBaseTr
 class OnlineSources:
     """Online search whose results land in the library; returns library paper/person ids."""
 
-    def __init__(self, library, network: NetworkSettings, *, transport: httpx.AsyncBaseTransport | None = None,
+    def __init__(self, library, network: NetworkSettings, *, transport: httpx.BaseTransport | None = None,
                  backoff_s: float = 1.0) -> None:
         self.library = library
         self.merged: list = []  # identity merges made by the last add
@@ -371,9 +358,9 @@ class OnlineSources:
     def find(self, source: str, query: str, *, before: str | None = None, limit: int = 25) -> list[PaperRecord]:
         """Search a source without storing anything: what a person chooses from."""
         if source == "arxiv":
-            return run_sync(lambda: self.arxiv.search(query, before=before, max_results=limit))
+            return self.arxiv.search(query, before=before, max_results=limit)
         if source == "openalex":
-            return works_to_records(run_sync(lambda: self.openalex.search_works(query, before=before, per_page=limit)))
+            return works_to_records(self.openalex.search_works(query, before=before, per_page=limit))
         raise SourceError(f"unknown online source {source!r}: {' or '.join(ONLINE_SOURCES)}")
 
     def search(self, source: str, query: str, *, before: str | None = None, limit: int = 25) -> Iterator[Event]:
@@ -403,7 +390,7 @@ class OnlineSources:
         problem = ""
         for start in range(0, len(cited), 50):  # one request per 50 ids, as OpenAlex allows
             try:
-                works = run_sync(lambda: self.openalex.works_by_ids(cited[start:start + 50]))
+                works = self.openalex.works_by_ids(cited[start:start + 50])
             except (OfflineError, SourceError) as error:
                 problem = f"references not fetched: {error}"
                 break
@@ -424,14 +411,14 @@ class OnlineSources:
                     continue
         return people
 
-    async def search_openalex(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
-        return self.cache_works(await self.openalex.search_works(query, before=before, per_page=limit))
+    def search_openalex(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
+        return self.cache_works(self.openalex.search_works(query, before=before, per_page=limit))
 
-    async def search_arxiv(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
-        return self.cache_papers(await self.arxiv.search(query, before=before, max_results=limit), query=query)
+    def search_arxiv(self, query: str, *, before: str | None = None, limit: int = 25) -> list[int]:
+        return self.cache_papers(self.arxiv.search(query, before=before, max_results=limit), query=query)
 
-    async def search_authors(self, name: str, *, limit: int = 25) -> list[int]:
-        return self.cache_authors(await self.openalex.search_authors(name, per_page=limit))
+    def search_authors(self, name: str, *, limit: int = 25) -> list[int]:
+        return self.cache_authors(self.openalex.search_authors(name, per_page=limit))
 
     def _openalex_id_of(self, paper_id: int) -> str:
         paper = self.library.paper(paper_id)
@@ -441,13 +428,13 @@ class OnlineSources:
             raise SourceError(f"paper:{paper_id} has no OpenAlex id; import it from OpenAlex first")
         return paper["openalex_id"]
 
-    async def fetch_references(self, paper_id: int) -> list[int]:
+    def fetch_references(self, paper_id: int) -> list[int]:
         """The works a library paper cites, cached and linked (its references resolve)."""
-        work, cited = await self.openalex.references(self._openalex_id_of(paper_id))
+        work, cited = self.openalex.references(self._openalex_id_of(paper_id))
         self.cache_works([work])
         return self.cache_works(cited)
 
-    async def fetch_cited_by(self, paper_id: int, *, limit: int = 25) -> list[int]:
+    def fetch_cited_by(self, paper_id: int, *, limit: int = 25) -> list[int]:
         """Works citing a library paper, cached with a reference to it (citation edges appear)."""
         work_id = self._openalex_id_of(paper_id)
-        return self.cache_works(await self.openalex.cited_by(work_id, per_page=limit), cites=work_id)
+        return self.cache_works(self.openalex.cited_by(work_id, per_page=limit), cites=work_id)

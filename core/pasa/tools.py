@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError, run_sync
+from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError
 from scholar_tui.core.pasa.citation_context import citing_sentences
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.evidence import MemoEmbedder
@@ -96,7 +96,7 @@ class LibraryTools:
                 if self.online is None:
                     break
                 try:
-                    online_ids += run_sync(lambda: ask(query, before=before, limit=per_source))
+                    online_ids += ask(query, before=before, limit=per_source)
                 except (OfflineError, SourceError) as error:
                     self._went_offline(error, notices)
             if online_ids:
@@ -138,7 +138,7 @@ class LibraryTools:
         origin = "library"
         if self.online is not None:
             try:
-                fetched = run_sync(lambda: self._fetch_online(paper_id, section_id))
+                fetched = self._fetch_online(paper_id, section_id)
                 origin = "library+online" if fetched else origin
             except (OfflineError, SourceError) as error:
                 self._went_offline(error, notices)
@@ -153,12 +153,12 @@ class LibraryTools:
                     contexts.setdefault(row["cited_paper_id"], []).extend(citing_sentences(text, row["ordinal"]))
         return ToolResult(list(dict.fromkeys(ids)), origin, notices, contexts)
 
-    async def _fetch_online(self, paper_id: int, section_id: int | None) -> int:
+    def _fetch_online(self, paper_id: int, section_id: int | None) -> int:
         """OpenAlex records for the section's references (or the paper's referenced works)."""
         online = self.online
         assert online is not None
         if section_id is None:
-            fetched = await online.fetch_references(paper_id)
+            fetched = online.fetch_references(paper_id)
         else:
             wanted = []
             for row in section_citations(self.library, section_id):
@@ -167,7 +167,7 @@ class LibraryTools:
                     wanted.append(row["openalex_id"])
             if not wanted:
                 return 0
-            fetched = online.cache_works(await online.openalex.works_by_ids(wanted))
+            fetched = online.cache_works(online.openalex.works_by_ids(wanted))
         if fetched:
             self._sync_index()
         return len(fetched)
