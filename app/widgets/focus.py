@@ -39,5 +39,7 @@ class StayingTabPane(TabPane):
 
     @on(TabPane.Focused)
     def _stay_hidden(self, event: TabPane.Focused) -> None:
-        if not showing(self):
-            event.stop()  # focus arrived after a person moved on: keep the tab they chose
+        # Never let the message bubble: TabbedContent would handle it later still, after a person
+        # may have moved on, and bring this tab back. A shown pane gains nothing from it either:
+        # it is the active tab already.
+        event.stop()
