@@ -26,10 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.conference.events import Answered, EvidencePath
-from scholar_tui.core.conference.lexical import WORD, expanded_query, words
+from scholar_tui.core.conference.lexical import WORD, expanded_query, names_the_value, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Node, Tree
-from scholar_tui.core.conference.values import EMAIL, NUMBER, URL, Amount, find_amounts, find_dates, format_amount, sentences
+from scholar_tui.core.conference.values import (
+    ASKS_EMAIL, ASKS_LINK, EMAIL, HOW_MUCH, NUMBER, URL, WHEN, Amount, find_amounts, find_dates, format_amount, sentences,
+)
 
 ANSWER_MODES = ("computed", "choose", "generate")
 
@@ -58,10 +60,6 @@ LATEST_CUES = re.compile(r"\b(latest|last|final|end|ends|closing)\b", re.IGNOREC
 COMPARE_CUES = re.compile(r"\b(cheaper|more expensive|less expensive|higher|lower|more|less|earlier|later|bigger|smaller)\b"
                           r".*\bthan\b|\bwhich (?:one )?is (?:cheaper|more|less|earlier|later|higher|lower)\b",
                           re.IGNORECASE)
-WHEN = re.compile(r"\b(when|what date|which date|what day|deadline|due)\b", re.IGNORECASE)
-HOW_MUCH = re.compile(r"\b(how much|cost|price|fee|fees|pay)\b", re.IGNORECASE)
-ASKS_EMAIL = re.compile(r"\b(e-?mail|contact)\b", re.IGNORECASE)
-ASKS_LINK = re.compile(r"\b(link|url|website|web page|webpage|site|download|learn more)\b", re.IGNORECASE)
 
 
 @dataclass
@@ -128,21 +126,6 @@ def _named_node(tree: Tree, leaf: Node, question: str) -> Node:
 
 
 # -- the operators ----------------------------------------------------------------------------
-NAMED_SHARE = 2 / 3
-"""A short value "is named" by the question when this share of its words is in it ("Who is the
-Past President?" names "Elected & Past President"); a general majority, not tuned."""
-NAMED_MAX_WORDS = 12
-
-
-def names_the_value(question: str, value: str) -> bool:
-    if value.lower() in question.lower():
-        return True
-    value_words = set(words(value))
-    if not value_words or len(value.split()) > NAMED_MAX_WORDS:
-        return False
-    return len(value_words & set(words(question))) / len(value_words) >= NAMED_SHARE
-
-
 def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
     """When the best path is the thing the question names ("Where is Jane Doe based?" finds "name:
     Jane Doe"), the answer is that record's other field that fits the question best."""

@@ -27,8 +27,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scholar_tui.core.conference.lexical import BM25, expanded_query, words
-from scholar_tui.core.conference.tree import Tree
+from scholar_tui.core.conference.lexical import BM25, expanded_query, names_the_value, words
+from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.values import holds_asked_value
 from scholar_tui.indexes.conference_vectors import PathTable
 
 RRF_K = 60
@@ -56,26 +57,52 @@ class RetrievalParts:
     tree: str = "sections"
     """The second stage: "sections" (at most ``PER_SECTION`` leaves of one parent in the top k),
     "siblings" (a leaf gains its siblings' evidence) or "" (none)."""
+    heads: bool = True
+    """Each ranker's best path is kept in the top k (fused order among them)."""
+    records: bool = True
+    """A record's field that the question names brings the field it asks for next to it
+    ("What is Jane Doe's homepage?" finds "name: Jane Doe", then "Home page: …")."""
 
     @property
     def name(self) -> str:
         if not self.lexical and not self.tree:
             return f"{self.vectors} dense"
         parts = [f"{self.vectors} dense" if self.dense else "", "BM25" if self.lexical else "",
-                 "query expansion" if self.lexical and self.query_expansion else "", f"tree ({self.tree})" if self.tree else ""]
+                 "rankers' heads kept" if self.lexical and self.dense and self.heads else "",
+                 "query expansion" if self.lexical and self.query_expansion else "", f"tree ({self.tree})" if self.tree else "",
+                 "record fields" if self.records and self.tree else ""]
         return " + ".join(part for part in parts if part)
 
 
 STAR = RetrievalParts()
-PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, tree="")
+PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, heads=False, tree="", records=False)
 METHODS = {"star": STAR, "path": PATH_BASELINE}
 ABLATION = (
-    replace(STAR, lexical=False, query_expansion=False, tree=""),
-    replace(STAR, query_expansion=False, tree=""),
-    replace(STAR, tree=""),
+    replace(STAR, lexical=False, query_expansion=False, heads=False, tree="", records=False),
+    replace(STAR, query_expansion=False, heads=False, tree="", records=False),
+    replace(STAR, heads=False, tree="", records=False),
+    replace(STAR, tree="", records=False),
+    replace(STAR, records=False),
     STAR,
-    replace(STAR, tree="siblings"),
+    replace(STAR, heads=False, tree="siblings", records=False),
 )
+
+
+def _label_fit(asked: dict[str, float], label: str) -> float:
+    """How well a field's label fits the question's (expanded) words; a label of several words
+    also counts written as one ("Home page" fits "homepage")."""
+    label_words = set(words(label))
+    if len(label_words) > 1:
+        label_words.add("".join(words(label)))
+    return sum(asked.get(word, 0.0) for word in label_words)
+
+
+def _head(scores: np.ndarray) -> int | None:
+    """The row a ranker puts first (the site's first among ties), or None when it scores every
+    path alike (it prefers nothing: no word of the question is on the site, say)."""
+    if not len(scores) or float(scores.max()) <= float(scores.min()):
+        return None
+    return int(np.argmax(scores))
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
@@ -105,20 +132,31 @@ class PathRetriever:
 
     def stage_one(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts) -> np.ndarray:
         """Fused scores of every path (higher is better)."""
-        fused = np.zeros(len(self.table), dtype=np.float32)
+        rankings: list[np.ndarray] = []
         if parts.dense and query_vector is not None:
             kinds = parts.vectors.split("+")
             for kind in kinds:
                 cosine = self.table.vectors[kind] @ np.asarray(query_vector, dtype=np.float32)
                 if not parts.lexical and len(kinds) == 1:
                     return cosine
-                fused += 1.0 / (RRF_K + _ranks(cosine))
+                rankings.append(cosine)
         if parts.lexical:
-            query = expanded_query(question) if parts.query_expansion else {word: 1.0 for word in words(question)}
+            query = expanded_query(question, self.bm25.postings) if parts.query_expansion else {word: 1.0 for word in words(question)}
             lexical = self.bm25.scores(query)
             if not parts.dense:
                 return lexical
-            fused += 1.0 / (RRF_K + _ranks(lexical))
+            rankings.append(lexical)
+        fused = np.zeros(len(self.table), dtype=np.float32)
+        for scores in rankings:
+            fused += 1.0 / (RRF_K + _ranks(scores))
+        if parts.heads:
+            # Each ranker's best path stays in the top k: an exact lexical match (a name, a title)
+            # that the dense side ranks 1,000th, or the reverse, would otherwise fall below paths
+            # both rank middling. 1.0 is above any fused score (at most 2 / (RRF_K + 1)).
+            for scores in rankings:
+                head = _head(scores)
+                if head is not None:
+                    fused[head] += 1.0
         return fused
 
     def stage_two(self, scores: np.ndarray) -> np.ndarray:
@@ -150,15 +188,62 @@ class PathRetriever:
         order = np.argsort(-scores, kind="stable")
         if parts.tree != "sections":
             return [(int(row), float(scores[row])) for row in order[:k]]
-        return [(int(row), float(scores[row])) for row in self.one_section_each(order[:CANDIDATES], k)]
+        candidates = order[:CANDIDATES].tolist()
+        if parts.records:
+            candidates = self.with_asked_fields(question, candidates, k)
+        return [(int(row), float(scores[row])) for row in self.one_section_each(candidates, k)]
 
-    def one_section_each(self, order: np.ndarray, k: int) -> list[int]:
+    def with_asked_fields(self, question: str, order: list[int], k: int) -> list[int]:
+        """``order`` with, right after each of the first ``k`` paths that is a record's field the
+        question names, that record's field the question asks for.
+
+        "What is the homepage of the chair, Jane Doe?" matches "…»Jane Doe»name»Jane Doe" best;
+        the evidence is the same record's "Home page", which shares no word with the question
+        but its label. Only a named field brings one in (it identifies the record); the field
+        brought is the one whose label the question's words fit best, ties to the longer value.
+        """
+        asked = expanded_query(question, self.bm25.postings)
+        result: list[int] = []
+        for position, row in enumerate(order):
+            if row in result:
+                continue
+            result.append(row)
+            if position >= k:
+                continue
+            field = self._asked_field(question, asked, row)
+            if field is not None and field not in result:
+                result.append(field)
+        return result
+
+    def _asked_field(self, question: str, asked: dict[str, float], row: int) -> int | None:
+        node_id = self.table.node_ids[row]
+        if node_id >= len(self.tree.nodes):
+            return None
+        leaf = self.tree.nodes[node_id]
+        record = self.tree.parent(leaf)
+        if record is None or record.kind != "item" or not leaf.text or not names_the_value(question, leaf.text):
+            return None
+        fields = [node for node in self.tree.siblings(leaf)
+                  if node.is_leaf and node.text and node.id in self._row_of and not names_the_value(question, node.text)]
+        if not fields:
+            return None
+        def fit(node: Node) -> float:
+            return _label_fit(asked, node.label) + (1.0 if holds_asked_value(question, node.text or "") else 0.0)
+        best = max(fields, key=lambda node: (fit(node), len(node.text or "")))
+        if fit(best) > 0:
+            return self._row_of[best.id]
+        # the question names a record by one field and asks for none by name ("Which member is
+        # affiliated with X?"): the record's title field says which record it is
+        titles = [node for node in fields if node.text == record.label]
+        return self._row_of[titles[0].id] if titles else None
+
+    def one_section_each(self, order: list[int], k: int) -> list[int]:
         """The top ``k`` with at most ``PER_SECTION`` leaves of one parent, so that the evidence
         covers several parts of the tree; skipped siblings fill what is left, in order."""
         chosen: list[int] = []
         skipped: list[int] = []
         per_parent: dict[int, int] = {}
-        for row in order.tolist():
+        for row in order:
             parent = self.parent_rows[row]
             if per_parent.get(parent, 0) < PER_SECTION:
                 chosen.append(row)
