@@ -153,6 +153,14 @@ def test_a_value_is_cut_out_of_a_long_text_for_when_questions():
     assert answer.text == "Feb 16 '23" and answer.operation == "value"
 
 
+def test_a_long_value_is_cut_to_the_sentence_that_says_it_most_directly():
+    text = ("Due to the uncertainty of travel this year, the conference will be run in a hybrid format, and "
+            "participants, presenters and organisers are welcome to join on site or from home as they prefer. "
+            "The conference will be run on Zoom. Registered participants will receive the link for joining "
+            "two days before the start.")
+    assert _one_leaf_answer("What platform will the conference be run on?", text).text == "The conference will be run on Zoom."
+
+
 def test_value_parsers():
     assert [found.day.isoformat() for found in find_dates("from Jul 23rd, 2023 to 2023-07-29 and 3 August 2023")] == [
         "2023-07-23", "2023-07-29", "2023-08-03"]

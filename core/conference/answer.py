@@ -103,15 +103,20 @@ def _leaf_text(node: Node) -> str:
 
 
 def _best_sentences(question: str, value: str) -> str:
-    """A long value cut to its sentence that best matches the question (ties: the first)."""
+    """A long value cut to its sentence that best matches the question."""
     if len(value.split()) <= LONG_VALUE_WORDS:
         return value
     asked = expanded_query(question)
     parts = sentences(value)
     if len(parts) <= 1:
         return value
-    best = max(parts, key=lambda part: _overlap(asked, part))
-    return best
+    return _closest_sentence(asked, parts)
+
+
+def _closest_sentence(asked: dict[str, float], parts: Sequence[str]) -> str:
+    """The sentence sharing most (expanded) question words; of equals, the shorter says it more
+    directly ("The conference will be run via Zoom." over a long one with the same words)."""
+    return max(parts, key=lambda part: (_overlap(asked, part), -len(part.split())))
 
 
 def _named_node(tree: Tree, leaf: Node, question: str) -> Node:
@@ -401,7 +406,9 @@ to …?", "Is only … allowed?", "Is the number … fixed?")."""
 
 
 def _support_sentence(question: str, value: str) -> str:
-    """The sentence of ``value`` that shares most (expanded) words with the question (ties: the first)."""
+    """The sentence of ``value`` that shares most (expanded) words with the question; of equals the
+    first, a page's lead sentence (the shorter-sentence tie-break of ``_closest_sentence`` measured
+    one ICML yes/no question worse here)."""
     parts = sentences(value) or [value]
     asked = expanded_query(question)
     return max(parts, key=lambda part: _overlap(asked, part))
