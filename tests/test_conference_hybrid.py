@@ -147,3 +147,23 @@ def test_a_compound_splits_into_the_sites_words():
     assert compound_parts("homepage", {"home"}) == ()
     assert expanded_query("Where is her homepage?", {"home", "page"})["page"] == 1.0
     assert "page" not in expanded_query("Where is her homepage?", {"homepage", "home", "page"})
+
+
+def test_a_question_about_the_conference_itself_keeps_its_top_level_fact(where):
+    """ "Where is MEET 2025 held?" is asked of the whole conference: the site's top-level
+    "location" stays in the top k though deeper pages repeat the word more often."""
+    workshops = {f"Workshop {number}": {"location": f"Location: room {number}, location map at the desk, location B"}
+                 for number in range(4)}
+    home = {"date": "May 5-9",
+            "location": "Lisbon, Portugal, in the congress centre by the river, next to the old town and the harbour"}
+    tree = tree_from_data({"MEET2025": {"Home": home, "Workshops": workshops}})
+    engine = open_conference(where, ConceptEmbedder({"room": 0, "conference": 0}))  # dense: a room is a place
+    list(engine.build(tree, "test", StructuralDescriber()))
+    question = "What is the location of the MEET 2025 conference?"
+    plain = [item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, conference_facts=False))]
+    assert not any("»Home»" in path for path in plain), plain
+    facts = [item.path for item in engine.search("MEET2025", question, k=2)]
+    assert any(path.startswith("MEET2025»Home»location»Lisbon") for path in facts), facts
+    # a question that does not name the conference is about something in it
+    other = [item.path for item in engine.search("MEET2025", "What is the location of the workshop?", k=2)]
+    assert not any("»Home»location" in path for path in other), other

@@ -26,7 +26,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.conference.events import Answered, EvidencePath
-from scholar_tui.core.conference.lexical import WORD, expanded_query, names_the_value, words
+from scholar_tui.core.conference.lexical import WORD, expanded_query, words
+from scholar_tui.core.conference.records import asked_field
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import (
@@ -133,18 +134,14 @@ def _named_node(tree: Tree, leaf: Node, question: str) -> Node:
 # -- the operators ----------------------------------------------------------------------------
 def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
     """When the best path is the thing the question names ("Where is Jane Doe based?" finds "name:
-    Jane Doe"), the answer is that record's other field that fits the question best."""
+    Jane Doe"), the answer is that record's field the question asks for (``records.asked_field``)."""
     top = evidence[0]
     leaf = _leaf(tree, top)
-    record = tree.parent(leaf) if leaf is not None else None
-    if record is None or record.kind != "item" or not top.value or not names_the_value(question, top.value):
+    if leaf is None or not top.value:
         return None
-    asked = expanded_query(question)
-    others = [node for node in tree.siblings(leaf) if node.is_leaf and node.text and node.text.lower() not in question.lower()]
-    if not others:
+    best = asked_field(question, expanded_query(question), leaf, tree, fallback="fullest")
+    if best is None:
         return None
-    # the field the question names; when it names none, the fullest field says most
-    best = max(others, key=lambda node: (_overlap(asked, node.label), len(node.text or "")))
     ranks = {item.node_id: item.rank for item in evidence}
     return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}))
 

@@ -95,7 +95,7 @@ for _group in SYNONYM_GROUPS:
         _GROUP_OF.setdefault(_word, set()).update(_stems)
 
 
-def expanded_query(question: str, vocabulary: Container[str] = ()) -> dict[str, float]:
+def expanded_query(question: str, vocabulary: Container[str] = (), *, hints: bool = True) -> dict[str, float]:
     """The question's words with weight 1, and their synonyms and question-word hints at a lower weight.
 
     An added word never outweighs a word the person wrote (weight ``EXPANSION_WEIGHT``). A written
@@ -109,8 +109,8 @@ def expanded_query(question: str, vocabulary: Container[str] = ()) -> dict[str, 
             for part in compound_parts(word, vocabulary):
                 weights.setdefault(part, 1.0)
     lowered = set(WORD.findall(question.lower()))
-    hints = [hint for word, hint in QUESTION_WORD_HINTS.items() if word in lowered]
-    for word in [*asked, *(term for hint in hints for term in words(hint))]:
+    hinted = [hint for word, hint in QUESTION_WORD_HINTS.items() if word in lowered] if hints else []
+    for word in [*asked, *(term for hint in hinted for term in words(hint))]:
         for other in _GROUP_OF.get(word, {word}):
             weights.setdefault(other, EXPANSION_WEIGHT)
     return weights
@@ -127,22 +127,6 @@ def compound_parts(word: str, vocabulary: Container[str]) -> tuple[str, ...]:
 
 COMPOUND_MIN_PART = 3
 """Both halves of a split compound have at least three letters ("home"+"page", not "a"+"gent")."""
-NAMED_SHARE = 2 / 3
-"""A short value "is named" by the question when this share of its words is in it ("Who is the
-Past President?" names "Elected & Past President"); a general majority, not tuned."""
-NAMED_MAX_WORDS = 12
-
-
-def names_the_value(question: str, value: str) -> bool:
-    """Whether the question names ``value`` (a person, a title, a role) rather than asks for it."""
-    if value.lower() in question.lower():
-        return True
-    value_words = set(words(value))
-    if not value_words or len(value.split()) > NAMED_MAX_WORDS:
-        return False
-    return len(value_words & set(words(question))) / len(value_words) >= NAMED_SHARE
-
-
 EXPANSION_WEIGHT = 0.5
 """An added word counts half a written one: a general prior, not tuned on a conference."""
 

@@ -27,9 +27,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from scholar_tui.core.conference.lexical import BM25, expanded_query, names_the_value, words
-from scholar_tui.core.conference.tree import Node, Tree
-from scholar_tui.core.conference.values import holds_asked_value
+from scholar_tui.core.conference.evidence import squash
+from scholar_tui.core.conference.lexical import BM25, expanded_query, words
+from scholar_tui.core.conference.records import asked_field, label_fit
+from scholar_tui.core.conference.tree import Tree
 from scholar_tui.indexes.conference_vectors import PathTable
 
 RRF_K = 60
@@ -59,6 +60,9 @@ class RetrievalParts:
     "siblings" (a leaf gains its siblings' evidence) or "" (none)."""
     heads: bool = True
     """Each ranker's best path is kept in the top k (fused order among them)."""
+    conference_facts: bool = True
+    """A question that names the conference itself keeps the site's top-level fact its words
+    name ("What is the date of ICML2023?" → "ICML2023»Year(2023)»date") in the top k."""
     records: bool = True
     """A record's field that the question names brings the field it asks for next to it
     ("What is Jane Doe's homepage?" finds "name: Jane Doe", then "Home page: …")."""
@@ -69,32 +73,27 @@ class RetrievalParts:
             return f"{self.vectors} dense"
         parts = [f"{self.vectors} dense" if self.dense else "", "BM25" if self.lexical else "",
                  "rankers' heads kept" if self.lexical and self.dense and self.heads else "",
+                 "conference facts" if self.lexical and self.conference_facts else "",
                  "query expansion" if self.lexical and self.query_expansion else "", f"tree ({self.tree})" if self.tree else "",
                  "record fields" if self.records and self.tree else ""]
         return " + ".join(part for part in parts if part)
 
 
 STAR = RetrievalParts()
-PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, heads=False, tree="", records=False)
+PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, heads=False, conference_facts=False,
+                               tree="", records=False)
 METHODS = {"star": STAR, "path": PATH_BASELINE}
+_PLAIN = replace(STAR, conference_facts=False)
 ABLATION = (
-    replace(STAR, lexical=False, query_expansion=False, heads=False, tree="", records=False),
-    replace(STAR, query_expansion=False, heads=False, tree="", records=False),
-    replace(STAR, heads=False, tree="", records=False),
-    replace(STAR, tree="", records=False),
-    replace(STAR, records=False),
+    replace(_PLAIN, lexical=False, query_expansion=False, heads=False, tree="", records=False),
+    replace(_PLAIN, query_expansion=False, heads=False, tree="", records=False),
+    replace(_PLAIN, heads=False, tree="", records=False),
+    replace(_PLAIN, tree="", records=False),
+    replace(_PLAIN, records=False),
+    _PLAIN,
     STAR,
-    replace(STAR, heads=False, tree="siblings", records=False),
+    replace(_PLAIN, heads=False, tree="siblings", records=False),
 )
-
-
-def _label_fit(asked: dict[str, float], label: str) -> float:
-    """How well a field's label fits the question's (expanded) words; a label of several words
-    also counts written as one ("Home page" fits "homepage")."""
-    label_words = set(words(label))
-    if len(label_words) > 1:
-        label_words.add("".join(words(label)))
-    return sum(asked.get(word, 0.0) for word in label_words)
 
 
 def _head(scores: np.ndarray) -> int | None:
@@ -129,6 +128,11 @@ class PathRetriever:
             self.parent_rows.append(key)
             self.rows_under.setdefault(key, []).append(row)
         self._row_of = row_of
+        depths = [tree.nodes[node_id].depth for node_id in table.node_ids if node_id < len(tree.nodes)]
+        shallowest = min(depths, default=0)
+        self.top_level_rows = [row for row, node_id in enumerate(table.node_ids)
+                               if node_id < len(tree.nodes) and tree.nodes[node_id].depth <= shallowest + 1
+                               and tree.nodes[node_id].label]
 
     def stage_one(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts) -> np.ndarray:
         """Fused scores of every path (higher is better)."""
@@ -157,7 +161,32 @@ class PathRetriever:
                 head = _head(scores)
                 if head is not None:
                     fused[head] += 1.0
+        if parts.lexical and parts.conference_facts:
+            fact = self.conference_fact(question)
+            if fact is not None:
+                fused[fact] += 0.5  # in the top k, after the rankers' heads
         return fused
+
+    def conference_fact(self, question: str) -> int | None:
+        """The row of the site's top-level fact the question asks for, when it asks about the
+        conference itself (names the root, "ICML2023" or "ICML 2023").
+
+        Conference sites state the conference's own date, place and description at the top (a
+        home page, a "Year" section); deeper down the same words name a workshop's date or a
+        hotel's location. So: the leaves of the two shallowest levels whose label the question's
+        words (and their synonyms, not the question-word hints) fit; the best, the site's first
+        among equals.
+        """
+        root = squash(self.tree.root.label)
+        if not root or root not in squash(question):
+            return None
+        asked = expanded_query(question, self.bm25.postings, hints=False)
+        best, best_fit = None, 0.0
+        for row in self.top_level_rows:
+            fit = label_fit(asked, self.tree.nodes[self.table.node_ids[row]].label)
+            if fit > best_fit:
+                best, best_fit = row, fit
+        return best
 
     def stage_two(self, scores: np.ndarray) -> np.ndarray:
         """The top candidates re-scored with their siblings' evidence; the rest keep stage 1's order below them.
@@ -219,23 +248,8 @@ class PathRetriever:
         node_id = self.table.node_ids[row]
         if node_id >= len(self.tree.nodes):
             return None
-        leaf = self.tree.nodes[node_id]
-        record = self.tree.parent(leaf)
-        if record is None or record.kind != "item" or not leaf.text or not names_the_value(question, leaf.text):
-            return None
-        fields = [node for node in self.tree.siblings(leaf)
-                  if node.is_leaf and node.text and node.id in self._row_of and not names_the_value(question, node.text)]
-        if not fields:
-            return None
-        def fit(node: Node) -> float:
-            return _label_fit(asked, node.label) + (1.0 if holds_asked_value(question, node.text or "") else 0.0)
-        best = max(fields, key=lambda node: (fit(node), len(node.text or "")))
-        if fit(best) > 0:
-            return self._row_of[best.id]
-        # the question names a record by one field and asks for none by name ("Which member is
-        # affiliated with X?"): the record's title field says which record it is
-        titles = [node for node in fields if node.text == record.label]
-        return self._row_of[titles[0].id] if titles else None
+        field = asked_field(question, asked, self.tree.nodes[node_id], self.tree, fallback="title")
+        return None if field is None else self._row_of.get(field.id)
 
     def one_section_each(self, order: list[int], k: int) -> list[int]:
         """The top ``k`` with at most ``PER_SECTION`` leaves of one parent, so that the evidence
