@@ -161,6 +161,14 @@ def test_a_long_value_is_cut_to_the_sentence_that_says_it_most_directly():
     assert _one_leaf_answer("What platform will the conference be run on?", text).text == "The conference will be run on Zoom."
 
 
+def test_of_several_dates_the_one_whose_headings_the_question_names():
+    # "notified" and "Notification" agree in their first five letters; the deadline ranks first
+    found = evidence("Abstract registration»March 3, 2025", "Notification to authors»May 20, 2025")
+    answer = compute_answer("When will authors be notified?", found, TREE)
+    assert (answer.text, answer.cited) == ("May 20, 2025", [2])
+    assert compute_answer("When is the abstract due?", found, TREE).text == "March 3, 2025"
+
+
 def test_value_parsers():
     assert [found.day.isoformat() for found in find_dates("from Jul 23rd, 2023 to 2023-07-29 and 3 August 2023")] == [
         "2023-07-23", "2023-07-29", "2023-08-03"]

@@ -205,6 +205,17 @@ def _typed_per_thing(question: str, evidence: Sequence[EvidencePath]) -> Compute
     return Computed(_join([value for _, value in chosen]), "value", sorted(item.rank for item, _ in chosen))
 
 
+PREFIX_CHARS = 5
+"""Words that agree in their first five letters are one word when typed values compete
+("notified" / "Notification date"): truncation stemming, a general IR technique, not tuned."""
+
+
+def _heading_fit(question: str, path: str) -> int:
+    """How many of the question's words (by prefix) the path's headings hold (its value left out)."""
+    headings = {word[:PREFIX_CHARS] for word in words(" ".join(path.split("»")[:-1]))}
+    return len({word[:PREFIX_CHARS] for word in words(question)} & headings)
+
+
 def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """The best path's value; a record's other field when the path is the thing named; the first
     value of the asked type (date, amount, address, link) among the top paths."""
@@ -216,10 +227,11 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
         each = _typed_per_thing(question, evidence)
         if each is not None:
             return each
-        for item in evidence[:TYPE_MATCH_DEPTH]:
-            typed = _typed_value(question, item)
-            if typed is not None:
-                return Computed(typed, "value" if typed != item.value else "span", [item.rank])
+        typed = [(item, value) for item in evidence[:TYPE_MATCH_DEPTH]
+                 for value in [_typed_value(question, item)] if value is not None]
+        if typed:
+            item, value = max(typed, key=lambda entry: (_heading_fit(question, entry[0].path), -entry[0].rank))
+            return Computed(value, "value" if value != item.value else "span", [item.rank])
     paragraphs = _paragraph_list(tree, top)
     if paragraphs is not None:
         return Computed(" ".join(paragraphs), "span", [top.rank])
