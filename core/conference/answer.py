@@ -27,8 +27,8 @@ from dataclasses import dataclass, field
 
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
-from scholar_tui.core.conference.records import asked_field
 from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.records import asked_field
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import (
     ASKS_EMAIL, ASKS_LINK, EMAIL, HOW_MUCH, NUMBER, URL, WHEN, Amount, find_amounts, find_dates, format_amount, sentences,
@@ -217,8 +217,9 @@ def _heading_fit(question: str, path: str) -> int:
 
 
 def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
-    """The best path's value; a record's other field when the path is the thing named; the first
-    value of the asked type (date, amount, address, link) among the top paths."""
+    """The best path's value; a record's other field when the path is the thing named; the value
+    of the asked type (date, amount, address, link) among the top paths whose headings the
+    question names best (of equals the higher ranked)."""
     top = evidence[0]
     field_answer = record_field(question, evidence, tree)
     if field_answer is not None:

@@ -9,6 +9,10 @@ Stage 1 ranks every root-to-leaf path twice and fuses the two rankings:
 
 The rankings are fused by reciprocal rank fusion (Cormack et al. 2009: score = Σ 1/(60 + rank)),
 which needs no score calibration between a cosine and a BM25 score; 60 is the paper's constant.
+Up to three paths are then kept in the top k whatever the fusion says: each ranker's first ("heads": a
+name only BM25 can match is often ranked 1,000th by dense, and RRF's flat curve then lets paths
+both rank middling push it out), and, when the question names the conference itself, the site's
+top-level fact its words name ("conference facts": the conference's own date or place).
 
 Stage 2 re-ranks the top candidates with the tree. The default ("sections") keeps at most
 ``PER_SECTION`` leaves of one parent in the top k: a parent's leaves are largely one piece of
@@ -16,6 +20,10 @@ evidence (a record's fields, a list's entries), and the slots they would take go
 sections, so the evidence covers the tree. The alternative ("siblings") lets a leaf gain its
 siblings' stage-1 evidence, so a section that matches as a whole rises together; measured, it
 crowds the top k with one section and loses hit@5 on both conferences (the ablation shows it).
+
+Finally a path that is a record's field the question names ("…»Jane Doe»name»Jane Doe") brings
+the same record's field the question asks for ("Home page") next to it ("record fields",
+``records.asked_field``).
 
 Every part can be switched off (``RetrievalParts``) for the ablation that ``conf eval --ablation``
 prints.
@@ -229,7 +237,7 @@ class PathRetriever:
         "What is the homepage of the chair, Jane Doe?" matches "…»Jane Doe»name»Jane Doe" best;
         the evidence is the same record's "Home page", which shares no word with the question
         but its label. Only a named field brings one in (it identifies the record); the field
-        brought is the one whose label the question's words fit best, ties to the longer value.
+        brought is the one the question asks for, else the record's title field.
         """
         asked = expanded_query(question, self.bm25.postings)
         result: list[int] = []
