@@ -386,6 +386,8 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
                    f"{pasa_stats['mean_actions']:.1f} actions · {pasa_stats['answers_found_only_by_expand']} answers "
                    f"found through [Expand] · AUC of the head over the whole pool {_fmt(pasa_stats['auc_head_pool'])} · "
                    f"total {done.seconds:.0f} s")
+        click.echo(f"top 20 against plain search's: {pasa_stats['top20_gained']} answers gained, "
+                   f"{pasa_stats['top20_lost']} lost")
     if agent.feedback is not None:
         pasa_stats = next(iter(results.values())).summary["pasa"]
         click.echo(f"AutoFeedback: {pasa_stats['retried_calls']} calls sent back to the Crawler, "
