@@ -88,6 +88,24 @@ def test_the_head_trains_on_a_small_library_and_round_trips(where, mini_library,
     assert load_head(tmp_path).origin == str(tmp_path / "pasa-selector-head.json")
 
 
+def test_train_selector_on_the_command_line_writes_a_head_the_engine_reads(where, mini_library, tmp_path, monkeypatch):
+    import json
+
+    from scholar_tui.core.pasa.queries import write_queries
+
+    monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
+    queries = tmp_path / "queries.jsonl"
+    write_queries(queries, _train_queries(mini_library))
+    output = tmp_path / "head.json"
+    result = CliRunner().invoke(cli, ["pasa", "train-selector", "--queries", str(queries), "--no-model",
+                                      "--output", str(output), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["weights"] == str(output) and report["train_queries"] == 4 and "max_selected" in report
+    head = SelectorHead.load(output)
+    assert head.prior.features == PRIOR_FEATURES and head.threshold == report["threshold"]
+
+
 def test_a_head_file_that_is_not_one_says_so(tmp_path):
     bad = tmp_path / "head.json"
     bad.write_text('{"prior": {"features": ["shoe_size"], "weights": [1], "bias": 0, "mean": [0], "scale": [1]}}')
