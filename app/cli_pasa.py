@@ -235,6 +235,73 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
     click.echo(f"  answers per query: mean {summary['mean_answers']}, from {report.clauses_with_citations} citing clauses")
 
 
+@pasa.command("selector-pairs")
+@click.option("--queries", "queries_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="AutoScholarQuery JSONL (pasa build-queries); its train split is read.")
+@click.option("--negatives", default=3, show_default=True, help="Hard negatives per positive (plain search's top 20).")
+@click.option("--held-out", "held_out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Where to write the held-out slice (default: OUTPUT with .heldout.jsonl).")
+@click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
+@click.pass_obj
+@one_line_errors
+def pasa_selector_pairs(obj: Context, queries_file: Path, negatives: int, held_out: Path | None, output: Path) -> None:
+    """Write Selector SFT records (train selector-sft) from the train split: answers True, search hits False."""
+    from scholar_tui.core.jsonl import write_jsonl
+    from scholar_tui.core.pasa.tools import LibraryTools
+    from scholar_tui.training.selector_pairs import selector_pairs
+
+    query_set = _read_query_file(queries_file)
+    library, embedder, _ = _open(obj, quiet=False, need_llm=False)
+    pairs = selector_pairs(LibraryTools(obj.where, library, embedder), query_set, negatives_per_positive=negatives)
+    held_out = held_out or output.with_suffix(".heldout.jsonl")
+    write_jsonl(output, pairs.train)
+    write_jsonl(held_out, pairs.held_out)
+    positives = sum(record.decision for record in pairs.train)
+    click.echo(f"wrote {len(pairs.train)} records ({positives} True) from {pairs.queries} training queries to {output}")
+    click.echo(f"  held out: {len(pairs.held_out)} records from {pairs.held_out_queries} queries in {held_out}")
+
+
+@pasa.command("selector-auc")
+@click.option("--queries", "queries_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
+              help="AutoScholarQuery JSONL (pasa build-queries); its test split is scored.")
+@click.option("--model", "models", multiple=True,
+              help="A Selector model to score (registered name or .gguf path); repeat to compare (default: the setting).")
+@click.option("--limit", type=int, help="Papers judged per query (default: the head's judge_limit, as bench pasa).")
+@click.option("--split", type=click.Choice(["train", "test", "all"]), default="test", show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+@one_line_errors
+def pasa_selector_auc(obj: Context, queries_file: Path, models: tuple[str, ...], limit: int | None, split: str,
+                      as_json: bool) -> None:
+    """AUC of P(True) of one or more Selector models on the same judged (query, paper) pairs, in one run."""
+    from scholar_tui.core.llm import open_llm
+    from scholar_tui.core.pasa.selector import Selector
+    from scholar_tui.core.pasa.selector_head import load_head
+    from scholar_tui.core.pasa.tools import LibraryTools
+    from scholar_tui.training.selector_auc import judged_pairs, score_model
+
+    query_set = _read_query_file(queries_file)
+    library, embedder, _ = _open(obj, quiet=as_json, need_llm=False)
+    tools = LibraryTools(obj.where, library, embedder)
+    head = load_head(obj.where.data_dir)
+    judged = judged_pairs(tools, query_set, head, split=split, limit=limit)
+    pairs = sum(len(item.labels) for item in judged)
+    _say(f"{pairs} judged pairs ({sum(sum(item.labels) for item in judged)} answers) from {len(judged)} {split} queries", as_json)
+    results = []
+    for name in models or (obj.settings.llm.model,):
+        settings = obj.settings.model_copy(update={"llm": obj.settings.llm.model_copy(update={"model": name})})
+        selector = Selector(open_llm(settings, obj.where), rationale="template")
+        results.append(score_model(name, selector, tools, judged, head, progress=lambda line: _say(line, as_json)))
+    if as_json:
+        emit_json({"split": split, "queries": len(judged), "pairs": pairs,
+                   "models": [asdict(result) for result in results]})
+        return
+    click.echo(f"{'model':40} {'AUC P(True)':>11} {'AUC head':>9} {'mean P(True)':>12} {'s':>6}")
+    for result in results:
+        click.echo(f"{result.model[:40]:40} {_fmt(result.auc):>11} {_fmt(result.head_auc):>9} "
+                   f"{result.mean_p_true:>12.3f} {result.seconds:>6.0f}")
+
+
 @pasa.command("train-selector")
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (default: built from the library now); its train split is read.")

@@ -22,6 +22,7 @@ SCRIPTS = {
     "crawler-il": ("crawler_il", "PaSa Crawler imitation learning on search/expand session trajectories (Table 8)."),
     "crawler-ppo": ("crawler_ppo", "PaSa Crawler session-level PPO (Eq. 1-8, Table 9 defaults)."),
     "export": ("export_gguf", "Merge LoRA, convert to GGUF, quantize, register for `models use`."),
+    "export-lora": ("export_lora", "Convert a LoRA run on a GGUF base to a llama.cpp adapter, register base + adapter."),
 }
 
 
@@ -36,7 +37,7 @@ def train() -> None:
 
 
 def _summary_line(name: str, summary: dict) -> str:
-    if name == "export":
+    if name in ("export", "export-lora"):
         return (f"exported {summary['gguf']} ({summary['bytes']:,} bytes)"
                 + (f"\nuse it with: scholar-tui models use {summary['name']}" if summary["registered"] else ""))
     loss = summary.get("loss", summary.get("last", {}).get("value_loss"))
@@ -57,7 +58,7 @@ def _script_command(name: str, module_name: str, summary: str) -> click.Command:
     def command(args: tuple[str, ...], as_json: bool) -> None:
         module = importlib.import_module(f"scholar_tui.training.{module_name}")
         argv = list(args)
-        if as_json and name != "export":
+        if as_json and not name.startswith("export"):
             argv.append("--quiet")  # the JSON summary is the whole output
         try:
             result = module.main(argv)

@@ -48,6 +48,7 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
         llm = LlamaCppLLM(
             entry.location,
             name=entry.name,
+            lora_path=entry.adapter or None,
             n_ctx=settings.llm.n_ctx,
             n_threads=settings.llm.n_threads,
             n_gpu_layers=settings.llm.n_gpu_layers,

@@ -27,11 +27,14 @@ class LlamaCppLLM(LLM):
         n_threads: int | None = None,
         n_gpu_layers: int = 0,
         seed: int = 0,
+        lora_path: str | None = None,
     ) -> None:
         super().__init__()
         path = Path(model_path)
         if not path.is_file():
             raise LLMError(f"GGUF model file not found: {path}")
+        if lora_path is not None and not Path(lora_path).is_file():
+            raise LLMError(f"LoRA adapter file not found: {lora_path}")
         try:
             from llama_cpp import Llama
         except ImportError as error:  # a broken native build shows up here
@@ -47,6 +50,7 @@ class LlamaCppLLM(LLM):
                 n_threads_batch=self.n_threads,
                 n_gpu_layers=n_gpu_layers,
                 seed=seed,
+                lora_path=lora_path,
                 verbose=False,
             )
         except (ValueError, RuntimeError) as error:

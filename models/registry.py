@@ -27,10 +27,13 @@ class ModelEntry:
     kind: str  # "gguf" | "endpoint" | "sentence-transformers"
     location: str  # file path, folder or URL
     source: str  # where it came from, for `models list`
+    adapter: str = ""  # a llama.cpp LoRA adapter GGUF applied to the GGUF at ``location`` (train export-lora)
 
     @property
     def available(self) -> bool:
-        return self.kind == "endpoint" or Path(self.location).exists()
+        if self.kind == "endpoint":
+            return True
+        return Path(self.location).exists() and (not self.adapter or Path(self.adapter).exists())
 
 
 def package_folder(package: str) -> Path | None:

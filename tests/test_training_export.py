@@ -70,3 +70,42 @@ def test_a_missing_converter_is_one_clear_line(tmp_path, monkeypatch):
     assert "convert_hf_to_gguf.py" in message and "--convert-script" in message and "\n" not in message
     with pytest.raises(TrainingError, match="no such file"):
         export_gguf.find_converter(str(tmp_path / "nope.py"))
+
+
+def test_lora_from_a_gguf_base_exports_as_a_llama_cpp_adapter(tmp_path, where):
+    """PaSa's route at our scale: train from a GGUF (dequantized), export the adapter, and llama.cpp
+    running base + adapter agrees with the trained model in torch."""
+    _converter_or_skip()
+    from llama_cpp import Llama
+
+    from scholar_tui.models import load_llm
+    from scholar_tui.config.settings import Settings
+    from scholar_tui.training import export_lora
+    from scholar_tui.training.runtime import load_model
+
+    base = export_gguf.main(["--model", str(build_tiny_model(tmp_path / "tiny", seed=3)), "--outtype", "f32",
+                             "--quantize", "none", "--output-dir", str(tmp_path / "base"), "--name", "tiny-base",
+                             "--no-register"])["gguf"]
+    run = selector_sft.main(["--model", base, "--train-file", str(FIXTURES / "selector.jsonl"),
+                             "--output-dir", str(tmp_path / "run"), "--lora", "--lora-r", "2", "--lora-dropout", "0",
+                             "--learning-rate", "5e-2", "--max-steps", "1", "--device", "cpu", "--quiet"])
+    summary = export_lora.main(["--model", run["final"], "--outtype", "f32", "--name", "tiny-selector",
+                                "--output-dir", str(tmp_path / "adapter")])
+    entry = resolve_llm("tiny-selector", where)
+    assert entry.location == str(Path(base).resolve()) and entry.adapter == summary["gguf"] and entry.available
+
+    trained, _ = load_model(run["final"])  # the base GGUF dequantized, the adapter merged
+    untrained, _ = load_model(base)
+    ids = [1, 60, 61, 62, 63, 64, 65]
+    with torch.no_grad():
+        expected = trained.eval()(torch.tensor([ids])).logits[0, -1].numpy()
+        before = untrained.eval()(torch.tensor([ids])).logits[0, -1].numpy()
+    assert not np.allclose(expected, before, atol=1e-4)  # the step moved the model
+    llama = Llama(model_path=base, lora_path=summary["gguf"], n_ctx=64, logits_all=True, verbose=False)
+    llama.eval(ids)
+    got = np.asarray(llama.scores[len(ids) - 1])
+    llama.close()
+    assert np.allclose(got, expected, atol=1e-3), float(np.abs(got - expected).max())
+    settings = Settings()
+    settings.llm.model = "tiny-selector"
+    assert load_llm(settings, where).model_name == "tiny-selector"  # `models use` runs base + adapter

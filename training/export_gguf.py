@@ -18,6 +18,7 @@ import contextlib
 import importlib.util
 import os
 import re
+import runpy
 import shutil
 import sys
 from dataclasses import dataclass
@@ -113,21 +114,24 @@ def _argv_and_path(argv: list[str], paths: list[Path]):
             sys.modules.update(saved_gguf)
 
 
-def convert(converter: Path, hf_dir: Path, outfile: Path, outtype: str) -> Path:
+def convert(converter: Path, hf_dir: Path, outfile: Path, outtype: str, extra: tuple[str, ...] = ()) -> Path:
     """Run llama.cpp's converter in this process (torch is already imported here; a second
-    interpreter would import it again)."""
+    interpreter would import it again). ``extra``: more flags (``convert_lora_to_gguf.py --base DIR``)."""
     if outtype not in OUTTYPES:
         raise TrainingError(f"--outtype must be one of {', '.join(OUTTYPES)}")
     llama_cpp_dir = converter.parent
     paths = [llama_cpp_dir] + ([llama_cpp_dir / "gguf-py"] if (llama_cpp_dir / "gguf-py").is_dir() else [])
-    argv = [str(converter), str(hf_dir), "--outfile", str(outfile), "--outtype", outtype]
+    argv = [str(converter), str(hf_dir), "--outfile", str(outfile), "--outtype", outtype, *extra]
     with _argv_and_path(argv, paths):
         try:
-            spec = importlib.util.spec_from_file_location("scholar_tui_convert_hf_to_gguf", converter)
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            _sentencepiece_only_when_needed()
-            module.main()
+            if "\ndef main(" not in converter.read_text(encoding="utf-8"):
+                runpy.run_path(str(converter), run_name="__main__")  # a script body (convert_lora_to_gguf.py)
+            else:
+                spec = importlib.util.spec_from_file_location("scholar_tui_convert_hf_to_gguf", converter)
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                _sentencepiece_only_when_needed()
+                module.main()
         except SystemExit as exit_:
             if exit_.code not in (0, None):
                 raise TrainingError(f"{converter.name} failed (exit {exit_.code}); its log is above") from None

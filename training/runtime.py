@@ -88,8 +88,33 @@ def _from_pretrained(spec: str, dtype: torch.dtype):
     return model, tokenizer
 
 
+def _from_gguf(path: Path, dtype: torch.dtype):
+    """A llama.cpp GGUF file (the bundled model) as a Hugging Face model, its weights dequantized.
+
+    Done by hand rather than ``from_pretrained(gguf_file=...)``, which asks for ``accelerate``: the
+    config and tokenizer come from the file's metadata, the tensors from transformers' GGUF reader.
+    """
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+    from transformers.modeling_gguf_pytorch_utils import load_gguf_checkpoint
+
+    quiet_transformers()
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+        config = AutoConfig.from_pretrained(str(path.parent), gguf_file=path.name)
+        model = AutoModelForCausalLM.from_config(config, dtype=dtype)
+        tensors = load_gguf_checkpoint(str(path), return_tensors=True, model_to_load=model)["tensors"]
+    except (OSError, ValueError, KeyError, NotImplementedError) as error:
+        raise TrainingError(f"cannot load GGUF {path}: {error}") from error
+    result = model.load_state_dict({name: tensor.to(dtype) for name, tensor in tensors.items()}, strict=False)
+    tied = {"lm_head.weight"} if config.tie_word_embeddings else set()
+    if set(result.missing_keys) - tied:
+        raise TrainingError(f"GGUF {path.name} lacks weights for {sorted(set(result.missing_keys) - tied)[0]}")
+    model.tie_weights()
+    return model, tokenizer
+
+
 def load_model(spec: str, dtype: torch.dtype = torch.float32) -> tuple[nn.Module, Any]:
-    """A causal LM and its tokenizer from a Hub id, a model folder, or a LoRA run's ``final`` folder.
+    """A causal LM and its tokenizer from a Hub id, a model folder, a GGUF file, or a LoRA run's ``final`` folder.
 
     A LoRA folder is loaded onto its base model and merged, so the result is always a plain model.
     """
@@ -106,6 +131,8 @@ def load_model(spec: str, dtype: torch.dtype = torch.float32) -> tuple[nn.Module
         from transformers import AutoTokenizer
 
         tokenizer = AutoTokenizer.from_pretrained(str(folder))
+    elif folder.suffix == ".gguf" and folder.is_file():
+        model, tokenizer = _from_gguf(folder, dtype)
     else:
         model, tokenizer = _from_pretrained(str(folder) if folder.exists() else spec, dtype)
     if tokenizer.pad_token_id is None:

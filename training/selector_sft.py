@@ -34,9 +34,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     pairs = build_pairs(read_jsonl(options.train_file, SelectorRecord))
     if not pairs:
         raise TrainingError(f"{options.train_file}: no records")
+    eval_pairs = build_pairs(read_jsonl(options.eval_file, SelectorRecord)) if options.eval_file else None
     from scholar_tui.training.sft import run_sft
 
-    return run_sft(options, pairs, "selector-sft")
+    return run_sft(options, pairs, "selector-sft", eval_pairs)
 
 
 if __name__ == "__main__":

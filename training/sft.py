@@ -56,6 +56,8 @@ class SFTOptions:
     resume: bool = option(True, "resume from OUTPUT_DIR/checkpoint.pt when it exists")
     gradient_checkpointing: bool = option(False, "trade compute for memory on long examples")
     quiet: bool = option(False, "log losses to losses.jsonl without printing them")
+    eval_file: str = option("", "held-out data (same format as --train-file): its loss is logged as eval_loss")
+    eval_every: int = option(20, "log the held-out loss every N optimizer steps (and at the start and end)")
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,23 @@ def response_loss_sum(model, input_ids, labels, attention):
                            ignore_index=IGNORE, reduction="sum")
 
 
+def held_out_loss(model, examples: list[Example], pad_id: int, device, batch_size: int) -> float:
+    """Token-mean response loss on held-out examples, without gradients (the loss curve's other half)."""
+    import torch
+
+    was_training = model.training
+    model.eval()
+    total, tokens = 0.0, 0
+    with torch.no_grad():
+        for offset in range(0, len(examples), batch_size):
+            batch = examples[offset:offset + batch_size]
+            input_ids, labels, attention = (tensor.to(device) for tensor in collate(batch, pad_id))
+            total += response_loss_sum(model, input_ids, labels, attention).item()
+            tokens += sum(example.response_tokens for example in batch)
+    model.train(was_training)
+    return total / max(tokens, 1)
+
+
 # -- the loop ----------------------------------------------------------------------------------
 def epoch_order(count: int, seed: int, epoch: int) -> list[int]:
     order = list(range(count))
@@ -153,8 +172,12 @@ def prepare_model(options: SFTOptions):
     return model, tokenizer, device, lora
 
 
-def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str) -> dict[str, Any]:
-    """Train on (prompt, response) pairs; returns a summary (steps, last loss, where things are)."""
+def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str,
+            eval_pairs: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """Train on (prompt, response) pairs; returns a summary (steps, last loss, where things are).
+
+    With ``eval_pairs`` the held-out loss is logged (``eval_loss``) before the first step, every
+    ``eval_every`` steps and after the last."""
     import torch
 
     from scholar_tui.training.options import options_dict
@@ -196,6 +219,19 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str) -> d
     model.train()
     last_loss = float("nan")
     pad_id = tokenizer.pad_token_id
+    held_out = [example for example in (encode_example(tokenizer, prompt, response, chat)
+                                        for prompt, response in eval_pairs or [])
+                if len(example.input_ids) <= options.max_length]
+    eval_loss = None
+
+    def log_eval() -> None:
+        nonlocal eval_loss
+        if held_out:
+            eval_loss = held_out_loss(model, held_out, pad_id, device, micro)
+            log.log({"step": progress["step"], "eval_loss": round(eval_loss, 6)}, quiet=options.quiet)
+
+    if progress["step"] == 0:
+        log_eval()
     while progress["step"] < total_steps:
         order = epoch_order(len(examples), options.seed, progress["epoch"])
         start = progress["batches_done"] * per_step
@@ -228,6 +264,8 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str) -> d
                 quiet=options.quiet)
         if progress["step"] % options.save_every == 0 or progress["step"] == total_steps:
             save_checkpoint(output_dir, {"model": model}, optimizer, dict(progress))
+        if options.eval_every > 0 and progress["step"] % options.eval_every == 0 or progress["step"] == total_steps:
+            log_eval()
     if math.isnan(last_loss) and log.path.is_file():  # resumed a finished run: report its last loss
         from scholar_tui.training.runtime import read_losses
 
@@ -236,5 +274,5 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str) -> d
     final = save_final(model, tokenizer, output_dir / "final", options.model, lora,
                        {"script": script, "chat_template": chat, "steps": progress["step"]})
     return {"steps": progress["step"], "loss": last_loss, "examples": len(examples), "skipped": skipped,
-            "final": str(final), "checkpoint": str(output_dir / "checkpoint.pt"),
+            "eval_loss": eval_loss, "final": str(final), "checkpoint": str(output_dir / "checkpoint.pt"),
             "losses": str(output_dir / LOSS_LOG), "device": str(device)}

@@ -25,6 +25,12 @@ from scholar_tui.core.pasa.prompts import selector_prompt
 MAX_ABSTRACT_WORDS = 150
 
 
+def short_abstract(abstract: str) -> str:
+    """The abstract as the Selector sees it (and is fine-tuned on): its first ``MAX_ABSTRACT_WORDS`` words."""
+    words = abstract.split()
+    return " ".join(words[:MAX_ABSTRACT_WORDS]) + (" …" if len(words) > MAX_ABSTRACT_WORDS else "")
+
+
 def resolve_rationale_mode(requested: str, model_name: str) -> str:
     if requested in ("template", "model"):
         return requested
@@ -59,9 +65,7 @@ class Selector:
         self.calls = 0
 
     def _messages(self, query: str, title: str, abstract: str) -> list[dict[str, str]]:
-        words = abstract.split()
-        short = " ".join(words[:MAX_ABSTRACT_WORDS]) + (" …" if len(words) > MAX_ABSTRACT_WORDS else "")
-        return [{"role": "user", "content": selector_prompt(query, title, short)}]
+        return [{"role": "user", "content": selector_prompt(query, title, short_abstract(abstract))}]
 
     def probability(self, query: str, title: str, abstract: str, cancel: CancelToken | None = None) -> float:
         """P(True) for one <query, paper> pair."""
