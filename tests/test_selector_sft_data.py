@@ -5,6 +5,7 @@ loop, and the P(True) AUC of Selector models on the same judged test pairs."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from scholar_tui.core.pasa.prompts import selector_prompt
 from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery, split_of
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector import Selector
-from scholar_tui.core.pasa.selector_head import load_head
+from scholar_tui.core.pasa.selector_head import LogisticHead, load_head
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.training import selector_sft
 from scholar_tui.training.runtime import read_losses
@@ -106,4 +107,9 @@ def test_auc_of_selector_models_on_the_same_judged_test_pairs(where, mini_librar
     good = score_model("knows", knows, tools, judged, head)
     bad = score_model("backwards", backwards, tools, judged, head)
     assert good.auc == pytest.approx(1.0) and bad.auc == pytest.approx(0.0)
-    assert good.head_auc is not None and good.head_auc >= bad.head_auc
+    # Each model's P(True) is the head's P(True) input: a head that weighs P(True) alone ranks as the model does.
+    features = head.full.features
+    only_p_true = replace(head, full=LogisticHead(features, [float(name == "p_true") for name in features], 0.0,
+                                                  [0.0] * len(features), [1.0] * len(features)))
+    assert score_model("knows", knows, tools, judged, only_p_true).head_auc == pytest.approx(1.0)
+    assert score_model("backwards", backwards, tools, judged, only_p_true).head_auc == pytest.approx(0.0)
