@@ -41,9 +41,14 @@ Test split, the same 145 judged pairs (29 queries, 42 answers: the prior's top 5
     smollm2-135m (bundled)            0.442          0.652                         0.919
     smollm2-selector (this run)       0.395          0.652                         0.434
 
+    again with the head of main at 00a1f85 (centroid_dense; 145 pairs, 41 answers):
+    smollm2-135m (bundled)            0.433          0.710                         0.920
+    smollm2-selector (this run)       0.417          0.683                         0.435
+
 The fine-tuned decision token learnt the base rate (mean P(True) 0.92 -> 0.43), not which papers
 answer the query: no gain over the bundled model, both below 0.5 on these hard pairs, and the
-head (AUC 0.652 judged / 0.898 pool, which weighs P(True) at about zero) stays the default. The
+head (which weighs P(True) at about zero; fed the fine-tuned P(True), whose scale it was not fitted
+on, it loses a little) with the bundled model stays the default. The
 adapter is 2.6 MB (f16); training took 22 min wall at ``nice -n 10``, the export 16 s, the scoring
 4 min for both models.
 """
