@@ -7,7 +7,10 @@ STAR conference), so ``library search``, ``ask`` and ``conf ask`` answer real qu
 STAR index build of that preparation is reported too (cold: ``--rebuild``).
 
 The TUI is timed headless (``scholar_tui.app.startup_probe``): the app runs under Textual's
-``run_test`` until its status bar says the model is ready, then exits.
+``run_test`` until its status bar says the model is ready, then the process ends at once.
+
+The processes may write bytecode caches, as a person's do (the preparation commands run first,
+untimed, and leave them).
 
 Embedding throughput embeds the same texts with both backends in this process (load excluded,
 reported apart) and compares the vectors (cosine per text), so the ratio comes from one run.
@@ -167,6 +170,9 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
             raise BenchError(f"the bench needs {data_dir / needed} (the shared data folder)")
     home = Path(home or tempfile.mkdtemp(prefix="scholar-tui-bench-"))
     env = {**os.environ, HOME_ENV: str(home), "SCHOLAR_TUI_NETWORK__OFFLINE": "1"}
+    # A person's Python keeps the modules it compiled (__pycache__); with PYTHONDONTWRITEBYTECODE
+    # set (as in some sandboxes) every process compiles ~400 modules again, +0.7 s each command.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     report = StartupReport(str(home))
 
     progress(f"preparing {home}: importing the unarXive sample and the ICML conference")
