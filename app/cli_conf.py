@@ -201,11 +201,12 @@ def _print_report(report) -> None:
     if ablation:
         kinds = [scores.question_type for scores in ablation[0].by_type]
         click.echo("ablation (STAR, one part added per row): hit@5 / F1 by type")
-        click.echo(f"{'retrieval':58}" + "".join(f"{kind[:3].upper() + kind.split('_')[1][:1].upper():>12}" for kind in kinds)
+        width = max(len(item.retrieval) for item in ablation) + 2
+        click.echo(f"{'retrieval':{width}}" + "".join(f"{kind[:3].upper() + kind.split('_')[1][:1].upper():>12}" for kind in kinds)
                    + f"{'all':>12}")
         for item in ablation:
             cells = [*item.by_type, item.overall]
-            click.echo(f"{item.retrieval:58}" + "".join(f"{_percent(s.hit_at_5).strip():>6}/{_percent(s.f1).strip():>5}"
+            click.echo(f"{item.retrieval:{width}}" + "".join(f"{_percent(s.hit_at_5).strip():>6}/{_percent(s.f1).strip():>5}"
                                                          for s in cells))
     click.echo(f"answering: {methods[0].overall.questions} questions × {len(report.methods)} configurations "
                f"in {report.answer_s:.1f} s")

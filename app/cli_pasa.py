@@ -270,13 +270,15 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     head.provenance["queries_from"] = str(queries_file) if queries_file else "built from the library"
     path = head.save(output or head_file(obj.where.data_dir))
     if as_json:
-        emit_json({"weights": str(path), **head.provenance, "threshold": head.threshold})
+        emit_json({"weights": str(path), **head.provenance, "threshold": head.threshold,
+                   "max_selected": head.max_selected})
         return
     figures = head.provenance
     click.echo(f"wrote the Selector head to {path}")
     click.echo(f"  {figures['train_queries']} training queries from {figures['train_sources']} source papers, "
                f"{figures['pairs']} pool papers ({figures['relevant']} relevant), {figures['seconds']:.0f} s")
-    click.echo(f"  threshold {head.threshold:.3f} (mean F1 on the training split {figures['train_f1_at_threshold']:.3f}); "
+    cap = "" if head.max_selected is None else f", at most {head.max_selected} selected per query"
+    click.echo(f"  threshold {head.threshold:.3f}{cap} (mean F1 on the training split {figures['train_f1_at_threshold']:.3f}); "
                f"AUC on judged training papers: head {_fmt(figures['train_auc_head_judged'])}, "
                f"P(True) {_fmt(figures['train_auc_p_true_judged'])}")
     click.echo("  held-out figures: scholar-tui bench pasa --queries FILE (its test split)")
@@ -386,6 +388,8 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
                    f"{pasa_stats['mean_actions']:.1f} actions · {pasa_stats['answers_found_only_by_expand']} answers "
                    f"found through [Expand] · AUC of the head over the whole pool {_fmt(pasa_stats['auc_head_pool'])} · "
                    f"total {done.seconds:.0f} s")
+        click.echo(f"top 20 against plain search's: {pasa_stats['top20_gained']} answers gained, "
+                   f"{pasa_stats['top20_lost']} lost")
     if agent.feedback is not None:
         pasa_stats = next(iter(results.values())).summary["pasa"]
         click.echo(f"AutoFeedback: {pasa_stats['retried_calls']} calls sent back to the Crawler, "

@@ -82,13 +82,43 @@ def test_yes_no_with_the_supporting_path():
     remote = compute_answer("Can I attend the conference remotely?", evidence("virtual platform."), TREE)
     assert (remote.text, remote.cited) == ("Yes", [1])
     visa = compute_answer("Does the conference provide visa letters?", evidence("visa support letters."), TREE)
-    assert (visa.text, visa.operation) == ("No", "yes_no")
+    # the verdict with the sentence it rests on, when that shares the question's words
+    assert (visa.text, visa.operation) == ("No, the conference does not provide visa support letters.", "yes_no")
     # "the same?" compares the values of the section: the packages cost different amounts
     same = compute_answer("Is the price the same for every sponsorship package?", evidence("Diamond»price»$20,000"), TREE)
     assert same.text == "No" and same.cited == [1]
     # a record found by the thing the question names: yes, and who
     who = compute_answer("Is anyone on the committee from Example Labs, Chile?", evidence("Example Labs, Chile"), TREE)
     assert who.text == "Yes, John Roe"
+
+
+FAQ = tree_from_data({"FAQ2025": {"Authors": {
+    "Code": "Authors are encouraged to submit code to foster reproducibility.",
+    "Remote": "Presenters who would otherwise not be able to travel may attend and present remotely.",
+    "Visa": "No. Please check the registration page for visa letters.",
+    "Pages": "Submitted papers can be up to eight pages long.",
+}}})
+
+
+def _faq(question: str, text: str):
+    leaf = next(node for node in FAQ.leaves() if node.text == text)
+    path = leaf_path(FAQ, leaf)
+    return compute_answer(question, [EvidencePath(1, leaf.id, path.text, path.value, path.text, 1.0)], FAQ)
+
+
+def test_yes_no_reads_restrictions_negation_scope_and_stated_verdicts():
+    code = "Authors are encouraged to submit code to foster reproducibility."
+    # asking whether something is obligatory: "encouraged" does not say "need"
+    assert _faq("Do I need to submit code with my paper?", code).text.startswith("No, authors are encouraged")
+    assert _faq("Can I submit code with my paper?", code).text.startswith("Yes, authors are encouraged")
+    remote = "Presenters who would otherwise not be able to travel may attend and present remotely."
+    # the "not" bears on travelling, not on presenting remotely (outside its five-word scope)
+    assert _faq("Can presenters present remotely?", remote).text.startswith("Yes,")
+    assert _faq("Are presenters able to travel?", remote).text.startswith("No,")
+    # a FAQ answer that starts "No." decides, whatever its next sentence says
+    assert _faq("Does the conference provide visa letters?", "No. Please check the registration page for visa letters.").text.startswith("No")
+    # a sentence sharing fewer than two of the question's words is not pasted beside the verdict
+    assert _faq("Is there a limit?", "Submitted papers can be up to eight pages long.").text == "Yes"
 
 
 def test_span_takes_the_records_other_field_when_the_path_names_the_person():
@@ -102,13 +132,41 @@ def test_list_gathers_the_same_field_of_every_record():
     assert answer.cited == [1, 2]
 
 
-def test_a_value_is_cut_out_of_a_long_text_for_when_questions():
-    tree = tree_from_data({"C": {"Registration": "Registration opens for all attendees on the website, and the early "
-                                                  "rate is available until Feb 16 '23 (Anywhere on Earth)."}})
+def _one_leaf_answer(question: str, text: str):
+    tree = tree_from_data({"C": {"Registration": text}})
     leaf = next(tree.leaves())
     path = leaf_path(tree, leaf)
-    answer = compute_answer("When does early registration end?", [EvidencePath(1, leaf.id, path.text, path.value, "", 1.0)], tree)
+    return compute_answer(question, [EvidencePath(1, leaf.id, path.text, path.value, "", 1.0)], tree)
+
+
+def test_a_value_is_cut_out_of_a_long_text_for_when_questions():
+    # the date's own sentence answers when it is short enough to read ...
+    answer = _one_leaf_answer("When does early registration end?",
+                              "Registration opens for all attendees on the website in spring. The early rate is "
+                              "available until Feb 16 '23 (Anywhere on Earth).")
+    assert answer.text == "The early rate is available until Feb 16 '23 (Anywhere on Earth)." and answer.operation == "value"
+    # ... and the date alone when its sentence is a paragraph
+    long_sentence = ("Registration opens for all attendees, presenters, volunteers, exhibitors and sponsors on the "
+                     "conference website in the spring of the year, and the early rate, which covers the main "
+                     "conference and the workshops, is available until Feb 16 '23 (Anywhere on Earth) for everyone.")
+    answer = _one_leaf_answer("When does early registration end?", long_sentence)
     assert answer.text == "Feb 16 '23" and answer.operation == "value"
+
+
+def test_a_long_value_is_cut_to_the_sentence_that_says_it_most_directly():
+    text = ("Due to the uncertainty of travel this year, the conference will be run in a hybrid format, and "
+            "participants, presenters and organisers are welcome to join on site or from home as they prefer. "
+            "The conference will be run on Zoom. Registered participants will receive the link for joining "
+            "two days before the start.")
+    assert _one_leaf_answer("What platform will the conference be run on?", text).text == "The conference will be run on Zoom."
+
+
+def test_of_several_dates_the_one_whose_headings_the_question_names():
+    # "notified" and "Notification" agree in their first five letters; the deadline ranks first
+    found = evidence("Abstract registration»March 3, 2025", "Notification to authors»May 20, 2025")
+    answer = compute_answer("When will authors be notified?", found, TREE)
+    assert (answer.text, answer.cited) == ("May 20, 2025", [2])
+    assert compute_answer("When is the abstract due?", found, TREE).text == "March 3, 2025"
 
 
 def test_value_parsers():

@@ -89,8 +89,11 @@ def test_eval_prints_both_methods_the_ablation_and_writes_the_misses(fast_embedd
     lines = result.output.splitlines()
     assert "star F1" in lines[2] and "path F1" in lines[2] and "hit@5" in lines[2]
     assert any(line.startswith("STAR / path hit@5: ") for line in lines)
-    assert "star dense + BM25 + query expansion + tree (sections)" in result.output  # the full STAR row
-    assert "star dense + BM25 + query expansion + tree (siblings)" in result.output  # the alternative stage 2
+    # the full STAR row, the row without the record-field step, and the alternative stage 2
+    rows = [line.split("  ")[0] for line in lines]
+    assert "star dense + BM25 + rankers' heads kept + query expansion + tree (sections) + record fields" in rows
+    assert "star dense + BM25 + rankers' heads kept + query expansion + tree (sections)" in rows
+    assert "star dense + BM25 + query expansion + tree (siblings)" in result.output
     assert "built in" in lines[1]  # the index build time
     written = errors.read_text(encoding="utf-8")
     assert written.startswith("# TINY2024 · star · ")

@@ -6,7 +6,7 @@ import numpy as np
 
 from scholar_tui.core.conference.describe import StructuralDescriber
 from scholar_tui.core.conference.engine import open_conference
-from scholar_tui.core.conference.lexical import BM25, expanded_query, words
+from scholar_tui.core.conference.lexical import BM25, compound_parts, expanded_query, words
 from scholar_tui.core.conference.retrieval import PATH_BASELINE, STAR, RetrievalParts
 from scholar_tui.core.conference.tree import tree_from_data
 
@@ -62,7 +62,7 @@ def test_sibling_rescore_brings_a_records_fields_together(where):
     question = "Where is Farahnaz Akrami based?"
     flat = _top(engine, question, RetrievalParts(tree=""), k=2)
     assert any("Hotels" in path for path in flat), flat  # dense's favourite sits between the record's fields
-    rescored = _top(engine, question, replace(STAR, tree="siblings"), k=2)
+    rescored = _top(engine, question, replace(STAR, tree="siblings", heads=False, records=False), k=2)
     assert all("»Farahnaz Akrami»" in path for path in rescored), rescored
 
 
@@ -101,3 +101,69 @@ def test_bm25_and_query_expansion():
     expanded = expanded_query("When is the rebuttal?")
     assert expanded["rebuttal"] == 1.0 and expanded["response"] == 0.5 and "date" in expanded
     assert np.argmax(bm25.scores(expanded)) == 0
+
+
+def test_each_rankers_head_stays_in_the_top_k(where):
+    """A name only BM25 can match, ranked last by dense among many texts, is still in the top 3;
+    without the heads rule, texts both rankers find middling push it out."""
+    filler = {f"Note {number}": f"Item number {number} of the handbook" for number in range(30)}
+    based = {f"Place {number}": f"Service {number} is based in hall {number}" for number in range(5)}
+    tree = tree_from_data({"MEET2025": {"Handbook": filler, "Places": based,
+                                        "People": [{"name": "Farahnaz Akrami", "team": "Organizers"}]}})
+    engine = open_conference(where, ConceptEmbedder({"based": 1}))
+    list(engine.build(tree, "test", StructuralDescriber()))
+    question = "Where is Farahnaz Akrami based?"
+    without = [item.path for item in engine.search("MEET2025", question, k=3, parts=replace(STAR, heads=False, tree=""))]
+    assert not any("Farahnaz" in path for path in without), without
+    kept = [item.path for item in engine.search("MEET2025", question, k=3, parts=replace(STAR, tree=""))]
+    assert any("Farahnaz Akrami" in path for path in kept), kept
+    assert sum("»Places»" in path for path in kept) == 2  # dense's head is kept too
+
+
+def test_a_named_record_brings_the_field_asked_for(where):
+    """ "What is X's homepage?" finds X's name; the record's "Home page" (no word of the question
+    but its label, written apart) comes next. A record named by a value the question quotes brings
+    its title field."""
+    tree = tree_from_data({"MEET2025": {"Organization": [
+        {"name": "Jane Doe", "role": "General Chair", "affiliation": "University of Somewhere, Nowhere",
+         "Home page": "https://jane.example.org/"},
+        {"name": "John Roe", "role": "Local Chair", "affiliation": "Institute of Elsewhere",
+         "Home page": "https://john.example.org/"},
+    ], "Venue": {"Home": "The homepage of the venue lists the rooms"}}})
+    engine = open_conference(where, ConceptEmbedder({}))
+    list(engine.build(tree, "test", StructuralDescriber()))
+    question = "What is the homepage of the General Chair, Jane Doe?"
+    plain = [item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, records=False))]
+    assert not any(path.endswith("Home page»https://jane.example.org/") for path in plain), plain
+    fields = [item.path for item in engine.search("MEET2025", question, k=2)]
+    assert fields[1].endswith("Jane Doe»Home page»https://jane.example.org/"), fields
+    quoted = [item.path for item in engine.search("MEET2025", "Which organizer is with 'Institute of Elsewhere'?", k=2)]
+    assert quoted[0].endswith("affiliation»Institute of Elsewhere") and quoted[1].endswith("John Roe»name»John Roe"), quoted
+
+
+def test_a_compound_splits_into_the_sites_words():
+    assert compound_parts("homepage", {"home", "page"}) == ("home", "page")
+    assert compound_parts("timezones", {"time", "zone"}) == ("time", "zone")
+    assert compound_parts("homepage", {"home"}) == ()
+    assert expanded_query("Where is her homepage?", {"home", "page"})["page"] == 1.0
+    assert "page" not in expanded_query("Where is her homepage?", {"homepage", "home", "page"})
+
+
+def test_a_question_about_the_conference_itself_keeps_its_top_level_fact(where):
+    """ "Where is MEET 2025 held?" is asked of the whole conference: the site's top-level
+    "location" stays in the top k though deeper pages repeat the word more often."""
+    workshops = {f"Workshop {number}": {"location": f"Location: room {number}, location map at the desk, location B"}
+                 for number in range(4)}
+    home = {"date": "May 5-9",
+            "location": "Lisbon, Portugal, in the congress centre by the river, next to the old town and the harbour"}
+    tree = tree_from_data({"MEET2025": {"Home": home, "Workshops": workshops}})
+    engine = open_conference(where, ConceptEmbedder({"room": 0, "conference": 0}))  # dense: a room is a place
+    list(engine.build(tree, "test", StructuralDescriber()))
+    question = "What is the location of the MEET 2025 conference?"
+    plain = [item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, conference_facts=False))]
+    assert not any("»Home»" in path for path in plain), plain
+    facts = [item.path for item in engine.search("MEET2025", question, k=2)]
+    assert any(path.startswith("MEET2025»Home»location»Lisbon") for path in facts), facts
+    # a question that does not name the conference is about something in it
+    other = [item.path for item in engine.search("MEET2025", "What is the location of the workshop?", k=2)]
+    assert not any("»Home»location" in path for path in other), other

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, cutoff, table
+from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, cutoff, table, top_moves
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.metrics import precision, recall, recall_at, score_query, summarize
 from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery
@@ -49,6 +49,13 @@ def test_scores_and_their_macro_average():
     assert lines[4].strip().startswith("P(True) alone") and "0.500" in lines[4]
 
 
+def test_top_moves_count_answers_gained_and_lost_in_the_top_20():
+    plain = [1, 2, 3] + list(range(100, 130)) + [4]
+    pasa = [4, 1, 3] + list(range(100, 130)) + [2]
+    assert top_moves(plain, pasa, {1, 2, 4}) == {"top20_gained": 1, "top20_lost": 1}
+    assert top_moves(plain, plain, {1, 2, 4}) == {"top20_gained": 0, "top20_lost": 0}
+
+
 def test_cutoff_moves_a_day_only_when_the_source_may_be_seen():
     query = ScholarQuery("q", [AnswerPaper(1, "t")], "2022-12-22")
     assert cutoff(query, False) == "2022-12-22" and cutoff(query, True) == "2022-12-23"
@@ -73,6 +80,7 @@ def test_bench_loop_over_the_mini_library(where, mini_library):
     assert scores.found_by_expand >= 1 and scores.crawler_recall == 1.0
     assert items[-1].summary["queries"] == 1
     assert scores.extra["auc_p_true"] is not None and items[-1].summary["pasa"]["median_seconds"] >= 0
+    assert items[-1].summary["pasa"]["top20_lost"] == scores.extra["top20_lost"] == 0
 
 
 def test_person_queries_name_their_papers_by_title(where, mini_library, tmp_path):

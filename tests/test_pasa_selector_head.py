@@ -23,8 +23,11 @@ from scholar_tui.core.pasa.selector_head import (
     LogisticHead,
     SelectorHead,
     auc,
+    best_selection,
     best_threshold,
+    fit_ranking,
     load_head,
+    mean_within_query_auc,
 )
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.indexes.library import Library
@@ -85,6 +88,24 @@ def test_the_head_trains_on_a_small_library_and_round_trips(where, mini_library,
     assert load_head(tmp_path).origin == str(tmp_path / "pasa-selector-head.json")
 
 
+def test_train_selector_on_the_command_line_writes_a_head_the_engine_reads(where, mini_library, tmp_path, monkeypatch):
+    import json
+
+    from scholar_tui.core.pasa.queries import write_queries
+
+    monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
+    queries = tmp_path / "queries.jsonl"
+    write_queries(queries, _train_queries(mini_library))
+    output = tmp_path / "head.json"
+    result = CliRunner().invoke(cli, ["pasa", "train-selector", "--queries", str(queries), "--no-model",
+                                      "--output", str(output), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["weights"] == str(output) and report["train_queries"] == 4 and "max_selected" in report
+    head = SelectorHead.load(output)
+    assert head.prior.features == PRIOR_FEATURES and head.threshold == report["threshold"]
+
+
 def test_a_head_file_that_is_not_one_says_so(tmp_path):
     bad = tmp_path / "head.json"
     bad.write_text('{"prior": {"features": ["shoe_size"], "weights": [1], "bias": 0, "mean": [0], "scale": [1]}}')
@@ -93,8 +114,8 @@ def test_a_head_file_that_is_not_one_says_so(tmp_path):
 
 
 def _context_head() -> SelectorHead:
-    """A head that reads the citation context and little else (the test states the weights)."""
-    weights = [4.0 if name == "context_lexical" else 0.0 for name in FEATURES]
+    """A head that reads the paper's description match (title, abstract or citing sentence) and little else."""
+    weights = [4.0 if name == "description_lexical" else 0.0 for name in FEATURES]
     full = LogisticHead(FEATURES, weights, -2.0, [0.0] * len(FEATURES), [1.0] * len(FEATURES))
     prior = LogisticHead(PRIOR_FEATURES, [w for n, w in zip(FEATURES, weights) if n != "p_true"], -2.0,
                          [0.0] * len(PRIOR_FEATURES), [1.0] * len(PRIOR_FEATURES))
@@ -117,6 +138,83 @@ def test_the_citation_context_reaches_the_score(where, mini_library):
     # same head, same paper: the score moves with the context and nothing else
     assert kipf.score > 0.8 > attention.score
     assert kipf.selected and not attention.selected
+
+
+def test_the_ranking_fit_ranks_inside_a_query_where_a_pooled_fit_does_not():
+    """An easy query has many answers and every paper high on input 1; inside a query, input 1 is lower for
+    the answers. Pooled logistic regression mixes the two; the pairwise fit reads only the inside."""
+    rng = np.random.default_rng(1)
+    groups = []
+    for _ in range(40):
+        easy = rng.uniform()
+        own = rng.normal(size=30)
+        labels = own >= np.sort(own)[-(1 + round(14 * easy))]
+        rows = np.c_[own + rng.normal(size=30), 4 * easy - 1.5 * labels + 0.2 * rng.normal(size=30)]
+        groups.append((rows, labels))
+    ranker = fit_ranking(("query_dense", "found_by"), groups)
+    pooled = LogisticHead.fit(("query_dense", "found_by"), np.vstack([r for r, _ in groups]),
+                              np.concatenate([l for _, l in groups]).astype(float))
+    within = mean_within_query_auc([(list(ranker.score(rows)), list(labels)) for rows, labels in groups])
+    within_pooled = mean_within_query_auc([(list(pooled.score(rows)), list(labels)) for rows, labels in groups])
+    assert within > 0.97 and within_pooled < within - 0.05
+    probabilities = np.concatenate([ranker.score(rows) for rows, _ in groups])
+    base_rate = np.concatenate([labels for _, labels in groups]).mean()
+    assert abs(probabilities.mean() - base_rate) < 0.02  # calibrated: mean probability = base rate
+    with pytest.raises(ValueError, match="relevant and irrelevant"):
+        fit_ranking(("query_dense",), [(np.ones((3, 1)), np.zeros(3, dtype=bool))])
+
+
+def test_the_selection_cap_is_chosen_for_f1():
+    """Every query has its 2 answers on top, but one query's non-answers outscore another's answers:
+    no threshold alone separates them, a threshold with a cap of 2 does."""
+    labels = [True, True, False, False, False, False]
+    groups = [([0.9, 0.8, 0.7, 0.7, 0.7, 0.7], labels, 2), ([0.5, 0.45, 0.3, 0.3, 0.2, 0.2], labels, 2)]
+    threshold, cap, value = best_selection(groups)
+    assert cap == 2 and threshold < 0.45 and value == pytest.approx(1.0)
+    assert best_threshold(groups)[1] < 0.9
+    head = SelectorHead(*(LogisticHead(("query_dense",), [1.0], 0.0, [0.0], [1.0]),) * 2, p_true_mean=0.5,
+                        threshold=0.5, max_selected=2)
+    assert list(head.selected([0.9, 0.95, 0.6, 0.4])) == [True, True, False, False]
+
+
+def _ranking_head(threshold: float) -> SelectorHead:
+    """A head that prefers what the crawl added (a large plain-search rank) over plain-search hits."""
+    def model(features):
+        return LogisticHead(features, [3.0 if name == "plain_log_rank" else 0.0 for name in features], -10.0,
+                            [0.0] * len(features), [1.0] * len(features))
+    return SelectorHead(model(PRIOR_FEATURES), model(FEATURES), 0.5, threshold, judge_limit=0, origin="test")
+
+
+@pytest.mark.parametrize("confident", [False, True])
+def test_the_crawl_enters_the_top_only_when_the_head_is_confident(where, mini_library, confident):
+    """PaSa's top k holds the plain search's top k, unless the head is confident in what the crawl added."""
+    query = "Which papers learn molecular representations from bond graphs?"
+    llm = RoutedLLM(search=[f"[Search] {search_candidates(query)[0]} [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=2)
+    head = _ranking_head(threshold=0.01 if confident else 0.999)
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=20), query_mode="candidates",
+                                               rationale="template"), head=head)
+    finished = list(agent.run(query))[-1]
+    plain = [paper.paper_id for paper in finished.results if paper.parts.plain_rank is not None]
+    added = [paper.paper_id for paper in finished.results if paper.parts.plain_rank is None]
+    assert len(plain) == 2 and added
+    top = [paper.paper_id for paper in finished.results[:2]]
+    if confident:  # the head's own order: what the crawl added first (its score says so)
+        assert set(top) <= set(added) and all(paper.selected for paper in finished.results[:2])
+    else:
+        assert set(top) == set(plain) and not any(paper.selected for paper in finished.results)
+
+
+def test_the_shipped_head_reads_the_citation_context_and_the_plain_rank():
+    """The defect it replaces: a negative weight on the citing sentence's match pushed plain hits out."""
+    head = load_head(None)
+    base = {"p_true": None, "query_dense": 0.6, "description_lexical": 0.2, "plain_log_rank": np.log(3),
+            "found_by": np.log1p(2)}
+    cited = {**base, "description_lexical": 0.6}  # the citing sentence matches the query better than the title
+    lower = {**base, "plain_log_rank": np.log(60)}
+    scores = head.full_scores([base, cited, lower])
+    assert scores[1] > scores[0] > scores[2]
+    assert head.max_selected is not None and 0.0 < head.threshold < 1.0
 
 
 def test_an_empty_library_is_said_plainly(where, monkeypatch):

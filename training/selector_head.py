@@ -12,18 +12,24 @@ three sections citing something per paper, within the action budget), each cited
 sentences that cite it. Every pool paper gets its evidence (``core.pasa.evidence``) and a label
 (is it an answer). Then:
 
-1. the prior head (no P(True)) is fitted on every pool paper;
+1. the prior head (no P(True)) is fitted to rank the papers of each query (``fit_ranking``: pairwise
+   inside a query, then calibrated);
 2. the Selector's model judges each query's ``judge_limit`` best papers by the prior, back to back
    (``judge_queries``: only the first N training queries, where the model is slow);
-3. the full head is fitted with P(True) (its mean stands in where the model did not judge);
-4. the threshold is the one with the best mean per-query F1 on these training queries.
+3. the full head is fitted the same way with P(True) (its mean stands in where the model did not judge);
+4. the threshold and the cap on selected papers are the pair with the best mean per-query F1 on these
+   training queries.
 
-Reproducing the shipped default (``core/pasa/default_head.json``), ~10 min on 2 CPU cores:
+Reproducing the shipped default (``core/pasa/default_head.json``), a few minutes on 2 CPU cores (the
+model's P(True) calls are most of it; the library's settings: the bundled smollm2-135m, the default
+embedder):
 
     export SCHOLAR_TUI_HOME=/tmp/home-head
     scholar-tui import unarxive ../shared/data/unarxive/arXiv_src_2212_086.jsonl
     scholar-tui pasa build-queries /tmp/queries.jsonl
     scholar-tui pasa train-selector --queries /tmp/queries.jsonl --judge-queries 15 --output core/pasa/default_head.json
+
+The evidence and the fits are deterministic; P(True) may differ in the last digits between machines.
 """
 
 from __future__ import annotations
@@ -43,9 +49,9 @@ from scholar_tui.core.pasa.selector import Selector
 from scholar_tui.core.pasa.selector_head import (
     FEATURES,
     PRIOR_FEATURES,
-    LogisticHead,
     SelectorHead,
-    best_threshold,
+    best_selection,
+    fit_ranking,
     mean_within_query_auc,
 )
 from scholar_tui.core.pasa.tools import LibraryTools
@@ -97,10 +103,10 @@ def query_rows(tools: LibraryTools, query: ScholarQuery, budgets: Budgets) -> Qu
                      [paper_id in query.answer_ids for paper_id in ids])
 
 
-def _matrix(items: list[QueryRows], features) -> tuple[np.ndarray, np.ndarray]:
-    rows = [[row[name] for name in features] for item in items for row in item.rows]
-    labels = [label for item in items for label in item.labels]
-    return np.array(rows, dtype=float), np.array(labels, dtype=float)
+def _groups(items: list[QueryRows], features) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(rows, labels) per query, for the within-query fit."""
+    return [(np.array([[row[name] for name in features] for row in item.rows], dtype=float).reshape(-1, len(features)),
+             np.array(item.labels, dtype=bool)) for item in items]
 
 
 def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selector | None, *,
@@ -116,10 +122,10 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         items.append(query_rows(tools, query, budgets))
         if number % 10 == 0:
             progress(f"evidence: {number}/{len(train)} queries")
-    x, y = _matrix(items, PRIOR_FEATURES)
-    if y.min() == y.max():
+    labels = [label for item in items for label in item.labels]
+    if all(labels) or not any(labels):
         raise TrainingError("the training pools hold no answer paper (or nothing else): too few queries")
-    prior = LogisticHead.fit(PRIOR_FEATURES, x, y)
+    prior = fit_ranking(PRIOR_FEATURES, _groups(items, PRIOR_FEATURES))
     judged: list[tuple[list[float], list[bool]]] = []
     for number, item in enumerate(items, start=1):
         scores = prior.score(np.array([[row[name] for name in PRIOR_FEATURES] for row in item.rows]))
@@ -141,13 +147,12 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         for row in item.rows:
             if row["p_true"] is None:
                 row["p_true"] = p_true_mean
-    x, y = _matrix(items, FEATURES)
-    full = LogisticHead.fit(FEATURES, x, y)
+    full = fit_ranking(FEATURES, _groups(items, FEATURES))
     groups = []
     for item in items:
         scores = full.score(np.array([[row[name] for name in FEATURES] for row in item.rows]))
         groups.append((list(map(float, scores)), item.labels, len(item.query.answers)))
-    threshold, train_f1 = best_threshold(groups)
+    threshold, max_selected, train_f1 = best_selection(groups)
     head_judged = []
     for item, group in zip(items, judged):
         order = np.argsort(-prior.score(np.array([[row[name] for name in PRIOR_FEATURES] for row in item.rows])),
@@ -157,7 +162,7 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
     provenance = {
         "queries": len(queries), "train_queries": len(train),
         "train_sources": len({query.source_arxiv_id or query.source_paper_id for query in train}),
-        "pairs": int(len(y)), "relevant": int(y.sum()), "judge_limit": judge_limit,
+        "pairs": len(labels), "relevant": int(sum(labels)), "judge_limit": judge_limit, "fit": "pairwise within query, Platt-calibrated",
         "judged_queries": sum(1 for group in judged if group[0]),
         "model": selector.llm.model_name if selector is not None else None,
         "train_auc_head_judged": mean_within_query_auc(head_judged),
@@ -166,4 +171,4 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         "seconds": round(time.monotonic() - clock, 1),
         "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
-    return SelectorHead(prior, full, round(p_true_mean, 4), float(threshold), judge_limit, provenance)
+    return SelectorHead(prior, full, round(p_true_mean, 4), float(threshold), judge_limit, max_selected, provenance)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 
 import numpy as np
 
@@ -44,6 +44,7 @@ SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for 
     "camera ready final",
     "template templates style latex format formatting",
     "contact email mail",
+    "homepage website webpage url link",
     "page pages length limit",
     "sponsor sponsors sponsorship exhibitor exhibitors expo",
     "grant grants funding financial support scholarship",
@@ -94,21 +95,38 @@ for _group in SYNONYM_GROUPS:
         _GROUP_OF.setdefault(_word, set()).update(_stems)
 
 
-def expanded_query(question: str) -> dict[str, float]:
+def expanded_query(question: str, vocabulary: Container[str] = (), *, hints: bool = True) -> dict[str, float]:
     """The question's words with weight 1, and their synonyms and question-word hints at a lower weight.
 
-    An added word never outweighs a word the person wrote (weight ``EXPANSION_WEIGHT``).
+    An added word never outweighs a word the person wrote (weight ``EXPANSION_WEIGHT``). A written
+    word that ``vocabulary`` (the site's words) lacks but that splits into two of its words counts
+    as those two ("homepage" for a site's "Home page", "timezone" for "time zone").
     """
     asked = words(question)
     weights: dict[str, float] = {word: 1.0 for word in asked}
+    for word in asked:
+        if vocabulary and word not in vocabulary:
+            for part in compound_parts(word, vocabulary):
+                weights.setdefault(part, 1.0)
     lowered = set(WORD.findall(question.lower()))
-    hints = [hint for word, hint in QUESTION_WORD_HINTS.items() if word in lowered]
-    for word in [*asked, *(term for hint in hints for term in words(hint))]:
+    hinted = [hint for word, hint in QUESTION_WORD_HINTS.items() if word in lowered] if hints else []
+    for word in [*asked, *(term for hint in hinted for term in words(hint))]:
         for other in _GROUP_OF.get(word, {word}):
             weights.setdefault(other, EXPANSION_WEIGHT)
     return weights
 
 
+def compound_parts(word: str, vocabulary: Container[str]) -> tuple[str, ...]:
+    """``word`` as two words of ``vocabulary`` written together, or () when it is not one."""
+    for cut in range(COMPOUND_MIN_PART, len(word) - COMPOUND_MIN_PART + 1):
+        head, tail = word[:cut], word[cut:]
+        if head in vocabulary and stem(tail) in vocabulary:
+            return head, stem(tail)
+    return ()
+
+
+COMPOUND_MIN_PART = 3
+"""Both halves of a split compound have at least three letters ("home"+"page", not "a"+"gent")."""
 EXPANSION_WEIGHT = 0.5
 """An added word counts half a written one: a general prior, not tuned on a conference."""
 

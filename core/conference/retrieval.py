@@ -9,6 +9,10 @@ Stage 1 ranks every root-to-leaf path twice and fuses the two rankings:
 
 The rankings are fused by reciprocal rank fusion (Cormack et al. 2009: score = Σ 1/(60 + rank)),
 which needs no score calibration between a cosine and a BM25 score; 60 is the paper's constant.
+Up to three paths are then kept in the top k whatever the fusion says: each ranker's first ("heads": a
+name only BM25 can match is often ranked 1,000th by dense, and RRF's flat curve then lets paths
+both rank middling push it out), and, when the question names the conference itself, the site's
+top-level fact its words name ("conference facts": the conference's own date or place).
 
 Stage 2 re-ranks the top candidates with the tree. The default ("sections") keeps at most
 ``PER_SECTION`` leaves of one parent in the top k: a parent's leaves are largely one piece of
@@ -16,6 +20,10 @@ evidence (a record's fields, a list's entries), and the slots they would take go
 sections, so the evidence covers the tree. The alternative ("siblings") lets a leaf gain its
 siblings' stage-1 evidence, so a section that matches as a whole rises together; measured, it
 crowds the top k with one section and loses hit@5 on both conferences (the ablation shows it).
+
+Finally a path that is a record's field the question names ("…»Jane Doe»name»Jane Doe") brings
+the same record's field the question asks for ("Home page") next to it ("record fields",
+``records.asked_field``).
 
 Every part can be switched off (``RetrievalParts``) for the ablation that ``conf eval --ablation``
 prints.
@@ -27,7 +35,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from scholar_tui.core.conference.evidence import squash
 from scholar_tui.core.conference.lexical import BM25, expanded_query, words
+from scholar_tui.core.conference.records import asked_field, label_fit
 from scholar_tui.core.conference.tree import Tree
 from scholar_tui.indexes.conference_vectors import PathTable
 
@@ -56,26 +66,50 @@ class RetrievalParts:
     tree: str = "sections"
     """The second stage: "sections" (at most ``PER_SECTION`` leaves of one parent in the top k),
     "siblings" (a leaf gains its siblings' evidence) or "" (none)."""
+    heads: bool = True
+    """Each ranker's best path is kept in the top k (fused order among them)."""
+    conference_facts: bool = True
+    """A question that names the conference itself keeps the site's top-level fact its words
+    name ("What is the date of ICML2023?" → "ICML2023»Year(2023)»date") in the top k."""
+    records: bool = True
+    """A record's field that the question names brings the field it asks for next to it
+    ("What is Jane Doe's homepage?" finds "name: Jane Doe", then "Home page: …")."""
 
     @property
     def name(self) -> str:
         if not self.lexical and not self.tree:
             return f"{self.vectors} dense"
         parts = [f"{self.vectors} dense" if self.dense else "", "BM25" if self.lexical else "",
-                 "query expansion" if self.lexical and self.query_expansion else "", f"tree ({self.tree})" if self.tree else ""]
+                 "rankers' heads kept" if self.lexical and self.dense and self.heads else "",
+                 "conference facts" if self.lexical and self.conference_facts else "",
+                 "query expansion" if self.lexical and self.query_expansion else "", f"tree ({self.tree})" if self.tree else "",
+                 "record fields" if self.records and self.tree else ""]
         return " + ".join(part for part in parts if part)
 
 
 STAR = RetrievalParts()
-PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, tree="")
+PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, heads=False, conference_facts=False,
+                               tree="", records=False)
 METHODS = {"star": STAR, "path": PATH_BASELINE}
+_PLAIN = replace(STAR, conference_facts=False)
 ABLATION = (
-    replace(STAR, lexical=False, query_expansion=False, tree=""),
-    replace(STAR, query_expansion=False, tree=""),
-    replace(STAR, tree=""),
+    replace(_PLAIN, lexical=False, query_expansion=False, heads=False, tree="", records=False),
+    replace(_PLAIN, query_expansion=False, heads=False, tree="", records=False),
+    replace(_PLAIN, heads=False, tree="", records=False),
+    replace(_PLAIN, tree="", records=False),
+    replace(_PLAIN, records=False),
+    _PLAIN,
     STAR,
-    replace(STAR, tree="siblings"),
+    replace(_PLAIN, heads=False, tree="siblings", records=False),
 )
+
+
+def _head(scores: np.ndarray) -> int | None:
+    """The row a ranker puts first (the site's first among ties), or None when it scores every
+    path alike (it prefers nothing: no word of the question is on the site, say)."""
+    if not len(scores) or float(scores.max()) <= float(scores.min()):
+        return None
+    return int(np.argmax(scores))
 
 
 def _ranks(scores: np.ndarray) -> np.ndarray:
@@ -102,24 +136,65 @@ class PathRetriever:
             self.parent_rows.append(key)
             self.rows_under.setdefault(key, []).append(row)
         self._row_of = row_of
+        depths = [tree.nodes[node_id].depth for node_id in table.node_ids if node_id < len(tree.nodes)]
+        shallowest = min(depths, default=0)
+        self.top_level_rows = [row for row, node_id in enumerate(table.node_ids)
+                               if node_id < len(tree.nodes) and tree.nodes[node_id].depth <= shallowest + 1
+                               and tree.nodes[node_id].label]
 
     def stage_one(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts) -> np.ndarray:
         """Fused scores of every path (higher is better)."""
-        fused = np.zeros(len(self.table), dtype=np.float32)
+        rankings: list[np.ndarray] = []
         if parts.dense and query_vector is not None:
             kinds = parts.vectors.split("+")
             for kind in kinds:
                 cosine = self.table.vectors[kind] @ np.asarray(query_vector, dtype=np.float32)
                 if not parts.lexical and len(kinds) == 1:
                     return cosine
-                fused += 1.0 / (RRF_K + _ranks(cosine))
+                rankings.append(cosine)
         if parts.lexical:
-            query = expanded_query(question) if parts.query_expansion else {word: 1.0 for word in words(question)}
+            query = expanded_query(question, self.bm25.postings) if parts.query_expansion else {word: 1.0 for word in words(question)}
             lexical = self.bm25.scores(query)
             if not parts.dense:
                 return lexical
-            fused += 1.0 / (RRF_K + _ranks(lexical))
+            rankings.append(lexical)
+        fused = np.zeros(len(self.table), dtype=np.float32)
+        for scores in rankings:
+            fused += 1.0 / (RRF_K + _ranks(scores))
+        if parts.heads:
+            # Each ranker's best path stays in the top k: an exact lexical match (a name, a title)
+            # that the dense side ranks 1,000th, or the reverse, would otherwise fall below paths
+            # both rank middling. 1.0 is above any fused score (at most 2 / (RRF_K + 1)).
+            for scores in rankings:
+                head = _head(scores)
+                if head is not None:
+                    fused[head] += 1.0
+        if parts.lexical and parts.conference_facts:
+            fact = self.conference_fact(question)
+            if fact is not None:
+                fused[fact] += 0.5  # in the top k, after the rankers' heads (first: ICML EA F1 +3.5, EC -0.9)
         return fused
+
+    def conference_fact(self, question: str) -> int | None:
+        """The row of the site's top-level fact the question asks for, when it asks about the
+        conference itself (names the root, "ICML2023" or "ICML 2023").
+
+        Conference sites state the conference's own date, place and description at the top (a
+        home page, a "Year" section); deeper down the same words name a workshop's date or a
+        hotel's location. So: the leaves of the two shallowest levels whose label the question's
+        words (and their synonyms, not the question-word hints) fit; the best, the site's first
+        among equals.
+        """
+        root = squash(self.tree.root.label)
+        if not root or root not in squash(question):
+            return None
+        asked = expanded_query(question, self.bm25.postings, hints=False)
+        best, best_fit = None, 0.0
+        for row in self.top_level_rows:
+            fit = label_fit(asked, self.tree.nodes[self.table.node_ids[row]].label)
+            if fit > best_fit:
+                best, best_fit = row, fit
+        return best
 
     def stage_two(self, scores: np.ndarray) -> np.ndarray:
         """The top candidates re-scored with their siblings' evidence; the rest keep stage 1's order below them.
@@ -150,15 +225,47 @@ class PathRetriever:
         order = np.argsort(-scores, kind="stable")
         if parts.tree != "sections":
             return [(int(row), float(scores[row])) for row in order[:k]]
-        return [(int(row), float(scores[row])) for row in self.one_section_each(order[:CANDIDATES], k)]
+        candidates = order[:CANDIDATES].tolist()
+        if parts.records:
+            candidates = self.with_asked_fields(question, candidates, k)
+        return [(int(row), float(scores[row])) for row in self.one_section_each(candidates, k)]
 
-    def one_section_each(self, order: np.ndarray, k: int) -> list[int]:
+    def with_asked_fields(self, question: str, order: list[int], k: int) -> list[int]:
+        """``order`` with, right after each of the first ``k`` paths that is a record's field the
+        question names, that record's field the question asks for.
+
+        "What is the homepage of the chair, Jane Doe?" matches "…»Jane Doe»name»Jane Doe" best;
+        the evidence is the same record's "Home page", which shares no word with the question
+        but its label. Only a named field brings one in (it identifies the record); the field
+        brought is the one the question asks for, else the record's title field.
+        """
+        asked = expanded_query(question, self.bm25.postings)
+        result: list[int] = []
+        for position, row in enumerate(order):
+            if row in result:
+                continue
+            result.append(row)
+            if position >= k:
+                continue
+            field = self._asked_field(question, asked, row)
+            if field is not None and field not in result:
+                result.append(field)
+        return result
+
+    def _asked_field(self, question: str, asked: dict[str, float], row: int) -> int | None:
+        node_id = self.table.node_ids[row]
+        if node_id >= len(self.tree.nodes):
+            return None
+        field = asked_field(question, asked, self.tree.nodes[node_id], self.tree, fallback="title")
+        return None if field is None else self._row_of.get(field.id)
+
+    def one_section_each(self, order: list[int], k: int) -> list[int]:
         """The top ``k`` with at most ``PER_SECTION`` leaves of one parent, so that the evidence
         covers several parts of the tree; skipped siblings fill what is left, in order."""
         chosen: list[int] = []
         skipped: list[int] = []
         per_parent: dict[int, int] = {}
-        for row in order.tolist():
+        for row in order:
             parent = self.parent_rows[row]
             if per_parent.get(parent, 0) < PER_SECTION:
                 chosen.append(row)

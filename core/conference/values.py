@@ -31,6 +31,11 @@ EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 URL = re.compile(r"(?:https?://|www\.)[^\s)\"'<>]+")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
+# What kind of value a question asks for (general English question words).
+WHEN = re.compile(r"\b(when|what date|which date|what day|deadline|due)\b", re.IGNORECASE)
+HOW_MUCH = re.compile(r"\b(how much|cost|price|fee|fees|pay)\b", re.IGNORECASE)
+ASKS_EMAIL = re.compile(r"\b(e-?mail|contact)\b", re.IGNORECASE)
+ASKS_LINK = re.compile(r"\b(link|url|website|web page|webpage|homepage|home page|site|download|learn more)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -103,3 +108,10 @@ def format_amount(value: float, like: Amount) -> str:
 
 def sentences(text: str) -> list[str]:
     return [part.strip() for part in SENTENCE_END.split(text) if part.strip()]
+
+
+def holds_asked_value(question: str, text: str) -> bool:
+    """Whether ``text`` holds a value of the kind ``question`` asks for (a date for "when", an
+    amount for "how much", an address for "e-mail", a link for "website")."""
+    return any(pattern.search(question) and finder(text) for pattern, finder in (
+        (WHEN, find_dates), (HOW_MUCH, find_amounts), (ASKS_EMAIL, EMAIL.search), (ASKS_LINK, URL.search)))

@@ -98,6 +98,7 @@ def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source
         ranking = [hit.paper_id for hit in agent.tools.plain_search(query.query, before)]
         search_seconds = time.monotonic() - started
         judged = [paper for paper in finished.results if paper.parts.p_true is not None]
+        moved = top_moves(ranking, [paper.paper_id for paper in finished.results], answers)
         labels = [paper.paper_id in answers for paper in judged]
         selected = [paper.paper_id for paper in finished.selected]
         query_scores = score_query(
@@ -116,11 +117,18 @@ def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source
                 "auc_p_true": auc([paper.parts.p_true for paper in judged], labels),
                 "auc_head_pool": auc([paper.score for paper in finished.results],
                                      [paper.paper_id in answers for paper in finished.results]),
+                **moved,
             },
         )
         scores.append(query_scores)
         yield QueryDone(index, len(queries), query_scores)
     yield BenchFinished(summary_with_head(scores), scores, time.monotonic() - clock)
+
+
+def top_moves(plain: list[int], pasa: list[int], answers: set[int], k: int = 20) -> dict[str, int]:
+    """Answers PaSa's top k holds that plain search's top k misses (gained), and the reverse (lost)."""
+    plain_top, pasa_top = set(plain[:k]) & answers, set(pasa[:k]) & answers
+    return {"top20_gained": len(pasa_top - plain_top), "top20_lost": len(plain_top - pasa_top)}
 
 
 def _mean(values) -> float | None:
@@ -141,6 +149,8 @@ def summary_with_head(scores: list[QueryScores]) -> dict:
         "median_seconds": statistics.median(seconds) if seconds else 0.0,
         "median_first_results_seconds": statistics.median(first) if first else None,
         "max_first_results_seconds": max(first) if first else None,
+        "top20_gained": sum(score.extra.get("top20_gained", 0) for score in scores),
+        "top20_lost": sum(score.extra.get("top20_lost", 0) for score in scores),
     })
     return summary
 

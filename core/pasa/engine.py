@@ -14,7 +14,8 @@ One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds 
 4. ``judge``: the Selector's model gives P(True) for the prior's top ``judge_limit`` papers, back
    to back so that llama.cpp reuses the query's cached prefix; the scoring head combines P(True)
    with the rest of the evidence (``evidence``, ``selector_head``) into one calibrated score that
-   ranks the pool; "selected" is a score above the head's threshold.
+   ranks the pool (a paper the crawl added passes plain-search hits only above the threshold);
+   "selected" is a score above the head's threshold, at most its ``max_selected`` per query.
 
 With AutoFeedback on, every [Search]/[Expand] is sent as an API request (``tool_requests``):
 statically scanned, executed, and when it fails or adds nothing new, explained from the tools'
@@ -365,32 +366,39 @@ class PaSaEngine:
                             cancelled=run.cancel.cancelled)
 
     def rank(self, run: CrawlRun) -> list[RankedPaper]:
-        """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL."""
+        """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL.
+
+        With the head, a paper the crawl added (not a plain-search hit) is placed by its score only when
+        the head is confident in it (score above the selection threshold); otherwise it follows every
+        plain-search hit, so an unsure crawl never pushes what plain search found down the list.
+        """
         rows = self.library.papers(run.pool.ids)
         found = evidence(run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows)
         ids = list(found)
         if not ids:
             return []
-        scores, threshold = self._scores(run, [found[paper_id] for paper_id in ids])
+        scores, selected = self._scores(run, [found[paper_id] for paper_id in ids])
         order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
-        ranked = []
-        for paper_id, score in zip(ids, scores):
+        ranked, held_back = [], set()
+        for paper_id, score, chosen in zip(ids, scores, selected):
             row, entry, item = rows[paper_id], run.pool.entries[paper_id], found[paper_id]
-            selected = bool(score > threshold) and (self.head is not None or item.parts.p_true is not None)
-            ranked.append(RankedPaper(paper_id, row["title"], round(float(score), 4), selected, item.parts,
-                                      scored_rationale(run.query, row, item.parts, float(score), selected),
+            if self.head is not None and entry.plain is None and score <= self.head.threshold:
+                held_back.add(paper_id)
+            ranked.append(RankedPaper(paper_id, row["title"], round(float(score), 4), bool(chosen), item.parts,
+                                      scored_rationale(run.query, row, item.parts, float(score), bool(chosen)),
                                       entry.depth, row["date"], row["arxiv_id"], paper_url(row), entry.found_by[0]))
         # Ties (frequent for P(True) of a tiny model) keep the order the papers were found in.
-        ranked.sort(key=lambda paper: (-paper.score, order[paper.paper_id]))
+        ranked.sort(key=lambda paper: (paper.paper_id in held_back, -paper.score, order[paper.paper_id]))
         return ranked
 
-    def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], float]:
-        if self.head is None:  # PaSa's own Selector: P(True), the decision at 0.5
-            return [item.row["p_true"] if item.row["p_true"] is not None else 0.0 for item in items], 0.5
+    def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], list[bool]]:
+        """Each paper's score and whether it is selected."""
+        if self.head is None:  # PaSa's own Selector: P(True), selected above 0.5 once the model judged it
+            p_true = [item.row["p_true"] for item in items]
+            return [p if p is not None else 0.0 for p in p_true], [p is not None and p > 0.5 for p in p_true]
         rows = [item.row for item in items]
-        if not run.p_true:
-            return list(self.head.prior_scores(rows)), self.head.threshold
-        return list(self.head.full_scores(rows)), self.head.threshold
+        scores = self.head.prior_scores(rows) if not run.p_true else self.head.full_scores(rows)
+        return [float(score) for score in scores], [bool(chosen) for chosen in self.head.selected(scores)]
 
     def _record_selections(self, run: CrawlRun, results: list[RankedPaper]) -> None:
         """Judged papers as Selector training records (Table 15), with the head's decision."""

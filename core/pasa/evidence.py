@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scholar_tui.core.pasa.citation_context import best_context, lexical_match
-from scholar_tui.core.pasa.events import ScoreParts
+from scholar_tui.core.pasa.events import PLAIN_DEPTH, ScoreParts
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
 from scholar_tui.indexes.pasa_works import citing_papers
@@ -143,6 +143,10 @@ def evidence(query: str, pool: Pool, library: Library, index: LibraryIndex, *, q
             "plain_score": hit.score * 100 if hit else 0.0,
             "plain_hit": 1.0 if hit else 0.0,
             "context_lexical": context_lexical,
+            # the citing sentence is one more description of the paper (selector_head's module doc says why)
+            "description_lexical": max(lexical, context_lexical),
+            # a paper the crawl added counts as ranked just below the plain search's last hit
+            "plain_log_rank": math.log(entry.plain_rank if entry.plain_rank else PLAIN_DEPTH + 1),
             "found_by": math.log1p(len(entry.found_by)),
             "depth": float(entry.depth),
             "has_abstract": 1.0 if row["abstract"] else 0.0,

@@ -1,20 +1,32 @@
-"""The Selector's scoring head: a calibrated logistic regression over the evidence of one paper.
+"""The Selector's scoring head: a within-query ranker, calibrated, over the evidence of one paper.
 
 PaSa's Selector scores a paper by P(True) of its decision token. A 135 M model's P(True) carries
 almost no signal, so here it is one input among several (``FEATURES``, see ``evidence``): the
-query's dense and lexical match with the title and abstract, the plain search's ranks, the
-citation context of papers reached by [Expand], and the crawl's structure. Two heads share one
+query's dense match with the title and abstract, the word match with the paper's description
+(its title and abstract, or the sentence citing it in a section [Expand] read, whichever matches
+better), the plain search's rank, and how many searches/expansions found it. Two heads share one
 file:
 
 - ``prior``: every input but P(True). It ranks the pool before any model call (the first papers
   on screen) and picks which papers the Selector's model judges (its top ``judge_limit``);
 - ``full``: every input; a paper the model did not judge gets the training mean of P(True).
 
-Both are fitted with Newton's method on standardized inputs (L2 penalty), so the output is a
-probability of relevance. ``threshold`` (selected = score above it) is chosen on the training
-split for the mean per-query F1; nothing is chosen on test queries. The weights are a small
-JSON file: the user's own (``scholar-tui pasa train-selector``, in the data folder) or the
-shipped default (``default_head.json``, see ``training/selector_head.py`` for the run).
+Each is fitted to rank *inside one query* (``fit_ranking``): a logistic regression on the
+differences between an answer's inputs and a non-answer's of the same query (pairwise, as a
+learning-to-rank model), so a query whose pool is all close or all far does not tilt it; the
+plain-search rank is an input, so the head moves a paper past plain search's order only on the
+evidence. The ranking score is then calibrated into a probability of relevance (Platt scaling on
+the pooled training papers). ``threshold`` and ``max_selected`` (selected = probability above the
+threshold and among the query's ``max_selected`` best) are chosen on the training split for the
+mean per-query F1; nothing is chosen on test queries. The weights are a small JSON file: the
+user's own (``scholar-tui pasa train-selector``, in the data folder) or the shipped default
+(``default_head.json``, see ``training/selector_head.py`` for the run).
+
+Why the citation context is not an input of its own: on citation-derived training queries the
+answers are the works one (hidden) source paper cites, so in this library no answer is ever
+reached with a citing sentence, and a separate weight can only learn "context means wrong" (it
+did: a large negative weight that pushed plain-search hits out of the top 20 on queries a person
+wrote). Taken as one more description of the paper, it inherits the word match's learned weight.
 """
 
 from __future__ import annotations
@@ -25,11 +37,13 @@ from pathlib import Path
 
 import numpy as np
 
-# "Cited by pool papers" is shown beside every score but is not an input: on citation-derived queries
-# with the query-date cut-off, a work no earlier paper cites is one only the (hidden) source cites, so
-# the head would learn the benchmark's construction, not relevance (it did: a large negative weight).
-FEATURES = ("p_true", "query_dense", "query_lexical", "vector_rank", "text_rank", "plain_score", "plain_hit",
-            "context_lexical", "found_by", "depth", "has_abstract")
+# Every input ``evidence`` computes (a head file may name any of them).
+ROW_FEATURES = ("p_true", "query_dense", "query_lexical", "description_lexical", "plain_log_rank", "vector_rank",
+                "text_rank", "plain_score", "plain_hit", "context_lexical", "found_by", "depth", "has_abstract")
+# The trained heads' inputs. Left out, because on citation-derived queries they learn the benchmark's
+# construction rather than relevance: "cited by pool papers" and "context_lexical" on their own (see the
+# module doc), and "has_abstract" (every answer is a cited work, which the library holds without abstract).
+FEATURES = ("p_true", "query_dense", "description_lexical", "plain_log_rank", "found_by")
 PRIOR_FEATURES = tuple(name for name in FEATURES if name != "p_true")
 DEFAULT_FILE = Path(__file__).with_name("default_head.json")
 HEAD_FILE_NAME = "pasa-selector-head.json"
@@ -50,7 +64,7 @@ class LogisticHead:
     def score(self, rows: np.ndarray) -> np.ndarray:
         """Probabilities for rows of the head's features (in ``features`` order)."""
         z = (np.asarray(rows, dtype=float) - np.asarray(self.mean)) / np.asarray(self.scale)
-        return 1.0 / (1.0 + np.exp(-(z @ np.asarray(self.weights) + self.bias)))
+        return _sigmoid(z @ np.asarray(self.weights) + self.bias)
 
     @classmethod
     def fit(cls, features: tuple[str, ...], rows: np.ndarray, labels: np.ndarray, *, l2: float = 1.0,
@@ -61,22 +75,72 @@ class LogisticHead:
             raise ValueError("fit needs one row of features per label")
         if labels.min() == labels.max():
             raise ValueError("fit needs relevant and irrelevant papers both")
-        mean, scale = rows.mean(axis=0), rows.std(axis=0)
-        scale[scale < 1e-9] = 1.0
-        x = np.hstack([(rows - mean) / scale, np.ones((len(rows), 1))])
-        w = np.zeros(x.shape[1])
-        penalty = np.full(x.shape[1], l2)
-        penalty[-1] = 0.0  # the bias is not shrunk
-        for _ in range(steps):
-            p = 1.0 / (1.0 + np.exp(-(x @ w)))
-            gradient = x.T @ (p - labels) + penalty * w
-            hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
-            step = np.linalg.solve(hessian, gradient)
-            w -= step
-            if np.abs(step).max() < 1e-8:
-                break
-        return cls(tuple(features), [round(float(v), 6) for v in w[:-1]], round(float(w[-1]), 6),
-                   [round(float(v), 6) for v in mean], [round(float(v), 6) for v in scale])
+        mean, scale = _standardizer(rows)
+        w = _newton(np.hstack([(rows - mean) / scale, np.ones((len(rows), 1))]), labels, l2, steps, shrink_last=False)
+        return cls(tuple(features), _rounded(w[:-1]), round(float(w[-1]), 6), _rounded(mean), _rounded(scale))
+
+
+def _sigmoid(z):
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0)))  # clipped: a separable toy set must not overflow
+
+
+def _rounded(values) -> list[float]:
+    return [round(float(value), 6) for value in values]
+
+
+def _standardizer(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    mean, scale = rows.mean(axis=0), rows.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    return mean, scale
+
+
+def _newton(x: np.ndarray, labels: np.ndarray, l2: float, steps: int, *, shrink_last: bool) -> np.ndarray:
+    """L2-penalized logistic regression by Newton's method; the last column (a bias) is shrunk or not."""
+    w = np.zeros(x.shape[1])
+    penalty = np.full(x.shape[1], l2)
+    if not shrink_last:
+        penalty[-1] = 0.0
+    for _ in range(steps):
+        p = _sigmoid(x @ w)
+        gradient = x.T @ (p - labels) + penalty * w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + np.diag(penalty + 1e-9)
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+def fit_ranking(features: tuple[str, ...], groups: list[tuple[np.ndarray, np.ndarray]], *, l2: float = 1.0,
+                steps: int = 50) -> LogisticHead:
+    """A within-query ranker, calibrated: (rows, labels) per query in, a ``LogisticHead`` out.
+
+    The weights come from a pairwise logistic regression (answer minus non-answer of the same query,
+    both signs, no bias) on standardized inputs; one scale factor and a bias then turn that ranking
+    score into a probability (Platt scaling over every training paper). Ranking by the probability is
+    ranking by the pairwise score, so within a query the order is the pairwise model's.
+    """
+    groups = [(np.asarray(rows, dtype=float), np.asarray(labels, dtype=bool)) for rows, labels in groups]
+    everything = np.vstack([rows for rows, _ in groups]) if groups else np.zeros((0, len(features)))
+    labels = np.concatenate([labels for _, labels in groups]) if groups else np.zeros(0, dtype=bool)
+    if len(everything) == 0 or labels.all() or not labels.any():
+        raise ValueError("fit needs relevant and irrelevant papers both")
+    mean, scale = _standardizer(everything)
+    differences = []
+    for rows, marks in groups:
+        z = (rows - mean) / scale
+        if marks.any() and not marks.all():
+            differences.append((z[marks][:, None, :] - z[~marks][None, :, :]).reshape(-1, len(features)))
+    if not differences:
+        raise ValueError("fit needs a query with relevant and irrelevant papers both")
+    pairs = np.vstack(differences)
+    both_ways = np.vstack([pairs, -pairs])
+    direction = _newton(both_ways, np.r_[np.ones(len(pairs)), np.zeros(len(pairs))], l2, steps, shrink_last=True)
+    ranking_score = ((everything - mean) / scale) @ direction
+    platt = _newton(np.c_[ranking_score, np.ones(len(ranking_score))], labels.astype(float), 1e-6, steps,
+                    shrink_last=False)
+    return LogisticHead(tuple(features), _rounded(direction * platt[0]), round(float(platt[1]), 6), _rounded(mean),
+                        _rounded(scale))
 
 
 @dataclass
@@ -86,6 +150,7 @@ class SelectorHead:
     p_true_mean: float  # stands in for P(True) of a paper the model did not judge
     threshold: float  # selected = full score above it (chosen on the training split)
     judge_limit: int = 5  # papers the Selector's model judges per query (the prior's top ones)
+    max_selected: int | None = None  # at most this many selected per query (chosen with the threshold)
     provenance: dict = field(default_factory=dict)  # how it was trained, and its figures
     origin: str = ""  # the file it was read from
 
@@ -96,6 +161,10 @@ class SelectorHead:
         table = [[self.p_true_mean if name == "p_true" and row.get(name) is None else row[name]
                   for name in self.full.features] for row in rows]
         return self.full.score(np.array(table, dtype=float))
+
+    def selected(self, scores) -> np.ndarray:
+        """Which papers of one query's scores are selected (threshold and cap, both from the training split)."""
+        return selected_mask(scores, self.threshold, self.max_selected)
 
     def to_dict(self) -> dict:
         data = asdict(self)
@@ -117,12 +186,14 @@ class SelectorHead:
             data = json.loads(path.read_text(encoding="utf-8"))
             prior, full = LogisticHead(**{**data["prior"], "features": tuple(data["prior"]["features"])}), \
                 LogisticHead(**{**data["full"], "features": tuple(data["full"]["features"])})
+            cap = data.get("max_selected")
             head = cls(prior, full, float(data["p_true_mean"]), float(data["threshold"]),
-                       int(data.get("judge_limit", 5)), data.get("provenance", {}), str(path))
+                       int(data.get("judge_limit", 5)), None if cap is None else int(cap),
+                       data.get("provenance", {}), str(path))
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise HeadFileError(f"{path}: not a Selector head file ({error})") from error
         for model in (prior, full):
-            unknown = set(model.features) - set(FEATURES)
+            unknown = set(model.features) - set(ROW_FEATURES)
             if unknown or not (len(model.weights) == len(model.mean) == len(model.scale) == len(model.features)):
                 raise HeadFileError(f"{path}: weights do not match features (unknown: {sorted(unknown)})")
         return head
@@ -163,17 +234,36 @@ def f1(selected: int, hits: int, answers: int) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
-def best_threshold(groups: list[tuple[list[float], list[bool], int]]) -> tuple[float, float]:
-    """The threshold with the best mean per-query F1 (scores, labels, answer count per query), and that F1."""
+def selected_mask(scores, threshold: float, max_selected: int | None) -> np.ndarray:
+    """Which papers of one query are selected: above the threshold and among its ``max_selected`` best."""
+    scores = np.asarray(scores, dtype=float)
+    chosen = scores > threshold
+    if max_selected is not None and chosen.sum() > max_selected:
+        best = np.argsort(-scores, kind="stable")[:max_selected]
+        chosen = np.zeros(len(scores), dtype=bool)
+        chosen[best] = scores[best] > threshold
+    return chosen
+
+
+def best_selection(groups: list[tuple[list[float], list[bool], int]],
+                   caps=(None, 1, 2, 3, 4, 5, 6, 8, 10)) -> tuple[float, int | None, float]:
+    """The threshold and cap with the best mean per-query F1 (scores, labels, answer count per query), and that F1."""
     every = sorted({round(score, 4) for scores, _, _ in groups for score in scores})
     candidates = sorted(set(every[:: max(len(every) // 200, 1)]) | {0.5})
-    best = (0.5, -1.0)
-    for threshold in candidates:
-        values = []
-        for scores, labels, answers in groups:
-            chosen = [label for score, label in zip(scores, labels) if score > threshold]
-            values.append(f1(len(chosen), sum(chosen), answers))
-        mean = sum(values) / len(values) if values else 0.0
-        if mean > best[1] + 1e-12:
-            best = (threshold, mean)
+    best = (0.5, None, -1.0)
+    for cap in caps:
+        for threshold in candidates:
+            values = []
+            for scores, labels, answers in groups:
+                chosen = selected_mask(scores, threshold, cap)
+                values.append(f1(int(chosen.sum()), int(np.asarray(labels, dtype=bool)[chosen].sum()), answers))
+            mean = sum(values) / len(values) if values else 0.0
+            if mean > best[2] + 1e-12:
+                best = (threshold, cap, mean)
     return best
+
+
+def best_threshold(groups: list[tuple[list[float], list[bool], int]]) -> tuple[float, float]:
+    """The threshold alone (no cap) with the best mean per-query F1, and that F1."""
+    threshold, _, value = best_selection(groups, caps=(None,))
+    return threshold, value
