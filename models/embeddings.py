@@ -128,6 +128,11 @@ class LlamaCppEmbedder(Embedder):
     def dimension(self) -> int:
         return int(self._load().n_embd())
 
+    @property
+    def metadata(self) -> dict[str, str]:
+        """The GGUF file's key-value metadata (architecture, sizes, …)."""
+        return dict(self._load().metadata)
+
     def tokens(self, text: str) -> list[int]:
         """``text`` as the model reads it: [CLS] … [SEP], cut to ``max_tokens`` like sentence-transformers."""
         return self._tokens(self._load(), text)
