@@ -125,7 +125,10 @@ class LibraryIndex:
         return self._snapshot
 
     def _level_snapshot(self, wanted: dict[int, str]) -> LibrarySnapshot | None:
-        """The snapshot file when it holds exactly ``wanted`` (paper id -> content hash), else None."""
+        """The snapshot file when it holds exactly ``wanted`` (paper id -> content hash) and the
+        LanceDB table it was written from is still there, else None."""
+        if not (self.where.lancedb_dir / f"{TABLE}.lance").is_dir():  # deleted: rebuilt and re-embedded
+            return None
         snapshot = self._snapshot or LibrarySnapshot.load(snapshot_file(self.where))
         if snapshot is None or snapshot.digests() != wanted:
             return None

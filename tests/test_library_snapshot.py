@@ -118,3 +118,13 @@ def test_a_snapshot_left_behind_by_a_crash_is_caught_up(where, library):
     embedder = HashingEmbedder()
     assert finished(LibraryIndex(where, embedder), library).embedded == 0 and embedder.texts == 0
     assert LibraryIndex(where, HashingEmbedder()).search(library, "zeolite catalysis")[0].text_rank == 1
+
+
+def test_a_snapshot_outliving_its_lancedb_table_is_not_used(where, library):
+    """The LanceDB folder deleted (to re-embed with another model): the texts are embedded again."""
+    import shutil
+
+    shutil.rmtree(where.lancedb_dir)
+    embedder = HashingEmbedder()
+    result = finished(LibraryIndex(where, embedder), library)
+    assert result.embedded == len(library.all_papers()) and embedder.texts == result.embedded
