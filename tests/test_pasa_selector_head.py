@@ -209,12 +209,13 @@ def test_the_shipped_head_reads_the_citation_context_and_the_plain_rank():
     """The defect it replaces: a negative weight on the citing sentence's match pushed plain hits out."""
     head = load_head(None)
     base = {"p_true": None, "query_dense": 0.6, "description_lexical": 0.2, "plain_log_rank": np.log(3),
-            "found_by": np.log1p(2)}
+            "found_by": np.log1p(2), "centroid_dense": 0.5}
     cited = {**base, "description_lexical": 0.6}  # the citing sentence matches the query better than the title
     lower = {**base, "plain_log_rank": np.log(60)}
     scores = head.full_scores([base, cited, lower])
     assert scores[1] > scores[0] > scores[2]
-    assert head.max_selected is not None and 0.0 < head.threshold < 1.0
+    assert 0.0 < head.threshold < 1.0  # the cap may be None: both are chosen on the training split
+    assert head.max_selected is None or head.max_selected > 0
 
 
 def test_an_empty_library_is_said_plainly(where, monkeypatch):

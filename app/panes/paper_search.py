@@ -337,7 +337,8 @@ class PaperSearchPane(Vertical):
             p_true = "not asked" if score.p_true is None else f"{score.p_true:.2f}"
             parts += [(f"Selector: {'selected' if ranked.selected else 'not selected'}, score {ranked.score:.2f}\n", colour),
                       f"  P(True) {p_true} · query match {score.query_dense:.2f} (dense) / {score.query_lexical:.2f} (words)"
-                      f" · citation context {score.citation_context:.2f}\n",
+                      f" · citation context {score.citation_context:.2f}"
+                      f" · pool coherence {score.pool_coherence:.2f}\n",
                       f"  plain-search rank {score.plain_rank or '-'} · found by {score.found_by} action(s) · "
                       f"cited by {score.cited_by_pool} pool paper(s) · depth {score.depth}\n"]
             if score.citing_sentence:

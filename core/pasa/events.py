@@ -162,6 +162,7 @@ class ScoreParts:
     found_by: int  # how many searches/expansions found it
     cited_by_pool: int  # papers in the pool that cite it
     depth: int
+    pool_coherence: float = 0.0  # cosine with the centroid of the plain search's top hits (evidence.py)
 
 
 @dataclass

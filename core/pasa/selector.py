@@ -43,6 +43,8 @@ def scored_rationale(query: str, row: dict, parts, score: float, selected: bool)
         bits.append(f"cited as “{parts.citing_sentence[:160]}”")
     if parts.plain_rank is not None:
         bits.append(f"plain search rank {parts.plain_rank}")
+    if parts.pool_coherence:
+        bits.append(f"pool coherence {parts.pool_coherence:.2f}")
     if parts.found_by > 1:
         bits.append(f"found by {parts.found_by} actions")
     if parts.cited_by_pool:

@@ -4,8 +4,9 @@ PaSa's Selector scores a paper by P(True) of its decision token. A 135 M model's
 almost no signal, so here it is one input among several (``FEATURES``, see ``evidence``): the
 query's dense match with the title and abstract, the word match with the paper's description
 (its title and abstract, or the sentence citing it in a section [Expand] read, whichever matches
-better), the plain search's rank, and how many searches/expansions found it. Two heads share one
-file:
+better), the plain search's rank, how many searches/expansions found it, and the pool's coherence
+(its closeness to the centroid of the plain search's top hits, pseudo-relevance feedback; see
+``evidence``). Two heads share one file:
 
 - ``prior``: every input but P(True). It ranks the pool before any model call (the first papers
   on screen) and picks which papers the Selector's model judges (its top ``judge_limit``);
@@ -39,11 +40,14 @@ import numpy as np
 
 # Every input ``evidence`` computes (a head file may name any of them).
 ROW_FEATURES = ("p_true", "query_dense", "query_lexical", "description_lexical", "plain_log_rank", "vector_rank",
-                "text_rank", "plain_score", "plain_hit", "context_lexical", "found_by", "depth", "has_abstract")
+                "text_rank", "plain_score", "plain_hit", "context_lexical", "found_by", "depth", "has_abstract",
+                "centroid_dense")
 # The trained heads' inputs. Left out, because on citation-derived queries they learn the benchmark's
 # construction rather than relevance: "cited by pool papers" and "context_lexical" on their own (see the
 # module doc), and "has_abstract" (every answer is a cited work, which the library holds without abstract).
-FEATURES = ("p_true", "query_dense", "description_lexical", "plain_log_rank", "found_by")
+# Tried on the training split and left out for adding nothing there (the table in training/selector_head.py):
+# an RM3-style expanded-query word match, the dense and full-text ranks apart, co-citation with the top hits.
+FEATURES = ("p_true", "query_dense", "description_lexical", "plain_log_rank", "found_by", "centroid_dense")
 PRIOR_FEATURES = tuple(name for name in FEATURES if name != "p_true")
 DEFAULT_FILE = Path(__file__).with_name("default_head.json")
 HEAD_FILE_NAME = "pasa-selector-head.json"
