@@ -55,7 +55,11 @@ def bench_startup(obj: Context, data_dir: Path, runs: int, texts: int, as_json: 
         if item.error:
             click.echo(f"  {item.backend:22} unavailable: {item.error}")
         else:
-            click.echo(f"  {item.backend:22} {item.per_second:7.1f} texts/s  ({item.seconds:.1f} s; load {item.load_s:.1f} s)")
+            rates = item.as_dict()
+            work = (f", {rates['tokens_per_s']} tokens/s, {rates['gflop_per_s']} GFLOP/s"
+                    if rates["gflop_per_s"] is not None else "")
+            click.echo(f"  {item.backend:22} {item.per_second:7.1f} texts/s{work}  "
+                       f"({item.seconds:.1f} s; load {item.load_s:.1f} s)")
     speeds = [item.per_second for item in report.throughput if item.per_second]
     if len(speeds) == 2:
         click.echo(f"  llama.cpp / sentence-transformers: {speeds[0] / speeds[1]:.2f}x")

@@ -58,14 +58,19 @@ class ScholarApp(App):
         yield StatusBar(self.services, id="status-bar")
         yield Footer()
 
+    def on_load(self) -> None:
+        # Before compose: the model loads in its thread while the six tabs are built and styled
+        # (a second or more on a 2-core machine), not after. Its state messages wait in the queue
+        # until the status bar is mounted.
+        if self.load_model_on_start:
+            self.load_model()
+
     def on_mount(self) -> None:
         ui = self.services.settings.ui
         if ui.theme in self.available_themes:
             self.theme = ui.theme
         if ui.keymap:
             self.set_keymap(ui.keymap)
-        if self.load_model_on_start:
-            self.load_model()
         if self.check_network_on_start:
             self.check_network()
 

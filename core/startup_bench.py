@@ -7,7 +7,10 @@ STAR conference), so ``library search``, ``ask`` and ``conf ask`` answer real qu
 STAR index build of that preparation is reported too (cold: ``--rebuild``).
 
 The TUI is timed headless (``scholar_tui.app.startup_probe``): the app runs under Textual's
-``run_test`` until its status bar says the model is ready, then exits.
+``run_test`` until its status bar says the model is ready, then the process ends at once.
+
+The processes may write bytecode caches, as a person's do (the preparation commands run first,
+untimed, and leave them).
 
 Embedding throughput embeds the same texts with both backends in this process (load excluded,
 reported apart) and compares the vectors (cosine per text), so the ratio comes from one run.
@@ -69,14 +72,42 @@ class Throughput:
     seconds: float | None = None
     error: str | None = None
     vectors: Any = field(default=None, repr=False)  # kept for the cosine between the backends
+    tokens: int | None = None  # the texts' tokens as the model reads them (truncated)
+    flops: float | None = None  # the encoder's arithmetic on them (``encoder_flops``)
 
     @property
     def per_second(self) -> float | None:
         return self.texts / self.seconds if self.seconds else None
 
+    def rate(self, amount: float | None) -> float | None:
+        return amount / self.seconds if self.seconds and amount else None
+
     def as_dict(self) -> dict:
         row = {key: value for key, value in asdict(self).items() if key != "vectors"}
-        return {**row, "texts_per_s": None if self.per_second is None else round(self.per_second, 1)}
+        tokens_per_s, flops_per_s = self.rate(self.tokens), self.rate(self.flops)
+        return {**row, "texts_per_s": None if self.per_second is None else round(self.per_second, 1),
+                "tokens_per_s": None if tokens_per_s is None else round(tokens_per_s),
+                "gflop_per_s": None if flops_per_s is None else round(flops_per_s / 1e9, 1)}
+
+
+def encoder_flops(lengths: list[int], *, layers: int, width: int, feed_forward: int) -> float:
+    """The floating-point operations (a multiply-add is two) a BERT encoder needs for texts of
+    these token counts, each text attended on its own: per layer, the four attention projections
+    and the two feed-forward matrices (2·T·(4d² + 2d·ff)) and the scores and their mix (4·T²·d).
+    A padded batch (sentence-transformers) or a packed one (llama.cpp) does more; this is the
+    work itself, to set a measured rate beside what the cores can do."""
+    return float(sum(layers * (2 * count * (4 * width * width + 2 * width * feed_forward) + 4 * count * count * width)
+                     for count in lengths))
+
+
+def corpus_work(embedder, texts: list[str]) -> tuple[int, float]:
+    """(tokens, FLOPs) of ``texts`` for a llama.cpp BERT embedder (its tokenizer and its shape)."""
+    metadata = embedder.metadata
+    arch = metadata["general.architecture"]
+    lengths = [len(embedder.tokens(text)) for text in texts]
+    return sum(lengths), encoder_flops(lengths, layers=int(metadata[f"{arch}.block_count"]),
+                                       width=int(metadata[f"{arch}.embedding_length"]),
+                                       feed_forward=int(metadata[f"{arch}.feed_forward_length"]))
 
 
 @dataclass
@@ -167,6 +198,9 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
             raise BenchError(f"the bench needs {data_dir / needed} (the shared data folder)")
     home = Path(home or tempfile.mkdtemp(prefix="scholar-tui-bench-"))
     env = {**os.environ, HOME_ENV: str(home), "SCHOLAR_TUI_NETWORK__OFFLINE": "1"}
+    # A person's Python keeps the modules it compiled (__pycache__); with PYTHONDONTWRITEBYTECODE
+    # set (as in some sandboxes) every process compiles ~400 modules again, +0.7 s each command.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     report = StartupReport(str(home))
 
     progress(f"preparing {home}: importing the unarXive sample and the ICML conference")
@@ -205,6 +239,12 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
         chosen.embeddings.backend = backend
         embedders.append(load_embedder(chosen, where))
     report.throughput = list(measure_throughput(corpus, embedders))
+    try:
+        tokens, flops = corpus_work(embedders[0], corpus)
+    except Exception:  # noqa: BLE001 - no llama.cpp model, or not a BERT: the rates stay unset
+        tokens, flops = None, None
+    for item in report.throughput:
+        item.tokens, item.flops = tokens, flops
     vectors = [item.vectors for item in report.throughput]
     if all(matrix is not None for matrix in vectors):
         cosines = (vectors[0] * vectors[1]).sum(axis=1)

@@ -1,23 +1,29 @@
-"""Hybrid search over the library's papers: LanceDB vectors + full text, fused by reciprocal rank.
+"""Hybrid search over the library's papers: vectors + full text, fused by reciprocal rank.
 
-One LanceDB table, ``library_papers``: a row per paper with its title and abstract embedded by the
-default embedder, a native full-text index on the same text, and the paper's date for the cut-off.
-``sync`` brings it level with SQLite after an import: only papers that are new (or whose title or
-abstract changed, by content hash) are embedded. ``search`` runs the vector and the full-text
-query with the same date filter and fuses the two rankings (RRF, k = 60: Cormack et al., 2009).
+One LanceDB table, ``library_papers``, is the record: a row per paper with its title and abstract
+embedded by the default embedder and the paper's date for the cut-off. ``sync`` brings it level
+with SQLite after an import: only papers that are new (or whose title or abstract changed, by
+content hash) are embedded. After each change ``sync`` also writes the table out as a snapshot
+file (``library_snapshot``: the vectors and a BM25 full-text index) and ``search`` runs on that
+snapshot with numpy — so a cold ``library search`` never imports lancedb (2–3 s). ``search`` runs
+the vector and the full-text query with the same date filter and fuses the two rankings (RRF,
+k = 60: Cormack et al., 2009).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import warnings
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+import numpy as np
 
 from scholar_tui.config.locations import Locations
 from scholar_tui.indexes.db import open_vectors
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_snapshot import LibrarySnapshot, snapshot_file
 
 TABLE = "library_papers"
 RRF_K = 60
@@ -64,17 +70,22 @@ def _hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-def _fts_query(text: str) -> str:
-    """Plain words only: the full-text parser gives meaning to quotes, colons and brackets."""
-    return " ".join(re.findall(r"\w+", text))
-
-
 class LibraryIndex:
-    """The LanceDB side of the library; ``embedder`` is a models.Embedder (loaded on first use)."""
+    """The library's search index; ``embedder`` is a models.Embedder (loaded on first use).
+
+    LanceDB is opened only when the snapshot must be written or rebuilt."""
 
     def __init__(self, where: Locations, embedder) -> None:
-        self.db = open_vectors(where)
+        self.where = where
         self.embedder = embedder
+        self._db = None
+        self._snapshot: LibrarySnapshot | None = None
+
+    @property
+    def db(self):
+        if self._db is None:
+            self._db = open_vectors(self.where)
+        return self._db
 
     def _table(self):
         return self.db.open_table(TABLE) if TABLE in self.db.list_tables().tables else None
@@ -95,13 +106,49 @@ class LibraryIndex:
         table = self._table()
         return table.count_rows() if table is not None else 0
 
-    def sync(self, library: Library, *, batch_size: int = 32) -> Iterator[IndexProgress | IndexFinished]:
-        """Embed what SQLite has and the index lacks; drop rows for papers gone or changed."""
-        import time
+    # -- the snapshot ------------------------------------------------------------------------------
+    def _write_snapshot(self, table) -> LibrarySnapshot:
+        """The LanceDB table written out as the snapshot file (no text is embedded)."""
+        columns = ["paper_id", "content_hash", "text", "date", "vector"]
+        rows = table.search().select(columns).limit(None).to_list() if table is not None else []
+        snapshot = LibrarySnapshot.build(rows)
+        snapshot.save(snapshot_file(self.where))
+        self._snapshot = snapshot
+        return snapshot
 
+    def snapshot(self) -> LibrarySnapshot:
+        """The snapshot to search: this index's, else the file's, else rebuilt from LanceDB.
+
+        Whether it is level with SQLite is ``sync``'s business (it compares content hashes)."""
+        if self._snapshot is None:
+            self._snapshot = LibrarySnapshot.load(snapshot_file(self.where)) or self._write_snapshot(self._table())
+        return self._snapshot
+
+    def _level_snapshot(self, wanted: dict[int, str]) -> LibrarySnapshot | None:
+        """The snapshot file when it holds exactly ``wanted`` (paper id -> content hash) and the
+        LanceDB table it was written from is still there, else None."""
+        if not (self.where.lancedb_dir / f"{TABLE}.lance").is_dir():  # deleted: rebuilt and re-embedded
+            return None
+        snapshot = self._snapshot or LibrarySnapshot.load(snapshot_file(self.where))
+        if snapshot is None or snapshot.digests() != wanted:
+            return None
+        self._snapshot = snapshot
+        return snapshot
+
+    # -- keeping level with SQLite -----------------------------------------------------------------
+    def sync(self, library: Library, *, batch_size: int = 32) -> Iterator[IndexProgress | IndexFinished]:
+        """Embed what SQLite has and the index lacks; drop rows for papers gone or changed.
+
+        When the snapshot already matches SQLite paper for paper, nothing is opened but SQLite."""
         clock = time.monotonic()
         papers = {paper["id"]: paper for paper in library.all_papers()}
         wanted = {paper_id: _hash(_text(paper)) for paper_id, paper in papers.items()}
+        level = self._level_snapshot(wanted)
+        if level is not None:
+            yield IndexProgress(0, 0)
+            yield IndexFinished(0, 0, len(level.paper_ids), time.monotonic() - clock)
+            return
+        self._snapshot = None
         table = self._table()
         have: dict[int, str] = {}
         if table is not None:
@@ -124,44 +171,32 @@ class LibraryIndex:
                 for paper, text, vector in zip(batch, texts, vectors)
             ])
             yield IndexProgress(min(start + batch_size, len(todo)), len(todo))
-        if todo and table is not None:
-            with warnings.catch_warnings():  # create_fts_index is the documented call in lancedb 0.40
-                warnings.simplefilter("ignore")
-                table.create_fts_index("text", replace=True)
-        yield IndexFinished(len(todo), len(stale), table.count_rows() if table is not None else 0,
-                            time.monotonic() - clock)
+        snapshot = self._write_snapshot(table)
+        yield IndexFinished(len(todo), len(stale), len(snapshot.paper_ids), time.monotonic() - clock)
 
+    # -- reading -----------------------------------------------------------------------------------
     def vectors(self, paper_ids: list[int]) -> dict[int, list[float]]:
         """The stored embeddings of these papers (PaSa's Selector compares them with the query's)."""
-        table = self._table()
-        if table is None or not paper_ids:
-            return {}
-        wanted = ", ".join(str(int(paper_id)) for paper_id in paper_ids)
-        rows = table.search().where(f"paper_id IN ({wanted})").select(["paper_id", "vector"]).limit(None).to_list()
-        return {row["paper_id"]: row["vector"] for row in rows}
+        snapshot = self.snapshot()
+        rows = {int(paper_id): row for row, paper_id in enumerate(snapshot.paper_ids)}
+        return {int(paper_id): snapshot.vectors[rows[int(paper_id)]].tolist()
+                for paper_id in paper_ids if int(paper_id) in rows}
 
     def search(self, library: Library, query: str, *, before: str | None = None, limit: int = 10,
                depth: int = 50) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given."""
         if before is not None and not DATE.match(before):
             raise SearchError(f"the date cut-off must look like 2022-12-01, not {before!r}")
-        table = self._table()
-        if table is None or not query.strip():
+        if not query.strip():
+            return []
+        snapshot = self.snapshot()
+        if not len(snapshot.paper_ids):
             return []
         # Papers without a known date cannot be shown to be older than the cut-off: left out.
-        condition = f"date IS NOT NULL AND date < '{before}'" if before else None
-        vector = self.embedder.embed([query])[0]
-        vector_query = table.search(vector, vector_column_name="vector").limit(depth).select(["paper_id", "_distance"])
-        if condition:
-            vector_query = vector_query.where(condition, prefilter=True)
-        vector_ids = [row["paper_id"] for row in vector_query.to_list()]
-        text_ids: list[int] = []
-        words = _fts_query(query)
-        if words:
-            text_query = table.search(words, query_type="fts", fts_columns="text").limit(depth).select(["paper_id", "_score"])
-            if condition:
-                text_query = text_query.where(condition, prefilter=True)
-            text_ids = [row["paper_id"] for row in text_query.to_list()]
+        allowed = (snapshot.dates != "") & (snapshot.dates < before) if before else None
+        vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        vector_ids = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
+        text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
         scores: dict[int, float] = {}
         for ranking in (vector_ids, text_ids):
             for rank, paper_id in enumerate(ranking, start=1):
@@ -180,6 +215,15 @@ class LibraryIndex:
                 title=paper["title"], date=paper["date"], arxiv_id=paper["arxiv_id"],
             ))
         return hits
+
+
+def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:
+    """Rows by squared L2 distance to ``query`` (LanceDB's default metric; on unit vectors the
+    cosine order), nearest first, only ``allowed`` ones when given."""
+    distances = ((vectors - query) ** 2).sum(axis=1)
+    rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
+    order = np.argsort(distances[rows], kind="stable")
+    return rows[order[:depth]].tolist()
 
 
 def sync_index(where: Locations, library: Library, embedder) -> IndexFinished:

@@ -17,6 +17,7 @@ import numpy as np
 from scholar_tui.models.base import LLMError
 
 BACKENDS = ("auto", "llama.cpp", "sentence-transformers")
+SHORT_BATCH_TOKENS = 64
 
 
 class Embedder:
@@ -127,6 +128,11 @@ class LlamaCppEmbedder(Embedder):
     def dimension(self) -> int:
         return int(self._load().n_embd())
 
+    @property
+    def metadata(self) -> dict[str, str]:
+        """The GGUF file's key-value metadata (architecture, sizes, …)."""
+        return dict(self._load().metadata)
+
     def tokens(self, text: str) -> list[int]:
         """``text`` as the model reads it: [CLS] … [SEP], cut to ``max_tokens`` like sentence-transformers."""
         return self._tokens(self._load(), text)
@@ -159,6 +165,11 @@ class LlamaCppEmbedder(Embedder):
     def _decode(self, llama, rows: list[int], vectors: np.ndarray) -> None:
         llama_cpp = self._llama_cpp
         llama._ctx.kv_cache_clear()
+        # A short batch (a query) on one thread: llama.cpp's threads meet at a barrier after every
+        # operation, and when another process holds the second core one query took 1.6 s on two
+        # threads against 10 ms on one (2-core machine, load 3); a long batch is worth splitting.
+        threads = 1 if llama._batch.n_tokens() <= SHORT_BATCH_TOKENS else self.n_threads
+        llama_cpp.llama_set_n_threads(llama._ctx.ctx, threads, threads)
         try:
             llama._ctx.decode(llama._batch)
         except RuntimeError as error:  # llama.cpp's decode status, e.g. out of memory

@@ -112,3 +112,21 @@ def test_missing_embedding_model_is_a_clear_error(where, monkeypatch):
     monkeypatch.setenv("SCHOLAR_TUI_EMBEDDINGS__MODEL", "/nowhere/model")
     with pytest.raises(LLMError, match="embedding model '/nowhere/model' not found"):
         load_embedder(load_settings(where))
+
+
+def test_a_query_runs_on_one_thread_and_a_long_batch_on_all(settings, where, monkeypatch):
+    """llama.cpp's threads wait for each other after every operation: a short query on two
+    threads took 1.6 s on a busy 2-core machine (10 ms on one), so short batches use one."""
+    import llama_cpp
+
+    embedder = load_embedder(settings, where)
+    embedder.n_threads = 2
+    chosen = []
+    real = llama_cpp.llama_set_n_threads
+    monkeypatch.setattr(llama_cpp, "llama_set_n_threads",
+                        lambda ctx, threads, batch_threads: chosen.append(threads) or real(ctx, threads, batch_threads))
+    query = embedder.embed([QUESTIONS[0]])
+    assert chosen == [1]
+    embedder.embed([LONG_TEXT])
+    assert chosen == [1, 2]
+    assert embedder.embed([QUESTIONS[0]])[0] @ query[0] > 0.99999  # the thread count changes no result

@@ -61,6 +61,18 @@ def test_commands_that_embed_never_import_training_packages(tmp_path):
     assert "March 19, 2024" in json.loads(outputs[1])["answer"]
 
 
+@pytest.mark.embeddings
+def test_a_cold_library_search_imports_neither_lancedb_nor_torch(tmp_path):
+    """`library search` in a fresh process reads the index snapshot: no lancedb (2–3 s to import),
+    no pyarrow, no training package; the embedder (llama.cpp) still runs."""
+    bibtex = FIXTURES / "library" / "bibtex" / "sample.bib"
+    home = tmp_path / "home"
+    loaded_after([["import", "bibtex", str(bibtex)]], home)  # builds LanceDB and the snapshot
+    modules, outputs = loaded_after([["library", "search", "formal undecidable propositions", "--json"]], home)
+    assert "llama_cpp" in modules and json.loads(outputs[0]), outputs
+    assert not modules & ({"lancedb", "pyarrow"} | TRAINING_ONLY), sorted(modules & ({"lancedb", "pyarrow"} | TRAINING_ONLY))
+
+
 def test_the_tui_module_never_imports_training_packages(tmp_path):
     code = ("import sys\nimport scholar_tui.app.tui, scholar_tui.app.services, scholar_tui.app.startup_probe\n"
             "print(sorted({name.split('.')[0] for name in sys.modules} & %r))" % TRAINING_ONLY)

@@ -32,3 +32,14 @@ def test_bench_texts_mix_papers_paragraphs_and_paths(shared_data):
     texts = bench_texts(shared_data, 400)
     assert len(texts) == 400 and len(set(texts)) > 350
     assert any("»" in text for text in texts) and any(len(text) > 1500 for text in texts)
+
+
+def test_the_encoder_work_and_the_rates():
+    from scholar_tui.core.startup_bench import Throughput, encoder_flops
+
+    # one layer, width 2, feed-forward 4, a text of 3 tokens: 2·3·(4·4 + 2·2·4) + 4·9·2 = 192 + 72
+    assert encoder_flops([3], layers=1, width=2, feed_forward=4) == 264.0
+    assert encoder_flops([3, 3], layers=2, width=2, feed_forward=4) == 4 * 264.0
+    rates = Throughput("llama.cpp", 10, seconds=2.0, tokens=500, flops=3e9).as_dict()
+    assert (rates["texts_per_s"], rates["tokens_per_s"], rates["gflop_per_s"]) == (5.0, 250, 1.5)
+    assert Throughput("x", 10, error="unavailable").as_dict()["gflop_per_s"] is None
