@@ -15,12 +15,11 @@ token, the Selector's score.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from dataclasses import dataclass
 
 from scholar_tui.core.pasa.prompts import SelectorRecord
-from scholar_tui.core.pasa.queries import ScholarQuery, split_queries
+from scholar_tui.core.pasa.queries import ScholarQuery, source_bucket, split_queries
 from scholar_tui.core.pasa.selector import short_abstract
 from scholar_tui.core.pasa.tools import LibraryTools
 
@@ -35,14 +34,9 @@ class SelectorPairs:
     held_out_queries: int
 
 
-def _source_key(query: ScholarQuery) -> str:
-    return query.source_arxiv_id or str(query.source_paper_id or query.query)
-
-
 def is_held_out(query: ScholarQuery, share: int) -> bool:
     """A stable ``share`` percent of the training source papers (another hash than the test split's)."""
-    digest = hashlib.sha1(("held-out:" + _source_key(query)).encode("utf-8")).hexdigest()
-    return int(digest[:8], 16) % 100 < share
+    return source_bucket(query, salt="held-out:") < share
 
 
 def _record(query: ScholarQuery, paper: dict, decision: bool) -> SelectorRecord:

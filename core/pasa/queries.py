@@ -237,9 +237,14 @@ def split_of(query: ScholarQuery, test_share: int = 50) -> str:
     A stable hash of the source's arXiv id (or library id) puts ``test_share`` percent of the
     source papers in the test split, the same on every machine and every run.
     """
+    return "test" if source_bucket(query) < test_share else "train"
+
+
+def source_bucket(query: ScholarQuery, salt: str = "") -> int:
+    """A stable 0–99 bucket of the query's source paper (its arXiv id, else its library id); another
+    ``salt`` gives an independent split of the same sources (a held-out slice of the train side)."""
     key = query.source_arxiv_id or str(query.source_paper_id or query.query)
-    bucket = int(hashlib.sha1(key.encode("utf-8")).hexdigest()[:8], 16) % 100
-    return "test" if bucket < test_share else "train"
+    return int(hashlib.sha1((salt + key).encode("utf-8")).hexdigest()[:8], 16) % 100
 
 
 def split_queries(queries: list[ScholarQuery], split: str) -> list[ScholarQuery]:
