@@ -206,6 +206,14 @@ def default_name(model: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "-", folder.name or model).strip("-") or "trained"
 
 
+def export_name(model: str, name: str) -> str:
+    """The name a model is registered (and its GGUF file named) under: ``name`` or the run folder's."""
+    name = name or default_name(model)
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
+        raise TrainingError(f"--name {name!r}: use letters, digits, '.', '_' and '-' (it names the GGUF file)")
+    return name
+
+
 def merged_hf_folder(options: ExportOptions, target: Path) -> Path:
     """A plain Hugging Face folder of the model: LoRA adapters merged, or the folder itself."""
     source = Path(options.model).expanduser()
@@ -228,9 +236,7 @@ def export(options: ExportOptions) -> dict[str, Any]:
 
     converter = find_converter(options.convert_script)  # fail before the slow merge
     where = locations()
-    name = options.name or default_name(options.model)
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
-        raise TrainingError(f"--name {name!r}: use letters, digits, '.', '_' and '-' (it names the GGUF file)")
+    name = export_name(options.model, options.name)
     output_dir = Path(options.output_dir).expanduser() if options.output_dir else where.models_dir
     output_dir.mkdir(parents=True, exist_ok=True)
     hf_target = output_dir / f"{name}-hf"

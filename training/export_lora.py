@@ -97,16 +97,14 @@ def check_adapter_loads(base: Path, adapter: Path) -> None:
 def export_adapter(options: ExportLoRAOptions) -> dict[str, Any]:
     from scholar_tui.config.locations import locations
     from scholar_tui.models.registry import ModelEntry, register
-    from scholar_tui.training.export_gguf import convert, default_name, find_converter
+    from scholar_tui.training.export_gguf import convert, export_name, find_converter
 
     converter = find_converter(options.convert_script).parent / LORA_CONVERTER
     if not converter.is_file():
         raise TrainingError(f"no {LORA_CONVERTER} beside {converter.parent / 'convert_hf_to_gguf.py'}")
     final = Path(options.model).expanduser()
     where = locations()
-    name = options.name or default_name(options.model)
-    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name):
-        raise TrainingError(f"--name {name!r}: use letters, digits, '.', '_' and '-' (it names the GGUF file)")
+    name = export_name(options.model, options.name)
     output_dir = Path(options.output_dir).expanduser() if options.output_dir else where.models_dir / ADAPTERS_FOLDER
     output_dir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="lora-export-") as scratch:
