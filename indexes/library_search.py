@@ -178,7 +178,7 @@ class LibraryIndex:
     def vectors(self, paper_ids: list[int]) -> dict[int, list[float]]:
         """The stored embeddings of these papers (PaSa's Selector compares them with the query's)."""
         snapshot = self.snapshot()
-        rows = {int(paper_id): row for row, paper_id in enumerate(snapshot.paper_ids)}
+        rows = snapshot.row_of
         return {int(paper_id): snapshot.vectors[rows[int(paper_id)]].tolist()
                 for paper_id in paper_ids if int(paper_id) in rows}
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import zipfile
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -51,6 +52,11 @@ class LibrarySnapshot:
             vectors=np.array([row["vector"] for row in rows], dtype=np.float32).reshape(len(rows), dimension),
             text=TermIndex.build([row["text"] for row in rows]),
         )
+
+    @cached_property
+    def row_of(self) -> dict[int, int]:
+        """paper id -> its row (built once per snapshot, not on every lookup)."""
+        return {int(paper_id): row for row, paper_id in enumerate(self.paper_ids)}
 
     def digests(self) -> dict[int, str]:
         """paper id -> the content hash its row was made from."""
