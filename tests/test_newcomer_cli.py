@@ -19,7 +19,8 @@ def test_commands_on_an_empty_library_say_how_to_fill_it(where, monkeypatch):
     monkeypatch.setattr(models, "load_embedder", no_model)
     monkeypatch.setattr(models, "load_llm", no_model)
     runner = CliRunner()
-    for command in (["ask", "How many papers has Adrian Del Maestro written?"], ["library", "search", "helium"]):
+    for command in (["ask", "How many papers has Adrian Del Maestro written?"], ["library", "search", "helium"],
+                    ["search", "graph neural networks for molecules"]):
         result = runner.invoke(cli, command)
         assert result.exit_code == 1 and result.output.startswith(f"Error: {EMPTY}"), result.output
         assert result.output.count("\n") == 1  # one line
