@@ -37,4 +37,4 @@ def test_online_search_offline_names_the_source_in_one_line(where, monkeypatch):
     result = CliRunner().invoke(cli, ["library", "online", "search", "arxiv", "au:del_maestro"])
     assert result.exit_code == 1
     assert result.output == ("Error: offline (network.offline is set): export.arxiv.org is not asked; "
-                             "the local library still answers\n")
+                             "import files instead; the local library still answers\n")

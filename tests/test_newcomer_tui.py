@@ -137,7 +137,7 @@ async def test_library_online_search_offline_is_one_plain_line(where):
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert _text(app, "#import-message") == (
-                "cannot reach export.arxiv.org (ConnectError): working offline; the local library still answers")
+                "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers")
             assert not app.query_one("#online-box").display
     finally:
         LibraryPane.online_transport = None
