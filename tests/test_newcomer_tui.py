@@ -91,7 +91,7 @@ async def test_library_import_with_path_completion_merges_del_maestro(where, sha
         await app.workers.wait_for_complete()
         await pilot.pause()
         message = _text(app, "#import-message")
-        assert "added 10 papers, 11 people" in message and "1 name variants merged" in message
+        assert "added 10 papers, 11 people" in message and "name variant merged: “A. Del Maestro” is “Adrian Del Maestro”" in message
         assert _text(app, "#library-hint") == ""
 
 

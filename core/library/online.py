@@ -25,7 +25,7 @@ import httpx
 
 from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.events import Event
-from scholar_tui.core.library.identity import merge_people, queried_surnames
+from scholar_tui.core.library.identity import merge_people, merges_note, queried_surnames
 from scholar_tui.core.readiness import OFFLINE_STEP
 from scholar_tui.indexes.records import PaperRecord, openalex_id
 
@@ -314,9 +314,7 @@ class AddFinished(Event):
         text = f"added {len(self.paper_ids)} papers to the library"
         if self.cited_ids:
             text += f" and {len(self.cited_ids)} works they cite"
-        if self.merged:
-            text += f"; {len(self.merged)} name variants merged"
-        text += f" in {self.seconds:.1f} s"
+        text += f" in {self.seconds:.1f} s" + merges_note(self.merged)
         return text + (f" · {self.problem}" if self.problem else "")
 
 
