@@ -14,20 +14,32 @@ tokenizing, grammars) redirects descriptors.
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
-import os
+import threading
 
 LLAMA_LOGGER = "llama-cpp-python"  # the logger llama-cpp-python's log callback consults
+# sys.stderr is one for the process: two loads at once (the model and the embedder, each in its
+# worker) must not restore each other's redirect out of order, so loads take turns.
+_LOADING = threading.Lock()
+
+
+class _Discard(io.TextIOBase):
+    """Where a load's log lines go; never closed, so a stray late write is harmless."""
+
+    def write(self, text: str) -> int:
+        return len(text)
 
 
 def open_llama(**kwargs):
     """``llama_cpp.Llama(**kwargs)``, loaded with no output and no file-descriptor juggling."""
     from llama_cpp import Llama
 
-    try:
-        with open(os.devnull, "w") as sink, contextlib.redirect_stderr(sink):
-            llama = Llama(verbose=True, **kwargs)
-    finally:
-        logging.getLogger(LLAMA_LOGGER).setLevel(logging.ERROR)  # what verbose=False sets
+    with _LOADING:
+        try:
+            with contextlib.redirect_stderr(_Discard()):
+                llama = Llama(verbose=True, **kwargs)
+        finally:
+            logging.getLogger(LLAMA_LOGGER).setLevel(logging.ERROR)  # what verbose=False sets
     llama.verbose = False  # its per-call prints (timings) stay off
     return llama

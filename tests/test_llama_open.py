@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 
 import pytest
 
@@ -50,3 +51,22 @@ def test_the_embedder_loads_without_touching_stdout_or_stderr(settings, where, r
     assert not {1, 2} & set(redirected), f"file descriptors redirected: {redirected}"
     out, err = capfd.readouterr()
     assert out == "" and err == "", (out, err)
+
+
+def test_two_loads_at_once_leave_stderr_as_it_was(default_gguf):
+    """The TUI loads the model and the embedder in two workers: their redirects must not cross."""
+    before = sys.stderr
+    errors: list[BaseException] = []
+
+    def load() -> None:
+        try:
+            LlamaCppLLM(default_gguf, name="smollm2-135m", n_ctx=128).close()
+        except BaseException as error:  # noqa: BLE001 - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=load) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and sys.stderr is before
