@@ -74,7 +74,7 @@ def test_bad_input_is_one_line(mini_library, fake_models, where, tmp_path):
 
 def test_an_empty_library_says_so(where, fake_models):
     result = CliRunner().invoke(cli, ["search", "x"])
-    assert result.exit_code == 1 and "the library is empty" in result.output
+    assert result.exit_code == 1 and "The library is empty: import a file" in result.output
 
 
 def test_build_queries_then_bench(mini_library, fake_models, tmp_path):

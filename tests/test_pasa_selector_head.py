@@ -222,9 +222,9 @@ def test_an_empty_library_is_said_plainly(where, monkeypatch):
     monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
     result = CliRunner().invoke(cli, ["search", "graph neural networks"])
     assert result.exit_code == 1
-    assert "the library is empty: import papers with" in result.output
+    assert "The library is empty: import a file" in result.output
     library = Library.open(where)
-    with pytest.raises(factory.EmptyLibrary, match="the library is empty: import papers with"):
+    with pytest.raises(factory.EmptyLibrary, match="The library is empty: import a file"):
         factory.open_pasa(where, load_settings(where), library, RoutedLLM(), HashingEmbedder(), feedback=True)
     library.close()
 

@@ -18,18 +18,16 @@ from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.selector_head import SelectorHead, load_head
 from scholar_tui.core.pasa.tools import OFFLINE, LibraryTools
 from scholar_tui.core.pasa.works import CitedWorks, prepare_cited_works
+from scholar_tui.core.readiness import library_missing
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 
-EMPTY_LIBRARY = "the library is empty: import papers with `scholar-tui import unarxive FILE` (or bibtex, arxiv, openalex)"
 PROBE_HOSTS = ("api.openalex.org", "export.arxiv.org")
 
 
 class EmptyLibrary(ValueError):
-    """No paper to search: said plainly, never a crawl (or a feedback loop) over an empty pool."""
-
-    def __init__(self) -> None:
-        super().__init__(EMPTY_LIBRARY)
+    """No paper to search: said plainly (``core.readiness`` words it), never a crawl (or a feedback
+    loop) over an empty pool."""
 
 
 @dataclass
@@ -50,8 +48,9 @@ def reachable(hosts=PROBE_HOSTS, timeout: float = 1.5) -> bool:
 
 
 def check_not_empty(library: Library) -> None:
-    if library.counts()["papers"] == 0:
-        raise EmptyLibrary()
+    missing = library_missing(library)
+    if missing is not None:
+        raise EmptyLibrary(missing.summary())
 
 
 def prepare_library(where: Locations, library: Library, embedder) -> Iterator[CitedWorks | IndexProgress | IndexFinished]:
