@@ -8,9 +8,6 @@ import json
 import numpy as np
 import pytest
 
-from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
-from scholar_tui.core.pasa.phrases import search_candidates
-from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector_head import (
     FEATURES,
     PRIOR_FEATURES,
@@ -21,10 +18,7 @@ from scholar_tui.core.pasa.selector_head import (
     expected_f1_selection,
     load_head,
 )
-from scholar_tui.core.pasa.tools import LibraryTools
-
-from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401
+from .pasa_support import crawl_with_head, mini_library  # noqa: F401
 
 
 def _brute_force_expected_f1(p: list[float], k: int) -> float:
@@ -86,12 +80,7 @@ def _description_head() -> SelectorHead:
 
 
 def test_the_engine_selects_the_cut_and_says_why(where, mini_library):
-    query = "Which papers learn molecular representations from bond graphs?"
-    llm = RoutedLLM(search=[f"[Search] {search_candidates(query)[0]} [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=2)
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=20), query_mode="candidates",
-                                               rationale="template"), head=_description_head())
-    finished = list(agent.run(query))[-1]
+    finished = crawl_with_head(where, mini_library, _description_head(), plain_limit=2)
     scores = [paper.score for paper in finished.results]
     k = int(np.argmax(expected_f1_by_cut(scores)[1:])) + 1
     assert 0 < k < len(scores)
