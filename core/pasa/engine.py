@@ -395,9 +395,8 @@ class PaSaEngine:
     def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], Selection]:
         """Each paper's score, and which are selected (with the reason each is or is not)."""
         if self.head is None:  # PaSa's own Selector: P(True), selected above 0.5 once the model judged it
-            p_true = [item.row["p_true"] for item in items]
-            return [p if p is not None else 0.0 for p in p_true], threshold_selection(
-                [p if p is not None else 0.0 for p in p_true], 0.5, None)
+            p_true = [item.row["p_true"] if item.row["p_true"] is not None else 0.0 for item in items]
+            return p_true, threshold_selection(p_true, 0.5, None)
         rows = [item.row for item in items]
         scores = self.head.prior_scores(rows) if not run.p_true else self.head.full_scores(rows)
         return [float(score) for score in scores], self.head.select(scores)
