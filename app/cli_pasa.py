@@ -337,7 +337,7 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     head.provenance["queries_from"] = str(queries_file) if queries_file else "built from the library"
     path = head.save(output or head_file(obj.where.data_dir))
     if as_json:
-        emit_json({"weights": str(path), **head.provenance, "threshold": head.threshold,
+        emit_json({"weights": str(path), **head.provenance, "selection": head.selection, "threshold": head.threshold,
                    "max_selected": head.max_selected})
         return
     figures = head.provenance
@@ -345,8 +345,9 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     click.echo(f"  {figures['train_queries']} training queries from {figures['train_sources']} source papers, "
                f"{figures['pairs']} pool papers ({figures['relevant']} relevant), {figures['seconds']:.0f} s")
     cap = "" if head.max_selected is None else f", at most {head.max_selected} selected per query"
-    click.echo(f"  threshold {head.threshold:.3f}{cap} (mean F1 on the training split {figures['train_f1_at_threshold']:.3f}); "
-               f"AUC on judged training papers: head {_fmt(figures['train_auc_head_judged'])}, "
+    click.echo(f"  selection: the expected-F1 cut per query (mean F1 on the training split "
+               f"{figures['train_f1_expected_f1_cut']:.3f}; threshold {head.threshold:.3f}{cap} would give "
+               f"{figures['train_f1_at_threshold']:.3f}); AUC on judged training papers: head {_fmt(figures['train_auc_head_judged'])}, "
                f"P(True) {_fmt(figures['train_auc_p_true_judged'])}")
     click.echo("  held-out figures: scholar-tui bench pasa --queries FILE (its test split)")
 

@@ -171,7 +171,7 @@ class RankedPaper:
     paper_id: int
     title: str
     score: float  # the scoring head's calibrated probability of relevance
-    selected: bool  # score above the head's threshold (chosen on its training split for F1)
+    selected: bool  # by the head's rule (the expected-F1 cut); the rationale says why
     parts: ScoreParts
     rationale: str
     depth: int
