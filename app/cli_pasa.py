@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.core.pasa.events import PLAIN_DEPTH
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -108,6 +109,8 @@ def _progress_line(event) -> str | None:
 @click.option("--date", callback=lambda ctx, param, value: _check_date(value),
               help="Query date: only papers published strictly before it (YYYY-MM-DD).")
 @crawl_options
+@click.option("--plain-depth", type=click.IntRange(0, 1000), default=PLAIN_DEPTH, show_default=True,
+              help="How many of the plain search's hits start the pool (the rest is the Crawler's to find).")
 @click.option("--all", "show_all", is_flag=True, help="List every judged paper, not only the selected ones.")
 @click.option("--export", "export", nargs=2, type=(click.Choice(["bib", "json"]), click.Path(dir_okay=False, path_type=Path)),
               help="Write the selected papers as BibTeX or JSON: --export bib results.bib")
@@ -119,7 +122,8 @@ def _progress_line(event) -> str | None:
 @click.pass_obj
 @one_line_errors
 def search_command(obj: Context, query: str, date: str | None, max_actions: int, max_papers: int, depth: int,
-                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, head: bool, show_all: bool,
+                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, head: bool, plain_depth: int,
+                   show_all: bool,
                    export: tuple | None,
                    save_sessions: Path | None, save_selections: Path | None, as_json: bool) -> None:
     """PaSa paper search: the plain search's hits, the Crawler's searches and expansions, ranked by the Selector's score."""
@@ -133,7 +137,7 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
     options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
     library, embedder, llm = _open(obj, quiet=as_json)
     agent = open_pasa(obj.where, obj.settings, library, llm, embedder, options=options,
-                      online=False if offline else None, feedback=feedback)
+                      online=False if offline else None, plain_depth=plain_depth, feedback=feedback)
     events: list[Any] = []
     try:
         for event in agent.run(query, date=date):

@@ -125,6 +125,7 @@ class CrawlRun:
     first_results: float | None = None
     nodes: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     executor: ToolExecutor | None = None
+    library_exhausted: bool = False  # the plain search already returned every paper of the library
     _expand_cursor: int = 0
 
     @property
@@ -150,6 +151,10 @@ class CrawlRun:
             self.stop_reason = "action budget"
         elif self.elapsed > self.budgets.crawl_seconds:
             self.stop_reason = "time budget"
+        elif self.library_exhausted and self.tools.online is None:
+            # Offline, a [Search] or [Expand] can only bring back papers already queued: AutoFeedback
+            # would ask for rewordings (E_NOTHING_NEW) until the loop waited for a person for nothing.
+            self.stop_reason = "every library paper is in the pool" + (" (before the cut-off)" if self.date else "")
         else:
             return True
         return False
@@ -159,6 +164,8 @@ class CrawlRun:
         node = self.node()
         yield SearchIssued(node, 0, self.query, plain=True)
         hits = self.tools.plain_search(self.query, self.date)
+        # fewer hits than asked for: the search returned every paper the library holds for this cut-off
+        self.library_exhausted = 0 < len(hits) < self.tools.plain_limit
         added = self.pool.add_plain(hits, node, self.node)
         rows = self.tools.library.papers([entry.paper_id for entry in added])
         yield PapersFound(node, [self._found(entry.node, entry.paper_id, rows[entry.paper_id], 1)

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from scholar_tui.config.settings import Settings
 from scholar_tui.config.locations import Locations
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
+from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.selector_head import SelectorHead, load_head
 from scholar_tui.core.pasa.tools import OFFLINE, LibraryTools
 from scholar_tui.core.pasa.works import CitedWorks, prepare_cited_works
@@ -72,9 +73,10 @@ def prepare(where: Locations, library: Library, embedder) -> Prepared:
 
 def open_pasa(where: Locations, settings: Settings, library: Library, llm, embedder, *,
               options: PaSaOptions | None = None, online: bool | None = None, transport=None,
-              search_limit: int = 10, feedback: bool | None = None, feedback_source: str = "pasa",
-              head: SelectorHead | None = None) -> PaSaEngine:
-    """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers.
+              search_limit: int = 10, plain_depth: int = PLAIN_DEPTH, feedback: bool | None = None,
+              feedback_source: str = "pasa", head: SelectorHead | None = None) -> PaSaEngine:
+    """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers,
+    ``plain_depth`` is how many of the plain search's hits start the pool.
 
     ``feedback``: send the Crawler's actions through AutoFeedback (None: the ``autofeedback.pasa``
     setting); its loops are logged under ``feedback_source``. ``head``: the Selector's scoring
@@ -89,7 +91,7 @@ def open_pasa(where: Locations, settings: Settings, library: Library, llm, embed
             notice = OFFLINE
         else:
             sources = OnlineSources(library, settings.network, transport=transport)
-    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit)
+    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit, plain_limit=plain_depth)
     loop = None
     if settings.autofeedback.pasa if feedback is None else feedback:
         from scholar_tui.core.autofeedback import open_autofeedback
