@@ -151,3 +151,15 @@ def test_check_quotes_a_request_without_its_control_characters():
     assert done.returncode == 0, done.stderr[-500:]
     assert b"searchPersonn" in done.stdout and b"\\x1b]0;PWNED" in done.stdout
     assert not any(control in done.stdout + done.stderr for control in RAW_CONTROLS), done.stdout
+
+
+def test_the_tui_shows_a_round_and_outside_text_without_control_characters():
+    from scholar_tui.app.panes.api_debugger import round_card
+    from scholar_tui.app.widgets.markup import escape
+
+    row = {"round": 1, "kind": "human", "sub_type": None, "ok": True, "prompt_tokens": 0, "completion_tokens": 0,
+           "duration_s": 0.1, "request": f'searchPerson(name="{EVIL}")', "thought": EVIL, "response": [EVIL],
+           "feedback": EVIL}
+    for shown in (round_card(row), escape(EVIL)):
+        assert not any(control in shown.encode() for control in RAW_CONTROLS), shown
+    assert escape("[b]x[/b]\x1b[2J") == "\\[b]x\\[/b]\\x1b[2J"  # markup escaped, ESC made visible

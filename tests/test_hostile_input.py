@@ -380,6 +380,24 @@ def test_an_online_lookup_against_a_silent_server_is_bounded_and_says_so_early(s
     assert len(notices) == 1 and "not answering" in notices[0]
 
 
+@pytest.mark.parametrize("command", [
+    ["api", "searchPerson", "--name", "Ada", "--backend", "openalex"],
+    ["library", "online", "search", "openalex", "graph", "--list-only"],
+])
+def test_a_command_waiting_on_a_silent_source_says_so_before_it_gives_up(where, silent_server, monkeypatch, command):
+    monkeypatch.setenv("SCHOLAR_TUI_NETWORK__TIMEOUT_S", "2")  # 2 s, then a second try within the 4 s bound
+    monkeypatch.setenv("HTTPS_PROXY", silent_server)  # api.openalex.org through a proxy that never answers
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, command)
+    assert time.monotonic() - started < 8
+    line = one_line_failure(result)
+    assert "did not answer within 4 s" in line
+    notice = result.output.index("api.openalex.org is not answering")  # told while it still waited
+    assert notice < result.output.index(line)
+
+
 def test_an_import_into_a_busy_library_from_the_function(where, tmp_path, monkeypatch):
     import scholar_tui.indexes.db as db
 
