@@ -13,6 +13,12 @@ LOCK_WAIT_S = 30.0
 """How long a writer waits for another writer's lock before giving up (SQLite's busy timeout)."""
 
 
+def fits_sqlite(number: int) -> bool:
+    """Whether SQLite can hold ``number`` (a signed 64-bit integer): an id or a limit beyond that
+    names nothing, and binding it raises OverflowError."""
+    return -(2**63) <= number < 2**63
+
+
 def open_database(where: Locations) -> sqlite_utils.Database:
     """The project's database, in WAL mode, migrated to the current schema.
 

@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import open_database
+from scholar_tui.indexes.db import fits_sqlite, open_database
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
 
 COUNTED_TABLES = {
@@ -668,7 +668,7 @@ class Library:
 
 def _fits_sqlite(digits: str) -> bool:
     """An id SQLite can hold (a 64-bit integer); larger ones name nothing and would overflow."""
-    return digits.isascii() and len(digits) <= 19 and int(digits) < 2**63
+    return digits.isascii() and len(digits) <= 19 and fits_sqlite(int(digits))
 
 
 def _same_person(first: str, second: str) -> bool:

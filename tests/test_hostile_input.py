@@ -230,6 +230,24 @@ def test_huge_ids_are_not_found(where, command, expected):
     assert expected in one_line_failure(CliRunner().invoke(cli, command))
 
 
+@pytest.mark.parametrize("command", [
+    ["logs", "--loop", "99999999999999999999"],
+    ["logs", "--loop", "-99999999999999999999"],
+    ["feedback", "send", "x = 1", "--loop", "99999999999999999999"],
+])
+def test_a_huge_loop_id_is_no_such_loop(where, command):
+    assert "no AutoFeedback loop" in one_line_failure(CliRunner().invoke(cli, command))
+
+
+def test_a_huge_loop_limit_lists_every_loop(where):
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
+
+    log = FeedbackLog(where)
+    assert log.loops(limit=10**20) == [] and log.loops(limit=-(10**20)) == []
+    result = CliRunner().invoke(cli, ["logs", "--limit", "99999999999999999999"])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+
+
 # -- 13. an argument that is not UTF-8 -------------------------------------------------------------------
 def test_search_with_bytes_that_are_not_utf8(where, monkeypatch):
     monkeypatch.setattr("scholar_tui.models.load_embedder", lambda settings: HashingEmbedder())
