@@ -203,6 +203,30 @@ def test_the_added_count_is_taken_under_the_write_lock(where, tmp_path):
     holder.close(), importer.close()
 
 
+def test_connections_opening_a_new_database_at_once_all_open_it(tmp_path):
+    """Two imports into a fresh home: both switched the new file to WAL and ran its migrations at once;
+    one failed with "database is locked" or "table papers already exists" (12 of 40 processes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scholar_tui.config.locations import Locations
+    from scholar_tui.indexes.db import open_database
+
+    def open_and_close(where: Locations) -> str:
+        try:
+            open_database(where).conn.close()
+            return "ok"
+        except Exception as error:  # noqa: BLE001 - counted, not raised
+            return f"{type(error).__name__}: {error}"
+
+    outcomes = []
+    for attempt in range(4):
+        home = tmp_path / str(attempt)
+        where = Locations(home, home / "data", home / "cache", home / "logs")
+        with ThreadPoolExecutor(4) as pool:
+            outcomes += list(pool.map(open_and_close, [where] * 4))
+    assert outcomes == ["ok"] * 16, sorted(set(outcomes))
+
+
 def test_waiting_too_long_for_the_write_lock_is_one_line(where, tmp_path, monkeypatch):
     import scholar_tui.indexes.db as db
 
