@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
+from scholar_tui.app.widgets.markup import escape
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.core.readiness import loops_missing
 from scholar_tui.indexes.autofeedback_log import FeedbackLog

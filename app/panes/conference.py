@@ -8,13 +8,13 @@ thread worker; the pane only renders the events it is handed, so the screen neve
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
+from scholar_tui.app.widgets.markup import escape
 from scholar_tui.core.readiness import conference_missing
 
 from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
