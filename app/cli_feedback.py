@@ -13,7 +13,7 @@ import textwrap
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, printable
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_json, terminal_text
 
 
 def _embedder(obj: Context):
@@ -24,7 +24,7 @@ def _embedder(obj: Context):
 
 def _short(value, width: int = 100) -> str:
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    text = " ".join((text or "").split())
+    text = " ".join(terminal_text(text or "").split())  # a logged request or response is a model's text
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -51,7 +51,7 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
             return
         click.echo(f"loop {loop['id']} · {loop['status']} · {loop['source']} · {loop['mode']} · "
                    f"static {loop['static_rounds']}/{loop['static_limit']} · dynamic {loop['dynamic_rounds']}/{loop['dynamic_limit']}")
-        click.echo(f"instruction: {loop['instruction']}")
+        click.echo(f"instruction: {terminal_text(loop['instruction'])}")
         for row in rounds:
             error = row["sub_type"] or ("ok" if row["ok"] else "-")
             tokens = (row["prompt_tokens"] or 0) + (row["completion_tokens"] or 0)
@@ -62,7 +62,7 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
             if row["response"] is not None:
                 click.echo(f"  response: {_short(row['response'], 200)}")
             if row["feedback"]:
-                click.echo(textwrap.indent(row["feedback"], "  | "))
+                click.echo(textwrap.indent(terminal_text(row["feedback"]), "  | "))
         return
     loops = log.loops(status="limit_hit" if limit_hit else None, limit=limit)
     if as_json:
@@ -142,11 +142,12 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
     if not findings:
         click.echo("no static error found: the request may be sent")
     for finding in findings:
-        click.echo(click.style(f"{finding.sub_type}", bold=True) + f"  at {finding.location}  returns {list(finding.returns)}")
-        click.echo(textwrap.indent(finding.feedback, "  "))
+        click.echo(click.style(f"{finding.sub_type}", bold=True)
+                   + terminal_text(f"  at {finding.location}  returns {list(finding.returns)}"))
+        click.echo(textwrap.indent(terminal_text(finding.feedback), "  "))  # it quotes the request
     if observation is not None:
         state = "satisfied" if observation.satisfied else f"not satisfied: {observation.reason}"
-        click.echo(f"\nsent: {state}\n  {observation.observation}")
+        click.echo(terminal_text(f"\nsent: {state}\n  {observation.observation}"))
 
 
 @feedback.command("send")
@@ -183,8 +184,8 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
     if as_json:
         emit_json(result.to_json())
     else:
-        click.echo(printable(json.dumps(result.response, indent=2, ensure_ascii=False, default=str)))
-        click.echo(click.style(printable(result.summary()), dim=True), err=True)
+        click.echo(terminal_json(result.response))  # a program's value and output: its own text
+        click.echo(click.style(terminal_text(result.summary()), dim=True), err=True)
     if result.error:  # an empty result is an answer; an error (E_OFFLINE, E_BAD_ARGUMENT, a refusal) is a failure
         raise click.exceptions.Exit(1)
 

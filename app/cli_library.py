@@ -281,13 +281,18 @@ def library_online() -> None:
     """Ask OpenAlex or arXiv; what comes back is cached into the library."""
 
 
+def _say_now(line: str) -> None:
+    """A notice while a command waits (an online source stopped answering): on stderr, at once."""
+    click.echo(line, err=True)
+
+
 def _online(obj: Context, run) -> tuple[Any, list[int]]:
     from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceError
     from scholar_tui.indexes.library import LibraryBusy
 
     lib = _library(obj)
     sources = OnlineSources(lib, obj.settings.network)
-    sources.http.notice = lambda line: click.echo(line, err=True)
+    sources.http.notice = _say_now
     try:
         return lib, run(sources)
     except (OfflineError, SourceError, LibraryBusy) as error:
@@ -337,6 +342,7 @@ def online_search(obj: Context, source: str, query: str, before: str | None, lim
     from scholar_tui.core.library.online import AddFinished, AddProgress, OnlineFailed, open_online
 
     sources = open_online(obj.where, obj.settings.network)
+    sources.http.notice = _say_now
     found = next(iter(sources.search(source, query, before=before, limit=limit)))
     if isinstance(found, OnlineFailed):
         raise click.ClickException(found.summary())
@@ -481,7 +487,7 @@ def _api_command(spec) -> click.Command:
 
         obj: Context = click.get_current_context().obj
         lib = _library(obj)
-        api = local_api(lib) if backend == "local" else openalex_api(obj.settings.network, lib)
+        api = local_api(lib) if backend == "local" else openalex_api(obj.settings.network, lib, notice=_say_now)
         given = {name: value for name, value in arguments.items() if value is not None}
         if backend == "local":
             _note_if_empty(lib)

@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.core.pasa.events import PLAIN_DEPTH
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -108,6 +109,8 @@ def _progress_line(event) -> str | None:
 @click.option("--date", callback=lambda ctx, param, value: _check_date(value),
               help="Query date: only papers published strictly before it (YYYY-MM-DD).")
 @crawl_options
+@click.option("--plain-depth", type=click.IntRange(0, 1000), default=PLAIN_DEPTH, show_default=True,
+              help="How many of the plain search's hits start the pool (the rest is the Crawler's to find).")
 @click.option("--all", "show_all", is_flag=True, help="List every judged paper, not only the selected ones.")
 @click.option("--export", "export", nargs=2, type=(click.Choice(["bib", "json"]), click.Path(dir_okay=False, path_type=Path)),
               help="Write the selected papers as BibTeX or JSON: --export bib results.bib")
@@ -119,7 +122,8 @@ def _progress_line(event) -> str | None:
 @click.pass_obj
 @one_line_errors
 def search_command(obj: Context, query: str, date: str | None, max_actions: int, max_papers: int, depth: int,
-                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, head: bool, show_all: bool,
+                   query_mode: str, rationale: str, offline: bool, feedback: bool | None, head: bool, plain_depth: int,
+                   show_all: bool,
                    export: tuple | None,
                    save_sessions: Path | None, save_selections: Path | None, as_json: bool) -> None:
     """PaSa paper search: the plain search's hits, the Crawler's searches and expansions, ranked by the Selector's score."""
@@ -133,7 +137,7 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
     options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
     library, embedder, llm = _open(obj, quiet=as_json)
     agent = open_pasa(obj.where, obj.settings, library, llm, embedder, options=options,
-                      online=False if offline else None, feedback=feedback)
+                      online=False if offline else None, plain_depth=plain_depth, feedback=feedback)
     events: list[Any] = []
     try:
         for event in agent.run(query, date=date):
@@ -337,7 +341,7 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     head.provenance["queries_from"] = str(queries_file) if queries_file else "built from the library"
     path = head.save(output or head_file(obj.where.data_dir))
     if as_json:
-        emit_json({"weights": str(path), **head.provenance, "threshold": head.threshold,
+        emit_json({"weights": str(path), **head.provenance, "selection": head.selection, "threshold": head.threshold,
                    "max_selected": head.max_selected})
         return
     figures = head.provenance
@@ -345,8 +349,9 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     click.echo(f"  {figures['train_queries']} training queries from {figures['train_sources']} source papers, "
                f"{figures['pairs']} pool papers ({figures['relevant']} relevant), {figures['seconds']:.0f} s")
     cap = "" if head.max_selected is None else f", at most {head.max_selected} selected per query"
-    click.echo(f"  threshold {head.threshold:.3f}{cap} (mean F1 on the training split {figures['train_f1_at_threshold']:.3f}); "
-               f"AUC on judged training papers: head {_fmt(figures['train_auc_head_judged'])}, "
+    click.echo(f"  selection: the expected-F1 cut per query (mean F1 on the training split "
+               f"{figures['train_f1_expected_f1_cut']:.3f}; threshold {head.threshold:.3f}{cap} would give "
+               f"{figures['train_f1_at_threshold']:.3f}); AUC on judged training papers: head {_fmt(figures['train_auc_head_judged'])}, "
                f"P(True) {_fmt(figures['train_auc_p_true_judged'])}")
     click.echo("  held-out figures: scholar-tui bench pasa --queries FILE (its test split)")
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from scholar_tui.config.locations import Locations, locations
+from scholar_tui.indexes.records import show_controls
 
 # Settings, models and engines are imported where a command uses them: `--help` and `paths`
 # load neither pydantic nor numpy (tests/test_lean_runtime.py).
@@ -64,8 +65,23 @@ def printable(text: str) -> str:
     return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def emit_json(value: Any) -> None:
+def terminal_text(text: str) -> str:
+    """``text`` that came from outside (a request, a program's value or output, an API's error) made
+    safe to show: encodable, and each control character (ESC, BEL, C1's CSI) shown as its escape,
+    so it cannot retitle the window, clear the screen or move the cursor."""
+    return show_controls(printable(text))
+
+
+# json escapes C0 controls itself but, with ensure_ascii off, leaves C1 ones (\x9b is a terminal's
+# CSI) and the bidi overrides raw: those are escaped the JSON way too.
+RAW_IN_JSON = re.compile("[\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_json(value: Any) -> str:
+    """``value`` as indented JSON that is still valid JSON and safe on a terminal."""
     text = printable(json.dumps(value, indent=2, ensure_ascii=False, default=str))
-    # json escapes C0 controls itself but, with ensure_ascii off, leaves C1 ones raw (\x9b is a
-    # terminal's CSI): escape those the JSON way too.
-    click.echo(re.sub("[\x7f-\x9f]", lambda match: f"\\u{ord(match.group(0)):04x}", text))
+    return RAW_IN_JSON.sub(lambda match: f"\\u{ord(match.group(0)):04x}", text)
+
+
+def emit_json(value: Any) -> None:
+    click.echo(terminal_json(value))

@@ -17,6 +17,7 @@ from scholar_tui.core.events import Event
 IMPORT_STEP = ("import a file (`scholar-tui import arxiv|openalex|unarxive|bibtex PATH`, or the Library tab F5) "
                "or fetch from arXiv/OpenAlex (`scholar-tui library online search arxiv \"QUERY\"`, or Library tab: "
                "Search online)")
+OFFLINE_STEP = "import files instead; the local library still answers"  # when arXiv/OpenAlex cannot be asked
 SOURCES = {"arXiv": "https://export.arxiv.org/api/query", "OpenAlex": "https://api.openalex.org/works"}
 
 
@@ -92,7 +93,7 @@ def network_missing(network, sources: dict[str, str] | None = None) -> Missing |
 
     if network.offline:
         return Missing("network", "Offline (network.offline is set): arXiv and OpenAlex are not asked",
-                       "the local library still answers; `scholar-tui config set network.offline false` to go online")
+                       f"{OFFLINE_STEP}; `scholar-tui config set network.offline false` to go online")
     sources = sources or SOURCES
     with ThreadPoolExecutor(max_workers=len(sources)) as pool:
         checks = dict(zip(sources, pool.map(lambda url: probe_url(url, network.timeout_s), sources.values())))
@@ -101,4 +102,4 @@ def network_missing(network, sources: dict[str, str] | None = None) -> Missing |
         return None
     hosts = ", ".join(f"{name} ({urlparse(sources[name]).netloc})" for name in down)
     return Missing("network", f"Cannot reach {hosts} within {network.timeout_s:g} s",
-                   "online search is off; import files instead, the local library still answers")
+                   f"online search is off; {OFFLINE_STEP}")

@@ -375,11 +375,6 @@ class Sandbox:
             error, kind = "the program crashed its worker process", "crashed"
         return SandboxResult(ok=False, error=error, error_kind=kind, duration_s=elapsed)
 
-    async def arun(self, source: str) -> SandboxResult:
-        import asyncio
-
-        return await asyncio.to_thread(self.run, source)
-
     def close(self) -> None:
         with self._lock:
             if self._process is not None and self._process.poll() is None:

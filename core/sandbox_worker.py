@@ -279,7 +279,7 @@ def main() -> None:
             reply = {"ok": False, "error_kind": "refused", "error": f"line 1: {_error_text(error)}", "calls": []}
         try:
             text = encode_reply(reply, request.get("reply_chars", 4_000_000))
-        except (TypeError, ValueError) as error:
+        except (TypeError, ValueError, RecursionError) as error:  # a huge int, or a key nested too deep to write
             text = json.dumps({"ok": False, "error_kind": "runtime", "error": f"unserialisable result: {error}"})
         print(text, flush=True)
 

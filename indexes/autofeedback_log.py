@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import open_database
+from scholar_tui.indexes.db import fits_sqlite, open_database
 
 STATUSES = ("running", "solved", "limit_hit", "fixed_by_hand", "failed")
 KINDS = ("static", "dynamic", "human")
@@ -81,11 +81,14 @@ class FeedbackLog:
 
     # -- reading -------------------------------------------------------------------------------
     def loop(self, loop_id: int) -> dict | None:
+        if not fits_sqlite(loop_id):  # `logs --loop 99999999999999999999`: no such loop, not an OverflowError
+            return None
         rows = list(self.db.query("select * from autofeedback_loops where id = ?", [loop_id]))
         return rows[0] if rows else None
 
     def loops(self, *, status: str | None = None, limit: int = 200) -> list[dict]:
         """Newest first, with how many rounds each has; ``status='limit_hit'`` lists those waiting for a person."""
+        limit = limit if fits_sqlite(limit) else -1  # beyond SQLite's integers: no limit, as a negative one
         where = "where l.status = ?" if status else ""
         parameters: list[Any] = [status] if status else []
         return list(self.db.query(

@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import open_database
+from scholar_tui.indexes.db import fits_sqlite, open_database
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
 
 COUNTED_TABLES = {
@@ -503,7 +503,7 @@ class Library:
         if text.startswith("paper:"):
             text = text[len("paper:"):]
         if text.isdigit():
-            return self._one("select id from papers where id = ?", (int(text),)) if _fits_sqlite(text) else None
+            return self._one("select id from papers where id = ?", (int(text),)) if _digits_fit_sqlite(text) else None
         for column, value in (("arxiv_id", arxiv_id(text)), ("openalex_id", openalex_id(text)), ("doi", doi(text))):
             if value:
                 found = self._one(f"select id from papers where {column} = ?", (value,))
@@ -609,7 +609,7 @@ class Library:
         if text.startswith("person:"):
             text = text[len("person:"):]
         if text.isdigit():
-            return self._one("select id from people where id = ?", (int(text),)) if _fits_sqlite(text) else None
+            return self._one("select id from people where id = ?", (int(text),)) if _digits_fit_sqlite(text) else None
         oa = openalex_id(text)
         return self._one("select id from people where openalex_id = ?", (oa,)) if oa else None
 
@@ -666,9 +666,9 @@ class Library:
         return [row["name"] for row in self.paper_authors(paper_id)]
 
 
-def _fits_sqlite(digits: str) -> bool:
+def _digits_fit_sqlite(digits: str) -> bool:
     """An id SQLite can hold (a 64-bit integer); larger ones name nothing and would overflow."""
-    return digits.isascii() and len(digits) <= 19 and int(digits) < 2**63
+    return digits.isascii() and len(digits) <= 19 and fits_sqlite(int(digits))
 
 
 def _same_person(first: str, second: str) -> bool:

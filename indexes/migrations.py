@@ -63,8 +63,12 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
         if name in done:
             continue
         # An explicit transaction: Python's sqlite3 does not open one for DDL by itself, and a
-        # failing migration must leave the schema as it was.
-        db.conn.execute("begin")
+        # failing migration must leave the schema as it was. It takes the write lock first and
+        # looks again: another process opening the same new database may have applied it meanwhile.
+        db.conn.execute("begin immediate")
+        if db.conn.execute("select 1 from _migrations where name = ?", [name]).fetchone():
+            db.conn.execute("rollback")
+            continue
         try:
             function(db)
             db.conn.execute(

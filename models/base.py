@@ -1,7 +1,7 @@
 """One interface over every LLM backend.
 
 A backend implements ``_generate``: a generator of ``Chunk``s for one ``Request``. Everything else
-(complete, chat, streaming, cancellation, async use, logging) lives here once, so that engines in
+(complete, chat, streaming, cancellation, logging) lives here once, so that engines in
 ``core/`` never learn which backend runs.
 
 Every engine decision is small and constrained: ``schema`` (JSON schema), ``grammar`` (GBNF) or
@@ -11,13 +11,12 @@ the log-probability of each chosen token with its top alternatives (PaSa ranks b
 
 from __future__ import annotations
 
-import asyncio
 import json
 import math
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -296,38 +295,3 @@ class LLM(ABC):
         if total <= 0:  # the alternatives fell outside the top-k: trust the constrained reply
             return {choice: float(choice == completion.text.strip()) for choice in choices}
         return {choice: value / total for choice, value in scores.items()}
-
-    # -- async use from engines and the TUI -------------------------------------------------
-    async def acomplete(self, prompt: str | None = None, **options) -> Completion:
-        return await asyncio.to_thread(self.complete, prompt, **options)
-
-    async def astream(
-        self, prompt: str | None = None, *, cancel: CancelToken | None = None, **options
-    ) -> AsyncIterator[str]:
-        """Text pieces as an async iterator; generation runs in a thread so the loop stays free."""
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[tuple[str, Any]] = asyncio.Queue()
-        cancel = cancel or CancelToken()
-        stream = self.stream(prompt, cancel=cancel, **options)
-
-        def produce() -> None:
-            try:
-                for piece in stream:
-                    loop.call_soon_threadsafe(queue.put_nowait, ("text", piece))
-                loop.call_soon_threadsafe(queue.put_nowait, ("done", stream.completion))
-            except BaseException as error:  # carried over to the consumer
-                loop.call_soon_threadsafe(queue.put_nowait, ("error", error))
-
-        worker = loop.run_in_executor(None, produce)
-        try:
-            while True:
-                kind, value = await queue.get()
-                if kind == "text":
-                    yield value
-                elif kind == "error":
-                    raise value
-                else:
-                    return
-        finally:
-            cancel.cancel()  # the consumer left (or was cancelled): stop the thread too
-            await asyncio.shield(worker)

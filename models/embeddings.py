@@ -74,11 +74,11 @@ class LlamaCppEmbedder(Embedder):
         self._llama = None
 
     def _open(self, path: Path, pooling: int, tokens: int):
-        from llama_cpp import Llama
+        from scholar_tui.models.llama_open import open_llama
 
-        return Llama(model_path=str(path), embedding=True, pooling_type=pooling, n_ctx=tokens, n_batch=tokens,
-                     n_ubatch=tokens, n_seq_max=self.max_sequences, n_threads=self.n_threads,
-                     n_threads_batch=self.n_threads, n_gpu_layers=self.n_gpu_layers, verbose=False)
+        return open_llama(model_path=str(path), embedding=True, pooling_type=pooling, n_ctx=tokens, n_batch=tokens,
+                          n_ubatch=tokens, n_seq_max=self.max_sequences, n_threads=self.n_threads,
+                          n_threads_batch=self.n_threads, n_gpu_layers=self.n_gpu_layers)
 
     def _open_sized(self, path: Path):
         """Open ``path`` for embedding, sized from its own metadata.

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
+from scholar_tui.models.llama_open import open_llama
 
 
 class LlamaCppLLM(LLM):
@@ -36,14 +37,14 @@ class LlamaCppLLM(LLM):
         if lora_path is not None and not Path(lora_path).is_file():
             raise LLMError(f"LoRA adapter file not found: {lora_path}")
         try:
-            from llama_cpp import Llama
+            import llama_cpp
         except ImportError as error:  # a broken native build shows up here
             raise LLMError(f"llama-cpp-python is not usable: {error}") from error
         self.model_path = path
         self.model_name = name or path.stem
         self.n_threads = n_threads or os.cpu_count() or 1
         try:
-            self._llama = Llama(
+            self._llama = open_llama(
                 model_path=str(path),
                 n_ctx=n_ctx,
                 n_threads=self.n_threads,
@@ -51,12 +52,9 @@ class LlamaCppLLM(LLM):
                 n_gpu_layers=n_gpu_layers,
                 seed=seed,
                 lora_path=lora_path,
-                verbose=False,
             )
         except (ValueError, RuntimeError) as error:
             raise LLMError(f"llama.cpp could not load {path.name}: {error}") from error
-        import llama_cpp
-
         self._llama_cpp = llama_cpp  # the low-level bindings, for end-of-generation checks
         self.seed = seed
         self._vocab = self._llama._model.vocab

@@ -218,3 +218,21 @@ def write_p_true_head(where) -> None:
     prior = LogisticHead(PRIOR_FEATURES, [1.0 if name == "query_dense" else 0.0 for name in PRIOR_FEATURES], 0.0,
                          [0.0] * len(PRIOR_FEATURES), [1.0] * len(PRIOR_FEATURES))
     SelectorHead(prior, full, p_true_mean=0.5, threshold=0.5, judge_limit=100).save(head_file(where.data_dir))
+
+
+BOND_GRAPHS = "Which papers learn molecular representations from bond graphs?"
+
+
+def crawl_with_head(where, library: Library, head, *, plain_limit: int, query: str = BOND_GRAPHS):
+    """One crawl of ``query`` over ``library`` (a search, then the GNN paper's Related Work), scored by
+    ``head``; its ``CrawlFinished``."""
+    from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
+    from scholar_tui.core.pasa.phrases import search_candidates
+    from scholar_tui.core.pasa.queue import Budgets
+    from scholar_tui.core.pasa.tools import LibraryTools
+
+    llm = RoutedLLM(search=[f"[Search] {search_candidates(query)[0]} [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    tools = LibraryTools(where, library, HashingEmbedder(), search_limit=3, plain_limit=plain_limit)
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=20), query_mode="candidates",
+                                               rationale="template"), head=head)
+    return list(agent.run(query))[-1]

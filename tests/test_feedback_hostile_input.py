@@ -124,3 +124,42 @@ def test_a_runaway_program_sent_by_hand_is_contained(name):
     result = run("feedback", "send", source, "--json")
     assert result.exit_code == 1 and "Traceback" not in result.output and len(result.output) < 3000
     assert json.loads(result.stdout)["response"]["kind"] in kinds
+
+
+# -- terminal escapes in what a program or a request brings back (item 14's rule, on AutoFeedback's output) --
+RAW_CONTROLS = (b"\x1b", b"\x07", "\x9b".encode(), "\x9d".encode())
+EVIL = "\x1b]0;PWNED\x07\x1b[2J\x9b2J\x9d0;X\x07"
+
+
+@pytest.mark.parametrize("source", [
+    f"result = {EVIL!r}",  # the program's value
+    f"print({EVIL!r})\nresult = 1",  # its printed output
+    f"result = getPublication(pub_id={EVIL!r})",  # an API's error quoting an argument
+])
+def test_send_never_writes_control_characters_to_the_terminal(source):
+    done = scholar_tui("feedback", "send", source)
+    assert b"Traceback" not in done.stderr
+    assert not any(control in done.stdout + done.stderr for control in RAW_CONTROLS), done.stdout + done.stderr
+    as_json = scholar_tui("feedback", "send", source, "--json")
+    assert not any(control in as_json.stdout for control in RAW_CONTROLS)
+    json.loads(as_json.stdout)  # still valid JSON
+
+
+@pytest.mark.embeddings
+def test_check_quotes_a_request_without_its_control_characters():
+    done = scholar_tui("feedback", "check", f'<<API>>searchPersonn(name="{EVIL}")<</API>>', "-i", "Who is Ada?")
+    assert done.returncode == 0, done.stderr[-500:]
+    assert b"searchPersonn" in done.stdout and b"\\x1b]0;PWNED" in done.stdout
+    assert not any(control in done.stdout + done.stderr for control in RAW_CONTROLS), done.stdout
+
+
+def test_the_tui_shows_a_round_and_outside_text_without_control_characters():
+    from scholar_tui.app.panes.api_debugger import round_card
+    from scholar_tui.app.widgets.markup import escape
+
+    row = {"round": 1, "kind": "human", "sub_type": None, "ok": True, "prompt_tokens": 0, "completion_tokens": 0,
+           "duration_s": 0.1, "request": f'searchPerson(name="{EVIL}")', "thought": EVIL, "response": [EVIL],
+           "feedback": EVIL}
+    for shown in (round_card(row), escape(EVIL)):
+        assert not any(control in shown.encode() for control in RAW_CONTROLS), shown
+    assert escape("[b]x[/b]\x1b[2J") == "\\[b]x\\[/b]\\x1b[2J"  # markup escaped, ESC made visible

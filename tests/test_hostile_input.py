@@ -203,6 +203,30 @@ def test_the_added_count_is_taken_under_the_write_lock(where, tmp_path):
     holder.close(), importer.close()
 
 
+def test_connections_opening_a_new_database_at_once_all_open_it(tmp_path):
+    """Two imports into a fresh home: both switched the new file to WAL and ran its migrations at once;
+    one failed with "database is locked" or "table papers already exists" (12 of 40 processes)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scholar_tui.config.locations import Locations
+    from scholar_tui.indexes.db import open_database
+
+    def open_and_close(where: Locations) -> str:
+        try:
+            open_database(where).conn.close()
+            return "ok"
+        except Exception as error:  # noqa: BLE001 - counted, not raised
+            return f"{type(error).__name__}: {error}"
+
+    outcomes = []
+    for attempt in range(4):
+        home = tmp_path / str(attempt)
+        where = Locations(home, home / "data", home / "cache", home / "logs")
+        with ThreadPoolExecutor(4) as pool:
+            outcomes += list(pool.map(open_and_close, [where] * 4))
+    assert outcomes == ["ok"] * 16, sorted(set(outcomes))
+
+
 def test_waiting_too_long_for_the_write_lock_is_one_line(where, tmp_path, monkeypatch):
     import scholar_tui.indexes.db as db
 
@@ -228,6 +252,24 @@ def test_waiting_too_long_for_the_write_lock_is_one_line(where, tmp_path, monkey
 ])
 def test_huge_ids_are_not_found(where, command, expected):
     assert expected in one_line_failure(CliRunner().invoke(cli, command))
+
+
+@pytest.mark.parametrize("command", [
+    ["logs", "--loop", "99999999999999999999"],
+    ["logs", "--loop", "-99999999999999999999"],
+    ["feedback", "send", "x = 1", "--loop", "99999999999999999999"],
+])
+def test_a_huge_loop_id_is_no_such_loop(where, command):
+    assert "no AutoFeedback loop" in one_line_failure(CliRunner().invoke(cli, command))
+
+
+def test_a_huge_loop_limit_lists_every_loop(where):
+    from scholar_tui.indexes.autofeedback_log import FeedbackLog
+
+    log = FeedbackLog(where)
+    assert log.loops(limit=10**20) == [] and log.loops(limit=-(10**20)) == []
+    result = CliRunner().invoke(cli, ["logs", "--limit", "99999999999999999999"])
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
 
 
 # -- 13. an argument that is not UTF-8 -------------------------------------------------------------------
@@ -379,6 +421,24 @@ def test_an_online_lookup_against_a_silent_server_is_bounded_and_says_so_early(s
     elapsed = time.monotonic() - started
     assert elapsed < 4, elapsed  # 2 s; before: 4 tries x 1 s + 0.2 + 0.4 + 0.8 s of back-off = 5.4 s
     assert len(notices) == 1 and "not answering" in notices[0]
+
+
+@pytest.mark.parametrize("command", [
+    ["api", "searchPerson", "--name", "Ada", "--backend", "openalex"],
+    ["library", "online", "search", "openalex", "graph", "--list-only"],
+])
+def test_a_command_waiting_on_a_silent_source_says_so_before_it_gives_up(where, silent_server, monkeypatch, command):
+    monkeypatch.setenv("SCHOLAR_TUI_NETWORK__TIMEOUT_S", "2")  # 2 s, then a second try within the 4 s bound
+    monkeypatch.setenv("HTTPS_PROXY", silent_server)  # api.openalex.org through a proxy that never answers
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    started = time.monotonic()
+    result = CliRunner().invoke(cli, command)
+    assert time.monotonic() - started < 8
+    line = one_line_failure(result)
+    assert "did not answer within 4 s" in line
+    notice = result.output.index("api.openalex.org is not answering")  # told while it still waited
+    assert notice < result.output.index(line)
 
 
 def test_an_import_into_a_busy_library_from_the_function(where, tmp_path, monkeypatch):

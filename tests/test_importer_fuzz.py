@@ -1,7 +1,7 @@
 """Fuzzing each importer's record parser: any input ends in a record or a one-line format error.
 
 Two kinds of fuzz, per source (unarXive line, OpenAlex work, OpenAlex author, arXiv entry, BibTeX
-entry): an exhaustive *type* fuzz (every field of a valid record, in turn, holds a value of every
+entry; `conf import`'s tree and page readers get the second): an exhaustive *type* fuzz (every field of a valid record, in turn, holds a value of every
 other JSON type) and a Hypothesis property (random values at random places, and random whole
 inputs). The only exception a parser may raise is its own format error, with a message of one
 line; the examples are bounded so that the file stays fast.
@@ -19,6 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scholar_tui.core.conference.html_tree import tree_from_html
+from scholar_tui.core.conference.tree import ConferenceError, Tree, tree_from_data
 from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 from scholar_tui.core.library.bibtex import BibtexError, parse_bibtex
 from scholar_tui.core.library.openalex import OpenAlexFormatError, parse_author, parse_object, parse_work
@@ -241,6 +243,31 @@ def test_random_text_in_a_bibtex_field(field, text):
 @given(st.text(max_size=200))
 def test_random_text_as_a_bibtex_file(text):
     assert outcome(bibtex_parse, BibtexError, BIB[: len(BIB) // 2] + text) is None
+
+
+# -- `conf import`: a conference tree from any JSON value, a page from any text ------------------------------------
+def tree_outcome(read: Callable[[Any, str], Any], data: Any) -> str | None:
+    """None when ``read`` gives a conference tree or its own one-line error; else what went wrong."""
+    try:
+        tree = read(data, "fuzz")
+    except ConferenceError as error:
+        return None if "\n" not in str(error) and str(error) else f"multi-line or empty error: {error!r}"
+    except Exception as error:  # noqa: BLE001 — what the fuzz is looking for
+        return f"{type(error).__name__}: {error}"[:200]
+    return None if isinstance(tree, Tree) else f"not a tree: {tree!r}"[:200]
+
+
+@FUZZ
+@given(json_values)
+def test_any_json_value_is_a_conference_tree_or_a_one_line_error(value):
+    assert tree_outcome(tree_from_data, value) is None
+
+
+@FUZZ
+@given(st.text(max_size=200) | st.builds("<h1>{}</h1><p>{}</p><h2>{}</h2>".format, st.text(max_size=40),
+                                         st.text(max_size=40), st.text(max_size=40)))
+def test_any_text_is_a_conference_page_or_a_one_line_error(text):
+    assert tree_outcome(tree_from_html, text) is None
 
 
 if __name__ == "__main__":  # crash counts for the report: python -m tests.test_importer_fuzz

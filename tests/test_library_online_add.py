@@ -100,7 +100,7 @@ def test_offline_search_is_one_plain_line(where):
     sources = OnlineSources(Library.open(where), NetworkSettings(), transport=httpx.MockTransport(unreachable))
     [failed] = _events(sources.search("arxiv", "graph neural networks"))
     assert isinstance(failed, OnlineFailed)
-    assert failed.summary() == "cannot reach export.arxiv.org (ConnectError): working offline; the local library still answers"
+    assert failed.summary() == "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers"
     [empty] = _events(sources.search("openalex", "  "))
     assert isinstance(empty, OnlineFailed) and empty.summary().startswith("type what to search OpenAlex for")
 

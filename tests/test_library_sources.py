@@ -143,7 +143,7 @@ def test_offline_is_one_clear_message_and_no_retries():
     with pytest.raises(OfflineError) as caught:
         client.get("https://export.arxiv.org/api/query")
     assert len(calls) == 1 and str(caught.value) == (
-        "cannot reach export.arxiv.org (ConnectError): working offline; the local library still answers")
+        "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers")
     switched_off = PoliteClient(NetworkSettings(offline=True), transport=httpx.MockTransport(unreachable))
     with pytest.raises(OfflineError, match="network.offline is set"):
         ArxivClient(switched_off).search("anything")
@@ -156,7 +156,7 @@ def test_cli_online_when_offline_then_local_still_works(imported, monkeypatch):
     result = runner.invoke(cli, ["library", "online", "search", "openalex", "random polynomials"])
     assert result.exit_code == 1
     assert result.output.strip() == ("Error: offline (network.offline is set): api.openalex.org is not asked; "
-                                     "the local library still answers")
+                                     "import files instead; the local library still answers")
     result = runner.invoke(cli, ["api", "searchPerson", "--name", "Michelen", "--backend", "openalex"])
     assert result.exit_code == 1 and result.output.startswith("Error: E_OFFLINE:")
     result = runner.invoke(cli, ["api", "searchPerson", "--name", "Michelen"])

@@ -110,13 +110,6 @@ def test_bad_grammar_is_a_clear_error(real_llm):
         real_llm.complete("x", grammar="root ::= (", max_tokens=2)
 
 
-async def test_async_stream_runs_off_the_event_loop(real_llm):
-    pieces = [piece async for piece in real_llm.astream("Count: 1, 2, 3,", max_tokens=10)]
-    assert "".join(pieces).strip()
-    completion = await real_llm.acomplete("Count: 1, 2,", max_tokens=4)
-    assert completion.completion_tokens > 0
-
-
 def test_every_call_is_logged_to_sqlite(where, settings):
     from scholar_tui.indexes.db import open_database
     from scholar_tui.core.llm import open_llm

@@ -4,12 +4,17 @@ with a completing path box and adds papers found online, and the help screen exp
 from __future__ import annotations
 
 import httpx
-from textual.widgets import Checkbox, DataTable, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static, Tree
 
 from scholar_tui.app.help import HelpScreen
+from scholar_tui.app.panes.api_debugger import CHOOSE_LOOP
 from scholar_tui.app.panes.library import LibraryPane
+from scholar_tui.app.services import Services
+from scholar_tui.app.tui import ScholarApp
 from scholar_tui.app.widgets.paths import complete_path
+from scholar_tui.config.settings import load_settings
 from scholar_tui.core import readiness
+from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .library_support import openalex_handler
 from .pilot_support import wait_for
@@ -86,7 +91,7 @@ async def test_library_import_with_path_completion_merges_del_maestro(where, sha
         await app.workers.wait_for_complete()
         await pilot.pause()
         message = _text(app, "#import-message")
-        assert "added 10 papers, 11 people" in message and "1 name variants merged" in message
+        assert "added 10 papers, 11 people" in message and "name variant merged: “A. Del Maestro” is “Adrian Del Maestro”" in message
         assert _text(app, "#library-hint") == ""
 
 
@@ -132,7 +137,7 @@ async def test_library_online_search_offline_is_one_plain_line(where):
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert _text(app, "#import-message") == (
-                "cannot reach export.arxiv.org (ConnectError): working offline; the local library still answers")
+                "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers")
             assert not app.query_one("#online-box").display
     finally:
         LibraryPane.online_transport = None
@@ -162,3 +167,70 @@ async def test_help_screen_from_the_key_and_the_palette(where):
         await pilot.press("enter")
         await pilot.pause(0.3)
         assert isinstance(app.screen, HelpScreen)
+
+
+def _no_model_app(where):
+    """The app with models that may not load: nothing is there for them to work on."""
+    def no_model(*args, **kwargs):
+        raise AssertionError("no model may load for an empty library")
+
+    return ScholarApp(Services(where, load_settings(where), llm_factory=no_model, embedder_factory=no_model),
+                      load_model_on_start=False)
+
+
+async def test_paper_search_on_an_empty_library_says_how_to_fill_it_before_any_model(where):
+    app = _no_model_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        app.query_one("#pasa-query", Input).value = "graph neural networks for molecules"
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # the readiness line (the Library tab and an online fetch too), not a crawl over nothing
+        assert _text(app, "#pasa-status") == readiness.library_missing_at(app.services.where).summary()
+        assert app.query_one("#pasa-cancel", Button).disabled
+        assert str(app.query_one("#pasa-tree", Tree).root.label) in ("(no search yet)",
+                                                                     "graph neural networks for molecules")
+        assert not app.query_one("#pasa-tree", Tree).root.children
+
+
+async def test_a_question_with_no_conference_says_how_to_import_one(where):
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: "No conference yet" in _text(app, "#conf-status"))
+        app.query_one("#conf-question", Input).value = "When does the rebuttal period end?"
+        app.query_one("#conf-question", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert _text(app, "#conf-status") == readiness.conference_missing([]).summary()
+
+
+async def test_the_debugger_hint_follows_the_log(where):
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f4")
+        await pilot.pause()
+        await pilot.press("ctrl+s")  # Send by hand with no loop: says there is none yet
+        await pilot.pause()
+        assert _text(app, "#debugger-response").startswith("No AutoFeedback loop logged yet")
+        log = FeedbackLog(where)  # Scholar Q&A (or the CLI) logs a loop meanwhile
+        log.finish_loop(log.start_loop("How many papers has Adrian Del Maestro written?", source="soay"), "solved")
+        log.close()
+        await pilot.press("f2", "f4")
+        await pilot.pause()
+        assert _text(app, "#debugger-loop-title") == CHOOSE_LOOP  # no longer "no loop logged yet"
+        assert _text(app, "#debugger-response") == ""
+        assert app.query_one("#debugger-loops", DataTable).row_count == 1
+
+
+async def test_an_empty_library_search_shows_the_whole_next_step(where):
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        await pilot.pause()
+        app.query_one("#library-query", Input).value = "helium"
+        await pilot.click("#search-button")
+        await pilot.pause()
+        title = app.query_one("#results-title", Label)
+        assert str(title.render()) == readiness.library_missing_at(app.services.where).summary()
+        assert title.size.height > 1  # wrapped in its column, not cut after "import arxiv"

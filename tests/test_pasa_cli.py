@@ -32,7 +32,7 @@ def invoke(*args: str):
 
 def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
     bib, sessions, selections = tmp_path / "r.bib", tmp_path / "s.jsonl", tmp_path / "sel.jsonl"
-    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3",
+    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3",
                     "--export", "bib", str(bib), "--save-sessions", str(sessions), "--save-selections", str(selections))
     assert result.exit_code == 0, result.output
     out = result.stdout
@@ -49,7 +49,7 @@ def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
 
 
 def test_search_json_is_one_document(mini_library, fake_models):
-    result = invoke("search", "graph neural networks", "--offline", "--all", "--json", "--max-actions", "1")
+    result = invoke("search", "graph neural networks", "--offline", "--plain-depth", "3", "--all", "--json", "--max-actions", "1")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["model"] == "scripted" and data["stop_reason"] == "action budget"
@@ -74,7 +74,7 @@ def test_bad_input_is_one_line(mini_library, fake_models, where, tmp_path):
 
 def test_an_empty_library_says_so(where, fake_models):
     result = CliRunner().invoke(cli, ["search", "x"])
-    assert result.exit_code == 1 and "the library is empty" in result.output
+    assert result.exit_code == 1 and "The library is empty: import a file" in result.output
 
 
 def test_build_queries_then_bench(mini_library, fake_models, tmp_path):
@@ -111,7 +111,7 @@ def test_search_through_autofeedback_retries_and_logs(mini_library, fake_models,
 
     fake_models.expand_replies = ["[Expand] 1 Introduction [Stop]"]  # cites only what the search queued
     fake_models.retry_replies = ["[Expand] 2 Related Work [Stop]"]
-    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3")
+    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3")
     assert result.exit_code == 0, result.output
     err = result.stderr
     assert "AutoFeedback (loop" in err and "E_NOTHING_NEW" in err
@@ -126,14 +126,14 @@ def test_search_through_autofeedback_retries_and_logs(mini_library, fake_models,
     assert sent["ok"] and any("Attention" in paper["title"] for paper in sent["response"])
     # --no-feedback sends the actions as they are: no loop is logged, no retry made
     before = len(FeedbackLog(where).loops())
-    plain = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3",
+    plain = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3",
                    "--no-feedback")
     assert "↻" not in plain.stderr and len(FeedbackLog(where).loops()) == before
 
 
 def test_a_loop_that_runs_out_says_how_to_fix_it_by_hand(mini_library, fake_models):
     fake_models.expand_replies = ["[Expand] 1 Introduction [Stop]"]  # adds nothing; no other section is offered
-    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--max-actions", "3")
+    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3")
     assert result.exit_code == 0, result.output
     waiting = json.loads(invoke("logs", "--limit-hit", "--json").stdout)
     assert len(waiting) == 1

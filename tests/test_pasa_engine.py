@@ -204,10 +204,10 @@ def test_the_crawl_only_adds_to_the_plain_search(where, mini_library):
     from scholar_tui.indexes.library_search import LibraryIndex
 
     llm = RoutedLLM(search=["[Search] laser cooling [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    agent = make_agent(where, mini_library, llm, plain_limit=100, max_actions=4, max_papers=5)
+    agent = make_agent(where, mini_library, llm, plain_limit=3, max_actions=4, max_papers=5)
     query = "Which papers study message passing on molecule graphs?"
     events = list(agent.run(query))
-    plain = [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(mini_library, query, limit=100)]
+    plain = [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(mini_library, query, limit=3)]
     finished = events[-1]
     assert plain and set(plain) <= set(finished.queue)
     assert finished.queue[:len(plain)] == plain  # first, in the plain search's order
@@ -216,3 +216,14 @@ def test_the_crawl_only_adds_to_the_plain_search(where, mini_library):
     first = next(event for event in events if event.kind == "ranking")
     assert first.stage == "plain" and {paper.paper_id for paper in first.results} == set(plain)
     assert events.index(first) < next(i for i, event in enumerate(events) if event.kind == "decided")
+
+
+def test_offline_a_crawl_stops_once_the_plain_search_returned_the_whole_library(where, mini_library):
+    """Nothing is left to find: no [Search] whose every hit is queued, no loop left waiting for a person."""
+    llm = RoutedLLM(search=["[Search] laser cooling [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    agent = make_agent(where, mini_library, llm, plain_limit=100, max_actions=4)
+    events = list(agent.run("Which papers study message passing on molecule graphs?"))
+    finished = events[-1]
+    assert finished.stop_reason == "every library paper is in the pool"
+    assert len(finished.queue) == mini_library.counts()["papers"] and finished.actions == 0
+    assert not [event for event in events if event.kind in ("decided", "feedback")]

@@ -11,8 +11,7 @@ import scholar_tui.models as models
 from scholar_tui.app.cli import cli
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.pasa import factory
-from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
-from scholar_tui.core.pasa.phrases import search_candidates
+from scholar_tui.core.pasa.engine import PaSaOptions
 from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery, split_of
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector import Selector
@@ -34,7 +33,7 @@ from scholar_tui.indexes.library import Library
 from scholar_tui.training.selector_head import train_head
 
 from .library_support import HashingEmbedder
-from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+from .pasa_support import GNN, RoutedLLM, crawl_with_head, mini_library, paper_id  # noqa: F401
 
 
 def _train_queries(library: Library) -> list[ScholarQuery]:
@@ -123,12 +122,7 @@ def _context_head() -> SelectorHead:
 
 
 def test_the_citation_context_reaches_the_score(where, mini_library):
-    query = "Which papers learn molecular representations from bond graphs?"
-    llm = RoutedLLM(search=[f"[Search] {search_candidates(query)[0]} [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=1)
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=20), query_mode="candidates",
-                                               rationale="template"), head=_context_head())
-    finished = list(agent.run(query))[-1]
+    finished = crawl_with_head(where, mini_library, _context_head(), plain_limit=1)
     kipf = next(paper for paper in finished.results if paper.title.startswith("Semi-supervised classification"))
     assert kipf.parts.citing_sentence.startswith("Message passing networks learn molecular representations")
     assert kipf.parts.citation_context > 0.5
@@ -188,13 +182,7 @@ def _ranking_head(threshold: float) -> SelectorHead:
 @pytest.mark.parametrize("confident", [False, True])
 def test_the_crawl_enters_the_top_only_when_the_head_is_confident(where, mini_library, confident):
     """PaSa's top k holds the plain search's top k, unless the head is confident in what the crawl added."""
-    query = "Which papers learn molecular representations from bond graphs?"
-    llm = RoutedLLM(search=[f"[Search] {search_candidates(query)[0]} [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=2)
-    head = _ranking_head(threshold=0.01 if confident else 0.999)
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=20), query_mode="candidates",
-                                               rationale="template"), head=head)
-    finished = list(agent.run(query))[-1]
+    finished = crawl_with_head(where, mini_library, _ranking_head(threshold=0.01 if confident else 0.999), plain_limit=2)
     plain = [paper.paper_id for paper in finished.results if paper.parts.plain_rank is not None]
     added = [paper.paper_id for paper in finished.results if paper.parts.plain_rank is None]
     assert len(plain) == 2 and added
@@ -222,9 +210,9 @@ def test_an_empty_library_is_said_plainly(where, monkeypatch):
     monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
     result = CliRunner().invoke(cli, ["search", "graph neural networks"])
     assert result.exit_code == 1
-    assert "the library is empty: import papers with" in result.output
+    assert "The library is empty: import a file" in result.output
     library = Library.open(where)
-    with pytest.raises(factory.EmptyLibrary, match="the library is empty: import papers with"):
+    with pytest.raises(factory.EmptyLibrary, match="The library is empty: import a file"):
         factory.open_pasa(where, load_settings(where), library, RoutedLLM(), HashingEmbedder(), feedback=True)
     library.close()
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
+from scholar_tui.app.widgets.markup import escape
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.core.readiness import loops_missing
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow", "failed": "magenta"}
 CARD_CHARS = 600
+CHOOSE_LOOP = "Choose a loop (Enter) to see its rounds."
 
 
 def _text(value, limit: int = CARD_CHARS) -> str:
@@ -77,7 +78,7 @@ class APIDebuggerPane(Vertical):
             yield Button("Refresh", id="debugger-refresh")
             yield Static("", id="debugger-counts")
         yield DataTable(id="debugger-loops", cursor_type="row", zebra_stripes=True)
-        yield Label("Choose a loop (Enter) to see its rounds.", id="debugger-loop-title", classes="section-title")
+        yield Label(CHOOSE_LOOP, id="debugger-loop-title", classes="section-title")
         yield HorizontalScroll(id="debugger-rounds")
         with Horizontal(id="debugger-edit-row"):
             yield TextArea("", id="debugger-request", soft_wrap=True, show_line_numbers=False)
@@ -118,8 +119,11 @@ class APIDebuggerPane(Vertical):
         self.query_one("#debugger-counts", Static).update(
             f"{len(loops)} loop{'' if len(loops) == 1 else 's'} shown · [red]{waiting}[/] waiting for a person")
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
-        if missing is not None and self.loop_id is None:
-            self.query_one("#debugger-loop-title", Label).update(f"[yellow]{escape(missing.summary())}[/]")
+        if self.loop_id is None:  # the hint follows the log: a loop logged meanwhile replaces "none yet"
+            self.query_one("#debugger-loop-title", Label).update(
+                f"[yellow]{escape(missing.summary())}[/]" if missing else CHOOSE_LOOP)
+            if missing is None:
+                self.query_one("#debugger-response", Static).update("")  # a "none yet" left by Send by hand
         if self.loop_id is not None and str(self.loop_id) in table.rows:
             table.move_cursor(row=table.get_row_index(str(self.loop_id)))
 

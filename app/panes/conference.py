@@ -8,13 +8,13 @@ thread worker; the pane only renders the events it is handed, so the screen neve
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
+from scholar_tui.app.widgets.markup import escape
 from scholar_tui.core.readiness import conference_missing
 
 from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
@@ -53,6 +53,7 @@ class ConferencePane(Horizontal):
         self._tree = None
         self._evidence: list = []
         self._engine = None
+        self.conference_names: list[str] = []  # as last listed: none means "import one", not "pick one"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conf-browser"):
@@ -109,6 +110,7 @@ class ConferencePane(Horizontal):
     @on(ConferencesLoaded)
     def _show_conferences(self, message: ConferencesLoaded) -> None:
         current = self.conference
+        self.conference_names = message.names
         select = self.query_one("#conf-select", Select)
         select.set_options([(name, name) for name in message.names])
         # keep the current pick; otherwise take the one just imported, else the first
@@ -186,7 +188,10 @@ class ConferencePane(Horizontal):
         if not question:
             return
         if not self.conference:
-            self._status("[yellow]Pick or import a conference first.[/]")
+            # none imported yet: the way to import one, not only "first"
+            missing = conference_missing(self.conference_names)
+            self._status(f"[yellow]{escape(missing.summary())}[/]" if missing else
+                         "[yellow]Pick a conference first.[/]")
             return
         method = self.query_one("#conf-method", Select).value
         self.query_one("#conf-answer", Static).update("[dim]searching…[/]")

@@ -15,7 +15,6 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from rich.markup import escape as escape_markup
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,15 +28,12 @@ from scholar_tui.core.library.online import (
 from scholar_tui.core.readiness import library_missing
 
 from scholar_tui.app.widgets.focus import focus_start
+from scholar_tui.app.widgets.markup import escape
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from scholar_tui.indexes.records import show_controls
-
-def escape(text: str) -> str:
-    """Library text for a markup string: Rich markup escaped and control characters made visible."""
-    return escape_markup(show_controls(text))
 
 
 def cell(text: str | None) -> str:

@@ -9,18 +9,19 @@ from __future__ import annotations
 import json
 import time
 
-from rich.markup import escape
 from rich.syntax import Syntax
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from scholar_tui.app.widgets.markup import escape
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
     AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
 )
+from scholar_tui.indexes.records import show_controls
 
 
 class ScholarQAPane(Vertical):
@@ -112,7 +113,7 @@ class ScholarQAPane(Vertical):
             self.query_one("#qa-solution", Static).update(f"[b]{line}[/]\n[dim]candidates: {escape(ranked)}[/]")
         elif isinstance(event, ProgramWritten):
             self.query_one("#qa-program", Static).update(
-                Syntax(event.source, "python", word_wrap=True, theme="ansi_dark"))
+                Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark"))
         elif isinstance(event, ProgramRan):
             result = event.result
             shown = escape(json.dumps(result.value, indent=2, ensure_ascii=False)[:4000]) if result.ok else ""

@@ -375,10 +375,11 @@ def open_api(where, settings, backend: str = "local") -> AcademicAPI:
     raise APIError("E_BAD_ARGUMENT", f"unknown backend {backend!r}: local or openalex", parameter="backend")
 
 
-def openalex_api(network, library=None, *, transport=None, backoff_s: float = 1.0) -> AcademicAPI:
-    """The OpenAlex backend with the polite client; ``library`` caches what it fetches."""
+def openalex_api(network, library=None, *, transport=None, backoff_s: float = 1.0, notice=None) -> AcademicAPI:
+    """The OpenAlex backend with the polite client; ``library`` caches what it fetches; ``notice`` is
+    told at once when OpenAlex stops answering (the lookup then still waits up to its bound)."""
     from scholar_tui.core.library.api_backends import OpenAlexBackend
     from scholar_tui.core.library.online import OpenAlexClient, PoliteClient
 
-    client = OpenAlexClient(PoliteClient(network, transport=transport, backoff_s=backoff_s))
+    client = OpenAlexClient(PoliteClient(network, transport=transport, backoff_s=backoff_s, notice=notice))
     return AcademicAPI(OpenAlexBackend(client, library))

@@ -283,6 +283,16 @@ def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[
     return merges
 
 
+def merges_note(merged: list[str]) -> str:
+    """An import's line on its merges (their summaries): a single one said in full, so a person sees who
+    became whom; several counted, with where to read them."""
+    if not merged:
+        return ""
+    if len(merged) == 1:
+        return f"; name variant merged: {merged[0]}"
+    return f"; {len(merged)} name variants merged (`scholar-tui library person merges`)"
+
+
 def best_name(names: list[str]) -> str:
     """The variant a merged person is shown under: the most complete given names."""
     parsed = [(parse_name(name), name) for name in names]

@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from scholar_tui.core.library.identity import after_import
+from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
@@ -58,10 +58,10 @@ class ImportFinished:
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
-        merged = f"; {len(self.merged)} name variants merged" if self.merged else ""
+        merged = merges_note(self.merged)
         left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
         return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-                f"{merged} in {self.seconds:.1f} s{left_out}")
+                f" in {self.seconds:.1f} s{merged}{left_out}")
 
 
 @dataclass

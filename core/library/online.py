@@ -25,7 +25,8 @@ import httpx
 
 from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.events import Event
-from scholar_tui.core.library.identity import merge_people, queried_surnames
+from scholar_tui.core.library.identity import merge_people, merges_note, queried_surnames
+from scholar_tui.core.readiness import OFFLINE_STEP
 from scholar_tui.indexes.records import PaperRecord, openalex_id
 
 OPENALEX_URL = "https://api.openalex.org"
@@ -95,7 +96,7 @@ class PoliteClient:
         host = urlparse(url).netloc
         if self.network.offline:
             raise OfflineError(
-                f"offline (network.offline is set): {host} is not asked; the local library still answers"
+                f"offline (network.offline is set): {host} is not asked; {OFFLINE_STEP}"
             )
         deadline = time.monotonic() + self.total_s
         with self._client() as client:
@@ -107,7 +108,7 @@ class PoliteClient:
                 except (httpx.ConnectError, httpx.UnsupportedProtocol) as error:
                     # No route or no DNS: retrying will not help, and the user should know now.
                     raise OfflineError(
-                        f"cannot reach {host} ({type(error).__name__}): working offline; the local library still answers"
+                        f"cannot reach {host} ({type(error).__name__}): working offline; {OFFLINE_STEP}"
                     ) from error
                 except httpx.TransportError as error:  # timeouts, dropped connections
                     delay = self.backoff_s * 2**attempt
@@ -115,7 +116,7 @@ class PoliteClient:
                         raise OfflineError(
                             f"{host} did not answer within {self.total_s:g} s ({attempt + 1} tries, "
                             f"{type(error).__name__}; network.timeout_s = {self.network.timeout_s:g}); "
-                            "the local library still answers"
+                            f"{OFFLINE_STEP}"
                         ) from error
                     if attempt == 0 and self.notice is not None:
                         self.notice(f"{host} is not answering ({type(error).__name__}); trying again for at most "
@@ -313,9 +314,7 @@ class AddFinished(Event):
         text = f"added {len(self.paper_ids)} papers to the library"
         if self.cited_ids:
             text += f" and {len(self.cited_ids)} works they cite"
-        if self.merged:
-            text += f"; {len(self.merged)} name variants merged"
-        text += f" in {self.seconds:.1f} s"
+        text += f" in {self.seconds:.1f} s" + merges_note(self.merged)
         return text + (f" · {self.problem}" if self.problem else "")
 
 

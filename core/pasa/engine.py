@@ -14,8 +14,9 @@ One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds 
 4. ``judge``: the Selector's model gives P(True) for the prior's top ``judge_limit`` papers, back
    to back so that llama.cpp reuses the query's cached prefix; the scoring head combines P(True)
    with the rest of the evidence (``evidence``, ``selector_head``) into one calibrated score that
-   ranks the pool (a paper the crawl added passes plain-search hits only above the threshold);
-   "selected" is a score above the head's threshold, at most its ``max_selected`` per query.
+   ranks the pool (a paper the crawl added passes plain-search hits only when it is selected);
+   "selected" is the head's rule (``SelectorHead.select``): the k best for the k with the highest
+   expected F1 over the calibrated scores, or, with an older head file, its threshold and cap.
 
 With AutoFeedback on, every [Search]/[Expand] is sent as an API request (``tool_requests``):
 statically scanned, executed, and when it fails or adds nothing new, explained from the tools'
@@ -53,7 +54,7 @@ from scholar_tui.core.pasa.evidence import Evidence, Pool, evidence
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector import Selector, scored_rationale
-from scholar_tui.core.pasa.selector_head import SelectorHead
+from scholar_tui.core.pasa.selector_head import Selection, SelectorHead, threshold_selection
 from scholar_tui.core.pasa.tool_requests import EXPAND_API, SEARCH_API, ToolAttempt, ToolExecutor, expand_request, search_request
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
@@ -124,6 +125,7 @@ class CrawlRun:
     first_results: float | None = None
     nodes: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     executor: ToolExecutor | None = None
+    library_exhausted: bool = False  # the plain search already returned every paper of the library
     _expand_cursor: int = 0
 
     @property
@@ -149,6 +151,10 @@ class CrawlRun:
             self.stop_reason = "action budget"
         elif self.elapsed > self.budgets.crawl_seconds:
             self.stop_reason = "time budget"
+        elif self.library_exhausted and self.tools.online is None:
+            # Offline, a [Search] or [Expand] can only bring back papers already queued: AutoFeedback
+            # would ask for rewordings (E_NOTHING_NEW) until the loop waited for a person for nothing.
+            self.stop_reason = "every library paper is in the pool" + (" (before the cut-off)" if self.date else "")
         else:
             return True
         return False
@@ -158,6 +164,8 @@ class CrawlRun:
         node = self.node()
         yield SearchIssued(node, 0, self.query, plain=True)
         hits = self.tools.plain_search(self.query, self.date)
+        # fewer hits than asked for: the search returned every paper the library holds for this cut-off
+        self.library_exhausted = 0 < len(hits) < self.tools.plain_limit
         added = self.pool.add_plain(hits, node, self.node)
         rows = self.tools.library.papers([entry.paper_id for entry in added])
         yield PapersFound(node, [self._found(entry.node, entry.paper_id, rows[entry.paper_id], 1)
@@ -369,36 +377,36 @@ class PaSaEngine:
         """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL.
 
         With the head, a paper the crawl added (not a plain-search hit) is placed by its score only when
-        the head is confident in it (score above the selection threshold); otherwise it follows every
-        plain-search hit, so an unsure crawl never pushes what plain search found down the list.
+        the head selects it; otherwise it follows every plain-search hit, so an unsure crawl never pushes
+        what plain search found down the list.
         """
         rows = self.library.papers(run.pool.ids)
         found = evidence(run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows)
         ids = list(found)
         if not ids:
             return []
-        scores, selected = self._scores(run, [found[paper_id] for paper_id in ids])
+        scores, selection = self._scores(run, [found[paper_id] for paper_id in ids])
         order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
         ranked, held_back = [], set()
-        for paper_id, score, chosen in zip(ids, scores, selected):
+        for paper_id, score, chosen, reason in zip(ids, scores, selection.chosen, selection.reasons):
             row, entry, item = rows[paper_id], run.pool.entries[paper_id], found[paper_id]
-            if self.head is not None and entry.plain is None and score <= self.head.threshold:
+            if self.head is not None and entry.plain is None and not chosen:
                 held_back.add(paper_id)
             ranked.append(RankedPaper(paper_id, row["title"], round(float(score), 4), bool(chosen), item.parts,
-                                      scored_rationale(run.query, row, item.parts, float(score), bool(chosen)),
+                                      scored_rationale(run.query, row, item.parts, float(score), reason),
                                       entry.depth, row["date"], row["arxiv_id"], paper_url(row), entry.found_by[0]))
         # Ties (frequent for P(True) of a tiny model) keep the order the papers were found in.
         ranked.sort(key=lambda paper: (paper.paper_id in held_back, -paper.score, order[paper.paper_id]))
         return ranked
 
-    def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], list[bool]]:
-        """Each paper's score and whether it is selected."""
+    def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], Selection]:
+        """Each paper's score, and which are selected (with the reason each is or is not)."""
         if self.head is None:  # PaSa's own Selector: P(True), selected above 0.5 once the model judged it
-            p_true = [item.row["p_true"] for item in items]
-            return [p if p is not None else 0.0 for p in p_true], [p is not None and p > 0.5 for p in p_true]
+            p_true = [item.row["p_true"] if item.row["p_true"] is not None else 0.0 for item in items]
+            return p_true, threshold_selection(p_true, 0.5, None)
         rows = [item.row for item in items]
         scores = self.head.prior_scores(rows) if not run.p_true else self.head.full_scores(rows)
-        return [float(score) for score in scores], [bool(chosen) for chosen in self.head.selected(scores)]
+        return [float(score) for score in scores], self.head.select(scores)
 
     def _record_selections(self, run: CrawlRun, results: list[RankedPaper]) -> None:
         """Judged papers as Selector training records (Table 15), with the head's decision."""

@@ -12,6 +12,7 @@ and the tab; ``to_json()`` is what ``--json`` prints.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from scholar_tui.core.events import Event, FeedbackFinished
 
@@ -31,7 +32,7 @@ class CrawlStarted(Event):
     def summary(self) -> str:
         network = "online" if self.online else "offline: arXiv and OpenAlex are not asked"
         return (f"PaSa with {self.model} ({self.query_mode} queries, {self.rationale_mode} rationales, {network}) · "
-                f"cut-off {self.date or 'none'} · head: {self.head or 'none (P(True) alone)'}")
+                f"cut-off {self.date or 'none'} · head: {Path(self.head).name if self.head else 'none (P(True) alone)'}")
 
 
 @dataclass
@@ -170,7 +171,7 @@ class RankedPaper:
     paper_id: int
     title: str
     score: float  # the scoring head's calibrated probability of relevance
-    selected: bool  # score above the head's threshold (chosen on its training split for F1)
+    selected: bool  # by the head's rule (the expected-F1 cut); the rationale says why
     parts: ScoreParts
     rationale: str
     depth: int
@@ -223,8 +224,12 @@ class CrawlFinished(Event):
 
     def summary(self) -> str:
         state = "cancelled" if self.cancelled else "done"
-        return (f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {self.actions} actions, "
-                f"{self.llm_calls} model calls, {self.seconds:.1f} s ({self.stop_reason})")
+        return (f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {_count(self.actions, 'action')}, "
+                f"{_count(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason})")
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 PLAIN_DEPTH = 100  # the plain search's result count, as `library search` and the benchmark's baseline use

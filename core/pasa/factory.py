@@ -15,21 +15,20 @@ from dataclasses import dataclass
 from scholar_tui.config.settings import Settings
 from scholar_tui.config.locations import Locations
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
+from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.selector_head import SelectorHead, load_head
 from scholar_tui.core.pasa.tools import OFFLINE, LibraryTools
 from scholar_tui.core.pasa.works import CitedWorks, prepare_cited_works
+from scholar_tui.core.readiness import library_missing
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 
-EMPTY_LIBRARY = "the library is empty: import papers with `scholar-tui import unarxive FILE` (or bibtex, arxiv, openalex)"
 PROBE_HOSTS = ("api.openalex.org", "export.arxiv.org")
 
 
 class EmptyLibrary(ValueError):
-    """No paper to search: said plainly, never a crawl (or a feedback loop) over an empty pool."""
-
-    def __init__(self) -> None:
-        super().__init__(EMPTY_LIBRARY)
+    """No paper to search: said plainly (``core.readiness`` words it), never a crawl (or a feedback
+    loop) over an empty pool."""
 
 
 @dataclass
@@ -50,8 +49,9 @@ def reachable(hosts=PROBE_HOSTS, timeout: float = 1.5) -> bool:
 
 
 def check_not_empty(library: Library) -> None:
-    if library.counts()["papers"] == 0:
-        raise EmptyLibrary()
+    missing = library_missing(library)
+    if missing is not None:
+        raise EmptyLibrary(missing.summary())
 
 
 def prepare_library(where: Locations, library: Library, embedder) -> Iterator[CitedWorks | IndexProgress | IndexFinished]:
@@ -73,9 +73,10 @@ def prepare(where: Locations, library: Library, embedder) -> Prepared:
 
 def open_pasa(where: Locations, settings: Settings, library: Library, llm, embedder, *,
               options: PaSaOptions | None = None, online: bool | None = None, transport=None,
-              search_limit: int = 10, feedback: bool | None = None, feedback_source: str = "pasa",
-              head: SelectorHead | None = None) -> PaSaEngine:
-    """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers.
+              search_limit: int = 10, plain_depth: int = PLAIN_DEPTH, feedback: bool | None = None,
+              feedback_source: str = "pasa", head: SelectorHead | None = None) -> PaSaEngine:
+    """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers,
+    ``plain_depth`` is how many of the plain search's hits start the pool.
 
     ``feedback``: send the Crawler's actions through AutoFeedback (None: the ``autofeedback.pasa``
     setting); its loops are logged under ``feedback_source``. ``head``: the Selector's scoring
@@ -90,7 +91,7 @@ def open_pasa(where: Locations, settings: Settings, library: Library, llm, embed
             notice = OFFLINE
         else:
             sources = OnlineSources(library, settings.network, transport=transport)
-    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit)
+    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit, plain_limit=plain_depth)
     loop = None
     if settings.autofeedback.pasa if feedback is None else feedback:
         from scholar_tui.core.autofeedback import open_autofeedback

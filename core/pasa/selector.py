@@ -39,10 +39,13 @@ def resolve_rationale_mode(requested: str, model_name: str) -> str:
     return "template" if any(marker in model_name.lower() for marker in TINY_MODEL_MARKERS) else "model"
 
 
-def scored_rationale(query: str, row: dict, parts, score: float, selected: bool) -> str:
-    """Why a paper scored as it did, from its evidence (query phrases found, the citing sentence, ranks)."""
+def scored_rationale(query: str, row: dict, parts, score: float, selection: str) -> str:
+    """Why a paper scored as it did, from its evidence (query phrases found, the citing sentence, ranks).
+
+    ``selection`` is the selection rule's reason ("selected: rank 2, top k=3 of the expected-F1 cut …").
+    """
     found = matched_phrases(query, f"{row['title']} {row['abstract'] or ''}")
-    bits = [f"{'selected' if selected else 'not selected'}: score {score:.2f}"]
+    bits = [f"{selection}; score {score:.2f}"]
     bits.append(f"{'title and abstract' if row['abstract'] else 'title'} "
                 + (f"mention {', '.join(repr(phrase) for phrase in found)}" if found else "share none of the query's key phrases"))
     if parts.citing_sentence:

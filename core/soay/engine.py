@@ -53,7 +53,7 @@ class SolutionChosen(Event):
     kind: str = "solution_chosen"
 
     def summary(self) -> str:
-        return f"solution: {' → '.join(self.solution)} ({self.hops} hops, intent {self.intent}, chosen by {self.mode})"
+        return f"solution: {' → '.join(self.solution)} ({self.hops} hop{'' if self.hops == 1 else 's'}, intent {self.intent}, chosen by {self.mode})"
 
 
 @dataclass
