@@ -77,6 +77,10 @@ class EmbeddingSettings(_Section):
     batch_size: int = Field(32, ge=1, le=4096)
     """Texts per batch (llama.cpp packs up to this many texts into one 512-token decode)."""
 
+    n_gpu_layers: int = Field(0, ge=-1, le=100_000)
+    """Layers of a llama.cpp embedding model offloaded to a GPU when llama.cpp was built with one
+    (-1: all). On the CPU the encoder is compute-bound, so a GPU is where embedding gets faster."""
+
     @field_validator("device")
     @classmethod
     def _device(cls, value: str) -> str:

@@ -78,7 +78,8 @@ def load_embedder(settings: Settings, where: Locations | None = None) -> Embedde
             raise LLMError(f"{entry.name} is a GGUF file: sentence-transformers cannot run it (use embeddings.backend auto)")
         return SentenceTransformerEmbedder(entry.location, name=f"{entry.name} (sentence-transformers)",
                                            device=options.device, batch_size=options.batch_size)
+    llama_options = {"max_sequences": options.batch_size, "n_gpu_layers": options.n_gpu_layers}
     if entry.kind == "gguf":
-        return LlamaCppEmbedder(entry.location, name=entry.name, max_sequences=options.batch_size)
-    return LlamaCppEmbedder(None, name=entry.name, max_sequences=options.batch_size,
-                            prepare=lambda: converted_gguf(entry.location, where, entry.name))
+        return LlamaCppEmbedder(entry.location, name=entry.name, **llama_options)
+    return LlamaCppEmbedder(None, name=entry.name, prepare=lambda: converted_gguf(entry.location, where, entry.name),
+                            **llama_options)

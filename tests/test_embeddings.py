@@ -130,3 +130,31 @@ def test_a_query_runs_on_one_thread_and_a_long_batch_on_all(settings, where, mon
     embedder.embed([LONG_TEXT])
     assert chosen == [1, 2]
     assert embedder.embed([QUESTIONS[0]])[0] @ query[0] > 0.99999  # the thread count changes no result
+
+
+def test_n_gpu_layers_setting_reaches_the_llama_constructor(where, tmp_path, monkeypatch):
+    """`embeddings.n_gpu_layers` is validated like every setting and handed to llama.cpp's Llama."""
+    import llama_cpp
+
+    from scholar_tui.config.settings import ConfigError, load_settings, save_setting
+
+    opened = []
+
+    class FakeLlama:  # records what the embedder asks for, then fails as a bad file would
+        def __init__(self, **options):
+            opened.append(options)
+            raise ValueError("fake llama")
+
+    monkeypatch.setattr(llama_cpp, "Llama", FakeLlama)
+    model = tmp_path / "gpu-embed.gguf"
+    model.write_bytes(b"GGUF")
+    monkeypatch.setenv("SCHOLAR_TUI_EMBEDDINGS__MODEL", str(model))
+    for written, expected in ((None, 0), (-1, -1), (12, 12)):
+        if written is not None:
+            save_setting(where, "embeddings.n_gpu_layers", written)
+        with pytest.raises(LLMError, match="fake llama"):
+            load_embedder(load_settings(where), where).embed(["x"])
+        assert opened[-1]["n_gpu_layers"] == expected and opened[-1]["embedding"] is True
+    with pytest.raises(ConfigError, match="greater than or equal to -1"):
+        save_setting(where, "embeddings.n_gpu_layers", -2)
+    assert load_settings(where).embeddings.n_gpu_layers == 12  # the refused write changed nothing

@@ -332,6 +332,7 @@ async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
     ("llm.temperature", "Infinity", "from 0.0 to 2.0"),
     ("network.timeout_s", "Infinity", "at most 600"),
     ("llm.n_ctx", "99999999999999999999", "from 256 to 1048576"),
+    ("embeddings.n_gpu_layers", "all", "from -1 to 100000"),
     ("network.contact_email", "lab@example.org\r\nX-Injected: 1", "name@example.org"),
     ("network.probe_urls", '["file:///etc/passwd"]', "http:// or https://"),
     ("autofeedback.static_rounds", "1000000000", "from 0 to 20"),
