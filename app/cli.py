@@ -17,7 +17,7 @@ from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_startup import bench_startup
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
 from scholar_tui.app.cli_train import train
 from scholar_tui.config.locations import HOME_ENV
 
@@ -224,7 +224,7 @@ def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str 
     stream = llm.stream(text_arg, **options)
     for piece in stream:
         if not as_json:
-            click.echo(piece, nl=False)
+            click.echo(terminal_text(piece), nl=False)  # a model may emit ESC like any other byte
     completion = stream.completion
     llm.close()
     if as_json:

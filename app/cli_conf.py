@@ -9,7 +9,7 @@ from typing import Callable
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")
@@ -165,13 +165,13 @@ def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str,
     if as_json:
         emit_json(answered.to_json())
         return
-    click.echo(f"answer ({answered.operation}): {answered.answer}")
+    click.echo(terminal_text(f"answer ({answered.operation}): {answered.answer}"))  # a site's or a model's text
     if answered.model_detail:
-        click.echo(click.style(f"  {answered.model_detail}", dim=True))
+        click.echo(click.style(terminal_text(f"  {answered.model_detail}"), dim=True))
     click.echo(f"evidence ({method}, top {k}; * cited):")
     for item in answered.evidence:
         mark = "*" if item.rank in answered.cited else " "
-        click.echo(f" {mark}{item.rank}. {item.score:.3f}  {item.path}")
+        click.echo(terminal_text(f" {mark}{item.rank}. {item.score:.3f}  {item.path}"))
 
 
 def _percent(value: float | None) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
@@ -27,7 +27,7 @@ def _check_date(value: str | None) -> str | None:
 
 def _say(text: str, quiet: bool) -> None:
     if not quiet:
-        click.echo(text, err=True)
+        click.echo(terminal_text(text), err=True)  # model-written search queries and rationales included
 
 
 def _open(obj: Context, *, quiet: bool, need_llm: bool = True):
@@ -170,8 +170,8 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
     if not shown:
         click.echo("no paper was selected" + ("" if show_all else " (--all lists every paper of the pool)"))
     for rank, paper in enumerate(shown, start=1):
-        click.echo(f"{rank:>3}. {paper.line()}")
-        click.echo(f"       {paper.rationale}")
+        click.echo(terminal_text(f"{rank:>3}. {paper.line()}"))
+        click.echo(terminal_text(f"       {paper.rationale}"))
         click.echo(f"       found by {paper.found_by} · depth {paper.depth}" + (f" · {paper.url}" if paper.url else ""))
 
 

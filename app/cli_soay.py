@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
 
 CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
 CODE_MODES = click.Choice(["template", "model"])
@@ -59,9 +59,9 @@ def ask(obj: Context, question: str, choice: str, code: str, backend: str, feedb
     try:
         for last in engine.run(question):
             if not as_json:
-                click.echo(last.summary())
+                click.echo(terminal_text(last.summary()))  # a model's words and a program's value
                 if isinstance(last, ProgramWritten):
-                    click.echo(textwrap.indent(last.source, "    "))
+                    click.echo(terminal_text(textwrap.indent(last.source, "    ")))
     finally:
         engine.close()
     assert isinstance(last, Finished)  # every run ends with its answer

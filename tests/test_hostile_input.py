@@ -453,3 +453,16 @@ def test_an_import_into_a_busy_library_from_the_function(where, tmp_path, monkey
     finally:
         holder.conn.execute("rollback")
     holder.close(), importer.close()
+
+
+def test_a_models_escape_sequences_reach_the_terminal_visible_not_raw(where, monkeypatch):
+    """A model's output is outside text like any other: `prompt` shows its ESC and BEL, never sends them."""
+    import scholar_tui.models as models
+
+    from .conftest import ScriptedLLM
+
+    monkeypatch.setattr(models, "load_llm", lambda settings, where=None: ScriptedLLM("\x1b]0;PWNED\x07 \x1b[2J \x9b2J done"))
+    result = CliRunner().invoke(cli, ["prompt", "say hi"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert not set(result.stdout) & {"\x1b", "\x07", "\x9b"}
+    assert "\\x1b]0;PWNED\\x07" in result.stdout and "done" in result.stdout
