@@ -39,7 +39,7 @@ class LLMSettings(_Section):
     """Context window for llama.cpp models, in tokens."""
 
     n_threads: int | None = Field(None, ge=1, le=1024)
-    """CPU threads for llama.cpp; unset means every core."""
+    """CPU threads for llama.cpp; unset means the cores free when a generation starts (``models.cpu``)."""
 
     n_gpu_layers: int = Field(0, ge=-1, le=100_000)
     """Layers offloaded to a GPU when llama.cpp was built with one (-1: all)."""

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
+from scholar_tui.models.cpu import free_cores
 from scholar_tui.models.llama_open import open_llama
 
 
@@ -43,6 +44,8 @@ class LlamaCppLLM(LLM):
         self.model_path = path
         self.model_name = name or path.stem
         self.n_threads = n_threads or os.cpu_count() or 1
+        # Unset: each generation runs on the cores free when it starts (``models.cpu``); set: always this many.
+        self.auto_threads = n_threads is None
         try:
             self._llama = open_llama(
                 model_path=str(path),
@@ -157,6 +160,9 @@ class LlamaCppLLM(LLM):
         generated = 0
         finish = "length"
         with self._lock:
+            if self.auto_threads:
+                threads = free_cores(self.n_threads)
+                self._llama_cpp.llama_set_n_threads(self._llama._ctx.ctx, threads, threads)
             self._llama.set_seed(self.seed)
             for token in self._llama.generate(
                 tokens,

@@ -74,7 +74,7 @@ def test_send_exits_1_when_the_request_fails(monkeypatch):
 def test_send_exits_0_when_it_works_or_finds_nothing():
     assert run("feedback", "send", "result = 6 * 7").exit_code == 0
     empty = run("feedback", "send", 'searchPerson(name="nobody at all")')
-    assert empty.exit_code == 0 and "request not ok (empty result)" in empty.output
+    assert empty.exit_code == 0 and "request answered with an empty result (not a fix)" in empty.output
 
 
 def test_a_huge_value_is_the_output_limit_not_50_megabytes():

@@ -35,7 +35,12 @@ class SentByHand(Event):
     kind: str = "sent_by_hand"
 
     def summary(self) -> str:
-        verdict = "ok" if self.ok else f"not ok ({self.error or 'empty result'})"
+        if self.ok:
+            verdict = "ok"
+        elif self.error:
+            verdict = f"not ok ({self.error})"
+        else:  # an answer, but not one that fixes a loop: AutoFeedback counts an empty result as unsolved
+            verdict = "answered with an empty result (not a fix)"
         text = f"{self.sent} {verdict}, {self.duration_s:.2f} s"
         if self.round is not None:
             text += f"; logged as round {self.round} of loop {self.loop_id} ({self.loop_status})"
