@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
-from scholar_tui.models.cpu import free_cores
+from scholar_tui.models.cpu import FreeCores
 from scholar_tui.models.llama_open import open_llama
 
 
@@ -46,6 +46,7 @@ class LlamaCppLLM(LLM):
         self.n_threads = n_threads or os.cpu_count() or 1
         # Unset: each generation runs on the cores free when it starts (``models.cpu``); set: always this many.
         self.auto_threads = n_threads is None
+        self.free_cores = FreeCores(self.n_threads)
         try:
             self._llama = open_llama(
                 model_path=str(path),
@@ -161,7 +162,7 @@ class LlamaCppLLM(LLM):
         finish = "length"
         with self._lock:
             if self.auto_threads:
-                threads = free_cores(self.n_threads)
+                threads = self.free_cores.free()
                 self._llama_cpp.llama_set_n_threads(self._llama._ctx.ctx, threads, threads)
             self._llama.set_seed(self.seed)
             for token in self._llama.generate(

@@ -1,4 +1,4 @@
-"""A generation runs on the cores other programs leave free (llama.cpp's threads spin at a barrier)."""
+"""llama.cpp runs on the cores other programs leave free (its threads spin at a barrier)."""
 
 from __future__ import annotations
 
@@ -7,36 +7,49 @@ import pytest
 from scholar_tui.models import cpu
 
 
-def _measured(monkeypatch, *readings) -> None:
-    samples = iter(readings)
-    monkeypatch.setattr(cpu, "_cpu_times", lambda: next(samples))
-    monkeypatch.setattr(cpu.time, "sleep", lambda seconds: None)
+class Clock:
+    """Scripted readings: (wall, machine busy seconds, own CPU seconds) per ``_now`` call."""
+
+    def __init__(self, monkeypatch, *readings) -> None:
+        self.readings, self.slept = list(readings), []
+        monkeypatch.setattr(cpu.FreeCores, "_now", staticmethod(lambda: self.readings.pop(0)))
+        monkeypatch.setattr(cpu.time, "sleep", self.slept.append)
 
 
-@pytest.mark.parametrize(("idle", "free"), [(100, 2), (90, 2), (50, 1), (30, 1), (0, 1)])
-def test_free_cores_counts_what_the_rest_of_the_machine_left_idle(monkeypatch, idle, free):
-    _measured(monkeypatch, (1000, 5000), (1000 + idle, 5100))  # 100 jiffies over two cores
-    assert cpu.free_cores(2) == free
+@pytest.mark.parametrize(("others", "free"), [(0.0, 2), (0.2, 2), (1.0, 1), (1.4, 1), (2.0, 1)])
+def test_a_first_call_samples_what_the_rest_of_the_machine_kept_busy(monkeypatch, others, free):
+    clock = Clock(monkeypatch, (10.0, 100.0, 5.0), (11.0, 100.0 + others, 5.0))  # 1 s: others' busy cores
+    assert cpu.FreeCores(2).free() == free and clock.slept == [cpu.WINDOW_S]
 
 
-def test_four_cores_with_one_busy_leave_three(monkeypatch):
-    _measured(monkeypatch, (0, 0), (150, 200))
-    assert cpu.free_cores(4) == 3
+def test_between_calls_it_measures_without_waiting_and_leaves_out_its_own_work(monkeypatch):
+    clock = Clock(monkeypatch, (0.0, 0.0, 0.0), (0.05, 0.0, 0.0),  # the first call samples: all idle
+                  (1.05, 3.0, 2.0))  # 1 s later: 3 busy core-seconds, 2 of them our own threads'
+    meter = cpu.FreeCores(4)
+    assert meter.free() == 4
+    assert meter.free() == 3 and clock.slept == [cpu.WINDOW_S]  # one busy core is someone else's
+
+
+def test_after_a_pause_it_samples_afresh(monkeypatch):
+    clock = Clock(monkeypatch, (0.0, 0.0, 0.0), (0.05, 0.0, 0.0),
+                  (60.0, 60.0, 0.0), (60.05, 60.1, 0.0))  # an old average (1 core) vs now (2 cores)
+    meter = cpu.FreeCores(2)
+    assert meter.free() == 2
+    assert meter.free() == 1 and len(clock.slept) == 2
 
 
 def test_without_proc_stat_every_core_is_used(monkeypatch, tmp_path):
     monkeypatch.setattr(cpu, "PROC_STAT", tmp_path / "missing")
-    assert cpu.free_cores(8) == 8
+    assert cpu.FreeCores(8).free() == 8
 
 
-def test_this_machine_reads(monkeypatch):
-    assert 1 <= cpu.free_cores(2, window_s=0.02) <= 2
+def test_this_machine_reads():
+    meter = cpu.FreeCores(2)
+    assert 1 <= meter.free() <= 2 and 1 <= meter.free() <= 2
 
 
 @pytest.mark.llm
 def test_a_generation_sets_llama_cpp_threads_to_the_free_cores(real_llm, monkeypatch):
-    import scholar_tui.models.llamacpp as llamacpp
-
     class Recording:  # the low-level bindings, recording llama_set_n_threads
         def __init__(self, module) -> None:
             self.module, self.calls = module, []
@@ -51,7 +64,7 @@ def test_a_generation_sets_llama_cpp_threads_to_the_free_cores(real_llm, monkeyp
     bindings = Recording(real_llm._llama_cpp)
     monkeypatch.setattr(real_llm, "_llama_cpp", bindings)
     monkeypatch.setattr(real_llm, "auto_threads", True)
-    monkeypatch.setattr(llamacpp, "free_cores", lambda cores: 1)
+    monkeypatch.setattr(real_llm.free_cores, "free", lambda: 1)
     assert real_llm.complete("Count: 1, 2,", max_tokens=3).completion_tokens > 0
     assert bindings.calls == [(1, 1)]
     monkeypatch.setattr(real_llm, "auto_threads", False)  # `llm.n_threads` set: left as configured
