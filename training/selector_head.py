@@ -100,9 +100,9 @@ from scholar_tui.core.pasa.selector_head import (
     SelectorHead,
     best_selection,
     expected_f1_selection,
-    f1,
     fit_ranking,
     mean_within_query_auc,
+    selection_f1,
 )
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.training.errors import TrainingError
@@ -203,7 +203,7 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         scores = full.score(np.array([[row[name] for name in FEATURES] for row in item.rows]))
         groups.append((list(map(float, scores)), item.labels, len(item.query.answers)))
     threshold, max_selected, train_f1 = best_selection(groups)
-    cut_f1 = float(np.mean([_selection_f1(expected_f1_selection(scores).chosen, labels, answers)
+    cut_f1 = float(np.mean([selection_f1(expected_f1_selection(scores).chosen, labels, answers)
                             for scores, labels, answers in groups]))
     head_judged = []
     for item, group in zip(items, judged):
@@ -226,8 +226,3 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
     }
     return SelectorHead(prior, full, round(p_true_mean, 4), float(threshold), judge_limit, max_selected,
                         selection="expected_f1", provenance=provenance)
-
-
-def _selection_f1(chosen, labels, answers: int) -> float:
-    chosen = np.asarray(chosen, dtype=bool)
-    return f1(int(chosen.sum()), int(np.asarray(labels, dtype=bool)[chosen].sum()), answers)

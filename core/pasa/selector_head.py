@@ -258,6 +258,12 @@ def f1(selected: int, hits: int, answers: int) -> float:
     return 2 * precision * recall / (precision + recall) if precision + recall else 0.0
 
 
+def selection_f1(chosen, labels, answers: int) -> float:
+    """F1 of one query's selection (a bool per paper) against its labels and its number of answers."""
+    chosen = np.asarray(chosen, dtype=bool)
+    return f1(int(chosen.sum()), int(np.asarray(labels, dtype=bool)[chosen].sum()), answers)
+
+
 def selected_mask(scores, threshold: float, max_selected: int | None) -> np.ndarray:
     """Which papers of one query are selected: above the threshold and among its ``max_selected`` best."""
     scores = np.asarray(scores, dtype=float)
@@ -337,8 +343,7 @@ def best_selection(groups: list[tuple[list[float], list[bool], int]],
         for threshold in candidates:
             values = []
             for scores, labels, answers in groups:
-                chosen = selected_mask(scores, threshold, cap)
-                values.append(f1(int(chosen.sum()), int(np.asarray(labels, dtype=bool)[chosen].sum()), answers))
+                values.append(selection_f1(selected_mask(scores, threshold, cap), labels, answers))
             mean = sum(values) / len(values) if values else 0.0
             if mean > best[2] + 1e-12:
                 best = (threshold, cap, mean)
