@@ -63,3 +63,15 @@ class FreeCores:
             return self.cores
         others = max((now[1] - last[1]) - (now[2] - last[2]), 0.0) / wall  # cores kept busy by others
         return max(1, min(self.cores, self.cores - round(others)))
+
+
+class Threads:
+    """llama.cpp's thread count: the one a setting pins, else the cores free when work starts."""
+
+    def __init__(self, pinned: int | None) -> None:
+        self.pinned = pinned
+        self.cores = pinned or os.cpu_count() or 1
+        self.free_cores = FreeCores(self.cores)
+
+    def now(self) -> int:
+        return self.pinned or self.free_cores.free()

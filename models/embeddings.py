@@ -7,7 +7,6 @@ sentence-transformers (the ``train`` extra) stays for models llama.cpp cannot ru
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from scholar_tui.models.base import LLMError
-from scholar_tui.models.cpu import FreeCores
+from scholar_tui.models.cpu import Threads
 
 BACKENDS = ("auto", "llama.cpp", "sentence-transformers")
 SHORT_BATCH_TOKENS = 64
@@ -70,10 +69,9 @@ class LlamaCppEmbedder(Embedder):
         self.model_path = Path(model_path) if model_path else None
         self._prepare = prepare
         self.max_sequences = max_sequences
-        self.n_threads = n_threads or os.cpu_count() or 1
         # Unset: a long batch runs on the cores free when it starts (``models.cpu``); set: always this many.
-        self.auto_threads = n_threads is None
-        self.free_cores = FreeCores(self.n_threads)
+        self.threads = Threads(n_threads)
+        self.n_threads = self.threads.cores
         self.n_gpu_layers = n_gpu_layers
         self._llama = None
 
@@ -172,10 +170,7 @@ class LlamaCppEmbedder(Embedder):
         # A short batch (a query) on one thread: llama.cpp's threads meet at a barrier after every
         # operation, and when another process holds the second core one query took 1.6 s on two
         # threads against 10 ms on one (2-core machine, load 3); a long batch is worth splitting.
-        if llama._batch.n_tokens() <= SHORT_BATCH_TOKENS:
-            threads = 1
-        else:
-            threads = self.free_cores.free() if self.auto_threads else self.n_threads
+        threads = 1 if llama._batch.n_tokens() <= SHORT_BATCH_TOKENS else self.threads.now()
         llama_cpp.llama_set_n_threads(llama._ctx.ctx, threads, threads)
         try:
             llama._ctx.decode(llama._batch)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import codecs
 import json
-import os
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
-from scholar_tui.models.cpu import FreeCores
+from scholar_tui.models.cpu import Threads
 from scholar_tui.models.llama_open import open_llama
 
 
@@ -43,10 +42,9 @@ class LlamaCppLLM(LLM):
             raise LLMError(f"llama-cpp-python is not usable: {error}") from error
         self.model_path = path
         self.model_name = name or path.stem
-        self.n_threads = n_threads or os.cpu_count() or 1
         # Unset: each generation runs on the cores free when it starts (``models.cpu``); set: always this many.
-        self.auto_threads = n_threads is None
-        self.free_cores = FreeCores(self.n_threads)
+        self.threads = Threads(n_threads)
+        self.n_threads = self.threads.cores
         try:
             self._llama = open_llama(
                 model_path=str(path),
@@ -161,8 +159,8 @@ class LlamaCppLLM(LLM):
         generated = 0
         finish = "length"
         with self._lock:
-            if self.auto_threads:
-                threads = self.free_cores.free()
+            if self.threads.pinned is None:  # a pinned count is the one the context was opened with
+                threads = self.threads.now()
                 self._llama_cpp.llama_set_n_threads(self._llama._ctx.ctx, threads, threads)
             self._llama.set_seed(self.seed)
             for token in self._llama.generate(

@@ -43,6 +43,13 @@ def test_without_proc_stat_every_core_is_used(monkeypatch, tmp_path):
     assert cpu.FreeCores(8).free() == 8
 
 
+def test_a_pinned_count_is_kept_and_unset_follows_the_free_cores(monkeypatch):
+    assert cpu.Threads(3).now() == 3 and cpu.Threads(3).cores == 3
+    unset = cpu.Threads(None)
+    monkeypatch.setattr(unset.free_cores, "free", lambda: 1)
+    assert unset.now() == 1
+
+
 def test_this_machine_reads():
     meter = cpu.FreeCores(2)
     assert 1 <= meter.free() <= 2 and 1 <= meter.free() <= 2
@@ -63,10 +70,10 @@ def test_a_generation_sets_llama_cpp_threads_to_the_free_cores(real_llm, monkeyp
 
     bindings = Recording(real_llm._llama_cpp)
     monkeypatch.setattr(real_llm, "_llama_cpp", bindings)
-    monkeypatch.setattr(real_llm, "auto_threads", True)
-    monkeypatch.setattr(real_llm.free_cores, "free", lambda: 1)
+    monkeypatch.setattr(real_llm, "threads", cpu.Threads(None))
+    monkeypatch.setattr(real_llm.threads.free_cores, "free", lambda: 1)
     assert real_llm.complete("Count: 1, 2,", max_tokens=3).completion_tokens > 0
     assert bindings.calls == [(1, 1)]
-    monkeypatch.setattr(real_llm, "auto_threads", False)  # `llm.n_threads` set: left as configured
+    monkeypatch.setattr(real_llm, "threads", cpu.Threads(2))  # `llm.n_threads` set: left as configured
     real_llm.complete("Count: 1, 2,", max_tokens=3)
     assert bindings.calls == [(1, 1)]

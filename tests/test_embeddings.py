@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from scholar_tui.models import LLMError, load_embedder
+from scholar_tui.models.cpu import Threads
 from scholar_tui.models.embeddings import LlamaCppEmbedder, SentenceTransformerEmbedder
 from scholar_tui.models.gguf_bert import ConversionError, read_bert_folder
 from scholar_tui.models.registry import ModelEntry, builtin_models, register
@@ -120,7 +121,7 @@ def test_a_query_runs_on_one_thread_and_a_long_batch_on_all(settings, where, mon
     import llama_cpp
 
     embedder = load_embedder(settings, where)
-    embedder.n_threads, embedder.auto_threads = 2, False  # a count pinned in the settings
+    embedder.threads = Threads(2)  # a count pinned in the settings
     chosen = []
     real = llama_cpp.llama_set_n_threads
     monkeypatch.setattr(llama_cpp, "llama_set_n_threads",
@@ -129,8 +130,8 @@ def test_a_query_runs_on_one_thread_and_a_long_batch_on_all(settings, where, mon
     assert chosen == [1]
     embedder.embed([LONG_TEXT])
     assert chosen == [1, 2]
-    embedder.auto_threads = True  # unset: a long batch takes the cores other programs leave free
-    monkeypatch.setattr(embedder.free_cores, "free", lambda: 1)
+    embedder.threads = Threads(None)  # unset: a long batch takes the cores other programs leave free
+    monkeypatch.setattr(embedder.threads.free_cores, "free", lambda: 1)
     embedder.embed([LONG_TEXT])
     assert chosen == [1, 2, 1]
     assert embedder.embed([QUESTIONS[0]])[0] @ query[0] > 0.99999  # the thread count changes no result
