@@ -182,6 +182,13 @@ class LibraryIndex:
         return {int(paper_id): snapshot.vectors[rows[int(paper_id)]].tolist()
                 for paper_id in paper_ids if int(paper_id) in rows}
 
+    def searchable(self, before: str | None = None) -> int:
+        """How many papers a search may return for this cut-off: a search that returned this many
+        returned them all (one that returned fewer than its limit may just have reached its depth)."""
+        snapshot = self.snapshot()
+        allowed = _allowed(snapshot, before)
+        return len(snapshot.paper_ids) if allowed is None else int(allowed.sum())
+
     def search(self, library: Library, query: str, *, before: str | None = None, limit: int = 10,
                depth: int = 50) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given."""
@@ -192,8 +199,7 @@ class LibraryIndex:
         snapshot = self.snapshot()
         if not len(snapshot.paper_ids):
             return []
-        # Papers without a known date cannot be shown to be older than the cut-off: left out.
-        allowed = (snapshot.dates != "") & (snapshot.dates < before) if before else None
+        allowed = _allowed(snapshot, before)
         vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
         vector_ids = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
         text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
@@ -215,6 +221,12 @@ class LibraryIndex:
                 title=paper["title"], date=paper["date"], arxiv_id=paper["arxiv_id"],
             ))
         return hits
+
+
+def _allowed(snapshot: LibrarySnapshot, before: str | None) -> np.ndarray | None:
+    """The rows a search with this cut-off may return (None: all). Papers without a known date
+    cannot be shown to be older than the cut-off: left out."""
+    return (snapshot.dates != "") & (snapshot.dates < before) if before else None
 
 
 def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:

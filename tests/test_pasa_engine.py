@@ -227,3 +227,17 @@ def test_offline_a_crawl_stops_once_the_plain_search_returned_the_whole_library(
     assert finished.stop_reason == "every library paper is in the pool"
     assert len(finished.queue) == mini_library.counts()["papers"] and finished.actions == 0
     assert not [event for event in events if event.kind in ("decided", "feedback")]
+
+
+def test_offline_a_plain_search_short_of_its_limit_but_not_of_the_library_still_crawls(where, mini_library):
+    """The plain search merges two lists of bounded depth, so it often returns fewer hits than its
+    limit over a large library: that alone must not stop the crawl (it once stopped every crawl of
+    `bench pasa`, whose plain search returns 60-95 of the 900 papers before a cut-off)."""
+    llm = RoutedLLM(search=["[Search] laser cooling [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    agent = make_agent(where, mini_library, llm, plain_limit=100, max_actions=4)
+    search = agent.tools.plain_search
+    agent.tools.plain_search = lambda query, before: search(query, before)[:2]  # a depth-bound search
+    events = list(agent.run("Which papers study message passing on molecule graphs?"))
+    finished = events[-1]
+    assert finished.stop_reason != "every library paper is in the pool" and finished.actions > 0
+    assert [event for event in events if event.kind == "decided"]

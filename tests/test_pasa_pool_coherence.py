@@ -36,6 +36,9 @@ class VectorIndex:
     def vectors(self, paper_ids):
         return {paper_id: list(self.stored[paper_id]) for paper_id in paper_ids if paper_id in self.stored}
 
+    def searchable(self, before=None):
+        return len(self.order)
+
     def search(self, library, query, *, before=None, limit=10, depth=50):
         rows = library.papers(self.order[:limit])
         return [SearchHit(paper_id, 1.0 / (60 + rank), rank, None, rows[paper_id]["title"], rows[paper_id]["date"],

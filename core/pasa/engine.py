@@ -164,8 +164,7 @@ class CrawlRun:
         node = self.node()
         yield SearchIssued(node, 0, self.query, plain=True)
         hits = self.tools.plain_search(self.query, self.date)
-        # fewer hits than asked for: the search returned every paper the library holds for this cut-off
-        self.library_exhausted = 0 < len(hits) < self.tools.plain_limit
+        self.library_exhausted = self.tools.returned_whole_library(hits, self.date)
         added = self.pool.add_plain(hits, node, self.node)
         rows = self.tools.library.papers([entry.paper_id for entry in added])
         yield PapersFound(node, [self._found(entry.node, entry.paper_id, rows[entry.paper_id], 1)

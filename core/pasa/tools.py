@@ -87,6 +87,10 @@ class LibraryTools:
             return []
         return self.index.search(self.library, query, before=before, limit=self.plain_limit)
 
+    def returned_whole_library(self, hits: list[SearchHit], before: str | None) -> bool:
+        """Whether these hits are every paper the library holds for this cut-off."""
+        return bool(hits) and len(hits) >= self.index.searchable(before)
+
     def search(self, query: str, before: str | None) -> ToolResult:
         notices: list[str] = []
         online_ids: list[int] = []
