@@ -29,6 +29,7 @@ from scholar_tui.core.pasa.events import PLAIN_DEPTH, ScoreParts
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
 from scholar_tui.indexes.pasa_works import citing_papers
+from scholar_tui.models.embeddings import normalized
 
 
 COHERENCE_TOP = 5  # plain-search hits whose centroid stands for the query's topic
@@ -118,18 +119,16 @@ def _cosine(a, b) -> float:
     return float(a @ b) / norm if norm else 0.0
 
 
-def _unit(vector) -> np.ndarray:
-    vector = np.asarray(vector, dtype=float)
-    norm = float(np.linalg.norm(vector))
-    return vector / norm if norm else vector
-
-
 def plain_centroid(pool: Pool, stored: dict[int, object], top: int = COHERENCE_TOP) -> np.ndarray | None:
     """The direction of the plain search's ``top`` best hits, hit r weighted 1/sqrt(r) (None without vectors)."""
     best = sorted((entry for entry in pool.entries.values() if entry.plain_rank is not None),
                   key=lambda entry: entry.plain_rank)[:top]
-    weighted = [_unit(stored[entry.paper_id]) / np.sqrt(entry.plain_rank) for entry in best if entry.paper_id in stored]
-    return _unit(np.sum(weighted, axis=0)) if weighted else None
+    best = [entry for entry in best if entry.paper_id in stored]
+    if not best:
+        return None
+    directions = normalized(np.array([stored[entry.paper_id] for entry in best], dtype=float))
+    weights = 1 / np.sqrt([entry.plain_rank for entry in best])
+    return normalized((weights @ directions)[None, :])[0]
 
 
 @dataclass
