@@ -171,7 +171,8 @@ def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str,
     click.echo(f"evidence ({method}, top {k}; * cited):")
     for item in answered.evidence:
         mark = "*" if item.rank in answered.cited else " "
-        click.echo(terminal_text(f" {mark}{item.rank}. {item.score:.3f}  {item.path}"))
+        kept = f" (kept: {item.kept})" if item.kept else ""
+        click.echo(terminal_text(f" {mark}{item.rank}. {item.score:.3f}{kept}  {item.path}"))
 
 
 def _percent(value: float | None) -> str:

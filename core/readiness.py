@@ -8,6 +8,7 @@ only render the line; they never word it themselves.
 
 from __future__ import annotations
 
+import socket
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from urllib.parse import urlparse
@@ -85,6 +86,18 @@ def loops_missing(count: int) -> Missing | None:
     return Missing("feedback_loops", "No AutoFeedback loop logged yet",
                    "ask in Scholar Q&A (F2) or `scholar-tui ask \"…\"`; loops that run out of rounds wait here "
                    "for a fix by hand")
+
+
+def any_source_connects(timeout_s: float = 1.5, sources: dict[str, str] | None = None) -> bool:
+    """Whether one online source accepts a connection: the quick check before a crawl, which must
+    not say online while offline (``network_missing`` is the full one, an HTTP request each)."""
+    for url in (sources or SOURCES).values():
+        try:
+            socket.create_connection((urlparse(url).hostname, 443), timeout=timeout_s).close()
+            return True
+        except OSError:
+            continue
+    return False
 
 
 def network_missing(network, sources: dict[str, str] | None = None) -> Missing | None:

@@ -9,13 +9,14 @@ The analyzer reproduces LanceDB 0.40's defaults, measured token for token on the
 (every one of its 2,374 words matches the same documents): split on what is not a letter or a
 digit, drop tokens of 40+ bytes, lower-case, Snowball English stem, *then* drop stop words (so
 ``others`` → ``other`` is dropped while ``only`` → ``onli`` is kept), fold to ASCII. The score is
-Okapi BM25 with k1 = 1.2, b = 0.75 and idf = ln(1 + (N − n + 0.5) / (n + 0.5)), a query term
+Okapi BM25 (``bm25_*``, which the conference search shares) with k1 = 1.2, b = 0.75 and idf = ln(1 + (N − n + 0.5) / (n + 0.5)), a query term
 counted as often as it occurs in the query; LanceDB's ``_score`` values are reproduced to float32
 precision. Documents with exactly equal scores may come in another order than LanceDB's.
 """
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from collections import Counter
@@ -42,6 +43,21 @@ aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't ha
 ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren
 weren't won won't wouldn wouldn't
 """.split())
+
+
+def bm25_idf(documents: int, containing: int) -> float:
+    """BM25's inverse document frequency of a term that ``containing`` of ``documents`` hold."""
+    return math.log(1.0 + (documents - containing + 0.5) / (containing + 0.5))
+
+
+def bm25_norm(lengths: np.ndarray) -> np.ndarray:
+    """Each document's length normalisation, k1 · (1 − b + b · length / mean length)."""
+    return K1 * (1.0 - B + B * lengths / max(float(lengths.mean()), 1e-9))
+
+
+def bm25_term(idf: float, counts: np.ndarray, norm: np.ndarray) -> np.ndarray:
+    """A query term's score in the documents that hold it ``counts`` times (``norm``: theirs)."""
+    return idf * counts * (K1 + 1) / (counts + norm)
 
 
 @lru_cache(maxsize=1)
@@ -119,14 +135,13 @@ class TermIndex:
         total = np.zeros(len(self.lengths), dtype=np.float64)
         if not len(self.lengths):
             return total
-        norm = K1 * (1 - B + B * self.lengths / max(float(self.lengths.mean()), 1e-9))
+        norm = bm25_norm(self.lengths)
         for term in analyze(query):
             found = self._postings(term)
             if found is None:
                 continue
             docs, counts = found
-            idf = np.log(1 + (len(self.lengths) - len(docs) + 0.5) / (len(docs) + 0.5))
-            total[docs] += idf * counts * (K1 + 1) / (counts + norm[docs])
+            total[docs] += bm25_term(bm25_idf(len(self.lengths), len(docs)), counts, norm[docs])
         return total
 
     def rank(self, query: str, *, allowed: np.ndarray | None = None, depth: int = 50) -> list[int]:

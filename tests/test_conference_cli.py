@@ -40,6 +40,10 @@ def test_import_list_and_ask_without_a_model(fast_embedder):
     shown = run("conf", "ask", "TINY2024", "How much is virtual registration for ACM members?")
     assert "answer (span): $300" in shown.output
     assert " *1. " in shown.output and "ACM Members»Virtual»$300" in shown.output  # the cited path is marked
+    # a path kept in the top 5 whatever its fused score says is marked so, with the reason
+    kept = [item for item in asked["evidence"] if item["kept"]]
+    assert kept and all(item["score"] < 1 for item in asked["evidence"])
+    assert "(kept: the dense search's and BM25's best match)" in shown.output  # both rankers put it first
 
 
 def test_ask_with_the_model_choosing_among_the_top_paths(fast_embedder, monkeypatch):

@@ -115,9 +115,15 @@ def test_each_rankers_head_stays_in_the_top_k(where):
     question = "Where is Farahnaz Akrami based?"
     without = [item.path for item in engine.search("MEET2025", question, k=3, parts=replace(STAR, heads=False, tree=""))]
     assert not any("Farahnaz" in path for path in without), without
-    kept = [item.path for item in engine.search("MEET2025", question, k=3, parts=replace(STAR, tree=""))]
+    found = engine.search("MEET2025", question, k=3, parts=replace(STAR, tree=""))
+    kept = [item.path for item in found]
     assert any("Farahnaz Akrami" in path for path in kept), kept
     assert sum("»Places»" in path for path in kept) == 2  # dense's head is kept too
+    # the evidence says why a path is there, and shows the fused score, not the lift that keeps it
+    why = {item.path: item.kept for item in found}
+    assert why[next(path for path in kept if "Farahnaz" in path)] == "BM25's best match"
+    assert "the dense search's best match" in why.values()
+    assert all(0 < item.score <= 2 / 61 for item in found), [item.score for item in found]
 
 
 def test_a_named_record_brings_the_field_asked_for(where):
@@ -135,8 +141,10 @@ def test_a_named_record_brings_the_field_asked_for(where):
     question = "What is the homepage of the General Chair, Jane Doe?"
     plain = [item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, records=False))]
     assert not any(path.endswith("Home page»https://jane.example.org/") for path in plain), plain
-    fields = [item.path for item in engine.search("MEET2025", question, k=2)]
+    found = engine.search("MEET2025", question, k=2)
+    fields = [item.path for item in found]
     assert fields[1].endswith("Jane Doe»Home page»https://jane.example.org/"), fields
+    assert found[1].kept == "the field the question asks of a record it names"
     quoted = [item.path for item in engine.search("MEET2025", "Which organizer is with 'Institute of Elsewhere'?", k=2)]
     assert quoted[0].endswith("affiliation»Institute of Elsewhere") and quoted[1].endswith("John Roe»name»John Roe"), quoted
 

@@ -70,6 +70,9 @@ async def test_typed_question_shows_answers_and_evidence(where):
         assert str(table.get_row_at(0)[0]) == "*1" and paths[0].endswith("ACM Members»Virtual»$300")
         assert llm.history == []  # the default tiny model is not asked to write answers
         assert "description:" in str(app.query_one("#conf-description", Static).render())
+        # the first path is both rankers' first: marked kept, its fused score shown, the reason beside
+        assert str(table.get_row_at(0)[1]).endswith(" kept") and float(str(table.get_row_at(0)[1]).split()[0]) < 1
+        assert "kept in the top 5:" in str(app.query_one("#conf-description", Static).render())
         # the tree browser shows the conference and opens branches on demand
         tree = app.query_one("#conf-tree", Tree)
         assert str(tree.root.label).startswith("TINY2024 (27 paths)")

@@ -218,7 +218,7 @@ def test_an_empty_library_is_said_plainly(where, monkeypatch):
 
 
 def test_offline_is_said_plainly_and_the_header_never_says_online(where, mini_library, monkeypatch):
-    monkeypatch.setattr(factory, "reachable", lambda *args, **kwargs: False)
+    monkeypatch.setattr(factory, "any_source_connects", lambda *args, **kwargs: False)
     agent = factory.open_pasa(where, load_settings(where), mini_library, RoutedLLM(), HashingEmbedder(),
                               online=True, feedback=False,
                               options=PaSaOptions(budgets=Budgets(max_actions=1), query_mode="candidates"))

@@ -224,7 +224,7 @@ class ConferencePane(Horizontal):
         self._evidence = evidence
         for item in evidence:
             rank = f"*{item.rank}" if item.rank in cited else str(item.rank)
-            table.add_row(rank, f"{item.score:.3f}", _tail(item.path, 70),
+            table.add_row(rank, f"{item.score:.3f}" + (" kept" if item.kept else ""), _tail(item.path, 70),
                           _short(item.description.replace("\n", " · "), 60), key=str(item.node_id))
         if evidence:
             self._describe_row(0)
@@ -238,7 +238,9 @@ class ConferencePane(Horizontal):
         if 0 <= row < len(evidence):
             item = evidence[row]
             self.query_one("#conf-description", Static).update(
-                f"[b]{item.rank}.[/] {escape(item.path)}\n[dim]description:[/] {escape(item.description)}")
+                f"[b]{item.rank}.[/] {escape(item.path)}\n"
+                + (f"[dim]kept in the top {len(evidence)}:[/] {escape(item.kept)}\n" if item.kept else "")
+                + f"[dim]description:[/] {escape(item.description)}")
 
     # -- the tree browser ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)

@@ -215,9 +215,9 @@ class ConferenceEngine:
         if query_vector is None and parts.dense:
             query_vector = self.embedder.embed([question])[0]
         table = retriever.table
-        return [EvidencePath(rank, table.node_ids[row], table.paths[row], table.values[row], table.descriptions[row],
-                             score)
-                for rank, (row, score) in enumerate(retriever.search(question, query_vector, parts, k), start=1)]
+        return [EvidencePath(rank, table.node_ids[found.row], table.paths[found.row], table.values[found.row],
+                             table.descriptions[found.row], found.score, found.kept)
+                for rank, found in enumerate(retriever.search(question, query_vector, parts, k), start=1)]
 
     def ask(self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
             ) -> Iterator[EvidenceFound | Answered]:

@@ -85,7 +85,9 @@ class EvidencePath:
     value: str
     description: str
     score: float
-    """The retriever's score: cosine for dense-only search, fused (RRF + tree) score otherwise."""
+    """The retriever's score: cosine for dense-only search, the fused (RRF) score otherwise."""
+    kept: str = ""
+    """Why the path is in the top k whatever its score says ("BM25's best match"), or ""."""
 
 
 @dataclass

@@ -12,12 +12,13 @@ the kinds of labels that answer it.
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 
 import numpy as np
+
+from scholar_tui.indexes.text_rank import bm25_idf, bm25_norm, bm25_term
 
 WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 STOPWORDS = frozenset(
@@ -26,9 +27,6 @@ STOPWORDS = frozenset(
     "which who whom whose when where why how any some all each about into as if than then so such not no yes "
     "have has had get got please tell know want like also just conference".split()
 )
-# BM25's usual constants (Robertson & Zaragoza 2009), not tuned here.
-BM25_K1 = 1.2
-BM25_B = 0.75
 
 # General conference vocabulary: words in one group stand for each other.
 SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
@@ -132,12 +130,12 @@ EXPANSION_WEIGHT = 0.5
 
 
 class BM25:
-    """Okapi BM25 over documents given as word lists; ``scores`` is one float per document."""
+    """Okapi BM25 over documents given as word lists (the library search's formula and constants,
+    ``indexes.text_rank``; these words are this module's own); ``scores`` is one float per document."""
 
     def __init__(self, documents: Sequence[Sequence[str]]) -> None:
         self.count = len(documents)
         self.lengths = np.array([len(document) for document in documents], dtype=np.float32)
-        self.average = float(self.lengths.mean()) if self.count else 0.0
         postings: dict[str, tuple[list[int], list[int]]] = {}
         for index, document in enumerate(documents):
             for word, frequency in Counter(document).items():
@@ -148,18 +146,17 @@ class BM25:
                          for word, (rows, counts) in postings.items()}
 
     def idf(self, word: str) -> float:
-        found = len(self.postings[word][0]) if word in self.postings else 0
-        return math.log(1.0 + (self.count - found + 0.5) / (found + 0.5))
+        return bm25_idf(self.count, len(self.postings[word][0]) if word in self.postings else 0)
 
     def scores(self, query: dict[str, float] | Iterable[str]) -> np.ndarray:
         weights = query if isinstance(query, dict) else {word: 1.0 for word in query}
         total = np.zeros(self.count, dtype=np.float32)
         if not self.count:
             return total
-        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * self.lengths / max(self.average, 1e-9))
+        norm = bm25_norm(self.lengths)
         for word, weight in weights.items():
             if word not in self.postings:
                 continue
             rows, counts = self.postings[word]
-            total[rows] += weight * self.idf(word) * counts * (BM25_K1 + 1.0) / (counts + norm[rows])
+            total[rows] += bm25_term(weight * self.idf(word), counts, norm[rows])
         return total

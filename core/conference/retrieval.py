@@ -32,6 +32,7 @@ prints.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,6 +53,15 @@ SIBLINGS_COUNTED = 2
 PER_SECTION = 2
 """Leaves of one parent allowed in the top k. ICML alone preferred 1 (hit@5 88.4 vs 87.4, one
 question apart), ISWC 2 (71.4 vs 67.9): 2 was chosen having seen both (see the note)."""
+
+
+class Retrieved(NamedTuple):
+    """One path the retriever found: its table row, its score (the fused one, or the cosine or
+    BM25 score of a single ranker) and, for a path kept in the top k whatever its score says, why."""
+
+    row: int
+    score: float
+    kept: str = ""
 
 
 @dataclass(frozen=True)
@@ -142,38 +152,44 @@ class PathRetriever:
                                if node_id < len(tree.nodes) and tree.nodes[node_id].depth <= shallowest + 1
                                and tree.nodes[node_id].label]
 
-    def stage_one(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts) -> np.ndarray:
-        """Fused scores of every path (higher is better)."""
-        rankings: list[np.ndarray] = []
+    def stage_one(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts
+                  ) -> tuple[np.ndarray, np.ndarray, dict[int, str]]:
+        """Every path's score (cosine or BM25 alone, else fused), its order (the score lifted for
+        the paths kept in the top k whatever it says; higher first), and why each kept path is."""
+        rankings: list[tuple[str, np.ndarray]] = []
         if parts.dense and query_vector is not None:
             kinds = parts.vectors.split("+")
             for kind in kinds:
                 cosine = self.table.vectors[kind] @ np.asarray(query_vector, dtype=np.float32)
                 if not parts.lexical and len(kinds) == 1:
-                    return cosine
-                rankings.append(cosine)
+                    return cosine, cosine, {}
+                rankings.append((f"the {kind} vectors'" if len(kinds) > 1 else "the dense search's", cosine))
         if parts.lexical:
             query = expanded_query(question, self.bm25.postings) if parts.query_expansion else {word: 1.0 for word in words(question)}
             lexical = self.bm25.scores(query)
             if not parts.dense:
-                return lexical
-            rankings.append(lexical)
+                return lexical, lexical, {}
+            rankings.append(("BM25's", lexical))
         fused = np.zeros(len(self.table), dtype=np.float32)
-        for scores in rankings:
+        for _, scores in rankings:
             fused += 1.0 / (RRF_K + _ranks(scores))
+        order, heads = fused.copy(), {}
         if parts.heads:
             # Each ranker's best path stays in the top k: an exact lexical match (a name, a title)
             # that the dense side ranks 1,000th, or the reverse, would otherwise fall below paths
             # both rank middling. 1.0 is above any fused score (at most 2 / (RRF_K + 1)).
-            for scores in rankings:
+            for ranker, scores in rankings:
                 head = _head(scores)
                 if head is not None:
-                    fused[head] += 1.0
+                    order[head] += 1.0
+                    heads.setdefault(head, []).append(ranker)
+        kept = {row: " and ".join(rankers) + " best match" for row, rankers in heads.items()}
         if parts.lexical and parts.conference_facts:
             fact = self.conference_fact(question)
             if fact is not None:
-                fused[fact] += 0.5  # in the top k, after the rankers' heads (first: ICML EA F1 +3.5, EC -0.9)
-        return fused
+                order[fact] += 0.5  # in the top k, after the rankers' heads (first: ICML EA F1 +3.5, EC -0.9)
+                kept.setdefault(fact, "the conference's own fact the question names")
+        return fused, order, kept
 
     def conference_fact(self, question: str) -> int | None:
         """The row of the site's top-level fact the question asks for, when it asks about the
@@ -217,22 +233,26 @@ class PathRetriever:
         return rescored
 
     def search(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts = STAR,
-               k: int = 5) -> list[tuple[int, float]]:
-        """The best ``k`` paths as (table row, score)."""
-        scores = self.stage_one(question, query_vector, parts)
+               k: int = 5) -> list[Retrieved]:
+        """The best ``k`` paths, best first."""
+        scores, lifted, kept = self.stage_one(question, query_vector, parts)
         if parts.tree == "siblings":
-            scores = self.stage_two(scores)
-        order = np.argsort(-scores, kind="stable")
+            scores = lifted = self.stage_two(lifted)
+        order = np.argsort(-lifted, kind="stable")
         if parts.tree != "sections":
-            return [(int(row), float(scores[row])) for row in order[:k]]
-        candidates = order[:CANDIDATES].tolist()
-        if parts.records:
-            candidates = self.with_asked_fields(question, candidates, k)
-        return [(int(row), float(scores[row])) for row in self.one_section_each(candidates, k)]
+            rows = order[:k].tolist()
+        else:
+            rows = order[:CANDIDATES].tolist()
+            if parts.records:
+                rows, brought = self.with_asked_fields(question, rows, k)
+                for row in brought:
+                    kept.setdefault(row, "the field the question asks of a record it names")
+            rows = self.one_section_each(rows, k)
+        return [Retrieved(int(row), float(scores[row]), kept.get(int(row), "")) for row in rows]
 
-    def with_asked_fields(self, question: str, order: list[int], k: int) -> list[int]:
+    def with_asked_fields(self, question: str, order: list[int], k: int) -> tuple[list[int], set[int]]:
         """``order`` with, right after each of the first ``k`` paths that is a record's field the
-        question names, that record's field the question asks for.
+        question names, that record's field the question asks for; and the fields so brought.
 
         "What is the homepage of the chair, Jane Doe?" matches "…»Jane Doe»name»Jane Doe" best;
         the evidence is the same record's "Home page", which shares no word with the question
@@ -241,6 +261,7 @@ class PathRetriever:
         """
         asked = expanded_query(question, self.bm25.postings)
         result: list[int] = []
+        brought: set[int] = set()
         for position, row in enumerate(order):
             if row in result:
                 continue
@@ -250,7 +271,8 @@ class PathRetriever:
             field = self._asked_field(question, asked, row)
             if field is not None and field not in result:
                 result.append(field)
-        return result
+                brought.add(field)
+        return result, brought
 
     def _asked_field(self, question: str, asked: dict[str, float], row: int) -> int | None:
         node_id = self.table.node_ids[row]

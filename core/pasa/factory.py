@@ -8,7 +8,6 @@ the online sources into a ``PaSaEngine``.
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -19,11 +18,9 @@ from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.selector_head import SelectorHead, load_head
 from scholar_tui.core.pasa.tools import OFFLINE, LibraryTools
 from scholar_tui.core.pasa.works import CitedWorks, prepare_cited_works
-from scholar_tui.core.readiness import library_missing
+from scholar_tui.core.readiness import any_source_connects, library_missing
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
-
-PROBE_HOSTS = ("api.openalex.org", "export.arxiv.org")
 
 
 class EmptyLibrary(ValueError):
@@ -35,17 +32,6 @@ class EmptyLibrary(ValueError):
 class Prepared:
     cited: CitedWorks
     index: IndexFinished | None
-
-
-def reachable(hosts=PROBE_HOSTS, timeout: float = 1.5) -> bool:
-    """Whether one of the online sources answers a TCP connect: the header must not say online while offline."""
-    for host in hosts:
-        try:
-            socket.create_connection((host, 443), timeout=timeout).close()
-            return True
-        except OSError:
-            continue
-    return False
 
 
 def check_not_empty(library: Library) -> None:
@@ -87,7 +73,7 @@ def open_pasa(where: Locations, settings: Settings, library: Library, llm, embed
     if online if online is not None else not settings.network.offline:
         from scholar_tui.core.library.online import OnlineSources
 
-        if transport is None and not reachable():
+        if transport is None and not any_source_connects():
             notice = OFFLINE
         else:
             sources = OnlineSources(library, settings.network, transport=transport)
