@@ -89,3 +89,14 @@ def test_the_engine_selects_the_cut_and_says_why(where, mini_library):
     assert all(f"top k={k} of the expected-F1 cut" in paper.rationale for paper in finished.results[:k])
     assert finished.results[k].rationale.startswith(f"not selected: rank {k + 1}, below the top k={k}")
     assert finished.to_json()["results"][0]["rationale"].startswith("selected: rank 1")  # what search --json shows
+
+
+def test_the_rationale_counts_in_words():
+    """'cited by 1 paper of the pool', 'found by 2 actions': never '1 papers' or 'action(s)'."""
+    from scholar_tui.core.pasa.events import ScoreParts
+    from scholar_tui.core.pasa.selector import scored_rationale
+
+    parts = ScoreParts(0.7, 0.6, 0.5, 0.0, "", 3, 2, 1, 1)
+    row = {"title": "Graph networks for molecules", "abstract": ""}
+    rationale = scored_rationale("graph networks", row, parts, 0.8, "selected: rank 1")
+    assert "cited by 1 paper of the pool" in rationale and "found by 2 actions" in rationale

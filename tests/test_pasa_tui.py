@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 import pytest
 from textual.widgets import Button, DataTable, Input, Static, TextArea, Tree
@@ -83,6 +84,7 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         await pilot.pause()
         detail = str(app.query_one("#pasa-detail", Static).render())
         assert "Selector: selected, score 0.99" in detail and "P(True) 1.00 · query match" in detail
+        assert "(s)" not in detail and re.search(r"found by 1 action · |found by \d+ actions · ", detail), detail
         # export: BibTeX and JSON of the selected papers
         await pilot.click("#pasa-export-json")
         await pilot.pause()

@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
+from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper, counted
 from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import CancelToken
 
@@ -339,8 +339,8 @@ class PaperSearchPane(Vertical):
                       f"  P(True) {p_true} · query match {score.query_dense:.2f} (dense) / {score.query_lexical:.2f} (words)"
                       f" · citation context {score.citation_context:.2f}"
                       f" · pool coherence {score.pool_coherence:.2f}\n",
-                      f"  plain-search rank {score.plain_rank or '-'} · found by {score.found_by} action(s) · "
-                      f"cited by {score.cited_by_pool} pool paper(s) · depth {score.depth}\n"]
+                      f"  plain-search rank {score.plain_rank or '-'} · found by {counted(score.found_by, 'action')} · "
+                      f"cited by {counted(score.cited_by_pool, 'pool paper')} · depth {score.depth}\n"]
             if score.citing_sentence:
                 parts += [("  cited as: ", "bold"), f"“{score.citing_sentence}”\n"]
             parts += [(f"{ranked.rationale}\n", "italic")]

@@ -224,15 +224,16 @@ class CrawlFinished(Event):
 
     def summary(self) -> str:
         state = "cancelled" if self.cancelled else "done"
-        return (f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {_count(self.actions, 'action')}, "
-                f"{_count(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason})")
+        return (f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {counted(self.actions, 'action')}, "
+                f"{counted(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason})")
 
 
-def _count(number: int, noun: str) -> str:
+def counted(number: int, noun: str) -> str:
+    """'1 action', '3 actions'."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 PLAIN_DEPTH = 100  # the plain search's result count, as `library search` and the benchmark's baseline use
 
-__all__ = ["CallFeedback", "CrawlFinished", "CrawlNotice", "CrawlStarted", "CrawlerDecided", "Event", "FoundPaper",
+__all__ = ["CallFeedback", "CrawlFinished", "CrawlNotice", "CrawlStarted", "CrawlerDecided", "Event", "FoundPaper", "counted",
            "PapersFound", "Ranking", "RankedPaper", "ScoreParts", "SearchIssued", "SectionExpanded", "Verdict"]

@@ -17,6 +17,7 @@ write one may be asked for it with ``rationale="model"``.
 from __future__ import annotations
 
 from scholar_tui.core.pasa.crawler import TINY_MODEL_MARKERS
+from scholar_tui.core.pasa.events import counted
 from scholar_tui.core.pasa.phrases import matched_phrases
 from scholar_tui.models.base import LLM, CancelToken
 from scholar_tui.models.grammars import gbnf_literal
@@ -57,7 +58,7 @@ def scored_rationale(query: str, row: dict, parts, score: float, selection: str)
     if parts.found_by > 1:
         bits.append(f"found by {parts.found_by} actions")
     if parts.cited_by_pool:
-        bits.append(f"cited by {parts.cited_by_pool} papers of the pool")
+        bits.append(f"cited by {counted(parts.cited_by_pool, 'paper')} of the pool")
     bits.append("P(True) " + ("not asked" if parts.p_true is None else f"{parts.p_true:.2f}"))
     return "; ".join(bits) + "."
 
