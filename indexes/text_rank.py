@@ -9,9 +9,10 @@ The analyzer reproduces LanceDB 0.40's defaults, measured token for token on the
 (every one of its 2,374 words matches the same documents): split on what is not a letter or a
 digit, drop tokens of 40+ bytes, lower-case, Snowball English stem, *then* drop stop words (so
 ``others`` → ``other`` is dropped while ``only`` → ``onli`` is kept), fold to ASCII. The score is
-Okapi BM25 (``bm25_*``, which the conference search shares) with k1 = 1.2, b = 0.75 and idf = ln(1 + (N − n + 0.5) / (n + 0.5)), a query term
-counted as often as it occurs in the query; LanceDB's ``_score`` values are reproduced to float32
-precision. Documents with exactly equal scores may come in another order than LanceDB's.
+Okapi BM25 (``bm25_*``, which the conference search shares) with k1 = 1.2, b = 0.75 and
+idf = ln(1 + (N − n + 0.5) / (n + 0.5)), a query term counted as often as it occurs in the query;
+LanceDB's ``_score`` values are reproduced to float32 precision. Documents with exactly equal
+scores may come in another order than LanceDB's.
 """
 
 from __future__ import annotations

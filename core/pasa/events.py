@@ -235,5 +235,5 @@ def counted(number: int, noun: str) -> str:
 
 PLAIN_DEPTH = 100  # the plain search's result count, as `library search` and the benchmark's baseline use
 
-__all__ = ["CallFeedback", "CrawlFinished", "CrawlNotice", "CrawlStarted", "CrawlerDecided", "Event", "FoundPaper", "counted",
-           "PapersFound", "Ranking", "RankedPaper", "ScoreParts", "SearchIssued", "SectionExpanded", "Verdict"]
+__all__ = ["CallFeedback", "CrawlFinished", "CrawlNotice", "CrawlStarted", "CrawlerDecided", "Event", "FoundPaper",
+           "PapersFound", "Ranking", "RankedPaper", "ScoreParts", "SearchIssued", "SectionExpanded", "Verdict", "counted"]
