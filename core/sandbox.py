@@ -118,6 +118,14 @@ def _assigned_names(tree: ast.AST) -> set[str]:
     return names
 
 
+def parse_quietly(source: str, mode: str = "exec") -> ast.AST:
+    """``ast.parse`` without its SyntaxWarnings ("invalid decimal literal" for ``1if``): text from a
+    model or a person is checked here, and the warning would reach their terminal as a stray line."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        return ast.parse(source, mode=mode)
+
+
 def unicode_problem(text: str) -> str | None:
     """Why ``text`` cannot be UTF-8 (an undecodable byte or a lone surrogate), or None when it can.
 
@@ -145,7 +153,7 @@ def _parse_for_sandbox(source: str) -> ast.Module | str:
     if unreadable:
         return unreadable
     try:
-        tree = ast.parse(source, mode="exec")
+        tree = parse_quietly(source)
         with warnings.catch_warnings():  # compiler warnings ("is" with a literal) are not the caller's output
             warnings.simplefilter("ignore")
             compile(tree, "<sandbox>", "exec")

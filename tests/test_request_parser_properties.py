@@ -134,3 +134,18 @@ def test_the_program_scan_refuses_what_the_sandbox_refuses(scanner, source, says
 def test_a_misspelt_api_in_a_program_is_still_named_e2_not_refused(scanner):
     findings = scanner.scan_program("result = search_person(name='Ada')", "Who is Ada Lovelace?")
     assert [finding.sub_type for finding in findings] == ["E2.2"]
+
+
+@pytest.mark.parametrize("text", ["<<API>>searchPerson(name=1if 2 else 3)<</API>>", "<<API>>getPublication(0x1for)<</API>>"])
+def test_reading_a_request_prints_no_python_warning(text, recwarn):
+    """`1if` parses with a SyntaxWarning ("invalid decimal literal") that Python prints to the
+    person's terminal as a stray line: reading a request or a program keeps it quiet."""
+    import warnings
+
+    warnings.simplefilter("always")
+    try:
+        parse_request(text)
+    except RequestSyntaxError:
+        pass
+    check_program("x = 1if 1 else 2\nresult = x")
+    assert not [warning for warning in recwarn if issubclass(warning.category, SyntaxWarning)]

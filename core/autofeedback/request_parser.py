@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from scholar_tui.core.sandbox import SAFE_BUILTINS, unicode_problem
+from scholar_tui.core.sandbox import SAFE_BUILTINS, parse_quietly, unicode_problem
 
 OPEN_TAG, CLOSE_TAG = "<<API>>", "<</API>>"
 BLOCK = re.compile(re.escape(OPEN_TAG) + r"(.*?)" + re.escape(CLOSE_TAG), re.DOTALL)
@@ -128,7 +128,7 @@ def _parse(text: str, mode: str) -> ast.AST:
     if problem is not None:
         raise SyntaxError(problem)
     try:
-        return ast.parse(text, mode=mode)
+        return parse_quietly(text, mode=mode)
     except ValueError as error:  # NUL bytes, on Pythons that do not call them a SyntaxError
         raise SyntaxError(str(error)) from error
 
