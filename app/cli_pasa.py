@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
-from scholar_tui.core.pasa.events import PLAIN_DEPTH
+from scholar_tui.core.pasa.events import PLAIN_DEPTH, counted
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -457,15 +457,16 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
         click.echo(f"median {pasa_stats['median_seconds']:.1f} s per query, first papers after "
                    f"{'-' if first is None else f'{first:.2f}'} s (median; max {pasa_stats['max_first_results_seconds'] or 0:.2f} s) · "
                    f"mean {pasa_stats['mean_crawled']:.1f} in the pool, {pasa_stats['mean_selected']:.1f} selected, "
-                   f"{pasa_stats['mean_actions']:.1f} actions · {pasa_stats['answers_found_only_by_expand']} answers "
+                   f"{pasa_stats['mean_actions']:.1f} actions · {counted(pasa_stats['answers_found_only_by_expand'], 'answer')} "
                    f"found through [Expand] · AUC of the head over the whole pool {_fmt(pasa_stats['auc_head_pool'])} · "
                    f"total {done.seconds:.0f} s")
-        click.echo(f"top 20 against plain search's: {pasa_stats['top20_gained']} answers gained, "
+        click.echo(f"top 20 against plain search's: {counted(pasa_stats['top20_gained'], 'answer')} gained, "
                    f"{pasa_stats['top20_lost']} lost")
     if agent.feedback is not None:
         pasa_stats = next(iter(results.values())).summary["pasa"]
-        click.echo(f"AutoFeedback: {pasa_stats['retried_calls']} calls sent back to the Crawler, "
-                   f"{pasa_stats['retries']} other actions tried, {pasa_stats['limit_hit']} loops waiting for a person")
+        click.echo(f"AutoFeedback: {counted(pasa_stats['retried_calls'], 'call')} sent back to the Crawler, "
+                   f"{counted(pasa_stats['retries'], 'other action')} tried, "
+                   f"{counted(pasa_stats['limit_hit'], 'loop')} waiting for a person")
     else:
         click.echo("AutoFeedback: off (--no-feedback or autofeedback.pasa = false)")
 

@@ -100,3 +100,11 @@ def test_the_rationale_counts_in_words():
     row = {"title": "Graph networks for molecules", "abstract": ""}
     rationale = scored_rationale("graph networks", row, parts, 0.8, "selected: rank 1")
     assert "cited by 1 paper of the pool" in rationale and "found by 2 actions" in rationale
+
+
+def test_crawl_lines_count_in_words():
+    from scholar_tui.core.pasa.events import FoundPaper, PapersFound
+
+    one = FoundPaper(7, 3, "A paper", "2020-01-01", 1)
+    assert PapersFound(2, [one], 1, 0, "library").summary() == "→ 1 new paper (library, 1 already in the pool)"
+    assert PapersFound(2, [one, one], 0, 0, "library").summary() == "→ 2 new papers (library)"

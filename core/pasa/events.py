@@ -123,7 +123,7 @@ class PapersFound(Event):
     def summary(self) -> str:
         extra = "".join([f", {self.duplicates} already in the pool" if self.duplicates else "",
                          f", {self.over_budget} over the paper budget" if self.over_budget else ""])
-        return f"→ {len(self.papers)} new papers ({self.origin}{extra})"
+        return f"→ {counted(len(self.papers), 'new paper')} ({self.origin}{extra})"
 
 
 @dataclass

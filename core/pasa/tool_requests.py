@@ -144,7 +144,9 @@ class ToolExecutor:
             papers = [{"paper_id": f"paper:{paper_id}", "title": rows[paper_id]["title"], "date": rows[paper_id]["date"]}
                       for paper_id in fresh if paper_id in rows]
             if result.paper_ids and not papers:
-                raise ToolRequestError("E_NOTHING_NEW", f"all {len(result.paper_ids)} papers it found are already queued")
+                found = len(result.paper_ids)
+                raise ToolRequestError("E_NOTHING_NEW", "the one paper it found is already queued" if found == 1
+                                       else f"all {found} papers it found are already queued")
             call = APICall(name=request.api, arguments=arguments, ok=True, result=papers,
                            duration_s=time.perf_counter() - started)
         except RequestSyntaxError as error:
