@@ -14,7 +14,8 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
-from scholar_tui.core.pasa.events import PLAIN_DEPTH, counted
+from scholar_tui.core.events import counted
+from scholar_tui.core.pasa.events import PLAIN_DEPTH
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 

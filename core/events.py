@@ -17,6 +17,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 
 
+def counted(number: int, noun: str) -> str:
+    """'1 action', '3 actions': how every summary counts."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 @dataclass
 class Event:
     """Base of every engine event; subclasses are dataclasses with a ``kind`` field."""

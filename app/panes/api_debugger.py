@@ -23,6 +23,7 @@ from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, 
 
 from scholar_tui.app.widgets.markup import escape
 from scholar_tui.app.widgets.focus import focus_start
+from scholar_tui.core.events import counted
 from scholar_tui.core.readiness import loops_missing
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
@@ -117,7 +118,7 @@ class APIDebuggerPane(Vertical):
                           str(loop["rounds"]), escape(_text(loop["instruction"], 90)), key=str(loop["id"]))
         waiting = len(loops) if only else sum(loop["status"] == "limit_hit" for loop in loops)
         self.query_one("#debugger-counts", Static).update(
-            f"{len(loops)} loop{'' if len(loops) == 1 else 's'} shown · [red]{waiting}[/] waiting for a person")
+            f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person")
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
         if self.loop_id is None:  # the hint follows the log: a loop logged meanwhile replaces "none yet"
             self.query_one("#debugger-loop-title", Label).update(

@@ -26,7 +26,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper, counted
+from scholar_tui.core.events import counted
+from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
 from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import CancelToken
 

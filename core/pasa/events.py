@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scholar_tui.core.events import Event, FeedbackFinished
+from scholar_tui.core.events import Event, FeedbackFinished, counted
 
 
 @dataclass
@@ -228,12 +228,7 @@ class CrawlFinished(Event):
                 f"{counted(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason})")
 
 
-def counted(number: int, noun: str) -> str:
-    """'1 action', '3 actions'."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 PLAIN_DEPTH = 100  # the plain search's result count, as `library search` and the benchmark's baseline use
 
 __all__ = ["CallFeedback", "CrawlFinished", "CrawlNotice", "CrawlStarted", "CrawlerDecided", "Event", "FoundPaper",
-           "PapersFound", "Ranking", "RankedPaper", "ScoreParts", "SearchIssued", "SectionExpanded", "Verdict", "counted"]
+           "PapersFound", "Ranking", "RankedPaper", "ScoreParts", "SearchIssued", "SectionExpanded", "Verdict"]

@@ -17,7 +17,7 @@ write one may be asked for it with ``rationale="model"``.
 from __future__ import annotations
 
 from scholar_tui.core.pasa.crawler import TINY_MODEL_MARKERS
-from scholar_tui.core.pasa.events import counted
+from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.phrases import matched_phrases
 from scholar_tui.models.base import LLM, CancelToken
 from scholar_tui.models.grammars import gbnf_literal

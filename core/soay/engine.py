@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
+from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.readiness import api_missing
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
@@ -53,7 +53,7 @@ class SolutionChosen(Event):
     kind: str = "solution_chosen"
 
     def summary(self) -> str:
-        return f"solution: {' → '.join(self.solution)} ({self.hops} hop{'' if self.hops == 1 else 's'}, intent {self.intent}, chosen by {self.mode})"
+        return f"solution: {' → '.join(self.solution)} ({counted(self.hops, 'hop')}, intent {self.intent}, chosen by {self.mode})"
 
 
 @dataclass
@@ -64,7 +64,7 @@ class ProgramWritten(Event):
 
     def summary(self) -> str:
         lines = len(self.source.splitlines())
-        return f"program ({self.mode}, {lines} line{'' if lines == 1 else 's'})"
+        return f"program ({self.mode}, {counted(lines, 'line')})"
 
 
 @dataclass
