@@ -1,8 +1,15 @@
-"""Text from outside (imported data, a model's words, a program's value or error) inside Rich markup."""
+"""Text that did not come from us (imported data, a model's words, a program's value or error, site
+data, a config value, an HTTP body) on its way to the screen.
+
+The one rule: such text is never parsed as Rich markup and never reaches the terminal with its
+control characters. ``plain()`` makes a ``rich.text.Text`` of it (the preferred form: nothing in it
+is markup); ``escape()`` is for the few places that must still build a markup string around it.
+"""
 
 from __future__ import annotations
 
 from rich.markup import escape as escape_markup
+from rich.text import Text
 
 from scholar_tui.indexes.records import show_controls
 
@@ -14,3 +21,9 @@ def escape(text: str) -> str:
     holding ``\\x1b]0;…`` would retitle the window, ``\\x9b2J`` (C1's CSI) clear the screen.
     """
     return escape_markup(show_controls(text))
+
+
+def plain(text: object, style: str = "") -> Text:
+    """Outside text as a ``Text``: shown literally (``[@click=…]`` stays those characters), with each
+    control character made visible (``\\x1b``); anything not a string is shown as ``str()`` of it."""
+    return Text(show_controls(text if isinstance(text, str) else str(text)), style=style)
