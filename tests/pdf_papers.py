@@ -1,0 +1,65 @@
+"""A two-page paper written as a PDF by hand, numbered or author–year, for the reader's tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .pdf_support import write_pdf
+
+BODY = 10
+
+
+def _paragraph(y: float, lines: list[str]) -> list[tuple]:
+    return [(72, y + 13 * number, BODY, text) for number, text in enumerate(lines)]
+
+
+def numbered_paper(path: Path) -> Path:
+    """'Graph Networks for Molecules' by Ada Lovelace and Alan Turing, citing [1]–[3]."""
+    first = [
+        (72, 60, 20, "Graph Networks for Molecules"),
+        (72, 90, 12, "Ada Lovelace, Alan Turing"),
+        (72, 105, 11, "University of Somewhere"),
+        (72, 140, 11, "Abstract", "bold"),
+        *_paragraph(158, ["We study graph networks that predict properties of molecules from their",
+                          "structure, and explain their predictions with counterfactuals."]),
+        (72, 210, 12, "1 Introduction", "bold"),
+        *_paragraph(228, ["Deep learning predicts solubility well [1]. Graph networks read molecules as",
+                          "graphs [2, 3] and attention helps them too [1-3]. We build on these works and",
+                          "extend them to larger molecules than were studied before in this field."]),
+    ]
+    second = [
+        (72, 60, 12, "2 Methods", "bold"),
+        *_paragraph(78, ["Our model follows the message passing scheme of earlier work [2]. It is trained",
+                         "on public data and evaluated on held out molecules of every size we could find."]),
+        (72, 140, 12, "References", "bold"),
+        (72, 158, BODY, "[1] A. Smith, B. Jones. Solubility from structure. J. Chem. Inf. 2019."),
+        (72, 171, BODY, "[2] C. Gilmer, D. Schoenholz. Neural message passing for quantum chemistry."),
+        (84, 184, BODY, "In ICML, 2017. arXiv:1704.01212."),
+        (72, 197, BODY, "[3] E. Lee. Attention on graphs. Nature 2020. doi:10.1038/s41586-020-0000-1."),
+    ]
+    return write_pdf(path, [first, second])
+
+
+def author_year_paper(path: Path) -> Path:
+    """The same paper citing (Smith and Jones, 2019), Gilmer et al. (2017) and (Lee, 2020a)."""
+    first = [
+        (72, 60, 20, "Graph Networks for Molecules Again"),
+        (72, 90, 12, "Ada Lovelace, Alan Turing"),
+        (72, 105, 11, "University of Somewhere"),
+        (72, 140, 11, "Abstract", "bold"),
+        *_paragraph(158, ["We study graph networks that predict properties of molecules from their",
+                          "structure, and explain their predictions with counterfactuals."]),
+        (72, 210, 12, "1 Introduction", "bold"),
+        *_paragraph(228, ["Deep learning predicts solubility well (Smith and Jones, 2019). As Gilmer",
+                          "et al. (2017) showed, graphs help (Lee, 2020a; Smith and Jones, 2019). We",
+                          "extend them to larger molecules than were studied before in this field."]),
+    ]
+    second = [
+        (72, 60, 12, "References", "bold"),
+        (72, 78, BODY, "Justin Gilmer and Samuel Schoenholz. 2017. Neural message passing for"),
+        (84, 91, BODY, "quantum chemistry. In ICML."),
+        (72, 104, BODY, "Eun Lee. 2020a. Attention on graphs. Nature."),
+        (72, 117, BODY, "Eun Lee. 2020b. Attention on trees. Science."),
+        (72, 130, BODY, "Alice Smith and Bob Jones. 2019. Solubility from structure. J. Chem. Inf."),
+    ]
+    return write_pdf(path, [first, second])
