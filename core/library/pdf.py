@@ -74,6 +74,7 @@ def read_pdf(path: Path, *, grobid_url: str | None = None, grobid_timeout_s: flo
     heading_at = {id(heading.line): heading for heading in headings}
     references_at = next((i for i, line in enumerate(lines)
                           if id(line) in heading_at and REFERENCES_HEADING.match(heading_at[id(line)].title)), None)
+    _letters_only_in_appendices(lines, heading_at, references_at)
     after_references = _end_of_references(lines, references_at, heading_at)
     front, drafts = _drafts(lines, heading_at, references_at, after_references)
     reference_lines = lines[references_at + 1:after_references] if references_at is not None else []
@@ -192,9 +193,17 @@ def _after_front_matter(candidates: list[Line]) -> list[Line]:
     'Introduction' or the first numbered heading."""
     for position, line in enumerate(candidates):
         text = line.text.strip()
-        if line.page > 1 or ABSTRACT_HEADING.match(text) or NUMBERED_HEADING.match(text) or KNOWN_UNNUMBERED.match(text):
+        if line.page > 1 or ABSTRACT_HEADING.match(text) or re.match(r"\d{1,2}\.?\s+[A-Z]", text) or KNOWN_UNNUMBERED.match(text):
             return candidates[position:]
     return candidates
+
+
+def _letters_only_in_appendices(lines: list[Line], heading_at: dict[int, Heading], references_at: int | None) -> None:
+    """'A Perspective on …' is a title, not appendix A: letter numbers count after the references."""
+    for position, line in enumerate(lines):
+        heading = heading_at.get(id(line))
+        if heading and heading.number and heading.number[0].isalpha() and (references_at is None or position < references_at):
+            heading.number, heading.title = None, without_raised(line.text.strip()).rstrip(". ")
 
 
 def _merge_two_line_headings(headings: list[Heading]) -> list[Heading]:
