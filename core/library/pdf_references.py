@@ -139,7 +139,8 @@ def parse_entry(raw: str) -> dict:
 def _venue(text: str) -> str | None:
     """'In ICML, 2017. arXiv:1704.01212.' -> 'ICML'; 'Nature 2020, 5, 1–9' -> 'Nature'."""
     text = re.sub(r"^in\s+", "", text.strip(), flags=re.I)
-    text = re.split(r"[,(]?\s*(?:19|20)\d\d\b|\barXiv\b|\bdoi\b|\bURL\b", text, maxsplit=1, flags=re.I)[0]
+    text = re.split(r"[,(]?\s*(?:19|20)\d\d\b|\barXiv\b|\bdoi\b|\bURL\b|,\s*(?:\d|pages?\b|pp\.|vol)", text,
+                    maxsplit=1, flags=re.I)[0]
     return text.strip(" ,.;:") or None
 
 
@@ -156,8 +157,7 @@ def _acs(text: str) -> dict | None:
         return None
     authors = [" ".join(part.split()) for part in match.group(1).split(";") if part.strip()]
     authors = [_surname_first(name) for name in authors]
-    rest = text[match.end():]
-    title, _, venue = rest.partition(". ")
+    title, venue = _title_then_rest(text[match.end():])
     year = YEAR.search(venue or "")
     venue_name = re.split(r"\s(?:19|20)\d\d\b", venue)[0].strip(" ,.") if venue else None
     return {"authors": authors, "title": title, "venue": venue_name or None,
@@ -174,17 +174,25 @@ def _names_year(text: str) -> dict | None:
     match = NAMES_YEAR.match(text)
     if not match:
         return None
-    title, _, venue = match.group(3).partition(". ")
+    title, venue = _title_then_rest(match.group(3))
     year = match.group(2)
     return {"authors": _split_names(match.group(1)), "title": title, "venue": venue.strip(" .") or None,
             "year": int(year[:4]), "suffix": year[4:]}
+
+
+def _title_then_rest(text: str) -> tuple[str, str]:
+    """A title ends at its first '. ' (or at '? ' / '! ', which it keeps) before the venue."""
+    found = re.search(r"(?<!\d)\.\s+(?=\S)|(?<=[?!])\s+(?=[A-Z])", text)
+    if not found:
+        return text, ""
+    return text[:found.start()], text[found.end():]
 
 
 def _names_paren_year(text: str) -> dict | None:
     match = NAMES_PAREN_YEAR.match(text)
     if not match:
         return None
-    title, _, venue = match.group(3).partition(". ")
+    title, venue = _title_then_rest(match.group(3))
     year = match.group(2)
     return {"authors": _split_names(match.group(1)), "title": title, "venue": venue.strip(" .") or None,
             "year": int(year[:4]), "suffix": year[4:]}
