@@ -63,3 +63,27 @@ def author_year_paper(path: Path) -> Path:
         (72, 130, BODY, "Alice Smith and Bob Jones. 2019. Solubility from structure. J. Chem. Inf."),
     ]
     return write_pdf(path, [first, second])
+
+
+def superscript_paper(path: Path, *, parenthesised: bool = False) -> Path:
+    """Citations set as raised small digits (¹, ²⁻³), or, with ``parenthesised``, as (1) and (2, 3)."""
+    def cite(x: float, y: float, text: str, marks: str) -> list[tuple]:
+        if parenthesised:
+            return [(x, y, BODY, f"{text} ({marks})")]
+        width = len(text) * 4.9  # Helvetica's average advance at 10 pt
+        return [(x, y, BODY, text), (x + width + 1, y - 4, 6, marks)]
+
+    first = [
+        (72, 60, 20, "Superscripts in Chemistry Papers"),
+        (72, 90, 12, "Grace Hopper"),
+        (72, 105, 11, "Department of Chemistry"),
+        (72, 140, 12, "Introduction", "bold"),
+        *cite(72, 160, "Solubility is predicted well by deep learning.", "1"),
+        *cite(72, 173, "Graph networks read molecules as graphs of their atoms.", "2,3"),
+        (72, 186, BODY, "Their use has grown over the last years in most fields of chemistry that we know of."),
+        (72, 220, 12, "References", "bold"),
+        (72, 238, BODY, "(1) Smith, A.; Jones, B. Solubility from structure. J. Chem. Inf. 2019, 5, 1-9."),
+        (72, 251, BODY, "(2) Gilmer, J.; Schoenholz, S. Neural message passing. ICML 2017, 1, 1-10."),
+        (72, 264, BODY, "(3) Lee, E. Attention on graphs. Nature 2020, 7, 1-3."),
+    ]
+    return write_pdf(path, [first])

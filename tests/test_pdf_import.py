@@ -91,6 +91,16 @@ def test_a_path_with_no_pdf_is_one_line(tmp_path, empty_library):
         list(import_pdfs(tmp_path / "missing", empty_library))
 
 
+def test_import_file_reads_one_pdf_as_one_paper(tmp_path, empty_library):
+    from scholar_tui.core.library.importer import run_import
+
+    finished = run_import("pdf", numbered_paper(tmp_path / "graphs.pdf"), empty_library)
+    assert finished.records == 1 and finished.added["papers"] == 1 and finished.added["sections"] == 2
+    (tmp_path / "notes.pdf").write_text("not a pdf")
+    with pytest.raises(LibraryImportError, match=r"^notes.pdf: not a PDF"):
+        run_import("pdf", tmp_path / "notes.pdf", empty_library)
+
+
 def test_the_migration_is_the_last_one():
     assert MIGRATIONS[-1][0] == "m220_pdf_pages"
 

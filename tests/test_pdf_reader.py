@@ -10,7 +10,7 @@ import pytest
 from scholar_tui.core.library.pdf import PdfError, read_pdf
 from scholar_tui.indexes.records import page_at
 
-from .pdf_papers import author_year_paper, numbered_paper
+from .pdf_papers import author_year_paper, numbered_paper, superscript_paper
 from .pdf_support import agreement, citation_truth, linked_marks, write_pdf
 
 
@@ -60,6 +60,19 @@ def test_author_year_citations_link_to_the_entry_of_that_author_and_year(tmp_pat
     assert f"Gilmer et al. (2017 [{gilmer}])" in introduction.text  # narrative form, 'et al.' does not end the sentence
     assert f"(Lee, 2020a [{lee_a}];" in introduction.text  # 2020a, not Lee's 2020b
     assert introduction.reference_keys == {f"pdf:{smith}": 2, f"pdf:{gilmer}": 1, f"pdf:{lee_a}": 1}
+
+
+@pytest.mark.parametrize("parenthesised", [False, True], ids=["superscripts", "numbers in parentheses"])
+def test_superscript_and_parenthesised_citations_cite_the_sentence_before_the_mark(tmp_path, parenthesised):
+    record = read_pdf(superscript_paper(tmp_path / "chem.pdf", parenthesised=parenthesised))
+    assert [(r.ordinal, r.authors[0], r.title) for r in record.references] == [
+        (1, "A. Smith", "Solubility from structure"), (2, "J. Gilmer", "Neural message passing"),
+        (3, "E. Lee", "Attention on graphs")]
+    introduction = _section(record, "Introduction")
+    # 'learning.¹ Graph …': the mark moves inside the sentence it cites, so PaSa quotes the right one
+    assert introduction.text.startswith("Solubility is predicted well by deep learning [1]. "
+                                        "Graph networks read molecules as graphs of their atoms [2], [3]. Their use")
+    assert introduction.reference_keys == {"pdf:1": 1, "pdf:2": 1, "pdf:3": 1}
 
 
 def _not_a_pdf(path: Path) -> Path:

@@ -22,7 +22,9 @@ from datetime import datetime
 from pathlib import Path
 
 from scholar_tui.core.library.pdf_citations import CitationIndex, link
-from scholar_tui.core.library.pdf_layout import Layout, Line, PdfError, median_gap, read_layout, render_lines, without_raised
+from scholar_tui.core.library.pdf_layout import (
+    RAISED_OPEN, Layout, Line, PdfError, median_gap, read_layout, render_lines, without_raised,
+)
 from scholar_tui.core.library.pdf_references import references_from, split_entries
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, SectionRecord, arxiv_id, clean_space, doi
 
@@ -337,9 +339,10 @@ def _citation_style(numbered_list: bool, drafts: list[Draft]) -> str:
     """Numbered (brackets or superscripts), numbers in parentheses, or author–year."""
     if numbered_list:
         body = " ".join(line.text for draft in drafts for paragraph in draft.paragraphs for line in paragraph)
-        bracketed = len(re.findall(r"\[\d{1,4}(?:\s*[,;–\-]\s*\d{1,4})*\]", body))
+        marked = len(re.findall(r"\[\d{1,4}(?:\s*[,;–\-]\s*\d{1,4})*\]", body)) + body.count(RAISED_OPEN)
         parenthesised = len(re.findall(r"\(\d{1,4}(?:\s*[,–\-]\s*\d{1,4})*\)", body))
-        return "parenthesised" if parenthesised > 5 * max(1, bracketed) else "numbered"
+        # '(12)' is also how equations are numbered: it cites only where nothing else does
+        return "parenthesised" if parenthesised > 5 * marked or (parenthesised and not marked) else "numbered"
     return "author-year"
 
 

@@ -22,6 +22,7 @@ from scholar_tui.indexes.records import fold
 NUMBERED = re.compile(r"\[(\d{1,4}(?:\s*[,;–\-]\s*\d{1,4})*)\]")
 PARENTHESISED = re.compile(r"\((\d{1,4}(?:\s*[,;–\-]\s*\d{1,4})*)\)")
 YEAR_IN_TEXT = re.compile(r"(?<![\d./\-])((?:19[5-9]|20[0-4])\d)([a-z])?(?![\d\-])")
+MARK_AFTER_STOP = re.compile(r"([.!?])\s*(\[\d+\](?:,\s*\[\d+\])*)(?=\s+[A-Z\u201c\"(]|\s*$)")
 MAX_RANGE = 40  # '[1–200]' is not a citation of 200 papers
 LOOK_BACK = 90  # characters before a year in which its authors are written
 
@@ -89,7 +90,9 @@ def link(text: str, index: CitationIndex, mentions: dict[int, int]) -> str:
             mentions[number] = mentions.get(number, 0) + 1
         return ", ".join(f"[{number}]" for number in dict.fromkeys(known))
 
-    return RAISED.sub(replace, pattern.sub(replace, text))
+    linked = RAISED.sub(replace, pattern.sub(replace, text))
+    # 'learning.¹ Graphs …': a mark printed after the full stop cites the sentence before it
+    return MARK_AFTER_STOP.sub(r" \2\1", linked)
 
 
 def _link_author_year(text: str, index: CitationIndex, mentions: dict[int, int]) -> str:
