@@ -13,8 +13,9 @@ def _paragraph(y: float, lines: list[str]) -> list[tuple]:
     return [(72, y + 13 * number, BODY, text) for number, text in enumerate(lines)]
 
 
-def numbered_paper(path: Path) -> Path:
-    """'Graph Networks for Molecules' by Ada Lovelace and Alan Turing, citing [1]–[3]."""
+def numbered_paper(path: Path, reference_size: float = BODY) -> Path:
+    """'Graph Networks for Molecules' by Ada Lovelace and Alan Turing, citing [1]–[3]; the reference
+    list set in ``reference_size`` points (IEEE sets it smaller than the body)."""
     first = [
         (72, 60, 20, "Graph Networks for Molecules"),
         (72, 90, 12, "Ada Lovelace, Alan Turing"),
@@ -32,10 +33,10 @@ def numbered_paper(path: Path) -> Path:
         *_paragraph(78, ["Our model follows the message passing scheme of earlier work [2]. It is trained",
                          "on public data and evaluated on held out molecules of every size we could find."]),
         (72, 140, 12, "References", "bold"),
-        (72, 158, BODY, "[1] A. Smith, B. Jones. Solubility from structure. J. Chem. Inf. 2019."),
-        (72, 171, BODY, "[2] C. Gilmer, D. Schoenholz. Neural message passing for quantum chemistry."),
-        (84, 184, BODY, "In ICML, 2017. arXiv:1704.01212."),
-        (72, 197, BODY, "[3] E. Lee. Attention on graphs. Nature 2020. doi:10.1038/s41586-020-0000-1."),
+        (72, 158, reference_size, "[1] A. Smith, B. Jones. Solubility from structure. J. Chem. Inf. 2019."),
+        (72, 171, reference_size, "[2] C. Gilmer, D. Schoenholz. Neural message passing for quantum chemistry."),
+        (84, 184, reference_size, "In ICML, 2017. arXiv:1704.01212."),
+        (72, 197, reference_size, "[3] E. Lee. Attention on graphs. Nature 2020. doi:10.1038/s41586-020-0000-1."),
     ]
     return write_pdf(path, [first, second])
 

@@ -32,8 +32,9 @@ def test_a_numbered_paper_reads_into_front_matter_sections_and_linked_citations(
     assert record.pdf_path == str((tmp_path / "graphs.pdf").resolve())
 
 
-def test_reference_entries_carry_their_printed_fields(tmp_path):
-    references = read_pdf(numbered_paper(tmp_path / "graphs.pdf")).references
+@pytest.mark.parametrize("reference_size", [10, 7], ids=["body size", "smaller than the body"])
+def test_reference_entries_carry_their_printed_fields(tmp_path, reference_size):
+    references = read_pdf(numbered_paper(tmp_path / "graphs.pdf", reference_size)).references
     assert [reference.ordinal for reference in references] == [1, 2, 3]
     smith, gilmer, lee = references
     assert smith.authors == ["A. Smith", "B. Jones"] and smith.title == "Solubility from structure" and smith.year == 2019

@@ -122,8 +122,13 @@ def _body_lines(layout: Layout) -> list[Line]:
     """Lines that carry the paper's text: no page numbers, running heads, side stamps, footnotes
     or figure labels (set smaller than the body)."""
     repeated = _running_heads(layout.lines)
+    # Reference lists are often set smaller than the body (IEEE: 8 pt under 10 pt): from the last
+    # 'References' line on, only text much smaller than the body (figure labels) is dropped.
+    starts = [i for i, line in enumerate(layout.lines)
+              if REFERENCES_HEADING.match(re.sub(r"^\d{1,2}\.?\s+", "", without_raised(line.text).strip()))]
+    small_from = starts[-1] if starts else len(layout.lines)
     kept = []
-    for line in layout.lines:
+    for position, line in enumerate(layout.lines):
         text = line.text.strip()
         if not text or re.fullmatch(r"[\divxlc]{1,4}|page \d+( of \d+)?", text, flags=re.I):
             continue
@@ -131,7 +136,7 @@ def _body_lines(layout: Layout) -> list[Line]:
             continue
         if _head_key(line) in repeated:
             continue
-        if line.size < layout.body_size * 0.88 and not line.bold:
+        if line.size < layout.body_size * (0.88 if position < small_from else 0.6) and not line.bold:
             continue
         kept.append(line)
     return kept
@@ -244,12 +249,8 @@ def _drafts(lines: list[Line], heading_at: dict[int, Heading], references_at: in
             continue
         heading = heading_at.get(id(line))
         if heading is not None:
-            if not line.text:
-                continue
-            if not drafts and ABSTRACT_HEADING.match(heading.title) and line.page == 1:
+            if line.text:  # a second heading line merged into the first is empty
                 drafts.append(Draft(heading))
-                continue
-            drafts.append(Draft(heading))
             continue
         if not drafts:
             front.append(line)
