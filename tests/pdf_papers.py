@@ -42,7 +42,7 @@ def numbered_paper(path: Path, reference_size: float = BODY) -> Path:
 
 
 def author_year_paper(path: Path) -> Path:
-    """The same paper citing (Smith and Jones, 2019), Gilmer et al. (2017) and (Lee, 2020a)."""
+    """The same paper citing (Smith and Jones, 2019), Gilmer et al. (2017) and (Lee, 2020a, 2020b)."""
     first = [
         (72, 60, 20, "Graph Networks for Molecules Again"),
         (72, 90, 12, "Ada Lovelace, Alan Turing"),
@@ -52,7 +52,7 @@ def author_year_paper(path: Path) -> Path:
                           "structure, and explain their predictions with counterfactuals."]),
         (72, 210, 12, "1 Introduction", "bold"),
         *_paragraph(228, ["Deep learning predicts solubility well (Smith and Jones, 2019). As Gilmer",
-                          "et al. (2017) showed, graphs help (Lee, 2020a; Smith and Jones, 2019). We",
+                          "et al. (2017) showed, graphs help (Lee, 2020a, 2020b; Smith and Jones, 2019). We",
                           "extend them to larger molecules than were studied before in this field."]),
     ]
     second = [

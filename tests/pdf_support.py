@@ -73,20 +73,24 @@ def citation_truth(path: Path, record: PaperRecord) -> Counter:
     from pdftext.extraction import dictionary_output
 
     pages = dictionary_output(str(path))
-    starts = {_key(reference.raw or ""): reference.ordinal for reference in record.references}
+    keys = [(_key(reference.raw or ""), reference.ordinal) for reference in record.references]
     ordinals: dict[tuple[int, int], int] = {}  # (page index, ref idx) -> ordinal of the entry there
     for page in pages:
         lines = [(line["bbox"][1], line["bbox"][0], "".join(span["text"] for span in line["spans"]).strip())
                  for block in page["blocks"] for line in block["lines"]]
         for reference in page["refs"]:
             x, y = reference.coord
-            below = sorted((abs(line_y - y) + abs(line_x - x) / 4, text) for line_y, line_x, text in lines if line_y >= y - 6)
-            for _, text in below[:3]:
-                label = re.match(r"\((\d+)\)|\[(\d+)\]", text)
-                ordinal = int(label.group(1) or label.group(2)) if label else starts.get(_key(text))
-                if ordinal is not None:
-                    ordinals[(reference.page, reference.idx)] = ordinal
-                    break
+            below = sorted((line_y, text) for line_y, line_x, text in lines if line_y >= y - 6 and abs(line_x - x) < 40)
+            printed = " ".join(text for _, text in below[:3])
+            label = re.match(r"\((\d+)\)|\[(\d+)\]", printed)
+            if label:
+                ordinals[(reference.page, reference.idx)] = int(label.group(1) or label.group(2))
+                continue
+            # the entry whose text shares the longest beginning with the three lines printed there
+            key = _key(printed)
+            shared, ordinal = max((_shared(key, other), ordinal) for other, ordinal in keys)
+            if shared >= 20:
+                ordinals[(reference.page, reference.idx)] = ordinal
     truth: Counter = Counter()
     for page in pages:
         previous = None  # one citation whose words are split over spans or lines is one mark
@@ -104,7 +108,16 @@ def citation_truth(path: Path, record: PaperRecord) -> Counter:
 
 
 def _key(text: str) -> str:
-    return re.sub(r"[^a-z]", "", text.lower())[:24]
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _shared(first: str, second: str) -> int:
+    count = 0
+    for a, b in zip(first, second):
+        if a != b:
+            break
+        count += 1
+    return count
 
 
 def linked_marks(record: PaperRecord) -> Counter:

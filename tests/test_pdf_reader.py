@@ -55,12 +55,13 @@ def test_author_year_citations_link_to_the_entry_of_that_author_and_year(tmp_pat
     record = read_pdf(author_year_paper(tmp_path / "again.pdf"))
     ordinals = {reference.title: reference.ordinal for reference in record.references}
     introduction = _section(record, "Introduction")
-    smith, gilmer, lee_a = (ordinals["Solubility from structure"], ordinals["Neural message passing for quantum chemistry"],
-                            ordinals["Attention on graphs"])
+    smith, gilmer, lee_a, lee_b = (ordinals["Solubility from structure"], ordinals["Neural message passing for quantum chemistry"],
+                                   ordinals["Attention on graphs"], ordinals["Attention on trees"])
     assert f"(Smith and Jones, 2019 [{smith}])" in introduction.text
     assert f"Gilmer et al. (2017 [{gilmer}])" in introduction.text  # narrative form, 'et al.' does not end the sentence
-    assert f"(Lee, 2020a [{lee_a}];" in introduction.text  # 2020a, not Lee's 2020b
-    assert introduction.reference_keys == {f"pdf:{smith}": 2, f"pdf:{gilmer}": 1, f"pdf:{lee_a}": 1}
+    # 2020a and 2020b are two entries; the second year of a list has the first one's authors
+    assert f"(Lee, 2020a [{lee_a}], 2020b [{lee_b}];" in introduction.text
+    assert introduction.reference_keys == {f"pdf:{smith}": 2, f"pdf:{gilmer}": 1, f"pdf:{lee_a}": 1, f"pdf:{lee_b}": 1}
 
 
 @pytest.mark.parametrize("parenthesised", [False, True], ids=["superscripts", "numbers in parentheses"])
@@ -165,4 +166,4 @@ def test_pasa_pdf_author_year_citations_are_linked(shared_data):
     assert len(record.references) >= 35
     truth, found, right = agreement(citation_truth(path, record), linked_marks(record))
     print(f"pasa.pdf: {right} of {truth} linked author–year citations right ({right / truth:.1%})")
-    assert truth > 40 and right / truth >= 0.85
+    assert truth > 40 and right / truth >= 0.9

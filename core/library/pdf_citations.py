@@ -99,6 +99,7 @@ def _link_author_year(text: str, index: CitationIndex, mentions: dict[int, int])
     pieces: list[str] = []
     last = 0
     previous_end = 0
+    previous_authors = ""  # 'Gusenbauer and Haddaway, 2021, 2020': the second year has the same authors
     for match in YEAR_IN_TEXT.finditer(text):
         year, suffix = int(match.group(1)), match.group(2) or ""
         candidates = index.by_year.get(year)
@@ -108,9 +109,12 @@ def _link_author_year(text: str, index: CitationIndex, mentions: dict[int, int])
         window = text[start:match.start()]
         # the authors of this citation, not the previous sentence's ('et al.' and initials do not end it)
         window = re.split(r";|(?<!\bal)(?<!\b[A-Z])\.(?=\s)", window)[-1]
+        if previous_end and match.start() - previous_end < 4 and not re.search(r"[A-Za-z]", window):
+            window = previous_authors
         ordinal = _best(window, suffix, candidates)
         if ordinal is None:
             continue
+        previous_authors = window
         mentions[ordinal] = mentions.get(ordinal, 0) + 1
         end = match.end()
         pieces.append(text[last:end])
