@@ -298,13 +298,16 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
     click.echo(safe(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}"))
     if row["cited_by_count"] is not None:
         click.echo(f"cited by {row['cited_by_count']} (source count)")
+    if row.get("pdf_path"):
+        click.echo(safe(f"PDF: {row['pdf_path']}"))
     if row["abstract"]:
         click.echo("\n" + safe(row["abstract"]))
     if sections:
         click.echo(click.style(f"\nSections ({len(sections)})", bold=True))
         for section in sections:
             number = f"{section['number']} " if section["number"] else ""
-            click.echo(safe(f"  {number}{section['title'] or '(untitled)'}  [{section['reference_count']} references]"))
+            page = f"  p. {section['page']}" if section.get("page") else ""
+            click.echo(safe(f"  {number}{section['title'] or '(untitled)'}{page}  [{section['reference_count']} references]"))
     if references and refs:
         click.echo(click.style(f"\nReferences ({len(refs)})", bold=True))
         for reference in refs:
