@@ -70,9 +70,25 @@ def read_pdf(path: Path, *, grobid_url: str | None = None, grobid_timeout_s: flo
         return read_with_grobid(path, grobid_url, timeout_s=grobid_timeout_s)
     layout = read_layout(path)
     render_lines(layout)
-    stamp = _arxiv_stamp(layout)
-    lines = _body_lines(layout)
-    headings = _headings(lines, layout.body_size)
+    front, drafts, entries = _split_paper(_body_lines(layout), layout.body_size)
+    references, parsed = references_from(entries)
+    numbered_list = any(entry.label is not None for entry in entries)
+    index = CitationIndex.build(_citation_style(numbered_list, drafts), references, parsed)
+    abstract = _abstract(front, drafts)  # takes the abstract's draft out of the sections
+    sections = [section for section in _sections(drafts, index) if section.text or section.title]
+    title, authors = _title_and_authors(front, layout)
+    record = PaperRecord(
+        title=title or clean_space(layout.metadata.get("Title")) or path.stem, source="pdf", abstract=abstract,
+        authors=[AuthorRecord(name=name) for name in authors], sections=sections, references=references,
+        pdf_path=str(path.resolve()), notes=list(layout.skipped_pages),
+    )
+    _identify(record, layout)
+    return record
+
+
+def _split_paper(lines: list[Line], body_size: float) -> tuple[list[Line], list[Draft], list]:
+    """Front matter, the section drafts, and the reference list's entries."""
+    headings = _headings(lines, body_size)
     heading_at = {id(heading.line): heading for heading in headings}
     references_at = next((i for i, line in enumerate(lines)
                           if id(line) in heading_at and REFERENCES_HEADING.match(heading_at[id(line)].title)), None)
@@ -80,32 +96,20 @@ def read_pdf(path: Path, *, grobid_url: str | None = None, grobid_timeout_s: flo
     after_references = _end_of_references(lines, references_at, heading_at)
     front, drafts = _drafts(lines, heading_at, references_at, after_references)
     reference_lines = lines[references_at + 1:after_references] if references_at is not None else []
-    entries = split_entries(reference_lines)
-    references, parsed = references_from(entries)
-    numbered_list = any(entry.label is not None for entry in entries)
-    index = CitationIndex.build(_citation_style(numbered_list, drafts), references, parsed)
-    abstract = _abstract(front, drafts)  # takes the abstract's draft out of the sections
-    sections = _sections(drafts, index)
-    title, authors = _title_and_authors(front, layout)
-    date = _date(stamp, layout)
-    first_page_text = " ".join(line.text for line in layout.lines if line.page == 1)
-    printed_doi = DOI_PRINTED.search(first_page_text)
+    return front, drafts, split_entries(reference_lines)
+
+
+def _identify(record: PaperRecord, layout: Layout) -> None:
+    """arXiv id and date from arXiv's side stamp, a DOI printed on page 1, else the PDF's creation date."""
+    stamp = _arxiv_stamp(layout)
     identifier = arxiv_id(stamp.group(1)) if stamp else None
-    return PaperRecord(
-        title=title or clean_space(layout.metadata.get("Title")) or path.stem,
-        source="pdf",
-        arxiv_id=identifier,
-        doi=doi(printed_doi.group(1).rstrip(".)")) if printed_doi else None,
-        abstract=abstract,
-        date=date,
-        venue="arXiv" if identifier else None,
-        url=f"https://arxiv.org/abs/{identifier}" if identifier else None,
-        authors=[AuthorRecord(name=name) for name in authors],
-        sections=[section for section in sections if section.text or section.title],
-        references=references,
-        pdf_path=str(path.resolve()),
-        notes=list(layout.skipped_pages),
-    )
+    printed_doi = DOI_PRINTED.search(" ".join(line.text for line in layout.lines if line.page == 1))
+    record.arxiv_id = identifier
+    record.doi = doi(printed_doi.group(1).rstrip(".)")) if printed_doi else None
+    record.date = _date(stamp, layout)
+    record.year = int(record.date[:4]) if record.date else None
+    if identifier:
+        record.venue, record.url = "arXiv", f"https://arxiv.org/abs/{identifier}"
 
 
 # -- lines ---------------------------------------------------------------------------------------
@@ -303,14 +307,11 @@ def _join(paragraph: list[Line]) -> str:
 
 def _sections(drafts: list[Draft], index: CitationIndex) -> list[SectionRecord]:
     sections = []
-    parents: dict[int, str] = {}
     for ordinal, draft in enumerate(drafts, start=1):
         heading = draft.heading
         mentions: dict[int, int] = {}
         texts = [link(_join(paragraph), index, mentions) for paragraph in draft.paragraphs]
         text, pages = _strip_page_marks("\n\n".join(texts))
-        if heading is not None:
-            parents[heading.level] = heading.number or ""
         sections.append(SectionRecord(
             ordinal=ordinal, number=heading.number if heading else None, title=heading.title if heading else None,
             level=heading.level if heading else None, text=text,
