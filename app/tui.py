@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, TabbedContent
+from textual.widgets import Footer, Header, Input, TabbedContent, TextArea
 
 from scholar_tui.app.commands import ScholarCommands
 from scholar_tui.app.help import HelpScreen
@@ -14,7 +14,7 @@ from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
 from scholar_tui.app.services import Services
 from scholar_tui.app.widgets.focus import StayingTabPane, focus_if_showing
-from scholar_tui.app.widgets.markup import notify_plain
+from scholar_tui.app.widgets.markup import editable, notify_plain
 from scholar_tui.app.widgets.status_bar import StatusBar
 from scholar_tui.config.settings import ConfigError, save_setting
 from scholar_tui.core.readiness import network_missing
@@ -145,6 +145,21 @@ class ScholarApp(App):
         self.query_one(SettingsPane).refresh_settings()
         self.query_one(StatusBar).refresh()
         self.load_model()
+
+    # -- editors draw what they hold raw: a pasted or recalled ESC would reach the terminal -----
+    @on(Input.Changed)
+    def _controls_visible_in_input(self, event: Input.Changed) -> None:
+        shown = editable(event.value)
+        if shown != event.value:
+            event.input.value = shown
+            event.input.cursor_position = len(shown)
+
+    @on(TextArea.Changed)
+    def _controls_visible_in_editor(self, event: TextArea.Changed) -> None:
+        text = event.text_area.text
+        shown = editable(text)
+        if shown != text:
+            event.text_area.load_text(shown)
 
     def on_unmount(self) -> None:
         self.services.close()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from textual import events
 from textual.app import App
 from textual.widgets import Input, ListView, Static, TextArea, Tree
 
@@ -264,6 +265,28 @@ class HostileRoutedLLM(RoutedLLM):
         if self.kind_of(request) == "selector" and "Searched Paper:" not in content:
             return EVIL
         return super().reply_for(request)
+
+
+# -- defect 3 in the editors: Input and TextArea draw ESC and C1 raw --------------------------------
+async def test_pasted_control_characters_show_as_text_in_the_boxes(where, fired):
+    app = make_app(where, ScriptedLLM())
+    async with app.run_test(size=(160, 60)) as pilot:
+        query = app.query_one("#pasa-query", Input)
+        query.focus()
+        await pilot.pause()
+        query.post_message(events.Paste(f"graph {EVIL}"))  # a title copied from a terminal, with its escapes
+        await pilot.pause()
+        assert query.value.startswith("graph [@click=app.quit]QUIT[/]") and "\\x1b]52;c;SGVsbG8=\\x07" in query.value
+        assert_clean(app)
+        await pilot.press("f4")
+        editor = app.query_one("#debugger-request", TextArea)
+        editor.focus()
+        await pilot.pause()
+        editor.post_message(events.Paste(f'searchPerson(name="{BYTES}")\r\n'))
+        await pilot.pause()
+        assert editor.text.startswith('searchPerson(name="\\x1b[2J \\x1b]52;c;') and "\r" not in editor.text
+        assert_clean(app)
+        await click_the_text(pilot, app, fired)
 
 
 # -- every tab in one run: the hostile library, the model's replies, a loop, the help and palette ---

@@ -22,12 +22,11 @@ from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
-from scholar_tui.app.widgets.markup import assemble, plain
+from scholar_tui.app.widgets.markup import assemble, editable, plain
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.core.events import counted
 from scholar_tui.core.readiness import loops_missing
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
-from scholar_tui.indexes.records import show_controls
 
 if TYPE_CHECKING:
     from scholar_tui.core.autofeedback.human import SentByHand
@@ -152,11 +151,8 @@ class APIDebuggerPane(Vertical):
         strip.mount_all([Static(round_card(row), classes="round-card") for row in rounds])
         if prefill and rounds:
             last = next((row["request"] for row in reversed(rounds) if row["request"]), "")
-            # A model wrote it: ESC or a C1 byte in the editor would reach the terminal. Shown as
-            # '\x1b', which reads the same inside a string literal of the request or program; tabs
-            # and line ends stay (the editor draws them), CRLF becomes LF.
-            program = show_controls((last or "").replace("\r\n", "\n"))
-            self.query_one("#debugger-request", TextArea).load_text(program)
+            # a model wrote it: ESC or a C1 byte in the editor would reach the terminal
+            self.query_one("#debugger-request", TextArea).load_text(editable(last or ""))
             self.query_one("#debugger-response", Static).update("")
 
     def action_toggle_limit_hit(self) -> None:

@@ -33,6 +33,13 @@ def visible(text: object) -> str:
     return show_controls(text if isinstance(text, str) else str(text)).replace("\t", TAB)
 
 
+def editable(text: str) -> str:
+    """Text for an editor (``Input``, ``TextArea``), which draws ESC and C1 bytes raw: each control
+    character made visible; tabs and line ends stay, CR LF and a lone CR become LF. Inside a string
+    literal of a request or a program ``\\x1b`` means what the byte meant."""
+    return show_controls(text.replace("\r\n", "\n").replace("\r", "\n"))
+
+
 def escape(text: str) -> str:
     """``text`` for a markup string (control characters visible). Prefer ``plain()``: see above."""
     return escape_markup(visible(text))
