@@ -106,7 +106,7 @@ def hostile_library(where, mini_library):  # noqa: F811
 
 
 def hostile_conference(where, tmp_path) -> None:
-    site = {"HOSTILE2024": {
+    site = {f"HOSTILE {STRAY} \x1b[2J 2024": {
         f"Dates {EVIL}": {f"Deadline [/nope] \x1b[2J": f"January 31 {EVIL}", "Rebuttal ends": "March 19"},
         "Attend": {CLICKS: {"Students": "$100 \x1b]52;c;SGVsbG8=\x07"}},
     }}
@@ -245,6 +245,8 @@ async def test_the_conference_tab_shows_hostile_keys_as_text(where, tmp_path, fi
         await pilot.pause()
         labels = [str(node.label) for node in tree.root.children]
         assert any(label.startswith("Dates [@click=app.quit]QUIT[/]") for label in labels), labels
+        name = "HOSTILE answer [/INST] done [/nope] \\x1b[2J 2024"
+        assert str(tree.root.label).startswith(name) and name in screenful(app).text  # the tree and the picker
         assert_clean(app)
         await click_the_text(pilot, app, fired)
         app.query_one("#conf-question", Input).value = "When is the deadline?"
