@@ -187,7 +187,8 @@ class LibraryPane(Vertical):
             return
         kind = self.query_one("#import-kind", Select).value
         self.query_one("#import-button", Button).disabled = True
-        self.query_one("#import-message", Static).update(plain(f"importing {Path(path).name} as {KIND_LABELS[kind]}…"))
+        message = plain(f"importing {Path(path).name} as {KIND_LABELS[kind]}…")
+        self.query_one("#import-message", Static).update(message)
         self.run_import(kind, Path(path).expanduser())
 
     @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)

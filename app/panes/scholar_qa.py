@@ -114,7 +114,8 @@ class ScholarQAPane(Vertical):
             self.show_status(event.summary())
         elif isinstance(event, SolutionChosen):
             ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
-            self.query_one("#qa-solution", Static).update(assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim")))
+            self.query_one("#qa-solution", Static).update(
+                assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim")))
         elif isinstance(event, ProgramWritten):
             self.query_one("#qa-program", Static).update(
                 Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark"))
