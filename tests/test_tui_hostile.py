@@ -163,7 +163,8 @@ async def test_an_endpoint_error_quoting_its_body_is_one_red_line(where, fired):
 
 # -- defect 2: a config value (and a model's error quoting it) at start-up -------------------------
 async def test_a_hostile_model_setting_neither_crashes_nor_escapes_at_start(where, fired):
-    where.config_file.write_text('[llm]\nmodel = "/x[/nope]\\u001b[2J[@click=app.quit]QUIT[/].gguf"\n', encoding="utf-8")
+    where.config_file.write_text('[llm]\nmodel = "/x[/nope]\\u001b[2J[@click=app.quit]QUIT[/].gguf"\n'
+                                 '[ui]\nkeymap = {"app.help" = "f7,[/nope]\\u001b[2J"}\n', encoding="utf-8")
     (where.models_dir / "[@click=app.quit]QUIT \x1b]52;c;SGVsbG8=\x07.gguf").write_bytes(b"GGUF")
     services = Services(where, load_settings(where), embedder_factory=lambda settings: HashingEmbedder())
     app = ScholarApp(services)  # the real model loader: it fails, quoting the setting
