@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, TabbedContent
+from textual.widgets import Footer, Header, Input, TabbedContent, TextArea
 
 from scholar_tui.app.commands import ScholarCommands
 from scholar_tui.app.help import HelpScreen
@@ -14,6 +14,7 @@ from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
 from scholar_tui.app.services import Services
 from scholar_tui.app.widgets.focus import StayingTabPane, focus_if_showing
+from scholar_tui.app.widgets.markup import editable, notify_plain
 from scholar_tui.app.widgets.status_bar import StatusBar
 from scholar_tui.config.settings import ConfigError, save_setting
 from scholar_tui.core.readiness import network_missing
@@ -94,7 +95,7 @@ class ScholarApp(App):
         try:
             self.services.reload_settings()
         except ConfigError as error:
-            self.notify(str(error), severity="error")
+            notify_plain(self, error, severity="error")  # it quotes the config's text
             return
         self.post_message(SettingsChanged())
 
@@ -103,7 +104,7 @@ class ScholarApp(App):
             save_setting(self.services.where, "llm.model", name)
             self.services.reload_settings()
         except ConfigError as error:
-            self.notify(str(error), severity="error")
+            notify_plain(self, error, severity="error")
             return
         self.post_message(SettingsChanged())
 
@@ -136,13 +137,29 @@ class ScholarApp(App):
         bar.model_detail = message.detail
         bar.model_state = message.state
         if message.state == "error":
-            self.notify(message.detail, title="Model", severity="error", timeout=8)
+            # the error quotes the model setting or an endpoint's body ('/x[/nope].gguf', an HTTP 500 page)
+            notify_plain(self, message.detail, title="Model", severity="error", timeout=8)
 
     @on(SettingsChanged)
     def settings_changed(self) -> None:
         self.query_one(SettingsPane).refresh_settings()
         self.query_one(StatusBar).refresh()
         self.load_model()
+
+    # -- editors draw what they hold raw: a pasted or recalled ESC would reach the terminal -----
+    @on(Input.Changed)
+    def _controls_visible_in_input(self, event: Input.Changed) -> None:
+        shown = editable(event.value)
+        if shown != event.value:
+            event.input.value = shown
+            event.input.cursor_position = len(shown)
+
+    @on(TextArea.Changed)
+    def _controls_visible_in_editor(self, event: TextArea.Changed) -> None:
+        text = event.text_area.text
+        shown = editable(text)
+        if shown != text:
+            event.text_area.load_text(shown)
 
     def on_unmount(self) -> None:
         self.services.close()

@@ -160,6 +160,6 @@ def test_the_tui_shows_a_round_and_outside_text_without_control_characters():
     row = {"round": 1, "kind": "human", "sub_type": None, "ok": True, "prompt_tokens": 0, "completion_tokens": 0,
            "duration_s": 0.1, "request": f'searchPerson(name="{EVIL}")', "thought": EVIL, "response": [EVIL],
            "feedback": EVIL}
-    for shown in (round_card(row), escape(EVIL)):
+    for shown in (str(round_card(row)), escape(EVIL)):
         assert not any(control in shown.encode() for control in RAW_CONTROLS), shown
     assert escape("[b]x[/b]\x1b[2J") == "\\[b]x\\[/b]\\x1b[2J"  # markup escaped, ESC made visible

@@ -41,7 +41,7 @@ async def test_import_browse_and_search(where, shared_data):
         await pilot.pause()
         assert "Zeros of a growing number" in str(app.query_one("#paper-header", Static).render())
         sections = app.query_one("#paper-sections", DataTable)
-        assert [sections.get_row_at(i)[1] for i in range(sections.row_count)][:3] == [
+        assert [str(sections.get_row_at(i)[1]) for i in range(sections.row_count)][:3] == [
             "(all references)", "Introduction", "Notation"]
         references = app.query_one("#paper-references", DataTable)
         assert references.row_count == 17
@@ -59,7 +59,7 @@ async def test_import_browse_and_search(where, shared_data):
         await pilot.click("#search-button")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        dates = [results.get_row_at(i)[1] for i in range(results.row_count)]
+        dates = [str(results.get_row_at(i)[1]) for i in range(results.row_count)]
         assert dates and all(date < "2022-12-01" for date in dates)
 
 

@@ -46,7 +46,7 @@ async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, t
         results.move_cursor(row=results.get_row_index(str(graphs)))
         await pilot.pause()
         sections = app.query_one("#paper-sections", DataTable)
-        assert [sections.get_row_at(i)[1] for i in range(sections.row_count)] == ["(all references)", "Introduction", "Methods"]
+        assert [str(sections.get_row_at(i)[1]) for i in range(sections.row_count)] == ["(all references)", "Introduction", "Methods"]
         await pilot.press("o")
         assert opened == [str((tmp_path / "papers" / "graphs.pdf").resolve())]
         assert "opened the PDF" in str(app.query_one("#import-message", Static).render())

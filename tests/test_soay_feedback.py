@@ -127,7 +127,7 @@ async def test_the_debugger_lists_a_soay_loop_and_a_person_fixes_it(where, engin
         loops = app.query_one("#debugger-loops", DataTable)
         await pilot.click("#debugger-limit-hit")
         await pilot.pause()
-        assert loops.row_count == 1 and loops.get_row_at(0)[0] == str(loop_id) and loops.get_row_at(0)[2] == "soay"
+        assert loops.row_count == 1 and loops.get_row_at(0)[0] == str(loop_id) and str(loops.get_row_at(0)[2]) == "soay"
         loops.focus()
         loops.move_cursor(row=0)
         await pilot.press("enter")

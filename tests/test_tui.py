@@ -110,7 +110,7 @@ async def test_doctor_runs_in_a_worker(make_app):
         await app.workers.wait_for_complete()
         await pilot.pause()
         table = app.query_one("#doctor-table", DataTable)
-        checks = [table.get_row_at(index)[1] for index in range(table.row_count)]
+        checks = [str(table.get_row_at(index)[1]) for index in range(table.row_count)]
         assert {"config", "sqlite", "lancedb", "llm", "embeddings"} <= set(checks)
 
 
@@ -121,7 +121,7 @@ async def test_choosing_a_model_writes_the_config(make_app, where):
     async with app.run_test(size=(140, 50)) as pilot:
         await pilot.press("f6")
         table = app.query_one("#models-table", DataTable)
-        row = [table.get_row_at(index)[1] for index in range(table.row_count)].index("bigger")
+        row = [str(table.get_row_at(index)[1]) for index in range(table.row_count)].index("bigger")
         table.move_cursor(row=row)
         await pilot.click("#use-model")
         await pilot.pause()

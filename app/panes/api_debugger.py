@@ -15,13 +15,14 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
-from scholar_tui.app.widgets.markup import escape
+from scholar_tui.app.widgets.markup import assemble, editable, plain
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.core.events import counted
 from scholar_tui.core.readiness import loops_missing
@@ -42,21 +43,22 @@ def _text(value, limit: int = CARD_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def round_card(row: dict) -> str:
-    """One round as the card shows it (Rich markup, user text escaped)."""
+def round_card(row: dict) -> Text:
+    """One round as the card shows it: the request, thought, response and feedback came from a
+    model, a program or an API, so they are plain text (never markup), control characters visible."""
     error = row["sub_type"] or ("ok" if row["ok"] else "—")
     colour = "green" if row["ok"] else ("red" if row["sub_type"] else "yellow")
     tokens = (row["prompt_tokens"] or 0) + (row["completion_tokens"] or 0)
-    lines = [f"[b]#{row['round']} {row['kind']}[/b]  [{colour}]{escape(error)}[/]  "
-             f"[dim]{tokens} tok · {row['duration_s'] or 0:.2f} s[/]",
-             "[b]request[/b]", escape(_text(row["request"], 400))]
+    parts: list = [(f"#{row['round']} {row['kind']}", "bold"), "  ", (error, colour), "  ",
+                   (f"{tokens} tok · {row['duration_s'] or 0:.2f} s", "dim"),
+                   "\n", ("request", "bold"), "\n", _text(row["request"], 400)]
     if row["thought"]:
-        lines += ["[b]thought[/b]", escape(_text(row["thought"], 200))]
+        parts += ["\n", ("thought", "bold"), "\n", _text(row["thought"], 200)]
     if row["response"] is not None:
-        lines += ["[b]response[/b]", escape(_text(row["response"], 300))]
+        parts += ["\n", ("response", "bold"), "\n", _text(row["response"], 300)]
     if row["feedback"]:
-        lines += ["[b]feedback[/b]", escape(_text(row["feedback"]))]
-    return "\n".join(lines)
+        parts += ["\n", ("feedback", "bold"), "\n", _text(row["feedback"])]
+    return assemble(*parts)
 
 
 class APIDebuggerPane(Vertical):
@@ -114,15 +116,15 @@ class APIDebuggerPane(Vertical):
         table.clear()
         for loop in loops:
             colour = STATUS_STYLE.get(loop["status"], "white")
-            table.add_row(str(loop["id"]), f"[{colour}]{loop['status']}[/]", loop["source"], loop["mode"],
-                          str(loop["rounds"]), escape(_text(loop["instruction"], 90)), key=str(loop["id"]))
+            table.add_row(str(loop["id"]), plain(loop["status"], colour), plain(loop["source"]), plain(loop["mode"]),
+                          str(loop["rounds"]), plain(_text(loop["instruction"], 90)), key=str(loop["id"]))
         waiting = len(loops) if only else sum(loop["status"] == "limit_hit" for loop in loops)
         self.query_one("#debugger-counts", Static).update(
             f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person")
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
         if self.loop_id is None:  # the hint follows the log: a loop logged meanwhile replaces "none yet"
             self.query_one("#debugger-loop-title", Label).update(
-                f"[yellow]{escape(missing.summary())}[/]" if missing else CHOOSE_LOOP)
+                plain(missing.summary(), "yellow") if missing else CHOOSE_LOOP)
             if missing is None:
                 self.query_one("#debugger-response", Static).update("")  # a "none yet" left by Send by hand
         if self.loop_id is not None and str(self.loop_id) in table.rows:
@@ -143,13 +145,14 @@ class APIDebuggerPane(Vertical):
         rounds = self.feedback_log.rounds(loop_id)
         colour = STATUS_STYLE.get(loop["status"], "white")
         self.query_one("#debugger-loop-title", Label).update(
-            f"Loop {loop_id} · [{colour}]{loop['status']}[/] · {escape(_text(loop['instruction'], 120))}")
+            assemble(f"Loop {loop_id} · ", (loop["status"], colour), " · ", _text(loop["instruction"], 120)))
         strip = self.query_one("#debugger-rounds", HorizontalScroll)
         strip.remove_children()
         strip.mount_all([Static(round_card(row), classes="round-card") for row in rounds])
         if prefill and rounds:
             last = next((row["request"] for row in reversed(rounds) if row["request"]), "")
-            self.query_one("#debugger-request", TextArea).load_text(last or "")
+            # a model wrote it: ESC or a C1 byte in the editor would reach the terminal
+            self.query_one("#debugger-request", TextArea).load_text(editable(last or ""))
             self.query_one("#debugger-response", Static).update("")
 
     def action_toggle_limit_hit(self) -> None:
@@ -167,8 +170,8 @@ class APIDebuggerPane(Vertical):
         response = self.query_one("#debugger-response", Static)
         if self.loop_id is None:
             missing = loops_missing(len(self.feedback_log.loops(limit=1)))
-            response.update(f"[yellow]{escape(missing.summary())}[/]" if missing else
-                            "[yellow]Choose a loop first: the request is logged as one of its rounds.[/]")
+            response.update(plain(missing.summary() if missing else
+                                  "Choose a loop first: the request is logged as one of its rounds.", "yellow"))
             return
         if not text:
             response.update("[yellow]Write a request (<<API>>NAME(key=\"value\")<</API>>) or a program to send.[/]")
@@ -194,13 +197,13 @@ class APIDebuggerPane(Vertical):
 
     def show_send_error(self, message: str) -> None:
         self.query_one("#debugger-send", Button).disabled = False
-        self.query_one("#debugger-response", Static).update(f"[red]{escape(message)}[/]")
+        self.query_one("#debugger-response", Static).update(plain(message, "red"))  # may quote an HTTP body
 
     def show_sent(self, result: SentByHand) -> None:
         """The hand-sent request's own summary, then what came back; the loop is shown as it now is."""
         self.query_one("#debugger-send", Button).disabled = False
         colour = "green" if result.ok else "red"
         self.query_one("#debugger-response", Static).update(
-            f"[{colour}]{escape(result.summary())}[/]\n{escape(_text(result.response, 1200))}")
+            assemble((result.summary(), colour), "\n", _text(result.response, 1200)))
         self.refresh_loops()
         self.show_loop(result.loop_id)

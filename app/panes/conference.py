@@ -8,13 +8,14 @@ thread worker; the pane only renders the events it is handed, so the screen neve
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
-from scholar_tui.app.widgets.markup import escape
+from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core.readiness import conference_missing
 
 from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
@@ -97,7 +98,7 @@ class ConferencePane(Horizontal):
             for event in events:
                 self.app.call_from_thread(show, event)
         except (ConferenceError, LLMError) as error:
-            self.app.call_from_thread(self._status, f"[red]{escape(str(error))}[/]")
+            self.app.call_from_thread(self._status, plain(error, "red"))
 
     # -- conferences -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-list", exit_on_error=False)
@@ -112,7 +113,7 @@ class ConferencePane(Horizontal):
         current = self.conference
         self.conference_names = message.names
         select = self.query_one("#conf-select", Select)
-        select.set_options([(name, name) for name in message.names])
+        select.set_options([(plain(name), name) for name in message.names])  # a site's name, not markup
         # keep the current pick; otherwise take the one just imported, else the first
         wanted = message.select or current or (message.names[0] if message.names else None)
         if wanted in message.names:
@@ -122,7 +123,7 @@ class ConferencePane(Horizontal):
                 focus_if_showing(self.query_one("#conf-question", Input))
         missing = conference_missing(message.names)
         if missing is not None:
-            self._status(f"[yellow]{escape(missing.summary())}[/]")
+            self._status(plain(missing.summary(), "yellow"))
 
     def on_show(self) -> None:
         """Opening the tab puts the cursor where a person starts: the question, or the import box."""
@@ -136,7 +137,7 @@ class ConferencePane(Horizontal):
     @on(Select.Changed, "#conf-select")
     def _conference_changed(self) -> None:
         if self.conference:
-            self.query_one("#conf-tree", Tree).root.set_label(f"{self.conference} (loading…)")
+            self.query_one("#conf-tree", Tree).root.set_label(assemble(self.conference, " (loading…)"))
             self.load_tree(self.conference)
 
     # -- import ------------------------------------------------------------------------------------
@@ -145,10 +146,10 @@ class ConferencePane(Horizontal):
     def _start_import(self) -> None:
         source = self.query_one("#conf-import-path", Input).value.strip()
         if not source:
-            self._status("[yellow]Type a path or URL to import.[/]")
+            self._status(plain("Type a path or URL to import.", "yellow"))
             return
         self.query_one("#conf-import", Button).disabled = True
-        self._status(f"importing {source}…")
+        self._status(plain(f"importing {source}…"))
         self.import_source(source)
 
     @work(thread=True, exclusive=True, group="conf-import", exit_on_error=False)
@@ -173,12 +174,12 @@ class ConferencePane(Horizontal):
         if isinstance(event, DescribeProgress) and not (event.done == event.total or event.done % 512 < 64):
             return  # a status line per batch would flicker
         if isinstance(event, IndexBuilt):
-            self._status(f"[green]{escape(event.conference)}[/]: {escape(event.summary())}")
+            self._status(assemble((event.conference, "green"), ": ", event.summary()))
             self.load_conferences(event.conference)
         else:
-            self._status(escape(event.summary()))
+            self._status(plain(event.summary()))
 
-    def _status(self, text: str) -> None:
+    def _status(self, text: Text) -> None:
         self.query_one("#conf-status", Static).update(text)
 
     # -- asking ------------------------------------------------------------------------------------
@@ -190,8 +191,7 @@ class ConferencePane(Horizontal):
         if not self.conference:
             # none imported yet: the way to import one, not only "first"
             missing = conference_missing(self.conference_names)
-            self._status(f"[yellow]{escape(missing.summary())}[/]" if missing else
-                         "[yellow]Pick a conference first.[/]")
+            self._status(plain(missing.summary() if missing else "Pick a conference first.", "yellow"))
             return
         method = self.query_one("#conf-method", Select).value
         self.query_one("#conf-answer", Static).update("[dim]searching…[/]")
@@ -213,10 +213,10 @@ class ConferencePane(Horizontal):
             self.query_one("#conf-answer", Static).update("[dim]answering…[/]")
         elif isinstance(event, Answered):
             self._show_evidence(event.evidence, cited=event.cited)
-            detail = f"\n[dim]{escape(event.model_detail)}[/]" if event.model_detail else ""
-            self.query_one("#conf-answer", Static).update(
-                f"[b]Answer[/] ({event.operation}): {escape(event.answer)}\n"
-                f"[dim]cites {escape(', '.join(f'[{rank}]' for rank in event.cited) or 'no path')}[/]{detail}")
+            cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
+            self.query_one("#conf-answer", Static).update(assemble(
+                ("Answer", "bold"), f" ({event.operation}): ", event.answer, "\n", (f"cites {cites}", "dim"),
+                ("\n" + event.model_detail, "dim") if event.model_detail else None))
 
     def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)
@@ -224,8 +224,9 @@ class ConferencePane(Horizontal):
         self._evidence = evidence
         for item in evidence:
             rank = f"*{item.rank}" if item.rank in cited else str(item.rank)
-            table.add_row(rank, f"{item.score:.3f}" + (" kept" if item.kept else ""), _tail(item.path, 70),
-                          _short(item.description.replace("\n", " · "), 60), key=str(item.node_id))
+            # the site's keys and text: cells of Text, never markup ('[/nope]' in a key)
+            table.add_row(rank, f"{item.score:.3f}" + (" kept" if item.kept else ""), plain(_tail(item.path, 70)),
+                          plain(_short(item.description.replace("\n", " · "), 60)), key=str(item.node_id))
         if evidence:
             self._describe_row(0)
 
@@ -237,10 +238,10 @@ class ConferencePane(Horizontal):
         evidence = self._evidence
         if 0 <= row < len(evidence):
             item = evidence[row]
-            self.query_one("#conf-description", Static).update(
-                f"[b]{item.rank}.[/] {escape(item.path)}\n"
-                + (f"[dim]kept in the top {len(evidence)}:[/] {escape(item.kept)}\n" if item.kept else "")
-                + f"[dim]description:[/] {escape(item.description)}")
+            self.query_one("#conf-description", Static).update(assemble(
+                (f"{item.rank}.", "bold"), " ", item.path, "\n",
+                *((f"kept in the top {len(evidence)}:", "dim"), " ", item.kept, "\n") if item.kept else (),
+                ("description:", "dim"), " ", item.description))
 
     # -- the tree browser ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)
@@ -250,7 +251,7 @@ class ConferencePane(Horizontal):
         try:
             tree = open_conference(self.services.where, None).load_tree(name)
         except ConferenceError as error:
-            self.app.call_from_thread(self._status, f"[red]{escape(str(error))}[/]")
+            self.app.call_from_thread(self._status, plain(error, "red"))
             return
         self.post_message(self.TreeReady(name, tree))
 
@@ -259,7 +260,8 @@ class ConferencePane(Horizontal):
         self._tree = message.tree
         widget = self.query_one("#conf-tree", Tree)
         widget.clear()
-        widget.root.set_label(f"{message.tree.root.label} ({sum(1 for leaf in message.tree.leaves() if leaf.text)} paths)")
+        paths = sum(1 for leaf in message.tree.leaves() if leaf.text)
+        widget.root.set_label(assemble(message.tree.root.label, f" ({paths} paths)"))
         widget.root.data = message.tree.root.id
         self._add_children(widget.root)
         widget.root.expand()
@@ -269,9 +271,9 @@ class ConferencePane(Horizontal):
         for node in tree.children(tree[branch.data]):
             if node.is_leaf:
                 text = f"{node.label}: {node.text}" if node.label else (node.text or "")
-                branch.add_leaf(_short(text, MAX_TREE_LABEL), data=node.id)
-            else:
-                branch.add(_short(node.label or node.key, MAX_TREE_LABEL), data=node.id)
+                branch.add_leaf(plain(_short(text, MAX_TREE_LABEL)), data=node.id)
+            else:  # a site's key is text: Tree reads a str label as markup ('[/nope]' crashed F3)
+                branch.add(plain(_short(node.label or node.key, MAX_TREE_LABEL)), data=node.id)
 
     @on(Tree.NodeExpanded, "#conf-tree")
     def _expand(self, message: Tree.NodeExpanded) -> None:

@@ -33,19 +33,23 @@ from scholar_tui.core.library.online import (
 from scholar_tui.core.readiness import library_missing
 
 from scholar_tui.app.widgets.focus import focus_start
-from scholar_tui.app.widgets.markup import escape, plain
+from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
-from scholar_tui.indexes.records import show_controls
 
 
-def cell(text: str | None) -> str:
-    """A DataTable cell shown as written: DataTable parses str cells as Rich markup ('[b]' in a title)."""
-    return escape(text or "")
+def cell(text: str | None) -> Text:
+    """A DataTable cell shown as written: DataTable parses str cells as markup ('[b]' in a title)."""
+    return plain(text or "")
+
+
+def mark(chosen: bool) -> Text:
+    """The 'add' column: '[x]' as a str cell is a markup tag and showed nothing."""
+    return Text("[x]" if chosen else "[ ]")
 
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX",
@@ -85,12 +89,12 @@ class LibraryPane(Vertical):
             self.done, self.total, self.label = done, total, label
 
     class Imported(Message):
-        def __init__(self, text: str, ok: bool) -> None:
+        def __init__(self, text: Text, ok: bool) -> None:
             super().__init__()
             self.text, self.ok = text, ok
 
     class Found(Message):
-        def __init__(self, hits: list, note: str) -> None:
+        def __init__(self, hits: list, note: Text) -> None:
             super().__init__()
             self.hits, self.note = hits, note
 
@@ -174,13 +178,13 @@ class LibraryPane(Vertical):
                           if name != "section_references")
         self.query_one("#library-counts", Static).update(text)
         missing = library_missing(self.library)
-        self.query_one("#library-hint", Static).update(f"[yellow]{escape(missing.summary())}[/]" if missing else "")
+        self.query_one("#library-hint", Static).update(plain(missing.summary(), "yellow") if missing else "")
 
     def show_recent(self) -> None:
         rows = [(paper["id"], paper["date"], paper["title"]) for paper in self.library.recent_papers(200)]
         self._fill_results(rows, f"Papers ({len(rows)} most recent)")
 
-    def _fill_results(self, rows: list[tuple], title: str) -> None:
+    def _fill_results(self, rows: list[tuple], title: str | Text) -> None:
         table = self.query_one("#library-results", DataTable)
         table.clear()
         for paper_id, date, paper_title in rows:
@@ -205,7 +209,8 @@ class LibraryPane(Vertical):
         self.query_one("#import-button", Button).disabled = True
         self.import_cancel.clear()
         self.query_one("#import-cancel", Button).disabled = kind != "pdf"
-        self.query_one("#import-message", Static).update(f"importing {escape(Path(path).name)} as {KIND_LABELS[kind]}…")
+        message = plain(f"importing {Path(path).name} as {KIND_LABELS[kind]}…")
+        self.query_one("#import-message", Static).update(message)
         self.run_import(kind, Path(path).expanduser())
 
     @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)
@@ -226,11 +231,11 @@ class LibraryPane(Vertical):
             self.post_message(self.Progress(1, 1, "imported"))
             summary = finished.summary
             index_note = self._sync_index(library)
-            self.post_message(self.Imported(f"{escape(summary)}{index_note}", True))
-        except LibraryImportError as error:
-            self.post_message(self.Imported(f"[red]{escape(str(error))}; the library is unchanged[/]", False))
+            self.post_message(self.Imported(assemble(summary, index_note), True))
+        except LibraryImportError as error:  # it quotes the file: plain text
+            self.post_message(self.Imported(plain(f"{error}; the library is unchanged", "red"), False))
         except Exception as error:  # a worker must always report back (a full disk, a locked file…)
-            self.post_message(self.Imported(f"[red]import failed: {escape(str(error))}[/]", False))
+            self.post_message(self.Imported(plain(f"import failed: {error}", "red"), False))
         finally:
             library.close()
 
@@ -243,16 +248,18 @@ class LibraryPane(Vertical):
                 self.post_message(self.Progress(event.done, event.total, f"reading {event.message}" if event.message else ""))
             elif isinstance(event, PdfImportFinished):
                 finished = event
-        lines = "".join(f"\n[yellow]{escape(line)}[/]" for line in finished.skipped + finished.notes)
-        index_note = self._sync_index(library) if finished.papers else ""
-        self.post_message(self.Imported(escape(finished.summary) + index_note + lines, True))
+        index_note = self._sync_index(library) if finished.papers else Text()
+        message = assemble(finished.summary, index_note)
+        for line in finished.skipped + finished.notes:  # each file left out, one line each
+            message.append_text(assemble("\n", (line, "yellow")))
+        self.post_message(self.Imported(message, True))
 
     @on(Button.Pressed, "#import-cancel")
     def cancel_import(self) -> None:
         self.import_cancel.set()
         self.query_one("#import-message", Static).update("cancelling: the paper being read is finished or dropped, never half stored…")
 
-    def _sync_index(self, library: Library) -> str:
+    def _sync_index(self, library: Library) -> Text:
         """Embed the new papers for search; on failure say so and keep the import."""
         try:
             index = LibraryIndex(self.services.where, self.services.embedder())
@@ -260,10 +267,10 @@ class LibraryPane(Vertical):
                 if isinstance(event, IndexProgress) and event.total:
                     self.post_message(self.Progress(event.done, event.total, "embedding"))
                 elif isinstance(event, IndexFinished):
-                    return f" · search index: {event.embedded} embedded in {event.seconds:.1f} s"
+                    return plain(f" · search index: {event.embedded} embedded in {event.seconds:.1f} s")
         except Exception as error:
-            return f" · [yellow]search index not updated: {escape(str(error))}[/]"
-        return ""
+            return plain(f" · search index not updated: {error}", "yellow")
+        return Text()
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
@@ -308,25 +315,25 @@ class LibraryPane(Vertical):
         if isinstance(event, (OnlineFound, OnlineFailed)):
             self.query_one("#online-search", Button).disabled = False
         if isinstance(event, OnlineFailed):
-            text.update(f"[red]{escape(event.summary())}[/]")
+            text.update(plain(event.summary(), "red"))
         elif isinstance(event, OnlineFound):
             self.online_records, self.online_chosen, self.online_query = event.records, set(), event.query
             self._fill_online()
             hint = " · Enter marks a result, then Add chosen" if event.records else ""
-            text.update(escape(event.summary()) + hint)
+            text.update(assemble(event.summary(), hint))
             if event.records:
                 self.query_one("#online-results", DataTable).focus()
         elif isinstance(event, AddProgress):
             bar = self.query_one("#import-progress", ProgressBar)
             bar.update(total=max(event.total, 1), progress=event.done)
-            text.update(escape(event.summary()))
+            text.update(plain(event.summary()))
 
     def _fill_online(self) -> None:
         table = self.query_one("#online-results", DataTable)
         table.clear()
         for index, record in enumerate(self.online_records):
             authors = ", ".join(author.name for author in record.authors[:3]) + (" …" if len(record.authors) > 3 else "")
-            table.add_row("[x]" if index in self.online_chosen else "[ ]", str(index + 1), cell(record.date),
+            table.add_row(mark(index in self.online_chosen), str(index + 1), cell(record.date),
                           cell(record.title[:90]), cell(authors[:40]), key=str(index))
         self.query_one("#online-box").display = bool(self.online_records)
 
@@ -336,7 +343,7 @@ class LibraryPane(Vertical):
         self.online_chosen ^= {index}
         self.query_one("#online-results", DataTable).update_cell(
             event.row_key, self.query_one("#online-results", DataTable).ordered_columns[0].key,
-            "[x]" if index in self.online_chosen else "[ ]")
+            mark(index in self.online_chosen))
 
     @on(Button.Pressed, "#online-add")
     def add_chosen(self) -> None:
@@ -358,11 +365,11 @@ class LibraryPane(Vertical):
             for event in sources.add(records, query=query, references=references):
                 if isinstance(event, AddFinished):
                     note = self._sync_index(sources.library)
-                    self.post_message(self.Imported(escape(event.summary()) + note, True))
+                    self.post_message(self.Imported(assemble(event.summary(), note), True))
                 else:
                     self.post_message(self.OnlineEvent(event))
         except Exception as error:  # a worker must always report back
-            self.post_message(self.Imported(f"[red]adding failed: {escape(str(error))}[/]", False))
+            self.post_message(self.Imported(plain(f"adding failed: {error}", "red"), False))
         finally:
             sources.library.close()
 
@@ -375,7 +382,7 @@ class LibraryPane(Vertical):
         before = self.query_one("#library-before", Input).value.strip() or None
         missing = library_missing(self.library)
         if missing is not None:  # nothing to search: no embedder is loaded for an empty library
-            self.query_one("#results-title", Label).update(f"[yellow]{escape(missing.summary())}[/]")
+            self.query_one("#results-title", Label).update(plain(missing.summary(), "yellow"))
             return
         if not query:
             self.show_recent()
@@ -391,9 +398,9 @@ class LibraryPane(Vertical):
             for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
                 pass
             hits = index.search(library, query, before=before, limit=25)
-            note = f"{len(hits)} results for “{escape(query)}”" + (f" before {escape(before)}" if before else "")
+            note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
         except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
-            hits, note = [], f"[red]{escape(str(error))}[/]"
+            hits, note = [], plain(error, "red")
         finally:
             library.close()
         self.post_message(self.Found(hits, note))
@@ -424,8 +431,8 @@ class LibraryPane(Vertical):
                 f"{' · ' + ids if ids else ''}{cited}{in_library}")
         # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
         # Textual's markup would read as tags (and swallow what follows).
-        header = Text.assemble((show_controls(paper["title"]), "bold"), "\n", show_controls(authors), "\n",
-                               (show_controls(line), "dim"), "\n\n", show_controls(abstract_text(paper["abstract"])))
+        header = assemble((paper["title"], "bold"), "\n", authors, "\n", (line, "dim"), "\n\n",
+                          abstract_text(paper["abstract"]))
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()

@@ -29,7 +29,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from scholar_tui.app.widgets.markup import plain
+from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core.events import counted
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
@@ -51,10 +51,10 @@ def _feedback_text(feedback) -> Text:
     """The rounds of a call's AutoFeedback loop, for the detail view."""
     if feedback is None:
         return Text()
-    text = Text(f"\n\nAutoFeedback loop {feedback.loop_id}: {feedback.status}", style="bold")
-    for round_ in feedback.rounds:
-        text.append(f"\n {round_.round}. {round_.stage} · {round_.request}\n    {round_.summary()}",
-                    style="" if round_.ok else "yellow")
+    text = plain(f"\n\nAutoFeedback loop {feedback.loop_id}: {feedback.status}", "bold")
+    for round_ in feedback.rounds:  # the model's request and the API's answer: plain text
+        text.append_text(plain(f"\n {round_.round}. {round_.stage} · {round_.request}\n    {round_.summary()}",
+                               "" if round_.ok else "yellow"))
     return text
 
 
@@ -143,7 +143,7 @@ class PaperSearchPane(Vertical):
         self.selected_paper = None
         tree = self.query_one("#pasa-tree", Tree)
         tree.clear()
-        tree.root.set_label(Text(_short(query, 90), style="bold"))
+        tree.root.set_label(plain(_short(query, 90), "bold"))
         tree.root.data = {"kind": "query"}
         tree.root.expand()
         self.nodes[0] = tree.root
@@ -191,7 +191,8 @@ class PaperSearchPane(Vertical):
 
     # -- events -> tree --------------------------------------------------------------------------
     def _status(self, text: str, style: str = "") -> None:
-        # Plain text, never markup: model output such as "[Expand] 2 Related Work" must show as written.
+        # Plain text, never markup, control characters visible: model output such as
+        # "[Expand] 2 Related Work" must show as written, an ESC in it must not reach the terminal.
         self.query_one("#pasa-status", Static).update(plain(text, style))
 
     def _stopped(self, text: str, style: str = "") -> None:
@@ -210,8 +211,8 @@ class PaperSearchPane(Vertical):
 
     def _on_search(self, event) -> None:
         parent = self.nodes.get(event.parent, self.query_one("#pasa-tree", Tree).root)
-        label = (Text.assemble(("plain search ", "bold green"), "(the query as written)") if event.plain
-                 else Text.assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query))
+        label = (assemble(("plain search ", "bold green"), "(the query as written)") if event.plain
+                 else assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query))
         node = parent.add(label, data={"kind": "search", "query": event.query}, expand=not event.plain)
         self.nodes[event.node] = node
 
@@ -219,7 +220,7 @@ class PaperSearchPane(Vertical):
         parent = self.nodes.get(event.parent)
         if parent is None:
             return
-        node = parent.add(Text.assemble(_retry_mark(event), ("[Expand] ", "bold magenta"), event.section),
+        node = parent.add(assemble(_retry_mark(event), ("[Expand] ", "bold magenta"), event.section),
                           data={"kind": "section", "paper_id": event.paper_id, "section": event.section}, expand=True)
         parent.allow_expand = True
         parent.expand()
@@ -233,7 +234,7 @@ class PaperSearchPane(Vertical):
         node.data = {**(node.data or {}), "feedback": event}
         style = "bold red" if event.status == "limit_hit" else "yellow"
         note = "loop waits for a person in the API debugger" if event.status == "limit_hit" else "retried"
-        node.set_label(Text.assemble(node.label, (f"  AutoFeedback: {note}", style)))
+        node.set_label(assemble(node.label, (f"  AutoFeedback: {note}", style)))
         self._status(event.summary(), "yellow")
 
     def _on_found(self, event) -> None:
@@ -242,19 +243,19 @@ class PaperSearchPane(Vertical):
             return
         for paper in event.papers:
             self.papers[paper.paper_id] = paper
-            label = Text.assemble(("… ", "dim"), _short(paper.title), (f"  {paper.date or ''}", "dim"))
+            label = assemble(("… ", "dim"), _short(paper.title), (f"  {paper.date or ''}", "dim"))
             self.nodes[paper.node] = parent.add(label, data={"kind": "paper", "paper_id": paper.paper_id},
                                                 allow_expand=False)
         if event.duplicates or event.over_budget:
             note = f"{event.duplicates} already queued" + (f", {event.over_budget} over budget" if event.over_budget else "")
-            parent.set_label(Text.assemble(parent.label, (f"  ({note})", "dim")))
+            parent.set_label(assemble(parent.label, (f"  ({note})", "dim")))
 
     def _on_verdict(self, event) -> None:
         self.verdicts[event.paper_id] = event
         node = self.nodes.get(event.node)
         paper = self.papers.get(event.paper_id)
         if node is not None and paper is not None:
-            node.set_label(Text.assemble((f"{event.probability:.2f} ", "cyan"), _short(paper.title),
+            node.set_label(assemble((f"{event.probability:.2f} ", "cyan"), _short(paper.title),
                                          (f"  {paper.date or ''}", "dim")))
         self._status(f"Selector: {event.summary()} ({len(self.verdicts)} judged)")
 
@@ -270,7 +271,7 @@ class PaperSearchPane(Vertical):
                 node = self.nodes.get(found.node) if found is not None else None
                 if node is not None:
                     style = "bold green" if paper.selected else "red"
-                    node.set_label(Text.assemble((f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
+                    node.set_label(assemble((f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
                                                  _short(paper.title), (f"  {paper.date or ''}", "dim")))
         if event.stage == "plain":
             self._status(f"{len(event.results)} papers from the plain search, ranked ({event.seconds:.1f} s); "
@@ -295,7 +296,7 @@ class PaperSearchPane(Vertical):
             table.add_row(str(rank), f"{paper.score:.2f}", "-" if parts.p_true is None else f"{parts.p_true:.2f}",
                           f"{parts.query_dense:.2f}/{parts.query_lexical:.2f}",
                           f"{parts.citation_context:.2f}" if parts.citing_sentence else "-", mark,
-                          _short(paper.title, 70), key=str(paper.paper_id))
+                          plain(_short(paper.title, 70)), key=str(paper.paper_id))
         selected = sum(paper.selected for paper in results)
         where = "plain search, before the crawl" if stage == "plain" else "crawl"
         self.query_one("#pasa-results-title", Label).update(
@@ -309,11 +310,11 @@ class PaperSearchPane(Vertical):
         if data.get("kind") == "paper":
             self.show_paper(data["paper_id"])
         elif data.get("kind") == "search":
-            self._detail(Text.assemble(("[Search] ", "bold"), data["query"],
+            self._detail(assemble(("[Search] ", "bold"), data["query"],
                                        f"\n{len(event.node.children)} new papers queued by this search.",
                                        _feedback_text(data.get("feedback"))))
         elif data.get("kind") == "section":
-            self._detail(Text.assemble(("[Expand] ", "bold"), data["section"], f" of paper:{data['paper_id']}\n"
+            self._detail(assemble(("[Expand] ", "bold"), data["section"], f" of paper:{data['paper_id']}\n"
                                        f"{len(event.node.children)} cited papers queued.",
                                        _feedback_text(data.get("feedback"))))
 
@@ -362,8 +363,8 @@ class PaperSearchPane(Vertical):
         if url:
             parts += [(url, "underline"), "\n"]
         if row["abstract"]:
-            parts += ["\n", plain(abstract_text(row["abstract"]))]
-        self._detail(Text.assemble(*parts))
+            parts += ["\n", abstract_text(row["abstract"])]
+        self._detail(assemble(*parts))  # the library's text and the model's: plain, controls visible
         self.query_one("#pasa-open", Button).disabled = url is None
 
     # -- export and links ------------------------------------------------------------------------------

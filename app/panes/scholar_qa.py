@@ -10,12 +10,13 @@ import json
 import time
 
 from rich.syntax import Syntax
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
-from scholar_tui.app.widgets.markup import escape
+from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
@@ -30,7 +31,7 @@ class ScholarQAPane(Vertical):
         self.services = services
         self._engine = None
         self.history: list[dict] = []
-        self._feedback_lines: list[str] = []
+        self._feedback_lines: list[Text] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="qa-ask-row"):
@@ -64,7 +65,7 @@ class ScholarQAPane(Vertical):
     def show_missing(self) -> bool:
         """Say what the tab lacks (an empty library) and the next step; True when something is missing."""
         missing = library_missing_at(self.services.where, people=True)
-        self.query_one("#qa-hint", Static).update(f"[yellow]{escape(missing.summary())}[/]" if missing else "")
+        self.query_one("#qa-hint", Static).update(plain(missing.summary(), "yellow") if missing else "")
         return missing is not None
 
     @on(Input.Submitted, "#qa-question")
@@ -98,38 +99,43 @@ class ScholarQAPane(Vertical):
             self.app.call_from_thread(self.enable_ask)
 
     def show_status(self, text: str) -> None:
-        self.query_one("#qa-status", Static).update(f"[dim]{escape(text)}[/]")
+        self.query_one("#qa-status", Static).update(plain(text, "dim"))
 
     def enable_ask(self) -> None:
         self.query_one("#qa-ask", Button).disabled = False
 
     def show(self, event: Event) -> None:
-        """One engine event, in its own words, in the view it belongs to."""
-        line = escape(event.summary())
+        """One engine event, in its own words, in the view it belongs to.
+
+        Every view is a ``Text``: the words come from the library, the program and the model (an
+        author named ``[@click=app.quit]``, a value cut at an unbalanced ``[``), never markup."""
+        line = event.summary()
         if isinstance(event, EntityLinked):
             self.show_status(event.summary())
         elif isinstance(event, SolutionChosen):
             ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
-            self.query_one("#qa-solution", Static).update(f"[b]{line}[/]\n[dim]candidates: {escape(ranked)}[/]")
+            self.query_one("#qa-solution", Static).update(
+                assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim")))
         elif isinstance(event, ProgramWritten):
             self.query_one("#qa-program", Static).update(
                 Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark"))
         elif isinstance(event, ProgramRan):
             result = event.result
-            shown = escape(json.dumps(result.value, indent=2, ensure_ascii=False)[:4000]) if result.ok else ""
-            self.query_one("#qa-result", Static).update(f"{shown}\n[dim]{line}[/]" if shown else f"[red]{line}[/]")
+            shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else ""
+            self.query_one("#qa-result", Static).update(
+                assemble(shown, "\n", (line, "dim")) if shown else plain(line, "red"))
         elif isinstance(event, FeedbackRound | FeedbackFinished):
             good = event.ok if isinstance(event, FeedbackRound) else event.status == "solved"
             colour = "green" if good else "yellow"
-            self._feedback_lines.append(f"[{colour}]{line}[/]")
-            self.query_one("#qa-feedback", Static).update("\n".join(self._feedback_lines))
+            self._feedback_lines.append(plain(line, colour))
+            self.query_one("#qa-feedback", Static).update(Text("\n").join(self._feedback_lines))
         elif isinstance(event, AnswerPhrased):
-            self.query_one("#qa-answer", Static).update(f"[b]{escape(event.text)}[/]")
+            self.query_one("#qa-answer", Static).update(plain(event.text, "bold"))
         elif isinstance(event, Failed):
-            self.query_one("#qa-answer", Static).update(f"[red]{line}[/]")
+            self.query_one("#qa-answer", Static).update(plain(line, "red"))
         elif isinstance(event, Finished):
             self.history.append(event.answer.as_dict())
-            self.query_one("#qa-history", ListView).append(ListItem(Label(event.answer.question)))
+            self.query_one("#qa-history", ListView).append(ListItem(Label(plain(event.answer.question))))
             self.show_status(event.summary())
             self.enable_ask()
 
@@ -139,7 +145,8 @@ class ScholarQAPane(Vertical):
         if index is not None and index < len(self.history):
             entry = self.history[index]
             self.query_one("#qa-question", Input).value = entry["question"]
-            self.query_one("#qa-answer", Static).update(f"[b]{entry['answer'] or entry['error']}[/]")
+            # the answer names people of the library: an author called '[@click=app.quit]x[/]' is text
+            self.query_one("#qa-answer", Static).update(plain(entry["answer"] or entry["error"] or "", "bold"))
 
     @on(Button.Pressed, "#qa-copy")
     def copy_answer(self) -> None:
@@ -154,7 +161,7 @@ class ScholarQAPane(Vertical):
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"scholar-qa-{time.strftime('%Y%m%d-%H%M%S')}.json"
         path.write_text(json.dumps(self.history, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-        self.query_one("#qa-status", Static).update(f"[dim]exported {len(self.history)} answers to {path}[/]")
+        self.query_one("#qa-status", Static).update(plain(f"exported {len(self.history)} answers to {path}", "dim"))
 
     def on_unmount(self) -> None:
         if self._engine is not None:

@@ -11,12 +11,13 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Static
 
 from scholar_tui.app.messages import SettingsChanged
+from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.config.settings import ConfigError, save_setting
 from scholar_tui.core.doctor import run_checks
 from scholar_tui.models.base import CancelToken, LLMError
 from scholar_tui.models.registry import all_models
 
-STATUS_STYLE = {"ok": "[green]ok[/]", "warn": "[yellow]warn[/]", "fail": "[red]FAIL[/]"}
+STATUS_STYLE = {"ok": ("ok", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
 
 
 class ServicesPanel(Static):
@@ -47,9 +48,10 @@ class ConfigPanel(ServicesPanel):
             for field, value in values.items():
                 if field == "api_key" and value:
                     value = "(set)"  # never show a secret on screen
-                table.add_row(f"{section}.{field}", str(value))
+                # a config value is outside text: '/x[/nope].gguf' must show, not crash the table
+                table.add_row(plain(f"{section}.{field}"), plain(value))
         for name, path in self.services.where.as_dict().items():
-            table.add_row(f"path.{name}", path)
+            table.add_row(plain(f"path.{name}"), plain(path))
 
 
 class ModelsPanel(ServicesPanel):
@@ -74,7 +76,8 @@ class ModelsPanel(ServicesPanel):
         for entry in all_models(self.services.where):
             mark = "*" if active in (entry.name, entry.location) else ""
             location = entry.location if entry.available else f"{entry.location} (missing)"
-            table.add_row(mark, entry.name, entry.kind, entry.source, location, key=entry.name)
+            # names and paths come from files and the config: shown as written
+            table.add_row(mark, *map(plain, (entry.name, entry.kind, entry.source, location)), key=entry.name)
 
     @on(Button.Pressed, "#use-model")
     @on(DataTable.RowSelected, "#models-table")
@@ -86,15 +89,15 @@ class ModelsPanel(ServicesPanel):
         entry = next(entry for entry in all_models(self.services.where) if entry.name == name)
         message = self.query_one("#models-message", Static)
         if entry.kind != "gguf":
-            message.update(f"[yellow]{name} is an embedding model; choose an LLM.[/]")
+            message.update(assemble((f"{name} is an embedding model; choose an LLM.", "yellow")))
             return
         try:
             save_setting(self.services.where, "llm.model", name)
         except ConfigError as error:
-            message.update(f"[red]{error}[/]")
+            message.update(plain(error, "red"))
             return
         self.services.reload_settings()
-        message.update(f"Active model: [b]{name}[/] (loading…)")
+        message.update(assemble("Active model: ", (name, "bold"), " (loading…)"))
         self.post_message(SettingsChanged())
 
 
@@ -108,7 +111,7 @@ class Playground(ServicesPanel):
             self.tokens = tokens
 
     class Finished(Message):
-        def __init__(self, stats: str) -> None:
+        def __init__(self, stats) -> None:
             super().__init__()
             self.stats = stats
 
@@ -163,19 +166,21 @@ class Playground(ServicesPanel):
             if pending:
                 self.post_message(self.Piece("".join(pending), len(pending)))
             completion = stream.completion
-            stats = (
+            # the finish reason and the model's name may come from an endpoint: plain text
+            stats = plain(
                 f"{completion.completion_tokens} tokens in {completion.duration_s:.2f} s "
                 f"({completion.tokens_per_second:.1f} tokens/s) · {completion.finish_reason} · "
                 f"{llm.model_name} ({llm.backend_name})"
             )
-        except LLMError as error:
-            stats = f"[red]{error}[/]"
+        except LLMError as error:  # an endpoint's error may quote its body ('[/nope]', ESC…)
+            stats = plain(error, "red")
         self.post_message(self.Finished(stats))
 
     @on(Piece)
     def _append(self, message: Piece) -> None:
         self._reply += message.text
-        self.query_one("#playground-output", Static).update(self._reply)
+        # the model's words, never markup: '[@click=app.quit]' in a reply stays those characters
+        self.query_one("#playground-output", Static).update(plain(self._reply))
         self.query_one("#generation-progress", ProgressBar).advance(message.tokens)
         self.query_one("#playground-stats", Static).update("[dim]generating…[/]")
 
@@ -209,7 +214,8 @@ class DoctorPanel(ServicesPanel):
     def run_doctor(self) -> None:
         for check in run_checks(self.services.where):
             self.app.call_from_thread(
-                self.query_one(DataTable).add_row, STATUS_STYLE[check.status], check.name, check.detail
+                self.query_one(DataTable).add_row, plain(*STATUS_STYLE[check.status]), plain(check.name),
+                plain(check.detail),  # a detail quotes paths, config values and errors
             )
         self.app.call_from_thread(setattr, self.query_one("#run-doctor", Button), "disabled", False)
 
@@ -228,10 +234,8 @@ class SettingsPane(VerticalScroll):
 
     def show_network(self, missing) -> None:
         """The online sources' state at the top of the tab: which one cannot be reached, and what then."""
-        from rich.markup import escape
-
         self.query_one("#settings-hint", Static).update(
-            f"[yellow]{escape(missing.summary())}[/]" if missing else "[green]arXiv and OpenAlex are reachable.[/]")
+            plain(missing.summary(), "yellow") if missing else plain("arXiv and OpenAlex are reachable.", "green"))
 
     def refresh_settings(self) -> None:
         self.query_one(ModelsPanel).refresh_rows()

@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from scholar_tui.app.widgets.markup import visible
+
 
 class StatusBar(Static):
     model_state: reactive[str] = reactive("idle")
@@ -22,12 +24,13 @@ class StatusBar(Static):
         styles = {"ready": "green", "loading": "yellow", "error": "red", "idle": "dim"}
         text = Text()
         text.append(" Model ", style="bold")
-        text.append(f"{settings.llm.model} ({backend}) ")
+        # the config's values, a model's error and the data path are outside text: control characters shown
+        text.append(f"{visible(settings.llm.model)} ({backend}) ")
         text.append(f"[{self.model_state}]", style=styles.get(self.model_state, ""))
         if self.model_state == "error" and self.model_detail:
-            text.append(f" {self.model_detail}", style="red")
+            text.append(f" {visible(self.model_detail)}", style="red")
         text.append("  │  Embeddings ", style="bold")
-        text.append(settings.embeddings.model)
+        text.append(visible(settings.embeddings.model))
         text.append("  │  ", style="bold")
         if settings.network.offline:
             text.append("offline")
@@ -36,5 +39,5 @@ class StatusBar(Static):
         else:
             text.append("online sources on")
         text.append("  │  Data ", style="bold")
-        text.append(str(self.services.where.data_dir), style="dim")
+        text.append(visible(self.services.where.data_dir), style="dim")
         return text
