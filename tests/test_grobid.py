@@ -85,3 +85,28 @@ def test_the_setting_is_validated_and_the_built_in_reader_stays_the_default():
     assert PdfSettings(grobid_url="http://localhost:8070/").grobid_url == "http://localhost:8070"
     with pytest.raises(ValueError):
         PdfSettings(grobid_url="localhost:8070")
+
+
+def test_a_folder_import_reads_through_grobid_when_the_setting_names_it(tmp_path, where):
+    from scholar_tui.core.library.pdf import read_pdf
+    from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
+    from scholar_tui.indexes.library import Library
+
+    seen: list[httpx.Request] = []
+
+    def through_recorded_grobid(path, *, grobid_url):
+        assert grobid_url == "http://grobid.local:8070"
+        return read_with_grobid(path, grobid_url, transport=_grobid(seen))
+
+    numbered_paper(tmp_path / "graphs.pdf")
+    library = Library.open(where)
+    events = list(import_pdfs(tmp_path, library, grobid_url="http://grobid.local:8070", reader=through_recorded_grobid))
+    finished = events[-1]
+    assert isinstance(finished, PdfImportFinished) and len(seen) == 1
+    paper_id = finished.paper_ids[0]
+    assert library.paper(paper_id)["arxiv_id"] == "2103.01234"  # GROBID's header, not the built-in reader's
+    assert [section["title"] for section in library.sections(paper_id)] == ["Introduction", "Methods"]
+    methods = library.sections(paper_id)[1]
+    assert methods["pages"] == [[0, 2], [methods["text"].index("It continues"), 3]]  # stored as read
+    library.close()
+    assert read_pdf.__kwdefaults__["grobid_url"] is None  # the built-in reader unless the setting is set
