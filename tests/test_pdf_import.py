@@ -156,3 +156,24 @@ def test_library_open_applies_the_migration_to_an_existing_database(where):
     columns = {row[1] for row in library.conn.execute("pragma table_info(sections)")}
     library.close()
     assert {"page", "pages"} <= columns
+
+
+def test_cli_ctrl_c_keeps_the_papers_stored_and_says_so(tmp_path, where, monkeypatch):
+    import scholar_tui.core.library.pdf as pdf
+
+    folder = _folder(tmp_path)
+    real = pdf.read_layout
+    calls = []
+
+    def interrupted_on_the_second_pdf(path):
+        calls.append(path.name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(path)
+
+    monkeypatch.setattr(pdf, "read_layout", interrupted_on_the_second_pdf)
+    result = CliRunner().invoke(cli, ["import", "pdf", str(folder), "--no-index"])
+    assert result.exit_code == 130 and "cancelled: the papers already stored stay" in result.output
+    library = Library.open(where)
+    assert library.counts()["papers"] == 1 and library.all_papers()[0]["title"] == "Graph Networks for Molecules Again"
+    library.close()
