@@ -18,10 +18,10 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json
+from scholar_tui.app.cli_support import Context, emit_json, terminal_text
 from scholar_tui.indexes.records import show_controls
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
@@ -63,7 +63,7 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 # -- import --------------------------------------------------------------------------------------
 @click.command("import")
 @click.argument("kind", type=click.Choice(KINDS))
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("path", type=click.Path(path_type=Path))
 @click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
 @click.option("--skip-bad", is_flag=True,
               help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.")
@@ -71,9 +71,16 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 @click.pass_obj
 def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
-    arxiv (Atom feed) or bibtex. All or nothing (unless --skip-bad); a second run adds nothing."""
+    arxiv (Atom feed), bibtex, or pdf (a file or a folder, recursive: one paper per PDF, each stored
+    whole; Ctrl-C stops between papers). All or nothing per file (unless --skip-bad); a second run
+    adds nothing."""
     from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
+    if kind == "pdf":
+        _import_pdfs(obj, path, no_index=no_index, as_json=as_json)
+        return
+    if path.is_dir():
+        raise click.ClickException(f"{path} is a folder: only `import pdf` reads a folder")
     library = _library(obj)
     finished: ImportFinished | None = None
     bar = None
@@ -111,6 +118,54 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad
     for line in finished.merged:
         click.echo(f"  merged:  {line}")
     click.echo(f"  library: {_count_line(totals)}")
+    if index:
+        click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
+                   f"({index['indexed']} indexed)")
+
+
+def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> None:
+    """`import pdf PATH`: a line per file as it is read, the skipped files named one line each."""
+    from scholar_tui.core.library.importer import ImportProgress, LibraryImportError
+    from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
+
+    library = _library(obj)
+    settings = obj.settings.pdf
+    finished: PdfImportFinished | None = None
+    events = import_pdfs(path, library, grobid_url=settings.grobid_url)
+    try:
+        for event in events:
+            if isinstance(event, ImportProgress) and event.message and not as_json:
+                click.echo(terminal_text(f"[{event.done + 1}/{event.total}] reading {event.message}"), err=True)
+            elif isinstance(event, PdfImportFinished):
+                finished = event
+    except LibraryImportError as error:
+        raise click.ClickException(str(error)) from error
+    except KeyboardInterrupt:
+        events.close()  # the paper being stored rolls back with its transaction; the ones before stay
+        click.echo("cancelled: the papers already stored stay; the one being read was not stored", err=True)
+        raise SystemExit(130) from None
+    assert finished is not None
+    index = None if no_index or not finished.papers else _sync_index(obj, library, quiet=as_json)
+    if as_json:
+        emit_json({"kind": "pdf", "path": str(path), "files": finished.files,
+                   "papers": [{"file": name, "paper_id": paper_id, "new": new} for name, paper_id, new in finished.papers],
+                   "skipped": finished.skipped, "notes": finished.notes, "merged": finished.merged,
+                   "added": finished.added, "new_citations": finished.new_citations,
+                   "seconds": round(finished.seconds, 3), "library": library.counts(), "index": index})
+        return
+    click.echo(terminal_text(finished.summary))
+    for name, paper_id, new in finished.papers:
+        paper = library.paper(paper_id) or {}
+        counts = f"{len(library.sections(paper_id))} sections, {len(library.references(paper_id))} references"
+        click.echo(terminal_text(f"  {'added' if new else 'merged'}: {name} → paper:{paper_id} "
+                                 f"{(paper.get('title') or '')[:70]} ({counts})"))
+    for line in finished.skipped:
+        click.echo(click.style(terminal_text(f"  skipped: {line}"), fg="yellow"), err=True)
+    for line in finished.notes:
+        click.echo(click.style(terminal_text(f"  note: {line}"), fg="yellow"), err=True)
+    for line in finished.merged:
+        click.echo(terminal_text(f"  merged:  {line}"))
+    click.echo(f"  library: {_count_line(library.counts())}")
     if index:
         click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
                    f"({index['indexed']} indexed)")
@@ -243,13 +298,16 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
     click.echo(safe(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}"))
     if row["cited_by_count"] is not None:
         click.echo(f"cited by {row['cited_by_count']} (source count)")
+    if row.get("pdf_path"):
+        click.echo(safe(f"PDF: {row['pdf_path']}"))
     if row["abstract"]:
         click.echo("\n" + safe(row["abstract"]))
     if sections:
         click.echo(click.style(f"\nSections ({len(sections)})", bold=True))
         for section in sections:
             number = f"{section['number']} " if section["number"] else ""
-            click.echo(safe(f"  {number}{section['title'] or '(untitled)'}  [{section['reference_count']} references]"))
+            page = f"  p. {section['page']}" if section.get("page") else ""
+            click.echo(safe(f"  {number}{section['title'] or '(untitled)'}{page}  [{section['reference_count']} references]"))
     if references and refs:
         click.echo(click.style(f"\nReferences ({len(refs)})", bold=True))
         for reference in refs:

@@ -2,7 +2,10 @@
 sections and references.
 
 An empty library says so, with the next step (core.readiness words it). The import box completes
-paths (Tab). Searching arXiv or OpenAlex online lists results without storing them; Enter marks
+paths (Tab); a PDF or a folder of PDFs is read paper by paper (core.library.pdf_import), with the
+file being read shown and a Cancel that stops between papers. On a chosen paper, `o` opens its PDF
+(or its link) and `c` copies its BibTeX (core.library.reading); its abstract's LaTeX shows as
+Unicode. Searching arXiv or OpenAlex online lists results without storing them; Enter marks
 the ones to keep and "Add chosen" adds them — with the works they cite, when OpenAlex lists them.
 
 Imports and searches run in thread workers, each with its own SQLite connection (a connection
@@ -12,12 +15,14 @@ indexed queries and happens on the UI thread through the pane's own connection.
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
@@ -31,6 +36,8 @@ from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
+from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 
@@ -45,12 +52,15 @@ def mark(chosen: bool) -> Text:
     return Text("[x]" if chosen else "[ ]")
 
 
-KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}
+KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX",
+               "pdf": "PDF (file or folder)"}
 
 
 def _guess_kind(path: str) -> str | None:
     """The import kind from the file's name, or from its first bytes for JSON and JSON lines."""
     name = path.lower()
+    if name.endswith(".pdf") or (path and Path(path).expanduser().is_dir()):
+        return "pdf"
     if name.endswith(".bib"):
         return "bibtex"
     if name.endswith((".xml", ".atom")):
@@ -66,6 +76,13 @@ def _guess_kind(path: str) -> str | None:
 
 
 class LibraryPane(Vertical):
+    BINDINGS = [
+        Binding("o", "open_paper", "Open PDF/link", id="library.open",
+                tooltip="Open the chosen paper's PDF in the system viewer, or its page in the browser"),
+        Binding("c", "copy_bibtex", "Copy BibTeX", id="library.copy-bibtex",
+                tooltip="Copy the chosen paper's citation as BibTeX"),
+    ]
+
     class Progress(Message):
         def __init__(self, done: int, total: int, label: str) -> None:
             super().__init__()
@@ -87,6 +104,7 @@ class LibraryPane(Vertical):
             self.event = event
 
     online_transport = None  # tests replay recorded answers through an httpx.MockTransport
+    launcher = staticmethod(system_launcher)  # what `o` hands a PDF or URL to; tests record instead
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -96,6 +114,7 @@ class LibraryPane(Vertical):
         self.online_records: list = []
         self.online_chosen: set[int] = set()
         self.online_query = ""
+        self.import_cancel = threading.Event()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="library-counts")
@@ -103,9 +122,10 @@ class LibraryPane(Vertical):
         with Horizontal(id="library-import-row", classes="library-row"):
             yield Select([(label, kind) for kind, label in KIND_LABELS.items()], value="unarxive",
                          allow_blank=False, id="import-kind")
-            yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib); Tab completes",
-                            id="import-path")
+            yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib, .pdf or a folder of PDFs); "
+                                        "Tab completes", id="import-path")
             yield Button("Import", id="import-button", variant="primary")
+            yield Button("Cancel", id="import-cancel", variant="error", disabled=True)
         with Horizontal(id="library-online-row", classes="library-row"):
             yield Select([(label, source) for source, label in ONLINE_SOURCES.items()], value="arxiv",
                          allow_blank=False, id="online-source")
@@ -187,6 +207,8 @@ class LibraryPane(Vertical):
             return
         kind = self.query_one("#import-kind", Select).value
         self.query_one("#import-button", Button).disabled = True
+        self.import_cancel.clear()
+        self.query_one("#import-cancel", Button).disabled = kind != "pdf"
         message = plain(f"importing {Path(path).name} as {KIND_LABELS[kind]}…")
         self.query_one("#import-message", Static).update(message)
         self.run_import(kind, Path(path).expanduser())
@@ -195,6 +217,9 @@ class LibraryPane(Vertical):
     def run_import(self, kind: str, path: Path) -> None:
         library = Library.open(self.services.where)  # this thread's own connection
         try:
+            if kind == "pdf":
+                self._import_pdfs(path, library)
+                return
             last_post = 0.0
             finished = None
             for event in import_file(kind, path, library):
@@ -214,6 +239,26 @@ class LibraryPane(Vertical):
         finally:
             library.close()
 
+    def _import_pdfs(self, path: Path, library: Library) -> None:
+        """Runs in the import worker: each PDF read and stored whole; Cancel stops between papers."""
+        finished = None
+        for event in import_pdfs(path, library, grobid_url=self.services.settings.pdf.grobid_url,
+                                 should_stop=self.import_cancel.is_set):
+            if isinstance(event, ImportProgress):
+                self.post_message(self.Progress(event.done, event.total, f"reading {event.message}" if event.message else ""))
+            elif isinstance(event, PdfImportFinished):
+                finished = event
+        index_note = self._sync_index(library) if finished.papers else Text()
+        message = assemble(finished.summary, index_note)
+        for line in finished.skipped + finished.notes:  # each file left out, one line each
+            message.append_text(assemble("\n", (line, "yellow")))
+        self.post_message(self.Imported(message, True))
+
+    @on(Button.Pressed, "#import-cancel")
+    def cancel_import(self) -> None:
+        self.import_cancel.set()
+        self.query_one("#import-message", Static).update("cancelling: the paper being read is finished or dropped, never half stored…")
+
     def _sync_index(self, library: Library) -> Text:
         """Embed the new papers for search; on failure say so and keep the import."""
         try:
@@ -231,11 +276,14 @@ class LibraryPane(Vertical):
     def _progress(self, message: Progress) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
+        if message.label.startswith("reading ") and not self.import_cancel.is_set():
+            self.query_one("#import-message", Static).update(plain(f"{message.label} ({message.done + 1}/{message.total})"))
 
     @on(Imported)
     def _imported(self, message: Imported) -> None:
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
+        self.query_one("#import-cancel", Button).disabled = True
         self.query_one("#online-add", Button).disabled = False
         if message.ok:
             self.refresh_counts()
@@ -383,7 +431,8 @@ class LibraryPane(Vertical):
                 f"{' · ' + ids if ids else ''}{cited}{in_library}")
         # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
         # Textual's markup would read as tags (and swallow what follows).
-        header = assemble((paper["title"], "bold"), "\n", authors, "\n", (line, "dim"), "\n\n", paper["abstract"] or "")
+        header = assemble((paper["title"], "bold"), "\n", authors, "\n", (line, "dim"), "\n\n",
+                          abstract_text(paper["abstract"]))
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()
@@ -416,6 +465,23 @@ class LibraryPane(Vertical):
                           key=f"{reference['id']}:{reference['cited_paper_id'] or ''}")
         where = "this section" if section_id is not None else "the paper"
         self.query_one("#references-title", Label).update(f"References of {where} ({len(references)})")
+
+    # -- reading the chosen paper: open it, copy its citation -----------------------------------------
+    def action_open_paper(self) -> None:
+        if self.paper_id is None:
+            self.query_one("#import-message", Static).update("Choose a paper first (the list on the left).")
+            return
+        opened = open_paper(self.library, self.paper_id, self.launcher)
+        self.query_one("#import-message", Static).update(plain(opened.message))
+
+    def action_copy_bibtex(self) -> None:
+        if self.paper_id is None:
+            self.query_one("#import-message", Static).update("Choose a paper first (the list on the left).")
+            return
+        entry = bibtex_entry(self.library, self.paper_id)
+        self.app.copy_to_clipboard(entry)
+        self.query_one("#import-message", Static).update(plain(f"copied the BibTeX of paper:{self.paper_id} "
+                                                               f"({entry.count(chr(10))} lines)"))
 
     @on(DataTable.RowSelected, "#paper-references")
     def _open_reference(self, event: DataTable.RowSelected) -> None:
