@@ -21,7 +21,7 @@ import click
 from scholar_tui.app.cli_support import Context, emit_json
 from scholar_tui.indexes.records import show_controls
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "zotero")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
@@ -63,17 +63,25 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 # -- import --------------------------------------------------------------------------------------
 @click.command("import")
 @click.argument("kind", type=click.Choice(KINDS))
-@click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
 @click.option("--skip-bad", is_flag=True,
               help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_obj
-def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad: bool, as_json: bool) -> None:
+def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
-    arxiv (Atom feed) or bibtex. All or nothing (unless --skip-bad); a second run adds nothing."""
+    arxiv (Atom feed), bibtex, or zotero (a Zotero data folder; default ~/Zotero). All or nothing
+    (unless --skip-bad); a second run adds nothing."""
     from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
+    if kind == "zotero":
+        _import_zotero(obj, path, no_index, as_json)
+        return
+    if path is None:
+        raise click.UsageError(f"import {kind} needs the PATH of a file")
+    if path.is_dir():
+        raise click.BadParameter(f"{path} is a folder; import {kind} reads one file", param_hint="PATH")
     library = _library(obj)
     finished: ImportFinished | None = None
     bar = None
@@ -100,7 +108,7 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad
     totals = library.counts()
     if as_json:
         emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
-                   "merged": finished.merged,
+                   "merged": finished.merged, "works_merged": finished.works_merged,
                    "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
                    "skipped": finished.skipped,
                    "library": totals, "index": index})
@@ -108,12 +116,41 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad
     left_out = f"; skipped {len(finished.skipped)} malformed records" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
+    for line in finished.works_merged:
+        click.echo(f"  merged:  {show_controls(line)}")
     for line in finished.merged:
         click.echo(f"  merged:  {line}")
     click.echo(f"  library: {_count_line(totals)}")
     if index:
         click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
                    f"({index['indexed']} indexed)")
+
+
+def _import_zotero(obj: Context, folder: Path | None, no_index: bool, as_json: bool) -> None:
+    """`import zotero [DIR]`: progress on stderr, then the summary and one line per note."""
+    from scholar_tui.core.library.importer import LibraryImportError
+    from scholar_tui.core.library.zotero import ZoteroFinished, import_zotero
+
+    library = _library(obj)
+    finished: ZoteroFinished | None = None
+    try:
+        for event in import_zotero(folder, library):
+            if isinstance(event, ZoteroFinished):
+                finished = event
+            elif not as_json:
+                click.echo(f"\r{event.done}/{event.total} items", nl=False, err=True)
+    except LibraryImportError as error:
+        raise click.ClickException(f"{show_controls(str(error))}; the library is unchanged") from error
+    assert finished is not None
+    if not as_json:
+        click.echo("", err=True)
+    index = None if no_index else _sync_index(obj, library, quiet=as_json)
+    if as_json:
+        emit_json({**finished.__dict__, "library": library.counts(), "index": index})
+        return
+    for line in finished.lines():
+        click.echo(show_controls(line))
+    click.echo(f"  library: {_count_line(library.counts())}")
 
 
 # -- library -------------------------------------------------------------------------------------

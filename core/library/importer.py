@@ -27,7 +27,7 @@ from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "zotero")
 
 
 class LibraryImportError(Exception):
@@ -54,14 +54,30 @@ class ImportFinished:
     paper_ids: list[int] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
     skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
+    works_merged: list[str] = field(default_factory=list)  # records that joined a paper already stored
 
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
         merged = merges_note(self.merged)
+        works = works_note(self.works_merged)
         left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
         return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-                f" in {self.seconds:.1f} s{merged}{left_out}")
+                f" in {self.seconds:.1f} s{works}{merged}{left_out}")
+
+
+def works_note(lines: list[str]) -> str:
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return f"; 1 record merged with a paper already here: {lines[0]}"
+    return f"; {len(lines)} records merged with papers already here (`scholar-tui library merges`)"
+
+
+def work_merge_line(row: dict) -> str:
+    """One merge of works, for an import's summary: what joined what, why, and how to undo it."""
+    return (f"“{row['title']}” ({row['record_source']}) joined paper:{row['kept_id']} ({row['evidence']}; "
+            f"undo: scholar-tui library split paper:{row['kept_id']} --merge {row['id']})")
 
 
 @dataclass
@@ -223,16 +239,25 @@ def store_records(library: Library, records: list[Record]) -> tuple[list[int], i
 
 
 def import_file(
-    kind: str, path: str | Path, library: Library, *, should_stop: Callable[[], bool] | None = None,
+    kind: str, path: str | Path | None, library: Library, *, should_stop: Callable[[], bool] | None = None,
     skip_bad: bool = False,
 ) -> Iterator[Event]:
     """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back).
 
     A malformed record (valid JSON or BibTeX, but a field of the wrong type, no title…) stops the
     import and changes nothing; with ``skip_bad`` it is left out, named in ``ImportFinished.skipped``,
-    and the good records are imported. A file that cannot be read as a whole always stops it."""
+    and the good records are imported. A file that cannot be read as a whole always stops it.
+
+    ``zotero`` takes a Zotero data folder (None: Zotero's usual one) and ends with a ``ZoteroFinished``."""
+    if kind == "zotero":
+        from scholar_tui.core.library.zotero import import_zotero
+
+        yield from import_zotero(path, library, should_stop=should_stop)
+        return
     if kind not in READERS:
         raise LibraryImportError(f"unknown import kind {kind!r}: choose one of {', '.join(KINDS)}")
+    if path is None:
+        raise LibraryImportError(f"import {kind} needs the path of a file")
     path = Path(path)
     if not path.is_file():
         raise LibraryImportError(f"{path}: no such file")
@@ -242,6 +267,7 @@ def import_file(
         with library.transaction():
             # Counted under the write lock: rows another import committed while we waited are not ours.
             before = library.counts()
+            merges_before = library.last_work_merge_id()
             for done, total, records in READERS[kind](path):
                 if should_stop is not None and should_stop():
                     raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
@@ -261,6 +287,7 @@ def import_file(
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink()
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
+            works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             after = library.counts()
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
@@ -269,7 +296,7 @@ def import_file(
     except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
         raise LibraryImportError(str(error)) from error
     yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged,
-                         skipped)
+                         skipped, works_merged)
 
 
 def _nothing_read(kind: str, path: Path, skipped: list[str]) -> str:
