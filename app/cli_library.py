@@ -191,10 +191,13 @@ def _note_if_empty(lib) -> None:
 @library.command("search")
 @click.argument("query")
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
+@click.option("--collection", help="Only papers in this collection (a name or a path; sub-collections included).")
+@click.option("--tag", help="Only papers with this tag.")
 @click.option("--limit", default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def library_search(obj: Context, query: str, before: str | None, limit: int, as_json: bool) -> None:
+def library_search(obj: Context, query: str, before: str | None, collection: str | None, tag: str | None,
+                   limit: int, as_json: bool) -> None:
     """Hybrid (vector + full-text) search over titles and abstracts."""
     from scholar_tui.core.readiness import library_missing
     from scholar_tui.indexes.library_search import LibraryIndex, SearchError
@@ -205,9 +208,11 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
     missing = library_missing(lib)
     if missing is not None:  # before loading the embedder: there is nothing to search
         raise click.ClickException(missing.summary())
+    within = _labelled(lib, collection, tag)
     _sync_index(obj, lib, quiet=True)
     try:
-        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit)
+        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit,
+                                                                          within=within)
     except (SearchError, LLMError) as error:
         raise click.ClickException(str(error)) from error
     if as_json:
@@ -218,6 +223,21 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
     for hit in hits:
         ranks = f"vector #{hit.vector_rank or '-'} text #{hit.text_rank or '-'}"
         click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {show_controls(hit.title)}  [{ranks}]")
+
+
+def _labelled(lib, collection: str | None, tag: str | None) -> set[int] | None:
+    """The papers a --collection / --tag filter allows (None: no filter); an unknown one is an error."""
+    if collection is None and tag is None:
+        return None
+    if collection is not None and not lib.has_collection(collection):
+        known = ", ".join(row["path"] for row in lib.collections()[:8]) or "none yet (import zotero brings them)"
+        raise click.ClickException(f"no collection {show_controls(collection)!r}; collections: {show_controls(known)}")
+    within = lib.papers_labelled(collection=collection, tag=tag)
+    if not within:
+        raise click.ClickException("no paper is in that collection with that tag" if collection and tag
+                                   else f"no paper has the tag {show_controls(tag or '')!r}" if tag
+                                   else "that collection holds no paper")
+    return within
 
 
 def _utf8(argument: str) -> str:
@@ -294,6 +314,22 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"]
             links = _links(reference)
             click.echo(safe(f"  {label} {text}" + (f"\n      {links}" if links else "")))
+
+
+@library.command("collections")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_collections(obj: Context, as_json: bool) -> None:
+    """The collections and tags imported from reference managers, with how many papers each holds."""
+    lib = _library(obj)
+    collections, tags = lib.collections(), lib.tags()
+    if as_json:
+        emit_json({"collections": collections, "tags": tags})
+        return
+    click.echo(f"{len(collections)} collections")
+    for row in collections:
+        click.echo(show_controls(f"  {row['path']}  ({row['papers']} papers)"))
+    click.echo(f"{len(tags)} tags: " + show_controls(", ".join(f"{row['tag']} ({row['papers']})" for row in tags)))
 
 
 @library.command("export-bibtex")
