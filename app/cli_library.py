@@ -290,6 +290,8 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
                 "reference_ids": [r["id"] for r in lib.references(paper_id, section["id"])]} for section in sections],
             "references": refs,
             "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
+            "sources": lib.paper_sources(paper_id),
+            "merges": lib.work_merges(paper_id=paper_id),
         })
         return
     safe = show_controls  # data imported before control characters were stripped may hold some
@@ -300,6 +302,7 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
     click.echo(safe(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}"))
     if row["cited_by_count"] is not None:
         click.echo(f"cited by {row['cited_by_count']} (source count)")
+    _echo_sources(lib, paper_id)
     if row["abstract"]:
         click.echo("\n" + safe(row["abstract"]))
     if sections:
@@ -314,6 +317,60 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"]
             links = _links(reference)
             click.echo(safe(f"  {label} {text}" + (f"\n      {links}" if links else "")))
+
+
+def _echo_sources(lib, paper_id: int) -> None:
+    """Where the paper came from (every source id kept), and the merges that made it one record."""
+    sources = lib.paper_sources(paper_id)
+    if sources:
+        listed = "; ".join(f"{row['source']} {row['source_id']}" + (f" ({row['library']})" if row["library"] else "")
+                           for row in sources)
+        click.echo(show_controls(f"sources: {listed}"))
+    for merge in lib.work_merges(paper_id=paper_id):
+        click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” from {merge['record_source']} — "
+                                 f"{merge['evidence']}; undo: scholar-tui library split paper:{paper_id} "
+                                 f"--merge {merge['id']}"))
+
+
+@library.command("merges")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_merges(obj: Context, as_json: bool) -> None:
+    """Every merge of two records into one paper in force, with its evidence (undo: library split)."""
+    lib = _library(obj)
+    merges = lib.work_merges()
+    if as_json:
+        emit_json(merges)
+        return
+    if not merges:
+        click.echo("no records merged")
+    for merge in merges:
+        click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” ({merge['record_source']}) → "
+                                 f"paper:{merge['kept_id']} ({merge['evidence']})"))
+
+
+@library.command("split")
+@click.argument("paper")
+@click.option("--merge", "merge_id", type=int, help="Undo only this merge (default: every merge into PAPER).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_split(obj: Context, paper: str, merge_id: int | None, as_json: bool) -> None:
+    """Undo merges into PAPER: each merged record becomes its own paper again, with its source,
+    ids, collections and tags, and later imports keep the two apart."""
+    lib = _library(obj)
+    paper_id = _resolve(lib, paper)
+    merges = [m for m in lib.work_merges(paper_id=paper_id) if merge_id is None or m["id"] == merge_id]
+    if not merges:
+        raise click.ClickException(f"paper:{paper_id} has no merge{' ' + str(merge_id) if merge_id else ''} to undo "
+                                   "(`scholar-tui library merges` lists them)")
+    with lib.transaction():
+        restored = [lib.split_work_merge(merge["id"]) for merge in reversed(merges)]
+    if as_json:
+        emit_json(restored)
+        return
+    for item in restored:
+        click.echo(show_controls(f"paper:{item['restored_id']} “{item['title']}” is its own paper again; "
+                                 f"paper:{item['kept_id']} keeps the rest"))
 
 
 @library.command("collections")
