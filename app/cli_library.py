@@ -113,7 +113,7 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
                    "skipped": finished.skipped,
                    "library": totals, "index": index})
         return
-    left_out = f"; skipped {len(finished.skipped)} malformed records" if finished.skipped else ""
+    left_out = f"; left out {len(finished.skipped)} records, each named" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
     for line in finished.works_merged:

@@ -277,8 +277,13 @@ class Library(WorksMixin):
             else:
                 self._adopt_ids(person_id, author.openalex_id, author.orcid)
                 self._add_name(person_id, author.name)
-            if person_id in seen:  # the same name twice in one author list
-                continue
+            if person_id in seen:
+                # the same name twice in one author list ('Y Wang and D Liu and Y Wang') is two
+                # people who share it: the second gets a person of its own, kept apart from the first
+                first = person_id
+                person_id = self._new_person(author.name, "paper")
+                self.conn.execute("insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
+                                  (first, person_id, _now()))
             seen.add(person_id)
             self._note_organization(person_id, author.affiliation)
             self.conn.execute(

@@ -61,7 +61,7 @@ class ImportFinished:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
         merged = merges_note(self.merged)
         works = works_note(self.works_merged)
-        left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
+        left_out = f"; left out {len(self.skipped)} records, each named" if self.skipped else ""
         return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
                 f" in {self.seconds:.1f} s{works}{merged}{left_out}")
 
@@ -87,6 +87,14 @@ class BadRecord:
     message: str
 
 
+@dataclass
+class NamedSkip:
+    """A record a reader leaves out by rule and names (a BibTeX entry without a title, a block the
+    parser gave up on): one line in the summary, and the rest of the file imports."""
+
+    message: str
+
+
 Event = ImportProgress | ImportFinished
 Record = PaperRecord | PersonRecord
 
@@ -107,7 +115,8 @@ def _json_line(line: bytes) -> Any:
         raise ValueError("nested too deeply (over ~1000 levels)") from None
 
 
-Read = Iterator[tuple[int, int, list[Record] | BadRecord]]  # (done, total, what one step read)
+# (done, total, what one step read); a record may come with its id in the source (a BibTeX key)
+Read = Iterator[tuple[int, int, list[Record] | list[Record | tuple[Record, str]] | BadRecord | NamedSkip]]
 
 
 def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
@@ -205,22 +214,24 @@ def _arxiv(path: Path) -> Read:
 
 
 def _bibtex(path: Path) -> Read:
-    from scholar_tui.core.library.bibtex import BibtexError, entry_to_record, parse_entries
+    """Works of a .bib file; an entry without a title or a block that cannot be parsed is named."""
+    from scholar_tui.core.library.bibtex import BibtexError, entry_to_record, read_bib
 
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise LibraryImportError(f"{path.name}: not UTF-8 text (byte {error.start})") from error
-    try:
-        entries = parse_entries(text)
-    except BibtexError as error:
-        raise LibraryImportError(f"{path.name} line {error.line}: {error}") from error
-    for index, entry in enumerate(entries, start=1):
+    bib = read_bib(text)
+    total = len(bib.entries) + len(bib.problems)
+    for problem in bib.problems:
+        yield 0, total, NamedSkip(f"{path.name} line {problem.line}: {problem}")
+    for index, entry in enumerate(bib.entries, start=1):
         try:
-            records: list[Record] | BadRecord = [entry_to_record(entry)]
+            # the entry's key names it in its file: two entries are two records, even when identical
+            records: list[Record | tuple[Record, str]] | NamedSkip = [(entry_to_record(entry), f"{path.name}#{entry.key}")]
         except BibtexError as error:
-            records = BadRecord(f"{path.name} line {error.line}: {error}")
-        yield index, len(entries), records
+            records = NamedSkip(f"{path.name} line {error.line}: {error}")
+        yield index, total, records
 
 
 READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibtex": _bibtex}
@@ -271,14 +282,18 @@ def import_file(
             for done, total, records in READERS[kind](path):
                 if should_stop is not None and should_stop():
                     raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
+                if isinstance(records, NamedSkip):
+                    skipped.append(records.message)
+                    continue
                 if isinstance(records, BadRecord):
                     if not skip_bad:
                         raise LibraryImportError(records.message)
                     skipped.append(records.message)
                     continue
-                for record in records:
+                for item in records:
+                    record, source_id = item if isinstance(item, tuple) else (item, None)
                     if isinstance(record, PaperRecord):
-                        paper_ids.append(library.store_paper(record)[0])
+                        paper_ids.append(library.store_paper(record, source_id=source_id)[0])
                     else:
                         library.store_person(record)
                 records_read += len(records)
