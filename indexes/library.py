@@ -97,6 +97,9 @@ class Library(WorksMixin):
     def counts(self) -> dict[str, int]:
         return {label: self._one(f"select count(*) from {table}") for label, table in COUNTED_TABLES.items()}
 
+    def paper_count(self) -> int:
+        return self._one("select count(*) from papers")
+
     def record_import(self, kind: str, path: str, started_at: str, seconds: float, summary: dict) -> None:
         self.conn.execute(
             "insert into library_imports (kind, path, started_at, seconds, summary) values (?, ?, ?, ?, ?)",
