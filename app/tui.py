@@ -9,7 +9,7 @@ from textual.widgets import Footer, Header, TabbedContent
 
 from scholar_tui.app.commands import ScholarCommands
 from scholar_tui.app.help import HelpScreen
-from scholar_tui.app.messages import ModelStateChanged, NetworkChecked, SettingsChanged
+from scholar_tui.app.messages import LibraryChanged, ModelStateChanged, NetworkChecked, SettingsChanged
 from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
 from scholar_tui.app.services import Services
@@ -137,6 +137,12 @@ class ScholarApp(App):
         bar.model_state = message.state
         if message.state == "error":
             self.notify(message.detail, title="Model", severity="error", timeout=8)
+
+    @on(LibraryChanged)
+    def library_changed(self) -> None:
+        from scholar_tui.app.panes.library import LibraryPane
+
+        self.query_one(LibraryPane).library_changed()
 
     @on(SettingsChanged)
     def settings_changed(self) -> None:

@@ -12,6 +12,7 @@ indexed queries and happens on the UI thread through the pane's own connection.
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -28,9 +29,11 @@ from scholar_tui.core.library.online import (
 from scholar_tui.core.readiness import library_missing
 
 from scholar_tui.app.widgets.focus import focus_start
-from scholar_tui.app.widgets.markup import escape
+from scholar_tui.app.widgets.markup import escape, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.core.library.zotero import ZoteroFinished
+from scholar_tui.core.library.zotero_db import default_folder as default_zotero_folder
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from scholar_tui.indexes.records import show_controls
@@ -41,12 +44,15 @@ def cell(text: str | None) -> str:
     return escape(text or "")
 
 
-KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX"}
+KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX",
+               "zotero": "Zotero folder"}
 
 
 def _guess_kind(path: str) -> str | None:
     """The import kind from the file's name, or from its first bytes for JSON and JSON lines."""
     name = path.lower()
+    if name.endswith("zotero.sqlite") or (name and (Path(path).expanduser() / "zotero.sqlite").is_file()):
+        return "zotero"
     if name.endswith(".bib"):
         return "bibtex"
     if name.endswith((".xml", ".atom")):
@@ -92,6 +98,7 @@ class LibraryPane(Vertical):
         self.online_records: list = []
         self.online_chosen: set[int] = set()
         self.online_query = ""
+        self.cancel_import: threading.Event | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("", id="library-counts")
@@ -102,6 +109,7 @@ class LibraryPane(Vertical):
             yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib); Tab completes",
                             id="import-path")
             yield Button("Import", id="import-button", variant="primary")
+            yield Button("Cancel", id="import-cancel", variant="warning")
         with Horizontal(id="library-online-row", classes="library-row"):
             yield Select([(label, source) for source, label in ONLINE_SOURCES.items()], value="arxiv",
                          allow_blank=False, id="online-source")
@@ -136,10 +144,12 @@ class LibraryPane(Vertical):
         self.query_one("#paper-references", DataTable).add_columns("#", "links", "reference")
         self.query_one("#online-results", DataTable).add_columns("add", "#", "date", "title", "authors")
         self.query_one("#online-box").display = False
+        self.query_one("#import-cancel").display = False
         self.refresh_counts()
         self.show_recent()
 
     def on_show(self) -> None:
+        self.refresh_counts()  # the CLI or another tab may have changed the library meanwhile
         # where a person starts: the search box, or the import box while there is nothing to search
         focus_start(self, "#import-path" if library_missing(self.library) else "#library-query")
 
@@ -174,32 +184,50 @@ class LibraryPane(Vertical):
         if kind:
             self.query_one("#import-kind", Select).value = kind
 
+    @on(Select.Changed, "#import-kind")
+    def _kind_chosen(self, event: Select.Changed) -> None:
+        """Zotero's data folder is where Zotero keeps it unless the person says otherwise."""
+        box = self.query_one("#import-path", Input)
+        if event.value == "zotero" and not box.value.strip():
+            box.value = str(default_zotero_folder())
+
     @on(Input.Submitted, "#import-path")
     @on(Button.Pressed, "#import-button")
     def start_import(self) -> None:
         path = self.query_one("#import-path", Input).value.strip()
-        if not path:
+        kind = self.query_one("#import-kind", Select).value
+        if not path and kind != "zotero":
             self.query_one("#import-message", Static).update("[yellow]Type the path of a file to import.[/]")
             return
-        kind = self.query_one("#import-kind", Select).value
+        target = Path(path).expanduser() if path else default_zotero_folder()
         self.query_one("#import-button", Button).disabled = True
-        self.query_one("#import-message", Static).update(f"importing {escape(Path(path).name)} as {KIND_LABELS[kind]}…")
-        self.run_import(kind, Path(path).expanduser())
+        self.query_one("#import-cancel").display = True
+        self.cancel_import = threading.Event()
+        self.query_one("#import-message", Static).update(f"importing {escape(target.name)} as {KIND_LABELS[kind]}…")
+        self.run_import(kind, target, self.cancel_import)
+
+    @on(Button.Pressed, "#import-cancel")
+    def _cancel_import(self) -> None:
+        if self.cancel_import is not None:
+            self.cancel_import.set()
+            self.query_one("#import-message", Static).update("cancelling: the library stays as it was…")
 
     @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)
-    def run_import(self, kind: str, path: Path) -> None:
+    def run_import(self, kind: str, path: Path, cancel: threading.Event) -> None:
         library = Library.open(self.services.where)  # this thread's own connection
         try:
             last_post = 0.0
             finished = None
-            for event in import_file(kind, path, library):
+            for event in import_file(kind, path, library, should_stop=cancel.is_set):
                 if isinstance(event, ImportProgress) and time.monotonic() - last_post > 0.1:
-                    self.post_message(self.Progress(event.done, event.total, "importing"))
+                    label = f"importing {event.message}" if event.message else "importing"
+                    self.post_message(self.Progress(event.done, event.total, label))
                     last_post = time.monotonic()
-                elif isinstance(event, ImportFinished):
+                elif isinstance(event, (ImportFinished, ZoteroFinished)):
                     finished = event
             self.post_message(self.Progress(1, 1, "imported"))
-            summary = finished.summary
+            summary = "\n".join(finished.lines() if isinstance(finished, ZoteroFinished) else
+                                [finished.summary, *finished.works_merged[:3], *finished.skipped[:3]])
             index_note = self._sync_index(library)
             self.post_message(self.Imported(f"{escape(summary)}{index_note}", True))
         except LibraryImportError as error:
@@ -226,14 +254,24 @@ class LibraryPane(Vertical):
     def _progress(self, message: Progress) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
+        if message.label.startswith("importing ") and message.total > 1:
+            self.query_one("#import-message", Static).update(
+                plain(f"{message.done}/{message.total} {message.label}"))
 
     @on(Imported)
     def _imported(self, message: Imported) -> None:
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
+        self.query_one("#import-cancel").display = False
         self.query_one("#online-add", Button).disabled = False
+        self.refresh_counts()  # a failed import changed nothing, but another process may have
         if message.ok:
-            self.refresh_counts()
+            self.show_recent()
+
+    def library_changed(self) -> None:
+        """Someone else changed the library (a PaSa crawl that added cited works): counts and list anew."""
+        self.refresh_counts()
+        if not self.query_one("#library-query", Input).value.strip():
             self.show_recent()
 
     # -- online: search arXiv or OpenAlex, then add the chosen results ------------------------------
