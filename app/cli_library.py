@@ -226,18 +226,12 @@ def library_search(obj: Context, query: str, before: str | None, collection: str
 
 
 def _labelled(lib, collection: str | None, tag: str | None) -> set[int] | None:
-    """The papers a --collection / --tag filter allows (None: no filter); an unknown one is an error."""
-    if collection is None and tag is None:
-        return None
-    if collection is not None and not lib.has_collection(collection):
-        known = ", ".join(row["path"] for row in lib.collections()[:8]) or "none yet (import zotero brings them)"
-        raise click.ClickException(f"no collection {show_controls(collection)!r}; collections: {show_controls(known)}")
-    within = lib.papers_labelled(collection=collection, tag=tag)
-    if not within:
-        raise click.ClickException("no paper is in that collection with that tag" if collection and tag
-                                   else f"no paper has the tag {show_controls(tag or '')!r}" if tag
-                                   else "that collection holds no paper")
-    return within
+    from scholar_tui.core.library.labels import LabelError, labelled_papers
+
+    try:
+        return labelled_papers(lib, collection, tag)
+    except LabelError as error:
+        raise click.ClickException(str(error)) from error
 
 
 def _utf8(argument: str) -> str:

@@ -222,3 +222,24 @@ def test_the_copy_is_private(empty_library, tmp_path):
     assert sorted(path.name for path in folder.iterdir()) == before
     shutil.rmtree(folder / "storage")
     assert run(folder, empty_library, read_pdf=no_reader).unchanged == 4
+
+
+def test_library_search_keeps_to_a_collection(empty_library, where, tmp_path):
+    from scholar_tui.indexes.library_search import LibraryIndex
+
+    from .library_support import HashingEmbedder
+
+    run(make_zotero(tmp_path / "Zotero"), empty_library, read_pdf=no_reader)
+    index = LibraryIndex(where, HashingEmbedder())
+    for _ in index.sync(empty_library):
+        pass
+    everything = {hit.paper_id for hit in index.search(empty_library, "data processing polynomials paxos", limit=10)}
+    within = empty_library.papers_labelled(collection="Computer Science")
+    kept = {hit.paper_id for hit in index.search(empty_library, "data processing polynomials paxos", limit=10,
+                                                 within=within)}
+    assert len(everything) == 4 and kept == within and len(kept) == 2
+    assert index.searchable(None, within) == 2
+    unknown = CliRunner().invoke(cli, ["library", "search", "anything", "--collection", "Biology"])
+    assert unknown.exit_code == 1 and "no collection 'Biology'; collections: Computer Science" in unknown.output
+    no_tag = CliRunner().invoke(cli, ["library", "search", "anything", "--tag", "nonesuch"])
+    assert no_tag.exit_code == 1 and "no paper has the tag 'nonesuch'" in no_tag.output
