@@ -18,10 +18,10 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json
+from scholar_tui.app.cli_support import Context, emit_json, terminal_text
 from scholar_tui.indexes.records import show_controls
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "zotero")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
@@ -71,17 +71,21 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 @click.pass_obj
 def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
-    arxiv (Atom feed), bibtex, or zotero (a Zotero data folder; default ~/Zotero). All or nothing
-    (unless --skip-bad); a second run adds nothing."""
+    arxiv (Atom feed), bibtex, pdf (a file or a folder, recursive: one paper per PDF, each stored
+    whole; Ctrl-C stops between papers) or zotero (a Zotero data folder; default ~/Zotero). All or
+    nothing per file (unless --skip-bad); a second run adds nothing."""
     from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
     if kind == "zotero":
         _import_zotero(obj, path, no_index, as_json)
         return
     if path is None:
-        raise click.UsageError(f"import {kind} needs the PATH of a file")
+        raise click.UsageError(f"import {kind} needs a PATH")
+    if kind == "pdf":
+        _import_pdfs(obj, path, no_index=no_index, as_json=as_json)
+        return
     if path.is_dir():
-        raise click.BadParameter(f"{path} is a folder; import {kind} reads one file", param_hint="PATH")
+        raise click.ClickException(f"{path} is a folder: only `import pdf` and `import zotero` read a folder")
     library = _library(obj)
     finished: ImportFinished | None = None
     bar = None
@@ -151,6 +155,54 @@ def _import_zotero(obj: Context, folder: Path | None, no_index: bool, as_json: b
     for line in finished.lines():
         click.echo(show_controls(line))
     click.echo(f"  library: {_count_line(library.counts())}")
+
+
+def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> None:
+    """`import pdf PATH`: a line per file as it is read, the skipped files named one line each."""
+    from scholar_tui.core.library.importer import ImportProgress, LibraryImportError
+    from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
+
+    library = _library(obj)
+    settings = obj.settings.pdf
+    finished: PdfImportFinished | None = None
+    events = import_pdfs(path, library, grobid_url=settings.grobid_url)
+    try:
+        for event in events:
+            if isinstance(event, ImportProgress) and event.message and not as_json:
+                click.echo(terminal_text(f"[{event.done + 1}/{event.total}] reading {event.message}"), err=True)
+            elif isinstance(event, PdfImportFinished):
+                finished = event
+    except LibraryImportError as error:
+        raise click.ClickException(str(error)) from error
+    except KeyboardInterrupt:
+        events.close()  # the paper being stored rolls back with its transaction; the ones before stay
+        click.echo("cancelled: the papers already stored stay; the one being read was not stored", err=True)
+        raise SystemExit(130) from None
+    assert finished is not None
+    index = None if no_index or not finished.papers else _sync_index(obj, library, quiet=as_json)
+    if as_json:
+        emit_json({"kind": "pdf", "path": str(path), "files": finished.files,
+                   "papers": [{"file": name, "paper_id": paper_id, "new": new} for name, paper_id, new in finished.papers],
+                   "skipped": finished.skipped, "notes": finished.notes, "merged": finished.merged,
+                   "added": finished.added, "new_citations": finished.new_citations,
+                   "seconds": round(finished.seconds, 3), "library": library.counts(), "index": index})
+        return
+    click.echo(terminal_text(finished.summary))
+    for name, paper_id, new in finished.papers:
+        paper = library.paper(paper_id) or {}
+        counts = f"{len(library.sections(paper_id))} sections, {len(library.references(paper_id))} references"
+        click.echo(terminal_text(f"  {'added' if new else 'merged'}: {name} → paper:{paper_id} "
+                                 f"{(paper.get('title') or '')[:70]} ({counts})"))
+    for line in finished.skipped:
+        click.echo(click.style(terminal_text(f"  skipped: {line}"), fg="yellow"), err=True)
+    for line in finished.notes:
+        click.echo(click.style(terminal_text(f"  note: {line}"), fg="yellow"), err=True)
+    for line in finished.merged:
+        click.echo(terminal_text(f"  merged:  {line}"))
+    click.echo(f"  library: {_count_line(library.counts())}")
+    if index:
+        click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
+                   f"({index['indexed']} indexed)")
 
 
 # -- library -------------------------------------------------------------------------------------

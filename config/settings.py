@@ -147,6 +147,24 @@ class AutoFeedbackSettings(_Section):
     """Pass every PaSa [Search]/[Expand] through AutoFeedback (a call that adds nothing is retried)."""
 
 
+class PdfSettings(_Section):
+    grobid_url: str | None = Field(None, json_schema_extra={"allowed": "an http:// or https:// URL, e.g. http://localhost:8070"})
+    """A GROBID server (the standard scholarly PDF parser, run by you, e.g. its Docker image):
+    ``import pdf`` sends each PDF to ``{grobid_url}/api/processFulltextDocument`` and reads the TEI
+    it returns instead of using the built-in reader. Unset (the default): the built-in reader, no
+    server needed."""
+
+    timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False)
+    """Seconds to wait for GROBID to process one PDF."""
+
+    @field_validator("grobid_url")
+    @classmethod
+    def _grobid_url(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"https?://[^\s/]+(/\S*)?", value):
+            raise ValueError(f"not an http(s) URL: {value[:60]!r}")
+        return value.rstrip("/") if value else value
+
+
 class Settings(_Section):
     llm: LLMSettings = LLMSettings()
     openai: OpenAISettings = OpenAISettings()
@@ -154,6 +172,7 @@ class Settings(_Section):
     network: NetworkSettings = NetworkSettings()
     ui: UISettings = UISettings()
     autofeedback: AutoFeedbackSettings = AutoFeedbackSettings()
+    pdf: PdfSettings = PdfSettings()
 
 
 def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:

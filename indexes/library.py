@@ -33,7 +33,7 @@ COUNTED_TABLES = {
 }
 PAPER_COLUMNS = (
     "id, arxiv_id, doi, openalex_id, title, abstract, date, year, venue, categories, cited_by_count, "
-    "url, license, discipline, source"
+    "url, license, discipline, source, pdf_path"
 )
 
 
@@ -145,11 +145,12 @@ class Library(WorksMixin):
         now = _now()
         paper_id = self.conn.execute(
             """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
-               venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at)
-               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (record.arxiv_id, record.doi, record.openalex_id, record.title, work_key(record.title),
              record.abstract, record.date, record.year, record.venue, json.dumps(record.categories),
-             record.cited_by_count, record.url, record.license, record.discipline, record.source, now, now),
+             record.cited_by_count, record.url, record.license, record.discipline, record.source, now, now,
+             record.pdf_path),
         ).lastrowid
         self._store_authors(paper_id, record.authors)
         self._store_sections_and_references(paper_id, record)
@@ -182,7 +183,7 @@ class Library(WorksMixin):
             value = getattr(record, column)
             if value and not row[column] and self._id_is_free(column, value, paper_id):
                 changes[column] = value
-        for column in ("abstract", "url", "license", "discipline"):
+        for column in ("abstract", "url", "license", "discipline", "pdf_path"):
             if getattr(record, column) and not row[column]:
                 changes[column] = getattr(record, column)
         if record.date and (not row["date"] or len(row["date"]) < len(record.date)):
@@ -468,11 +469,12 @@ class Library(WorksMixin):
                     continue  # the bibliography already has it
             self.conn.execute(
                 """insert into paper_references (paper_id, ref_key, ordinal, raw, title, year, arxiv_id, doi,
-                   openalex_id, ids, source) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                   openalex_id, ids, source, authors, venue) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    on conflict (paper_id, ref_key) do nothing""",
                 (paper_id, reference.ref_key, reference.ordinal, reference.raw, reference.title, reference.year,
                  reference.arxiv_id, reference.doi, reference.openalex_id,
-                 json.dumps(reference.ids) if reference.ids else None, record.source),
+                 json.dumps(reference.ids) if reference.ids else None, record.source,
+                 json.dumps(reference.authors) if reference.authors else None, reference.venue),
             )
             reference_ids[reference.ref_key] = self._one(
                 "select id from paper_references where paper_id = ? and ref_key = ?", (paper_id, reference.ref_key)
@@ -486,9 +488,10 @@ class Library(WorksMixin):
                 )
         for section in record.sections:
             self.conn.execute(
-                """insert into sections (paper_id, ordinal, number, title, level, text) values (?, ?, ?, ?, ?, ?)
-                   on conflict (paper_id, ordinal) do nothing""",
-                (paper_id, section.ordinal, section.number, section.title, section.level, section.text),
+                """insert into sections (paper_id, ordinal, number, title, level, text, page, pages)
+                   values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (paper_id, ordinal) do nothing""",
+                (paper_id, section.ordinal, section.number, section.title, section.level, section.text,
+                 section.page, json.dumps(section.pages) if section.pages else None),
             )
             section_id = self._one("select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal))
             for ref_key, mentions in section.reference_keys.items():
@@ -508,6 +511,7 @@ class Library(WorksMixin):
                     (select papers.id from papers where papers.{column} = paper_references.{column})
                     where cited_paper_id is null and {column} is not null"""
             )
+        self._link_by_title()
         before = self._one("select count(*) from citations")
         self.conn.execute(
             """insert or ignore into citations (citing_paper_id, cited_paper_id)
@@ -515,6 +519,20 @@ class Library(WorksMixin):
                where cited_paper_id is not null and cited_paper_id != paper_id"""
         )
         return self._one("select count(*) from citations") - before
+
+    def _link_by_title(self) -> None:
+        """Entries read with a title (PDF reference lists, GROBID) point at the library paper of the
+        same normalised title and year (±1), as ``_find_paper`` matches papers without a shared id."""
+        for row in self._rows(
+            "select id, paper_id, title, year from paper_references where cited_paper_id is null and title is not null"
+        ):
+            key = work_key(row["title"])
+            if len(key) < 12:
+                continue
+            for paper in self._rows("select id, year from papers where title_key = ?", (key,)):
+                if paper["id"] != row["paper_id"] and (not row["year"] or not paper["year"] or abs(row["year"] - paper["year"]) <= 1):
+                    self.conn.execute("update paper_references set cited_paper_id = ? where id = ?", (paper["id"], row["id"]))
+                    break
 
     # -- reading -----------------------------------------------------------------------------------
     def resolve_paper(self, ref: str | int) -> int | None:
@@ -569,12 +587,15 @@ class Library(WorksMixin):
         )
 
     def sections(self, paper_id: int) -> list[dict]:
-        return self._rows(
-            """select sections.id, ordinal, number, title, level, text,
+        rows = self._rows(
+            """select sections.id, ordinal, number, title, level, text, page, pages,
                       (select count(*) from section_references where section_id = sections.id) as reference_count
                from sections where paper_id = ? order by ordinal""",
             (paper_id,),
         )
+        for row in rows:
+            row["pages"] = json.loads(row["pages"]) if row["pages"] else []
+        return rows
 
     def find_sections(self, paper_id: int, name: str) -> list[dict]:
         """Sections a (sub)section name points at — '2.1', 'Related Work', 'related work section' —
@@ -603,6 +624,7 @@ class Library(WorksMixin):
         rows = self._rows(
             f"""select paper_references.id, ref_key, ordinal, raw, paper_references.title, paper_references.year,
                        paper_references.arxiv_id, paper_references.doi, paper_references.openalex_id, ids,
+                       paper_references.authors, paper_references.venue,
                        cited_paper_id, cited.title as cited_title
                 from paper_references left join papers as cited on cited.id = paper_references.cited_paper_id
                 where {where} order by coalesce(ordinal, 1e9), paper_references.id""",
@@ -610,6 +632,7 @@ class Library(WorksMixin):
         )
         for row in rows:
             row["ids"] = json.loads(row["ids"]) if row["ids"] else {}
+            row["authors"] = json.loads(row["authors"]) if row["authors"] else []
         return rows
 
     def sections_citing(self, reference_id: int) -> list[dict]:

@@ -26,7 +26,7 @@ from scholar_tui.indexes.records import (
 ID_COLUMNS = (("arxiv_id", "arXiv id"), ("doi", "DOI"), ("openalex_id", "OpenAlex id"))
 MIN_TITLE_KEY = 12  # "Introduction" is not an identity
 FILLED_COLUMNS = ("arxiv_id", "doi", "openalex_id", "abstract", "url", "license", "discipline", "date", "year",
-                  "venue", "categories", "cited_by_count")
+                  "venue", "categories", "cited_by_count", "pdf_path")
 _PREPRINT = re.compile(r"\s+(preprint|pre print|accepted manuscript|author manuscript)$")
 
 

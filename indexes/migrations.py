@@ -301,9 +301,26 @@ def m210_person_identity(db: sqlite_utils.Database) -> None:
     )
 
 
+# -- PDFs: pages and printed reference fields (issue #27) ------------------------------------------
+@migration
+def m220_pdf_pages(db: sqlite_utils.Database) -> None:
+    """What a paper read from a PDF adds: the local file (``papers.pdf_path``, opened by `o`), the page
+    each section starts on and where its later pages begin in its text (``sections.pages``, JSON
+    ``[[offset, page], …]``: a paragraph or citing sentence is cited as "p. 7"), and the authors and
+    venue printed in each reference entry."""
+    for statement in (
+        "alter table papers add column pdf_path text",
+        "alter table sections add column page integer",
+        "alter table sections add column pages text",
+        "alter table paper_references add column authors text",  # JSON list, as printed
+        "alter table paper_references add column venue text",
+    ):
+        db.execute(statement)
+
+
 # -- one paper, one record; Zotero's collections and tags (issue #27) ---------------------------------
 @migration
-def m220_paper_sources_collections(db: sqlite_utils.Database) -> None:
+def m230_paper_sources_collections(db: sqlite_utils.Database) -> None:
     """Where each paper came from, the merges of works (journalled, so they can be undone), and the
     collections and tags a reference manager keeps.
 

@@ -19,7 +19,7 @@ def _rows(library: Library, sql: str, params: tuple = ()) -> list[dict]:
 def unlinked_references(library: Library) -> list[dict]:
     """Bibliography entries that point at no library paper yet, oldest first."""
     return _rows(library,
-        """select id, paper_id, raw, year, arxiv_id, doi, openalex_id from paper_references
+        """select id, paper_id, raw, title, year, arxiv_id, doi, openalex_id from paper_references
            where cited_paper_id is null and raw is not null order by id"""
     )
 

@@ -133,6 +133,10 @@ class SectionRecord:
     level: int | None
     text: str
     reference_keys: dict[str, int] = field(default_factory=dict)  # ref_key -> mentions
+    page: int | None = None  # the printed page it starts on (PDFs; None where the source has no pages)
+    # [[character offset in text, page], …]: where each page of the section begins, so a paragraph or
+    # a citing sentence can be cited as "p. 7" (see page_at).
+    pages: list[list[int]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         _scrub(self)
@@ -149,9 +153,21 @@ class ReferenceRecord:
     doi: str | None = None
     openalex_id: str | None = None
     ids: dict[str, str] = field(default_factory=dict)
+    authors: list[str] = field(default_factory=list)  # as printed in the entry (PDF reference lists)
+    venue: str | None = None
 
     def __post_init__(self) -> None:
         _scrub(self)
+
+
+def page_at(pages: list[list[int]], offset: int) -> int | None:
+    """The page on which the character at ``offset`` of a section's text was printed."""
+    found = None
+    for start, page in pages:
+        if start > offset:
+            break
+        found = page
+    return found
 
 
 @dataclass
@@ -175,6 +191,9 @@ class PaperRecord:
     references: list[ReferenceRecord] = field(default_factory=list)
     # OpenAlex "cited-by" results: this paper cites the work with this OpenAlex id.
     cites_openalex: list[str] = field(default_factory=list)
+    pdf_path: str | None = None  # the local PDF it was read from, opened by `o` in the TUI
+    # What a reader could not read but did not stop for ("page 7: unreadable (…)"); not stored.
+    notes: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         _scrub(self)

@@ -2,7 +2,10 @@
 sections and references.
 
 An empty library says so, with the next step (core.readiness words it). The import box completes
-paths (Tab). Searching arXiv or OpenAlex online lists results without storing them; Enter marks
+paths (Tab); a PDF or a folder of PDFs is read paper by paper (core.library.pdf_import), with the
+file being read shown and a Cancel that stops between papers. On a chosen paper, `o` opens its PDF
+(or its link) and `c` copies its BibTeX (core.library.reading); its abstract's LaTeX shows as
+Unicode. Searching arXiv or OpenAlex online lists results without storing them; Enter marks
 the ones to keep and "Add chosen" adds them — with the works they cite, when OpenAlex lists them.
 
 Imports and searches run in thread workers, each with its own SQLite connection (a connection
@@ -19,6 +22,7 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
@@ -34,6 +38,8 @@ from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from scholar_tui.core.library.zotero import ZoteroFinished
 from scholar_tui.core.library.zotero_db import default_folder as default_zotero_folder
+from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
+from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from scholar_tui.indexes.records import show_controls
@@ -45,7 +51,7 @@ def cell(text: str | None) -> str:
 
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX",
-               "zotero": "Zotero folder"}
+               "pdf": "PDF (file or folder)", "zotero": "Zotero folder"}
 
 
 def _guess_kind(path: str) -> str | None:
@@ -53,6 +59,8 @@ def _guess_kind(path: str) -> str | None:
     name = path.lower()
     if name.endswith("zotero.sqlite") or (name and (Path(path).expanduser() / "zotero.sqlite").is_file()):
         return "zotero"
+    if name.endswith(".pdf") or (path and Path(path).expanduser().is_dir()):
+        return "pdf"
     if name.endswith(".bib"):
         return "bibtex"
     if name.endswith((".xml", ".atom")):
@@ -68,6 +76,13 @@ def _guess_kind(path: str) -> str | None:
 
 
 class LibraryPane(Vertical):
+    BINDINGS = [
+        Binding("o", "open_paper", "Open PDF/link", id="library.open",
+                tooltip="Open the chosen paper's PDF in the system viewer, or its page in the browser"),
+        Binding("c", "copy_bibtex", "Copy BibTeX", id="library.copy-bibtex",
+                tooltip="Copy the chosen paper's citation as BibTeX"),
+    ]
+
     class Progress(Message):
         def __init__(self, done: int, total: int, label: str) -> None:
             super().__init__()
@@ -89,6 +104,7 @@ class LibraryPane(Vertical):
             self.event = event
 
     online_transport = None  # tests replay recorded answers through an httpx.MockTransport
+    launcher = staticmethod(system_launcher)  # what `o` hands a PDF or URL to; tests record instead
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -98,7 +114,7 @@ class LibraryPane(Vertical):
         self.online_records: list = []
         self.online_chosen: set[int] = set()
         self.online_query = ""
-        self.cancel_import: threading.Event | None = None
+        self.import_cancel = threading.Event()
 
     def compose(self) -> ComposeResult:
         yield Static("", id="library-counts")
@@ -106,10 +122,10 @@ class LibraryPane(Vertical):
         with Horizontal(id="library-import-row", classes="library-row"):
             yield Select([(label, kind) for kind, label in KIND_LABELS.items()], value="unarxive",
                          allow_blank=False, id="import-kind")
-            yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib); Tab completes",
-                            id="import-path")
+            yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib, .pdf or a folder of PDFs); "
+                                        "Tab completes", id="import-path")
             yield Button("Import", id="import-button", variant="primary")
-            yield Button("Cancel", id="import-cancel", variant="warning")
+            yield Button("Cancel", id="import-cancel", variant="error", disabled=True)
         with Horizontal(id="library-online-row", classes="library-row"):
             yield Select([(label, source) for source, label in ONLINE_SOURCES.items()], value="arxiv",
                          allow_blank=False, id="online-source")
@@ -144,7 +160,6 @@ class LibraryPane(Vertical):
         self.query_one("#paper-references", DataTable).add_columns("#", "links", "reference")
         self.query_one("#online-results", DataTable).add_columns("add", "#", "date", "title", "authors")
         self.query_one("#online-box").display = False
-        self.query_one("#import-cancel").display = False
         self.refresh_counts()
         self.show_recent()
 
@@ -201,21 +216,18 @@ class LibraryPane(Vertical):
             return
         target = Path(path).expanduser() if path else default_zotero_folder()
         self.query_one("#import-button", Button).disabled = True
-        self.query_one("#import-cancel").display = True
-        self.cancel_import = threading.Event()
+        self.import_cancel.clear()
+        self.query_one("#import-cancel", Button).disabled = kind not in ("pdf", "zotero")
         self.query_one("#import-message", Static).update(f"importing {escape(target.name)} as {KIND_LABELS[kind]}…")
-        self.run_import(kind, target, self.cancel_import)
-
-    @on(Button.Pressed, "#import-cancel")
-    def _cancel_import(self) -> None:
-        if self.cancel_import is not None:
-            self.cancel_import.set()
-            self.query_one("#import-message", Static).update("cancelling: the library stays as it was…")
+        self.run_import(kind, target, self.import_cancel)
 
     @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)
     def run_import(self, kind: str, path: Path, cancel: threading.Event) -> None:
         library = Library.open(self.services.where)  # this thread's own connection
         try:
+            if kind == "pdf":
+                self._import_pdfs(path, library)
+                return
             last_post = 0.0
             finished = None
             for event in import_file(kind, path, library, should_stop=cancel.is_set):
@@ -237,6 +249,24 @@ class LibraryPane(Vertical):
         finally:
             library.close()
 
+    def _import_pdfs(self, path: Path, library: Library) -> None:
+        """Runs in the import worker: each PDF read and stored whole; Cancel stops between papers."""
+        finished = None
+        for event in import_pdfs(path, library, grobid_url=self.services.settings.pdf.grobid_url,
+                                 should_stop=self.import_cancel.is_set):
+            if isinstance(event, ImportProgress):
+                self.post_message(self.Progress(event.done, event.total, f"reading {event.message}" if event.message else ""))
+            elif isinstance(event, PdfImportFinished):
+                finished = event
+        lines = "".join(f"\n[yellow]{escape(line)}[/]" for line in finished.skipped + finished.notes)
+        index_note = self._sync_index(library) if finished.papers else ""
+        self.post_message(self.Imported(escape(finished.summary) + index_note + lines, True))
+
+    @on(Button.Pressed, "#import-cancel")
+    def cancel_import(self) -> None:
+        self.import_cancel.set()
+        self.query_one("#import-message", Static).update("cancelling: the paper being read is finished or dropped, never half stored…")
+
     def _sync_index(self, library: Library) -> str:
         """Embed the new papers for search; on failure say so and keep the import."""
         try:
@@ -254,15 +284,17 @@ class LibraryPane(Vertical):
     def _progress(self, message: Progress) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
-        if message.label.startswith("importing ") and message.total > 1:
+        if message.label.startswith("importing ") and message.total > 1 and not self.import_cancel.is_set():
             self.query_one("#import-message", Static).update(
                 plain(f"{message.done}/{message.total} {message.label}"))
+        if message.label.startswith("reading ") and not self.import_cancel.is_set():
+            self.query_one("#import-message", Static).update(plain(f"{message.label} ({message.done + 1}/{message.total})"))
 
     @on(Imported)
     def _imported(self, message: Imported) -> None:
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
-        self.query_one("#import-cancel").display = False
+        self.query_one("#import-cancel", Button).disabled = True
         self.query_one("#online-add", Button).disabled = False
         self.refresh_counts()  # a failed import changed nothing, but another process may have
         if message.ok:
@@ -417,7 +449,7 @@ class LibraryPane(Vertical):
         # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
         # Textual's markup would read as tags (and swallow what follows).
         header = Text.assemble((show_controls(paper["title"]), "bold"), "\n", show_controls(authors), "\n",
-                               (show_controls(line), "dim"), "\n\n", show_controls(paper["abstract"] or ""))
+                               (show_controls(line), "dim"), "\n\n", show_controls(abstract_text(paper["abstract"])))
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()
@@ -450,6 +482,23 @@ class LibraryPane(Vertical):
                           key=f"{reference['id']}:{reference['cited_paper_id'] or ''}")
         where = "this section" if section_id is not None else "the paper"
         self.query_one("#references-title", Label).update(f"References of {where} ({len(references)})")
+
+    # -- reading the chosen paper: open it, copy its citation -----------------------------------------
+    def action_open_paper(self) -> None:
+        if self.paper_id is None:
+            self.query_one("#import-message", Static).update("Choose a paper first (the list on the left).")
+            return
+        opened = open_paper(self.library, self.paper_id, self.launcher)
+        self.query_one("#import-message", Static).update(plain(opened.message))
+
+    def action_copy_bibtex(self) -> None:
+        if self.paper_id is None:
+            self.query_one("#import-message", Static).update("Choose a paper first (the list on the left).")
+            return
+        entry = bibtex_entry(self.library, self.paper_id)
+        self.app.copy_to_clipboard(entry)
+        self.query_one("#import-message", Static).update(plain(f"copied the BibTeX of paper:{self.paper_id} "
+                                                               f"({entry.count(chr(10))} lines)"))
 
     @on(DataTable.RowSelected, "#paper-references")
     def _open_reference(self, event: DataTable.RowSelected) -> None:

@@ -4,7 +4,9 @@ Left: the crawl tree — the query → the plain search and the Crawler's [Searc
 → [Expand]ed sections → papers — each paper marked once the Selector's model judged it (P(True)).
 Right: the engine's ranking (score, P(True), query match, citation context), the details of
 whatever is selected (the score's parts, the citing sentence, the rationale), export (BibTeX,
-JSON) and the paper's link. The pane only renders: the engine ranks and builds the URLs.
+JSON) and the paper's link. The pane only renders: the engine ranks and builds the URLs. On the
+paper shown, `o` opens its PDF (or its link) and `c` copies its BibTeX (core.library.reading); its
+abstract's LaTeX shows as Unicode.
 
 The crawl runs in a Textual thread worker with its own SQLite connection; it iterates the
 engine's event generator and hands every event to the pane with ``call_from_thread``, so the
@@ -22,12 +24,15 @@ from pathlib import Path
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from scholar_tui.app.messages import LibraryChanged
+from scholar_tui.app.widgets.markup import plain
 from scholar_tui.core.events import counted
+from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
 from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import CancelToken
@@ -60,6 +65,14 @@ def _can_open_browser() -> bool:
 
 
 class PaperSearchPane(Vertical):
+    BINDINGS = [
+        Binding("o", "open_paper", "Open PDF/link", id="search.open",
+                tooltip="Open the paper shown in the system's PDF viewer, or its page in the browser"),
+        Binding("c", "copy_bibtex", "Copy BibTeX", id="search.copy-bibtex",
+                tooltip="Copy the citation of the paper shown as BibTeX"),
+    ]
+    launcher = staticmethod(system_launcher)  # what `o` hands a PDF or URL to; tests record instead
+
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
@@ -180,7 +193,7 @@ class PaperSearchPane(Vertical):
     # -- events -> tree --------------------------------------------------------------------------
     def _status(self, text: str, style: str = "") -> None:
         # Plain text, never markup: model output such as "[Expand] 2 Related Work" must show as written.
-        self.query_one("#pasa-status", Static).update(Text(text, style=style))
+        self.query_one("#pasa-status", Static).update(plain(text, style))
 
     def _stopped(self, text: str, style: str = "") -> None:
         """The run ended before the engine's last event (empty library, an error): say why, free Cancel."""
@@ -352,7 +365,7 @@ class PaperSearchPane(Vertical):
         if url:
             parts += [(url, "underline"), "\n"]
         if row["abstract"]:
-            parts += ["\n", row["abstract"]]
+            parts += ["\n", plain(abstract_text(row["abstract"]))]
         self._detail(Text.assemble(*parts))
         self.query_one("#pasa-open", Button).disabled = url is None
 
@@ -382,6 +395,20 @@ class PaperSearchPane(Vertical):
             self._status(f"export failed: {error}", "red")
             return
         self._status(f"exported {count} papers to {path.resolve()}")
+
+    def action_open_paper(self) -> None:
+        if self.selected_paper is None:
+            self._status("Select a paper in the tree or the results first.", "yellow")
+            return
+        self._status(open_paper(self.library, self.selected_paper, self.launcher).message)
+
+    def action_copy_bibtex(self) -> None:
+        if self.selected_paper is None:
+            self._status("Select a paper in the tree or the results first.", "yellow")
+            return
+        entry = bibtex_entry(self.library, self.selected_paper)
+        self.app.copy_to_clipboard(entry)
+        self._status(f"copied the BibTeX of paper:{self.selected_paper} ({entry.count(chr(10))} lines)")
 
     @on(Button.Pressed, "#pasa-open")
     def open_link(self) -> None:

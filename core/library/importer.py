@@ -27,7 +27,7 @@ from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "zotero")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 
 
 class LibraryImportError(Exception):
@@ -234,8 +234,19 @@ def _bibtex(path: Path) -> Read:
         yield index, total, records
 
 
-READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibtex": _bibtex}
-UNITS = {"unarxive": "bytes", "openalex": "bytes", "arxiv": "entries", "bibtex": "entries"}
+def _pdf(path: Path) -> Read:
+    """One PDF, one paper (a folder of them: ``pdf_import.import_pdfs``, a transaction per paper)."""
+    from scholar_tui.core.library.pdf import PdfError, read_pdf
+
+    try:
+        record = read_pdf(path)
+    except PdfError as error:
+        raise LibraryImportError(str(error)) from error
+    yield 1, 1, [record]
+
+
+READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibtex": _bibtex, "pdf": _pdf}
+UNITS = {"unarxive": "bytes", "openalex": "bytes", "arxiv": "entries", "bibtex": "entries", "pdf": "files"}
 
 
 def store_records(library: Library, records: list[Record]) -> tuple[list[int], int]:

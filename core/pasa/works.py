@@ -64,7 +64,8 @@ def prepare_cited_works(library: Library) -> CitedWorks:
     linked = added = untitled = 0
     with library.transaction():
         for reference in references:
-            title = extract_title(reference["raw"])
+            # A PDF's entries arrive with their title read (pdf_references, GROBID); unArXive's are raw.
+            title = reference.get("title") or extract_title(reference["raw"])
             if title is None:
                 untitled += 1
                 continue
