@@ -243,3 +243,13 @@ def test_library_search_keeps_to_a_collection(empty_library, where, tmp_path):
     assert unknown.exit_code == 1 and "no collection 'Biology'; collections: Computer Science" in unknown.output
     no_tag = CliRunner().invoke(cli, ["library", "search", "anything", "--tag", "nonesuch"])
     assert no_tag.exit_code == 1 and "no paper has the tag 'nonesuch'" in no_tag.output
+
+
+def test_san7o_through_the_pdf_reader(san7o, empty_library):
+    """The real reader (core.library.pdf): the ten PDFs present are read, the missing one is one line."""
+    pytest.importorskip("pdftext", reason="the PDF reader's pdftext is not installed")
+    finished = run(san7o, empty_library)
+    assert finished.pdfs_read == 10
+    assert len(finished.full_text_fallbacks) == 1 and "Waidelich" in finished.full_text_fallbacks[0]
+    paxos = [paper for paper in empty_library.all_papers() if paper["title"] == "Paxos Made Simple"]
+    assert paxos and empty_library.sections(paxos[0]["id"])  # the stand-alone PDF, titled by what it prints

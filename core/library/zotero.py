@@ -169,7 +169,11 @@ def read_item_text(item: ZoteroItem, read_pdf: Callable[[Path], PaperRecord] = r
             continue
         if record.sections or record.abstract:
             return ItemText(record.sections, record.references, True, None, record)
-        problems.append(f"{attachment.file.name} has no text the reader could find")
+        # read, but no section found (a short piece without headings): its references and title
+        # count, and the body comes from Zotero's own text of the same file
+        cached = cached_text(attachment)
+        body = [SectionRecord(1, None, "Full text (Zotero)", 1, " ".join(cached.split()))] if cached else []
+        return ItemText(body, record.references, True, None, record)
     for attachment in pdfs + [a for a in item.attachments if not is_pdf(a)]:
         text = cached_text(attachment)
         if text:
