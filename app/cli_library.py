@@ -336,7 +336,7 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
                 "reference_ids": [r["id"] for r in lib.references(paper_id, section["id"])]} for section in sections],
             "references": refs,
             "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
-            "sources": lib.paper_sources(paper_id),
+            "sources": lib.paper_sources(paper_id), **lib.paper_labels(paper_id),
             "merges": lib.work_merges(paper_id=paper_id),
         })
         return
@@ -372,6 +372,10 @@ def _echo_sources(lib, paper_id: int) -> None:
         listed = "; ".join(f"{row['source']} {row['source_id']}" + (f" ({row['library']})" if row["library"] else "")
                            for row in sources)
         click.echo(show_controls(f"sources: {listed}"))
+    labels = lib.paper_labels(paper_id)
+    if labels["collections"] or labels["tags"]:
+        click.echo(show_controls(f"collections: {'; '.join(labels['collections']) or '-'} · "
+                                 f"tags: {', '.join(labels['tags']) or '-'}"))
     for merge in lib.work_merges(paper_id=paper_id):
         click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” from {merge['record_source']} — "
                                  f"{merge['evidence']}; undo: scholar-tui library split paper:{paper_id} "

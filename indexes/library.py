@@ -284,10 +284,13 @@ class Library(WorksMixin):
             if person_id in seen:
                 # the same name twice in one author list ('Y Wang and D Liu and Y Wang') is two
                 # people who share it: the second gets a person of its own, kept apart from the first
-                first = person_id
                 person_id = self._new_person(author.name, "paper")
-                self.conn.execute("insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
-                                  (first, person_id, _now()))
+                namesakes = self._rows("select distinct person_id from person_names where name_key = ? and person_id != ?",
+                                       (name_key(author.name), person_id))
+                for other in namesakes:  # nothing but the name links them: no later merge on coauthors
+                    first, second = sorted((other["person_id"], person_id))
+                    self.conn.execute("insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
+                                      (first, second, _now()))
             seen.add(person_id)
             self._note_organization(person_id, author.affiliation)
             self.conn.execute(

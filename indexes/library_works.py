@@ -272,6 +272,17 @@ class WorksMixin:
             self.conn.execute("insert or ignore into paper_tags (paper_id, tag, origin) values (?, ?, ?)",
                               (paper_id, tag, origin))
 
+    def paper_labels(self, paper_id: int) -> dict[str, list[str]]:
+        """A paper's collections (paths) and tags, from every reference manager it came from."""
+        return {
+            "collections": [row["path"] for row in self._rows(
+                """select distinct collections.path from paper_collections
+                   join collections on collections.id = paper_collections.collection_id
+                   where paper_collections.paper_id = ? order by collections.path""", (paper_id,))],
+            "tags": [row["tag"] for row in self._rows(
+                "select distinct tag from paper_tags where paper_id = ? order by tag", (paper_id,))],
+        }
+
     def collections(self) -> list[dict]:
         return self._rows(
             """select collections.path, collections.origin, count(paper_collections.paper_id) as papers

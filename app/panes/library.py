@@ -75,6 +75,15 @@ def _guess_kind(path: str) -> str | None:
     return None
 
 
+def _sources_line(library: Library, paper_id: int) -> str:
+    """Where a paper came from and how its reference manager filed it: one dim line of the header."""
+    sources = ", ".join(f"{row['source']}" + (f" ({row['library']})" if row["library"] else "")
+                        for row in library.paper_sources(paper_id))
+    labels = library.paper_labels(paper_id)
+    filed = "; ".join(labels["collections"]) + (" · tags: " + ", ".join(labels["tags"]) if labels["tags"] else "")
+    return (f"\nfrom {sources}" if sources else "") + (f" · in {filed}" if filed.strip() else "")
+
+
 class LibraryPane(Vertical):
     BINDINGS = [
         Binding("o", "open_paper", "Open PDF/link", id="library.open",
@@ -232,7 +241,7 @@ class LibraryPane(Vertical):
             finished = None
             for event in import_file(kind, path, library, should_stop=cancel.is_set):
                 if isinstance(event, ImportProgress) and time.monotonic() - last_post > 0.1:
-                    label = f"importing {event.message}" if event.message else "importing"
+                    label = f"reading {event.message}" if event.message else "importing"  # a Zotero item
                     self.post_message(self.Progress(event.done, event.total, label))
                     last_post = time.monotonic()
                 elif isinstance(event, (ImportFinished, ZoteroFinished)):
@@ -284,9 +293,6 @@ class LibraryPane(Vertical):
     def _progress(self, message: Progress) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
-        if message.label.startswith("importing ") and message.total > 1 and not self.import_cancel.is_set():
-            self.query_one("#import-message", Static).update(
-                plain(f"{message.done}/{message.total} {message.label}"))
         if message.label.startswith("reading ") and not self.import_cancel.is_set():
             self.query_one("#import-message", Static).update(plain(f"{message.label} ({message.done + 1}/{message.total})"))
 
@@ -446,6 +452,7 @@ class LibraryPane(Vertical):
         in_library = f" · cited by {len(citing)} library papers" if citing else ""
         line = (f"paper:{paper_id} · {paper['date'] or 'date unknown'} · {paper['venue'] or ''}"
                 f"{' · ' + ids if ids else ''}{cited}{in_library}")
+        line += _sources_line(self.library, paper_id)
         # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
         # Textual's markup would read as tags (and swallow what follows).
         header = Text.assemble((show_controls(paper["title"]), "bold"), "\n", show_controls(authors), "\n",

@@ -219,13 +219,13 @@ def import_zotero(folder: str | Path | None, library: Library, *, should_stop: C
             for done, (item, kind) in enumerate(work, start=1):
                 if should_stop is not None and should_stop():
                     raise LibraryImportError(f"{folder}: import cancelled; nothing was imported")
+                yield ImportProgress(done - 1, len(work), "items", done - 1, _label(item))  # the one being read
                 outcome = _import_item(library, snapshot, item, kind == "pdf", read_pdf, fallbacks)
                 if outcome is not None:
                     status, paper_id, read = outcome
                     counts[status] += 1
                     counts["pdfs"] += read
                     paper_ids.append(paper_id)
-                yield ImportProgress(done, len(work), "items", done, _label(item))
             deleted = _forget_deleted(library, snapshot, {source_id(snapshot, item) for item, _ in work})
             library.relink()
             merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
@@ -236,6 +236,7 @@ def import_zotero(folder: str | Path | None, library: Library, *, should_stop: C
                 "deleted": len(deleted), "merged": len(merged)})
     except LibraryBusy as error:
         raise LibraryImportError(str(error)) from error
+    yield ImportProgress(len(work), len(work), "items", len(work))
     yield ZoteroFinished(
         str(folder), len(snapshot.items), len(snapshot.items) - len(live), len(snapshot.standalone),
         counts["added"], counts["joined"], counts["updated"], counts["unchanged"], len(snapshot.collections),
