@@ -149,7 +149,8 @@ class WorksMixin:
 
     def paper_sources(self, paper_id: int) -> list[dict]:
         return self._rows(
-            "select source, source_id, library, item_type, stamp, added_at from paper_sources where paper_id = ? order by id",
+            """select source, source_id, library, item_type, stamp, added_at from paper_sources
+               where paper_id = ? order by id""",
             (paper_id,))
 
     # -- merges of works ----------------------------------------------------------------------------
@@ -158,7 +159,8 @@ class WorksMixin:
         row = self._rows(f"select {', '.join(FILLED_COLUMNS)} from papers where id = ?", (paper_id,))[0]
         return {
             "columns": row,
-            "sections": {r["ordinal"] for r in self._rows("select ordinal from sections where paper_id = ?", (paper_id,))},
+            "sections": {r["ordinal"] for r in self._rows(
+                "select ordinal from sections where paper_id = ?", (paper_id,))},
             "references": {r["ref_key"] for r in self._rows(
                 "select ref_key from paper_references where paper_id = ?", (paper_id,))},
             "authors": bool(self._one("select 1 from authorships where paper_id = ? limit 1", (paper_id,))),
@@ -190,7 +192,8 @@ class WorksMixin:
             where.append("paper_merges.kept_id = ?")
             params.append(paper_id)
         rows = self._rows(
-            f"""select paper_merges.id, kept_id, evidence, record, merged_at, paper_sources.source, paper_sources.source_id
+            f"""select paper_merges.id, kept_id, evidence, record, merged_at, paper_sources.source,
+                       paper_sources.source_id
                 from paper_merges left join paper_sources on paper_sources.id = paper_merges.source_row_id
                 where {' and '.join(where)} order by paper_merges.id""", params)
         for row in rows:
@@ -253,14 +256,16 @@ class WorksMixin:
     # -- collections and tags -----------------------------------------------------------------------
     def store_collection(self, origin: str, key: str, path: str) -> int:
         self.conn.execute(
-            "insert into collections (origin, key, path) values (?, ?, ?) on conflict (origin, key) do update set path = excluded.path",
+            """insert into collections (origin, key, path) values (?, ?, ?)
+               on conflict (origin, key) do update set path = excluded.path""",
             (origin, key, path))
         return self._one("select id from collections where origin = ? and key = ?", (origin, key))
 
     def set_labels(self, paper_id: int, origin: str, collection_paths: list[str], tags: list[str]) -> None:
         """This origin's collections and tags of a paper become exactly these (a re-import replaces them)."""
         self.conn.execute(
-            "delete from paper_collections where paper_id = ? and collection_id in (select id from collections where origin = ?)",
+            """delete from paper_collections where paper_id = ?
+               and collection_id in (select id from collections where origin = ?)""",
             (paper_id, origin))
         self.conn.execute("delete from paper_tags where paper_id = ? and origin = ?", (paper_id, origin))
         for path in collection_paths:

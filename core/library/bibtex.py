@@ -186,7 +186,8 @@ def _decoder():
 
     walker = latexwalker.get_default_latex_context_db()
     walker.add_context_category("scholar-tui", prepend=True, macros=[
-        *[macrospec.MacroSpec(name, "[{") for name in (*KEEP_ARGUMENT, *DROP)], macrospec.MacroSpec("textcolor", "[{{")])
+        *[macrospec.MacroSpec(name, "[{") for name in (*KEEP_ARGUMENT, *DROP)],
+        macrospec.MacroSpec("textcolor", "[{{")])
     text = latex2text.get_default_latex_context_db()
     text.add_context_category("scholar-tui", prepend=True, macros=[
         *[latex2text.MacroTextSpec(name, simplify_repl="%(2)s") for name in KEEP_ARGUMENT],

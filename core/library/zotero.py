@@ -197,7 +197,8 @@ def _label(item: ZoteroItem) -> str:
 
 
 def import_zotero(folder: str | Path | None, library: Library, *, should_stop: Callable[[], bool] | None = None,
-                  read_pdf: Callable[[Path], PaperRecord] = read_pdf_record) -> Iterator[ImportProgress | ZoteroFinished]:
+                  read_pdf: Callable[[Path], PaperRecord] = read_pdf_record,
+                  ) -> Iterator[ImportProgress | ZoteroFinished]:
     """Import a Zotero data folder (default ``~/Zotero``); see the module docstring."""
     folder = Path(folder).expanduser() if folder else default_folder()
     clock = time.monotonic()

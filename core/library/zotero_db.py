@@ -283,7 +283,8 @@ def _read(conn: sqlite3.Connection, folder: Path, version: int) -> ZoteroSnapsho
                           sorted(collections.values()), tags)
 
 
-def _attach(conn: sqlite3.Connection, folder: Path, items: dict[int, ZoteroItem], trashed: set[int]) -> list[ZoteroItem]:
+def _attach(conn: sqlite3.Connection, folder: Path, items: dict[int, ZoteroItem],
+            trashed: set[int]) -> list[ZoteroItem]:
     """Hang each file attachment on its parent; return the stand-alone PDFs (no parent)."""
     standalone = []
     for item_id, parent, link_mode, content_type, path in _rows(
