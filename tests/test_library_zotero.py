@@ -161,6 +161,17 @@ def test_hostile_databases_are_one_line_and_change_nothing(empty_library, tmp_pa
     assert result.output.count("\n") == 1 and "the library is unchanged" in result.output
 
 
+def test_an_item_without_a_title_is_named_and_the_rest_imports(empty_library, tmp_path):
+    folder = make_zotero(tmp_path / "Zotero")
+    conn = sqlite3.connect(folder / "zotero.sqlite")
+    ZoteroWriter(conn).item(7, "NOTITLE7", {"date": "2020"}, authors=("Ann Other",))
+    conn.commit()
+    conn.close()
+    finished = run(folder, empty_library, read_pdf=no_reader)
+    assert finished.added == 4 and finished.untitled == ["“NOTITLE7” (My Library, NOTITLE7): no title in Zotero, left out"]
+    assert "left out: “NOTITLE7”" in "\n".join(finished.lines())
+
+
 def test_cancelling_leaves_nothing(empty_library, tmp_path):
     with pytest.raises(LibraryImportError, match="cancelled"):
         run(make_zotero(tmp_path / "Zotero"), empty_library, read_pdf=no_reader, should_stop=lambda: True)

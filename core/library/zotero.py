@@ -50,6 +50,7 @@ class ZoteroFinished:
     libraries: list[str]
     seconds: float
     paper_ids: list[int] = field(default_factory=list)
+    untitled: list[str] = field(default_factory=list)  # items without a title: named, not imported
 
     @property
     def summary(self) -> str:
@@ -65,6 +66,7 @@ class ZoteroFinished:
     def lines(self) -> list[str]:
         """The summary, then one line per fallback, deletion and merge."""
         return ([self.summary] + [f"no PDF: {line}" for line in self.full_text_fallbacks]
+                + [f"left out: {line}" for line in self.untitled]
                 + [f"deleted: {line}" for line in self.deleted] + [f"merged: {line}" for line in self.merged])
 
 
@@ -211,6 +213,7 @@ def import_zotero(folder: str | Path | None, library: Library, *, should_stop: C
     work = [(item, None) for item in live] + [(item, "pdf") for item in snapshot.standalone]
     counts = {"added": 0, "joined": 0, "updated": 0, "unchanged": 0, "pdfs": 0}
     fallbacks: list[str] = []
+    untitled: list[str] = []
     paper_ids: list[int] = []
     try:
         with library.transaction():
@@ -222,11 +225,13 @@ def import_zotero(folder: str | Path | None, library: Library, *, should_stop: C
                     raise LibraryImportError(f"{folder}: import cancelled; nothing was imported")
                 yield ImportProgress(done - 1, len(work), "items", done - 1, _label(item))  # the one being read
                 outcome = _import_item(library, snapshot, item, kind == "pdf", read_pdf, fallbacks)
-                if outcome is not None:
-                    status, paper_id, read = outcome
-                    counts[status] += 1
-                    counts["pdfs"] += read
-                    paper_ids.append(paper_id)
+                status, paper_id, read = outcome
+                if status == "untitled":
+                    untitled.append(f"{_label(item)}: no title in Zotero, left out")
+                    continue
+                counts[status] += 1
+                counts["pdfs"] += read
+                paper_ids.append(paper_id)
             deleted = _forget_deleted(library, snapshot, {source_id(snapshot, item) for item, _ in work})
             library.relink()
             merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
@@ -243,23 +248,22 @@ def import_zotero(folder: str | Path | None, library: Library, *, should_stop: C
         counts["added"], counts["joined"], counts["updated"], counts["unchanged"], len(snapshot.collections),
         len(snapshot.tags),
         counts["pdfs"], fallbacks, deleted, merged, sorted({name for _, name in snapshot.libraries.values()}),
-        seconds, sorted(set(paper_ids)))
+        seconds, sorted(set(paper_ids)), untitled)
 
 
 def _import_item(library: Library, snapshot: ZoteroSnapshot, item: ZoteroItem, standalone: bool,
-                 read_pdf: Callable, fallbacks: list[str]) -> tuple[str, int, int] | None:
-    """Store one item (skipped when unchanged): (status, paper id, PDFs read)."""
+                 read_pdf: Callable, fallbacks: list[str]) -> tuple[str, int, int]:
+    """Store one item (skipped when unchanged): (status, paper id, PDFs read); 'untitled' stores nothing."""
     ident = source_id(snapshot, item)
     known = library.paper_of_source(SOURCE, ident)
     if known is not None and library.source_stamp(SOURCE, ident) == item.stamp:
         return "unchanged", known, 0
+    if not standalone and not (item.title or "").strip():
+        return "untitled", 0, 0  # a stand-alone PDF is named by its file at worst
     text = read_item_text(item, read_pdf)
     if text.note:
         fallbacks.append(f"{_label(item)}: {text.note}")
     record = _standalone_record(item, text.pdf_record) if standalone else item_record(item)
-    if not record.title.strip():
-        fallbacks.append(f"{_label(item)}: no title, left out")
-        return None
     record.sections, record.references = text.sections, text.references
     if known is not None:
         library.update_from_source(known, record)
