@@ -116,3 +116,19 @@ async def test_import_a_zotero_folder_and_counts_follow_changes_elsewhere(where,
         await pilot.pause()
         # 4 new: the Michelen entry is the Zotero preprint (same arXiv id), one paper
         assert "7 papers" in str(app.query_one("#library-counts", Static).render())
+
+
+async def test_enter_in_the_path_box_while_an_import_runs_starts_no_second_one(where, tmp_path):
+    from .zotero_support import make_zotero
+
+    folder = make_zotero(tmp_path / "Zotero")
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        pane = app.query_one("#import-path", Input)
+        pane.value = str(folder)
+        app.query_one("#import-button").disabled = True  # as while an import runs
+        pane.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not [worker for worker in app.workers if worker.group == "library-import"]

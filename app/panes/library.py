@@ -218,6 +218,8 @@ class LibraryPane(Vertical):
     @on(Input.Submitted, "#import-path")
     @on(Button.Pressed, "#import-button")
     def start_import(self) -> None:
+        if self.query_one("#import-button", Button).disabled:
+            return  # Enter in the path box while an import runs: one import at a time (a second would race it)
         path = self.query_one("#import-path", Input).value.strip()
         kind = self.query_one("#import-kind", Select).value
         if not path and kind != "zotero":
