@@ -21,7 +21,7 @@ import click
 from scholar_tui.app.cli_support import Context, emit_json, terminal_text
 from scholar_tui.indexes.records import show_controls
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
 
 
@@ -63,24 +63,29 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 # -- import --------------------------------------------------------------------------------------
 @click.command("import")
 @click.argument("kind", type=click.Choice(KINDS))
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
 @click.option("--skip-bad", is_flag=True,
               help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_obj
-def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad: bool, as_json: bool) -> None:
+def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, skip_bad: bool, as_json: bool) -> None:
     """Import PATH into the library: KIND is unarxive (JSONL), openalex (API page or snapshot JSONL),
-    arxiv (Atom feed), bibtex, or pdf (a file or a folder, recursive: one paper per PDF, each stored
-    whole; Ctrl-C stops between papers). All or nothing per file (unless --skip-bad); a second run
-    adds nothing."""
+    arxiv (Atom feed), bibtex, pdf (a file or a folder, recursive: one paper per PDF, each stored
+    whole; Ctrl-C stops between papers) or zotero (a Zotero data folder; default ~/Zotero). All or
+    nothing per file (unless --skip-bad); a second run adds nothing."""
     from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 
+    if kind == "zotero":
+        _import_zotero(obj, path, no_index, as_json)
+        return
+    if path is None:
+        raise click.UsageError(f"import {kind} needs a PATH")
     if kind == "pdf":
         _import_pdfs(obj, path, no_index=no_index, as_json=as_json)
         return
     if path.is_dir():
-        raise click.ClickException(f"{path} is a folder: only `import pdf` reads a folder")
+        raise click.ClickException(f"{path} is a folder: only `import pdf` and `import zotero` read a folder")
     library = _library(obj)
     finished: ImportFinished | None = None
     bar = None
@@ -107,20 +112,49 @@ def import_command(obj: Context, kind: str, path: Path, no_index: bool, skip_bad
     totals = library.counts()
     if as_json:
         emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
-                   "merged": finished.merged,
+                   "merged": finished.merged, "works_merged": finished.works_merged,
                    "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
                    "skipped": finished.skipped,
                    "library": totals, "index": index})
         return
-    left_out = f"; skipped {len(finished.skipped)} malformed records" if finished.skipped else ""
+    left_out = f"; left out {len(finished.skipped)} records, each named" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
+    for line in finished.works_merged:
+        click.echo(f"  merged:  {show_controls(line)}")
     for line in finished.merged:
         click.echo(f"  merged:  {line}")
     click.echo(f"  library: {_count_line(totals)}")
     if index:
         click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
                    f"({index['indexed']} indexed)")
+
+
+def _import_zotero(obj: Context, folder: Path | None, no_index: bool, as_json: bool) -> None:
+    """`import zotero [DIR]`: progress on stderr, then the summary and one line per note."""
+    from scholar_tui.core.library.importer import LibraryImportError
+    from scholar_tui.core.library.zotero import ZoteroFinished, import_zotero
+
+    library = _library(obj)
+    finished: ZoteroFinished | None = None
+    try:
+        for event in import_zotero(folder, library):
+            if isinstance(event, ZoteroFinished):
+                finished = event
+            elif not as_json:
+                click.echo(f"\r{event.done}/{event.total} items", nl=False, err=True)
+    except LibraryImportError as error:
+        raise click.ClickException(f"{show_controls(str(error))}; the library is unchanged") from error
+    assert finished is not None
+    if not as_json:
+        click.echo("", err=True)
+    index = None if no_index else _sync_index(obj, library, quiet=as_json)
+    if as_json:
+        emit_json({**finished.__dict__, "library": library.counts(), "index": index})
+        return
+    for line in finished.lines():
+        click.echo(show_controls(line))
+    click.echo(f"  library: {_count_line(library.counts())}")
 
 
 def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> None:
@@ -209,10 +243,13 @@ def _note_if_empty(lib) -> None:
 @library.command("search")
 @click.argument("query")
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
+@click.option("--collection", help="Only papers in this collection (a name or a path; sub-collections included).")
+@click.option("--tag", help="Only papers with this tag.")
 @click.option("--limit", default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def library_search(obj: Context, query: str, before: str | None, limit: int, as_json: bool) -> None:
+def library_search(obj: Context, query: str, before: str | None, collection: str | None, tag: str | None,
+                   limit: int, as_json: bool) -> None:
     """Hybrid (vector + full-text) search over titles and abstracts."""
     from scholar_tui.core.readiness import library_missing
     from scholar_tui.indexes.library_search import LibraryIndex, SearchError
@@ -223,9 +260,11 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
     missing = library_missing(lib)
     if missing is not None:  # before loading the embedder: there is nothing to search
         raise click.ClickException(missing.summary())
+    within = _labelled(lib, collection, tag)
     _sync_index(obj, lib, quiet=True)
     try:
-        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit)
+        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit,
+                                                                          within=within)
     except (SearchError, LLMError) as error:
         raise click.ClickException(str(error)) from error
     if as_json:
@@ -236,6 +275,15 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
     for hit in hits:
         ranks = f"vector #{hit.vector_rank or '-'} text #{hit.text_rank or '-'}"
         click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {show_controls(hit.title)}  [{ranks}]")
+
+
+def _labelled(lib, collection: str | None, tag: str | None) -> set[int] | None:
+    from scholar_tui.core.library.labels import LabelError, labelled_papers
+
+    try:
+        return labelled_papers(lib, collection, tag)
+    except LabelError as error:
+        raise click.ClickException(str(error)) from error
 
 
 def _utf8(argument: str) -> str:
@@ -288,6 +336,8 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
                 "reference_ids": [r["id"] for r in lib.references(paper_id, section["id"])]} for section in sections],
             "references": refs,
             "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
+            "sources": lib.paper_sources(paper_id), **lib.paper_labels(paper_id),
+            "merges": lib.work_merges(paper_id=paper_id),
         })
         return
     safe = show_controls  # data imported before control characters were stripped may hold some
@@ -300,6 +350,7 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
         click.echo(f"cited by {row['cited_by_count']} (source count)")
     if row.get("pdf_path"):
         click.echo(safe(f"PDF: {row['pdf_path']}"))
+    _echo_sources(lib, paper_id)
     if row["abstract"]:
         click.echo("\n" + safe(row["abstract"]))
     if sections:
@@ -315,6 +366,80 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"]
             links = _links(reference)
             click.echo(safe(f"  {label} {text}" + (f"\n      {links}" if links else "")))
+
+
+def _echo_sources(lib, paper_id: int) -> None:
+    """Where the paper came from (every source id kept), and the merges that made it one record."""
+    sources = lib.paper_sources(paper_id)
+    if sources:
+        listed = "; ".join(f"{row['source']} {row['source_id']}" + (f" ({row['library']})" if row["library"] else "")
+                           for row in sources)
+        click.echo(show_controls(f"sources: {listed}"))
+    labels = lib.paper_labels(paper_id)
+    if labels["collections"] or labels["tags"]:
+        click.echo(show_controls(f"collections: {'; '.join(labels['collections']) or '-'} · "
+                                 f"tags: {', '.join(labels['tags']) or '-'}"))
+    for merge in lib.work_merges(paper_id=paper_id):
+        click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” from {merge['record_source']} — "
+                                 f"{merge['evidence']}; undo: scholar-tui library split paper:{paper_id} "
+                                 f"--merge {merge['id']}"))
+
+
+@library.command("merges")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_merges(obj: Context, as_json: bool) -> None:
+    """Every merge of two records into one paper in force, with its evidence (undo: library split)."""
+    lib = _library(obj)
+    merges = lib.work_merges()
+    if as_json:
+        emit_json(merges)
+        return
+    if not merges:
+        click.echo("no records merged")
+    for merge in merges:
+        click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” ({merge['record_source']}) → "
+                                 f"paper:{merge['kept_id']} ({merge['evidence']})"))
+
+
+@library.command("split")
+@click.argument("paper")
+@click.option("--merge", "merge_id", type=int, help="Undo only this merge (default: every merge into PAPER).")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_split(obj: Context, paper: str, merge_id: int | None, as_json: bool) -> None:
+    """Undo merges into PAPER: each merged record becomes its own paper again, with its source,
+    ids, collections and tags, and later imports keep the two apart."""
+    lib = _library(obj)
+    paper_id = _resolve(lib, paper)
+    merges = [m for m in lib.work_merges(paper_id=paper_id) if merge_id is None or m["id"] == merge_id]
+    if not merges:
+        raise click.ClickException(f"paper:{paper_id} has no merge{' ' + str(merge_id) if merge_id else ''} to undo "
+                                   "(`scholar-tui library merges` lists them)")
+    with lib.transaction():
+        restored = [lib.split_work_merge(merge["id"]) for merge in reversed(merges)]
+    if as_json:
+        emit_json(restored)
+        return
+    for item in restored:
+        click.echo(show_controls(f"paper:{item['restored_id']} “{item['title']}” is its own paper again; "
+                                 f"paper:{item['kept_id']} keeps the rest"))
+
+
+@library.command("collections")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_obj
+def library_collections(obj: Context, as_json: bool) -> None:
+    """The collections and tags imported from reference managers, with how many papers each holds."""
+    lib = _library(obj)
+    collections, tags = lib.collections(), lib.tags()
+    if as_json:
+        emit_json({"collections": collections, "tags": tags})
+        return
+    click.echo(f"{len(collections)} collections")
+    for row in collections:
+        click.echo(show_controls(f"  {row['path']}  ({row['papers']} papers)"))
+    click.echo(f"{len(tags)} tags: " + show_controls(", ".join(f"{row['tag']} ({row['papers']})" for row in tags)))
 
 
 @library.command("export-bibtex")

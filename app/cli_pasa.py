@@ -113,6 +113,8 @@ def _progress_line(event) -> str | None:
 @click.option("--plain-depth", type=click.IntRange(0, 1000), default=PLAIN_DEPTH, show_default=True,
               help="How many of the plain search's hits start the pool (the rest is the Crawler's to find).")
 @click.option("--all", "show_all", is_flag=True, help="List every judged paper, not only the selected ones.")
+@click.option("--collection", help="Search only the papers of this collection (sub-collections included).")
+@click.option("--tag", help="Search only the papers with this tag.")
 @click.option("--export", "export", nargs=2, type=(click.Choice(["bib", "json"]), click.Path(dir_okay=False, path_type=Path)),
               help="Write the selected papers as BibTeX or JSON: --export bib results.bib")
 @click.option("--save-sessions", type=click.Path(dir_okay=False, path_type=Path),
@@ -124,7 +126,7 @@ def _progress_line(event) -> str | None:
 @one_line_errors
 def search_command(obj: Context, query: str, date: str | None, max_actions: int, max_papers: int, depth: int,
                    query_mode: str, rationale: str, offline: bool, feedback: bool | None, head: bool, plain_depth: int,
-                   show_all: bool,
+                   show_all: bool, collection: str | None, tag: str | None,
                    export: tuple | None,
                    save_sessions: Path | None, save_selections: Path | None, as_json: bool) -> None:
     """PaSa paper search: the plain search's hits, the Crawler's searches and expansions, ranked by the Selector's score."""
@@ -136,9 +138,19 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
+    from scholar_tui.core.library.labels import LabelError, labelled_papers
+    from scholar_tui.indexes.library import Library
+
+    labels = Library.open(obj.where)  # before the model loads: a wrong collection name is said at once
+    try:
+        within = labelled_papers(labels, collection, tag)
+    except LabelError as error:
+        raise click.ClickException(str(error)) from error
+    finally:
+        labels.close()
     library, embedder, llm = _open(obj, quiet=as_json)
     agent = open_pasa(obj.where, obj.settings, library, llm, embedder, options=options,
-                      online=False if offline else None, plain_depth=plain_depth, feedback=feedback)
+                      online=False if offline else None, plain_depth=plain_depth, feedback=feedback, within=within)
     events: list[Any] = []
     try:
         for event in agent.run(query, date=date):

@@ -24,3 +24,7 @@ class NetworkChecked(Message):
     def __init__(self, missing) -> None:
         super().__init__()
         self.missing = missing  # core.readiness.Missing | None
+
+
+class LibraryChanged(Message):
+    """Papers were added to the library outside the Library tab (a PaSa crawl): its counts refresh."""

@@ -9,7 +9,7 @@ from textual.widgets import Footer, Header, Input, TabbedContent, TextArea
 
 from scholar_tui.app.commands import ScholarCommands
 from scholar_tui.app.help import HelpScreen
-from scholar_tui.app.messages import ModelStateChanged, NetworkChecked, SettingsChanged
+from scholar_tui.app.messages import LibraryChanged, ModelStateChanged, NetworkChecked, SettingsChanged
 from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
 from scholar_tui.app.services import Services
@@ -139,6 +139,12 @@ class ScholarApp(App):
         if message.state == "error":
             # the error quotes the model setting or an endpoint's body ('/x[/nope].gguf', an HTTP 500 page)
             notify_plain(self, message.detail, title="Model", severity="error", timeout=8)
+
+    @on(LibraryChanged)
+    def library_changed(self) -> None:
+        from scholar_tui.app.panes.library import LibraryPane
+
+        self.query_one(LibraryPane).library_changed()
 
     @on(SettingsChanged)
     def settings_changed(self) -> None:

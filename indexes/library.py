@@ -19,7 +19,8 @@ import sqlite_utils
 
 from scholar_tui.config.locations import Locations
 from scholar_tui.indexes.db import fits_sqlite, open_database
-from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key, title_key
+from scholar_tui.indexes.library_works import WorksMixin, native_source_id, work_key
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key
 
 COUNTED_TABLES = {
     "papers": "papers",
@@ -48,7 +49,7 @@ def _json_list(value: str | None) -> list:
     return json.loads(value) if value else []
 
 
-class Library:
+class Library(WorksMixin):
     """One connection's view of the library; open one per thread."""
 
     def __init__(self, db: sqlite_utils.Database) -> None:
@@ -96,6 +97,9 @@ class Library:
     def counts(self) -> dict[str, int]:
         return {label: self._one(f"select count(*) from {table}") for label, table in COUNTED_TABLES.items()}
 
+    def paper_count(self) -> int:
+        return self._one("select count(*) from papers")
+
     def record_import(self, kind: str, path: str, started_at: str, seconds: float, summary: dict) -> None:
         self.conn.execute(
             "insert into library_imports (kind, path, started_at, seconds, summary) values (?, ?, ?, ?, ?)",
@@ -111,52 +115,65 @@ class Library:
         return rows
 
     # -- writing papers ------------------------------------------------------------------------
-    def _find_paper(self, record: PaperRecord) -> int | None:
-        for column in ("arxiv_id", "doi", "openalex_id"):
-            value = getattr(record, column)
-            if value:
-                found = self._one(f"select id from papers where {column} = ?", (value,))
-                if found:
-                    return found
-        # No shared id: the same title (and year, when both know it) is the same paper, unless
-        # the candidate carries a different id of the same kind.
-        key = title_key(record.title)
-        if len(key) < 12:  # "Introduction" is not an identity
-            return None
-        for row in self._rows("select id, arxiv_id, doi, openalex_id, year from papers where title_key = ?", (key,)):
-            if record.year and row["year"] and abs(record.year - row["year"]) > 1:
-                continue
-            if any(getattr(record, column) and row[column] and getattr(record, column) != row[column]
-                   for column in ("arxiv_id", "doi", "openalex_id")):
-                continue
-            return row["id"]
-        return None
+    def store_paper(self, record: PaperRecord, *, source_id: str | None = None, library: str | None = None,
+                    item_type: str | None = None, stamp: str | None = None) -> tuple[int, bool]:
+        """Insert or merge one paper with its authors, sections and references: (id, created).
+
+        The record's own source id (``source_id``; by default its source's native id) finds the paper a
+        re-import stored; otherwise ``find_work`` looks for the same work from another source, and a
+        merge into it is journalled (``paper_merges``) so that ``split_work_merge`` can undo it."""
+        source_id = source_id or native_source_id(record)
+        paper_id = self.paper_of_source(record.source, source_id)
+        evidence = None
+        if paper_id is None:
+            paper_id, evidence = self.find_work(record)
+        created = paper_id is None
+        before = self.contributions(paper_id) if evidence else None
+        if created:
+            paper_id = self.insert_paper(record)
+        else:
+            self._merge_paper(paper_id, record, _now())
+            self._store_authors(paper_id, record.authors)
+            self._store_sections_and_references(paper_id, record)
+        source_row = self.note_source(paper_id, record, source_id, library=library, item_type=item_type, stamp=stamp)
+        if evidence and before is not None:
+            self.log_work_merge(paper_id, source_row, evidence, record, before)
+        return paper_id, created
+
+    def insert_paper(self, record: PaperRecord) -> int:
+        """A new paper row with its authors, sections and references (no identity lookup)."""
+        now = _now()
+        paper_id = self.conn.execute(
+            """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
+               venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
+               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (record.arxiv_id, record.doi, record.openalex_id, record.title, work_key(record.title),
+             record.abstract, record.date, record.year, record.venue, json.dumps(record.categories),
+             record.cited_by_count, record.url, record.license, record.discipline, record.source, now, now,
+             record.pdf_path),
+        ).lastrowid
+        self._store_authors(paper_id, record.authors)
+        self._store_sections_and_references(paper_id, record)
+        return paper_id
+
+    def update_from_source(self, paper_id: int, record: PaperRecord) -> None:
+        """A source that owns the record (a Zotero item edited since the last import) replaces what it
+        says: title, abstract, date, venue, URL, DOI and, when they changed, the authors."""
+        changes: dict[str, Any] = {"title": record.title, "title_key": work_key(record.title),
+                                   "abstract": record.abstract, "date": record.date, "year": record.year,
+                                   "venue": record.venue, "url": record.url, "updated_at": _now()}
+        if record.doi and self._id_is_free("doi", record.doi, paper_id):
+            changes["doi"] = record.doi
+        assignments = ", ".join(f"{column} = ?" for column in changes)
+        self.conn.execute(f"update papers set {assignments} where id = ?", (*changes.values(), paper_id))
+        written = [row["name_as_written"] for row in self._rows(
+            "select name_as_written from authorships where paper_id = ? order by position", (paper_id,))]
+        if written != [author.name for author in record.authors]:
+            self.conn.execute("delete from authorships where paper_id = ?", (paper_id,))
 
     def _id_is_free(self, column: str, value: str, paper_id: int) -> bool:
         holder = self._one(f"select id from papers where {column} = ?", (value,))
         return holder is None or holder == paper_id
-
-    def store_paper(self, record: PaperRecord) -> tuple[int, bool]:
-        """Insert or merge one paper with its authors, sections and references: (id, created)."""
-        paper_id = self._find_paper(record)
-        now = _now()
-        created = paper_id is None
-        if created:
-            cursor = self.conn.execute(
-                """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
-                   venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
-                   values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (record.arxiv_id, record.doi, record.openalex_id, record.title, title_key(record.title),
-                 record.abstract, record.date, record.year, record.venue, json.dumps(record.categories),
-                 record.cited_by_count, record.url, record.license, record.discipline, record.source, now, now,
-                 record.pdf_path),
-            )
-            paper_id = cursor.lastrowid
-        else:
-            self._merge_paper(paper_id, record, now)
-        self._store_authors(paper_id, record.authors)
-        self._store_sections_and_references(paper_id, record)
-        return paper_id, created
 
     def _merge_paper(self, paper_id: int, record: PaperRecord, now: str) -> None:
         """Fill what the library lacks; never replace a value with nothing."""
@@ -264,8 +281,16 @@ class Library:
             else:
                 self._adopt_ids(person_id, author.openalex_id, author.orcid)
                 self._add_name(person_id, author.name)
-            if person_id in seen:  # the same name twice in one author list
-                continue
+            if person_id in seen:
+                # the same name twice in one author list ('Y Wang and D Liu and Y Wang') is two
+                # people who share it: the second gets a person of its own, kept apart from the first
+                person_id = self._new_person(author.name, "paper")
+                namesakes = self._rows("select distinct person_id from person_names where name_key = ? and person_id != ?",
+                                       (name_key(author.name), person_id))
+                for other in namesakes:  # nothing but the name links them: no later merge on coauthors
+                    first, second = sorted((other["person_id"], person_id))
+                    self.conn.execute("insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
+                                      (first, second, _now()))
             seen.add(person_id)
             self._note_organization(person_id, author.affiliation)
             self.conn.execute(
@@ -504,7 +529,7 @@ class Library:
         for row in self._rows(
             "select id, paper_id, title, year from paper_references where cited_paper_id is null and title is not null"
         ):
-            key = title_key(row["title"])
+            key = work_key(row["title"])
             if len(key) < 12:
                 continue
             for paper in self._rows("select id, year from papers where title_key = ?", (key,)):

@@ -182,16 +182,17 @@ class LibraryIndex:
         return {int(paper_id): snapshot.vectors[rows[int(paper_id)]].tolist()
                 for paper_id in paper_ids if int(paper_id) in rows}
 
-    def searchable(self, before: str | None = None) -> int:
+    def searchable(self, before: str | None = None, within: set[int] | None = None) -> int:
         """How many papers a search may return for this cut-off: a search that returned this many
         returned them all (one that returned fewer than its limit may just have reached its depth)."""
         snapshot = self.snapshot()
-        allowed = _allowed(snapshot, before)
+        allowed = _allowed(snapshot, before, within)
         return len(snapshot.paper_ids) if allowed is None else int(allowed.sum())
 
     def search(self, library: Library, query: str, *, before: str | None = None, limit: int = 10,
-               depth: int = 50) -> list[SearchHit]:
-        """Papers for ``query``, published strictly before ``before`` (ISO date) when given."""
+               depth: int = 50, within: set[int] | None = None) -> list[SearchHit]:
+        """Papers for ``query``, published strictly before ``before`` (ISO date) when given, and only
+        among the papers ``within`` when given (a collection or a tag)."""
         if before is not None and not DATE.match(before):
             raise SearchError(f"the date cut-off must look like 2022-12-01, not {before!r}")
         if not query.strip():
@@ -199,7 +200,7 @@ class LibraryIndex:
         snapshot = self.snapshot()
         if not len(snapshot.paper_ids):
             return []
-        allowed = _allowed(snapshot, before)
+        allowed = _allowed(snapshot, before, within)
         vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
         vector_ids = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
         text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
@@ -223,10 +224,14 @@ class LibraryIndex:
         return hits
 
 
-def _allowed(snapshot: LibrarySnapshot, before: str | None) -> np.ndarray | None:
+def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | None = None) -> np.ndarray | None:
     """The rows a search with this cut-off may return (None: all). Papers without a known date
-    cannot be shown to be older than the cut-off: left out."""
-    return (snapshot.dates != "") & (snapshot.dates < before) if before else None
+    cannot be shown to be older than the cut-off: left out. ``within`` keeps only those papers."""
+    allowed = (snapshot.dates != "") & (snapshot.dates < before) if before else None
+    if within is not None:
+        chosen = np.isin(snapshot.paper_ids, np.fromiter(within, dtype=np.int64, count=len(within)))
+        allowed = chosen if allowed is None else allowed & chosen
+    return allowed
 
 
 def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:

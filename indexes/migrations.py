@@ -316,3 +316,79 @@ def m220_pdf_pages(db: sqlite_utils.Database) -> None:
         "alter table paper_references add column venue text",
     ):
         db.execute(statement)
+
+
+# -- one paper, one record; Zotero's collections and tags (issue #27) ---------------------------------
+@migration
+def m230_paper_sources_collections(db: sqlite_utils.Database) -> None:
+    """Where each paper came from, the merges of works (journalled, so they can be undone), and the
+    collections and tags a reference manager keeps.
+
+    ``paper_sources`` has one row per (source, id in that source): a Zotero item, an OpenAlex work,
+    an arXiv id, a BibTeX key, a PDF file. A re-import finds its paper there first, so nothing
+    duplicates; ``stamp`` is what the source says changes with the record (Zotero's version and
+    dateModified). ``paper_merges`` keeps each record that was merged into a paper that already
+    existed, with what the merge filled in, so ``split`` can give it back its own paper; the pair
+    then goes to ``papers_apart``. Collections are paths ('Computer Science/Distributed Systems').
+    """
+    db.execute(
+        """create table paper_sources (
+            id integer primary key,
+            paper_id integer not null references papers(id) on delete cascade,
+            source text not null,          -- 'zotero', 'openalex', 'arxiv', 'bibtex', 'unarxive', 'pdf'
+            source_id text not null,       -- the id within that source
+            library text,                  -- Zotero's library name, the file a record came from
+            item_type text,                -- Zotero's item type ('journalArticle', …)
+            stamp text,                    -- what changes when the source's record does
+            added_at text not null, updated_at text not null,
+            unique (source, source_id))"""
+    )
+    db.execute("create index paper_sources_paper on paper_sources (paper_id)")
+    # Every id any source gave a paper: a merged work keeps the DOI and OpenAlex id of each copy
+    # (papers.doi holds one), so references to any of them find it.
+    db.execute(
+        """create table paper_ids (
+            kind text not null,            -- 'doi', 'arxiv_id', 'openalex_id'
+            value text not null,
+            paper_id integer not null references papers(id) on delete cascade,
+            primary key (kind, value))"""
+    )
+    db.execute("create index paper_ids_paper on paper_ids (paper_id)")
+    db.execute(
+        """create table paper_merges (
+            id integer primary key,
+            kept_id integer not null,
+            source_row_id integer,         -- the paper_sources row that arrived and was merged
+            evidence text not null,        -- 'same DOI …', 'same arXiv id …', 'same title, year and first author'
+            record text not null,          -- JSON: the merged record as its source gave it
+            changes text not null,         -- JSON: {column: value before}, sections/references it added
+            merged_at text not null,
+            split_at text)"""
+    )
+    db.execute("create index paper_merges_kept on paper_merges (kept_id)")
+    db.execute(
+        """create table papers_apart (
+            first_id integer not null, second_id integer not null, decided_at text not null,
+            primary key (first_id, second_id))"""
+    )
+    db.execute(
+        """create table collections (
+            id integer primary key,
+            origin text not null,          -- 'zotero:<installation>/<library>'
+            key text not null,             -- the collection's key in its origin
+            path text not null,            -- 'Computer Science/Distributed Systems'
+            unique (origin, key))"""
+    )
+    db.execute(
+        """create table paper_collections (
+            paper_id integer not null references papers(id) on delete cascade,
+            collection_id integer not null references collections(id) on delete cascade,
+            primary key (paper_id, collection_id))"""
+    )
+    db.execute(
+        """create table paper_tags (
+            paper_id integer not null references papers(id) on delete cascade,
+            tag text not null, origin text not null,
+            primary key (paper_id, tag, origin))"""
+    )
+    db.execute("create index paper_tags_tag on paper_tags (tag)")

@@ -2,6 +2,7 @@
 
 from textual.widgets import DataTable, Input, Select, Static
 
+from scholar_tui.app.messages import LibraryChanged
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
@@ -73,8 +74,61 @@ async def test_a_bad_file_says_why_and_changes_nothing(where, tmp_path):
         assert app.query_one("#import-kind", Select).value == "bibtex"  # guessed from the name
         await _import(app, pilot, broken)
         message = str(app.query_one("#import-message", Static).render())
-        assert "broken.bib line 8" in message and "unchanged" in message
-        assert "0 papers" in str(app.query_one("#library-counts", Static).render())
+        # the broken entry is named with its line; the two good ones import
+        assert "broken.bib line 7: @article{second" in message and "left out 1 records" in message
+        assert "2 papers" in str(app.query_one("#library-counts", Static).render())
+        truncated = tmp_path / "cut.jsonl"
+        truncated.write_text('{"paper_id": "2212.00001", "metadata": {"title": "x"')
+        app.query_one("#import-kind", Select).value = "unarxive"
+        await _import(app, pilot, truncated)
+        message = str(app.query_one("#import-message", Static).render())
+        assert "cut.jsonl line 1" in message and "unchanged" in message
+        assert "2 papers" in str(app.query_one("#library-counts", Static).render())
         await _import(app, pilot, tmp_path / "missing.jsonl")
         assert "no such file" in str(app.query_one("#import-message", Static).render())
         assert not app.query_one("#import-button").disabled
+
+
+async def test_import_a_zotero_folder_and_counts_follow_changes_elsewhere(where, tmp_path):
+    from scholar_tui.core.library.importer import run_import
+    from scholar_tui.indexes.library import Library
+
+    from .zotero_support import make_zotero
+
+    folder = make_zotero(tmp_path / "Zotero")
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        app.query_one("#import-path", Input).value = ""
+        app.query_one("#import-kind", Select).value = "zotero"
+        await pilot.pause()
+        assert app.query_one("#import-path", Input).value.endswith("Zotero")  # the usual folder, to edit
+        await _import(app, pilot, folder)
+        message = str(app.query_one("#import-message", Static).render())
+        assert "read 4 Zotero items" in message and "4 new papers" in message
+        assert "3 collections, 3 tags" in message
+        assert "4 papers" in str(app.query_one("#library-counts", Static).render())
+        assert app.query_one("#import-cancel").disabled  # Cancel is live only while an import runs
+        other = Library.open(where)  # the CLI, or a PaSa crawl's connection, adds a paper
+        run_import("bibtex", fixture_path("bibtex", "sample.bib"), other)
+        other.close()
+        app.post_message(LibraryChanged())
+        await pilot.pause()
+        # 4 new: the Michelen entry is the Zotero preprint (same arXiv id), one paper
+        assert "7 papers" in str(app.query_one("#library-counts", Static).render())
+
+
+async def test_enter_in_the_path_box_while_an_import_runs_starts_no_second_one(where, tmp_path):
+    from .zotero_support import make_zotero
+
+    folder = make_zotero(tmp_path / "Zotero")
+    app = make_app(where)
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        pane = app.query_one("#import-path", Input)
+        pane.value = str(folder)
+        app.query_one("#import-button").disabled = True  # as while an import runs
+        pane.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not [worker for worker in app.workers if worker.group == "library-import"]

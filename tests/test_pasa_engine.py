@@ -241,3 +241,25 @@ def test_offline_a_plain_search_short_of_its_limit_but_not_of_the_library_still_
     finished = events[-1]
     assert finished.stop_reason != "every library paper is in the pool" and finished.actions > 0
     assert [event for event in events if event.kind == "decided"]
+
+
+def test_a_collection_keeps_the_plain_search_and_the_crawlers_searches_inside_it(where, mini_library):
+    """`search --collection NAME`: the library searches look only among the collection's papers."""
+    from scholar_tui.core.library.labels import labelled_papers
+
+    chosen = {paper_id(mini_library, GNN)}
+    with mini_library.transaction():
+        mini_library.store_collection("zotero:test/user", "K1", "Reading/Graphs")
+        for one in chosen:
+            mini_library.set_labels(one, "zotero:test/user", ["Reading/Graphs"], ["gnn"])
+    within = labelled_papers(mini_library, collection="graphs")
+    assert within == chosen == labelled_papers(mini_library, tag="GNN")
+    llm = RoutedLLM(search=[SEARCH_GNN])
+    tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=100, within=within)
+    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=1, max_papers=20), query_mode="candidates",
+                                               rationale="template", use_head=False, judge_limit=100))
+    events = list(agent.run("graph neural networks"))
+    searched = {paper.paper_id for event in events if event.kind == "found" and event.origin == "library"
+                for paper in event.papers}
+    assert searched and searched <= chosen
+    assert events[-1].stop_reason == "every library paper is in the pool"  # the whole collection: one paper

@@ -74,8 +74,13 @@ def test_a_crawl_online_reports_where_papers_came_from(where, mini_library):
                     relevant=lambda title: "polynomial" in title.lower())
     agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=30), query_mode="candidates",
                                                rationale="template", use_head=False, judge_limit=100))
+    papers_before = mini_library.paper_count()
     events = [event for event in agent.run("random polynomials") if not getattr(event, "plain", False)]
     assert events[0].online is True
+    # the last line says how many papers the crawl brought into the library
+    added = mini_library.paper_count() - papers_before
+    assert added > 0 and events[-1].library_added == added
+    assert events[-1].summary().endswith(f"; {added} papers added to the library")
     found = [event for event in events if event.kind == "found" and event.papers]
     assert found[0].origin == "library+online"
     expanded = [event for event in events if event.kind == "expand"]

@@ -122,7 +122,7 @@ def test_cli_import_pdf_shows_progress_and_names_each_skipped_file(tmp_path, whe
 
 def test_cli_other_kinds_refuse_a_folder(tmp_path, where):
     result = CliRunner().invoke(cli, ["import", "bibtex", str(tmp_path), "--no-index"])
-    assert result.exit_code == 1 and "only `import pdf` reads a folder" in result.output
+    assert result.exit_code == 1 and "is a folder: only `import pdf` and `import zotero` read a folder" in result.output
 
 
 def test_pasa_expands_a_pdf_section_with_the_sentence_that_cites_each_paper(tmp_path, where, empty_library):

@@ -36,6 +36,8 @@ from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.core.library.zotero import ZoteroFinished
+from scholar_tui.core.library.zotero_db import default_folder as default_zotero_folder
 from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.indexes.library import Library
@@ -53,12 +55,14 @@ def mark(chosen: bool) -> Text:
 
 
 KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX",
-               "pdf": "PDF (file or folder)"}
+               "pdf": "PDF (file or folder)", "zotero": "Zotero folder"}
 
 
 def _guess_kind(path: str) -> str | None:
     """The import kind from the file's name, or from its first bytes for JSON and JSON lines."""
     name = path.lower()
+    if name.endswith("zotero.sqlite") or (name and (Path(path).expanduser() / "zotero.sqlite").is_file()):
+        return "zotero"
     if name.endswith(".pdf") or (path and Path(path).expanduser().is_dir()):
         return "pdf"
     if name.endswith(".bib"):
@@ -73,6 +77,15 @@ def _guess_kind(path: str) -> str | None:
         if b"openalex.org/" in head:
             return "openalex"
     return None
+
+
+def _sources_line(library: Library, paper_id: int) -> str:
+    """Where a paper came from and how its reference manager filed it: one dim line of the header."""
+    sources = ", ".join(f"{row['source']}" + (f" ({row['library']})" if row["library"] else "")
+                        for row in library.paper_sources(paper_id))
+    labels = library.paper_labels(paper_id)
+    filed = "; ".join(labels["collections"]) + (" · tags: " + ", ".join(labels["tags"]) if labels["tags"] else "")
+    return (f"\nfrom {sources}" if sources else "") + (f" · in {filed}" if filed.strip() else "")
 
 
 class LibraryPane(Vertical):
@@ -164,6 +177,7 @@ class LibraryPane(Vertical):
         self.show_recent()
 
     def on_show(self) -> None:
+        self.refresh_counts()  # the CLI or another tab may have changed the library meanwhile
         # where a person starts: the search box, or the import box while there is nothing to search
         focus_start(self, "#import-path" if library_missing(self.library) else "#library-query")
 
@@ -198,23 +212,32 @@ class LibraryPane(Vertical):
         if kind:
             self.query_one("#import-kind", Select).value = kind
 
+    @on(Select.Changed, "#import-kind")
+    def _kind_chosen(self, event: Select.Changed) -> None:
+        """Zotero's data folder is where Zotero keeps it unless the person says otherwise."""
+        box = self.query_one("#import-path", Input)
+        if event.value == "zotero" and not box.value.strip():
+            box.value = str(default_zotero_folder())
+
     @on(Input.Submitted, "#import-path")
     @on(Button.Pressed, "#import-button")
     def start_import(self) -> None:
+        if self.query_one("#import-button", Button).disabled:
+            return  # Enter in the path box while an import runs: one import at a time (a second would race it)
         path = self.query_one("#import-path", Input).value.strip()
-        if not path:
+        kind = self.query_one("#import-kind", Select).value
+        if not path and kind != "zotero":
             self.query_one("#import-message", Static).update("[yellow]Type the path of a file to import.[/]")
             return
-        kind = self.query_one("#import-kind", Select).value
+        target = Path(path).expanduser() if path else default_zotero_folder()
         self.query_one("#import-button", Button).disabled = True
         self.import_cancel.clear()
-        self.query_one("#import-cancel", Button).disabled = kind != "pdf"
-        message = plain(f"importing {Path(path).name} as {KIND_LABELS[kind]}…")
-        self.query_one("#import-message", Static).update(message)
-        self.run_import(kind, Path(path).expanduser())
+        self.query_one("#import-cancel", Button).disabled = kind not in ("pdf", "zotero")
+        self.query_one("#import-message", Static).update(plain(f"importing {target.name} as {KIND_LABELS[kind]}…"))
+        self.run_import(kind, target, self.import_cancel)
 
     @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)
-    def run_import(self, kind: str, path: Path) -> None:
+    def run_import(self, kind: str, path: Path, cancel: threading.Event) -> None:
         library = Library.open(self.services.where)  # this thread's own connection
         try:
             if kind == "pdf":
@@ -222,14 +245,16 @@ class LibraryPane(Vertical):
                 return
             last_post = 0.0
             finished = None
-            for event in import_file(kind, path, library):
+            for event in import_file(kind, path, library, should_stop=cancel.is_set):
                 if isinstance(event, ImportProgress) and time.monotonic() - last_post > 0.1:
-                    self.post_message(self.Progress(event.done, event.total, "importing"))
+                    label = f"reading {event.message}" if event.message else "importing"  # a Zotero item
+                    self.post_message(self.Progress(event.done, event.total, label))
                     last_post = time.monotonic()
-                elif isinstance(event, ImportFinished):
+                elif isinstance(event, (ImportFinished, ZoteroFinished)):
                     finished = event
             self.post_message(self.Progress(1, 1, "imported"))
-            summary = finished.summary
+            summary = "\n".join(finished.lines() if isinstance(finished, ZoteroFinished) else
+                                [finished.summary, *finished.works_merged[:3], *finished.skipped[:3]])
             index_note = self._sync_index(library)
             self.post_message(self.Imported(assemble(summary, index_note), True))
         except LibraryImportError as error:  # it quotes the file: plain text
@@ -285,8 +310,14 @@ class LibraryPane(Vertical):
         self.query_one("#import-button", Button).disabled = False
         self.query_one("#import-cancel", Button).disabled = True
         self.query_one("#online-add", Button).disabled = False
+        self.refresh_counts()  # a failed import changed nothing, but another process may have
         if message.ok:
-            self.refresh_counts()
+            self.show_recent()
+
+    def library_changed(self) -> None:
+        """Someone else changed the library (a PaSa crawl that added cited works): counts and list anew."""
+        self.refresh_counts()
+        if not self.query_one("#library-query", Input).value.strip():
             self.show_recent()
 
     # -- online: search arXiv or OpenAlex, then add the chosen results ------------------------------
@@ -429,6 +460,7 @@ class LibraryPane(Vertical):
         in_library = f" · cited by {len(citing)} library papers" if citing else ""
         line = (f"paper:{paper_id} · {paper['date'] or 'date unknown'} · {paper['venue'] or ''}"
                 f"{' · ' + ids if ids else ''}{cited}{in_library}")
+        line += _sources_line(self.library, paper_id)
         # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
         # Textual's markup would read as tags (and swallow what follows).
         header = assemble((paper["title"], "bold"), "\n", authors, "\n", (line, "dim"), "\n\n",

@@ -29,6 +29,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from scholar_tui.app.messages import LibraryChanged
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core.events import counted
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
@@ -286,6 +287,8 @@ class PaperSearchPane(Vertical):
         for button in ("#pasa-export-bib", "#pasa-export-json"):
             self.query_one(button, Button).disabled = not event.results
         self._status(event.summary())
+        if event.library_added:
+            self.post_message(LibraryChanged())
 
     def _fill_results(self, results: list[RankedPaper], stage: str) -> None:
         table = self.query_one("#pasa-results", DataTable)

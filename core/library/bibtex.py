@@ -1,37 +1,40 @@
-"""BibTeX in and out, with a small parser that says where a file is broken.
+"""BibTeX in and out: reading with bibtexparser v2 and pylatexenc, writing by hand.
 
-Reading follows BibTeX's own rules: text outside ``@type{…}`` is a comment; ``@comment``,
-``@preamble`` and ``@string`` are understood; values are ``{braced}``, ``"quoted"``, numbers or
-macros, joined with ``#``; an entry may use ``(…)`` instead of ``{…}``. LaTeX accents and escapes
-become Unicode (math between ``$`` is left as written). Writing escapes what reading unescapes, so
-a library exported and read back gives the same records.
+Reading: bibtexparser splits a file into blocks and keeps going past a broken one (it becomes a
+``ParsingFailedBlock`` with its line); we resolve ``@string`` macros and ``#`` joins ourselves
+(bibtexparser leaves joined values as written), follow ``crossref`` (the child takes the parent's
+year, venue, publisher… and its title as ``booktitle``), and turn LaTeX into Unicode with
+pylatexenc (math between ``$`` is left as written; a command pylatexenc does not know leaves its
+argument, never its name). Entries that are not works — ``@set``, ``@xdata``, IEEEtran's control
+entry, ``@string``/``@preamble``/``@comment`` — are skipped by kind. An entry without a title or a
+block that cannot be parsed is named in one line (``parse_bibtex_file``) and the rest imports.
+Writing escapes what reading unescapes, so a library exported and read back gives the same records.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi, fold, strip_controls
 
 MONTHS = {name: str(number) for number, name in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
-ACCENTS = {  # LaTeX accent command -> Unicode combining character
-    '"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
-    "r": "\u030a", "d": "\u0323", "b": "\u0331",
-}
-SYMBOLS = {
-    "ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "ae": "æ", "AE": "Æ", "oe": "œ", "OE": "Œ",
-    "aa": "å", "AA": "Å", "i": "ı", "j": "ȷ",
-}
 ESCAPED = {"&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_"}
 PARTICLES = {"de", "van", "von", "der", "den", "da", "di", "du", "del", "della", "dos", "das", "le", "la", "ter", "zu"}
+NOT_WORKS = {"set", "xdata", "ieeetranbstctl", "comment", "preamble", "string", "control"}
+NOT_PEOPLE = {"others", "et al", "et al.", "and others"}
+# Commands whose argument is the text (pylatexenc drops some of them, or prints '<cit.>' for others).
+KEEP_ARGUMENT = ("texttt", "mkbibquote", "mkbibemph", "mkbibitalic", "mkbibbold", "enquote", "url", "path", "nolinkurl",
+                 "textsc", "textsf", "textrm", "textup", "textmd", "textnormal", "ensuremath", "mbox", "hbox", "text",
+                 "MakeUppercase", "MakeLowercase", "uppercase", "lowercase", "NoCaseChange")
+DROP = ("cite", "citep", "citet", "footnote", "label", "ref", "noop", "index", "hspace", "vspace")
 
 
 class BibtexError(ValueError):
-    """A malformed .bib file; ``line`` is where the problem is (1-based)."""
+    """A malformed .bib entry or file; ``line`` is where the problem is (1-based)."""
 
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
@@ -46,226 +49,173 @@ class BibEntry:
     line: int = 1
 
 
-class _Scanner:
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
-        self.macros: dict[str, str] = dict(MONTHS)
+@dataclass
+class BibFile:
+    """What a .bib text holds: the works, and one line for each block left out."""
 
-    def line_at(self, pos: int | None = None) -> int:
-        return self.text.count("\n", 0, self.pos if pos is None else pos) + 1
+    entries: list[BibEntry]
+    problems: list[BibtexError]  # unparseable blocks (entries without a title come later, per entry)
+    not_works: int  # @set, IEEEtran control entries and the like, skipped by kind
 
-    def error(self, message: str, pos: int | None = None) -> BibtexError:
-        return BibtexError(message, self.line_at(pos))
 
-    def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-        # '%' starts a comment line inside entries for most tools (biber, bibtex-tidy)
-        if self.pos < len(self.text) and self.text[self.pos] == "%":
-            end = self.text.find("\n", self.pos)
-            self.pos = len(self.text) if end < 0 else end
-            self.skip_space()
+# -- values: braces, quotes, macros and '#' ----------------------------------------------------------
+def _split_top_level(text: str, separator: str) -> list[str]:
+    """``text`` split on ``separator`` outside braces and quotes."""
+    parts, depth, quoted, start = [], 0, False, 0
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+        elif char == '"' and depth == 0:
+            quoted = not quoted
+        elif char == separator and depth == 0 and not quoted:
+            parts.append(text[start:index])
+            start = index + 1
+        index += 1
+    parts.append(text[start:])
+    return parts
 
-    def peek(self) -> str:
-        return self.text[self.pos] if self.pos < len(self.text) else ""
 
-    def identifier(self) -> str:
-        match = re.compile(r"[^\s\"#%'(),={}]+").match(self.text, self.pos)
-        if not match:
-            return ""
-        self.pos = match.end()
-        return match.group(0)
+MACRO_NAME = re.compile(r"[^\s\"#%'(),={}]+$")
 
-    def braced(self, start: int) -> str:
-        """From just after '{' to the matching '}'; returns the inside."""
-        depth, begin = 1, self.pos
-        while self.pos < len(self.text):
-            char = self.text[self.pos]
-            if char == "\\":
-                self.pos += 2
-                continue
-            if char == "{":
-                depth += 1
-            elif char == "}":
-                depth -= 1
-                if depth == 0:
-                    self.pos += 1
-                    return self.text[begin:self.pos - 1]
-            self.pos += 1
-        raise self.error("a '{' is never closed (end of file inside the value)", start)
 
-    def quoted(self, start: int) -> str:
-        depth, begin = 0, self.pos
-        while self.pos < len(self.text):
-            char = self.text[self.pos]
-            if char == "\\":
-                self.pos += 2
-                continue
-            if char == "{":
-                depth += 1
-            elif char == "}":
-                depth -= 1
-            elif char == '"' and depth == 0:
-                self.pos += 1
-                return self.text[begin:self.pos - 1]
-            self.pos += 1
-        raise self.error('a \'"\' is never closed (end of file inside the value)', start)
+def resolve_value(raw: str, macros: dict[str, str]) -> str:
+    """'pre # "Amer. Math. Soc."' -> 'Proc. Amer. Math. Soc.'; '{x}' -> 'x'; 'feb' -> '2'.
+    ValueError when a piece is none of those ('{a} year = 1': a comma is missing)."""
+    out = []
+    for part in _split_top_level(raw.strip(), "#"):
+        part = part.strip()
+        if len(part) >= 2 and part[0] == "{" and part[-1] == "}" and _balanced_inside(part[1:-1]):
+            out.append(part[1:-1])
+        elif len(part) >= 2 and part[0] == '"' and part[-1] == '"':
+            out.append(part[1:-1])
+        elif part.isdigit():
+            out.append(part)
+        elif not MACRO_NAME.match(part):
+            shown = " ".join(part.split())[:30]
+            raise ValueError(f"{shown!r} is not a BibTeX value (is a ',' missing after it?)")
+        else:  # a macro; BibTeX substitutes nothing for an unknown one, keeping its name loses less
+            out.append(macros.get(part.lower(), MONTHS.get(part.lower()[:3], part) if part.lower()[:3] in MONTHS
+                                  and len(part) <= 9 else part))
+    return "".join(out)
 
-    def value(self) -> str:
-        parts = []
-        while True:
-            self.skip_space()
-            start, char = self.pos, self.peek()
-            if char == "{":
-                self.pos += 1
-                parts.append(self.braced(start))
-            elif char == '"':
-                self.pos += 1
-                parts.append(self.quoted(start))
-            elif char.isdigit():
-                parts.append(self.identifier())
-            elif char and char not in ",})=#":
-                name = self.identifier()
-                # BibTeX warns and substitutes nothing for an unknown macro; keeping its name
-                # loses less.
-                parts.append(self.macros.get(name.lower(), name))
-            else:
-                raise self.error(f"expected a value, found {char!r}" if char else "expected a value, found the end of the file")
-            self.skip_space()
-            if self.peek() == "#":
-                self.pos += 1
-                continue
-            return "".join(parts)
+
+def _balanced_inside(text: str) -> bool:
+    depth = 0
+    for char in text:
+        depth += {"{": 1, "}": -1}.get(char, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def read_bib(text: str) -> BibFile:
+    """Every work of a .bib text, in order, with macros resolved and crossrefs followed."""
+    import bibtexparser
+
+    # bibtexparser logs each block it gives up on as a warning; we name those blocks ourselves
+    logging.getLogger("bibtexparser").setLevel(logging.ERROR)
+    parsed = bibtexparser.parse_string(text, parse_stack=[])
+    macros: dict[str, str] = {}
+    for string in parsed.strings:
+        try:
+            macros[string.key.lower()] = resolve_value(string.value, macros)
+        except ValueError:
+            macros[string.key.lower()] = string.value  # kept as written, as BibTeX would warn and go on
+    problems = [BibtexError(_failure(block), block.start_line + 1) for block in parsed.failed_blocks]
+    entries, not_works = [], 0
+    for entry in parsed.entries:
+        kind = entry.entry_type.lower()
+        if kind in NOT_WORKS or kind.startswith("ieeetran"):
+            not_works += 1
+            continue
+        fields = {}
+        try:
+            for item in entry.fields:
+                fields.setdefault(item.key.lower(), resolve_value(item.value, macros))
+        except ValueError as error:
+            problems.append(BibtexError(f"@{kind}{{{entry.key}: field {item.key!r}: {error}", entry.start_line + 1))
+            continue
+        entries.append(BibEntry(kind, entry.key, fields, entry.start_line + 1))
+    _follow_crossrefs(entries)
+    return BibFile(entries, problems, not_works)
+
+
+def _failure(block) -> str:
+    """One line for a block bibtexparser gave up on: its opening, and why."""
+    error = getattr(block, "error", None)
+    reason = getattr(error, "abort_reason", None) or str(error or "") or "cannot be parsed"
+    reason = " ".join(reason.replace("`", "'").split()).rstrip(". ")
+    head = " ".join(block.raw.split())[:40]
+    return f"{head}…: {reason[:1].lower()}{reason[1:]}" if head else reason
+
+
+def _follow_crossrefs(entries: list[BibEntry]) -> None:
+    """The child of a crossref takes what it lacks from its parent; the parent's title is its booktitle."""
+    by_key = {entry.key.lower(): entry for entry in entries}
+    for entry in entries:
+        parent = by_key.get(entry.fields.get("crossref", "").strip().lower())
+        if parent is None or parent is entry:
+            continue
+        for name, value in parent.fields.items():
+            if name == "title":
+                entry.fields.setdefault("booktitle", value)
+            elif name not in ("crossref", "key", "ids", "abstract"):
+                entry.fields.setdefault(name, value)
 
 
 def parse_entries(text: str) -> list[BibEntry]:
-    """Every entry of a .bib text, in order; BibtexError names the line of the first problem."""
-    scanner = _Scanner(text)
-    entries: list[BibEntry] = []
-    while True:
-        at = text.find("@", scanner.pos)
-        if at < 0:
-            return entries
-        scanner.pos = at + 1
-        if at > 0 and not text[at - 1].isspace():
-            continue  # an '@' inside comment text (an e-mail address), not an entry
-        entry_type = scanner.identifier().lower()
-        if not entry_type:
-            continue
-        scanner.skip_space()
-        opener = scanner.peek()
-        if opener not in "{(" or not opener:
-            if entry_type == "comment":
-                continue
-            raise scanner.error(f"@{entry_type} must be followed by '{{' or '('")
-        closer = "}" if opener == "{" else ")"
-        scanner.pos += 1
-        if entry_type in ("comment", "preamble"):
-            scanner.braced(at) if opener == "{" else scanner.value()
-            if opener == "(":
-                scanner.skip_space()
-                scanner.pos += 1
-            continue
-        if entry_type == "string":
-            scanner.skip_space()
-            name = scanner.identifier()
-            scanner.skip_space()
-            if scanner.peek() != "=":
-                raise scanner.error(f"@string {name!r}: expected '='")
-            scanner.pos += 1
-            scanner.macros[name.lower()] = scanner.value()
-            scanner.skip_space()
-            if scanner.peek() != closer:
-                raise scanner.error(f"@string {name!r} is not closed with {closer!r}")
-            scanner.pos += 1
-            continue
-        entries.append(_entry(scanner, entry_type, closer, at))
+    """Every work of a .bib text; BibtexError names the line of the first block that cannot be parsed."""
+    bib = read_bib(text)
+    if bib.problems:
+        raise bib.problems[0]
+    return bib.entries
 
 
-def _entry(scanner: _Scanner, entry_type: str, closer: str, start: int) -> BibEntry:
-    scanner.skip_space()
-    key_start = scanner.pos
-    key = scanner.identifier()
-    scanner.skip_space()
-    if scanner.peek() != ",":
-        if scanner.peek() == closer and key:
-            scanner.pos += 1
-            return BibEntry(entry_type, key, {}, scanner.line_at(start))
-        found = scanner.peek() or "the end of the file"
-        raise scanner.error(f"@{entry_type}{{{key}: expected ',' after the key, found {found!r}", key_start)
-    scanner.pos += 1
-    entry = BibEntry(entry_type, key, {}, scanner.line_at(start))
-    while True:
-        scanner.skip_space()
-        char = scanner.peek()
-        if char == closer:
-            scanner.pos += 1
-            return entry
-        if not char:
-            raise BibtexError(
-                f"entry @{entry_type}{{{key} (line {entry.line}) is not closed: the file ends inside it", entry.line
-            )
-        field_start = scanner.pos
-        name = scanner.identifier().lower()
-        if not name:
-            raise scanner.error(f"@{entry_type}{{{key}: expected a field name, found {char!r}")
-        scanner.skip_space()
-        if scanner.peek() != "=":
-            found = scanner.peek() or "the end of the file"
-            # The usual cause: the previous entry lost its closing brace and this is a new '@'.
-            hint = " (is the entry above missing its closing brace?)" if name.startswith("@") else ""
-            raise scanner.error(f"@{entry_type}{{{key}: field {name!r} needs '=', found {found!r}{hint}", field_start)
-        scanner.pos += 1
-        entry.fields[name] = scanner.value()
-        scanner.skip_space()
-        if scanner.peek() == ",":
-            scanner.pos += 1
-        elif scanner.peek() == "@":
-            # The value swallowed the entry's end: a '{' or '"' inside it is never closed.
-            raise BibtexError(
-                f"@{entry_type}{{{key}: the value of {name!r} runs on into the next entry (line "
-                f"{scanner.line_at()}): a '{{' or '\"' in it is not closed",
-                scanner.line_at(field_start),
-            )
-        elif not scanner.peek():
-            raise BibtexError(
-                f"entry @{entry_type}{{{key} (line {entry.line}) is not closed: the file ends inside it", entry.line
-            )
-        elif scanner.peek() != closer:
-            raise scanner.error(
-                f"@{entry_type}{{{key}: expected ',' or {closer!r} after field {name!r}, found {scanner.peek()!r}"
-            )
+# -- LaTeX -> Unicode -----------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def _decoder():
+    """pylatexenc's converter, told that the commands above take one argument and what to make of it."""
+    from pylatexenc import latex2text, latexwalker, macrospec
+
+    walker = latexwalker.get_default_latex_context_db()
+    walker.add_context_category("scholar-tui", prepend=True, macros=[
+        *[macrospec.MacroSpec(name, "[{") for name in (*KEEP_ARGUMENT, *DROP)],
+        macrospec.MacroSpec("textcolor", "[{{")])
+    text = latex2text.get_default_latex_context_db()
+    text.add_context_category("scholar-tui", prepend=True, macros=[
+        *[latex2text.MacroTextSpec(name, simplify_repl="%(2)s") for name in KEEP_ARGUMENT],
+        *[latex2text.MacroTextSpec(name, discard=True) for name in DROP],
+        latex2text.MacroTextSpec("textcolor", simplify_repl="%(3)s"),
+    ])
+    converter = latex2text.LatexNodes2Text(latex_context=text, math_mode="verbatim", strict_latex_spaces=True)
+    return walker, converter
 
 
-# -- LaTeX <-> Unicode ---------------------------------------------------------------------------
-_ACCENT = re.compile(r"\\([\"'`^~=.uvHckrdb])\s*(?:\{\s*(\\?[A-Za-z])\s*\}|(\\?[A-Za-z]))")
-_SYMBOL = re.compile(r"\\(ss|ae|AE|oe|OE|aa|AA|o|O|l|L|i|j)(?![A-Za-z])\s?")
+def _decode(value: str) -> str:
+    from pylatexenc import latexwalker
 
-
-def _accent(match: re.Match) -> str:
-    letter = (match.group(2) or match.group(3)).lstrip("\\")
-    letter = {"i": "i", "j": "j"}.get(letter, letter)
-    return unicodedata.normalize("NFC", letter + ACCENTS[match.group(1)])
+    context, converter = _decoder()
+    nodes, _, _ = latexwalker.LatexWalker(value, latex_context=context, tolerant_parsing=True).get_latex_nodes()
+    return converter.nodelist_to_text(nodes)
 
 
 def latex_to_text(value: str) -> str:
-    """'Preu{\\ss}, J. and G{\\"o}del' -> 'Preuß, J. and Gödel'; math between $ stays as written."""
-    pieces = re.split(r"(\$[^$]*\$)", value)
-    out = []
-    for index, piece in enumerate(pieces):
-        if index % 2 == 1:
-            out.append(piece)
-            continue
-        piece = _ACCENT.sub(_accent, piece)
-        piece = _SYMBOL.sub(lambda m: SYMBOLS[m.group(1)], piece)
-        piece = re.sub(r"\\([&%#_${}])", r"\1", piece)
-        piece = piece.replace("---", "—").replace("--", "–").replace("~", " ")
-        piece = re.sub(r"\\textendash\b\s?", "–", piece)
-        piece = re.sub(r"\\emph\{|\\textit\{|\\textbf\{|\\textsc\{|\\mathrm\{", "{", piece)
-        piece = piece.replace("{", "").replace("}", "")
-        out.append(piece)
-    return " ".join(strip_controls("".join(out)).split())
+    """'Preu{\\ss}, J. and G{\\"o}del' -> 'Preuß, J. and Gödel'; math between $ stays as written;
+    a command left over is dropped, never kept as letters ('\\mkbibquote{Intention}' -> 'Intention')."""
+    try:
+        text = _decode(value)
+    except Exception:  # pylatexenc is tolerant, but a value it cannot walk must not stop an import
+        text = value.replace("{", "").replace("}", "")
+    pieces = re.split(r"(\$[^$]*\$)", text)
+    pieces = [piece if index % 2 else re.sub(r"\\[A-Za-z]+\*?\s*", "", piece) for index, piece in enumerate(pieces)]
+    return " ".join(strip_controls("".join(pieces)).split())
 
 
 def _balanced(text: str) -> bool:
@@ -292,7 +242,8 @@ def text_to_latex(value: str) -> str:
 
 # -- names -----------------------------------------------------------------------------------------
 def split_authors(value: str) -> list[str]:
-    """'A and {B and C} and D' -> ['A', '{B and C}', 'D'] (only top-level 'and' separates)."""
+    """'A and {B and C} and D' -> ['A', '{B and C}', 'D'] (only top-level 'and' separates);
+    BibTeX's 'and others' (et al.) names no one and is left out."""
     names, depth, start = [], 0, 0
     for match in re.finditer(r"[{}]|\s+and\s+", value, flags=re.I):
         token = match.group(0)
@@ -304,12 +255,13 @@ def split_authors(value: str) -> list[str]:
             names.append(value[start:match.start()])
             start = match.end()
     names.append(value[start:])
-    return [name.strip() for name in names if name.strip()]
+    return [name.strip() for name in names if name.strip() and name.strip().lower() not in NOT_PEOPLE]
 
 
 def natural_name(name: str) -> str:
-    """'Michelen, Marcus' -> 'Marcus Michelen'; 'Doe, Jr., John' -> 'John Doe Jr.'."""
-    parts = [part.strip() for part in latex_to_text(name).split(",")]
+    """'Michelen, Marcus' -> 'Marcus Michelen'; 'Doe, Jr., John' -> 'John Doe Jr.'; a comma inside
+    braces ('{Ministry of Health, Ghana}') is part of the name."""
+    parts = [latex_to_text(part).strip() for part in _split_top_level(name, ",")]
     if len(parts) == 2:
         return clean_space(f"{parts[1]} {parts[0]}") or ""
     if len(parts) >= 3:
@@ -369,7 +321,8 @@ def entry_to_record(entry: BibEntry) -> PaperRecord:
 
 
 def parse_bibtex(text: str) -> list[tuple[int, PaperRecord]]:
-    """(line, record) for every entry with a title; BibtexError otherwise."""
+    """(line, record) for every work; BibtexError for a block that cannot be parsed or an entry
+    without a title (the importer names those and goes on: ``read_bib``)."""
     return [(entry.line, entry_to_record(entry)) for entry in parse_entries(text)]
 
 

@@ -27,7 +27,7 @@ from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
-KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf")
+KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 
 
 class LibraryImportError(Exception):
@@ -54,19 +54,43 @@ class ImportFinished:
     paper_ids: list[int] = field(default_factory=list)
     merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
     skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
+    works_merged: list[str] = field(default_factory=list)  # records that joined a paper already stored
 
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
         merged = merges_note(self.merged)
-        left_out = f"; skipped {len(self.skipped)} malformed records" if self.skipped else ""
+        works = works_note(self.works_merged)
+        left_out = f"; left out {len(self.skipped)} records, each named" if self.skipped else ""
         return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-                f" in {self.seconds:.1f} s{merged}{left_out}")
+                f" in {self.seconds:.1f} s{works}{merged}{left_out}")
+
+
+def works_note(lines: list[str]) -> str:
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return f"; 1 record merged with a paper already here: {lines[0]}"
+    return f"; {len(lines)} records merged with papers already here (`scholar-tui library merges`)"
+
+
+def work_merge_line(row: dict) -> str:
+    """One merge of works, for an import's summary: what joined what, why, and how to undo it."""
+    return (f"“{row['title']}” ({row['record_source']}) joined paper:{row['kept_id']} ({row['evidence']}; "
+            f"undo: scholar-tui library split paper:{row['kept_id']} --merge {row['id']})")
 
 
 @dataclass
 class BadRecord:
     """What a reader yields for a record it cannot use: the one-line reason, with file and place."""
+
+    message: str
+
+
+@dataclass
+class NamedSkip:
+    """A record a reader leaves out by rule and names (a BibTeX entry without a title, a block the
+    parser gave up on): one line in the summary, and the rest of the file imports."""
 
     message: str
 
@@ -91,7 +115,8 @@ def _json_line(line: bytes) -> Any:
         raise ValueError("nested too deeply (over ~1000 levels)") from None
 
 
-Read = Iterator[tuple[int, int, list[Record] | BadRecord]]  # (done, total, what one step read)
+# (done, total, what one step read); a record may come with its id in the source (a BibTeX key)
+Read = Iterator[tuple[int, int, list[Record] | list[Record | tuple[Record, str]] | BadRecord | NamedSkip]]
 
 
 def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
@@ -189,22 +214,24 @@ def _arxiv(path: Path) -> Read:
 
 
 def _bibtex(path: Path) -> Read:
-    from scholar_tui.core.library.bibtex import BibtexError, entry_to_record, parse_entries
+    """Works of a .bib file; an entry without a title or a block that cannot be parsed is named."""
+    from scholar_tui.core.library.bibtex import BibtexError, entry_to_record, read_bib
 
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as error:
         raise LibraryImportError(f"{path.name}: not UTF-8 text (byte {error.start})") from error
-    try:
-        entries = parse_entries(text)
-    except BibtexError as error:
-        raise LibraryImportError(f"{path.name} line {error.line}: {error}") from error
-    for index, entry in enumerate(entries, start=1):
+    bib = read_bib(text)
+    total = len(bib.entries) + len(bib.problems)
+    for problem in bib.problems:
+        yield 0, total, NamedSkip(f"{path.name} line {problem.line}: {problem}")
+    for index, entry in enumerate(bib.entries, start=1):
         try:
-            records: list[Record] | BadRecord = [entry_to_record(entry)]
+            # the entry's key names it in its file: two entries are two records, even when identical
+            records: list[Record | tuple[Record, str]] | NamedSkip = [(entry_to_record(entry), f"{path.name}#{entry.key}")]
         except BibtexError as error:
-            records = BadRecord(f"{path.name} line {error.line}: {error}")
-        yield index, len(entries), records
+            records = NamedSkip(f"{path.name} line {error.line}: {error}")
+        yield index, total, records
 
 
 def _pdf(path: Path) -> Read:
@@ -234,16 +261,25 @@ def store_records(library: Library, records: list[Record]) -> tuple[list[int], i
 
 
 def import_file(
-    kind: str, path: str | Path, library: Library, *, should_stop: Callable[[], bool] | None = None,
+    kind: str, path: str | Path | None, library: Library, *, should_stop: Callable[[], bool] | None = None,
     skip_bad: bool = False,
 ) -> Iterator[Event]:
     """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back).
 
     A malformed record (valid JSON or BibTeX, but a field of the wrong type, no title…) stops the
     import and changes nothing; with ``skip_bad`` it is left out, named in ``ImportFinished.skipped``,
-    and the good records are imported. A file that cannot be read as a whole always stops it."""
+    and the good records are imported. A file that cannot be read as a whole always stops it.
+
+    ``zotero`` takes a Zotero data folder (None: Zotero's usual one) and ends with a ``ZoteroFinished``."""
+    if kind == "zotero":
+        from scholar_tui.core.library.zotero import import_zotero
+
+        yield from import_zotero(path, library, should_stop=should_stop)
+        return
     if kind not in READERS:
         raise LibraryImportError(f"unknown import kind {kind!r}: choose one of {', '.join(KINDS)}")
+    if path is None:
+        raise LibraryImportError(f"import {kind} needs the path of a file")
     path = Path(path)
     if not path.is_file():
         raise LibraryImportError(f"{path}: no such file")
@@ -253,17 +289,22 @@ def import_file(
         with library.transaction():
             # Counted under the write lock: rows another import committed while we waited are not ours.
             before = library.counts()
+            merges_before = library.last_work_merge_id()
             for done, total, records in READERS[kind](path):
                 if should_stop is not None and should_stop():
                     raise LibraryImportError(f"{path.name}: import cancelled; nothing was imported")
+                if isinstance(records, NamedSkip):
+                    skipped.append(records.message)
+                    continue
                 if isinstance(records, BadRecord):
                     if not skip_bad:
                         raise LibraryImportError(records.message)
                     skipped.append(records.message)
                     continue
-                for record in records:
+                for item in records:
+                    record, source_id = item if isinstance(item, tuple) else (item, None)
                     if isinstance(record, PaperRecord):
-                        paper_ids.append(library.store_paper(record)[0])
+                        paper_ids.append(library.store_paper(record, source_id=source_id)[0])
                     else:
                         library.store_person(record)
                 records_read += len(records)
@@ -272,6 +313,7 @@ def import_file(
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink()
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
+            works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             after = library.counts()
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
@@ -280,7 +322,7 @@ def import_file(
     except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
         raise LibraryImportError(str(error)) from error
     yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged,
-                         skipped)
+                         skipped, works_merged)
 
 
 def _nothing_read(kind: str, path: Path, skipped: list[str]) -> str:

@@ -342,6 +342,7 @@ class PaSaEngine:
         budgets = self.options.budgets
         run = CrawlRun(self, query, date, cancel or CancelToken(), Pool(budgets.max_papers, budgets.max_depth))
         calls_before = self.crawler.calls + self.selector.calls
+        papers_before = self.library.paper_count()  # online searches and expansions may add papers
         yield CrawlStarted(query, date, self.llm.model_name, self.crawler.query_mode, self.selector.rationale_mode,
                            self.tools.online is not None, budgets.as_dict(),
                            self.head.origin if self.head is not None else "")
@@ -370,7 +371,7 @@ class PaSaEngine:
         yield CrawlFinished(results=results, queue=run.pool.ids, stop_reason=run.stop_reason, actions=run.actions,
                             llm_calls=self.crawler.calls + self.selector.calls - calls_before,
                             seconds=round(run.elapsed, 3), first_results_seconds=run.first_results,
-                            cancelled=run.cancel.cancelled)
+                            cancelled=run.cancel.cancelled, library_added=self.library.paper_count() - papers_before)
 
     def rank(self, run: CrawlRun) -> list[RankedPaper]:
         """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL.

@@ -216,6 +216,7 @@ class CrawlFinished(Event):
     seconds: float
     first_results_seconds: float | None = None  # when the first ranking was ready
     cancelled: bool = False
+    library_added: int = 0  # papers the crawl brought into the library (online searches, cited works)
     kind: str = "finished"
 
     @property
@@ -224,8 +225,9 @@ class CrawlFinished(Event):
 
     def summary(self) -> str:
         state = "cancelled" if self.cancelled else "done"
+        added = f"; {counted(self.library_added, 'paper')} added to the library" if self.library_added else ""
         return (f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {counted(self.actions, 'action')}, "
-                f"{counted(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason})")
+                f"{counted(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason}){added}")
 
 
 PLAIN_DEPTH = 100  # the plain search's result count, as `library search` and the benchmark's baseline use

@@ -60,13 +60,15 @@ def prepare(where: Locations, library: Library, embedder) -> Prepared:
 def open_pasa(where: Locations, settings: Settings, library: Library, llm, embedder, *,
               options: PaSaOptions | None = None, online: bool | None = None, transport=None,
               search_limit: int = 10, plain_depth: int = PLAIN_DEPTH, feedback: bool | None = None,
-              feedback_source: str = "pasa", head: SelectorHead | None = None) -> PaSaEngine:
+              feedback_source: str = "pasa", head: SelectorHead | None = None,
+              within: set[int] | None = None) -> PaSaEngine:
     """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers,
     ``plain_depth`` is how many of the plain search's hits start the pool.
 
     ``feedback``: send the Crawler's actions through AutoFeedback (None: the ``autofeedback.pasa``
     setting); its loops are logged under ``feedback_source``. ``head``: the Selector's scoring
-    head (None: the user's trained one from the data folder, else the shipped default).
+    head (None: the user's trained one from the data folder, else the shipped default). ``within``:
+    the papers of a collection or tag (``core.library.labels``) that library searches keep to.
     """
     check_not_empty(library)
     sources, notice = None, None
@@ -77,7 +79,8 @@ def open_pasa(where: Locations, settings: Settings, library: Library, llm, embed
             notice = OFFLINE
         else:
             sources = OnlineSources(library, settings.network, transport=transport)
-    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit, plain_limit=plain_depth)
+    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit, plain_limit=plain_depth,
+                         within=within)
     loop = None
     if settings.autofeedback.pasa if feedback is None else feedback:
         from scholar_tui.core.autofeedback import open_autofeedback

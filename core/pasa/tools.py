@@ -58,13 +58,16 @@ class LibraryTools:
     """Search and expand over one library; ``online`` is None when working offline."""
 
     def __init__(self, where, library: Library, embedder, *, online: OnlineSources | None = None,
-                 search_limit: int = 10, plain_limit: int = PLAIN_DEPTH) -> None:
+                 search_limit: int = 10, plain_limit: int = PLAIN_DEPTH, within: set[int] | None = None) -> None:
         self.where = where
         self.library = library
         self.index = LibraryIndex(where, MemoEmbedder(embedder))
         self.online = online
         self.search_limit = search_limit  # a [Search] action's hits
         self.plain_limit = plain_limit  # the plain search's hits (tests make it small)
+        # a collection or tag: library searches look only among these papers (expansions and online
+        # searches still bring in what they cite or find)
+        self.within = within
 
     # -- online bookkeeping --------------------------------------------------------------------
     def _went_offline(self, error: Exception, notices: list[str]) -> None:
@@ -78,18 +81,18 @@ class LibraryTools:
 
     # -- search ------------------------------------------------------------------------------------
     def search_library(self, query: str, before: str | None) -> list[int]:
-        hits = self.index.search(self.library, query, before=before, limit=self.search_limit)
+        hits = self.index.search(self.library, query, before=before, limit=self.search_limit, within=self.within)
         return [hit.paper_id for hit in hits]
 
     def plain_search(self, query: str, before: str | None) -> list[SearchHit]:
         """The query as written, searched exactly as `library search --limit 100` and the benchmark's baseline."""
         if self.plain_limit <= 0:
             return []
-        return self.index.search(self.library, query, before=before, limit=self.plain_limit)
+        return self.index.search(self.library, query, before=before, limit=self.plain_limit, within=self.within)
 
     def returned_whole_library(self, hits: list[SearchHit], before: str | None) -> bool:
         """Whether these hits are every paper the library holds for this cut-off."""
-        return bool(hits) and len(hits) >= self.index.searchable(before)
+        return bool(hits) and len(hits) >= self.index.searchable(before, self.within)
 
     def search(self, query: str, before: str | None) -> ToolResult:
         notices: list[str] = []
