@@ -228,6 +228,10 @@ class LLM(ABC):
     def describe(self) -> dict[str, Any]:
         return {"backend": self.backend_name, "model": self.model_name}
 
+    def label(self) -> str:
+        """The model as an error line names it (an endpoint adds its URL)."""
+        return self.model_name
+
     # -- logging -----------------------------------------------------------------------------
     def add_sink(self, sink: CompletionSink) -> None:
         """``sink`` receives every finished completion (the prompt log is one)."""
@@ -309,6 +313,6 @@ class LLM(ABC):
         reply = completion.text.strip()
         if reply not in choices:  # an endpoint that ignores grammars, or sent no token: no answer, not "0 for all"
             listed = ", ".join(choices)
-            raise LLMError(f"model {self.model_name} answered {reply[:60]!r}, none of {listed[:80]}, with no "
+            raise LLMError(f"model {self.label()} answered {reply[:60]!r}, none of {listed[:80]}, with no "
                            f"log-probabilities to read them from: it gave no answer to choose from")
         return {choice: float(choice == reply) for choice in choices}

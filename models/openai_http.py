@@ -168,6 +168,9 @@ class OpenAICompatibleLLM(LLM):
     def describe(self) -> dict[str, Any]:
         return {"backend": self.backend_name, "model": self._model or "(first served)", "url": self.base_url}
 
+    def label(self) -> str:
+        return f"{self._model or '(first served)'} at {self.base_url}"
+
     def close(self) -> None:
         self._client.close()
 
