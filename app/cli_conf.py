@@ -69,7 +69,7 @@ class _Progress:
     """One self-overwriting status line on stderr while a build runs; when stderr is not a terminal
     (a log, a pipe), a plain line every ``LOG_EVERY_S`` seconds, so a long import shows it moves."""
 
-    LOG_EVERY_S = 10.0
+    LOG_EVERY_S = 30.0
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
