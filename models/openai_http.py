@@ -194,10 +194,13 @@ def _bounded_body(response: httpx.Response, where: str, limits: CallLimits) -> b
     return data
 
 
-def _detail(data: bytes) -> str:
-    """The start of a body we did not expect, as one line (an HTML page, an error text)."""
-    text = " ".join(data.decode("utf-8", errors="replace").split())
-    return text[:MAX_DETAIL_CHARS] + ("…" if len(text) > MAX_DETAIL_CHARS else "")
+def _detail(data: bytes | str) -> str:
+    """The start of a body we did not expect, as one line (an HTML page, an error text), with
+    every control character written as its escape: it goes into an error line on a terminal."""
+    text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
+    text = " ".join(text.split())[:MAX_DETAIL_CHARS + 1]
+    shown = "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
+    return shown[:MAX_DETAIL_CHARS] + ("…" if len(text) > MAX_DETAIL_CHARS else "")
 
 
 def _check_status(response: httpx.Response, where: str, limits: CallLimits) -> None:
@@ -207,7 +210,7 @@ def _check_status(response: httpx.Response, where: str, limits: CallLimits) -> N
         return
     if 300 <= status < 400:
         target = response.headers.get("location", "nowhere")
-        raise LLMError(f"{where} answered HTTP {status}, a redirect to {target[:MAX_DETAIL_CHARS]}: "
+        raise LLMError(f"{where} answered HTTP {status}, a redirect to {_detail(target)}: "
                        "check the endpoint's URL in llm.model (it should end in /v1)")
     data, _ = _bounded_bytes(response, limits, 4 * MAX_DETAIL_CHARS)
     raise LLMError(f"{where} answered HTTP {status}: {_detail(data)}")
@@ -265,7 +268,7 @@ def _parse_events(lines: Iterator[str], where: str, *, chat: bool, limits: CallL
             text = (choice.delta.content if choice.delta else None) if chat else choice.text
             yield from _pieces(text, choice.logprobs, limits)
     if events == 0:
-        sample = _detail(" ".join(skipped).encode()) or "an empty body"
+        sample = _detail(" ".join(skipped)) or "an empty body"
         raise LLMError(f"{where} answered {kind}, not an event stream: {sample}")
     if choices == 0:
         raise LLMError(f"{where} sent {events} events but no completion in them (no choice)")

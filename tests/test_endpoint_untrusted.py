@@ -81,6 +81,14 @@ def test_an_html_page_is_not_an_empty_reply():
         llm.chat(CHAT)
 
 
+def test_a_foreign_body_reaches_the_error_line_without_control_characters():
+    page = b"\x1b[2J\x1b]52;c;ZXZpbA==\x07 <html>hi</html>"
+    llm, _ = make_llm(answering(page, **{"content-type": "text/html"}), model="m")
+    with pytest.raises(LLMError) as caught:
+        llm.complete("x")
+    assert "\\x1b[2J" in str(caught.value) and not any(ord(char) < 0x20 for char in str(caught.value))
+
+
 def test_an_empty_body_is_an_error():
     llm, _ = make_llm(answering(b""), model="m")
     with pytest.raises(LLMError, match="not an event stream: an empty body"):
