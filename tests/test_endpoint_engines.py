@@ -103,3 +103,26 @@ def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedd
     result = CliRunner().invoke(cli, ["ask", "Who are the coauthors of Marcus Michelen?", "--choice", "retrieval",
                                       "--code", "model"])
     one_error_line(result, says="sent an event of the wrong shape")
+
+
+async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini_library):  # noqa: F811
+    from textual.widgets import Button, Input, Static
+
+    from scholar_tui.app.services import Services
+    from scholar_tui.app.tui import ScholarApp
+    from scholar_tui.config.settings import load_settings
+
+    from .pilot_support import wait_for
+
+    recorder = Recorder(html_page)
+    llm = OpenAICompatibleLLM(URL, model="x", transport=httpx.MockTransport(recorder))
+    services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm,
+                        embedder_factory=lambda settings: HashingEmbedder())
+    app = ScholarApp(services, load_model_on_start=False)
+    async with app.run_test(size=(160, 48)) as pilot:
+        app.query_one("#pasa-query", Input).value = "graph neural networks"
+        await pilot.click("#pasa-search")
+        status = app.query_one("#pasa-status", Static)
+        await wait_for(pilot, lambda: "answered text/html" in str(status.render()))
+        assert URL in str(status.render()) and app.query_one("#pasa-cancel", Button).disabled
+    assert len(recorder.requests) == 1  # the crawl stopped at the first call without an answer
