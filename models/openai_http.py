@@ -286,7 +286,8 @@ def _whole_reply(data: bytes, where: str, *, chat: bool, limits: CallLimits) -> 
         raise LLMError(f"{where} answered JSON that is not a completion: {shape_problem(error)}") from error
     choice = body.choices[0]
     message = choice.message.content if choice.message else None
-    text = next((item for item in ((message, choice.text) if chat else (choice.text, message)) if item is not None), None)
+    preferred = (message, choice.text) if chat else (choice.text, message)
+    text = next((item for item in preferred if item is not None), None)
     if text is None:
         raise LLMError(f"{where} answered JSON with no text in its choice: {_detail(data)}")
     yield from _pieces(text, choice.logprobs, limits)

@@ -97,7 +97,8 @@ def test_search_stops_at_the_first_call_without_an_answer(mini_library, endpoint
 
 
 @pytest.mark.embeddings
-def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedder, endpoint, monkeypatch):  # noqa: F811
+def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedder,  # noqa: F811
+                                                           endpoint, monkeypatch):
     monkeypatch.setattr(models, "load_embedder", lambda settings: real_embedder)
     endpoint(wrong_shape)
     result = CliRunner().invoke(cli, ["ask", "Who are the coauthors of Marcus Michelen?", "--choice", "retrieval",
