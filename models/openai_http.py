@@ -13,6 +13,7 @@ call has a wall-clock deadline (``openai.deadline_s``) and a token cap (the requ
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -257,6 +258,8 @@ def _parse_events(lines: Iterator[str], where: str, *, chat: bool, limits: CallL
                 raise LLMError(f"{where} sent a malformed event: {data[:80]!r}") from error
             raise LLMError(f"{where} sent an event of the wrong shape: {shape_problem(error)}") from error
         events += 1
+        if event.error is not None:
+            raise LLMError(f"{where} reported an error in its stream: {_detail(json.dumps(event.error))}")
         if event.usage is not None:
             usage_prompt = event.usage.prompt_tokens if event.usage.prompt_tokens is not None else usage_prompt
             usage_completion = (event.usage.completion_tokens if event.usage.completion_tokens is not None

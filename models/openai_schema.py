@@ -75,6 +75,8 @@ class StreamEvent(_Reply):
 
     choices: list[Choice] = []
     usage: Usage | None = None
+    error: dict | str | None = None
+    """What a server reports instead of a piece when generation fails half-way (llama-server, vLLM)."""
 
 
 class CompletionBody(_Reply):

@@ -89,6 +89,13 @@ def test_a_foreign_body_reaches_the_error_line_without_control_characters():
     assert "\\x1b[2J" in str(caught.value) and not any(ord(char) < 0x20 for char in str(caught.value))
 
 
+def test_an_error_event_in_the_stream_is_reported():
+    body = events_body(json.dumps(chat_chunk("Tr")), '{"error": {"code": 500, "message": "out of memory"}}')
+    llm, _ = make_llm(answering(body), model="m")
+    with pytest.raises(LLMError, match="reported an error in its stream: .*out of memory"):
+        llm.chat(CHAT)
+
+
 def test_an_empty_body_is_an_error():
     llm, _ = make_llm(answering(b""), model="m")
     with pytest.raises(LLMError, match="not an event stream: an empty body"):
