@@ -65,3 +65,23 @@ def test_a_page_sized_leaf_is_cut_for_search_but_answers_keep_it_whole(where):
     assert len(table.paths[row]) <= MAX_DESCRIBED_CHARS + 40
     assert len(embedded_text(table.descriptions[row])) <= MAX_DESCRIBED_CHARS + 40
     assert engine.load_tree("Long2026")[leaf.id].text == page
+
+
+def test_a_build_shows_progress_when_stderr_is_not_a_terminal(monkeypatch, tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from scholar_tui.app import cli_conf
+    from scholar_tui.app.cli import cli
+
+    from .conference_fakes import HashingEmbedder
+
+    monkeypatch.setattr("scholar_tui.models.load_embedder", lambda settings: HashingEmbedder())
+    monkeypatch.setattr(cli_conf._Progress, "LOG_EVERY_S", 0.0)  # as if each step took 30 s
+    site = tmp_path / "site.json"
+    site.write_text(json.dumps({"Wide2026": {f"key{n}": f"value {n}" for n in range(300)}}))
+    result = CliRunner().invoke(cli, ["conf", "import", str(site)])
+    assert result.exit_code == 0, result.output
+    assert "describing 301/301 nodes" in result.stderr and "embedding 600/600 texts" in result.stderr
+    assert "\x1b" not in result.stderr and "imported Wide2026" in result.stdout
