@@ -12,7 +12,7 @@ import time
 from scholar_tui.core.conference.describe import (StructuralDescriber, describe_tree, description_input,
                                                   embedded_text, star_prompt)
 from scholar_tui.core.conference.engine import node_rows, open_conference
-from scholar_tui.core.conference.paths import MAX_DESCRIBED_CHARS, leaf_paths
+from scholar_tui.core.conference.paths import leaf_paths
 from scholar_tui.core.conference.tree import tree_from_data
 from scholar_tui.indexes.conference_vectors import load_paths
 
@@ -49,6 +49,8 @@ def test_a_section_of_many_entries_is_described_in_linear_time():
 
 
 def test_a_page_sized_leaf_is_cut_for_search_but_answers_keep_it_whole(where):
+    from scholar_tui.core.conference.paths import MAX_DESCRIBED_CHARS
+
     page = " ".join(f"word{n}" for n in range(40_000))  # about 300 KB
     tree = tree_from_data({"Long2026": {"Programme": page, "Venue": "Hall A"}})
     descriptions = descriptions_of(tree)
