@@ -220,13 +220,23 @@ def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str 
         text_arg = None
     else:
         text_arg = text
+    from scholar_tui.models.base import LLMError
+
     llm = open_llm(obj.settings, obj.where)
     stream = llm.stream(text_arg, **options)
-    for piece in stream:
-        if not as_json:
-            click.echo(terminal_text(piece), nl=False)  # a model may emit ESC like any other byte
+    printed = False
+    try:
+        for piece in stream:
+            if not as_json:
+                click.echo(terminal_text(piece), nl=False)  # a model may emit ESC like any other byte
+                printed = True
+    except LLMError:
+        if printed:  # the error's line starts on a line of its own, after what the model sent
+            click.echo()
+        raise
+    finally:
+        llm.close()
     completion = stream.completion
-    llm.close()
     if as_json:
         record = completion.as_log_record()
         record["tokens"] = [token.__dict__ for token in completion.tokens or []]

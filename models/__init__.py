@@ -40,7 +40,8 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
 
         base_url, model = split_endpoint(entry.location)
         llm: LLM = OpenAICompatibleLLM(
-            base_url, model=model, api_key=settings.openai.api_key, timeout_s=settings.openai.timeout_s
+            base_url, model=model, api_key=settings.openai.api_key, timeout_s=settings.openai.timeout_s,
+            deadline_s=settings.openai.deadline_s,
         )
     else:
         from scholar_tui.models.llamacpp import LlamaCppLLM

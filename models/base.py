@@ -159,6 +159,7 @@ class Stream:
         finish: FinishReason = "stop"
         first_token_s: float | None = None
         generator = self._llm._generate(request)
+        failed = False
         try:
             for chunk in generator:
                 if self._cancel is not None and self._cancel.cancelled:
@@ -179,21 +180,31 @@ class Stream:
                 if chunk.text:
                     pieces.append(chunk.text)
                     yield chunk.text
+        except LLMError:
+            failed = True
+            raise
         finally:
             generator.close()  # stops decoding at once when the consumer leaves early
-            self.completion = Completion(
-                text="".join(pieces),
-                model=self._llm.model_name,
-                backend=self._llm.backend_name,
-                request=request,
-                prompt_tokens=prompt_tokens,
-                completion_tokens=counted if reported is None else reported,
-                finish_reason=finish,
-                duration_s=time.perf_counter() - started,
-                first_token_s=first_token_s,
-                tokens=tokens if request.logprobs else None,
-            )
-            self._llm._record(self.completion)
+            if not failed:  # a call that failed is no completion: nothing is logged as if it had answered
+                self._complete(pieces, tokens, prompt_tokens, counted if reported is None else reported, finish,
+                               started, first_token_s)
+
+    def _complete(self, pieces: list[str], tokens: list[TokenLogprob], prompt_tokens: int, completion_tokens: int,
+                  finish: FinishReason, started: float, first_token_s: float | None) -> None:
+        request = self._request
+        self.completion = Completion(
+            text="".join(pieces),
+            model=self._llm.model_name,
+            backend=self._llm.backend_name,
+            request=request,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            finish_reason=finish,
+            duration_s=time.perf_counter() - started,
+            first_token_s=first_token_s,
+            tokens=tokens if request.logprobs else None,
+        )
+        self._llm._record(self.completion)
 
 
 class LLM(ABC):
@@ -216,6 +227,10 @@ class LLM(ABC):
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.backend_name, "model": self.model_name}
+
+    def label(self) -> str:
+        """The model as an error line names it (an endpoint adds its URL)."""
+        return self.model_name
 
     # -- logging -----------------------------------------------------------------------------
     def add_sink(self, sink: CompletionSink) -> None:
@@ -292,6 +307,12 @@ class LLM(ABC):
                         best = logprob
             scores[choice] = math.exp(best) if best is not None else 0.0
         total = sum(scores.values())
-        if total <= 0:  # the alternatives fell outside the top-k: trust the constrained reply
-            return {choice: float(choice == completion.text.strip()) for choice in choices}
-        return {choice: value / total for choice, value in scores.items()}
+        if total > 0:
+            return {choice: value / total for choice, value in scores.items()}
+        # The alternatives fell outside the top-k: trust the constrained reply, when it is one of them.
+        reply = completion.text.strip()
+        if reply not in choices:  # an endpoint that ignores grammars, or sent no token: no answer, not "0 for all"
+            listed = ", ".join(choices)
+            raise LLMError(f"model {self.label()} answered {reply[:60]!r}, none of {listed[:80]}, with no "
+                           f"log-probabilities to read them from: it gave no answer to choose from")
+        return {choice: float(choice == reply) for choice in choices}

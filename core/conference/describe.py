@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from scholar_tui.core.conference.paths import node_labels
+from scholar_tui.core.conference.paths import described_value, node_labels
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.events import Event
 
@@ -47,23 +47,31 @@ class DescriptionInput:
     """A leaf's content (None for inner nodes)."""
     siblings: tuple[str, ...]
     parent_description: str
+    long_section: int = 0
+    """In a section too long to list (more than ``MAX_SIBLINGS`` siblings), its number of entries; else 0."""
 
     @property
     def path(self) -> str:
         return "»".join([*self.labels, self.value] if self.value else self.labels)
 
     def content_hash(self, describer_id: str) -> str:
-        payload = json.dumps([describer_id, self.labels, self.value, self.siblings, self.parent_description],
-                             ensure_ascii=False)
+        payload = json.dumps([describer_id, self.labels, self.value, self.siblings, self.parent_description]
+                             + ([self.long_section] if self.long_section else []), ensure_ascii=False)
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
 def sibling_texts(tree: Tree, node: Node) -> tuple[str, ...]:
-    """Same-level nodes as text; leaf siblings carry their parent's text ("deadline: May 31")."""
+    """Same-level nodes as text; leaf siblings carry their parent's text ("deadline: May 31").
+
+    At most ``MAX_SIBLINGS``, the nearest in document order: building it costs the same in a
+    section of 100,000 entries as in one of three.
+    """
     texts = []
-    for sibling in tree.siblings(node)[:MAX_SIBLINGS]:
+    nearest = tree.nearest_siblings(node, MAX_SIBLINGS)
+    for sibling in nearest:
         if sibling.is_leaf:
-            text = f"{sibling.label}: {sibling.text}" if sibling.label else (sibling.text or "")
+            value = (sibling.text or "")[:MAX_SIBLING_CHARS]  # cut first: a sibling may be a whole page
+            text = f"{sibling.label}: {value}" if sibling.label else value
         else:
             text = sibling.label
         text = text if len(text) <= MAX_SIBLING_CHARS else text[: MAX_SIBLING_CHARS - 1] + "…"
@@ -73,11 +81,14 @@ def sibling_texts(tree: Tree, node: Node) -> tuple[str, ...]:
 
 
 def description_input(tree: Tree, node: Node, parent_description: str) -> DescriptionInput:
+    parent = tree.parent(node)
+    size = len(parent.children) if parent is not None else 1
     return DescriptionInput(
         labels=node_labels(tree, node),
-        value=node.text if node.is_leaf else None,
+        value=described_value(node.text) if node.is_leaf else None,
         siblings=sibling_texts(tree, node),
         parent_description=parent_description,
+        long_section=size if size > MAX_SIBLINGS + 1 else 0,
     )
 
 
@@ -111,7 +122,9 @@ def structural_description(item: DescriptionInput) -> str:
     if item.value:
         statement = f"{statement}: {item.value}" if statement else item.value
     context = []
-    if item.siblings:
+    if item.long_section:  # an entry of a long list: its size, not its neighbours repeated in every entry
+        context.append(f"One of {item.long_section:,} same-level entries")
+    elif item.siblings:
         context.append("Alongside: " + "; ".join(item.siblings))
     parent_statement = embedded_text(item.parent_description)
     if parent_statement:
@@ -143,7 +156,8 @@ def star_prompt(item: DescriptionInput) -> str:
 
     The fixed instruction comes first so llama.cpp reuses its KV cache from one node to the next.
     """
-    siblings = "; ".join(item.siblings) or "none"
+    more = item.long_section - 1 - len(item.siblings) if item.long_section else 0
+    siblings = "; ".join(item.siblings) + (f"; and {more:,} more" if more > 0 else "") or "none"
     parent = item.parent_description or "none (this is the root)"
     return (f"{STAR_INSTRUCTION}Same-level nodes: {siblings}\nParent description: {_shorten(parent, 400)}\n"
             f"Query path: {_shorten(item.path, 600)}\nSentence:")

@@ -42,12 +42,8 @@ def _text_hash(embedder_name: str, text: str) -> str:
 
 
 def node_rows(tree: Tree, descriptions: dict[int, tuple[str, str]]) -> list[NodeRow]:
-    rows = []
-    for node in tree.nodes:
-        position = 0 if node.parent is None else tree.nodes[node.parent].children.index(node.id)
-        rows.append(NodeRow(node.id, node.parent, position, node.kind, node.key, node.label, node.text, node.depth,
-                            node_path_text(tree, node), descriptions.get(node.id, (None, ""))[0]))
-    return rows
+    return [NodeRow(node.id, node.parent, node.position, node.kind, node.key, node.label, node.text, node.depth,
+                    node_path_text(tree, node), descriptions.get(node.id, (None, ""))[0]) for node in tree.nodes]
 
 
 def tree_from_rows(name: str, rows: Sequence[NodeRow]) -> Tree:
@@ -55,6 +51,7 @@ def tree_from_rows(name: str, rows: Sequence[NodeRow]) -> Tree:
                   depth=row.depth) for row in rows]
     for node in nodes:
         if node.parent is not None:
+            node.position = len(nodes[node.parent].children)
             nodes[node.parent].children.append(node.id)
     return Tree(name=name, nodes=nodes)
 

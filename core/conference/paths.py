@@ -6,6 +6,19 @@ from dataclasses import dataclass
 
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 
+MAX_DESCRIBED_CHARS = 4000
+"""A leaf's value is cut to this many characters where it is described, embedded, searched by
+words and shown as a path; the answers read the whole value from the tree. The embedder reads
+256 word pieces (about 1,000 characters) anyway, and no leaf of ICML or ISWC is longer (the
+longest has 3,704): only a page-sized leaf is cut, so a 200 KB leaf costs what a 4 KB one does."""
+
+
+def described_value(value: str | None) -> str | None:
+    """``value`` cut to ``MAX_DESCRIBED_CHARS`` (marked with "…"), for descriptions and paths."""
+    if value is None or len(value) <= MAX_DESCRIBED_CHARS:
+        return value
+    return value[: MAX_DESCRIBED_CHARS - 1] + "…"
+
 
 @dataclass(frozen=True)
 class LeafPath:
@@ -17,8 +30,10 @@ class LeafPath:
 
     @property
     def text(self) -> str:
-        """The whole path, value included: what the path baseline embeds and what is shown."""
-        return PATH_SEPARATOR.join([*self.labels, self.value] if self.value else self.labels)
+        """The whole path, value included (cut to ``MAX_DESCRIBED_CHARS``): what the path baseline
+        embeds, BM25 reads and what is shown."""
+        value = described_value(self.value)
+        return PATH_SEPARATOR.join([*self.labels, value] if value else self.labels)
 
     @property
     def heading(self) -> str:

@@ -41,6 +41,8 @@ class Node:
     """A leaf's content; None for inner nodes."""
     depth: int = 0
     children: list[int] = field(default_factory=list)
+    position: int = 0
+    """The node's place among its parent's children (kept so that nothing scans a long list for it)."""
 
     @property
     def is_leaf(self) -> bool:
@@ -79,6 +81,16 @@ class Tree:
         if parent is None:
             return []
         return [self.nodes[child] for child in parent.children if child != node.id]
+
+    def nearest_siblings(self, node: Node, limit: int) -> list[Node]:
+        """Up to ``limit`` same-level nodes around ``node``, in document order: constant work per
+        node (``siblings`` lists them all), so a section of 100,000 entries is not quadratic."""
+        parent = self.parent(node)
+        if parent is None:
+            return []
+        children = parent.children
+        start = max(0, min(node.position - limit // 2, len(children) - limit - 1))
+        return [self.nodes[child] for child in children[start:start + limit + 1] if child != node.id][:limit]
 
     def children(self, node: Node) -> list[Node]:
         return [self.nodes[child] for child in node.children]
@@ -127,6 +139,7 @@ class _Builder:
         node = Node(
             id=len(self.nodes), parent=None if parent is None else parent.id, kind=kind,
             key=key, label=label, text=text, depth=0 if parent is None else parent.depth + 1,
+            position=0 if parent is None else len(parent.children),
         )
         self.nodes.append(node)
         if parent is not None:
