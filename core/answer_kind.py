@@ -66,18 +66,31 @@ CUES: tuple[tuple[Kind, str], ...] = (
     # free text: said explicitly so that a later "who" ("the person who wrote …") does not win
     (Kind.TEXT, r"\binterests?\b|\babstracts?\b|\babout\b|\btopics?\b|\bfields?\b|\bareas?\b|"
                 r"\bsummar(?:y|ize|ise)\b|\bdescribe\b|\bbio(?:graphy)?\b|\be-?mail\b|\bgender\b|"
-                r"\bposition\b|\beducation(?:al)?\b"),
+                r"\bposition\b|\beducation(?:al)?\b|\bwork(?:s|ing)? on\b|\bresearch(?:es|ing)?\b|\bstud(?:y|ies|ying)\b"),
 )
 _COMPILED = tuple((kind, re.compile(cue, re.IGNORECASE)) for kind, cue in CUES)
+
+
+# A noun right after an auxiliary verb is the question's subject, not what it asks for:
+# "What does the first author of X work on?" asks for topics, not for people.
+_SUBJECT_BEFORE = re.compile(r"\b(?:does|do|did|has|have|had|can|could|will|would)\s+"
+                             r"(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+|its\s+)?$", re.IGNORECASE)
+
+
+def _first_cue(cue: re.Pattern, question: str) -> int | None:
+    for match in cue.finditer(question):
+        if not _SUBJECT_BEFORE.search(question[: match.start()]):
+            return match.start()
+    return None
 
 
 def asked_kind(question: str) -> Kind:
     """The kind of value the question asks for; TEXT when no cue says otherwise."""
     best: tuple[int, int, Kind] | None = None
     for rank, (kind, cue) in enumerate(_COMPILED):
-        match = cue.search(question)
-        if match and (best is None or (match.start(), rank) < best[:2]):
-            best = (match.start(), rank, kind)
+        start = _first_cue(cue, question)
+        if start is not None and (best is None or (start, rank) < best[:2]):
+            best = (start, rank, kind)
     return best[2] if best else Kind.TEXT
 
 
