@@ -65,6 +65,32 @@ def _word_hits(words: tuple[str, ...], text: str) -> int:
     return sum(bool(re.search(rf"\b{re.escape(word)}", text, re.I)) for word in words)
 
 
+def support(plan: Plan, reading: Reading) -> int:
+    """How many of the question's words name what the plan returns: its field's words, or a relation
+    it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
+    something no API returns (an h-index, a funder) and the nearest field must not answer for it."""
+    field_hits = _word_hits(FIELD_WORDS.get(plan.field, ()), reading.masked)
+    return field_hits + sum(route in reading.cues for route in plan.routes if route in BINDING)
+
+
+# What the question asks for, in its own words, for the sentence saying that no field holds it.
+ASKED_THING = (
+    re.compile(r"\bhow many\s+([\w\- ]{2,40}?)\s+(?:does|do|did|has|have|is|are|was|were)\b", re.I),
+    re.compile(r"\b(?:what|which)(?:'s|’s| is| are| was| were)?\s+(?:the\s+|an?\s+)?(?:X(?:'s|’s)\s+)?"
+               r"([\w\- ]{2,40}?)\s+(?:of|for|does|did|do|has|have|is|are|was|were|behind)\b", re.I),
+    re.compile(r"\bX(?:'s|’s)\s+([\w\- ]{2,40}?)\s*[?.!]*$", re.I),
+    re.compile(r"\bthe\s+([\w\- ]{2,40}?)\s+(?:of|for|behind)\s+X\b", re.I),
+)
+
+
+def asked_thing(masked: str) -> str | None:
+    for pattern in ASKED_THING:
+        match = pattern.search(masked)
+        if match and match.group(1).strip().lower() not in ("", "x", "the"):
+            return match.group(1).strip()
+    return None
+
+
 def score_plan(plan: Plan, reading: Reading) -> float:
     asked = reading.asked
     score = 0.0

@@ -27,7 +27,7 @@ from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound, coun
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.readiness import api_missing
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
-from scholar_tui.core.soay.choose import SLOT, Reading, read_question, rank_plans
+from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people
 from scholar_tui.core.soay.plans import FIELD_NOUNS, Plan, default_plans
 
@@ -330,6 +330,7 @@ class PlanChoice:
     candidates: list[tuple[str, float]]
     mode: str
     probabilities: dict[str, float] = field(default_factory=dict)
+    supported: bool = True  # some word of the question names what the plan returns
 
 
 class SoAyEngine:
@@ -372,13 +373,15 @@ class SoAyEngine:
         candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
         llm = self._llm() if self.choice_mode == "llm" else None
         if llm is None or len(ranked) < 2:
-            return PlanChoice(ranked[0][0], reading, candidates, "rules")
+            return PlanChoice(ranked[0][0], reading, candidates, "rules", supported=support(ranked[0][0], reading) > 0)
         options = [plan for plan, _ in ranked[: len(LETTERS)]]
         letters = list(LETTERS[: len(options)])
         probabilities = llm.choose(choice_prompt(reading.masked, options), letters, max_tokens=1)
         picked = max(letters, key=lambda letter: probabilities[letter])
-        return PlanChoice(options[letters.index(picked)], reading, candidates, "llm",
-                          {options[letters.index(k)].key: v for k, v in probabilities.items()})
+        chosen = options[letters.index(picked)]
+        return PlanChoice(chosen, reading, candidates, "llm",
+                          {options[letters.index(k)].key: v for k, v in probabilities.items()},
+                          supported=support(chosen, reading) > 0)
 
     def run(self, question: str) -> Iterator[SoAyEvent]:
         """The question through every stage, one event each; the last is always ``Finished``."""
@@ -420,6 +423,14 @@ class SoAyEngine:
         yield SolutionChosen(plan.key, list(plan.solution), len(plan.hops), choice.mode, choice.candidates,
                              choice.probabilities, asked=reading.asked.value, description=plan.description)
 
+        if not choice.supported:  # nothing any API returns is named: no value of another field stands in
+            thing = asked_thing(reading.masked)
+            answer.ok, answer.abstained = True, True
+            answer.answer = abstain_sentence(thing or "record that answers this question", linked.names())
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Abstained(answer.answer, "no field")
+            yield Finished(answer)
+            return
         other = linked.mentions[1].text if len(linked.mentions) > 1 else None
         if self.feedback is None:
             program = self._program(question, plan, head.text, None, other, reading.topic)

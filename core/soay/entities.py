@@ -75,19 +75,58 @@ def _capitalised_runs(question: str) -> list[tuple[int, int]]:
     return runs
 
 
+# Words that never start or end a name typed in lower case ("who did adrian del maestro work with").
+FRAME_WORDS = {
+    "a", "an", "the", "of", "on", "in", "at", "by", "for", "with", "and", "or", "to", "from", "about", "is", "are",
+    "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "who", "whom", "whose", "what", "which",
+    "where", "when", "how", "many", "much", "why", "paper", "papers", "work", "worked", "works", "write", "wrote",
+    "written", "publish", "published", "author", "authors", "coauthors", "co-authors", "collaborators", "their",
+    "his", "her", "its", "this", "that", "these", "those", "me", "tell", "list", "name", "give", "show", "all",
+}
+LOWERCASE_THRESHOLD = 0.85  # an uncapitalised span must read almost exactly like a name
+
+
+def _lowercase_spans(question: str) -> list[tuple[int, int]]:
+    """Runs of two or three words that could be a name typed without capitals."""
+    words = _words(question)
+    spans = []
+    for i in range(len(words)):
+        for j in range(i + 2, min(len(words), i + 3) + 1):
+            inner = [_strip(word).lower() for _, _, word in words[i:j]]
+            if inner[0] in FRAME_WORDS or inner[-1].removesuffix("'s") in FRAME_WORDS or not all(inner):
+                continue
+            spans.append((words[i][0], words[j - 1][1]))
+    return spans
+
+
 def find_people(question: str, api: Any) -> list[Mention]:
-    """Every scholar the question names (one per capitalised run), best match first, each person once."""
+    """Every scholar the question names (one per capitalised run), best match first, each person once;
+    with no capitalised name, runs of two or three words typed in lower case that read as one."""
     found: list[Mention] = []
     for start, end in _capitalised_runs(question):
         mention = _person_in(question, start, end, api)
         if mention is not None:
             found.append(mention)
+    if not found:
+        for start, end in _lowercase_spans(question):
+            mention = _person_in(question, start, end, api)
+            if mention is not None and mention.score >= LOWERCASE_THRESHOLD:
+                found.append(mention)
+        found = _non_overlapping(found)
     found.sort(key=lambda m: -m.score)
     people: list[Mention] = []
     for mention in found:
         if all(mention.matched != other.matched for other in people):
             people.append(mention)
     return sorted(people, key=lambda m: m.start)
+
+
+def _non_overlapping(mentions: list[Mention]) -> list[Mention]:
+    kept: list[Mention] = []
+    for mention in sorted(mentions, key=lambda m: (-m.score, -(m.end - m.start))):
+        if all(mention.end <= other.start or mention.start >= other.end for other in kept):
+            kept.append(mention)
+    return kept
 
 
 def find_person(question: str, api: Any) -> Mention | None:

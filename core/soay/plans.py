@@ -40,12 +40,13 @@ RECORD = {  # api -> (one, many, what it is)
 
 # Fields a question names with other words than the documentation's (what people type).
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
-    "venue": ("venue", "journal", "conference", "proceedings", "appear", "published in", "published at", "outlet"),
+    "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet",
+              "presented"),
     "num_citation": ("citation", "citations", "cited", "cites", "citation count"),
     "year": ("year", "when", "date"),
     "abstract": ("abstract", "about", "summar", "describe", "content", "say"),
-    "authors": ("author", "authors", "wrote", "written by", "writer", "people behind", "who"),
-    "authors.name": ("author", "authors", "wrote", "written by", "writer", "people behind", "who", "name"),
+    "authors": ("author", "authors", "wrote", "written by", "writer", "people behind", "co-wrote"),
+    "authors.name": ("author", "authors", "wrote", "written by", "writer", "people behind", "co-wrote", "name"),
     "authors.organization": ("affiliation", "institution", "organization", "organisation", "university", "where"),
     "authors.person_id": ("id", "identifier"),
     "authors_name_list": ("author names", "authors"),
@@ -60,7 +61,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
                   "research", "study", "work on", "works on", "subjects"),
     "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs"),
     "aliases": ("alias", "aliases", "spelling", "spellings", "other names", "also known", "variants"),
-    "name": ("name", "names", "who", "whom"),
+    "name": ("name", "names"),
     "relation": ("relation", "related", "relationship"),
     "num_joint_pubs": ("joint", "together", "with"),
     "gender": ("gender", "male", "female"),
