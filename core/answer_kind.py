@@ -59,7 +59,8 @@ CUES: tuple[tuple[Kind, str], ...] = (
                   r"scientists?|speakers?|chairs?|organi[sz]ers?)\b|\bco-?authors?\b|\bcollaborators?\b|"
                   r"\b(?:first|lead|last|primary|senior)[- ]authors?\b|\bauthors?\b|\bspeakers?\b|"
                   r"\bwriters?\b"),
-    (Kind.PAPER, r"(?:which|what) (?:papers?|publications?|articles?|works?|titles?)\b|\btitles?\b|"
+    (Kind.PAPER, r"(?:which|what)\s+(?:other\s+|else\s+|more\s+|of\s+\w+(?:'s|’s)?\s+)?(?:papers?|publications?|"
+                 r"articles?|works?|titles?)\b|\btitles?\b|"
                  r"\b(?:papers?|publications?|articles?|works)\s+(?:of|by|from|written|authored)\b|"
                  r"\blist\b(?:\s+\w+){0,2}\s+(?:papers|publications|articles|works)\b|"
                  r"what (?:has|have|did)\b" + _GAP + r"\b(?:publish|published|write|written|author|authored)\b"),

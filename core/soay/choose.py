@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.soay.plans import FIELD_WORDS, Plan, Start, default_plans
@@ -61,8 +62,21 @@ def read_question(masked: str, start: Start) -> Reading:
     return Reading(masked, masked, asked_kind(masked), start, cues, topic)
 
 
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[\w'’-]+", text.lower())
+
+
+def _names(word: str, text: str, tokens: list[str]) -> bool:
+    """The text names ``word``: as a word start, or a one-letter typo of a long word ("autors")."""
+    if re.search(rf"\b{re.escape(word)}", text, re.I):
+        return True
+    return len(word) >= 5 and " " not in word and any(
+        abs(len(token) - len(word)) <= 1 and SequenceMatcher(None, token, word).ratio() >= 0.83 for token in tokens)
+
+
 def _word_hits(words: tuple[str, ...], text: str) -> int:
-    return sum(bool(re.search(rf"\b{re.escape(word)}", text, re.I)) for word in words)
+    tokens = _tokens(text)
+    return sum(_names(word, text, tokens) for word in words)
 
 
 def support(plan: Plan, reading: Reading) -> int:

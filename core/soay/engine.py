@@ -231,6 +231,8 @@ def subject_of(plan: Plan, linked: Linked, topic: str | None) -> str:
 
 
 def field_noun(plan: Plan) -> str:
+    if plan.first_item and plan.field == "authors.organization":
+        return "affiliation"
     return FIELD_NOUNS.get(plan.field, plan.field.rsplit(".", 1)[-1].replace("_", " "))
 
 
@@ -244,8 +246,13 @@ def render_value(value: Any) -> str:
 
 def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
     if plan.count:
-        counted_what = subject.removeprefix("the ")
-        return f"Number of {counted_what}: {value}."
+        if plan.field in ("name", "title") and plan.routes:  # the coauthors, the papers walked to
+            return f"Number of {subject.removeprefix('the ')}: {value}."
+        return f"Number of {field_noun(plan)} of {subject}: {value}."
+    if plan.first_item and plan.field == "authors.name":
+        return f"The first author of {subject.removeprefix('the first author of ')}: {render_value(value)}."
+    if plan.field in ("name", "title") and plan.routes:  # the people or papers walked to are the answer
+        return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
     noun = field_noun(plan)
     return f"{noun[:1].upper()}{noun[1:]} of {subject}: {render_value(value)}."
 
@@ -431,9 +438,10 @@ class SoAyEngine:
             yield Abstained(answer.answer, "no field")
             yield Finished(answer)
             return
-        other = linked.mentions[1].text if len(linked.mentions) > 1 else None
+        # the programs search for what the linker resolved: the library's own title or name
+        other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
         if self.feedback is None:
-            program = self._program(question, plan, head.text, None, other, reading.topic)
+            program = self._program(question, plan, head.matched, None, other, reading.topic)
             answer.program, answer.code_mode = program, self.code_mode
             lap("program")
             yield ProgramWritten(program, self.code_mode)
@@ -442,7 +450,7 @@ class SoAyEngine:
             lap("run")
             yield ProgramRan(result)
         else:
-            result = yield from self._run_with_feedback(question, plan, head.text, answer, other, reading.topic)
+            result = yield from self._run_with_feedback(question, plan, head.matched, answer, other, reading.topic)
             lap("program_and_run")
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)

@@ -24,7 +24,7 @@ PARTICLES = {"van", "von", "de", "der", "da", "del", "di", "du", "le", "la", "bi
 PAPER_THRESHOLD = 0.82
 PERSON_THRESHOLD = 0.6
 PREFIX_WORDS, PREFIX_CHARS = 4, 20  # a title's first words name it only when they are this many
-PREFIX_DISCOUNT = 0.95  # a beginning that reads exactly like the title's still ranks under the whole title
+PREFIX_DISCOUNT = 0.92  # a beginning that reads exactly like the title's still ranks under the whole title
 
 
 @dataclass(frozen=True)
@@ -167,7 +167,9 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
                 n_span = len(span.split())
                 if n_span < PREFIX_WORDS or len(span) < PREFIX_CHARS:
                     continue
-                score = similarity(span, " ".join(title_words[:n_span])) * PREFIX_DISCOUNT
+                # the more of the title its beginning covers, the surer (and the longer span wins a tie)
+                coverage = min(1.0, n_span / n_title)
+                score = similarity(span, " ".join(title_words[:n_span])) * (PREFIX_DISCOUNT + 0.04 * coverage)
             else:
                 score = similarity(span, title)
             if score > best[2]:
@@ -176,9 +178,28 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
     return best
 
 
+QUESTION_WORDS = FRAME_WORDS | {
+    "many", "cited", "citations", "citation", "count", "venue", "journal", "year", "abstract", "first", "lead",
+    "'s", "it", "have", "get", "got", "come", "came", "out", "appear", "appeared", "released", "posted",
+}
+
+
+def _trimmed(question: str) -> str:
+    """The question without the words that frame it at either end: what is left names the paper
+    ("How many authors does Mind the Retrosynthesis Gap have?" → "Mind the Retrosynthesis Gap")."""
+    words = [_strip(word) for word in question.split()]
+    words = [word for word in words if word]
+    while words and words[0].lower() in QUESTION_WORDS:
+        words.pop(0)
+    while words and words[-1].lower() in QUESTION_WORDS:
+        words.pop()
+    return " ".join(words)
+
+
 def find_paper(question: str, api: Any) -> Mention | None:
     quoted = [m.group(1) for m in QUOTED.finditer(question)]
-    queries = quoted + [question]
+    trimmed = _trimmed(question)
+    queries = quoted + [question] + ([trimmed] if trimmed and trimmed != _strip(question) else [])
     best: Mention | None = None
     for query in queries:
         try:

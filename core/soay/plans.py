@@ -132,11 +132,9 @@ class Plan:
         """The relations walked after the head, as choose.py's cues name them."""
         names = []
         for hop in self.hops[1:]:
-            if hop.through.startswith("authors.") and hop.pick == "first":
-                names.append("first_author")
-            elif hop.through.startswith("authors."):
-                names.append("authors")
-            elif hop.api == "getCoauthors":
+            if hop.through.startswith("authors."):
+                names.append("first_author" if hop.pick == "first" else "authors")
+            if hop.api == "getCoauthors":
                 names.append("coauthors")
             elif hop.api == "getPersonPubs":
                 names.append("pubs")
