@@ -41,9 +41,11 @@ def best(masked: str, start: str):
     ("How many citations does X have?", "paper", "searchPublication|getPublication:one|num_citation|value|all"),
     ("how often was X cited", "paper", "searchPublication|getPublication:one|num_citation|value|all"),
     ("Who is the first author of X?", "paper", "searchPublication|getPublication:one|first:authors.name|value|all"),
-    ("Who wrote X?", "paper", "searchPublication|getPublication:one|authors|value|all"),
+    ("Who wrote X?", "paper", ("searchPublication|getPublication:one|authors|value|all",
+                               "searchPublication|getPublication:one|authors.name|value|all")),
     ("Where does the lead author of X work?", "paper",
-     "searchPublication|getPublication:one|first:authors.organization|value|all"),
+     ("searchPublication|getPublication:one|first:authors.organization|value|all",
+      "searchPublication|getPublication:one|getPersonBasicInfo:first|organization|value|all")),
     ("What does the first author of X work on?", "paper",
      "searchPublication|getPublication:one|getPersonInterest:first|interests|value|all"),
     ("Who did X work with?", "person", "searchPerson|getCoauthors:one|name|value|all"),
@@ -52,11 +54,10 @@ def best(masked: str, start: str):
     ("In which journal did X publish on random polynomials?", "person",
      "searchPerson|getPersonPubs:one|getPublication:each|venue|value|topic"),
     ("Which papers did X and X write together?", "pair", "pair|getPersonPubs:one|title|value|pair"),
+    ("How many papers did X publish in 2021?", "person", "searchPerson|getPersonPubs:one|title|count|year"),
 ])
 def test_a_question_picks_its_plan_by_what_it_asks_and_starts_from(question, start, key):
-    plan = best(question, start)
-    assert plan.key == key or (key.endswith("|authors|value|all") and plan.field in ("authors", "authors.name")), \
-        plan.key
+    assert best(question, start).key in ((key,) if isinstance(key, str) else key)
 
 
 def test_the_topic_of_a_question_narrows_the_papers():

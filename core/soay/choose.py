@@ -27,8 +27,8 @@ ROUTE_CUES = {
         r"\b(?:work|works|worked|working|written|wrote|write|writes|publish|published|publishes|partnered|"
         r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b", re.I),
     "pubs": re.compile(
-        r"\b(?:papers?|publications?|articles?|works|pubs|preprints?|manuscripts?)\b|\b(?:publish\w*|wrote|"
-        r"written|write|authored)\b", re.I),
+        r"\b(?:papers?|publications?|articles?|works|pubs|preprints?|manuscripts?)\b|\bwork of\b|"
+        r"\b(?:publish\w*|wrote|written|write|authored)\b", re.I),
     "authors": re.compile(r"\bauthors\b|\beach author\b|\bevery author\b|\bwriters\b|\bpeople (?:behind|who wrote)",
                           re.I),
 }
@@ -36,6 +36,7 @@ ROUTE_CUES = {
 BINDING = ("first_author", "coauthors")
 TOPIC = re.compile(r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
                    r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])", re.I)
+YEAR = re.compile(r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b", re.I)
 NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
 SLOT = "X"
 
@@ -47,43 +48,61 @@ class Reading:
     asked: Kind
     start: Start
     cues: set[str]
+    field_text: str = ""  # the masked question without its relation words: what names the field
     topic: str | None = None
+    year: int | None = None  # "… papers in 2021": the papers of that year only
     scores: list[tuple[str, float]] = field(default_factory=list)
 
 
 def read_question(masked: str, start: Start) -> Reading:
     """What a question (its entities already replaced by ``SLOT``) asks for and walks through."""
     cues = {name for name, cue in ROUTE_CUES.items() if cue.search(masked)}
-    topic = None
+    topic, year = None, None
     if start == "person":
-        match = TOPIC.search(masked)
+        found = YEAR.search(masked)
+        year = int(found.group(1)) if found else None
+        if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
+            masked_topic = masked[: found.start()] + masked[found.end():]
+        else:
+            masked_topic = masked
+        match = TOPIC.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             topic = match.group(1).strip()
-    return Reading(masked, masked, asked_kind(masked), start, cues, topic)
+    field_text = masked
+    for route in BINDING:  # "first author" names the relation, not the author's name as the field
+        field_text = ROUTE_CUES[route].sub(" ", field_text)
+    return Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year)
 
 
 def _tokens(text: str) -> list[str]:
     return re.findall(r"[\w'’-]+", text.lower())
 
 
-def _names(word: str, text: str, tokens: list[str]) -> bool:
-    """The text names ``word``: as a word start, or a one-letter typo of a long word ("autors")."""
-    if re.search(rf"\b{re.escape(word)}", text, re.I):
-        return True
-    return len(word) >= 5 and " " not in word and any(
-        abs(len(token) - len(word)) <= 1 and SequenceMatcher(None, token, word).ratio() >= 0.83 for token in tokens)
-
-
 def _word_hits(words: tuple[str, ...], text: str) -> int:
+    """How many places of the text name one of the field's words: a word start ("cit" in "cited"), a
+    phrase ("work on"), or a one-letter typo of a long word ("autors"); a place counts once, however
+    many of the words it matches ("work" and "works")."""
     tokens = _tokens(text)
-    return sum(_names(word, text, tokens) for word in words)
+    places: set[object] = set()
+    for word in words:
+        if " " in word:
+            if re.search(rf"\b{re.escape(word)}\b", text, re.I):
+                places.add(word)
+            continue
+        for index, token in enumerate(tokens):
+            typo = (len(word) >= 5 and len(token) >= 5 and abs(len(token) - len(word)) <= 1
+                    and not word.startswith(token)  # "work" is a word of its own, not a typo of "works"
+                    and SequenceMatcher(None, token, word).ratio() >= 0.83)
+            if token.startswith(word) or typo:
+                places.add(index)
+    return len(places)
 
 
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
     something no API returns (an h-index, a funder) and the nearest field must not answer for it."""
-    field_hits = _word_hits(FIELD_WORDS.get(plan.field, ()), reading.masked)
+    field_hits = _word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text)
     return field_hits + sum(route in reading.cues for route in plan.routes if route in BINDING)
 
 
@@ -117,7 +136,7 @@ def score_plan(plan: Plan, reading: Reading) -> float:
             score -= 4
     elif plan.kind is not Kind.TEXT:
         score -= 1  # a question with no kind cue most often wants a description
-    score += 1.5 * min(_word_hits(FIELD_WORDS.get(plan.field, ()), reading.masked), 2)
+    score += 1.5 * min(_word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text), 2)
     routes = plan.routes
     for route in routes:  # a relation the plan walks must be named; the binding ones count for it too
         if route not in reading.cues:
@@ -129,6 +148,8 @@ def score_plan(plan: Plan, reading: Reading) -> float:
             score -= 3
     if reading.topic:
         score += 2.5 if plan.narrow == "topic" else 0
+    if reading.year:
+        score += 3 if plan.narrow == "year" else 0
     score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
     return score
 
@@ -136,7 +157,8 @@ def score_plan(plan: Plan, reading: Reading) -> float:
 def candidate_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> list[Plan]:
     plans = plans if plans is not None else default_plans()
     return [plan for plan in plans
-            if plan.start == reading.start and (plan.narrow != "topic" or reading.topic)]
+            if plan.start == reading.start and (plan.narrow != "topic" or reading.topic)
+            and (plan.narrow != "year" or reading.year)]
 
 
 def rank_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> list[tuple[Plan, float]]:

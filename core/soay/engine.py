@@ -219,7 +219,7 @@ def link(question: str, api: Any) -> Linked | None:
     return Linked(tuple(people[:2])) if people else None
 
 
-def subject_of(plan: Plan, linked: Linked, topic: str | None) -> str:
+def subject_of(plan: Plan, linked: Linked, topic: str | None, year: int | None = None) -> str:
     """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
     subject = linked.names()
     for route in plan.routes:
@@ -227,6 +227,8 @@ def subject_of(plan: Plan, linked: Linked, topic: str | None) -> str:
         subject = f"{role} {subject}"
         if route == "pubs" and plan.narrow == "topic" and topic:
             subject += f" on {topic}"
+        if route == "pubs" and plan.narrow == "year" and year:
+            subject += f" of {year}"
     return subject
 
 
@@ -441,7 +443,7 @@ class SoAyEngine:
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
         if self.feedback is None:
-            program = self._program(question, plan, head.matched, None, other, reading.topic)
+            program = self._program(question, plan, head.matched, None, other, reading.topic, reading.year)
             answer.program, answer.code_mode = program, self.code_mode
             lap("program")
             yield ProgramWritten(program, self.code_mode)
@@ -450,7 +452,8 @@ class SoAyEngine:
             lap("run")
             yield ProgramRan(result)
         else:
-            result = yield from self._run_with_feedback(question, plan, head.matched, answer, other, reading.topic)
+            result = yield from self._run_with_feedback(question, plan, head.matched, answer, other, reading.topic,
+                                                        reading.year)
             lap("program_and_run")
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
@@ -468,7 +471,7 @@ class SoAyEngine:
                result: SandboxResult) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
-        text, reason = checked_answer(plan, reading.asked, subject_of(plan, linked, reading.topic), result.value)
+        text, reason = checked_answer(plan, reading.asked, subject_of(plan, linked, reading.topic, reading.year), result.value)
         answer.answer = text
         if reason:
             answer.abstained = True
@@ -478,16 +481,16 @@ class SoAyEngine:
             yield AnswerPhrased(text, result.value, answer.sources)
 
     def _program(self, question: str, plan: Plan, entity: str, previous: "FeedbackRecord | None",
-                 other: str | None = None, topic: str | None = None) -> str:
+                 other: str | None = None, topic: str | None = None, year: int | None = None) -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
         if self.code_mode == "template" and previous is None:
-            return plan.program_for(entity, other, topic)
+            return plan.program_for(entity, other, topic, year)
         if previous is not None and self.llm_provider is None:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
         return self._model_program(question, plan, entity, previous)
 
     def _run_with_feedback(self, question: str, plan: Plan, entity: str, answer: SoAyAnswer,
-                           other: str | None = None, topic: str | None = None):
+                           other: str | None = None, topic: str | None = None, year: int | None = None):
         """The program through an AutoFeedback loop: static scan, sandbox run, dynamic analysis, retries.
 
         A template program that fails is handed to the LLM with the feedback (there is nothing else
@@ -497,7 +500,7 @@ class SoAyEngine:
         assert loop is not None
 
         def generate(history):
-            return self._program(question, plan, entity, history[-1] if history else None, other, topic)
+            return self._program(question, plan, entity, history[-1] if history else None, other, topic, year)
 
         def accept(run: SandboxResult, observation) -> bool:
             # An empty answer is an answer in SoAy (a scholar may have no coauthors); failures are not.

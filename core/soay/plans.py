@@ -7,7 +7,7 @@ organizations), one ``Plan`` says what it starts from, how each hop is taken (on
 first author, every coauthor, every paper), which field it returns, the kind of answer that is
 (``core.answer_kind``), a description made of the field's own documentation, and the program that
 computes it. A list can also be counted, narrowed to the papers written with a second person (a
-pair), or to the papers on a topic the question names.
+pair), or to the papers on a topic or of a year the question names.
 
 The hand-written phrasings of ``intents.py`` stay as training data; a question reaches any plan
 (``choose.py``) by what it asks for and what it starts from.
@@ -25,7 +25,7 @@ from scholar_tui.core.soay.solutions import solution_library
 
 Start = Literal["person", "paper", "pair"]
 Pick = Literal["one", "first", "each"]
-Narrow = Literal["", "pair", "topic"]
+Narrow = Literal["", "pair", "topic", "year"]
 
 # What one result of an API is, in words (descriptions) and as a program's variable.
 RECORD = {  # api -> (one, many, what it is)
@@ -121,7 +121,7 @@ class Plan:
     narrow: Narrow
     first_item: bool  # only the first of a nested list (a paper's first author)
     description: str
-    program: str  # ENTITY, OTHER (a pair's second person) and TOPIC are filled in per question
+    program: str  # ENTITY, OTHER (a pair's second person), TOPIC and YEAR are filled in per question
 
     @property
     def solution(self) -> tuple[str, ...]:
@@ -144,9 +144,10 @@ class Plan:
             names.remove("coauthors")  # a pair's coauthor record is the second person's own
         return tuple(names)
 
-    def program_for(self, entity: str, other: str | None = None, topic: str | None = None) -> str:
+    def program_for(self, entity: str, other: str | None = None, topic: str | None = None,
+                    year: int | None = None) -> str:
         return (self.program.replace("OTHER", repr(other or "")).replace("TOPIC", repr(topic or ""))
-                .replace("ENTITY", repr(entity)))
+                .replace("YEAR", repr(year)).replace("ENTITY", repr(entity)))
 
 
 # -- generating ------------------------------------------------------------------------------------
@@ -205,6 +206,8 @@ def _describe(hops: tuple[Hop, ...], field_doc: str, field: str, count: bool, na
         path.append("only those written with the second scholar")
     if narrow == "topic":
         path.append("only those on the topic named")
+    if narrow == "year":
+        path.append("only those of the year named")
     if first_item:
         path.append("its first author only")
     head = f"how many: {field.replace('_', ' ')}" if count else f"{field}: {field_doc.rstrip('.')}"
@@ -222,6 +225,7 @@ def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, spe
         lines = ["paper = searchPublication(publication_info=ENTITY)[0]"]
         current, many = "paper", False
     narrowed = False
+    flattened = False  # lists of lists were joined: the same item may come twice (a shared coauthor)
     for hop in hops[1:]:
         one, plural, _ = RECORD[hop.api]
         name = hop.through.rsplit(".", 1)[-1]
@@ -240,7 +244,7 @@ def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, spe
             call = f"{hop.api}({name}={item}[{name!r}])"
             lines.append(f"{plural} = [y for {item} in {source} for y in {call}]" if returns_list
                          else f"{plural} = [{call} for {item} in {source}]")
-            current, many = plural, True
+            current, many, flattened = plural, True, flattened or returns_list
         else:
             call = f"{hop.api}({name}={source}[{name!r}])"
             target = plural if specs[hop.api].returns_type == "list[object]" else one
@@ -258,10 +262,12 @@ def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, spe
         lines.append(f"result = {current}[{top!r}][0][{(inner or 'name')!r}]")
         return "\n".join(lines)
     lines.append(_extract(hops[-1].api, field, current, many, specs))
+    if many and ("." in field or field == "authors" or _list_valued(hops[-1].api, field, specs)):
+        flattened = True  # each item's list (every paper's authors, every coauthor's interests) joined
+    if flattened:  # each distinct value once; one record's own list (two coauthors named alike) stays whole
+        lines.append("result = list(dict.fromkeys(r for r in result if r is not None))")
     if count:
         lines.append("result = len(result)")
-    elif many or _list_valued(hops[-1].api, field, specs):
-        lines.append("result = list(dict.fromkeys(r for r in result if r is not None))")
     return "\n".join(lines)
 
 
@@ -270,6 +276,8 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
         return ["other = searchPerson(name=OTHER)[0]",
                 "theirs = {p['pub_id'] for p in getPersonPubs(person_id=other['person_id'])}",
                 f"{current} = [p for p in {current} if p['pub_id'] in theirs]"]
+    if narrow == "year":
+        return [f"{current} = [p for p in {current} if p['year'] == YEAR]"]
     # a topic: papers whose title holds most of the topic's words (their first five letters: stems)
     return ["stems = [w[:5] for w in TOPIC.lower().split() if len(w) > 2]",
             f"{current} = [p for p in {current} if 2 * sum(s in p['title'].lower() for s in stems) >= len(stems)]"]
@@ -315,7 +323,7 @@ def generate_plans(specs: Mapping) -> list[Plan]:
             if hops[0].api == "searchPerson" and any(h.api in ("getPersonPubs", "getCoauthors") for h in hops[1:]):
                 narrows.append("pair")
             if hops[0].api == "searchPerson" and any(h.api == "getPersonPubs" for h in hops[1:]):
-                narrows.append("topic")
+                narrows += ["topic", "year"]
             for narrow in narrows:
                 many = _is_many(hops, specs) or narrow == "pair"
                 for field, type_, doc in _tail_fields(specs[hops[-1].api]):
