@@ -332,6 +332,16 @@ def choice_prompt(question: str, options: list[Plan]) -> str:
     return CHOICE_PREFIX + "Requests:\n" + "\n".join(lines) + f"\n\nQuestion: {question}\nRequest:"
 
 
+@dataclass(frozen=True)
+class Arguments:
+    """What a plan's program is filled with: the resolved title or name, a pair's second person, a topic, a year."""
+
+    entity: str
+    other: str | None = None
+    topic: str | None = None
+    year: int | None = None
+
+
 @dataclass
 class PlanChoice:
     plan: Plan
@@ -442,8 +452,9 @@ class SoAyEngine:
             return
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
+        arguments = Arguments(head.matched, other, reading.topic, reading.year)
         if self.feedback is None:
-            program = self._program(question, plan, head.matched, None, other, reading.topic, reading.year)
+            program = self._program(question, plan, arguments, None)
             answer.program, answer.code_mode = program, self.code_mode
             lap("program")
             yield ProgramWritten(program, self.code_mode)
@@ -452,8 +463,7 @@ class SoAyEngine:
             lap("run")
             yield ProgramRan(result)
         else:
-            result = yield from self._run_with_feedback(question, plan, head.matched, answer, other, reading.topic,
-                                                        reading.year)
+            result = yield from self._run_with_feedback(question, plan, arguments, answer)
             lap("program_and_run")
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
@@ -471,7 +481,8 @@ class SoAyEngine:
                result: SandboxResult) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
-        text, reason = checked_answer(plan, reading.asked, subject_of(plan, linked, reading.topic, reading.year), result.value)
+        subject = subject_of(plan, linked, reading.topic, reading.year)
+        text, reason = checked_answer(plan, reading.asked, subject, result.value)
         answer.answer = text
         if reason:
             answer.abstained = True
@@ -480,17 +491,15 @@ class SoAyEngine:
             answer.value = result.value
             yield AnswerPhrased(text, result.value, answer.sources)
 
-    def _program(self, question: str, plan: Plan, entity: str, previous: "FeedbackRecord | None",
-                 other: str | None = None, topic: str | None = None, year: int | None = None) -> str:
+    def _program(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
         if self.code_mode == "template" and previous is None:
-            return plan.program_for(entity, other, topic, year)
+            return plan.program_for(arguments.entity, arguments.other, arguments.topic, arguments.year)
         if previous is not None and self.llm_provider is None:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
-        return self._model_program(question, plan, entity, previous)
+        return self._model_program(question, plan, arguments.entity, previous)
 
-    def _run_with_feedback(self, question: str, plan: Plan, entity: str, answer: SoAyAnswer,
-                           other: str | None = None, topic: str | None = None, year: int | None = None):
+    def _run_with_feedback(self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer):
         """The program through an AutoFeedback loop: static scan, sandbox run, dynamic analysis, retries.
 
         A template program that fails is handed to the LLM with the feedback (there is nothing else
@@ -500,7 +509,7 @@ class SoAyEngine:
         assert loop is not None
 
         def generate(history):
-            return self._program(question, plan, entity, history[-1] if history else None, other, topic, year)
+            return self._program(question, plan, arguments, history[-1] if history else None)
 
         def accept(run: SandboxResult, observation) -> bool:
             # An empty answer is an answer in SoAy (a scholar may have no coauthors); failures are not.
