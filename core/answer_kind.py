@@ -15,7 +15,6 @@ title says. Callers that know where the entity sits should pass the question wit
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
@@ -67,7 +66,8 @@ CUES: tuple[tuple[Kind, str], ...] = (
     # free text: said explicitly so that a later "who" ("the person who wrote …") does not win
     (Kind.TEXT, r"\binterests?\b|\babstracts?\b|\babout\b|\btopics?\b|\bfields?\b|\bareas?\b|"
                 r"\bsummar(?:y|ize|ise)\b|\bdescribe\b|\bbio(?:graphy)?\b|\be-?mail\b|\bgender\b|"
-                r"\bposition\b|\beducation(?:al)?\b|\bwork(?:s|ing)? on\b|\bresearch(?:es|ing)?\b|\bstud(?:y|ies|ying)\b"),
+                r"\bposition\b|\beducation(?:al)?\b|\bwork(?:s|ing)? on\b|\bresearch(?:es|ing)?\b|"
+                r"\bstud(?:y|ies|ying)\b"),
 )
 _COMPILED = tuple((kind, re.compile(cue, re.IGNORECASE)) for kind, cue in CUES)
 
@@ -106,7 +106,8 @@ _DATE = re.compile(
     rf",?(?:\s+\d{{4}})?|(?:1[5-9]\d\d|20\d\d))\s*$",
     re.IGNORECASE,
 )
-_MONEY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud|jpy|dollars?|euros?|pounds?)\b|\bfree\b", re.IGNORECASE)
+_MONEY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud|jpy|dollars?|euros?|pounds?)\b|\bfree\b",
+                    re.IGNORECASE)
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
 

@@ -306,14 +306,16 @@ MODEL_CODE_PREFIX = (
 def model_code_prompt(question: str, plan: Plan, api_signatures: str, entity: str,
                       previous: "FeedbackRecord | None" = None) -> str:
     examples = [other for other in default_plans() if other.solution == plan.solution and other.narrow == ""][:2]
-    shots = "\n\n".join(
-        f"Task: {other.description}\nSolution: {' -> '.join(other.solution)}\n```python\n"
-        f"{other.program_for('Ada Lovelace' if other.start != 'paper' else 'On Computable Numbers', 'Alan Turing')}\n```"
-        for other in examples
-    )
+    def example(other: Plan) -> str:
+        entity = "Ada Lovelace" if other.start != "paper" else "On Computable Numbers"
+        return (f"Task: {other.description}\nSolution: {' -> '.join(other.solution)}\n```python\n"
+                f"{other.program_for(entity, 'Alan Turing')}\n```")
+
+    shots = "\n\n".join(example(other) for other in examples)
     retry = ""
     if previous is not None:  # AutoFeedback: the failed program and what was wrong with it
-        retry = f"This program failed:\n```python\n{previous.request}\n```\nFeedback: {previous.feedback}\nCorrected program:\n"
+        retry = (f"This program failed:\n```python\n{previous.request}\n```\nFeedback: {previous.feedback}\n"
+                 "Corrected program:\n")
     return (
         f"{MODEL_CODE_PREFIX}{api_signatures}\n\n{shots}\n\n"
         f"Question: {question}\nTask: {plan.description}\nSolution: {' -> '.join(plan.solution)}\n"
@@ -467,7 +469,8 @@ class SoAyEngine:
             lap("program_and_run")
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
-            message = result.error or (f"{failed_call.name}: {failed_call.error}" if failed_call else "the program failed")
+            message = result.error or (f"{failed_call.name}: {failed_call.error}" if failed_call
+                                       else "the program failed")
             if answer.feedback and answer.feedback["status"] == "limit_hit":
                 message += (f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
                             "fix the program by hand in the API debugger (F4)")

@@ -94,7 +94,8 @@ class PersonReport:
     def as_dict(self) -> dict[str, Any]:
         return {"set": self.name, "questions": len(self.outcomes),
                 **{verdict: self.count(verdict) for verdict in ("right", "wrong", "abstained")},
-                **{f"{verdict}_percent": round(self.percent(verdict), 1) for verdict in ("right", "wrong", "abstained")},
+                **{f"{verdict}_percent": round(self.percent(verdict), 1)
+                   for verdict in ("right", "wrong", "abstained")},
                 "correct_abstentions": sum(o.verdict == "right" and o.expected == ABSTAIN for o in self.outcomes),
                 "wrong_answers": [o.as_dict() for o in self.outcomes if o.verdict == "wrong"]}
 

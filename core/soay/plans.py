@@ -78,7 +78,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
 FIELD_NOUNS = {
     "num_citation": "citation count", "num_pubs": "publication count", "num_joint_pubs": "count of joint papers",
     "venue": "venue", "year": "year", "abstract": "abstract", "organization": "affiliation",
-    "authors.organization": "author affiliations", "education_experience": "education", "interest": "research interests",
+    "authors.organization": "author affiliations", "education_experience": "education",
+    "interest": "research interests",
     "interests": "research interests", "email": "e-mail address", "bio": "biography", "url": "link",
     "authors": "authors", "authors.name": "authors", "authors_name_list": "author names", "title": "titles",
     "name": "names", "aliases": "other spellings", "position": "position", "gender": "gender",
