@@ -80,22 +80,29 @@ def soay() -> None:
 
 
 @soay.command("solutions")
+@click.option("--plans", "show_plans", is_flag=True, help="List every plan (combination) with its description.")
 @click.option("--json", "as_json", is_flag=True)
-def soay_solutions(as_json: bool) -> None:
-    """The API graph's solution library and the intents (combinations) built on it."""
+def soay_solutions(show_plans: bool, as_json: bool) -> None:
+    """The API graph's solution library and the plans generated on it (every output field within 3 hops)."""
     from scholar_tui.core.library.apis import SPECS
-    from scholar_tui.core.soay.intents import INTENTS
+    from scholar_tui.core.soay.plans import default_plans
     from scholar_tui.core.soay.solutions import solution_library
 
     solutions = solution_library(SPECS)
+    plans = default_plans()
     if as_json:
         emit_json({"solutions": [list(s.apis) for s in solutions],
-                   "intents": [{"key": i.key, "solution": list(i.solution), "head_input": i.head_input,
-                                "tail_output": i.tail_output, "bench": i.bench} for i in INTENTS]})
+                   "plans": [{"key": p.key, "start": p.start, "solution": list(p.solution), "field": p.field,
+                              "kind": p.kind.value, "count": p.count, "narrow": p.narrow,
+                              "description": p.description} for p in plans]})
         return
     for solution in solutions:
-        intents = [i.key for i in INTENTS if i.solution == solution.apis]
-        click.echo(f"{solution.hops}  {solution}   {', '.join(intents)}")
+        fields = sorted({p.field for p in plans if p.solution == solution.apis})
+        click.echo(f"{solution.hops}  {solution}   {len(fields)} fields: {', '.join(fields)}")
+    click.echo(f"{len(plans)} plans from {len(solutions)} solutions")
+    if show_plans:
+        for plan in plans:
+            click.echo(f"  {plan.kind.value:<6} {plan.description}")
 
 
 def default_bench_path(obj: Context) -> Path:
