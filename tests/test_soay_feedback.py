@@ -92,12 +92,19 @@ def test_a_wrong_value_gets_dynamic_feedback_then_waits_for_a_person(where, engi
 
 
 def test_template_programs_pass_the_scanner_clean(where, engine_with):
-    """Every intent's program is what AutoFeedback expects: no finding, so no wasted round."""
+    """Every intent's and every generated plan's program is what AutoFeedback expects: no finding,
+    so no wasted round."""
+    from scholar_tui.core.soay.plans import default_plans
+
     engine = engine_with(ScriptedLLM())
     for intent in INTENTS:
         source = intent.program_for("Marcus Michelen" if intent.entity == "person" else "Zeros of derivatives")
         assert engine.feedback.feedback.scan_program(source, intent.seen_phrasings[0], list(intent.solution)) == [], \
             intent.key
+    for plan in default_plans():
+        source = plan.program_for("Marcus Michelen" if plan.start != "paper" else "Zeros of derivatives",
+                                  "Xuan-Truong Vu", "random polynomials", 2022)
+        assert engine.feedback.feedback.scan_program(source, plan.description, list(plan.solution)) == [], plan.key
 
 
 def test_a_failing_template_program_goes_to_the_model_with_the_feedback(where, engine_with, imported):  # noqa: F811

@@ -42,7 +42,9 @@ async def test_a_typed_question_shows_every_stage(where, imported, real_embedder
         assert "getCoauthors(person_id=person['person_id'])" in program.code
         assert "Xuan-Truong Vu" in text_of(app, "#qa-result") and "API calls: searchPerson, getCoauthors" in text_of(app, "#qa-result")
         assert "solved" in text_of(app, "#qa-feedback")
-        assert "Marcus Michelen's coauthors: Xuan-Truong Vu." in text_of(app, "#qa-answer")
+        # the answer and the record it came from
+        assert "The coauthors of Marcus Michelen: Xuan-Truong Vu." in text_of(app, "#qa-answer")
+        assert "from getCoauthors(person_id='person:1')" in text_of(app, "#qa-answer")
         assert len(app.query_one("#qa-history", ListView)) == 1
         await pilot.click("#qa-export")
         await pilot.pause()
@@ -54,4 +56,10 @@ async def test_a_typed_question_shows_every_stage(where, imported, real_embedder
         await wait_for(pilot, lambda: len(pane.history) == 2)
         await pilot.pause()
         assert "no scholar or paper of the library is named" in text_of(app, "#qa-answer")
+        # a field no API returns: the plain sentence, not the nearest field's value
+        app.query_one("#qa-question", Input).value = "What is the h-index of Marcus Michelen?"
+        await pilot.click("#qa-ask")
+        await wait_for(pilot, lambda: len(pane.history) == 3)
+        await pilot.pause()
+        assert text_of(app, "#qa-answer").strip() == "The library has no h-index for Marcus Michelen."
         await pilot.press("ctrl+q")

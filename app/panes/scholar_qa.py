@@ -20,7 +20,7 @@ from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
-    AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
+    Abstained, AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
 )
 from scholar_tui.indexes.records import show_controls
 
@@ -129,8 +129,12 @@ class ScholarQAPane(Vertical):
             colour = "green" if good else "yellow"
             self._feedback_lines.append(plain(line, colour))
             self.query_one("#qa-feedback", Static).update(Text("\n").join(self._feedback_lines))
-        elif isinstance(event, AnswerPhrased):
-            self.query_one("#qa-answer", Static).update(plain(event.text, "bold"))
+        elif isinstance(event, AnswerPhrased | Abstained):
+            # the answer (or the sentence saying what the library lacks) and the calls it came from
+            shown = plain(event.text, "bold" if isinstance(event, AnswerPhrased) else "bold yellow")
+            if event.sources:
+                shown = assemble(shown, "\n", (f"from {'; '.join(event.sources)}", "dim"))
+            self.query_one("#qa-answer", Static).update(shown)
         elif isinstance(event, Failed):
             self.query_one("#qa-answer", Static).update(plain(line, "red"))
         elif isinstance(event, Finished):

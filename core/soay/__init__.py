@@ -2,10 +2,14 @@
 
 ``open_soay`` builds the engine over this installation's library; the CLI, the TUI and the
 benchmarks share it and read its one stream of events, ``engine.run(question)`` (the shape of
-``core.events``). Modules: solutions (API graph, solution library), intents (combinations with
-their phrasings and programs), entities (linking the question's span), retrieval (choosing the
-solution), engine (the pipeline as events), prompts (SoAyBench records, the fine-tuning prompt),
-bench (SoAyBench and scoring), baseline (the step-by-step agent), evaluate (SoAyEval).
+``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
+generated from it: every output field within three hops, with descriptions and programs), choose
+(a question's asked kind, start and relations pick a plan), entities (linking the question's
+spans), engine (the pipeline as events; answers checked against ``core.answer_kind``), intents
+(hand-written phrasings: SoAyBench and training data), retrieval (the intent classifier over
+them), prompts (SoAyBench records, the fine-tuning prompt), bench (SoAyBench and scoring),
+person_bench (person-written questions: right / wrong / abstained), baseline (the step-by-step
+agent), evaluate (SoAyEval).
 """
 
 from __future__ import annotations

@@ -1,0 +1,169 @@
+"""Choosing a plan for a question: by what it asks for and what it starts from.
+
+A question is read into a few facts (``Reading``): the kind of answer it asks for
+(``core.answer_kind.asked_kind`` on the question with its entities masked), what it starts from
+(a person, a paper, a pair of people), the relations it walks (the first author, the coauthors,
+a person's papers — cue words, not whole questions) and a topic that narrows a person's papers
+("… publish on random polynomials"). Every generated plan that starts there is scored: the
+answer's kind must agree, the field's own words (``plans.FIELD_WORDS``) and the relations must
+be named, and fewer hops win a tie. No plan is chosen by being the nearest known question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+
+from scholar_tui.core.answer_kind import Kind, asked_kind
+from scholar_tui.core.soay.plans import FIELD_WORDS, Plan, Start, default_plans
+
+ROUTE_CUES = {
+    "first_author": re.compile(
+        r"\b(?:first|lead|leading|primary|main|principal)[- ](?:author|writer|name)|\blisted first|"
+        r"\bfirst[- ]listed|\bcomes? first|\bfirst on\b", re.I),
+    "coauthors": re.compile(
+        r"\bco-?authors?\b|\bco-?authored\b|\bcollaborat\w*|\bco-?wr[io]te\b|\bco-?writers?\b|\bwith whom\b|"
+        r"\b(?:work|works|worked|working|written|wrote|write|writes|publish|published|publishes|partnered|"
+        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b", re.I),
+    "pubs": re.compile(
+        r"\b(?:papers?|publications?|articles?|works|pubs|preprints?|manuscripts?)\b|\bwork of\b|"
+        r"\b(?:publish\w*|wrote|written|write|authored)\b", re.I),
+    "authors": re.compile(r"\bauthors\b|\beach author\b|\bevery author\b|\bwriters\b|\bpeople (?:behind|who wrote)",
+                          re.I),
+}
+# Cues that, when present, a plan must follow (a "first author" question never answers for all authors).
+BINDING = ("first_author", "coauthors")
+TOPIC = re.compile(r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
+                   r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])", re.I)
+YEAR = re.compile(r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b", re.I)
+NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
+SLOT = "X"
+
+
+@dataclass
+class Reading:
+    question: str
+    masked: str  # the question with its entities as the slot word
+    asked: Kind
+    start: Start
+    cues: set[str]
+    field_text: str = ""  # the masked question without its relation words: what names the field
+    topic: str | None = None
+    year: int | None = None  # "… papers in 2021": the papers of that year only
+    scores: list[tuple[str, float]] = field(default_factory=list)
+
+
+def read_question(masked: str, start: Start) -> Reading:
+    """What a question (its entities already replaced by ``SLOT``) asks for and walks through."""
+    cues = {name for name, cue in ROUTE_CUES.items() if cue.search(masked)}
+    topic, year = None, None
+    if start == "person":
+        found = YEAR.search(masked)
+        year = int(found.group(1)) if found else None
+        if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
+            masked_topic = masked[: found.start()] + masked[found.end():]
+        else:
+            masked_topic = masked
+        match = TOPIC.search(masked_topic)
+        if match and match.group(1).strip().lower() not in NOT_TOPICS:
+            topic = match.group(1).strip()
+    field_text = masked
+    for route in BINDING:  # "first author" names the relation, not the author's name as the field
+        field_text = ROUTE_CUES[route].sub(" ", field_text)
+    return Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year)
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"[\w'’-]+", text.lower())
+
+
+def _word_hits(words: tuple[str, ...], text: str) -> int:
+    """How many places of the text name one of the field's words: a word start ("cit" in "cited"), a
+    phrase ("work on"), or a one-letter typo of a long word ("autors"); a place counts once, however
+    many of the words it matches ("work" and "works")."""
+    tokens = _tokens(text)
+    places: set[object] = set()
+    for word in words:
+        if " " in word:
+            if re.search(rf"\b{re.escape(word)}\b", text, re.I):
+                places.add(word)
+            continue
+        for index, token in enumerate(tokens):
+            typo = (len(word) >= 5 and len(token) >= 5 and abs(len(token) - len(word)) <= 1
+                    and not word.startswith(token)  # "work" is a word of its own, not a typo of "works"
+                    and SequenceMatcher(None, token, word).ratio() >= 0.83)
+            if token.startswith(word) or typo:
+                places.add(index)
+    return len(places)
+
+
+def support(plan: Plan, reading: Reading) -> int:
+    """How many of the question's words name what the plan returns: its field's words, or a relation
+    it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
+    something no API returns (an h-index, a funder) and the nearest field must not answer for it."""
+    field_hits = _word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text)
+    return field_hits + sum(route in reading.cues for route in plan.routes if route in BINDING)
+
+
+# What the question asks for, in its own words, for the sentence saying that no field holds it.
+ASKED_THING = (
+    re.compile(r"\bhow many\s+([\w\- ]{2,40}?)\s+(?:does|do|did|has|have|is|are|was|were)\b", re.I),
+    re.compile(r"\b(?:what|which)(?:'s|’s| is| are| was| were)?\s+(?:the\s+|an?\s+)?(?:X(?:'s|’s)\s+)?"
+               r"([\w\- ]{2,40}?)\s+(?:of|for|does|did|do|has|have|is|are|was|were|behind)\b", re.I),
+    re.compile(r"\bX(?:'s|’s)\s+([\w\- ]{2,40}?)\s*[?.!]*$", re.I),
+    re.compile(r"\bthe\s+([\w\- ]{2,40}?)\s+(?:of|for|behind)\s+X\b", re.I),
+)
+
+
+def asked_thing(masked: str) -> str | None:
+    for pattern in ASKED_THING:
+        match = pattern.search(masked)
+        if match and match.group(1).strip().lower() not in ("", "x", "the"):
+            return match.group(1).strip()
+    return None
+
+
+def score_plan(plan: Plan, reading: Reading) -> float:
+    asked = reading.asked
+    score = 0.0
+    if asked is not Kind.TEXT:
+        if plan.kind is asked:
+            score += 4
+        elif {asked, plan.kind} <= {Kind.PLACE, Kind.VENUE}:
+            score += 2
+        else:
+            score -= 4
+    elif plan.kind is not Kind.TEXT:
+        score -= 1  # a question with no kind cue most often wants a description
+    score += 1.5 * min(_word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text), 2)
+    routes = plan.routes
+    for route in routes:  # a relation the plan walks must be named; the binding ones count for it too
+        if route not in reading.cues:
+            score -= 3
+        elif route in BINDING:
+            score += 1.5
+    for route in BINDING:
+        if route in reading.cues and route not in routes:
+            score -= 3
+    if reading.topic:
+        score += 2.5 if plan.narrow == "topic" else 0
+    if reading.year:
+        score += 3 if plan.narrow == "year" else 0
+    score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
+    return score
+
+
+def candidate_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> list[Plan]:
+    plans = plans if plans is not None else default_plans()
+    return [plan for plan in plans
+            if plan.start == reading.start and (plan.narrow != "topic" or reading.topic)
+            and (plan.narrow != "year" or reading.year)]
+
+
+def rank_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> list[tuple[Plan, float]]:
+    """Plans for this start, best first (ties: fewer hops, then the key, so a choice is repeatable)."""
+    scored = [(plan, score_plan(plan, reading)) for plan in candidate_plans(reading, plans)]
+    scored.sort(key=lambda item: (-item[1], len(item[0].hops), item[0].key))
+    reading.scores = [(plan.key, round(score, 2)) for plan, score in scored[:5]]
+    return scored
