@@ -199,7 +199,9 @@ async def test_scholar_qa_shows_a_hostile_author_as_text(where, hostile_library,
     async with app.run_test(size=(180, 60)) as pilot:
         await pilot.press("f2")
         pane = app.query_one(ScholarQAPane)
-        app.query_one("#qa-question", Input).value = "Who are the coauthors of Ada Quillfeather?"
+        # a paper question: its answer is the hostile title (a "who" question now refuses a coauthor
+        # whose name holds '@' and digits as not a name, which answer_kind's tests cover)
+        app.query_one("#qa-question", Input).value = "Which papers did Ada Quillfeather write?"
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(pane.history) == 1)
         await pilot.pause()
@@ -213,8 +215,8 @@ async def test_scholar_qa_shows_a_hostile_author_as_text(where, hostile_library,
         await click_the_text(pilot, app, fired)
         assert_clean(app)
         answer = str(app.query_one("#qa-answer", Static).render())
-        assert "Bob [@click=app.quit]QUIT[/]" in answer and "\\x1b]52;c;SGVsbG8=\\x07" in answer
-        assert "Bob [@click=app.quit]QUIT[/]" in str(app.query_one("#qa-result", Static).render())
+        assert "Graph neural networks [@click=app.quit]QUIT[/]" in answer and "\\x1b]52;c;SGVsbG8=\\x07" in answer
+        assert "Graph neural networks [@click=app.quit]QUIT[/]" in str(app.query_one("#qa-result", Static).render())
 
 
 # -- #26 / #29 item 11: a result line cut at an unbalanced '[' and a value holding '\[' ------------
@@ -325,7 +327,9 @@ async def test_every_tab_with_hostile_data_and_replies(where, hostile_library, t
         tabs_seen.append("paper-search")
         # F2: a question about the hostile author's coauthor
         await pilot.press("f2")
-        app.query_one("#qa-question", Input).value = "Who are the coauthors of Ada Quillfeather?"
+        # a paper question: its answer is the hostile title (a "who" question now refuses a coauthor
+        # whose name holds '@' and digits as not a name, which answer_kind's tests cover)
+        app.query_one("#qa-question", Input).value = "Which papers did Ada Quillfeather write?"
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(app.query_one(ScholarQAPane).history) == 1)
         await pilot.pause()
