@@ -17,12 +17,12 @@ from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_startup import bench_startup
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
+from scholar_tui.app.cli_support import Context, OneLineGroup, emit_json, one_line_errors, terminal_text
 from scholar_tui.app.cli_train import train
 from scholar_tui.config.locations import HOME_ENV
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=OneLineGroup, invoke_without_command=True)
 @click.option(
     "--home",
     type=click.Path(file_okay=False, path_type=Path),
@@ -38,6 +38,8 @@ def cli(ctx: click.Context, home: Path | None) -> None:
     if home is not None:
         os.environ[HOME_ENV] = str(home.resolve())
     ctx.obj = Context()
+    if ctx.invoked_subcommand not in OneLineGroup.REPORTS_STATE:
+        ctx.obj.where.check()  # a file or a newline where the home should be: one line, before any work
     if ctx.invoked_subcommand is None:
         ctx.invoke(tui)
 
