@@ -131,14 +131,16 @@ def library_stats(obj: Context, as_json: bool) -> None:
 
     lib = _library(obj)
     counts = lib.counts()
-    indexed = LibraryIndex(obj.where, embedder=None).indexed_count()
+    coverage = LibraryIndex(obj.where, embedder=None).coverage(lib)  # against SQLite: a stale index is said
     imports = lib.recent_imports()
     if as_json:
-        emit_json({**counts, "indexed_for_search": indexed, "recent_imports": imports})
+        emit_json({**counts, "indexed_for_search": coverage.level, "search_index_behind": coverage.behind,
+                   "search_index_extra": coverage.extra, "recent_imports": imports})
         return
     for name, value in counts.items():
         click.echo(f"{name.replace('_', ' '):20} {value}")
-    click.echo(f"{'indexed for search':20} {indexed}")
+    note = coverage.note()
+    click.echo(f"{'indexed for search':20} {coverage.level}" + (f"  ({note})" if note else ""))
     _note_if_empty(lib)
 
 
