@@ -17,7 +17,7 @@ from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_startup import bench_startup
-from scholar_tui.app.cli_support import Context, OneLineGroup, emit_json, one_line_errors, terminal_text
+from scholar_tui.app.cli_support import Context, OneLineGroup, emit_json, one_line_errors, terminal_text, whole
 from scholar_tui.app.cli_train import train
 from scholar_tui.config.locations import HOME_ENV
 
@@ -197,8 +197,8 @@ def doctor(obj: Context, as_json: bool, deep: bool) -> None:
 @click.option("--chat/--raw", default=True, help="Use the model's chat template (default) or raw completion.")
 @click.option("--schema", help="Constrain the reply to this JSON schema (JSON text or @file).")
 @click.option("--choices", help="Constrain the reply to one of these comma-separated strings.")
-@click.option("--max-tokens", default=256, show_default=True)
-@click.option("--logprobs", default=0, help="Show each token's log-probability and top K alternatives.")
+@click.option("--max-tokens", type=whole(1, 1_048_576), default=256, show_default=True)
+@click.option("--logprobs", type=whole(0, 20), default=0, help="Show each token's log-probability and top K alternatives.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
@@ -256,9 +256,9 @@ def bench() -> None:
 
 
 @bench.command("llm")
-@click.option("--n-prompt", default=256, show_default=True, help="Prompt tokens per run.")
-@click.option("--n-gen", default=64, show_default=True, help="Generated tokens per run.")
-@click.option("--repetitions", default=3, show_default=True)
+@click.option("--n-prompt", type=whole(1, 1_048_576), default=256, show_default=True, help="Prompt tokens per run.")
+@click.option("--n-gen", type=whole(1, 1_048_576), default=64, show_default=True, help="Generated tokens per run.")
+@click.option("--repetitions", type=whole(1, 1000), default=3, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors

@@ -43,6 +43,17 @@ class Context:
         return self._settings
 
 
+# Numeric options take only values that mean something (`--limit -5` returned all hits but five):
+# click says which range in one line.
+def whole(minimum: int = 1, maximum: int = 1_000_000) -> click.IntRange:
+    """A whole-number option's type, from ``minimum`` to ``maximum``."""
+    return click.IntRange(minimum, maximum)
+
+
+ROW_ID = click.IntRange(1, 2**63 - 1)  # a database row's id: SQLite's integers are 64-bit
+SEED = click.IntRange(0, 2**32 - 1)
+
+
 class OneLineGroup(click.Group):
     """The root command: stored state that cannot be used (a broken home, config file or
     database) is one line from every command, whichever layer found it, never a traceback."""

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
@@ -89,6 +90,10 @@ def _json_line(line: bytes) -> Any:
         return json.loads(line)
     except RecursionError:
         raise ValueError("nested too deeply (over ~1000 levels)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except ValueError:  # int() refuses a number over 4,300 digits (and advises a Python setting)
+        raise ValueError("a number of over 4,300 digits") from None
 
 
 Read = Iterator[tuple[int, int, list[Record] | BadRecord]]  # (done, total, what one step read)
@@ -234,8 +239,11 @@ def import_file(
     if kind not in READERS:
         raise LibraryImportError(f"unknown import kind {kind!r}: choose one of {', '.join(KINDS)}")
     path = Path(path)
-    if not path.is_file():
-        raise LibraryImportError(f"{path}: no such file")
+    try:  # a FIFO or a device is refused by its kind, never opened (/dev/zero never ends)
+        if not refuse_special_file(path):
+            raise LibraryImportError(f"{shown_path(path)}: no such file")
+    except StateError as error:
+        raise LibraryImportError(str(error)) from None
     started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.monotonic()
     records_read, paper_ids, skipped = 0, [], []
     try:
