@@ -50,8 +50,13 @@ def cli(ctx: click.Context, home: Path | None) -> None:
 def tui(obj: Context) -> None:
     """Open the terminal app (the default)."""
     from scholar_tui.app.services import Services
-    from scholar_tui.app.tui import ScholarApp
+    from scholar_tui.app.tui import ScholarApp, StateProblemApp
+    from scholar_tui.core.doctor import state_problem
 
+    problem = state_problem(obj.where)
+    if problem is not None:  # the app shows the line (and what to do) instead of failing in a tab
+        StateProblemApp(problem).run()
+        raise click.ClickException(problem)
     ScholarApp(Services(obj.where, obj.settings), check_network_on_start=True).run()
 
 
@@ -172,18 +177,21 @@ def models_use(obj: Context, name: str) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--deep", is_flag=True, help="Also load the LLM and generate a few tokens.")
+@click.option("--repair", is_flag=True,
+              help="Rebuild the search caches from SQLite (LanceDB, the snapshot) and say what cannot be fixed.")
 @click.pass_obj
-def doctor(obj: Context, as_json: bool, deep: bool) -> None:
+def doctor(obj: Context, as_json: bool, deep: bool, repair: bool) -> None:
     """What is installed and found: models, data dir, SQLite, LanceDB, network."""
+    from scholar_tui.core.doctor import repair as repair_state
     from scholar_tui.core.doctor import run_checks
 
     checks = []
     marks = {"ok": click.style("ok  ", fg="green"), "warn": click.style("warn", fg="yellow"),
              "fail": click.style("FAIL", fg="red")}
-    for check in run_checks(obj.where, deep=deep):
+    for check in repair_state(obj.where) if repair else run_checks(obj.where, deep=deep):
         checks.append(check)
         if not as_json:
-            click.echo(f"{marks[check.status]} {check.name:24} {check.detail}")
+            click.echo(f"{marks[check.status]} {check.name:24} {terminal_text(check.detail)}")
     if as_json:
         emit_json([check.__dict__ for check in checks])
     if any(check.status == "fail" for check in checks):

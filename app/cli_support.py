@@ -58,8 +58,8 @@ class OneLineGroup(click.Group):
     """The root command: stored state that cannot be used (a broken home, config file or
     database) is one line from every command, whichever layer found it, never a traceback."""
 
-    # They report a broken home themselves, so they run with one.
-    REPORTS_STATE = ("paths", "doctor")
+    # They report a broken home themselves (the app on its own screen), so they run with one.
+    REPORTS_STATE = ("paths", "doctor", "tui", None)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

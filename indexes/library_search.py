@@ -139,10 +139,12 @@ class LibraryIndex:
     def _table_folder(self) -> Path:
         return self.where.lancedb_dir / f"{TABLE}.lance"
 
-    def _discard_table(self, error: Exception) -> None:
+    def discard(self, error: Exception, *, quiet: bool = False) -> None:
         """Drop a table LanceDB cannot read (its folder removed when lance cannot drop it either)."""
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
-        log.warning("search index %s cannot be read (%s): it is rebuilt from the library", self._table_folder, reason)
+        if not quiet:
+            log.warning("search index %s cannot be read (%s): it is rebuilt from the library",
+                        self._table_folder, reason)
         self._snapshot = None
         with contextlib.suppress(Exception):
             self.db.drop_table(TABLE, ignore_missing=True)
@@ -159,7 +161,7 @@ class LibraryIndex:
             rows = table.search().select(["paper_id", "content_hash"]).limit(None).to_list()
             return table, {row["paper_id"]: row["content_hash"] for row in rows}
         except Exception as error:  # noqa: BLE001 - lance raises RuntimeError, ValueError, OSError…
-            self._discard_table(error)
+            self.discard(error)
             return None, {}
 
     def _sync_lock(self):
@@ -196,7 +198,7 @@ class LibraryIndex:
             try:
                 return self._write_snapshot(self._table())
             except Exception as error:  # noqa: BLE001 - a damaged table is a cache to rebuild
-                self._discard_table(error)
+                self.discard(error)
                 return LibrarySnapshot.build([])
         return self._snapshot
 
@@ -233,7 +235,7 @@ class LibraryIndex:
             snapshot_file(self.where).unlink(missing_ok=True)
         snapshot = self._readable_snapshot()
         if len(snapshot.paper_ids) and snapshot.width() != width:
-            self._discard_table(ValueError(f"vectors {snapshot.width()} wide, the embedder's {width}"))
+            self.discard(ValueError(f"vectors {snapshot.width()} wide, the embedder's {width}"))
             for _ in self.sync(library):
                 pass
             snapshot = self._readable_snapshot()
@@ -288,7 +290,7 @@ class LibraryIndex:
         try:
             return call()
         except Exception as error:  # noqa: BLE001 - lance raises RuntimeError, ValueError, OSError…
-            self._discard_table(error)
+            self.discard(error)
             raise _TableLost(str(error).splitlines()[0] if str(error) else type(error).__name__) from error
 
     # -- reading -----------------------------------------------------------------------------------
@@ -366,6 +368,18 @@ def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None,
     rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
     order = np.argsort(distances[rows], kind="stable")
     return rows[order[:depth]].tolist()
+
+
+def rebuild_index(index: LibraryIndex, library: Library) -> IndexFinished:
+    """``doctor --repair``: the table and the snapshot dropped, every paper of SQLite embedded again."""
+    index.discard(ValueError("rebuild asked for"), quiet=True)
+    with contextlib.suppress(OSError):
+        snapshot_file(index.where).unlink(missing_ok=True)
+    finished = None
+    for event in index.sync(library):
+        if isinstance(event, IndexFinished):
+            finished = event
+    return finished
 
 
 def sync_index(where: Locations, library: Library, embedder) -> IndexFinished:
