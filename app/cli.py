@@ -206,7 +206,8 @@ def doctor(obj: Context, as_json: bool, deep: bool, repair: bool) -> None:
 @click.option("--schema", help="Constrain the reply to this JSON schema (JSON text or @file).")
 @click.option("--choices", help="Constrain the reply to one of these comma-separated strings.")
 @click.option("--max-tokens", type=whole(1, 1_048_576), default=256, show_default=True)
-@click.option("--logprobs", type=whole(0, 20), default=0, help="Show each token's log-probability and top K alternatives.")
+@click.option("--logprobs", type=whole(0, 20), default=0,
+              help="Show each token's log-probability and top K alternatives.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, ROW_ID, emit_json, whole
+from scholar_tui.app.cli_support import Context, emit_json, whole
 from scholar_tui.indexes.records import show_controls
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex")
@@ -329,7 +329,7 @@ def _picked(pick: str, count: int) -> list[int]:
 @click.argument("source", type=click.Choice(["openalex", "arxiv"]))
 @click.argument("query")
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
-@click.option("--limit", type=whole(1, 1000), default=25, show_default=True)
+@click.option("--limit", type=whole(), default=25, show_default=True)
 @click.option("--pick", default="all", show_default=True,
               help="Which results to add, by their number in the list: 'all', '1,3-5'.")
 @click.option("--list-only", is_flag=True, help="Only list the results; add nothing.")
@@ -387,7 +387,7 @@ def online_references(obj: Context, paper: str, as_json: bool) -> None:
 
 @library_online.command("cited-by")
 @click.argument("paper")
-@click.option("--limit", type=whole(1, 1000), default=25, show_default=True)
+@click.option("--limit", type=whole(), default=25, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def online_cited_by(obj: Context, paper: str, limit: int, as_json: bool) -> None:
@@ -458,7 +458,7 @@ def person_merges(obj: Context, as_json: bool) -> None:
 
 @library_person.command("split")
 @click.argument("person")
-@click.option("--merge", "merge_id", type=ROW_ID, help="Undo only this merge (default: every merge into PERSON).")
+@click.option("--merge", "merge_id", type=int, help="Undo only this merge (default: every merge into PERSON).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def person_split(obj: Context, person: str, merge_id: int | None, as_json: bool) -> None:

@@ -70,9 +70,12 @@ def _options(max_actions: int, max_papers: int, depth: int, query_mode: str, rat
 def crawl_options(function):
     """The budget and mode options shared by `search` and `bench pasa`."""
     for decorator in reversed([
-        click.option("--max-actions", type=whole(0, 1000), default=8, show_default=True, help="[Search] + [Expand] actions in all."),
-        click.option("--max-papers", type=whole(1, 100_000), default=40, show_default=True, help="Papers the queue may hold."),
-        click.option("--depth", type=whole(0, 100), default=3, show_default=True, help="Exploration depth (PaSa uses 3)."),
+        click.option("--max-actions", type=whole(0, 1000), default=8, show_default=True,
+                     help="[Search] + [Expand] actions in all."),
+        click.option("--max-papers", type=whole(1, 100_000), default=40, show_default=True,
+                     help="Papers the queue may hold."),
+        click.option("--depth", type=whole(0, 100), default=3, show_default=True,
+                     help="Exploration depth (PaSa uses 3)."),
         click.option("--query-mode", type=click.Choice(["auto", "candidates", "free"]), default="auto", show_default=True,
                      help="[Search] queries: picked from the query's key phrases (tiny model) or written by the model."),
         click.option("--rationale", type=click.Choice(["auto", "template", "model"]), default="auto", show_default=True,
@@ -209,8 +212,10 @@ def pasa_prepare(obj: Context, as_json: bool) -> None:
 
 @pasa.command("build-queries")
 @click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--min-answers", type=whole(1, 1000), default=2, show_default=True, help="Cited works a clause needs to become a query.")
-@click.option("--per-section", type=whole(1, 1000), default=5, show_default=True, help="Queries kept per passage (Table 16 asks for five).")
+@click.option("--min-answers", type=whole(1, 1000), default=2, show_default=True,
+              help="Cited works a clause needs to become a query.")
+@click.option("--per-section", type=whole(1, 1000), default=5, show_default=True,
+              help="Queries kept per passage (Table 16 asks for five).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
@@ -243,7 +248,8 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
 @pasa.command("selector-pairs")
 @click.option("--queries", "queries_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (pasa build-queries); its train split is read.")
-@click.option("--negatives", type=whole(0, 1000), default=3, show_default=True, help="Hard negatives per positive (plain search's top 20).")
+@click.option("--negatives", type=whole(0, 1000), default=3, show_default=True,
+              help="Hard negatives per positive (plain search's top 20).")
 @click.option("--held-out", "held_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the held-out slice (default: OUTPUT with .heldout.jsonl).")
 @click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
@@ -310,8 +316,10 @@ def pasa_selector_auc(obj: Context, queries_file: Path, models: tuple[str, ...],
 @pasa.command("train-selector")
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (default: built from the library now); its train split is read.")
-@click.option("--judge-limit", type=whole(0, 10_000), default=5, show_default=True, help="Papers per query the Selector's model judges.")
-@click.option("--judge-queries", type=whole(), help="Ask the model about the first N training queries only (slow CPUs).")
+@click.option("--judge-limit", type=whole(0, 10_000), default=5, show_default=True,
+              help="Papers per query the Selector's model judges.")
+@click.option("--judge-queries", type=whole(),
+              help="Ask the model about the first N training queries only (slow CPUs).")
 @click.option("--no-model", is_flag=True, help="Leave P(True) out (no model calls: fast, for a quick head).")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the weights (default: the data folder, where PaSa reads them).")

@@ -45,12 +45,12 @@ class Context:
 
 # Numeric options take only values that mean something (`--limit -5` returned all hits but five):
 # click says which range in one line.
-def whole(minimum: int = 1, maximum: int = 1_000_000) -> click.IntRange:
-    """A whole-number option's type, from ``minimum`` to ``maximum``."""
+def whole(minimum: int = 1, maximum: int | None = None) -> click.IntRange:
+    """A whole-number option's type, from ``minimum`` to ``maximum`` (no upper bound by default:
+    a limit larger than what there is simply means all of it)."""
     return click.IntRange(minimum, maximum)
 
 
-ROW_ID = click.IntRange(1, 2**63 - 1)  # a database row's id: SQLite's integers are 64-bit
 SEED = click.IntRange(0, 2**32 - 1)
 
 

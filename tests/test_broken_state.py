@@ -248,7 +248,8 @@ HUGE = "9" * 5000
 
 @pytest.mark.parametrize("command, name, content", [
     (["conf", "import"], "site.json", '{"ICML": {"Dates": {"deadline": %s}}}' % HUGE),
-    (["import", "openalex"], "works.json", '{"results": [{"id": "https://openalex.org/W1", "cited_by_count": %s}]}' % HUGE),
+    (["import", "openalex"], "works.json",
+     '{"results": [{"id": "https://openalex.org/W1", "cited_by_count": %s}]}' % HUGE),
     (["import", "openalex"], "works.jsonl", '{"id": "https://openalex.org/W1", "cited_by_count": %s}\n' % HUGE),
 ])
 def test_a_number_of_over_4300_digits_is_one_line(where, tmp_path, command, name, content):
