@@ -37,6 +37,7 @@ def _count_line(counts: dict[str, int]) -> str:
 
 def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
     """Bring the search index level with SQLite; a missing embedder is a warning, not a failure."""
+    from scholar_tui.config.files import StateError
     from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
     from scholar_tui.models import LLMError, load_embedder
 
@@ -54,7 +55,7 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
                 finished = event
         if bar is not None:
             bar.__exit__(None, None, None)
-    except LLMError as error:
+    except (LLMError, StateError) as error:  # the import itself is kept: the next sync catches up
         click.echo(click.style(f"search index not updated: {error}", fg="yellow"), err=True)
         return None
     return finished.__dict__ if finished else None
@@ -172,8 +173,12 @@ def library_search(obj: Context, query: str, before: str | None, limit: int, as_
         raise click.ClickException(missing.summary())
     _sync_index(obj, lib, quiet=True)
     try:
-        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit)
-    except (SearchError, LLMError) as error:
+        try:
+            hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit)
+        except LLMError as error:  # no embedder: the words still find papers
+            click.echo(click.style(f"words-only search (the embedder cannot be used: {error})", fg="yellow"), err=True)
+            hits = LibraryIndex(obj.where, None).search(lib, query, before=before, limit=limit)
+    except SearchError as error:
         raise click.ClickException(str(error)) from error
     if as_json:
         emit_json([hit.as_dict() for hit in hits])

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from scholar_tui.config.files import StateError
 from scholar_tui.config.locations import Locations, make_folder
 from scholar_tui.indexes.db import open_vectors
 from scholar_tui.indexes.library import Library
@@ -77,7 +78,7 @@ def _hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
 
-class SearchIndexError(RuntimeError):
+class SearchIndexError(StateError):
     """The search index could not be rebuilt from SQLite; one line for the user."""
 
 
@@ -225,6 +226,18 @@ class LibraryIndex:
         self._snapshot = snapshot
         return snapshot
 
+    def _words_snapshot(self, library: Library) -> LibrarySnapshot:
+        """For a search without an embedder (words only): the snapshot when it is level with
+        SQLite, else a full-text index built from SQLite's titles and abstracts now (not saved:
+        it has no vectors)."""
+        papers = library.all_papers()
+        wanted = {paper["id"]: _hash(_text(paper)) for paper in papers}
+        snapshot = self._readable_snapshot()
+        if snapshot.digests() == wanted:
+            return snapshot
+        return LibrarySnapshot.build([{"paper_id": paper["id"], "content_hash": wanted[paper["id"]],
+                                       "text": _text(paper), "date": paper["date"], "vector": []} for paper in papers])
+
     def _rebuild_for_width(self, library: Library, width: int) -> LibrarySnapshot:
         """The snapshot's vectors are not as wide as the embedder's (a file edited, or another
         embedding model chosen): rebuilt from LanceDB, else every paper embedded again."""
@@ -315,14 +328,17 @@ class LibraryIndex:
             raise SearchError(f"the date cut-off must look like 2022-12-01, not {before!r}")
         if not query.strip():
             return []
-        snapshot = self.snapshot(library)
+        snapshot = self.snapshot(library) if self.embedder is not None else self._words_snapshot(library)
         if not len(snapshot.paper_ids):
             return []
-        vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-        if snapshot.width() != len(vector):
-            snapshot = self._rebuild_for_width(library, len(vector))
+        vector_ids: list[int] = []
+        if self.embedder is not None:
+            vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+            if snapshot.width() != len(vector):
+                snapshot = self._rebuild_for_width(library, len(vector))
+            allowed = _allowed(snapshot, before)
+            vector_ids = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
         allowed = _allowed(snapshot, before)
-        vector_ids = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
         text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
         scores: dict[int, float] = {}
         for ranking in (vector_ids, text_ids):

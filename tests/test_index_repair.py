@@ -169,3 +169,20 @@ def test_two_first_imports_at_once_build_one_table(where):
     assert sorted(event.embedded for event in finished) == [0, papers]
     index = LibraryIndex(where, HashingEmbedder())
     assert index.db.open_table(TABLE).count_rows() == papers  # each paper once
+
+
+def test_without_an_embedder_a_damaged_index_falls_back_to_words_only_search(where, library, monkeypatch):
+    """SQLite keeps no vectors: with no embedder to embed them again, the words still find papers."""
+    from scholar_tui.models import LLMError
+
+    def no_embedder(*args, **kwargs):
+        raise LLMError("embedding model 'gone' not found")
+
+    monkeypatch.setattr("scholar_tui.models.load_embedder", no_embedder)
+    spoil_table(where, "garbage data")
+    snapshot_file(where).unlink()
+    result = invoke("library", "search", "laser cooling ions", "--json")
+    assert result.exit_code == 0, result.output
+    assert "words-only search (the embedder cannot be used: embedding model 'gone' not found)" in result.output
+    hits = json.loads(result.output[result.output.index("["):])
+    assert hits[0]["title"] == UNRELATED and hits[0]["vector_rank"] is None and hits[0]["text_rank"] == 1
