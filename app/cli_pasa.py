@@ -70,12 +70,9 @@ def _options(max_actions: int, max_papers: int, depth: int, query_mode: str, rat
 def crawl_options(function):
     """The budget and mode options shared by `search` and `bench pasa`."""
     for decorator in reversed([
-        click.option("--max-actions", type=whole(0, 1000), default=8, show_default=True,
-                     help="[Search] + [Expand] actions in all."),
-        click.option("--max-papers", type=whole(1, 100_000), default=40, show_default=True,
-                     help="Papers the queue may hold."),
-        click.option("--depth", type=whole(0, 100), default=3, show_default=True,
-                     help="Exploration depth (PaSa uses 3)."),
+        click.option("--max-actions", default=8, show_default=True, help="[Search] + [Expand] actions in all."),
+        click.option("--max-papers", default=40, show_default=True, help="Papers the queue may hold."),
+        click.option("--depth", default=3, show_default=True, help="Exploration depth (PaSa uses 3)."),
         click.option("--query-mode", type=click.Choice(["auto", "candidates", "free"]), default="auto", show_default=True,
                      help="[Search] queries: picked from the query's key phrases (tiny model) or written by the model."),
         click.option("--rationale", type=click.Choice(["auto", "template", "model"]), default="auto", show_default=True,
