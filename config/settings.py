@@ -221,6 +221,8 @@ def load_settings(
     where = where or locations(environ)
     env = dict(os.environ if environ is None else environ)
     data = read_config_file(where.config_file)
+    for section in Settings.model_fields:
+        _section_table(data, section, where.config_file)
     for section, fields in _env_overrides(env).items():
         merged = dict(_section_table(data, section, where.config_file))
         for field, raw in fields.items():
