@@ -51,12 +51,16 @@ def probe_url(url: str, timeout_s: float) -> Check:
 def state_problem(where: Locations) -> str | None:
     """One line when the stored state cannot be used (the home, the config file, the database),
     else None: what the app checks before it opens, so it shows the line instead of failing in a tab."""
-    from scholar_tui.indexes.db import open_database
+    from scholar_tui.indexes.db import check_tables, open_database
 
     try:
         where.check()
         load_settings(where)
-        open_database(where).conn.close()
+        db = open_database(where)
+        try:
+            check_tables(db, where)
+        finally:
+            db.conn.close()
     except StateError as error:
         return str(error)
     return None
@@ -92,11 +96,12 @@ def run_checks(where: Locations, *, deep: bool = False) -> Iterator[Check]:
 
 
 def _storage_checks(where: Locations) -> Iterator[Check]:
-    from scholar_tui.indexes.db import open_database, open_vectors
+    from scholar_tui.indexes.db import check_tables, open_database, open_vectors
     from scholar_tui.indexes.migrations import MIGRATIONS, applied
 
     try:
         db = open_database(where)
+        check_tables(db, where)
         done = applied(db)
         calls = db["llm_calls"].count
         db.conn.close()
@@ -206,16 +211,20 @@ def repair(where: Locations, embedder_factory=None) -> Iterator[Check]:
 def _repairable_database(where: Locations):
     from scholar_tui.indexes.library import Library
 
+    from scholar_tui.indexes.db import check_tables
+
+    library = None
     try:
         library = Library.open(where)
+        check_tables(library.db, where)
         verdict = library.conn.execute("pragma quick_check").fetchone()[0]
-    except StateError as error:
-        yield Check("sqlite", "fail", f"not fixed: {error}")
-        return None
-    except Exception as error:  # noqa: BLE001 - damage found by the check itself
+    except Exception as error:  # noqa: BLE001 - damage found by opening or by the check itself
         from scholar_tui.indexes.db import database_problem
 
-        yield Check("sqlite", "fail", f"not fixed: {database_problem(where, error)}")
+        if library is not None:
+            library.close()
+        problem = str(error) if isinstance(error, StateError) else database_problem(where, error)
+        yield Check("sqlite", "fail", f"not fixed: {problem}")
         return None
     if verdict != "ok":
         library.close()

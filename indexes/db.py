@@ -38,7 +38,6 @@ def open_database(where: Locations) -> sqlite_utils.Database:
         db.execute("pragma synchronous = normal")
         db.execute("pragma foreign_keys = on")
         migrate(db)
-        _check_tables(db, where)
     except StateError as error:
         _close(connection)
         raise StateError(f"{error}: {RESTORE}") from error
@@ -80,13 +79,15 @@ def _expected_tables() -> frozenset[str]:
     return names
 
 
-def _check_tables(db: sqlite_utils.Database, where: Locations) -> None:
-    """A database whose migrations ran but whose tables were dropped (by hand, or by damage)
-    would fail at the first query naming one: say so once, at open."""
+def check_tables(db: sqlite_utils.Database, where: Locations) -> None:
+    """StateError when tables the migrations made are gone (dropped by hand, or damage), which
+    the first query naming one would find. The app checks at start and the doctor; a command
+    does not pay for it (a fresh schema in memory, 10-80 ms): its query's error is one line too."""
     missing = sorted(_expected_tables() - set(db.table_names()))
     if missing:
         raise StateError(f"the database {shown_path(where.database_file)} lacks the table"
-                         f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand)")
+                         f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand): "
+                         f"{RESTORE}")
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:

@@ -258,9 +258,16 @@ class LibraryIndex:
     def sync(self, library: Library, *, batch_size: int = 32) -> Iterator[IndexProgress | IndexFinished]:
         """Embed what SQLite has and the index lacks; drop rows for papers gone or changed.
 
-        When the snapshot already matches SQLite paper for paper, nothing is opened but SQLite. A
-        table LanceDB cannot read or write is discarded and the library embedded again, once."""
-        with self._sync_lock():
+        When the snapshot already matches SQLite paper for paper, nothing is opened but SQLite (and
+        nothing is locked). A table LanceDB cannot read or write is discarded and the library
+        embedded again, once."""
+        clock = time.monotonic()
+        level = self._level_snapshot(_wanted(library))
+        if level is not None:
+            yield IndexProgress(0, 0)
+            yield IndexFinished(0, 0, len(level.paper_ids), time.monotonic() - clock)
+            return
+        with self._sync_lock():  # then looked at again: another process may have done the work
             try:
                 yield from self._sync(library, batch_size)
             except _TableLost:

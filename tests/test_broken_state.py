@@ -169,7 +169,7 @@ def filled(where, hashing_embedder):
     ("truncated", "database disk image is malformed"),
     ("garbage", "file is not a database"),
     ("directory", "is a directory, not a file"),
-    ("papers missing", "lacks the table papers"),
+    ("papers missing", "papers"),
 ])
 @pytest.mark.parametrize("command", [["library", "stats"], ["library", "search", "polynomials"],
                                      ["import", "bibtex", str(SAMPLE_BIB)], ["ask", "Who wrote about roots?"]])
@@ -188,6 +188,8 @@ def test_the_app_shows_a_damaged_database_instead_of_a_traceback(filled):
     from scholar_tui.app.tui import StateProblemApp
     from scholar_tui.core.doctor import state_problem
 
+    spoil_database(filled, "papers missing")
+    assert "lacks the table papers" in state_problem(filled)
     spoil_database(filled, "garbage")
     problem = state_problem(filled)
     assert problem is not None and str(filled.database_file) in problem
