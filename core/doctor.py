@@ -181,13 +181,13 @@ def _network_checks(settings: Settings) -> Iterator[Check]:
 
 
 # -- doctor --repair --------------------------------------------------------------------------
-def repair(where: Locations, embedder_factory=None) -> Iterator[Check]:
+def repair(where: Locations) -> Iterator[Check]:
     """Rebuild what is derived from SQLite and say what cannot be fixed.
 
     The search index (LanceDB table and snapshot) is dropped and embedded again from the papers in
     SQLite; conference vector tables that cannot be read are dropped (their re-import is named).
     SQLite itself is the record: damage there is reported with what to do, never "repaired" by
-    losing rows. ``embedder_factory(settings)`` gives the embedder (tests pass a fast one)."""
+    losing rows."""
     try:
         where.check().ensure()
     except StateError as error:
@@ -202,16 +202,15 @@ def repair(where: Locations, embedder_factory=None) -> Iterator[Check]:
     if library is None:
         return
     try:
-        yield _rebuild_search_index(where, library, settings, embedder_factory)
+        yield _rebuild_search_index(where, library, settings)
         yield from _conference_vector_checks(where)
     finally:
         library.close()
 
 
 def _repairable_database(where: Locations):
+    from scholar_tui.indexes.db import check_tables, database_problem
     from scholar_tui.indexes.library import Library
-
-    from scholar_tui.indexes.db import check_tables
 
     library = None
     try:
@@ -219,8 +218,6 @@ def _repairable_database(where: Locations):
         check_tables(library.db, where)
         verdict = library.conn.execute("pragma quick_check").fetchone()[0]
     except Exception as error:  # noqa: BLE001 - damage found by opening or by the check itself
-        from scholar_tui.indexes.db import database_problem
-
         if library is not None:
             library.close()
         problem = str(error) if isinstance(error, StateError) else database_problem(where, error)
@@ -235,13 +232,12 @@ def _repairable_database(where: Locations):
     return library
 
 
-def _rebuild_search_index(where: Locations, library, settings: Settings, embedder_factory) -> Check:
+def _rebuild_search_index(where: Locations, library, settings: Settings) -> Check:
     from scholar_tui.indexes.library_search import LibraryIndex, rebuild_index
     from scholar_tui.models import LLMError, load_embedder
 
     try:
-        embedder = embedder_factory(settings) if embedder_factory else load_embedder(settings, where)
-        finished = rebuild_index(LibraryIndex(where, embedder), library)
+        finished = rebuild_index(LibraryIndex(where, load_embedder(settings, where)), library)
     except (LLMError, StateError) as error:
         return Check("search index", "fail", f"not fixed: {error}")
     return Check("search index", "ok", f"rebuilt from SQLite: {finished.indexed} papers "

@@ -338,14 +338,14 @@ class LibraryIndex:
         snapshot = self.snapshot(library) if self.embedder is not None else self._words_snapshot(library)
         if not len(snapshot.paper_ids):
             return []
-        vector_ids: list[int] = []
+        vector = None  # words only without an embedder
         if self.embedder is not None:
             vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
             if snapshot.width() != len(vector):
                 snapshot = self._rebuild_for_width(library, len(vector))
-            allowed = _allowed(snapshot, before)
-            vector_ids = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
         allowed = _allowed(snapshot, before)
+        vector_ids = [] if vector is None else [
+            int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
         text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
         scores: dict[int, float] = {}
         for ranking in (vector_ids, text_ids):

@@ -186,3 +186,15 @@ def test_without_an_embedder_a_damaged_index_falls_back_to_words_only_search(whe
     assert "words-only search (the embedder cannot be used: embedding model 'gone' not found)" in result.output
     hits = json.loads(result.output[result.output.index("["):])
     assert hits[0]["title"] == UNRELATED and hits[0]["vector_rank"] is None and hits[0]["text_rank"] == 1
+
+
+@pytest.mark.parametrize("how", ["garbage data", "deleted versions"])
+def test_doctor_repair_rebuilds_the_search_index_from_sqlite(where, library, hashing_embedder, how):
+    spoil_table(where, how)
+    result = invoke("doctor", "--repair")
+    papers = len(library.all_papers())
+    assert result.exit_code == 0, result.output
+    assert f"rebuilt from SQLite: {papers} papers ({papers} embedded" in result.output
+    assert "passes SQLite's check" in result.output
+    assert LibraryIndex(where, HashingEmbedder()).db.open_table(TABLE).count_rows() == papers
+    assert json.loads(invoke("library", "search", QUERY, "--json").output)[0]["title"] == UNRELATED
