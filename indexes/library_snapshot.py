@@ -7,8 +7,9 @@ row for row, each paper's id, content hash, date and vector, and the full-text i
 (``text_rank.TermIndex``) over the same texts.
 
 The file is never trusted blindly: ``LibraryIndex`` compares its ids and content hashes with
-SQLite's before using it; a file that is missing, damaged, of another format or out of date is
-rebuilt from the LanceDB table (no text is embedded again).
+SQLite's before using it, and its arrays' types on load (the vectors' width against the embedder's
+on search); a file that is missing, damaged, of another format or type or out of date is rebuilt
+from the LanceDB table (no text is embedded again). A FIFO or a device in its place is never opened.
 """
 
 from __future__ import annotations
