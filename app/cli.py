@@ -17,12 +17,12 @@ from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_startup import bench_startup
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
+from scholar_tui.app.cli_support import Context, OneLineGroup, emit_json, one_line_errors, terminal_text, whole
 from scholar_tui.app.cli_train import train
 from scholar_tui.config.locations import HOME_ENV
 
 
-@click.group(invoke_without_command=True)
+@click.group(cls=OneLineGroup, invoke_without_command=True)
 @click.option(
     "--home",
     type=click.Path(file_okay=False, path_type=Path),
@@ -38,6 +38,8 @@ def cli(ctx: click.Context, home: Path | None) -> None:
     if home is not None:
         os.environ[HOME_ENV] = str(home.resolve())
     ctx.obj = Context()
+    if ctx.invoked_subcommand not in OneLineGroup.REPORTS_STATE:
+        ctx.obj.where.check()  # a file or a newline where the home should be: one line, before any work
     if ctx.invoked_subcommand is None:
         ctx.invoke(tui)
 
@@ -48,8 +50,13 @@ def cli(ctx: click.Context, home: Path | None) -> None:
 def tui(obj: Context) -> None:
     """Open the terminal app (the default)."""
     from scholar_tui.app.services import Services
-    from scholar_tui.app.tui import ScholarApp
+    from scholar_tui.app.tui import ScholarApp, StateProblemApp
+    from scholar_tui.core.doctor import state_problem
 
+    problem = state_problem(obj.where)
+    if problem is not None:  # the app shows the line (and what to do) instead of failing in a tab
+        StateProblemApp(problem).run()
+        raise click.ClickException(problem)
     ScholarApp(Services(obj.where, obj.settings), check_network_on_start=True).run()
 
 
@@ -170,18 +177,21 @@ def models_use(obj: Context, name: str) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--deep", is_flag=True, help="Also load the LLM and generate a few tokens.")
+@click.option("--repair", is_flag=True,
+              help="Rebuild the search caches from SQLite (LanceDB, the snapshot) and say what cannot be fixed.")
 @click.pass_obj
-def doctor(obj: Context, as_json: bool, deep: bool) -> None:
+def doctor(obj: Context, as_json: bool, deep: bool, repair: bool) -> None:
     """What is installed and found: models, data dir, SQLite, LanceDB, network."""
+    from scholar_tui.core.doctor import repair as repair_state
     from scholar_tui.core.doctor import run_checks
 
     checks = []
     marks = {"ok": click.style("ok  ", fg="green"), "warn": click.style("warn", fg="yellow"),
              "fail": click.style("FAIL", fg="red")}
-    for check in run_checks(obj.where, deep=deep):
+    for check in repair_state(obj.where) if repair else run_checks(obj.where, deep=deep):
         checks.append(check)
         if not as_json:
-            click.echo(f"{marks[check.status]} {check.name:24} {check.detail}")
+            click.echo(f"{marks[check.status]} {check.name:24} {terminal_text(check.detail)}")
     if as_json:
         emit_json([check.__dict__ for check in checks])
     if any(check.status == "fail" for check in checks):
@@ -195,8 +205,9 @@ def doctor(obj: Context, as_json: bool, deep: bool) -> None:
 @click.option("--chat/--raw", default=True, help="Use the model's chat template (default) or raw completion.")
 @click.option("--schema", help="Constrain the reply to this JSON schema (JSON text or @file).")
 @click.option("--choices", help="Constrain the reply to one of these comma-separated strings.")
-@click.option("--max-tokens", default=256, show_default=True)
-@click.option("--logprobs", default=0, help="Show each token's log-probability and top K alternatives.")
+@click.option("--max-tokens", type=whole(1, 1_048_576), default=256, show_default=True)
+@click.option("--logprobs", type=whole(0, 20), default=0,
+              help="Show each token's log-probability and top K alternatives.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
@@ -264,9 +275,9 @@ def bench() -> None:
 
 
 @bench.command("llm")
-@click.option("--n-prompt", default=256, show_default=True, help="Prompt tokens per run.")
-@click.option("--n-gen", default=64, show_default=True, help="Generated tokens per run.")
-@click.option("--repetitions", default=3, show_default=True)
+@click.option("--n-prompt", type=whole(1, 1_048_576), default=256, show_default=True, help="Prompt tokens per run.")
+@click.option("--n-gen", type=whole(1, 1_048_576), default=64, show_default=True, help="Generated tokens per run.")
+@click.option("--repetitions", type=whole(1, 1000), default=3, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors

@@ -10,7 +10,7 @@ from typing import Callable
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text, whole
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")
@@ -153,7 +153,7 @@ def conf_list(obj: Context, as_json: bool) -> None:
 @click.option("--method", type=click.Choice(METHODS), default="star", show_default=True,
               help="star: hybrid search over path descriptions, re-scored with the tree; path: raw paths (the baseline).")
 @click.option("--answerer", type=click.Choice(ANSWERERS), default="computed", show_default=True, help=ANSWERER_HELP)
-@click.option("-k", "k", default=5, show_default=True, help="How many paths to retrieve.")
+@click.option("-k", "k", type=whole(1, 1000), default=5, show_default=True, help="How many paths to retrieve.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @conference_errors

@@ -13,7 +13,9 @@ import textwrap
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_json, terminal_text
+from scholar_tui.app.cli_support import (
+    Context, SEED, emit_json, one_line_errors, terminal_json, terminal_text, whole,
+)
 
 
 def _embedder(obj: Context):
@@ -32,7 +34,7 @@ def _short(value, width: int = 100) -> str:
 @click.command("logs")
 @click.option("--limit-hit", is_flag=True, help="Only loops that ran out of rounds (waiting for a person).")
 @click.option("--loop", "loop_id", type=int, help="Show this loop's rounds.")
-@click.option("--limit", default=50, show_default=True, help="How many loops to list.")
+@click.option("--limit", type=whole(), default=50, show_default=True, help="How many loops to list.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
@@ -152,7 +154,8 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 
 @feedback.command("send")
 @click.argument("text")
-@click.option("--loop", "loop_id", type=int, help="Log it as a human round of this loop (fixed by hand when it works).")
+@click.option("--loop", "loop_id", type=int,
+              help="Log it as a human round of this loop (fixed by hand when it works).")
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -192,11 +195,13 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
 
 # -- bench feedback --------------------------------------------------------------------------------------
 @click.command("feedback")
-@click.option("--per-type", default=2, show_default=True, help="Seeded requests per error sub-type.")
-@click.option("--per-api", default=2, show_default=True, help="Instructions per API answered by the model itself.")
+@click.option("--per-type", type=whole(0, 1000), default=2, show_default=True,
+              help="Seeded requests per error sub-type.")
+@click.option("--per-api", type=whole(0, 1000), default=2, show_default=True,
+              help="Instructions per API answered by the model itself.")
 @click.option("--only", help="Only these seeded sub-types, comma-separated (E2.2,E4.1).")
 @click.option("--free-names", is_flag=True, help="Let the model write any API and parameter names (looser grammar).")
-@click.option("--seed", default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option("--log", "keep_log", is_flag=True, help="Log the benchmark's loops too (source 'bench').")
 @click.option("--save", type=click.Path(dir_okay=False), help="Also write the full report (every case) as JSON here.")
 @click.option("--json", "as_json", is_flag=True)

@@ -18,7 +18,7 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, terminal_text
+from scholar_tui.app.cli_support import Context, emit_json, terminal_text, whole
 from scholar_tui.indexes.records import show_controls
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
@@ -37,6 +37,7 @@ def _count_line(counts: dict[str, int]) -> str:
 
 def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
     """Bring the search index level with SQLite; a missing embedder is a warning, not a failure."""
+    from scholar_tui.config.files import StateError
     from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
     from scholar_tui.models import LLMError, load_embedder
 
@@ -54,7 +55,7 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
                 finished = event
         if bar is not None:
             bar.__exit__(None, None, None)
-    except LLMError as error:
+    except (LLMError, StateError) as error:  # the import itself is kept: the next sync catches up
         click.echo(click.style(f"search index not updated: {error}", fg="yellow"), err=True)
         return None
     return finished.__dict__ if finished else None
@@ -220,14 +221,16 @@ def library_stats(obj: Context, as_json: bool) -> None:
 
     lib = _library(obj)
     counts = lib.counts()
-    indexed = LibraryIndex(obj.where, embedder=None).indexed_count()
+    coverage = LibraryIndex(obj.where, embedder=None).coverage(lib)  # against SQLite: a stale index is said
     imports = lib.recent_imports()
     if as_json:
-        emit_json({**counts, "indexed_for_search": indexed, "recent_imports": imports})
+        emit_json({**counts, "indexed_for_search": coverage.level, "search_index_behind": coverage.behind,
+                   "search_index_extra": coverage.extra, "recent_imports": imports})
         return
     for name, value in counts.items():
         click.echo(f"{name.replace('_', ' '):20} {value}")
-    click.echo(f"{'indexed for search':20} {indexed}")
+    note = coverage.note()
+    click.echo(f"{'indexed for search':20} {coverage.level}" + (f"  ({note})" if note else ""))
     _note_if_empty(lib)
 
 
@@ -245,7 +248,7 @@ def _note_if_empty(lib) -> None:
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
 @click.option("--collection", help="Only papers in this collection (a name or a path; sub-collections included).")
 @click.option("--tag", help="Only papers with this tag.")
-@click.option("--limit", default=10, show_default=True)
+@click.option("--limit", type=whole(), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def library_search(obj: Context, query: str, before: str | None, collection: str | None, tag: str | None,
@@ -263,9 +266,13 @@ def library_search(obj: Context, query: str, before: str | None, collection: str
     within = _labelled(lib, collection, tag)
     _sync_index(obj, lib, quiet=True)
     try:
-        hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit,
-                                                                          within=within)
-    except (SearchError, LLMError) as error:
+        try:
+            hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit,
+                                                                              within=within)
+        except LLMError as error:  # no embedder: the words still find papers
+            click.echo(click.style(f"words-only search (the embedder cannot be used: {error})", fg="yellow"), err=True)
+            hits = LibraryIndex(obj.where, None).search(lib, query, before=before, limit=limit, within=within)
+    except SearchError as error:
         raise click.ClickException(str(error)) from error
     if as_json:
         emit_json([hit.as_dict() for hit in hits])
@@ -510,7 +517,7 @@ def _picked(pick: str, count: int) -> list[int]:
 @click.argument("source", type=click.Choice(["openalex", "arxiv"]))
 @click.argument("query")
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
-@click.option("--limit", default=25, show_default=True)
+@click.option("--limit", type=whole(), default=25, show_default=True)
 @click.option("--pick", default="all", show_default=True,
               help="Which results to add, by their number in the list: 'all', '1,3-5'.")
 @click.option("--list-only", is_flag=True, help="Only list the results; add nothing.")
@@ -568,7 +575,7 @@ def online_references(obj: Context, paper: str, as_json: bool) -> None:
 
 @library_online.command("cited-by")
 @click.argument("paper")
-@click.option("--limit", default=25, show_default=True)
+@click.option("--limit", type=whole(), default=25, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def online_cited_by(obj: Context, paper: str, limit: int, as_json: bool) -> None:

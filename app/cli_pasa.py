@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text, whole
 from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 
@@ -221,8 +221,10 @@ def pasa_prepare(obj: Context, as_json: bool) -> None:
 
 @pasa.command("build-queries")
 @click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--min-answers", default=2, show_default=True, help="Cited works a clause needs to become a query.")
-@click.option("--per-section", default=5, show_default=True, help="Queries kept per passage (Table 16 asks for five).")
+@click.option("--min-answers", type=whole(1, 1000), default=2, show_default=True,
+              help="Cited works a clause needs to become a query.")
+@click.option("--per-section", type=whole(1, 1000), default=5, show_default=True,
+              help="Queries kept per passage (Table 16 asks for five).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
@@ -255,7 +257,8 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
 @pasa.command("selector-pairs")
 @click.option("--queries", "queries_file", required=True, type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (pasa build-queries); its train split is read.")
-@click.option("--negatives", default=3, show_default=True, help="Hard negatives per positive (plain search's top 20).")
+@click.option("--negatives", type=whole(0, 1000), default=3, show_default=True,
+              help="Hard negatives per positive (plain search's top 20).")
 @click.option("--held-out", "held_out", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the held-out slice (default: OUTPUT with .heldout.jsonl).")
 @click.argument("output", type=click.Path(dir_okay=False, path_type=Path))
@@ -283,7 +286,7 @@ def pasa_selector_pairs(obj: Context, queries_file: Path, negatives: int, held_o
               help="AutoScholarQuery JSONL (pasa build-queries); its test split is scored.")
 @click.option("--model", "models", multiple=True,
               help="A Selector model to score (registered name or .gguf path); repeat to compare (default: the setting).")
-@click.option("--limit", type=int, help="Papers judged per query (default: the head's judge_limit, as bench pasa).")
+@click.option("--limit", type=whole(), help="Papers judged per query (default: the head's judge_limit, as bench pasa).")
 @click.option("--split", type=click.Choice(["train", "test", "all"]), default="test", show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -322,8 +325,10 @@ def pasa_selector_auc(obj: Context, queries_file: Path, models: tuple[str, ...],
 @pasa.command("train-selector")
 @click.option("--queries", "queries_file", type=click.Path(dir_okay=False, path_type=Path),
               help="AutoScholarQuery JSONL (default: built from the library now); its train split is read.")
-@click.option("--judge-limit", default=5, show_default=True, help="Papers per query the Selector's model judges.")
-@click.option("--judge-queries", type=int, help="Ask the model about the first N training queries only (slow CPUs).")
+@click.option("--judge-limit", type=whole(0, 10_000), default=5, show_default=True,
+              help="Papers per query the Selector's model judges.")
+@click.option("--judge-queries", type=whole(),
+              help="Ask the model about the first N training queries only (slow CPUs).")
 @click.option("--no-model", is_flag=True, help="Leave P(True) out (no model calls: fast, for a quick head).")
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Where to write the weights (default: the data folder, where PaSa reads them).")
@@ -393,7 +398,7 @@ def _read_query_file(path: Path | None) -> list:
               help="Which side of the by-source-paper split to run (the head trains on 'train').")
 @click.option("--person-queries", type=click.Path(dir_okay=False, path_type=Path),
               help="Also run person-written queries (query<TAB>title substrings|…; no cut-off).")
-@click.option("--limit", type=int, help="Only the first N queries.")
+@click.option("--limit", type=whole(), help="Only the first N queries.")
 @click.option("--include-source", is_flag=True,
               help="Cut-off one day later, so the source paper is findable (leakage; shows what [Expand] adds).")
 @crawl_options

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
+from scholar_tui.app.cli_support import Context, SEED, emit_json, one_line_errors, terminal_text, whole
 
 CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
 CODE_MODES = click.Choice(["template", "model"])
@@ -111,8 +111,8 @@ def default_bench_path(obj: Context) -> Path:
 
 @soay.command("gen-bench")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: soaybench.jsonl in the data dir.")
-@click.option("--per-intent", default=8, show_default=True, help="Entities per intent.")
-@click.option("--seed", default=0, show_default=True)
+@click.option("--per-intent", type=whole(1, 10_000), default=8, show_default=True, help="Entities per intent.")
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.pass_obj
 @one_line_errors
 def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -> None:
@@ -145,8 +145,8 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
 @click.command("soay")
 @click.option("--bench", "bench_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="A SoAyBench JSONL (default: the one gen-bench wrote).")
-@click.option("--limit", default=0, help="At most this many test questions (0: all).")
-@click.option("--baseline-limit", default=24, show_default=True,
+@click.option("--limit", type=whole(0), default=0, help="At most this many test questions (0: all).")
+@click.option("--baseline-limit", type=whole(0), default=24, show_default=True,
               help="Test questions for the slow step-by-step baseline, spread over hop counts (0: all).")
 @click.option("--choice", type=CHOICE_MODES, default="auto", show_default=True)
 @click.option("--person", "person_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),

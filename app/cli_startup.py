@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, whole
 
 
 def _mark(seconds: float, target: float | None) -> str:
@@ -18,8 +18,9 @@ def _mark(seconds: float, target: float | None) -> str:
 @click.command("startup")
 @click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("../shared/data"),
               show_default=True, help="The real data: unarxive/ and conferenceqa/ICML/.")
-@click.option("--runs", default=5, show_default=True, help="Processes per command (the median is reported).")
-@click.option("--texts", default=2000, show_default=True, help="Texts both embedding backends embed.")
+@click.option("--runs", type=whole(1, 1000), default=5, show_default=True,
+              help="Processes per command (the median is reported).")
+@click.option("--texts", type=whole(1), default=2000, show_default=True, help="Texts both embedding backends embed.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors

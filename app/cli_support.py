@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from scholar_tui.config.files import StateError
 from scholar_tui.config.locations import Locations, locations
 from scholar_tui.indexes.records import show_controls
 
@@ -41,6 +43,35 @@ class Context:
         return self._settings
 
 
+# Numeric options take only values that mean something (`--limit -5` returned all hits but five):
+# click says which range in one line.
+def whole(minimum: int = 1, maximum: int | None = None) -> click.IntRange:
+    """A whole-number option's type, from ``minimum`` to ``maximum`` (no upper bound by default:
+    a limit larger than what there is simply means all of it)."""
+    return click.IntRange(minimum, maximum)
+
+
+SEED = click.IntRange(0, 2**32 - 1)
+
+
+class OneLineGroup(click.Group):
+    """The root command: stored state that cannot be used (a broken home, config file or
+    database) is one line from every command, whichever layer found it, never a traceback."""
+
+    # They report a broken home themselves (the app on its own screen), so they run with one.
+    REPORTS_STATE = ("paths", "doctor", "tui", None)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except StateError as error:
+            raise click.ClickException(str(error)) from error
+        except sqlite3.DatabaseError as error:  # damage found by a query after the database opened
+            from scholar_tui.indexes.db import database_problem
+
+            raise click.ClickException(database_problem(locations(), error)) from error
+
+
 def one_line_errors(function: Callable) -> Callable:
     """Known failures become a one-line message and exit 1, never a traceback."""
     from functools import wraps
@@ -53,7 +84,7 @@ def one_line_errors(function: Callable) -> Callable:
 
         try:
             return function(*args, **kwargs)
-        except (ConfigError, LLMError, PullError) as error:
+        except (StateError, ConfigError, LLMError, PullError) as error:
             raise click.ClickException(str(error)) from error
 
     return wrapper

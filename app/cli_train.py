@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from scholar_tui.app.cli_support import emit_json
+from scholar_tui.app.cli_support import SEED, emit_json, whole
 from scholar_tui.core.jsonl import FormatError
 from scholar_tui.training.errors import TrainingError
 
@@ -78,10 +78,10 @@ for _name, (_module, _summary) in SCRIPTS.items():
 
 @train.command("tiny-model")
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--hidden", default=32, show_default=True, help="Hidden size.")
-@click.option("--layers", default=2, show_default=True, help="Transformer layers.")
+@click.option("--hidden", type=whole(1, 65_536), default=32, show_default=True, help="Hidden size.")
+@click.option("--layers", type=whole(1, 1000), default=2, show_default=True, help="Transformer layers.")
 @click.option("--chat-template/--no-chat-template", default=False, help="Give the tokenizer a chat template.")
-@click.option("--seed", default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 def tiny_model(folder: Path, hidden: int, layers: int, chat_template: bool, seed: int) -> None:
     """Write a tiny random Llama and tokenizer to FOLDER, offline, for smoke runs of the scripts."""
     from scholar_tui.training.tiny_model import build_tiny_model

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Footer, Header, Input, TabbedContent, TextArea
+from textual.widgets import Footer, Header, Input, Static, TabbedContent, TextArea
 
 from scholar_tui.app.commands import ScholarCommands
 from scholar_tui.app.help import HelpScreen
@@ -14,7 +14,7 @@ from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
 from scholar_tui.app.services import Services
 from scholar_tui.app.widgets.focus import StayingTabPane, focus_if_showing
-from scholar_tui.app.widgets.markup import editable, notify_plain
+from scholar_tui.app.widgets.markup import editable, notify_plain, plain
 from scholar_tui.app.widgets.status_bar import StatusBar
 from scholar_tui.config.settings import ConfigError, save_setting
 from scholar_tui.core.readiness import network_missing
@@ -169,3 +169,23 @@ class ScholarApp(App):
 
     def on_unmount(self) -> None:
         self.services.close()
+
+
+class StateProblemApp(App):
+    """What opens instead of the tabs when the stored state cannot be used (a broken home, config
+    file or database): the one line saying which file and what to do, and a key to quit."""
+
+    TITLE = "scholar-tui cannot start"
+    BINDINGS = [Binding("q", "quit", "Quit"), Binding("escape", "quit", "Quit", show=False),
+                Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    DEFAULT_CSS = "#state-problem { margin: 2 4; }"
+
+    def __init__(self, problem: str) -> None:
+        super().__init__()
+        self.problem = problem
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static(plain(self.problem + "\n\nPress q to quit; `scholar-tui doctor` lists every check."),
+                     id="state-problem")
+        yield Footer()

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import platformdirs
 
+from scholar_tui.config.files import StateError, shown_path
+
 APP_NAME = "scholar-tui"
 HOME_ENV = "SCHOLAR_TUI_HOME"
 
@@ -58,8 +60,44 @@ class Locations:
 
     def ensure(self) -> "Locations":
         for folder in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir, self.models_dir):
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder)
         return self
+
+    def check(self) -> "Locations":
+        """StateError, in one line, when these folders cannot be ours: a name holding a newline or
+        another control character (LanceDB refuses such paths, and a message would break), or a
+        file where a folder has to be. Nothing is created; a folder that cannot be created for
+        another reason (read-only, /proc) is found by ``make_folder`` when it is needed."""
+        for folder in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir):
+            if any(not char.isprintable() and char != " " for char in str(folder)):
+                raise StateError(f"the folder {shown_path(folder)} has a control character (a newline?) in its "
+                                 f"name: set {HOME_ENV} (or --home) to a folder without one")
+            _no_file_in_the_way(folder)
+        return self
+
+
+def _no_file_in_the_way(folder: Path) -> None:
+    for ancestor in (folder, *folder.parents):
+        if ancestor.exists() or ancestor.is_symlink():
+            if not ancestor.is_dir():
+                blocked = "" if ancestor == folder else f", so {shown_path(folder)} cannot be created"
+                raise StateError(f"{shown_path(ancestor)} is a file, not a folder{blocked}: "
+                                 f"set {HOME_ENV} (or --home) to a folder")
+            return
+
+
+def make_folder(folder: Path) -> Path:
+    """``folder``, created with its parents when missing; StateError (one line) when it cannot be."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        _no_file_in_the_way(folder)
+        raise StateError(f"{shown_path(folder)} is not a folder: move it aside or set {HOME_ENV} (or --home) "
+                         "to another folder") from None
+    except OSError as error:
+        raise StateError(f"cannot create the folder {shown_path(folder)} ({error.strerror}): set {HOME_ENV} "
+                         "(or --home) to a folder you can write") from error
+    return folder
 
 
 def locations(environ: os._Environ | dict | None = None) -> Locations:

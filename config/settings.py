@@ -7,6 +7,7 @@ variable names a field as ``SCHOLAR_TUI_<SECTION>__<FIELD>``, for example
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tomllib
@@ -14,14 +15,16 @@ from pathlib import Path
 from typing import Any, Literal
 
 import tomlkit
+from tomlkit.exceptions import TOMLKitError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.config.locations import Locations, locations
 
 ENV_PREFIX = "SCHOLAR_TUI_"
 
 
-class ConfigError(Exception):
+class ConfigError(StateError):
     """The config file or an override is malformed; the message is one line for the user."""
 
 
@@ -199,14 +202,41 @@ def _coerce_env(section: str, field: str, raw: str) -> Any:
     return raw
 
 
+def _config_text(path: Path) -> str | None:
+    """The config file's text, None when there is none; a FIFO, a device or a folder in its
+    place is refused without being opened (reading /dev/zero never ends)."""
+    try:
+        if not refuse_special_file(path, "the config file"):
+            return None
+        # utf-8-sig: a file saved by a Windows editor may start with a byte-order mark.
+        return path.read_text(encoding="utf-8-sig")
+    except StateError as error:
+        raise ConfigError(f"{error}: move it aside (defaults are used without one)") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{shown_path(path)}: not valid TOML (not UTF-8 text: byte {error.start})") from error
+    except OSError as error:
+        raise ConfigError(f"the config file {shown_path(path)} cannot be read ({error.strerror})") from error
+
+
 def read_config_file(path: Path) -> dict[str, Any]:
-    if not path.exists():
+    text = _config_text(path)
+    if text is None:
         return {}
     try:
-        # utf-8-sig: a file saved by a Windows editor may start with a byte-order mark.
-        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ConfigError(f"{path}: not valid TOML ({error})") from error
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{shown_path(path)}: not valid TOML ({error})") from error
+    except RecursionError:
+        raise ConfigError(f"{shown_path(path)}: not valid TOML (nested too deeply)") from None
+
+
+def _section_table(data: Any, section: str, path: Path) -> Any:
+    """The config's ``[section]`` table; ``llm = 5`` (a value where a table belongs) is one line."""
+    table = data.get(section, {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"setting {section}: must be a table ([{section}] with its fields), "
+                          f"not {type(table).__name__} (config file {shown_path(path)})")
+    return table
 
 
 def load_settings(
@@ -215,15 +245,17 @@ def load_settings(
     where = where or locations(environ)
     env = dict(os.environ if environ is None else environ)
     data = read_config_file(where.config_file)
+    for section in Settings.model_fields:
+        _section_table(data, section, where.config_file)
     for section, fields in _env_overrides(env).items():
-        merged = dict(data.get(section, {}))
+        merged = dict(_section_table(data, section, where.config_file))
         for field, raw in fields.items():
             merged[field] = _coerce_env(section, field, raw)
         data[section] = merged
     try:
         settings = Settings.model_validate(data)
     except ValidationError as error:
-        raise ConfigError(f"{_problem(error)} (config file {where.config_file})") from error
+        raise ConfigError(f"{_problem(error)} (config file {shown_path(where.config_file)})") from error
     if settings.openai.api_key is None and env.get("OPENAI_API_KEY"):
         settings.openai.api_key = env["OPENAI_API_KEY"]
     return settings
@@ -275,13 +307,44 @@ def save_setting(where: Locations, dotted_key: str, value: Any) -> None:
     except ValidationError as error:
         raise ConfigError(_problem(error, section)) from error
     path = where.config_file
-    document = tomlkit.parse(path.read_text(encoding="utf-8-sig")) if path.exists() else tomlkit.document()
+    document = _editable_document(path)
     table = document.get(section)
     if table is None:
         table = tomlkit.table()
         document[section] = table
+    elif not isinstance(table, dict):
+        raise ConfigError(f"setting {section}: must be a table ([{section}] with its fields), not a single "
+                          f"value (config file {shown_path(path)}): fix or remove that line")
     table[field] = value
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_suffix(".toml.tmp")
-    temporary.write_text(tomlkit.dumps(document), encoding="utf-8")
-    temporary.replace(path)  # atomic: a crash never leaves half a config file
+    _write_config(path, tomlkit.dumps(document))
+
+
+def _editable_document(path: Path) -> tomlkit.TOMLDocument:
+    """The config file as tomlkit's document (comments kept); invalid TOML is one line."""
+    text = _config_text(path)
+    if text is None:
+        return tomlkit.document()
+    try:
+        return tomlkit.parse(text)
+    except TOMLKitError as error:
+        raise ConfigError(f"{shown_path(path)}: not valid TOML ({error}); fix it or move it aside, "
+                          "then set the value again") from error
+    except RecursionError:
+        raise ConfigError(f"{shown_path(path)}: not valid TOML (nested too deeply)") from None
+
+
+def _write_config(path: Path, text: str) -> None:
+    """Replace the config file atomically (a crash never leaves half of one). A config file that
+    is a symbolic link (kept in a dotfiles repository) is written through the link: its target
+    is replaced and the link stays."""
+    target = path.resolve() if path.is_symlink() else path
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(target)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)
+        raise ConfigError(f"the config file {shown_path(target)} cannot be written ({error.strerror}): "
+                          "make its folder writable or set SCHOLAR_TUI_HOME to a writable folder") from error

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from scholar_tui.config.files import StateError
 from scholar_tui.config.locations import Locations
 from scholar_tui.config.settings import ConfigError, Settings, load_settings
 
@@ -47,8 +48,31 @@ def probe_url(url: str, timeout_s: float) -> Check:
         return Check(f"network {url}", "warn", f"unreachable ({reason}): online sources are off, local work goes on")
 
 
+def state_problem(where: Locations) -> str | None:
+    """One line when the stored state cannot be used (the home, the config file, the database),
+    else None: what the app checks before it opens, so it shows the line instead of failing in a tab."""
+    from scholar_tui.indexes.db import check_tables, open_database
+
+    try:
+        where.check()
+        load_settings(where)
+        db = open_database(where)
+        try:
+            check_tables(db, where)
+        finally:
+            db.conn.close()
+    except StateError as error:
+        return str(error)
+    return None
+
+
 def run_checks(where: Locations, *, deep: bool = False) -> Iterator[Check]:
     """Yield each check as it completes; ``deep`` also loads the LLM and generates a token."""
+    try:
+        where.check()
+    except StateError as error:
+        yield Check("home", "fail", str(error))
+        return
     try:
         settings = load_settings(where)
         state = "found" if where.config_file.exists() else "not written yet, defaults in force"
@@ -72,11 +96,12 @@ def run_checks(where: Locations, *, deep: bool = False) -> Iterator[Check]:
 
 
 def _storage_checks(where: Locations) -> Iterator[Check]:
-    from scholar_tui.indexes.db import open_database, open_vectors
+    from scholar_tui.indexes.db import check_tables, open_database, open_vectors
     from scholar_tui.indexes.migrations import MIGRATIONS, applied
 
     try:
         db = open_database(where)
+        check_tables(db, where)
         done = applied(db)
         calls = db["llm_calls"].count
         db.conn.close()
@@ -85,6 +110,8 @@ def _storage_checks(where: Locations) -> Iterator[Check]:
             "ok",
             f"{where.database_file} (schema {len(done)}/{len(MIGRATIONS)} migrations, {calls} logged LLM calls)",
         )
+    except StateError as error:  # names the file and what to do
+        yield Check("sqlite", "fail", str(error))
     except Exception as error:  # noqa: BLE001 - any failure is a finding, not a crash
         yield Check("sqlite", "fail", f"{where.database_file}: {error}")
     try:
@@ -151,3 +178,76 @@ def _network_checks(settings: Settings) -> Iterator[Check]:
     timeout = min(settings.network.timeout_s, 5.0)
     with ThreadPoolExecutor(max_workers=max(1, len(settings.network.probe_urls))) as pool:
         yield from pool.map(lambda url: probe_url(url, timeout), settings.network.probe_urls)
+
+
+# -- doctor --repair --------------------------------------------------------------------------
+def repair(where: Locations) -> Iterator[Check]:
+    """Rebuild what is derived from SQLite and say what cannot be fixed.
+
+    The search index (LanceDB table and snapshot) is dropped and embedded again from the papers in
+    SQLite; conference vector tables that cannot be read are dropped (their re-import is named).
+    SQLite itself is the record: damage there is reported with what to do, never "repaired" by
+    losing rows."""
+    try:
+        where.check().ensure()
+    except StateError as error:
+        yield Check("home", "fail", f"not fixed: {error}")
+        return
+    try:
+        settings = load_settings(where)
+    except ConfigError as error:
+        yield Check("config", "fail", f"not fixed: {error}")
+        settings = Settings()
+    library = yield from _repairable_database(where)
+    if library is None:
+        return
+    try:
+        yield _rebuild_search_index(where, library, settings)
+        yield from _conference_vector_checks(where)
+    finally:
+        library.close()
+
+
+def _repairable_database(where: Locations):
+    from scholar_tui.indexes.db import check_tables, database_problem
+    from scholar_tui.indexes.library import Library
+
+    library = None
+    try:
+        library = Library.open(where)
+        check_tables(library.db, where)
+        verdict = library.conn.execute("pragma quick_check").fetchone()[0]
+    except Exception as error:  # noqa: BLE001 - damage found by opening or by the check itself
+        if library is not None:
+            library.close()
+        problem = str(error) if isinstance(error, StateError) else database_problem(where, error)
+        yield Check("sqlite", "fail", f"not fixed: {problem}")
+        return None
+    if verdict != "ok":
+        library.close()
+        yield Check("sqlite", "fail", f"not fixed: {where.database_file} fails SQLite's check ({verdict}): "
+                    "restore a backup copy, or move it aside and re-import your files")
+        return None
+    yield Check("sqlite", "ok", f"{where.database_file} passes SQLite's check")
+    return library
+
+
+def _rebuild_search_index(where: Locations, library, settings: Settings) -> Check:
+    from scholar_tui.indexes.library_search import LibraryIndex, rebuild_index
+    from scholar_tui.models import LLMError, load_embedder
+
+    try:
+        finished = rebuild_index(LibraryIndex(where, load_embedder(settings, where)), library)
+    except (LLMError, StateError) as error:
+        return Check("search index", "fail", f"not fixed: {error}")
+    return Check("search index", "ok", f"rebuilt from SQLite: {finished.indexed} papers "
+                 f"({finished.embedded} embedded in {finished.seconds:.1f} s)")
+
+
+def _conference_vector_checks(where: Locations) -> Iterator[Check]:
+    from scholar_tui.indexes.conference_vectors import drop_unreadable_tables
+
+    for conference, problem in drop_unreadable_tables(where):
+        yield Check(f"conference {conference}", "warn",
+                    f"vectors could not be read ({problem}) and were dropped: not fixed until "
+                    f"`scholar-tui conf import SOURCE --name {conference}`")

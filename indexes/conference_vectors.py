@@ -142,6 +142,27 @@ def load_paths(where: Locations, conference: str) -> PathTable | None:
     )
 
 
+def drop_unreadable_tables(where: Locations) -> list[tuple[str, str]]:
+    """(table name, problem) for each conference table LanceDB cannot read, dropped (its folder
+    removed when lance cannot drop it): the vectors are derived, a re-import makes them again."""
+    import shutil
+
+    db = open_vectors(where)
+    dropped = []
+    for name in db.list_tables().tables:
+        if not name.startswith("conference_"):
+            continue
+        try:
+            db.open_table(name).to_arrow()
+        except Exception as error:  # noqa: BLE001 - lance raises RuntimeError, ValueError, OSError…
+            dropped.append((name.removeprefix("conference_"), (str(error).splitlines() or ["unreadable"])[0][:120]))
+            try:
+                db.drop_table(name)
+            except Exception:  # noqa: BLE001
+                shutil.rmtree(where.lancedb_dir / f"{name}.lance", ignore_errors=True)
+    return dropped
+
+
 def drop_table(where: Locations, conference: str) -> None:
     if open_table(where, conference) is not None:
         open_vectors(where).drop_table(table_name(conference))

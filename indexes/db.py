@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+import os
 import sqlite3
 import time
 
 import sqlite_utils
 
-from scholar_tui.config.locations import Locations
+from scholar_tui.config.files import StateError, refuse_special_file, shown_path
+from scholar_tui.config.locations import Locations, make_folder
 from scholar_tui.indexes.migrations import migrate
 
 LOCK_WAIT_S = 30.0
@@ -25,14 +28,66 @@ def open_database(where: Locations) -> sqlite_utils.Database:
 
     A connection belongs to the thread that uses it; open one per worker thread.
     """
-    where.data_dir.mkdir(parents=True, exist_ok=True)
-    connection = sqlite3.connect(where.database_file, timeout=LOCK_WAIT_S, check_same_thread=False)
-    db = sqlite_utils.Database(connection)
-    _use_wal(connection)
-    db.execute("pragma synchronous = normal")
-    db.execute("pragma foreign_keys = on")
-    migrate(db)
+    make_folder(where.data_dir)
+    connection = None
+    try:
+        refuse_special_file(where.database_file, "the database")
+        connection = sqlite3.connect(where.database_file, timeout=LOCK_WAIT_S, check_same_thread=False)
+        db = sqlite_utils.Database(connection)
+        _use_wal(connection)
+        db.execute("pragma synchronous = normal")
+        db.execute("pragma foreign_keys = on")
+        migrate(db)
+    except StateError as error:
+        _close(connection)
+        raise StateError(f"{error}: {RESTORE}") from error
+    except (sqlite3.DatabaseError, OSError) as error:
+        _close(connection)
+        raise StateError(database_problem(where, error)) from error
     return db
+
+
+RESTORE = ("restore a backup copy, or move it aside and re-import your files "
+           "(`scholar-tui doctor --repair` rebuilds the search caches and says what it cannot fix)")
+
+
+def database_problem(where: Locations, error: Exception) -> str:
+    """One line for an error SQLite (or the file system) gave on the database: which file, what
+    is wrong with it, and what to do."""
+    file = shown_path(where.database_file)
+    reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+    if "locked" in reason or "busy" in reason:
+        return f"the database {file} is busy (another import or the app holds its lock): try again when it has finished"
+    if not os.access(where.data_dir, os.W_OK) or "readonly" in reason or "read-only" in reason:
+        return (f"the data folder {shown_path(where.data_dir)} is read-only ({reason}): make it writable, "
+                "or set SCHOLAR_TUI_HOME (or --home) to a writable folder")
+    return f"the database {file} cannot be used ({reason}): {RESTORE}"
+
+
+def _close(connection: sqlite3.Connection | None) -> None:
+    if connection is not None:
+        connection.close()
+
+
+@functools.cache
+def _expected_tables() -> frozenset[str]:
+    """The tables the migrations make, from a fresh database in memory (once per process)."""
+    db = sqlite_utils.Database(sqlite3.connect(":memory:"))
+    migrate(db)
+    names = frozenset(db.table_names())
+    db.conn.close()
+    return names
+
+
+def check_tables(db: sqlite_utils.Database, where: Locations) -> None:
+    """StateError when tables the migrations made are gone (dropped by hand, or damage), which
+    the first query naming one would find. The app checks at start and the doctor; a command
+    does not pay for it (a fresh schema in memory, 10-80 ms): its query's error is one line too."""
+    missing = sorted(_expected_tables() - set(db.table_names()))
+    if missing:
+        raise StateError(f"the database {shown_path(where.database_file)} lacks the table"
+                         f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand): "
+                         f"{RESTORE}")
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:
@@ -57,7 +112,7 @@ def open_vectors(where: Locations):
     """The LanceDB connection (one table per index, created by the features that own them)."""
     import lancedb
 
-    where.lancedb_dir.mkdir(parents=True, exist_ok=True)
+    make_folder(where.lancedb_dir)
     return lancedb.connect(str(where.lancedb_dir))
 
 

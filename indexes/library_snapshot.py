@@ -7,12 +7,15 @@ row for row, each paper's id, content hash, date and vector, and the full-text i
 (``text_rank.TermIndex``) over the same texts.
 
 The file is never trusted blindly: ``LibraryIndex`` compares its ids and content hashes with
-SQLite's before using it; a file that is missing, damaged, of another format or out of date is
-rebuilt from the LanceDB table (no text is embedded again).
+SQLite's before using it, and its arrays' types on load (the vectors' width against the embedder's
+on search); a file that is missing, damaged, of another format or type or out of date is rebuilt
+from the LanceDB table (no text is embedded again). A FIFO or a device in its place is never opened.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import zipfile
 from dataclasses import dataclass
@@ -21,11 +24,18 @@ from pathlib import Path
 
 import numpy as np
 
+from scholar_tui.config.files import StateError, refuse_special_file
 from scholar_tui.config.locations import Locations
 from scholar_tui.indexes.text_rank import TermIndex
 
 FORMAT = 1  # bump when the arrays or the analyzer change: older files are rebuilt
 FILE_NAME = "library_search.npz"
+# What each array must be (numpy's dtype kind, or an exact dtype): a well-formed file of other
+# types (float64 or integer vectors, object arrays) is damaged, not searched.
+DTYPES = {"paper_ids": np.dtype(np.int64), "hashes": "S", "dates": "U", "vectors": np.dtype(np.float32),
+          "terms": "U", "starts": "i", "docs": "i", "counts": "i", "lengths": "i"}
+
+log = logging.getLogger(__name__)
 
 
 def snapshot_file(where: Locations) -> Path:
@@ -63,20 +73,37 @@ class LibrarySnapshot:
         return {int(paper_id): digest.decode("ascii") for paper_id, digest in zip(self.paper_ids, self.hashes)}
 
     def save(self, path: Path) -> None:
-        """Write atomically: a reader sees the old file or the new one, never half of one."""
-        path.parent.mkdir(parents=True, exist_ok=True)
+        """Write atomically: a reader sees the old file or the new one, never half of one. The file
+        is a cache: one that cannot be written is logged, and the next process rebuilds it."""
         partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
-        with open(partial, "wb") as handle:
-            np.savez(handle, format=np.array([FORMAT]), paper_ids=self.paper_ids, hashes=self.hashes,
-                     dates=self.dates, vectors=self.vectors, terms=self.text.terms, starts=self.text.starts,
-                     docs=self.text.docs, counts=self.text.counts, lengths=self.text.lengths)
-        os.replace(partial, path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(partial, "wb") as handle:
+                np.savez(handle, format=np.array([FORMAT]), paper_ids=self.paper_ids, hashes=self.hashes,
+                         dates=self.dates, vectors=self.vectors, terms=self.text.terms, starts=self.text.starts,
+                         docs=self.text.docs, counts=self.text.counts, lengths=self.text.lengths)
+            os.replace(partial, path)
+        except OSError as error:
+            log.warning("search snapshot %s not written (%s); searches rebuild it", path, error)
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
 
     @classmethod
     def load(cls, path: Path) -> "LibrarySnapshot | None":
-        """The snapshot in ``path``, or None when it is missing, damaged or of another format."""
+        """The snapshot in ``path``, or None when it is missing, damaged or of another format.
+
+        A FIFO or a device in its place is not opened (np.load would wait on it for ever)."""
+        try:
+            if not refuse_special_file(path, "the search snapshot"):
+                return None
+        except StateError as error:
+            log.warning("%s; it is rebuilt", error)
+            return None
         try:
             with np.load(path, allow_pickle=False) as arrays:
+                if not _typed(arrays):
+                    log.warning("search snapshot %s holds arrays of the wrong type; it is rebuilt", path)
+                    return None
                 if int(arrays["format"][0]) != FORMAT:
                     return None
                 snapshot = cls(
@@ -89,6 +116,10 @@ class LibrarySnapshot:
             return None
         return snapshot if snapshot.consistent() else None
 
+    def width(self) -> int:
+        """The vectors' dimension (a query's vector must have as many)."""
+        return int(self.vectors.shape[1])
+
     def consistent(self) -> bool:
         """The arrays agree with each other (a file cut short or edited by hand does not)."""
         rows = len(self.paper_ids)
@@ -98,3 +129,12 @@ class LibrarySnapshot:
                 and len(text.starts) == len(text.terms) + 1 and len(text.docs) == len(text.counts)
                 and (not len(text.starts) or int(text.starts[-1]) == len(text.docs))
                 and (not len(text.docs) or 0 <= int(text.docs.min()) and int(text.docs.max()) < rows))
+
+
+def _typed(arrays) -> bool:
+    """Every array is there with its type (``DTYPES``) and the vectors are a float32 matrix."""
+    for name, wanted in DTYPES.items():
+        dtype = arrays[name].dtype
+        if (dtype != wanted) if isinstance(wanted, np.dtype) else (dtype.kind != wanted):
+            return False
+    return arrays["vectors"].ndim == 2

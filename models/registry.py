@@ -11,6 +11,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.config.locations import Locations
 
 DEFAULT_LLM = "smollm2-135m"
@@ -97,6 +98,30 @@ def all_models(where: Locations) -> list[ModelEntry]:
     return entries
 
 
+GGUF_MAGIC = b"GGUF"
+GGUF_HEADER_BYTES = 24  # magic, version (uint32), tensor count and metadata count (uint64 each)
+
+
+def check_gguf(path: Path) -> None:
+    """ModelNotFound (one line) unless ``path`` is a regular file that starts as a GGUF model does:
+    a text file or an empty file named .gguf is not made the active model."""
+    try:
+        if not refuse_special_file(path, "the model"):
+            raise ModelNotFound(f"no GGUF file at {shown_path(path)}")
+        with open(path, "rb") as handle:
+            header = handle.read(GGUF_HEADER_BYTES)
+    except StateError as error:
+        raise ModelNotFound(str(error)) from None
+    except OSError as error:
+        raise ModelNotFound(f"the model {shown_path(path)} cannot be read ({error.strerror})") from error
+    if not header.startswith(GGUF_MAGIC):
+        raise ModelNotFound(f"{shown_path(path)} is not a GGUF model (a GGUF file starts with the bytes 'GGUF'): "
+                            "pull one with `scholar-tui models pull` or give another file")
+    if len(header) < GGUF_HEADER_BYTES:
+        raise ModelNotFound(f"{shown_path(path)} is not a GGUF model: {len(header)} bytes, shorter than a GGUF "
+                            "header (a download cut short?)")
+
+
 def is_endpoint(spec: str) -> bool:
     return spec.startswith(("http://", "https://"))
 
@@ -109,11 +134,12 @@ def resolve_llm(spec: str, where: Locations) -> ModelEntry:
         if entry.name == spec and entry.kind in ("gguf", "endpoint"):
             if not entry.available:
                 raise ModelNotFound(f"model {spec!r} is registered but its file is missing: {entry.location}")
+            if entry.kind == "gguf":
+                check_gguf(Path(entry.location))
             return entry
     path = Path(spec).expanduser()
     if path.suffix == ".gguf":
-        if not path.is_file():
-            raise ModelNotFound(f"no GGUF file at {path}")
+        check_gguf(path)
         return ModelEntry(path.stem, "gguf", str(path.resolve()), "path")
     raise ModelNotFound(
         f"unknown model {spec!r}: use a name from `scholar-tui models list`, a .gguf path or an http(s) endpoint URL"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import struct
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,6 +15,16 @@ from scholar_tui.models.base import LLM, Chunk, Request
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+
+
+# A GGUF file's header and nothing more: what `models use` checks (magic, version, two counts).
+GGUF_HEADER = b"GGUF" + struct.pack("<IQQ", 3, 0, 0)
+
+
+def fake_gguf(path: Path) -> Path:
+    """A file that passes for a GGUF model until llama.cpp loads it."""
+    path.write_bytes(GGUF_HEADER)
+    return path
 
 
 @pytest.fixture(autouse=True)

@@ -7,6 +7,8 @@ from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
 
+from .conftest import fake_gguf
+
 
 def run(*args, **kwargs):
     result = CliRunner().invoke(cli, list(args), catch_exceptions=False, **kwargs)
@@ -42,8 +44,7 @@ def test_models_list_marks_the_default():
 
 
 def test_models_use_a_path_and_refuse_nonsense(where, tmp_path):
-    gguf = tmp_path / "other.gguf"
-    gguf.write_bytes(b"GGUF")
+    gguf = fake_gguf(tmp_path / "other.gguf")
     result = run("models", "use", str(gguf))
     assert result.exit_code == 0
     assert json.loads(run("config", "show").output)["llm"]["model"] == str(gguf.resolve())

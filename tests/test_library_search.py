@@ -42,7 +42,7 @@ def test_the_date_cutoff_is_honoured(indexed, where, real_embedder):
 
 def test_only_new_or_changed_papers_are_embedded(indexed, where, real_embedder):
     index = LibraryIndex(where, real_embedder)
-    assert index.indexed_count() == 49
+    assert index.coverage(indexed).level == 49
     run_import("bibtex", fixture_path("bibtex", "sample.bib"), indexed)  # three new papers, one known
     finished = [event for event in index.sync(indexed) if isinstance(event, IndexFinished)][0]
     assert (finished.embedded, finished.removed, finished.indexed) == (3, 0, 52)

@@ -12,6 +12,8 @@ from scholar_tui.models.registry import (
     resolve_llm,
 )
 
+from .conftest import fake_gguf
+
 
 def test_default_models_are_found_inside_their_packages(where):
     llm = resolve_llm(DEFAULT_LLM, where)
@@ -22,8 +24,7 @@ def test_default_models_are_found_inside_their_packages(where):
 
 
 def test_a_gguf_path_an_endpoint_and_nonsense(where, tmp_path):
-    gguf = tmp_path / "tiny.gguf"
-    gguf.write_bytes(b"GGUF")
+    gguf = fake_gguf(tmp_path / "tiny.gguf")
     assert resolve_llm(str(gguf), where).location == str(gguf.resolve())
     assert resolve_llm("http://localhost:8080/v1#qwen", where).kind == "endpoint"
     with pytest.raises(ModelNotFound, match="models list"):
@@ -33,9 +34,8 @@ def test_a_gguf_path_an_endpoint_and_nonsense(where, tmp_path):
 
 
 def test_registered_and_stray_files_are_listed(where):
-    pulled = where.models_dir / "qwen.gguf"
-    pulled.write_bytes(b"GGUF")
-    (where.models_dir / "stray.gguf").write_bytes(b"GGUF")
+    pulled = fake_gguf(where.models_dir / "qwen.gguf")
+    fake_gguf(where.models_dir / "stray.gguf")
     register(where, ModelEntry("qwen", "gguf", str(pulled), "hf:someone/qwen"))
     names = {entry.name: entry for entry in all_models(where)}
     assert names["qwen"].source == "hf:someone/qwen"

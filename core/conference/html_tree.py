@@ -14,7 +14,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-from scholar_tui.core.conference.tree import ConferenceError, Tree, clean_text, tree_from_data
+from scholar_tui.core.conference.tree import ConferenceError, Tree, check_readable, clean_text, tree_from_data
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 BLOCKS = {"p", "li", "dd", "dt", "blockquote", "pre", "figcaption", "address", "div", "section", "article",
@@ -191,6 +191,7 @@ def tree_from_html_files(paths: list[Path], name: str) -> Tree:
     """Several pages of one site: each page is a child of the root, named by its title."""
     pages: dict[str, Any] = {}
     for path in sorted(paths):
+        check_readable(path)
         try:
             title, body = page_data(path.read_text(encoding="utf-8-sig", errors="replace"))
         except OSError as error:

@@ -8,7 +8,7 @@ from typing import Any
 
 from scholar_tui.core.conference.html_tree import tree_from_html, tree_from_html_files
 from scholar_tui.core.conference.questions import QUESTION_TYPES
-from scholar_tui.core.conference.tree import ConferenceError, Tree, read_json, tree_from_data
+from scholar_tui.core.conference.tree import ConferenceError, Tree, check_readable, read_json, tree_from_data
 
 HTML_SUFFIXES = {".html", ".htm"}
 BINARY_CONTROLS = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f]")
@@ -32,6 +32,7 @@ def _json_tree(path: Path, name: str | None) -> Tree:
 
 def _html_page(path: Path) -> str:
     """The page's text; a file of bytes that is not text (a binary named .html) is refused."""
+    check_readable(path)
     try:
         data = path.read_bytes()
     except OSError as error:

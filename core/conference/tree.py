@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from scholar_tui.config.files import StateError, refuse_special_file, shown_path
+
 NodeKind = Literal["root", "section", "item", "leaf"]
 PATH_SEPARATOR = "»"
 
@@ -195,14 +197,27 @@ def tree_from_data(data: Any, name: str | None = None) -> Tree:
     return tree
 
 
+def check_readable(path: Path) -> None:
+    """ConferenceError unless ``path`` is a regular file: a FIFO or a device is refused by its
+    kind without being opened (reading one may never end)."""
+    try:
+        if not refuse_special_file(path):
+            raise ConferenceError(f"{shown_path(path)}: no such file")
+    except StateError as error:
+        raise ConferenceError(str(error)) from None
+
+
 def read_json(path: Path) -> Any:
     """JSON from a file that may start with a UTF-8 byte-order mark (ConferenceQA's do)."""
+    check_readable(path)
     try:
         return json.loads(path.read_text(encoding="utf-8-sig"))
     except UnicodeDecodeError as error:
         raise ConferenceError(f"{path}: not UTF-8 text ({error.reason})") from error
     except json.JSONDecodeError as error:
         raise ConferenceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from error
+    except ValueError as error:  # json's int() of a number over 4,300 digits (Python's guard against slow parsing)
+        raise ConferenceError(f"{path}: not read: it holds a number of over 4,300 digits") from error
     except OSError as error:
         raise ConferenceError(f"{path}: cannot read ({error.strerror})") from error
 

@@ -23,6 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
+from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
@@ -113,6 +114,10 @@ def _json_line(line: bytes) -> Any:
         return json.loads(line)
     except RecursionError:
         raise ValueError("nested too deeply (over ~1000 levels)") from None
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise
+    except ValueError:  # int() refuses a number over 4,300 digits (and advises a Python setting)
+        raise ValueError("a number of over 4,300 digits") from None
 
 
 # (done, total, what one step read); a record may come with its id in the source (a BibTeX key)
@@ -281,8 +286,11 @@ def import_file(
     if path is None:
         raise LibraryImportError(f"import {kind} needs the path of a file")
     path = Path(path)
-    if not path.is_file():
-        raise LibraryImportError(f"{path}: no such file")
+    try:  # a FIFO or a device is refused by its kind, never opened (/dev/zero never ends)
+        if not refuse_special_file(path):
+            raise LibraryImportError(f"{shown_path(path)}: no such file")
+    except StateError as error:
+        raise LibraryImportError(str(error)) from None
     started, clock = datetime.now(timezone.utc).isoformat(timespec="seconds"), time.monotonic()
     records_read, paper_ids, skipped = 0, [], []
     try:

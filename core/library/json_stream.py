@@ -88,6 +88,8 @@ class _Reader:
                 continue
             except RecursionError:
                 raise self._error("nested too deeply (over ~1000 levels)", self.pos) from None
+            except ValueError:  # int() of a number over 4,300 digits; more text only makes it longer
+                raise self._error("a number of over 4,300 digits", self.pos) from None
             if end == len(self.text) and not self.eof:
                 self._fill()  # '12' may be the start of '1234': decode again with more text
                 continue
