@@ -27,6 +27,7 @@ from scholar_tui.core.library.online import (
 )
 from scholar_tui.core.readiness import library_missing
 
+from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.app.widgets.markup import escape
 from scholar_tui.app.widgets.paths import PathInput
@@ -121,7 +122,7 @@ class LibraryPane(Vertical):
         with Horizontal(id="library-body"):
             with Vertical(id="library-results-box"):
                 yield Label("Papers", classes="section-title", id="results-title")
-                yield DataTable(id="library-results", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="library-results", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="paper-detail"):
                 yield Static("Choose a paper to see its sections and references.", id="paper-header")
                 yield Label("Sections", classes="section-title")
@@ -131,7 +132,9 @@ class LibraryPane(Vertical):
 
     def on_mount(self) -> None:
         self.library = Library.open(self.services.where)
-        self.query_one("#library-results", DataTable).add_columns("id", "date", "title")
+        results = self.query_one("#library-results", DataTable)
+        for name in ("id", "date", "title"):
+            results.add_column(name, key=name)
         self.query_one("#paper-sections", DataTable).add_columns("§", "section", "refs")
         self.query_one("#paper-references", DataTable).add_columns("#", "links", "reference")
         self.query_one("#online-results", DataTable).add_columns("add", "#", "date", "title", "authors")

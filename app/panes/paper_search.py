@@ -25,6 +25,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import plain
 from scholar_tui.app.widgets.past_runs import PastRunsScreen
@@ -105,7 +106,7 @@ class PaperSearchPane(Vertical):
                 yield Tree("(no search yet)", id="pasa-tree")
             with Vertical(id="pasa-side"):
                 yield Label(NO_RESULTS, classes="section-title", id="pasa-results-title")
-                yield DataTable(id="pasa-results", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="pasa-results", cursor_type="row", zebra_stripes=True)
                 yield Static(LEGEND, id="pasa-legend", classes="legend", markup=False)
                 with VerticalScroll(id="pasa-detail-box"):
                     yield Static(NO_DETAIL, id="pasa-detail", markup=False)
@@ -120,7 +121,7 @@ class PaperSearchPane(Vertical):
         self.library = Library.open(self.services.where)
         table = self.query_one("#pasa-results", DataTable)
         for name, meaning in RESULT_COLUMNS:
-            table.add_column(Text(name, style="bold"), key=name or "selected")
+            table.add_column(name, key=name or "selected")
         table.tooltip = "\n".join(f"{name or '✓'}: {meaning}" for name, meaning in RESULT_COLUMNS)
         self.query_one("#pasa-tree", Tree).show_root = True
         self.query_one("#pasa-query", HistoryInput).set_past(kept.inputs(self.services.where, "paper-search"))

@@ -45,6 +45,9 @@ class ScholarQAPane(Vertical):
         yield Static("", id="qa-hint")
         with Horizontal(id="qa-body"):
             with VerticalScroll(id="qa-views"):
+                # the answer first: at any height it is what a person reads, the steps follow
+                yield Label("Answer", classes="section-title")
+                yield Static("", id="qa-answer")
                 yield Label("Solution", classes="section-title")
                 yield Static("", id="qa-solution")
                 yield Label("Program", classes="section-title")
@@ -53,8 +56,6 @@ class ScholarQAPane(Vertical):
                 yield Static("", id="qa-result")
                 yield Label("AutoFeedback", classes="section-title")
                 yield Static("", id="qa-feedback")
-                yield Label("Answer", classes="section-title")
-                yield Static("", id="qa-answer")
             with Vertical(id="qa-side"):
                 yield Label("History", classes="section-title")
                 yield ListView(id="qa-history")
