@@ -82,7 +82,7 @@ async def test_loops_that_found_nothing_new_are_not_waiting_for_a_person(where, 
         await pilot.press("f4")
         await pilot.pause()
         counts = str(app.query_one("#debugger-counts", Static).render())
-        assert "1 waiting for a person" in counts and "1 ran out finding nothing new" in counts
+        assert "1 waiting for a person" in counts and "1 only found nothing new" in counts
         loops = app.query_one("#debugger-loops", DataTable)
         row = next(loops.get_row_at(index) for index in range(loops.row_count) if loops.get_row_at(index)[0] == str(quiet))
         assert "nothing new" in str(row[1])

@@ -19,6 +19,7 @@ from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.locations import Locations
 from scholar_tui.config.settings import load_settings
+from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .conftest import ScriptedLLM
 from .library_support import HashingEmbedder
@@ -42,7 +43,20 @@ def relative_home(tmp_path, monkeypatch) -> Locations:
     """State in ./home, so the status bar (which shows the data folder) reads the same on every machine."""
     monkeypatch.chdir(tmp_path)
     root = Path("home")
-    return Locations(config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs").ensure()
+    where = Locations(config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs").ensure()
+    log_loops(where)
+    return where
+
+
+def log_loops(where: Locations) -> None:
+    """Loops in the API debugger: a listed table and the longest counts line take their room."""
+    log = FeedbackLog(where)
+    for status, code in (("limit_hit", "E_NOTHING_NEW"), ("limit_hit", None), ("solved", None)):
+        loop_id = log.start_loop("zeros of random polynomials", source="pasa")
+        log.add_round(loop_id, "dynamic", request='searchPapers(query="roots")', ok=status == "solved",
+                      response={"error": "nothing", "code": code} if code else None)
+        log.finish_loop(loop_id, status)
+    log.close()
 
 
 def make_app(where: Locations) -> ScholarApp:
@@ -80,6 +94,9 @@ async def test_every_tab_keeps_its_input_result_and_button_on_screen(relative_ho
             await pilot.pause()
             for selector in selectors:
                 problems += [f"{tab}: {problem}" for problem in on_screen(app, selector)]
+            palette = app.screen.query_one("FooterKey.-command-palette")
+            if palette.region.height != 1 or palette.region.width < len(" ^p palette"):
+                problems.append(f"{tab}: the footer's palette key is {palette.region}")
         await pilot.press("ctrl+q")
     assert not problems, "\n".join(problems)
 

@@ -131,7 +131,7 @@ class APIDebuggerPane(Vertical):
             table.add_row(str(loop["id"]), f"[{colour}]{status}[/]", loop["source"], loop["mode"],
                           str(loop["rounds"]), escape(_text(loop["instruction"], 90)), key=str(loop["id"]))
         waiting = sum(loop["status"] == "limit_hit" for loop in loops) - len(nothing_new)
-        note = f" · {len(nothing_new)} ran out finding nothing new (no one needed)" if nothing_new else ""
+        note = f" · {len(nothing_new)} only found nothing new (no one needed)" if nothing_new else ""
         self.query_one("#debugger-counts", Static).update(
             f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person{note}")
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
