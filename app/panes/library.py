@@ -29,7 +29,8 @@ from scholar_tui.core.readiness import library_missing
 
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.focus import focus_start
-from scholar_tui.app.widgets.markup import escape
+from scholar_tui.app.widgets.export_dialog import ExportDialog
+from scholar_tui.app.widgets.markup import escape, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from scholar_tui.indexes.library import Library
@@ -93,6 +94,7 @@ class LibraryPane(Vertical):
         self.online_records: list = []
         self.online_chosen: set[int] = set()
         self.online_query = ""
+        self.listed: list[int] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="library-counts")
@@ -119,6 +121,8 @@ class LibraryPane(Vertical):
             yield Input(placeholder="Search titles and abstracts (hybrid: meaning + words)", id="library-query")
             yield Input(placeholder="before YYYY-MM-DD", id="library-before")
             yield Button("Search", id="search-button")
+            yield Button("Export", id="library-export",
+                         tooltip="The papers listed, or the whole library, as BibTeX, RIS or CSL-JSON")
         with Horizontal(id="library-body"):
             with Vertical(id="library-results-box"):
                 yield Label("Papers", classes="section-title", id="results-title")
@@ -164,6 +168,7 @@ class LibraryPane(Vertical):
         self._fill_results(rows, f"Papers ({len(rows)} most recent)")
 
     def _fill_results(self, rows: list[tuple], title: str) -> None:
+        self.listed = [row[0] for row in rows]  # what Export writes when "the papers listed" is chosen
         table = self.query_one("#library-results", DataTable)
         table.clear()
         for paper_id, date, paper_title in rows:
@@ -358,6 +363,29 @@ class LibraryPane(Vertical):
     @on(Found)
     def _found(self, message: Found) -> None:
         self._fill_results([(hit.paper_id, hit.date, hit.title) for hit in message.hits], message.note)
+
+    # -- export ------------------------------------------------------------------------------------
+    @on(Button.Pressed, "#library-export")
+    def choose_export(self) -> None:
+        from scholar_tui.core.exports import exports_folder
+
+        self.app.push_screen(ExportDialog(len(self.listed), f"{exports_folder(self.services.where)}/"), self.export)
+
+    def export(self, choice: tuple[str, str, str] | None) -> None:
+        """The listed papers or the whole library through core/exports.py; the line says where and how many."""
+        from scholar_tui.core.exports import ExportError, export_papers, export_path, gather
+
+        if choice is None:
+            return
+        chosen, fmt, scope = choice
+        message = self.query_one("#import-message", Static)
+        try:
+            references = gather(self.library, None if scope == "library" else self.listed)
+            written = export_papers(export_path(self.services.where, chosen, "library", fmt), fmt, references)
+        except ExportError as error:
+            message.update(plain(str(error), "red"))
+            return
+        message.update(plain(written.summary()))
 
     # -- detail --------------------------------------------------------------------------------------
     @on(DataTable.RowHighlighted, "#library-results")
