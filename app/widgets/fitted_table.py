@@ -24,6 +24,7 @@ class FittedTable(DataTable):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit()
+        self.call_after_refresh(self._fit)  # once the new size has been laid out (a tree folding back in)
 
     def _fit(self) -> None:
         column = next((column for column in self.ordered_columns if column.key.value == self.fit_column), None)
