@@ -2,7 +2,7 @@
 primary button are on the screen and not covered; SVG snapshots of each tab at 80x24 and 160x48 are
 kept in tests/snapshots/ so a layout change shows in review.
 
-The snapshots are rewritten with ``SCHOLAR_TUI_UPDATE_SNAPSHOTS=1 uv run --group dev pytest
+The snapshots are rewritten with ``UPDATE_LAYOUT_SNAPSHOTS=1 uv run --group dev pytest
 tests/test_layout.py``; otherwise a screen that differs from its snapshot fails the test, and the
 new screen is written beside it (``*.new.svg``) to look at.
 """
@@ -103,7 +103,7 @@ async def test_every_tab_keeps_its_input_result_and_button_on_screen(relative_ho
 
 def _compare_snapshot(svg: str, name: str) -> str | None:
     kept = SNAPSHOTS / f"{name}.svg"
-    if os.environ.get("SCHOLAR_TUI_UPDATE_SNAPSHOTS") == "1" or not kept.exists():
+    if os.environ.get("UPDATE_LAYOUT_SNAPSHOTS") == "1" or not kept.exists():
         SNAPSHOTS.mkdir(exist_ok=True)
         kept.write_text(svg, encoding="utf-8")
         return None
@@ -140,4 +140,4 @@ async def test_each_tab_matches_its_kept_snapshot(relative_home, size):
             svg = await settled_screenshot(app, pilot, f"{tab} {size[0]}x{size[1]}")
             changed += [name for name in [_compare_snapshot(svg, f"{tab}-{size[0]}x{size[1]}")] if name]
         await pilot.press("ctrl+q")
-    assert not changed, f"layout changed: {changed}; see tests/snapshots/*.new.svg (rewrite with SCHOLAR_TUI_UPDATE_SNAPSHOTS=1)"
+    assert not changed, f"layout changed: {changed}; see tests/snapshots/*.new.svg (rewrite with UPDATE_LAYOUT_SNAPSHOTS=1)"
