@@ -13,6 +13,7 @@ import click
 
 from scholar_tui.app.cli_conf import conf
 from scholar_tui.app.cli_feedback import bench_feedback, feedback, logs
+from scholar_tui.app.cli_history import export, history
 from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
@@ -302,7 +303,8 @@ def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int,
         click.echo(f"{'llama.cpp bare':24}{result.bare_prompt_tps:14.1f}{result.bare_gen_tps:18.1f}")
 
 
-for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train):
+for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train, history,
+                export):
     cli.add_command(command)
 for command in (bench_soay, bench_pasa_command, bench_feedback, bench_startup):
     bench.add_command(command)

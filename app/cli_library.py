@@ -453,16 +453,24 @@ def library_collections(obj: Context, as_json: bool) -> None:
 @click.argument("output", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.pass_obj
 def library_export_bibtex(obj: Context, output: Path | None) -> None:
-    """Write every paper as BibTeX to OUTPUT (default: standard output)."""
-    from scholar_tui.core.library.bibtex import write_bibtex
+    """Write every paper as BibTeX to OUTPUT (default: standard output); `library export` has RIS and CSL-JSON."""
+    from scholar_tui.core.exports import ExportError, export_papers, gather, to_bibtex
 
     lib = _library(obj)
-    text = write_bibtex([(paper, lib.paper_author_names(paper["id"])) for paper in lib.all_papers()])
+    try:
+        references = gather(lib)
+    finally:
+        lib.close()
     if output is None:
+        text, count = to_bibtex(references)
         click.echo(text, nl=False)
+        click.echo(f"{count} entries", err=True)
         return
-    output.write_text(text, encoding="utf-8")
-    click.echo(f"wrote {text.count('@')} entries to {output}", err=True)
+    try:
+        written = export_papers(output, "bib", references)
+    except ExportError as error:
+        raise click.ClickException(str(error)) from error
+    click.echo(written.summary(), err=True)
 
 
 # -- online ----------------------------------------------------------------------------------------

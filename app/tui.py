@@ -27,6 +27,10 @@ class ScholarApp(App):
     CSS_PATH = "app.tcss"
     COMMANDS = App.COMMANDS | {ScholarCommands}
     TAB_TITLES = TAB_TITLES
+    # Responsive classes on the screen (app.tcss): below 120 columns side panes stack or fold away,
+    # from 200 the extra room goes to the results; below 36 rows the chrome shrinks.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-medium"), (200, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
     AUTO_FOCUS = "#pasa-query"  # the app opens on Paper search: a person types a query first
     FOCUS_ON_SHOW = {"paper-search": "#pasa-query", "scholar-qa": "#qa-question", "conference-qa": "#conf-question",
                      "api-debugger": "#debugger-loops", "settings": "#playground-input"}

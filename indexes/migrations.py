@@ -392,3 +392,23 @@ def m230_paper_sources_collections(db: sqlite_utils.Database) -> None:
             primary key (paper_id, tag, origin))"""
     )
     db.execute("create index paper_tags_tag on paper_tags (tag)")
+
+
+# -- history that lasts (issue #26) -----------------------------------------------------------------
+@migration
+def m400_history(db: sqlite_utils.Database) -> None:
+    """Every query, question and conference question a person ran, with its result as JSON, so a
+    past session reopens as it was (indexes/history.py)."""
+    db.execute(
+        """create table history (
+            id integer primary key,
+            created_at text not null,
+            tab text not null,             -- paper-search | scholar-qa | conference-qa
+            text text not null,            -- the query or question as typed
+            context text not null,         -- JSON: the cut-off date, the conference, the method
+            summary text not null,         -- one line: what came back
+            ok integer not null,
+            result text                    -- JSON: the finished run, enough to show it again
+        )"""
+    )
+    db.execute("create index history_tab on history (tab, id)")

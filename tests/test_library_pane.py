@@ -1,4 +1,6 @@
-"""The Library tab as a person drives it: import with progress, counts, paper detail, search."""
+"""The Library tab as a person drives it: import with progress, counts, paper detail, search, export."""
+
+import bibtexparser
 
 from textual.widgets import DataTable, Input, Select, Static
 
@@ -62,6 +64,15 @@ async def test_import_browse_and_search(where, shared_data):
         await pilot.pause()
         dates = [str(results.get_row_at(i)[1]) for i in range(results.row_count)]
         assert dates and all(date < "2022-12-01" for date in dates)
+        # export the papers listed as BibTeX, into exports/ in the data folder: the line says where and how many
+        await pilot.click("#library-export")
+        await pilot.pause()
+        await pilot.click("#export-go")
+        await pilot.pause()
+        message = str(app.query_one("#import-message", Static).render())
+        written = sorted((where.data_dir / "exports").glob("library-*.bib"))
+        assert written and f"wrote {results.row_count} entries (BibTeX) to {written[-1]}" in message
+        assert len(bibtexparser.parse_string(written[-1].read_text()).entries) == results.row_count
 
 
 async def test_a_bad_file_says_why_and_changes_nothing(where, tmp_path):

@@ -6,13 +6,15 @@ import asyncio
 import json
 import re
 
+import bibtexparser
 import pytest
-from textual.widgets import Button, DataTable, Input, Static, TextArea, Tree
+from textual.widgets import Button, DataTable, Input, Select, Static, TextArea, Tree
 
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.exports import gather
 from scholar_tui.core.pasa.tools import LibraryTools
 
 from .library_support import HashingEmbedder
@@ -85,15 +87,25 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         detail = str(app.query_one("#pasa-detail", Static).render())
         assert "Selector: selected, score 0.99" in detail and "P(True) 1.00 · query match" in detail
         assert "(s)" not in detail and re.search(r"found by 1 action · |found by \d+ actions · ", detail), detail
-        # export: BibTeX and JSON of the selected papers
-        await pilot.click("#pasa-export-json")
+        # export: BibTeX and CSL-JSON of the selected papers, into exports/ in the data folder by default
+        app.query_one("#pasa-export-format", Select).value = "json"
+        await pilot.click("#pasa-export")
         await pilot.pause()
-        exported = json.loads((tmp_path / "pasa-results.json").read_text())
-        assert exported["query"] == "Which papers study graph neural networks?"
-        assert {paper["title"] for paper in exported["results"]} == {paper.title for paper in pane.finished.selected}
-        await pilot.click("#pasa-export-bib")
+        exported = sorted((where.data_dir / "exports").glob("paper-search-*.json"))
+        assert {item["title"] for item in json.loads(exported[-1].read_text())} == {
+            paper.title for paper in pane.finished.selected}
+        assert str(exported[-1]) in str(app.query_one("#pasa-status", Static).render())
+        app.query_one("#pasa-export-format", Select).value = "bib"
+        app.query_one("#pasa-export-path", Input).value = str(tmp_path / "mine")
+        await pilot.click("#pasa-export")
         await pilot.pause()
-        assert (tmp_path / "pasa-results.bib").read_text().count("@") == len(pane.finished.selected)
+        written = bibtexparser.parse_string((tmp_path / "mine.bib").read_text())
+        assert len(written.entries) == len(pane.finished.selected)
+        assert f"wrote {len(pane.finished.selected)} entr" in str(app.query_one("#pasa-status", Static).render())
+        with_authors = {reference.key for reference in gather(pane.library, [p.paper_id for p in pane.finished.selected])
+                        if reference.authors}
+        assert {entry.key for entry in written.entries if "author" in entry.fields_dict} == with_authors
+        assert not any(entry.key.startswith("anon") for entry in written.entries)
         # the arXiv link of the GNN paper is shown (no browser is opened on a headless test machine)
         monkeypatch.delenv("DISPLAY", raising=False)
         monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
@@ -191,3 +203,63 @@ async def test_a_call_with_nothing_left_to_try_is_fixed_by_hand_in_the_debugger(
         await pilot.pause()
         response = str(app.query_one("#debugger-response", Static).render())
         assert "fixed_by_hand" in response and "Attention is all you need" in response
+
+
+async def test_a_past_search_reopens_as_it_finished_after_a_restart(where, mini_library):
+    """History that lasts: a new app recalls the last query with Up and reopens its ranking (no re-run)."""
+    llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    llm.gate.set()
+    app = make_app(where, llm)
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(PaperSearchPane)
+        app.query_one("#pasa-query", Input).value = "Which papers study graph neural networks?"
+        await pilot.click("#pasa-search")
+        await wait_for(pilot, lambda: pane.finished is not None)
+        await pilot.pause()
+        first_run = [(paper.paper_id, paper.score, paper.selected) for paper in pane.finished.results]
+        await pilot.press("ctrl+q")
+    calls = len(llm.requests) if hasattr(llm, "requests") else None
+    app = make_app(where, llm)
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(PaperSearchPane)
+        app.query_one("#pasa-query", Input).focus()
+        await pilot.press("up")
+        assert app.query_one("#pasa-query", Input).value == "Which papers study graph neural networks?"
+        await pilot.click("#pasa-past")
+        await pilot.pause()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: pane.finished is not None)
+        await pilot.pause()
+        assert [(paper.paper_id, paper.score, paper.selected) for paper in pane.finished.results] == first_run
+        assert app.query_one("#pasa-results", DataTable).row_count == len(first_run)
+        assert not app.query_one("#pasa-export", Button).disabled
+        if calls is not None:
+            assert len(llm.requests) == calls  # nothing ran again
+        await pilot.press("ctrl+q")
+
+
+async def test_a_bad_date_clears_the_previous_search(where, mini_library):
+    """After a bad date the old results header and the previous paper's details are gone."""
+    llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    llm.gate.set()
+    app = make_app(where, llm)
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(PaperSearchPane)
+        app.query_one("#pasa-query", Input).value = "Which papers study graph neural networks?"
+        await pilot.click("#pasa-search")
+        await wait_for(pilot, lambda: pane.finished is not None)
+        shown = pane.finished.results[0]
+        pane.show_paper(shown.paper_id)
+        await pilot.pause()
+        assert shown.title in str(app.query_one("#pasa-detail", Static).render())
+        assert "selected of" in str(app.query_one("#pasa-results-title").render())
+        app.query_one("#pasa-date", Input).value = "31/12/2022"
+        await pilot.click("#pasa-search")
+        await wait_for(pilot, lambda: app.query_one("#pasa-cancel", Button).disabled)
+        await pilot.pause()
+        status = str(app.query_one("#pasa-status", Static).render())
+        assert "date" in status.lower(), status
+        assert "selected of" not in str(app.query_one("#pasa-results-title").render()), status
+        assert shown.title not in str(app.query_one("#pasa-detail", Static).render())
+        assert app.query_one("#pasa-results", DataTable).row_count == 0
+        await pilot.press("ctrl+q")

@@ -19,9 +19,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, HorizontalScroll, Vertical
+from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
+from scholar_tui.app.widgets.editor import ProgramEditor
 from scholar_tui.app.widgets.markup import assemble, editable, plain
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.core.events import counted
@@ -83,17 +84,25 @@ class APIDebuggerPane(Vertical):
         yield DataTable(id="debugger-loops", cursor_type="row", zebra_stripes=True)
         yield Label(CHOOSE_LOOP, id="debugger-loop-title", classes="section-title")
         yield HorizontalScroll(id="debugger-rounds")
+        # the editor and what came back share the rest of the pane, side by side, at every size
         with Horizontal(id="debugger-edit-row"):
-            yield TextArea("", id="debugger-request", soft_wrap=True, show_line_numbers=False)
-            with Vertical(id="debugger-send-box"):
-                yield Select([("local library", "local"), ("OpenAlex", "openalex")], value="local",
-                             allow_blank=False, id="debugger-backend")
-                yield Button("Send by hand", id="debugger-send", variant="primary")
-        yield Static("", id="debugger-response")
+            with Vertical(id="debugger-editor-box"):
+                yield ProgramEditor("", id="debugger-request", soft_wrap=True, show_line_numbers=False)
+                with Horizontal(id="debugger-send-row"):
+                    yield Select([("local library", "local"), ("OpenAlex", "openalex")], value="local",
+                                 allow_blank=False, id="debugger-backend")
+                    yield Button("Send", id="debugger-send", variant="primary",
+                                 tooltip="Send by hand (ctrl+s): logged as a human round of the loop")
+                    yield Button("Clear", id="debugger-clear", tooltip="Empty the editor (ctrl+z undoes it)")
+            with VerticalScroll(id="debugger-response-box"):
+                yield Static("", id="debugger-response")
 
     def on_mount(self) -> None:
         self.feedback_log = FeedbackLog(self.services.where)
-        self.query_one("#debugger-loops", DataTable).add_columns("loop", "status", "source", "mode", "rounds", "instruction")
+        loops = self.query_one("#debugger-loops", DataTable)
+        loops.add_columns("loop", "status", "source", "mode", "rounds", "instruction")
+        loops.tooltip = ("status: solved · limit_hit (ran out of rounds: waits for a person, unless it only found "
+                         "nothing new) · fixed_by_hand · running · failed; rounds: static + dynamic + by hand")
         self.refresh_loops()
 
     def on_unmount(self) -> None:
@@ -112,15 +121,21 @@ class APIDebuggerPane(Vertical):
             return
         only = self.query_one("#debugger-limit-hit", Checkbox).value
         loops = self.feedback_log.loops(status="limit_hit" if only else None)
+        from scholar_tui.core.autofeedback.human import needs_person  # the sandbox's imports wait for the tab
+
         table = self.query_one("#debugger-loops", DataTable)
         table.clear()
+        nothing_new = {loop["id"] for loop in loops if loop["status"] == "limit_hit"
+                       and not needs_person(self.feedback_log.rounds(loop["id"]))}
         for loop in loops:
-            colour = STATUS_STYLE.get(loop["status"], "white")
-            table.add_row(str(loop["id"]), plain(loop["status"], colour), plain(loop["source"]), plain(loop["mode"]),
+            colour = "dim" if loop["id"] in nothing_new else STATUS_STYLE.get(loop["status"], "white")
+            status = f"{loop['status']} (nothing new)" if loop["id"] in nothing_new else loop["status"]
+            table.add_row(str(loop["id"]), plain(status, colour), plain(loop["source"]), plain(loop["mode"]),
                           str(loop["rounds"]), plain(_text(loop["instruction"], 90)), key=str(loop["id"]))
-        waiting = len(loops) if only else sum(loop["status"] == "limit_hit" for loop in loops)
+        waiting = sum(loop["status"] == "limit_hit" for loop in loops) - len(nothing_new)
+        note = f" · {len(nothing_new)} only found nothing new (no one needed)" if nothing_new else ""
         self.query_one("#debugger-counts", Static).update(
-            f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person")
+            f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person{note}")
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
         if self.loop_id is None:  # the hint follows the log: a loop logged meanwhile replaces "none yet"
             self.query_one("#debugger-loop-title", Label).update(
@@ -154,6 +169,10 @@ class APIDebuggerPane(Vertical):
             # a model wrote it: ESC or a C1 byte in the editor would reach the terminal
             self.query_one("#debugger-request", TextArea).load_text(editable(last or ""))
             self.query_one("#debugger-response", Static).update("")
+
+    @on(Button.Pressed, "#debugger-clear")
+    def clear_editor(self) -> None:
+        self.query_one("#debugger-request", ProgramEditor).action_clear()
 
     def action_toggle_limit_hit(self) -> None:
         self.query_one("#debugger-limit-hit", Checkbox).toggle()

@@ -15,7 +15,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
+from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
+from scholar_tui.core import history as kept
 from scholar_tui.core.readiness import conference_missing
 
 from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
@@ -68,13 +70,21 @@ class ConferencePane(Horizontal):
                 yield Input(placeholder="Import: a ConferenceQA .json, an .html page or folder, or a URL", id="conf-import-path")
                 yield Button("Import", id="conf-import")
             yield Static("", id="conf-status")
-            yield Input(placeholder="Ask the conference, e.g. When does the rebuttal period end?", id="conf-question")
+            with Horizontal(id="conf-ask-row", classes="conf-row"):
+                yield HistoryInput(placeholder="Ask the conference, e.g. When does the rebuttal period end?",
+                                   id="conf-question")
+                yield Button("Ask", id="conf-ask", variant="primary")
             yield Static("", id="conf-answer")
             yield DataTable(id="conf-evidence", cursor_type="row", zebra_stripes=True)
             yield Static("", id="conf-description")
 
     def on_mount(self) -> None:
-        self.query_one("#conf-evidence", DataTable).add_columns("#", "score", "path", "description")
+        evidence = self.query_one("#conf-evidence", DataTable)
+        evidence.add_columns("#", "score", "path", "description")
+        evidence.tooltip = ("# : the path's rank (* when the answer cites it) · score: the retriever's match "
+                            "(cosine, or the fused dense+BM25 score; 'kept': in the top k for another reason) · "
+                            "path: where in the conference site · description: what the path says")
+        self.query_one("#conf-question", HistoryInput).set_past(kept.inputs(self.services.where, "conference-qa"))
         self.load_conferences()
 
     # -- the engine --------------------------------------------------------------------------------
@@ -184,6 +194,7 @@ class ConferencePane(Horizontal):
 
     # -- asking ------------------------------------------------------------------------------------
     @on(Input.Submitted, "#conf-question")
+    @on(Button.Pressed, "#conf-ask")
     def _ask(self) -> None:
         question = self.query_one("#conf-question", Input).value.strip()
         if not question:
@@ -196,12 +207,15 @@ class ConferencePane(Horizontal):
         method = self.query_one("#conf-method", Select).value
         self.query_one("#conf-answer", Static).update("[dim]searching…[/]")
         self.query_one("#conf-evidence", DataTable).clear()
+        self.query_one("#conf-question", HistoryInput).remember(question)
         self.ask(self.conference, question, str(method))
 
     @work(thread=True, exclusive=True, group="conf-ask", exit_on_error=False)
     def ask(self, conference: str, question: str, method: str) -> None:
         def asking():
-            yield from self.engine().ask(conference, question, method=method)
+            yield from kept.remembered(self.services.where, "conference-qa", question,
+                                       self.engine().ask(conference, question, method=method),
+                                       {"conference": conference, "method": method})
 
         self._run(asking(), self._show_ask_event)
 

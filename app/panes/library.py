@@ -32,7 +32,9 @@ from scholar_tui.core.library.online import (
 )
 from scholar_tui.core.readiness import library_missing
 
+from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.focus import focus_start
+from scholar_tui.app.widgets.export_dialog import ExportDialog
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
@@ -128,6 +130,7 @@ class LibraryPane(Vertical):
         self.online_chosen: set[int] = set()
         self.online_query = ""
         self.import_cancel = threading.Event()
+        self.listed: list[int] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="library-counts")
@@ -155,10 +158,12 @@ class LibraryPane(Vertical):
             yield Input(placeholder="Search titles and abstracts (hybrid: meaning + words)", id="library-query")
             yield Input(placeholder="before YYYY-MM-DD", id="library-before")
             yield Button("Search", id="search-button")
+            yield Button("Export", id="library-export",
+                         tooltip="The papers listed, or the whole library, as BibTeX, RIS or CSL-JSON")
         with Horizontal(id="library-body"):
             with Vertical(id="library-results-box"):
                 yield Label("Papers", classes="section-title", id="results-title")
-                yield DataTable(id="library-results", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="library-results", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="paper-detail"):
                 yield Static("Choose a paper to see its sections and references.", id="paper-header")
                 yield Label("Sections", classes="section-title")
@@ -168,7 +173,9 @@ class LibraryPane(Vertical):
 
     def on_mount(self) -> None:
         self.library = Library.open(self.services.where)
-        self.query_one("#library-results", DataTable).add_columns("id", "date", "title")
+        results = self.query_one("#library-results", DataTable)
+        for name in ("id", "date", "title"):
+            results.add_column(name, key=name)
         self.query_one("#paper-sections", DataTable).add_columns("§", "section", "refs")
         self.query_one("#paper-references", DataTable).add_columns("#", "links", "reference")
         self.query_one("#online-results", DataTable).add_columns("add", "#", "date", "title", "authors")
@@ -199,6 +206,7 @@ class LibraryPane(Vertical):
         self._fill_results(rows, f"Papers ({len(rows)} most recent)")
 
     def _fill_results(self, rows: list[tuple], title: str | Text) -> None:
+        self.listed = [row[0] for row in rows]  # what Export writes when "the papers listed" is chosen
         table = self.query_one("#library-results", DataTable)
         table.clear()
         for paper_id, date, paper_title in rows:
@@ -439,6 +447,29 @@ class LibraryPane(Vertical):
     @on(Found)
     def _found(self, message: Found) -> None:
         self._fill_results([(hit.paper_id, hit.date, hit.title) for hit in message.hits], message.note)
+
+    # -- export ------------------------------------------------------------------------------------
+    @on(Button.Pressed, "#library-export")
+    def choose_export(self) -> None:
+        from scholar_tui.core.exports import exports_folder
+
+        self.app.push_screen(ExportDialog(len(self.listed), f"{exports_folder(self.services.where)}/"), self.export)
+
+    def export(self, choice: tuple[str, str, str] | None) -> None:
+        """The listed papers or the whole library through core/exports.py; the line says where and how many."""
+        from scholar_tui.core.exports import ExportError, export_papers, export_path, gather
+
+        if choice is None:
+            return
+        chosen, fmt, scope = choice
+        message = self.query_one("#import-message", Static)
+        try:
+            references = gather(self.library, None if scope == "library" else self.listed)
+            written = export_papers(export_path(self.services.where, chosen, "library", fmt), fmt, references)
+        except ExportError as error:
+            message.update(plain(str(error), "red"))
+            return
+        message.update(plain(written.summary()))
 
     # -- detail --------------------------------------------------------------------------------------
     @on(DataTable.RowHighlighted, "#library-results")

@@ -19,18 +19,21 @@ from __future__ import annotations
 import os
 import sys
 import webbrowser
-from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, DataTable, Input, Label, Static, Tree
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from scholar_tui.app.messages import LibraryChanged
-from scholar_tui.app.widgets.markup import assemble, plain
+from scholar_tui.app.widgets.markup import assemble, plain, visible
+from scholar_tui.app.widgets.fitted_table import FittedTable
+from scholar_tui.app.widgets.history_input import HistoryInput
+from scholar_tui.app.widgets.past_runs import PastRunsScreen
+from scholar_tui.core import history as kept
 from scholar_tui.core.events import counted
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
@@ -38,6 +41,18 @@ from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import CancelToken
 
 MAX_LABEL = 70
+EXPORT_FORMATS = [("BibTeX", "bib"), ("RIS", "ris"), ("CSL-JSON", "json"), ("Markdown", "md")]
+RESULT_COLUMNS = (("#", "rank by score"),
+                  ("score", "the Selector's calibrated probability that the paper answers the query"),
+                  ("P(True)", "the Selector model's own probability of answering True (one input of the score)"),
+                  ("query", "how well the title and abstract match the query: meaning (dense) / words"),
+                  ("context", "how well the sentence that cites the paper matches the query (- : not cited)"),
+                  ("", "✓ selected (the expected-F1 cut)"),
+                  ("title", "the full title and the score's parts are in the details below"))
+LEGEND = ("score: chance it answers the query · P(True): the model's yes · query: meaning/words match · "
+          "context: citing-sentence match · ✓ selected")
+NO_RESULTS = "Results (by score)"
+NO_DETAIL = "Select a paper in the tree or the results to read it here."
 
 
 def _short(text: str, limit: int = MAX_LABEL) -> str:
@@ -89,10 +104,12 @@ class PaperSearchPane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="pasa-query-row"):
-            yield Input(placeholder="Ask for papers, e.g. Which papers study zeros of random polynomials?", id="pasa-query")
+            yield HistoryInput(placeholder="Ask for papers, e.g. Which papers study zeros of random polynomials?",
+                               id="pasa-query")
             yield Input(placeholder="before YYYY-MM-DD", id="pasa-date")
             yield Button("Search", id="pasa-search", variant="primary")
             yield Button("Cancel", id="pasa-cancel", variant="error", disabled=True)
+            yield Button("History", id="pasa-past", tooltip="Past searches (kept across sessions): reopen one as it was")
         yield Static("PaSa: the plain search's papers first, then the Crawler's searches and expansions; "
                      "the Selector scores each paper from P(True), the query match and the citation context.",
                      id="pasa-status", markup=False)
@@ -101,21 +118,26 @@ class PaperSearchPane(Vertical):
                 yield Label("Crawl", classes="section-title")
                 yield Tree("(no search yet)", id="pasa-tree")
             with Vertical(id="pasa-side"):
-                yield Label("Results (by score)", classes="section-title", id="pasa-results-title")
-                yield DataTable(id="pasa-results", cursor_type="row", zebra_stripes=True)
+                yield Label(NO_RESULTS, classes="section-title", id="pasa-results-title")
+                yield FittedTable(id="pasa-results", cursor_type="row", zebra_stripes=True)
+                yield Static(LEGEND, id="pasa-legend", classes="legend", markup=False)
                 with VerticalScroll(id="pasa-detail-box"):
-                    yield Static("Select a paper in the tree or the results to read it here.", id="pasa-detail",
-                                 markup=False)
+                    yield Static(NO_DETAIL, id="pasa-detail", markup=False)
                 with Horizontal(id="pasa-export-row"):
-                    yield Input(value="pasa-results", placeholder="export file (no extension)", id="pasa-export-path")
-                    yield Button("BibTeX", id="pasa-export-bib", disabled=True)
-                    yield Button("JSON", id="pasa-export-json", disabled=True)
+                    yield Input(placeholder="export file (default: exports/ in the data folder)", id="pasa-export-path")
+                    yield Select(EXPORT_FORMATS, value="bib", allow_blank=False, id="pasa-export-format")
+                    yield Button("Export", id="pasa-export", disabled=True,
+                                 tooltip="The selected papers (or all, when none is selected) in the chosen format")
                     yield Button("arXiv", id="pasa-open", disabled=True)
 
     def on_mount(self) -> None:
         self.library = Library.open(self.services.where)
-        self.query_one("#pasa-results", DataTable).add_columns("#", "score", "P(True)", "query", "context", "", "title")
+        table = self.query_one("#pasa-results", DataTable)
+        for name, meaning in RESULT_COLUMNS:
+            table.add_column(name, key=name or "selected")
+        table.tooltip = "\n".join(f"{name or '✓'}: {meaning}" for name, meaning in RESULT_COLUMNS)
         self.query_one("#pasa-tree", Tree).show_root = True
+        self.query_one("#pasa-query", HistoryInput).set_past(kept.inputs(self.services.where, "paper-search"))
 
     def on_unmount(self) -> None:
         if self.cancel_token is not None:
@@ -148,9 +170,8 @@ class PaperSearchPane(Vertical):
         tree.root.data = {"kind": "query"}
         tree.root.expand()
         self.nodes[0] = tree.root
-        self.query_one("#pasa-results", DataTable).clear()
-        for button in ("#pasa-export-bib", "#pasa-export-json", "#pasa-open"):
-            self.query_one(button, Button).disabled = True
+        self._clear_results()
+        self.query_one("#pasa-query", HistoryInput).remember(query)
         self.query_one("#pasa-cancel", Button).disabled = False
         self.cancel_token = CancelToken()
         self._status("preparing the library and loading the model…")
@@ -181,7 +202,8 @@ class PaperSearchPane(Vertical):
                 elif isinstance(event, IndexFinished) and event.embedded:
                     say(self._status, f"{event.embedded} papers embedded in {event.seconds:.1f} s")
             agent = open_pasa(self.services.where, self.services.settings, library, self.services.llm(), embedder)
-            for event in agent.run(query, date=date, cancel=cancel):
+            run = agent.run(query, date=date, cancel=cancel)
+            for event in kept.remembered(self.services.where, "paper-search", query, run, {"date": date}):
                 say(self.show_event, event)
         except EmptyLibrary as error:
             say(self._stopped, str(error), "yellow")
@@ -201,6 +223,8 @@ class PaperSearchPane(Vertical):
         self._status(text, style)
         self.query_one("#pasa-cancel", Button).disabled = True
         self.cancel_token = None
+        if not self.query_one("#pasa-results", DataTable).row_count:  # no "0 selected of 0" for a failed run
+            self.query_one("#pasa-results-title", Label).update(NO_RESULTS)
 
     def show_event(self, event) -> None:
         """One engine event: its own handler where the tree or the table grows, else its summary."""
@@ -284,8 +308,7 @@ class PaperSearchPane(Vertical):
         self._fill_results(event.results, "judged")
         self.query_one("#pasa-cancel", Button).disabled = True
         self.cancel_token = None
-        for button in ("#pasa-export-bib", "#pasa-export-json"):
-            self.query_one(button, Button).disabled = not event.results
+        self.query_one("#pasa-export", Button).disabled = not event.results
         self._status(event.summary())
         if event.library_added:
             self.post_message(LibraryChanged())
@@ -299,11 +322,20 @@ class PaperSearchPane(Vertical):
             table.add_row(str(rank), f"{paper.score:.2f}", "-" if parts.p_true is None else f"{parts.p_true:.2f}",
                           f"{parts.query_dense:.2f}/{parts.query_lexical:.2f}",
                           f"{parts.citation_context:.2f}" if parts.citing_sentence else "-", mark,
-                          plain(_short(paper.title, 70)), key=str(paper.paper_id))
+                          Text(visible(paper.title), no_wrap=True, overflow="ellipsis"), key=str(paper.paper_id))
         selected = sum(paper.selected for paper in results)
         where = "plain search, before the crawl" if stage == "plain" else "crawl"
         self.query_one("#pasa-results-title", Label).update(
             f"Results by score ({where}): {selected} selected of {len(results)}")
+
+    def _clear_results(self) -> None:
+        """A new search (or one that fails at once, on a bad date) leaves nothing of the previous one."""
+        self.query_one("#pasa-results", DataTable).clear()
+        self.query_one("#pasa-results-title", Label).update(NO_RESULTS)
+        self._detail(Text(NO_DETAIL))
+        self.selected_paper = None
+        for button in ("#pasa-export", "#pasa-open"):
+            self.query_one(button, Button).disabled = True
 
     # -- details -----------------------------------------------------------------------------------
     @on(Tree.NodeHighlighted, "#pasa-tree")
@@ -376,26 +408,68 @@ class PaperSearchPane(Vertical):
             return self.finished.selected or self.finished.results
         return []
 
-    @on(Button.Pressed, "#pasa-export-bib")
-    def export_bib(self) -> None:
-        self._export("bib")
+    @on(Button.Pressed, "#pasa-export")
+    def export(self) -> None:
+        """The selected papers through core/exports.py, to the chosen file or exports/ in the data folder."""
+        from scholar_tui.core.exports import ExportError, export_markdown, export_papers, export_path, gather
+        from scholar_tui.core.exports import search_markdown
 
-    @on(Button.Pressed, "#pasa-export-json")
-    def export_json(self) -> None:
-        self._export("json")
-
-    def _export(self, fmt: str) -> None:
-        from scholar_tui.core.pasa.export import export_results
-
-        stem = self.query_one("#pasa-export-path", Input).value.strip() or "pasa-results"
-        path = Path(stem).expanduser()
-        path = path if path.suffix == f".{fmt}" else path.with_name(path.name + f".{fmt}")
+        ranked = self.results()
+        fmt = str(self.query_one("#pasa-export-format", Select).value)
+        path = export_path(self.services.where, self.query_one("#pasa-export-path", Input).value, "paper-search", fmt)
         try:
-            count = export_results(path, fmt, self.library, self.query_text, self.date, self.results())
-        except OSError as error:
-            self._status(f"export failed: {error}", "red")
+            references = gather(self.library, [paper.paper_id for paper in ranked])
+            written = (export_markdown(path, search_markdown(self.query_text, self.date, ranked, references), references)
+                       if fmt == "md" else export_papers(path, fmt, references))
+        except ExportError as error:
+            self._status(str(error), "red")
             return
-        self._status(f"exported {count} papers to {path.resolve()}")
+        self._status(written.summary())
+
+    # -- past searches ---------------------------------------------------------------------------------
+    @on(Button.Pressed, "#pasa-past")
+    def choose_past(self) -> None:
+        entries = kept.entries(self.services.where, "paper-search", limit=200)
+        if not entries:
+            self._status("No past searches yet: each search is kept here once it finishes.", "yellow")
+            return
+        self.app.push_screen(PastRunsScreen("Past searches", entries), self.reopen)
+
+    def reopen(self, entry_id: int | None) -> None:
+        """A kept search as it finished: its ranking, details and export, without running anything."""
+        entry = kept.entry(self.services.where, entry_id) if entry_id is not None else None
+        if entry is None or not entry["result"]:
+            return
+        if self.cancel_token is not None:
+            self.cancel_token.cancel()
+        finished = kept.paper_search_replay(entry["result"])
+        self.query_text, self.date = entry["text"], entry["context"].get("date")
+        self.query_one("#pasa-query", Input).value = self.query_text
+        self.query_one("#pasa-date", Input).value = self.date or ""
+        self.nodes.clear()
+        self.verdicts.clear()
+        self.papers.clear()
+        self._clear_results()
+        self._replay_tree(finished)
+        self._on_finished(finished)
+        self._status(f"reopened from {entry['created_at'][:16].replace('T', ' ')}: {finished.summary()}")
+
+    def _replay_tree(self, finished: CrawlFinished) -> None:
+        """The kept ranking as a tree: the query → how each paper was found → the papers."""
+        tree = self.query_one("#pasa-tree", Tree)
+        tree.clear()
+        tree.root.set_label(Text(_short(self.query_text, 90), style="bold"))
+        tree.root.data = {"kind": "query"}
+        groups: dict[str, TreeNode] = {}
+        for paper in finished.results:
+            origin = paper.found_by or "found"
+            if origin not in groups:
+                groups[origin] = tree.root.add(plain(origin, "bold"), data={"kind": "origin"}, expand=True)
+            style = "bold green" if paper.selected else "red"
+            groups[origin].add_leaf(Text.assemble((f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
+                                                  plain(_short(paper.title)), (f"  {paper.date or ''}", "dim")),
+                                    data={"kind": "paper", "paper_id": paper.paper_id})
+        tree.root.expand()
 
     def action_open_paper(self) -> None:
         if self.selected_paper is None:

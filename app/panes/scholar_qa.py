@@ -7,7 +7,6 @@ the UI thread (``call_from_thread``) and is written where it belongs in its own 
 from __future__ import annotations
 
 import json
-import time
 
 from rich.syntax import Syntax
 from rich.text import Text
@@ -16,7 +15,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
+from scholar_tui.core import history as kept
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
@@ -30,17 +31,23 @@ class ScholarQAPane(Vertical):
         super().__init__(**kwargs)
         self.services = services
         self._engine = None
-        self.history: list[dict] = []
+        self.history: list[dict] = []  # this session's answers, in the order asked
+        self.past: list[dict] = []  # the History list's entries (core/history.py), newest first
+        self.shown: dict | None = None  # the kept result on screen: {"answer": …, "solution": …}
+        self._solution: dict | None = None  # the live run's SolutionChosen, kept with its answer
         self._feedback_lines: list[Text] = []
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="qa-ask-row"):
-            yield Input(placeholder="Ask about scholars and papers, e.g. Who are the coauthors of Marcus Michelen?",
-                        id="qa-question")
+            yield HistoryInput(placeholder="Ask about scholars and papers, e.g. Who are the coauthors of Marcus Michelen?",
+                               id="qa-question")
             yield Button("Ask", id="qa-ask", variant="primary")
         yield Static("", id="qa-hint")
         with Horizontal(id="qa-body"):
             with VerticalScroll(id="qa-views"):
+                # the answer first: at any height it is what a person reads, the steps follow
+                yield Label("Answer", classes="section-title")
+                yield Static("", id="qa-answer")
                 yield Label("Solution", classes="section-title")
                 yield Static("", id="qa-solution")
                 yield Label("Program", classes="section-title")
@@ -49,15 +56,27 @@ class ScholarQAPane(Vertical):
                 yield Static("", id="qa-result")
                 yield Label("AutoFeedback", classes="section-title")
                 yield Static("", id="qa-feedback")
-                yield Label("Answer", classes="section-title")
-                yield Static("", id="qa-answer")
             with Vertical(id="qa-side"):
                 yield Label("History", classes="section-title")
                 yield ListView(id="qa-history")
+                yield Input(placeholder="export file (default: exports/ in the data folder)", id="qa-export-path")
                 with Horizontal(classes="buttons"):
                     yield Button("Copy answer", id="qa-copy")
-                    yield Button("Export", id="qa-export")
+                    yield Button("Export .md", id="qa-export",
+                                 tooltip="The question, answer, evidence and program, with a bibliography, as Markdown")
                 yield Static("", id="qa-status")
+
+    def on_mount(self) -> None:
+        self.load_past()
+
+    def load_past(self) -> None:
+        """The History list and the question box's recall, from the kept runs (past sessions too)."""
+        self.past = kept.entries(self.services.where, "scholar-qa", limit=200)
+        self.query_one("#qa-question", HistoryInput).set_past([entry["text"] for entry in self.past])
+        listing = self.query_one("#qa-history", ListView)
+        listing.clear()
+        listing.extend(ListItem(Label(Text.assemble(plain(entry["text"]), (f"  {entry['created_at'][:10]}", "dim"))))
+                       for entry in self.past)
 
     def on_show(self) -> None:
         self.show_missing()
@@ -81,6 +100,8 @@ class ScholarQAPane(Vertical):
         self.query_one("#qa-status", Static).update("[dim]working…[/]")
         self.query_one("#qa-ask", Button).disabled = True
         self._feedback_lines = []
+        self._solution = None
+        self.shown = None
         self.run_question(question)
 
     @work(thread=True, exclusive=True, group="soay", exit_on_error=False)
@@ -92,7 +113,7 @@ class ScholarQAPane(Vertical):
 
                 self._engine = open_soay(self.services.where, self.services.settings,
                                          embedder=self.services.embedder(), llm_provider=self.services.llm)
-            for event in self._engine.run(question):
+            for event in kept.remembered(self.services.where, "scholar-qa", question, self._engine.run(question)):
                 self.app.call_from_thread(self.show, event)
         except Exception as error:  # noqa: BLE001 - shown in the pane, never a crash
             self.app.call_from_thread(self.show, Failed("engine", str(error)))
@@ -104,8 +125,8 @@ class ScholarQAPane(Vertical):
     def enable_ask(self) -> None:
         self.query_one("#qa-ask", Button).disabled = False
 
-    def show(self, event: Event) -> None:
-        """One engine event, in its own words, in the view it belongs to.
+    def show(self, event: Event, *, replay: bool = False) -> None:
+        """One engine event, in its own words, in the view it belongs to (``replay``: a kept run shown again).
 
         Every view is a ``Text``: the words come from the library, the program and the model (an
         author named ``[@click=app.quit]``, a value cut at an unbalanced ``[``), never markup."""
@@ -113,6 +134,7 @@ class ScholarQAPane(Vertical):
         if isinstance(event, EntityLinked):
             self.show_status(event.summary())
         elif isinstance(event, SolutionChosen):
+            self._solution = event.to_json()
             ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
             self.query_one("#qa-solution", Static).update(
                 assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim")))
@@ -138,34 +160,68 @@ class ScholarQAPane(Vertical):
         elif isinstance(event, Failed):
             self.query_one("#qa-answer", Static).update(plain(line, "red"))
         elif isinstance(event, Finished):
+            self.shown = {"answer": event.answer.as_dict(), "solution": self._solution}
+            if replay:
+                return
             self.history.append(event.answer.as_dict())
-            self.query_one("#qa-history", ListView).append(ListItem(Label(plain(event.answer.question))))
+            self.load_past()  # the run was kept just before this event: it heads the list
             self.show_status(event.summary())
             self.enable_ask()
 
     @on(ListView.Selected, "#qa-history")
     def recall(self, message: ListView.Selected) -> None:
+        """A past question reopens with its own solution, program, result, feedback and answer: every
+        view is cleared and filled from that run's kept events, none left from the question before."""
         index = message.list_view.index
-        if index is not None and index < len(self.history):
-            entry = self.history[index]
-            self.query_one("#qa-question", Input).value = entry["question"]
-            # the answer names people of the library: an author called '[@click=app.quit]x[/]' is text
-            self.query_one("#qa-answer", Static).update(plain(entry["answer"] or entry["error"] or "", "bold"))
+        if index is None or index >= len(self.past):
+            return
+        entry = kept.entry(self.services.where, self.past[index]["id"])
+        if entry is None or not entry["result"]:
+            self.query_one("#qa-status", Static).update(plain("that run was not kept in full", "yellow"))
+            return
+        for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer"):
+            self.query_one(view, Static).update("")
+        self._feedback_lines = []
+        self._solution = None
+        self.query_one("#qa-question", Input).value = entry["text"]
+        for event in kept.scholar_replay(entry["result"]):
+            self.show(event, replay=True)
+        self.query_one("#qa-status", Static).update(
+            Text.assemble(("asked ", "dim"), plain(entry["created_at"][:16].replace("T", " "), "dim")))
 
     @on(Button.Pressed, "#qa-copy")
     def copy_answer(self) -> None:
-        if self.history:
-            last = self.history[-1]
-            self.app.copy_to_clipboard(last["answer"] or "")
-            self.query_one("#qa-status", Static).update("[dim]answer copied[/]")
+        """Copy the answer on screen (a reopened one included), never another run's."""
+        answer = (self.shown or {}).get("answer") or {}
+        if not answer.get("answer"):
+            self.query_one("#qa-status", Static).update(plain("no answer on screen to copy", "yellow"))
+            return
+        self.app.copy_to_clipboard(answer["answer"])
+        self.query_one("#qa-status", Static).update(plain("answer copied", "dim"))
 
     @on(Button.Pressed, "#qa-export")
     def export(self) -> None:
-        folder = self.services.where.data_dir / "exports"
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / f"scholar-qa-{time.strftime('%Y%m%d-%H%M%S')}.json"
-        path.write_text(json.dumps(self.history, indent=2, ensure_ascii=False, default=str), encoding="utf-8")
-        self.query_one("#qa-status", Static).update(plain(f"exported {len(self.history)} answers to {path}", "dim"))
+        """The answer on screen as Markdown (answer, evidence, program, bibliography): core/exports.py."""
+        from scholar_tui.core.exports import ExportError, cited_paper_ids, export_markdown, export_path, gather
+        from scholar_tui.core.exports import question_markdown
+        from scholar_tui.indexes.library import Library
+
+        answer = (self.shown or {}).get("answer")
+        if not answer:
+            self.query_one("#qa-status", Static).update(plain("ask or reopen a question first", "yellow"))
+            return
+        chosen = self.query_one("#qa-export-path", Input).value
+        path = export_path(self.services.where, chosen, "scholar-qa", "md")
+        library = Library.open(self.services.where)
+        try:
+            references = gather(library, cited_paper_ids([answer.get("value"), answer.get("result")]))
+            written = export_markdown(path, question_markdown(answer, references), references)
+        except ExportError as error:
+            self.query_one("#qa-status", Static).update(plain(str(error), "red"))
+            return
+        finally:
+            library.close()
+        self.query_one("#qa-status", Static).update(plain(f"exported the answer and {written.count} references to {path}"))
 
     def on_unmount(self) -> None:
         if self._engine is not None:

@@ -227,8 +227,8 @@ class SettingsPane(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="settings-hint")
+        yield Playground(self.services, id="playground")  # first: what a person opens the tab for
         yield ModelsPanel(self.services, id="models-panel")
-        yield Playground(self.services, id="playground")
         yield DoctorPanel(self.services, id="doctor-panel")
         yield ConfigPanel(self.services, id="config-panel")
 

@@ -104,3 +104,16 @@ def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None
             log.finish_loop(loop_id, "fixed_by_hand", final_request=text, final_response=result.response)
         result.loop_status = log.loop(loop_id)["status"]
     return result
+
+
+NOTHING_FOR_A_PERSON = frozenset({"E_NOTHING_NEW"})
+"""Error codes no person can fix: a PaSa search whose every hit was already queued found nothing new,
+and rewording it by hand would not help the crawl either."""
+
+
+def needs_person(rounds: list[dict]) -> bool:
+    """Whether a loop that hit its limit waits for a person: not when every failed round only found
+    nothing new (``E_NOTHING_NEW``); a loop with any other failure, or none recorded, does."""
+    failed = [row for row in rounds if not row.get("ok")]
+    codes = {row["response"].get("code") if isinstance(row.get("response"), dict) else None for row in failed}
+    return not failed or not codes <= NOTHING_FOR_A_PERSON
