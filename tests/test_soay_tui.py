@@ -95,9 +95,9 @@ async def test_history_reopens_each_question_with_its_own_answer(where, imported
         assert "searchPerson → getCoauthors" in text_of(app, "#qa-solution")
         assert "getCoauthors(person_id=person['person_id'])" in app.query_one("#qa-program", Static).content.code
         assert "Xuan-Truong Vu" in text_of(app, "#qa-result")
-        assert "Marcus Michelen's coauthors: Xuan-Truong Vu." in text_of(app, "#qa-answer")
+        assert "The coauthors of Marcus Michelen: Xuan-Truong Vu." in text_of(app, "#qa-answer")
         await pilot.click("#qa-copy")
-        assert app.clipboard == "Marcus Michelen's coauthors: Xuan-Truong Vu."
+        assert app.clipboard == "The coauthors of Marcus Michelen: Xuan-Truong Vu."
         # and the second one reopens as itself: no program or result left from the first
         listing.index = history_item(app, second)
         listing.focus()
