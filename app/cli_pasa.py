@@ -16,6 +16,7 @@ import click
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text
 from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
+from scholar_tui.core.pasa.fit import CLOSEST_SHOWN
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -162,14 +163,18 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
         _say(f"exported {count} selected papers to {path} ({fmt})", as_json)
     if as_json:
         emit_json({"query": query, "date": date, "model": llm.model_name, "head": agent.head.origin if agent.head else None,
+                   "nothing_fits": finished.nothing_fits,
                    "results": [asdict(paper) for paper in shown],
                    "queue": finished.queue, "stop_reason": finished.stop_reason, "actions": finished.actions,
                    "llm_calls": finished.llm_calls, "seconds": finished.seconds,
                    "first_results_seconds": finished.first_results_seconds,
                    "events": [event.to_json() for event in events if event.kind not in ("ranking", "finished")]})
         return
-    if not shown:
-        click.echo("no paper was selected" + ("" if show_all else " (--all lists every paper of the pool)"))
+    if finished.nothing_fits:  # said plainly, the closest papers shown as such (not as answers)
+        click.echo(terminal_text(finished.nothing_fits))
+        if not show_all:
+            shown = finished.results[:CLOSEST_SHOWN]
+            click.echo(f"the closest {counted(len(shown), 'paper')}, not selected (--all lists every paper of the pool):")
     for rank, paper in enumerate(shown, start=1):
         click.echo(terminal_text(f"{rank:>3}. {paper.line()}"))
         click.echo(terminal_text(f"       {paper.rationale}"))
