@@ -38,7 +38,8 @@ def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool |
 @click.command()
 @click.argument("question")
 @click.option("--choice", "choice", type=CHOICE_MODES, default="auto", show_default=True,
-              help="How the solution is chosen: the classifier, the LLM on close calls, or always the LLM.")
+              help="How the plan is chosen: by the question's asked kind and cues (auto, retrieval), or the LLM "
+                   "among the top three.")
 @click.option("--code", "code", type=CODE_MODES, default="template", show_default=True,
               help="template: the program written for the chosen solution; model: the LLM writes it.")
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
@@ -141,15 +142,21 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
 @click.option("--baseline-limit", default=24, show_default=True,
               help="Test questions for the slow step-by-step baseline, spread over hop counts (0: all).")
 @click.option("--choice", type=CHOICE_MODES, default="auto", show_default=True)
+@click.option("--person", "person_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A person-written question set (JSONL: question, expected values or \"abstain\"); "
+                   "default: tests/data/soay-person-dev.jsonl of the sources. Repeat for several.")
 @FEEDBACK
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
 def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit: int, choice: str,
-               feedback: bool | None, as_json: bool) -> None:
-    """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency."""
+               person_files: tuple[Path, ...], feedback: bool | None, as_json: bool) -> None:
+    """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency; then the
+    person-written questions: right / wrong / abstained."""
     from scholar_tui.core.jsonl import read_jsonl
     from scholar_tui.core.soay.bench import compare_with_baseline
+    from scholar_tui.core.soay.engine import final_answer
+    from scholar_tui.core.soay.person_bench import PersonQuestion, default_person_set, run_person_set
     from scholar_tui.core.soay.prompts import SoAyRecord
 
     path = bench_file or default_bench_path(obj)
@@ -158,14 +165,18 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
     test = [record for record in read_jsonl(path, SoAyRecord) if record.split == "test"]
     if limit:
         test = test[:limit]
+    person_sets = [(p, read_jsonl(p, PersonQuestion)) for p in (person_files or filter(None, [default_person_set()]))]
     engine = _engine(obj, choice, "template", "local", feedback, source="bench-soay")
     try:
         soay_run, baseline_run = compare_with_baseline(engine, test, baseline_limit)
+        person_reports = [run_person_set(p.name, questions, lambda q: final_answer(engine.run(q)))
+                          for p, questions in person_sets]
     finally:
         engine.close()
     runs = [soay_run, baseline_run]
     if as_json:
-        emit_json([run.as_dict() for run in runs])
+        emit_json({"soaybench": [run.as_dict() for run in runs],
+                   "person": [report.as_dict() for report in person_reports]})
         return
     click.echo(f"SoAyBench test split: {path} ({len(test)} questions; baseline on {len(baseline_run.latencies_s)})")
     for run in runs:
@@ -177,3 +188,22 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
                                                                      ("EM", "DS", "WS", "WP", "EE", "ACC")))
     if baseline_run.median_latency_s and soay_run.median_latency_s:
         click.echo(f"\nSoAy is {baseline_run.median_latency_s / soay_run.median_latency_s:.1f}x faster (median).")
+    _print_person_reports(person_reports)
+
+
+def _print_person_reports(reports) -> None:
+    """Right / wrong / abstained per person-written set, and every wrong answer in full."""
+    if not reports:
+        click.echo("\nperson-written questions: none (give --person FILE)")
+        return
+    click.echo(f"\nperson-written questions (right = holds the expected value or abstains where the library has "
+               f"nothing; abstained = the plain not-in-the-library sentence):")
+    click.echo(f"  {'set':<34} {'n':>4} {'right':>12} {'wrong':>12} {'abstained':>12}")
+    for report in reports:
+        cells = " ".join(f"{report.count(v):>4} {report.percent(v):5.1f} %" for v in ("right", "wrong", "abstained"))
+        click.echo(f"  {report.name:<34} {len(report.outcomes):>4} {cells}")
+    for report in reports:
+        for outcome in report.outcomes:
+            if outcome.verdict == "wrong":
+                click.echo(terminal_text(f"  wrong · {report.name} {outcome.id}: {outcome.question} → "
+                                         f"{outcome.answer} (expected {outcome.expected})"))

@@ -15,11 +15,13 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
-from scholar_tui.app.widgets.markup import escape
+from rich.text import Text
+
+from scholar_tui.app.widgets.markup import escape, plain
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
-    AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
+    Abstained, AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
 )
 from scholar_tui.indexes.records import show_controls
 
@@ -123,8 +125,12 @@ class ScholarQAPane(Vertical):
             colour = "green" if good else "yellow"
             self._feedback_lines.append(f"[{colour}]{line}[/]")
             self.query_one("#qa-feedback", Static).update("\n".join(self._feedback_lines))
-        elif isinstance(event, AnswerPhrased):
-            self.query_one("#qa-answer", Static).update(f"[b]{escape(event.text)}[/]")
+        elif isinstance(event, AnswerPhrased | Abstained):
+            # the answer (or the sentence saying what the library lacks) and the calls it came from
+            shown = plain(event.text, "bold" if isinstance(event, AnswerPhrased) else "bold yellow")
+            if event.sources:
+                shown = Text.assemble(shown, "\n", plain(f"from {'; '.join(event.sources)}", "dim"))
+            self.query_one("#qa-answer", Static).update(shown)
         elif isinstance(event, Failed):
             self.query_one("#qa-answer", Static).update(f"[red]{line}[/]")
         elif isinstance(event, Finished):
@@ -139,7 +145,7 @@ class ScholarQAPane(Vertical):
         if index is not None and index < len(self.history):
             entry = self.history[index]
             self.query_one("#qa-question", Input).value = entry["question"]
-            self.query_one("#qa-answer", Static).update(f"[b]{entry['answer'] or entry['error']}[/]")
+            self.query_one("#qa-answer", Static).update(plain(entry["answer"] or entry["error"] or "", "bold"))
 
     @on(Button.Pressed, "#qa-copy")
     def copy_answer(self) -> None:

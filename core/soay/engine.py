@@ -1,12 +1,16 @@
-"""SoAy inference: question → entity → solution → program → sandbox → answer, as typed events.
+"""SoAy inference: question → entities → plan → program → sandbox → checked answer, as typed events.
 
 Which parts a model decides, and how (reported in every answer):
-- the solution: retrieval over the intents' seen phrasings; the LLM picks among the top three,
-  constrained to their letters, when retrieval is unsure (``choice_mode``);
-- the program: ``template`` runs the program written for the chosen intent (the honest mode for a
-  135M model, which cannot write programs); ``model`` lets the LLM write it from the solution and
-  the programs of that solution as examples — for a bigger model. Either runs in the sandbox.
-The entity is a span of the question found by the fuzzy-search APIs, never generated.
+- the plan (a combination of the solution library generated from the API graph, ``plans.py``):
+  chosen by what the question asks for and what it starts from (``choose.py``); with
+  ``choice_mode="llm"`` the LLM picks among the top three by their descriptions, constrained to
+  their letters;
+- the program: ``template`` runs the plan's generated program (the honest mode for a 135M model,
+  which cannot write programs); ``model`` lets the LLM write it from the plan and the programs of
+  that solution as examples — for a bigger model. Either runs in the sandbox.
+The entities are spans of the question found by the fuzzy-search APIs, never generated. The value
+is checked against the kind the question asks for (``core.answer_kind``) and cited by the API
+calls that produced it; a missing value, or one of another kind, is said in one plain sentence.
 """
 
 from __future__ import annotations
@@ -18,18 +22,21 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.readiness import api_missing
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
-from scholar_tui.core.soay.entities import Mention, find_entity
-from scholar_tui.core.soay.intents import INTENTS, Intent
-from scholar_tui.core.soay.retrieval import ChoiceMode, IntentIndex, choose_intent
+from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
+from scholar_tui.core.soay.entities import Mention, find_paper, find_people
+from scholar_tui.core.soay.plans import FIELD_NOUNS, Plan, default_plans
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
     from scholar_tui.core.autofeedback import FeedbackLoop, FeedbackRecord
 
 CodeMode = Literal["template", "model"]
+ChoiceMode = Literal["auto", "retrieval", "llm"]
+LETTERS = "ABC"
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -50,10 +57,13 @@ class SolutionChosen(Event):
     mode: str
     candidates: list[tuple[str, float]]
     probabilities: dict[str, float] = field(default_factory=dict)
+    asked: str = "text"
+    description: str = ""
     kind: str = "solution_chosen"
 
     def summary(self) -> str:
-        return f"solution: {' → '.join(self.solution)} ({counted(self.hops, 'hop')}, intent {self.intent}, chosen by {self.mode})"
+        return (f"solution: {' → '.join(self.solution)} ({counted(self.hops, 'hop')}, asks for a {self.asked}, "
+                f"chosen by {self.mode}) · {self.description}")
 
 
 @dataclass
@@ -82,11 +92,26 @@ class ProgramRan(Event):
 
 @dataclass
 class AnswerPhrased(Event):
-    """The program's value, phrased as the intent answers (``value`` as the program returned it)."""
+    """The program's value, phrased (``value`` as the program returned it), with the calls it came from."""
 
     text: str
     value: Any
+    sources: list[str] = field(default_factory=list)
     kind: str = "answer_phrased"
+
+    def summary(self) -> str:
+        cited = f" (from {'; '.join(self.sources)})" if self.sources else ""
+        return f"answer: {self.text}{cited}"
+
+
+@dataclass
+class Abstained(Event):
+    """The library holds no value of the kind asked: said in one sentence, never a value of another kind."""
+
+    text: str
+    reason: str  # "missing" (null or empty) or "wrong kind" (a value that does not answer the question)
+    sources: list[str] = field(default_factory=list)
+    kind: str = "abstained"
 
     def summary(self) -> str:
         return f"answer: {self.text}"
@@ -111,14 +136,15 @@ class Finished(Event):
 
     def summary(self) -> str:
         total = self.answer.timings_ms.get("total", 0)
-        return f"{'answered' if self.answer.ok else 'no answer'} in {total:.0f} ms"
+        said = "said what the library lacks" if self.answer.abstained else "answered"
+        return f"{said if self.answer.ok else 'no answer'} in {total:.0f} ms"
 
     def to_json(self) -> dict:
         return {"kind": self.kind, **self.answer.as_dict()}
 
 
 SoAyEvent = (EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | FeedbackRound | FeedbackFinished
-             | AnswerPhrased | Failed | Finished)
+             | AnswerPhrased | Abstained | Failed | Finished)
 
 
 @dataclass
@@ -135,6 +161,12 @@ class SoAyAnswer:
     result: dict[str, Any] | None = None
     value: Any = None
     answer: str | None = None
+    abstained: bool = False
+    """The answer is the plain sentence saying what the library lacks (``answer``); ``value`` is then None."""
+    asked: str | None = None
+    """The kind of answer the question asks for (``core.answer_kind.Kind``)."""
+    sources: list[str] = field(default_factory=list)
+    """The API calls the answer came from (``getPublication(pub_id='paper:3')``)."""
     error: str | None = None
     error_stage: str | None = None
     feedback: dict[str, Any] | None = None
@@ -153,8 +185,107 @@ def render_value(value: Any) -> str:
     return str(value)
 
 
-def phrase_answer(intent: Intent, entity: str, value: Any) -> str:
-    return intent.answer_phrase.format(name=entity, title=entity, result=render_value(value))
+ROLES = {"first_author": "the first author of", "coauthors": "the coauthors of", "pubs": "the papers of",
+         "authors": "the authors of"}
+
+
+@dataclass(frozen=True)
+class Linked:
+    """What a question starts from: its entities (one, or a pair of people) and the plan's arguments."""
+
+    mentions: tuple[Mention, ...]
+
+    @property
+    def start(self) -> str:
+        if self.mentions[0].kind == "paper":
+            return "paper"
+        return "pair" if len(self.mentions) > 1 else "person"
+
+    def masked(self, question: str) -> str:
+        for mention in sorted(self.mentions, key=lambda m: -m.start):
+            question = question[: mention.start] + SLOT + question[mention.end :]
+        return question
+
+    def names(self) -> str:
+        return " and ".join(m.matched for m in self.mentions)
+
+
+def link(question: str, api: Any) -> Linked | None:
+    """The paper the question names, else the scholars it names (two: a pair)."""
+    paper = find_paper(question, api)
+    if paper is not None:
+        return Linked((paper,))
+    people = find_people(question, api)
+    return Linked(tuple(people[:2])) if people else None
+
+
+def subject_of(plan: Plan, linked: Linked, topic: str | None) -> str:
+    """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
+    subject = linked.names()
+    for route in plan.routes:
+        role = "the joint papers of" if route == "pubs" and plan.narrow == "pair" else ROLES[route]
+        subject = f"{role} {subject}"
+        if route == "pubs" and plan.narrow == "topic" and topic:
+            subject += f" on {topic}"
+    return subject
+
+
+def field_noun(plan: Plan) -> str:
+    return FIELD_NOUNS.get(plan.field, plan.field.rsplit(".", 1)[-1].replace("_", " "))
+
+
+def render_value(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(render_value(item) for item in value) if value else "(none)"
+    if value is None:
+        return "(unknown)"
+    return str(value)
+
+
+def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
+    if plan.count:
+        counted_what = subject.removeprefix("the ")
+        return f"Number of {counted_what}: {value}."
+    noun = field_noun(plan)
+    return f"{noun[:1].upper()}{noun[1:]} of {subject}: {render_value(value)}."
+
+
+def _missing(value: Any) -> bool:
+    if value is None or value == "" or value == []:
+        return True
+    return isinstance(value, list) and all(_missing(item) for item in value)
+
+
+def expected_kind(asked: Kind, plan: Plan) -> Kind:
+    """The kind the value is checked against: the question's, or the plan's when the question names none
+    (and a venue answers a "where" as well as a place)."""
+    if asked is Kind.TEXT or {asked, plan.kind} <= {Kind.PLACE, Kind.VENUE}:
+        return plan.kind
+    return asked
+
+
+def checked_answer(plan: Plan, asked: Kind, subject: str, value: Any) -> tuple[str, str]:
+    """(text, reason): the phrased value when it is of the kind asked (reason ""), else the one sentence
+    saying what the library lacks (reason "missing" for null or empty, "wrong kind" for a value that
+    does not answer the question: a year for a "where" is never shown as the place)."""
+    kind = expected_kind(asked, plan)
+    if plan.count or not _missing(value):
+        if fits(kind, value):
+            return phrase_answer(plan, subject, value), ""
+        reason = "wrong kind"
+    else:
+        reason = "missing"
+    noun = field_noun(plan) if reason == "missing" or kind is plan.kind else kind.noun
+    return abstain_sentence(noun, subject), reason
+
+
+def cite(result: SandboxResult, plan: Plan) -> list[str]:
+    """The calls of the plan's last API that produced the value: the record it came from."""
+    calls = [call for call in result.calls if call.ok and call.name == plan.hops[-1].api]
+    shown = [f"{call.name}({', '.join(f'{k}={v!r}' for k, v in call.arguments.items())})" for call in calls[:3]]
+    if len(calls) > 3:
+        shown.append(f"… {len(calls) - 3} more {plan.hops[-1].api} calls")
+    return shown
 
 
 MODEL_CODE_PREFIX = (
@@ -163,13 +294,12 @@ MODEL_CODE_PREFIX = (
 )
 
 
-def model_code_prompt(question: str, intent: Intent, api_signatures: str, entity: str,
+def model_code_prompt(question: str, plan: Plan, api_signatures: str, entity: str,
                       previous: "FeedbackRecord | None" = None) -> str:
-    examples = [other for other in INTENTS if other.solution == intent.solution][:2]
+    examples = [other for other in default_plans() if other.solution == plan.solution and other.narrow == ""][:2]
     shots = "\n\n".join(
-        f"Question: {other.seen_phrasings[0].format(name='Ada Lovelace', title='On Computable Numbers')}\n"
-        f"Solution: {' -> '.join(other.solution)}\n```python\n"
-        f"{other.program_for('Ada Lovelace' if other.entity == 'person' else 'On Computable Numbers')}\n```"
+        f"Task: {other.description}\nSolution: {' -> '.join(other.solution)}\n```python\n"
+        f"{other.program_for('Ada Lovelace' if other.start != 'paper' else 'On Computable Numbers', 'Alan Turing')}\n```"
         for other in examples
     )
     retry = ""
@@ -177,13 +307,34 @@ def model_code_prompt(question: str, intent: Intent, api_signatures: str, entity
         retry = f"This program failed:\n```python\n{previous.request}\n```\nFeedback: {previous.feedback}\nCorrected program:\n"
     return (
         f"{MODEL_CODE_PREFIX}{api_signatures}\n\n{shots}\n\n"
-        f"Question: {question}\nSolution: {' -> '.join(intent.solution)}\n"
+        f"Question: {question}\nTask: {plan.description}\nSolution: {' -> '.join(plan.solution)}\n"
         f"# the entity to search for is {entity!r}\n{retry}```python\n"
     )
 
 
+CHOICE_PREFIX = (
+    "You map a user's question about scholars or papers to the request it makes.\n"
+    "Reply with the letter of the matching request only.\n\n"
+)
+
+
+def choice_prompt(question: str, options: list[Plan]) -> str:
+    lines = [f"{LETTERS[i]}) {plan.description}" for i, plan in enumerate(options)]
+    return CHOICE_PREFIX + "Requests:\n" + "\n".join(lines) + f"\n\nQuestion: {question}\nRequest:"
+
+
+@dataclass
+class PlanChoice:
+    plan: Plan
+    reading: Reading
+    candidates: list[tuple[str, float]]
+    mode: str
+    probabilities: dict[str, float] = field(default_factory=dict)
+    supported: bool = True  # some word of the question names what the plan returns
+
+
 class SoAyEngine:
-    """One engine per app: it holds the intent index, the sandbox worker and an API connection.
+    """One engine per app: it holds the plan library, the sandbox worker and an API connection.
 
     ``api`` answers entity look-ups in this process; programs call the APIs in the sandbox.
     """
@@ -191,7 +342,7 @@ class SoAyEngine:
     def __init__(
         self,
         api: Any,
-        embedder: Any,
+        embedder: Any = None,
         *,
         llm_provider: Callable[[], Any] | None = None,
         sandbox: Sandbox | None = None,
@@ -202,7 +353,8 @@ class SoAyEngine:
         cache_dir: Path | None = None,
     ) -> None:
         self.api = api
-        self.index = IntentIndex(embedder, cache_dir=cache_dir)
+        self.plans = default_plans()
+        self.embedder = embedder  # kept for callers; the plan choice needs no embedding
         self.llm_provider = llm_provider
         self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
         self.choice_mode = choice_mode
@@ -214,6 +366,22 @@ class SoAyEngine:
 
     def _llm(self):
         return self.llm_provider() if self.llm_provider is not None else None
+
+    def choose(self, question: str, linked: Linked) -> PlanChoice:
+        reading = read_question(linked.masked(question), linked.start)  # type: ignore[arg-type]
+        ranked = rank_plans(reading, self.plans)
+        candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
+        llm = self._llm() if self.choice_mode == "llm" else None
+        if llm is None or len(ranked) < 2:
+            return PlanChoice(ranked[0][0], reading, candidates, "rules", supported=support(ranked[0][0], reading) > 0)
+        options = [plan for plan, _ in ranked[: len(LETTERS)]]
+        letters = list(LETTERS[: len(options)])
+        probabilities = llm.choose(choice_prompt(reading.masked, options), letters, max_tokens=1)
+        picked = max(letters, key=lambda letter: probabilities[letter])
+        chosen = options[letters.index(picked)]
+        return PlanChoice(chosen, reading, candidates, "llm",
+                          {options[letters.index(k)].key: v for k, v in probabilities.items()},
+                          supported=support(chosen, reading) > 0)
 
     def run(self, question: str) -> Iterator[SoAyEvent]:
         """The question through every stage, one event each; the last is always ``Finished``."""
@@ -236,26 +404,36 @@ class SoAyEngine:
         if missing is not None:  # nothing to link the question to: say what to import
             yield from fail(missing.what, missing.summary())
             return
-        mention = find_entity(question, self.api)
+        linked = link(question, self.api)
         lap("entity")
-        if mention is None:
+        if linked is None:
             yield from fail("entity", "no scholar or paper of the library is named in the question: check the "
                             "spelling, or import their papers (Library tab F5, `scholar-tui import`)")
             return
-        answer.entity, answer.entity_kind = mention.text, mention.kind
-        yield EntityLinked(mention)
+        head = linked.mentions[0]
+        answer.entity, answer.entity_kind = linked.names(), linked.start
+        for mention in linked.mentions:
+            yield EntityLinked(mention)
 
-        intent_slot = "{name}" if mention.kind == "person" else "{title}"
-        llm = self._llm() if self.choice_mode != "retrieval" else None
-        choice = choose_intent(self.index, mention.masked(question, intent_slot), mention.kind, llm, self.choice_mode)
-        intent = choice.intent
-        answer.intent, answer.solution, answer.choice_mode = intent.key, list(intent.solution), choice.mode
+        choice = self.choose(question, linked)
+        plan, reading = choice.plan, choice.reading
+        answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
+        answer.asked = reading.asked.value
         lap("solution")
-        yield SolutionChosen(intent.key, list(intent.solution), intent.hops, choice.mode, choice.candidates,
-                             choice.probabilities)
+        yield SolutionChosen(plan.key, list(plan.solution), len(plan.hops), choice.mode, choice.candidates,
+                             choice.probabilities, asked=reading.asked.value, description=plan.description)
 
+        if not choice.supported:  # nothing any API returns is named: no value of another field stands in
+            thing = asked_thing(reading.masked)
+            answer.ok, answer.abstained = True, True
+            answer.answer = abstain_sentence(thing or "record that answers this question", linked.names())
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Abstained(answer.answer, "no field")
+            yield Finished(answer)
+            return
+        other = linked.mentions[1].text if len(linked.mentions) > 1 else None
         if self.feedback is None:
-            program = self._program(question, intent, mention.text, None)
+            program = self._program(question, plan, head.text, None, other, reading.topic)
             answer.program, answer.code_mode = program, self.code_mode
             lap("program")
             yield ProgramWritten(program, self.code_mode)
@@ -264,7 +442,7 @@ class SoAyEngine:
             lap("run")
             yield ProgramRan(result)
         else:
-            result = yield from self._run_with_feedback(question, intent, mention.text, answer)
+            result = yield from self._run_with_feedback(question, plan, head.text, answer, other, reading.topic)
             lap("program_and_run")
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
@@ -274,21 +452,34 @@ class SoAyEngine:
                             "fix the program by hand in the API debugger (F4)")
             yield from fail("run", message)
             return
-        answer.ok, answer.value = True, result.value
-        answer.answer = phrase_answer(intent, mention.matched, result.value)
+        yield from self._judge(answer, plan, reading, linked, result)
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-        yield AnswerPhrased(answer.answer, result.value)
         yield Finished(answer)
 
-    def _program(self, question: str, intent: Intent, entity: str, previous: "FeedbackRecord | None") -> str:
-        """The intent's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
+    def _judge(self, answer: SoAyAnswer, plan: Plan, reading: Reading, linked: Linked,
+               result: SandboxResult) -> Iterator[SoAyEvent]:
+        """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
+        answer.ok, answer.sources = True, cite(result, plan)
+        text, reason = checked_answer(plan, reading.asked, subject_of(plan, linked, reading.topic), result.value)
+        answer.answer = text
+        if reason:
+            answer.abstained = True
+            yield Abstained(text, reason, answer.sources)
+        else:
+            answer.value = result.value
+            yield AnswerPhrased(text, result.value, answer.sources)
+
+    def _program(self, question: str, plan: Plan, entity: str, previous: "FeedbackRecord | None",
+                 other: str | None = None, topic: str | None = None) -> str:
+        """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
         if self.code_mode == "template" and previous is None:
-            return intent.program_for(entity)
+            return plan.program_for(entity, other, topic)
         if previous is not None and self.llm_provider is None:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
-        return self._model_program(question, intent, entity, previous)
+        return self._model_program(question, plan, entity, previous)
 
-    def _run_with_feedback(self, question: str, intent: Intent, entity: str, answer: SoAyAnswer):
+    def _run_with_feedback(self, question: str, plan: Plan, entity: str, answer: SoAyAnswer,
+                           other: str | None = None, topic: str | None = None):
         """The program through an AutoFeedback loop: static scan, sandbox run, dynamic analysis, retries.
 
         A template program that fails is handed to the LLM with the feedback (there is nothing else
@@ -298,13 +489,13 @@ class SoAyEngine:
         assert loop is not None
 
         def generate(history):
-            return self._program(question, intent, entity, history[-1] if history else None)
+            return self._program(question, plan, entity, history[-1] if history else None, other, topic)
 
         def accept(run: SandboxResult, observation) -> bool:
             # An empty answer is an answer in SoAy (a scholar may have no coauthors); failures are not.
             return run.ok and all(call.ok for call in run.calls)
 
-        events = loop.events(question, generate, self.sandbox.run, mode="program", relevant=list(intent.solution),
+        events = loop.events(question, generate, self.sandbox.run, mode="program", relevant=list(plan.solution),
                              accept=accept)
         while True:
             try:
@@ -328,14 +519,14 @@ class SoAyEngine:
         yield ProgramRan(result)
         return result
 
-    def _model_program(self, question: str, intent: Intent, entity: str, previous: "FeedbackRecord | None" = None) -> str:
+    def _model_program(self, question: str, plan: Plan, entity: str, previous: "FeedbackRecord | None" = None) -> str:
         from scholar_tui.core.library.apis import SPECS
 
         llm = self._llm()
         if llm is None:
             raise RuntimeError("code mode 'model' (and AutoFeedback's retries) need an LLM")
         signatures = "\n".join(SPECS[name].signature() for name in SPECS)
-        completion = llm.complete(model_code_prompt(question, intent, signatures, entity, previous),
+        completion = llm.complete(model_code_prompt(question, plan, signatures, entity, previous),
                                   max_tokens=220, stop=["```"])
         return completion.text.strip()
 

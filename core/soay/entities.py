@@ -23,6 +23,8 @@ WORD = re.compile(r"\S+")
 PARTICLES = {"van", "von", "de", "der", "da", "del", "di", "du", "le", "la", "bin", "al"}
 PAPER_THRESHOLD = 0.82
 PERSON_THRESHOLD = 0.6
+PREFIX_WORDS, PREFIX_CHARS = 4, 20  # a title's first words name it only when they are this many
+PREFIX_DISCOUNT = 0.95  # a beginning that reads exactly like the title's still ranks under the whole title
 
 
 @dataclass(frozen=True)
@@ -73,34 +75,101 @@ def _capitalised_runs(question: str) -> list[tuple[int, int]]:
     return runs
 
 
-def find_person(question: str, api: Any) -> Mention | None:
-    best: Mention | None = None
+# Words that never start or end a name typed in lower case ("who did adrian del maestro work with").
+FRAME_WORDS = {
+    "a", "an", "the", "of", "on", "in", "at", "by", "for", "with", "and", "or", "to", "from", "about", "is", "are",
+    "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "who", "whom", "whose", "what", "which",
+    "where", "when", "how", "many", "much", "why", "paper", "papers", "work", "worked", "works", "write", "wrote",
+    "written", "publish", "published", "author", "authors", "coauthors", "co-authors", "collaborators", "their",
+    "his", "her", "its", "this", "that", "these", "those", "me", "tell", "list", "name", "give", "show", "all",
+}
+LOWERCASE_THRESHOLD = 0.85  # an uncapitalised span must read almost exactly like a name
+
+
+def _lowercase_spans(question: str) -> list[tuple[int, int]]:
+    """Runs of two or three words that could be a name typed without capitals."""
+    words = _words(question)
+    spans = []
+    for i in range(len(words)):
+        for j in range(i + 2, min(len(words), i + 3) + 1):
+            inner = [_strip(word).lower() for _, _, word in words[i:j]]
+            if inner[0] in FRAME_WORDS or inner[-1].removesuffix("'s") in FRAME_WORDS or not all(inner):
+                continue
+            spans.append((words[i][0], words[j - 1][1]))
+    return spans
+
+
+def find_people(question: str, api: Any) -> list[Mention]:
+    """Every scholar the question names (one per capitalised run), best match first, each person once;
+    with no capitalised name, runs of two or three words typed in lower case that read as one."""
+    found: list[Mention] = []
     for start, end in _capitalised_runs(question):
-        span = _strip(question[start:end])
-        if len(span) < 2:
-            continue
-        try:
-            hits = api.searchPerson(name=span)
-        except Exception:  # noqa: BLE001 - a span the API refuses is just not a name
-            continue
-        for hit in hits[:3]:
-            # a surname alone may match a full name: compare with the best-fitting part of it
-            score = max(similarity(span, hit["name"]), similarity(span, hit["name"].split()[-1]) * 0.9)
-            if score >= PERSON_THRESHOLD and (best is None or score > best.score):
-                best = Mention("person", span, start, start + len(span), hit["name"], score)
+        mention = _person_in(question, start, end, api)
+        if mention is not None:
+            found.append(mention)
+    if not found:
+        for start, end in _lowercase_spans(question):
+            mention = _person_in(question, start, end, api)
+            if mention is not None and mention.score >= LOWERCASE_THRESHOLD:
+                found.append(mention)
+        found = _non_overlapping(found)
+    found.sort(key=lambda m: -m.score)
+    people: list[Mention] = []
+    for mention in found:
+        if all(mention.matched != other.matched for other in people):
+            people.append(mention)
+    return sorted(people, key=lambda m: m.start)
+
+
+def _non_overlapping(mentions: list[Mention]) -> list[Mention]:
+    kept: list[Mention] = []
+    for mention in sorted(mentions, key=lambda m: (-m.score, -(m.end - m.start))):
+        if all(mention.end <= other.start or mention.start >= other.end for other in kept):
+            kept.append(mention)
+    return kept
+
+
+def find_person(question: str, api: Any) -> Mention | None:
+    people = find_people(question, api)
+    return max(people, key=lambda m: m.score) if people else None
+
+
+def _person_in(question: str, start: int, end: int, api: Any) -> Mention | None:
+    """The library's scholar that a capitalised run of the question names, if any."""
+    span = _strip(question[start:end])
+    if len(span) < 2:
+        return None
+    try:
+        hits = api.searchPerson(name=span)
+    except Exception:  # noqa: BLE001 - a span the API refuses is just not a name
+        return None
+    best: Mention | None = None
+    for hit in hits[:3]:
+        # a surname alone may match a full name: compare with the best-fitting part of it
+        score = max(similarity(span, hit["name"]), similarity(span, hit["name"].split()[-1]) * 0.9)
+        if score >= PERSON_THRESHOLD and (best is None or score > best.score):
+            best = Mention("person", span, start, start + len(span), hit["name"], score)
     return best
 
 
 def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
-    """The span of ``question`` (whole words) that reads most like ``title``."""
+    """The span of ``question`` (whole words) that reads most like ``title`` — or like its first words:
+    a person names a long paper by how it begins ("the paper Zeros of a growing number …")."""
     words = _words(question)
-    n_title = len(title.split())
+    title_words = title.split()
+    n_title = len(title_words)
     best = (0, len(question), 0.0)
     for i in range(len(words)):
-        for j in range(i + max(1, n_title - 3), min(len(words), i + n_title + 3) + 1):
+        for j in range(i + 1, min(len(words), i + n_title + 3) + 1):
             start, end = words[i][0], words[j - 1][1]
             span = _strip(question[start:end])
-            score = similarity(span, title)
+            if j - i < n_title - 3:  # shorter than the title: only as its beginning, and not too short
+                n_span = len(span.split())
+                if n_span < PREFIX_WORDS or len(span) < PREFIX_CHARS:
+                    continue
+                score = similarity(span, " ".join(title_words[:n_span])) * PREFIX_DISCOUNT
+            else:
+                score = similarity(span, title)
             if score > best[2]:
                 offset = question.index(span, start) if span else start
                 best = (offset, offset + len(span), score)
