@@ -24,6 +24,7 @@ def test_a_paper_fits_by_a_key_phrase_or_a_close_dense_match_only():
     assert fits(ADDERNET, "Addernet: Do we really need multiplications in deep learning", "", dense=0.2)
     assert fits("graph neural networks for molecules", "Molecule Edit Graph Attention Network", "", dense=0.65)
     assert not fits("graph neural networks for molecules", "The quest for a quantum neural network", "", dense=0.47)
+    assert fits("graph neural networks", "Semi-supervised classification with graph convolutional networks", "", 0.3)
     assert shares_nothing("dark matter detection with liquid xenon", "Binarized neural networks", "")
     assert not shares_nothing("dark matter detection with liquid xenon", "Theory of simple liquids", "soft matter")
 

@@ -14,7 +14,9 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
-from scholar_tui.app.widgets.markup import escape
+from rich.text import Text
+
+from scholar_tui.app.widgets.markup import escape, plain
 from scholar_tui.core.readiness import conference_missing
 
 from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
@@ -213,10 +215,13 @@ class ConferencePane(Horizontal):
             self.query_one("#conf-answer", Static).update("[dim]answering…[/]")
         elif isinstance(event, Answered):
             self._show_evidence(event.evidence, cited=event.cited)
-            detail = f"\n[dim]{escape(event.model_detail)}[/]" if event.model_detail else ""
-            self.query_one("#conf-answer", Static).update(
-                f"[b]Answer[/] ({event.operation}): {escape(event.answer)}\n"
-                f"[dim]cites {escape(', '.join(f'[{rank}]' for rank in event.cited) or 'no path')}[/]{detail}")
+            # the site's or a model's text: never markup (plain); an abstention reads as one plain sentence
+            heading = (("Not in the site data: ", "bold yellow") if event.operation == "abstain"
+                       else ("Answer", "bold"), "" if event.operation == "abstain" else f" ({event.operation}): ")
+            cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
+            self.query_one("#conf-answer", Static).update(Text.assemble(
+                *heading, plain(event.answer), "\n", plain(f"cites {cites}", "dim"),
+                *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ())))
 
     def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)

@@ -26,6 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Static, Tree
 from textual.widgets.tree import TreeNode
 
+from scholar_tui.app.widgets.markup import plain
 from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.events import CallFeedback, CrawlFinished, RankedPaper
 from scholar_tui.indexes.library import Library
@@ -272,6 +273,8 @@ class PaperSearchPane(Vertical):
         for button in ("#pasa-export-bib", "#pasa-export-json"):
             self.query_one(button, Button).disabled = not event.results
         self._status(event.summary())
+        if event.nothing_fits:  # said plainly; the table's papers are the closest, none selected
+            self.query_one("#pasa-results-title", Label).update(plain(event.nothing_fits, "bold yellow"))
 
     def _fill_results(self, results: list[RankedPaper], stage: str) -> None:
         table = self.query_one("#pasa-results", DataTable)

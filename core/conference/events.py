@@ -184,6 +184,8 @@ class EvalReport:
     methods: list[MethodReport]
     """STAR and the path baseline, scored in the same run (and the ablation rows when asked)."""
     answer_s: float
+    person: Any = None
+    """``core.conference.person.PersonScores`` of a person-written set run in the same evaluation (or None)."""
 
     def method(self, name: str) -> MethodReport:
         return next(report for report in self.methods if report.method == name)

@@ -82,9 +82,23 @@ def named_phrase(query: str, text: str) -> str | None:
     return None
 
 
+def _covers(tokens: set[str], phrase: list[str]) -> bool:
+    """A phrase of three words or more is covered by all its words but one, its first among them: the
+    first word of an English term distinguishes it ("graph" of "graph neural networks", so "graph
+    convolutional networks" is about it and "quantum neural network" is not)."""
+    if len(phrase) < 3 or phrase[0] not in tokens:
+        return False
+    return sum(word in tokens for word in phrase) >= len(phrase) - 1
+
+
 def fits(query: str, title: str, abstract: str, dense: float) -> bool:
-    """Whether a paper is about what the query asks: it names a key phrase of it, or matches it closely."""
-    return dense >= DENSE_FIT or named_phrase(query, f"{title} {abstract}") is not None
+    """Whether a paper is about what the query asks: it names a key phrase of it (or covers one, see
+    ``_covers``), or matches it closely."""
+    text = f"{title} {abstract}"
+    if dense >= DENSE_FIT or named_phrase(query, text) is not None:
+        return True
+    tokens = set(_tokens(text))
+    return any(_covers(tokens, phrase) for phrase in key_phrases(query))
 
 
 def shares_nothing(query: str, title: str, abstract: str) -> bool:
