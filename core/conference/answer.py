@@ -453,6 +453,11 @@ def _negates_the_question(question: str, support: str) -> bool:
     return False
 
 
+OBLIGATION = re.compile(r"\b(?:have to|has to|need to|needs to|must|required|mandatory|obliged)\b", re.IGNORECASE)
+NOT_REQUIRED = re.compile(r"\b(?:not|no longer|never)\s+(?:be\s+)?(?:required|mandatory|necessary|needed|obligatory)\b",
+                          re.IGNORECASE)
+
+
 def yes_no_verdict(question: str, support: str) -> str:
     """Yes or No for ``question`` from its supporting sentence.
 
@@ -463,6 +468,8 @@ def yes_no_verdict(question: str, support: str) -> str:
     asked_negated = bool(NEGATIONS.search(question))
     negated = _negates_the_question(question, support)
     if negated != asked_negated:
+        return "No"
+    if OBLIGATION.search(question) and NOT_REQUIRED.search(support):  # "Masks are not required at this time."
         return "No"
     restrictions = {word.lower() for word in RESTRICTION.findall(question)}
     if restrictions and not asked_negated and not restrictions & {word.lower() for word in RESTRICTION.findall(support)}:
@@ -580,13 +587,19 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return _abstain(tree, f"mention of “{unknown}”")
     form, kind = question_form(question), conference_kind(question)
+    if form == "list" and kind in (Kind.DATE, Kind.PLACE, Kind.MONEY):  # "On which days …?" asks one value
+        form = "span"
     if form == "count":
         answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
         answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
+        if kind is Kind.PEOPLE and not all(fits(Kind.PEOPLE, item) or kinds.PERSON_IN.search(item)
+                                           for item in re.split(r", | and ", answer.text) if item):
+            person = kinds.person_in_sentences(question, evidence)
+            return person or _abstain(tree, "person", _topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
         named = record_field(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
-        if named is not None:
+        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
             return named
         found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
@@ -594,7 +607,10 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         answer = OPERATORS[form](question, evidence, tree)
     if form in ("span", "count") and kind in CHECKED and not _of_kind(kind, answer.text):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
-        return _found(found) if found else _abstain(tree, kind.noun, _topic(question, tree))
+        if found:
+            return _found(found)
+        person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
+        return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
 
 

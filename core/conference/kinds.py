@@ -123,7 +123,10 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
     for node, rank in _local(tree, evidence):
         if node.id not in candidates and holds_kind(kind, node, tree):
             candidates[node.id] = (node, rank)
-    if kind is Kind.PLACE:  # the conference's own location may sit on another page than the evidence
+    names_more = any(heading_fit(question, tree, node) for node, _ in _local(tree, evidence))
+    if kind is Kind.PLACE and not names_more:
+        # the conference's own location, asked of the conference itself, may sit on another page than the
+        # evidence; a question naming a thing of its own ("Where do I print my poster?") is not about it
         for node in tree.leaves():
             if node.id not in candidates and kind in label_kinds(node.label) and holds_kind(kind, node, tree):
                 candidates[node.id] = (node, None)
@@ -192,8 +195,8 @@ def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
             for ancestor in tree.ancestors(tree.nodes[item.node_id])}
     labelled = [node for node in tree.nodes if not node.is_leaf and _names(node.label, noun)
                 and len(_records(node, tree)) >= 2 and any(not child.is_leaf for child in tree.children(node))]
-    if labelled:
-        best = max(labelled, key=lambda node: (node.id in near, heading_fit(question, tree, node),
+    if labelled:  # a list of records (its entries, not a page's sections) first, then the one near the evidence
+        best = max(labelled, key=lambda node: (_is_list(node, tree), node.id in near, heading_fit(question, tree, node),
                                                len(_records(node, tree)), -node.depth))
         inside = [item.rank for item in evidence if 0 <= item.node_id < len(tree.nodes)
                   and best in tree.ancestors(tree.nodes[item.node_id])]
@@ -206,11 +209,27 @@ def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
         record = _record_of(tree, tree.nodes[item.node_id])
         if record is None or tree.parent(record) is None:
             continue
-        named = [entry for entry in tree.children(tree.parent(record))
-                 if any(_names(leaf.text or "", specific) for leaf in tree.subtree_leaves(entry) if leaf.label)]
+        named = _named_records(tree.parent(record), tree, specific)
         if len(named) >= 2:
             return Collection(None, named, [item.rank])
+    # anywhere in the site: the list with most records naming it (ICML's keynotes sit in one workshop's program)
+    lists = [(len(named), node.id, named) for node in tree.nodes if not node.is_leaf and _is_list(node, tree)
+             for named in [_named_records(node, tree, specific)] if len(named) >= 2]
+    if lists:
+        return Collection(None, max(lists)[2], [])
     return None
+
+
+def _is_list(node: Node, tree: Tree) -> bool:
+    """A list of records: most of its children are list entries (``item`` nodes)."""
+    children = tree.children(node)
+    return bool(children) and sum(child.kind == "item" for child in children) * 2 >= len(children)
+
+
+def _named_records(parent: Node, tree: Tree, specific: list[str]) -> list[Node]:
+    """The records of ``parent`` whose own fields (not their sub-lists) name the thing."""
+    return [entry for entry in tree.children(parent) if entry.kind == "item"
+            and any(_names(leaf.text or "", specific) for leaf in tree.children(entry) if leaf.is_leaf and leaf.label)]
 
 
 def _record_of(tree: Tree, leaf: Node) -> Node | None:
@@ -294,3 +313,29 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
 def node_evidence(tree: Tree, node: Node, rank: int) -> EvidencePath:
     """A tree node as an evidence path the answer can cite (it was read beside the retrieved ones)."""
     return EvidencePath(rank, node.id, node_path_text(tree, node), node.text or "", "", 0.0)
+
+
+# -- a person named in a sentence ---------------------------------------------------------------------
+PERSON_IN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s(?:van|von|der|den|de|da|del|di|le|la|bin))*"
+                       r"(?:[- ][A-Z][a-z]+){1,2})\b")
+NOT_NAMES = frozenset("""january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday please the this click here convention center centre
+hawaii honolulu conference university""".split())
+
+
+def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
+    """A person a sentence of the evidence names, in the sentence that shares a word with the question
+    ("Please contact Stephanie Willes if you have any questions."): the answer to a "who" without a
+    labelled name field. None when no sentence names one."""
+    from scholar_tui.core.conference.answer import Computed
+
+    asked = {word[:PREFIX] for word in words(question)} - {word[:PREFIX] for word in GENERIC}
+    for item in evidence[:3]:
+        for sentence in re.split(r"(?<=[.!?])\s+", item.value):
+            if not asked & {word[:PREFIX] for word in words(sentence)}:
+                continue
+            for match in PERSON_IN.finditer(sentence):
+                name = match.group(1)
+                if match.start() > 0 and not {part.lower() for part in re.split(r"[- ]", name)} & NOT_NAMES:
+                    return Computed(name, "value", [item.rank])
+    return None
