@@ -401,7 +401,8 @@ class PaSaEngine:
                 names.add(paper_id)
             elif shares_nothing(run.query, row["title"], abstract):
                 unrelated.add(paper_id)
-            fitting = fits(run.query, row["title"], abstract, item.parts.query_dense)
+            # the sentence that cites it is one more description of the paper (selector_head's module doc)
+            fitting = fits(run.query, row["title"], f"{abstract} {item.parts.citing_sentence}", item.parts.query_dense)
             if chosen and not fitting:  # selected only when it is about what was asked (core/pasa/fit.py)
                 chosen, reason = False, (f"not selected: the head's choice, but it holds no key phrase of the query "
                                          f"and its dense match {item.parts.query_dense:.2f} is below {DENSE_FIT:.2f}")
