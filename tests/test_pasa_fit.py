@@ -27,6 +27,7 @@ def test_a_paper_fits_by_a_key_phrase_or_a_close_dense_match_only():
     assert fits("graph neural networks", "Semi-supervised classification with graph convolutional networks", "", 0.3)
     assert shares_nothing("dark matter detection with liquid xenon", "Binarized neural networks", "")
     assert not shares_nothing("dark matter detection with liquid xenon", "Theory of simple liquids", "soft matter")
+    assert not shares_nothing(ADDERNET, "Looknn: Neural network with no multiplication", "")  # plural aside
 
 
 def test_a_title_that_names_the_query_moves_above_every_unrelated_paper_and_nothing_else_moves():

@@ -29,7 +29,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from scholar_tui.core.pasa.phrases import TOKEN, candidate_phrases, matched_phrases, query_core
+from scholar_tui.core.pasa.phrases import STOPWORDS, TOKEN, candidate_phrases, matched_phrases, query_core
 
 DENSE_FIT = 0.60
 CLOSEST_SHOWN = 3
@@ -102,8 +102,12 @@ def fits(query: str, title: str, abstract: str, dense: float) -> bool:
 
 
 def shares_nothing(query: str, title: str, abstract: str) -> bool:
-    """Whether title and abstract hold no key phrase and no content word of the query (an unrelated paper)."""
-    return not matched_phrases(query, f"{title} {abstract}")
+    """Whether title and abstract hold no content word of the query, plurals and hyphens aside (an
+    unrelated paper: "Looknn: Neural network with no multiplication" shares "multiplication")."""
+    if matched_phrases(query, f"{title} {abstract}"):
+        return False
+    wanted = {word for word in _tokens(query_core(query)) if len(word) > 3 and word not in STOPWORDS}
+    return not wanted & set(_tokens(f"{title} {abstract}"))
 
 
 def lift_title_matches(ranked: Sequence[T], names: Callable[[T], bool], unrelated: Callable[[T], bool]) -> list[T]:
