@@ -299,7 +299,7 @@ class ConferenceEngine:
                 evidence = self.search(tree.name, item.question, k=k)
                 answered = answer_question(item.question, evidence, tree, self.llm, self.answer_mode)
                 verdicts.append(PersonVerdict(item.question, item.expect, item.held_out, answered.answer,
-                                              person_verdict(item, answered.answer), answered.cited_paths()))
+                                              person_verdict(item, answered.answer), list(answered.cited_paths)))
             person_scores = score_person(person_part, verdicts)
         yield EvalFinished(EvalReport(
             conference=tree.name, describer=describer.kind, answer_mode=self.answer_mode, k=k, index=built,
