@@ -605,9 +605,12 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
     else:
         answer = OPERATORS[form](question, evidence, tree)
-    if form in ("span", "count") and kind in CHECKED and not _of_kind(kind, answer.text):
+    # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
+    # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
+    about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
+    if form in ("span", "count") and kind in CHECKED and (not about or not _of_kind(kind, answer.text)):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
-        if found:
+        if found and kinds.about_the_question(question, tree, _found(found), evidence):
             return _found(found)
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))

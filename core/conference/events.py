@@ -191,7 +191,9 @@ class EvalReport:
         return next(report for report in self.methods if report.method == name)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["person"] = self.person.as_dict() if self.person is not None else None
+        return data
 
 
 @dataclass

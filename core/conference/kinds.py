@@ -339,3 +339,18 @@ def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
                 if match.start() > 0 and not {part.lower() for part in re.split(r"[- ]", name)} & NOT_NAMES:
                     return Computed(name, "value", [item.rank])
     return None
+
+
+def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[EvidencePath]) -> bool:
+    """Whether the paths an answer cites (or its nodes read) share a word with what the question names
+    (its words beyond how it asks, the kind it asks for and the conference's name); True when it names
+    nothing else ("When does the conference start?")."""
+    topic = {word[:PREFIX] for word in words(question) if word not in GENERIC and word not in ASKING
+             and not any(word in cue for cue in LABEL_WORDS.values())} - {word[:PREFIX] for word in words(tree.root.label)}
+    topic -= {word[:PREFIX] for word in GENERIC}
+    if not topic:
+        return True
+    texts = [item.path for item in evidence if item.rank in answer.cited]
+    texts += [node_path_text(tree, node) for node in answer.read]
+    said = {word[:PREFIX] for text in texts for word in words(text)}
+    return bool(topic & said) or not texts
