@@ -521,10 +521,18 @@ ONLINE_ACTION = re.compile(r"\bwhere\s+(?:can|do|should|could|may)\s+(?:i|we|you
 """"Where can I find the slides?" asks for a pointer (a link, a page), not for a place."""
 
 
+HEAD_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
+                       r"(?:of|on|for|about|in|at|to|regarding|should|would|will|can|could|do|does|did|is|are|must)\b",
+                       re.IGNORECASE)
+""""What <thing> of/should …": the thing names what is asked ("What review aspects should be considered
+when reviewing …?" asks for aspects, whatever its "when" clause says)."""
+
+
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
-    kind = asked_kind(question)
+    head = HEAD_NOUN.match(question)
+    kind = asked_kind(f"what {head.group(1)}?") if head else asked_kind(question)
     if kind is Kind.VENUE:
         kind = Kind.PLACE
     if kind is Kind.PLACE and ONLINE_ACTION.search(question):
@@ -587,7 +595,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return _abstain(tree, f"mention of “{unknown}”")
     form, kind = question_form(question), conference_kind(question)
-    if form == "list" and kind in (Kind.DATE, Kind.PLACE, Kind.MONEY):  # "On which days …?" asks one value
+    if form == "list" and kind in (Kind.DATE, Kind.MONEY):  # "On which days …?" asks one value
         form = "span"
     if form == "count":
         answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)

@@ -78,7 +78,10 @@ def holds_kind(kind: Kind, node: Node, tree: Tree) -> bool:
     text = node.text or ""
     if not text.strip():
         return False
-    labelled = kind in label_kinds(node.label)
+    parent = tree.parent(node)
+    # a paragraph of a list is labelled by its list ("Cost» The current self-parking rate … is 15.00")
+    labelled = kind in label_kinds(node.label) or (not node.label and parent is not None
+                                                    and kind in label_kinds(parent.label))
     if kind is Kind.PLACE:
         return (labelled and not _only_dates(text)) or bool(PLACE_STATEMENT.search(text))
     if kind is Kind.DATE:
@@ -86,7 +89,6 @@ def holds_kind(kind: Kind, node: Node, tree: Tree) -> bool:
     if kind is Kind.MONEY:
         return bool(find_amounts(text)) or (labelled and any(char.isdigit() for char in text))
     if kind is Kind.PEOPLE:
-        parent = tree.parent(node)
         role = labelled or (parent is not None and Kind.PEOPLE in label_kinds(parent.label) and not node.label)
         return role and kind_fits(Kind.PEOPLE, text)
     return False
@@ -98,9 +100,14 @@ def _only_dates(text: str) -> bool:
     return bool(found) and len(set(words(text)) - set(words(" ".join(item.text for item in found)))) <= 3
 
 
+def _split_digits(text: str) -> str:
+    """"icml2024" read as "icml 2024", as a heading writes it."""
+    return re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)
+
+
 def heading_fit(question: str, tree: Tree, node: Node) -> int:
     """How many of the question's words the node's headings hold (the root and the value left out)."""
-    asked = set(words(question)) - GENERIC - set(words(tree.root.label))
+    asked = set(words(_split_digits(question))) - GENERIC - set(words(tree.root.label))
     headings = {word for ancestor in tree.ancestors(node)[1:] for word in words(ancestor.label)}
     return len(asked & (headings | set(words(node.label))))
 
@@ -302,7 +309,7 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
         kind_word = any(stem(word) in cue for cue in LABEL_WORDS.values())  # "where"/"venue" say the kind asked
         if len(raw) < UNKNOWN_MIN_LETTERS or word in STOPWORDS or stem(word) in GENERIC or word in GENERIC or kind_word:
             continue
-        if word in ASKING:
+        if word in ASKING or word.endswith(("ed", "ing", "ly")):  # "donated", "reviewing": how, not what about
             continue
         if stem(word) not in known and word not in known and word[:PREFIX] not in known and not any(
                 part in known for part in raw.lower().split("-") if len(part) >= UNKNOWN_MIN_LETTERS):
