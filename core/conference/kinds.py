@@ -84,8 +84,8 @@ def holds_kind(kind: Kind, node: Node, tree: Tree) -> bool:
                                                     and kind in label_kinds(parent.label))
     if kind is Kind.PLACE:
         return (labelled and not _only_dates(text)) or bool(PLACE_STATEMENT.search(text))
-    if kind is Kind.DATE:
-        return bool(find_dates(text)) or (labelled and any(char.isdigit() for char in text))
+    if kind is Kind.DATE:  # a date written as one ("23:59 AoE" is a time of day, not the deadline's date)
+        return bool(find_dates(text)) or kind_fits(Kind.DATE, text)
     if kind is Kind.MONEY:
         return bool(find_amounts(text)) or (labelled and any(char.isdigit() for char in text))
     if kind is Kind.PEOPLE:
@@ -107,7 +107,7 @@ def _split_digits(text: str) -> str:
 
 def heading_fit(question: str, tree: Tree, node: Node) -> int:
     """How many of the question's words the node's headings hold (the root and the value left out)."""
-    asked = set(words(_split_digits(question))) - GENERIC - set(words(tree.root.label))
+    asked = set(words(_split_digits(question))) - GENERIC - set(words(_split_digits(tree.root.label)))
     headings = {word for ancestor in tree.ancestors(node)[1:] for word in words(ancestor.label)}
     return len(asked & (headings | set(words(node.label))))
 
@@ -193,21 +193,38 @@ class Collection:
     ranks: list[int]  # the evidence paths inside it
 
 
+COMPLEMENT = re.compile(r"^\s*(?:which|what)\s+[a-z][\w\s-]*?\s+(?:are|is|were)\s+(?:the\s+)?([a-z][\w\s-]*?)\s*\??$",
+                        re.IGNORECASE)
+""""Which companies are Gold sponsors?": the list is named by what they are ("Gold Sponsors")."""
+
+
 def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Collection | None:
     """The records a "how many …"/"which …" question asks about (see the module doc)."""
-    noun = asked_noun(question)
+    found = _collection(question, asked_noun(question), evidence, tree)
+    complement = COMPLEMENT.match(question)
+    if found is None and complement:
+        found = _collection(question, [word for word in words(complement.group(1)) if word not in GENERIC], evidence,
+                            tree, labelled_only=True)
+    return found
+
+
+def _collection(question: str, noun: list[str], evidence: Sequence[EvidencePath], tree: Tree,
+                labelled_only: bool = False) -> Collection | None:
     if not noun:
         return None
     near = {ancestor.id for item in evidence if 0 <= item.node_id < len(tree.nodes)
             for ancestor in tree.ancestors(tree.nodes[item.node_id])}
-    labelled = [node for node in tree.nodes if not node.is_leaf and _names(node.label, noun)
+    labelled = [node for node in tree.nodes if not node.is_leaf and _names(_with_parents(node, tree), noun)
                 and len(_records(node, tree)) >= 2 and any(not child.is_leaf for child in tree.children(node))]
-    if labelled:  # a list of records (its entries, not a page's sections) first, then the one near the evidence
-        best = max(labelled, key=lambda node: (_is_list(node, tree), node.id in near, heading_fit(question, tree, node),
-                                               len(_records(node, tree)), -node.depth))
+    if labelled:  # a list of records (its entries, not a page's sections) first, the one named most fully, the longest
+        best = max(labelled, key=lambda node: (_is_list(node, tree), _names(node.label, noun),
+                                               heading_fit(question, tree, node), len(_records(node, tree)),
+                                               node.id in near, -node.depth))
         inside = [item.rank for item in evidence if 0 <= item.node_id < len(tree.nodes)
                   and best in tree.ancestors(tree.nodes[item.node_id])]
         return Collection(best, _records(best, tree), inside)
+    if labelled_only:
+        return None
     # a record names the thing by its specific word: "keynote" of "keynote speakers"
     specific = [word for word in noun if word not in LABEL_WORDS[Kind.PEOPLE]] or noun
     for item in evidence:  # records of the evidence's list whose own text names the thing ("Keynote 2: …")
@@ -225,6 +242,12 @@ def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
     if lists:
         return Collection(None, max(lists)[2], [])
     return None
+
+
+def _with_parents(node: Node, tree: Tree) -> str:
+    """A node's label with its parent's and grandparent's ("Doctoral Consortium PC » Chairs")."""
+    chain = [node, *tree.ancestors(node)[-2:][::-1]] if tree.ancestors(node) else [node]
+    return " ".join(item.label for item in chain)
 
 
 def _is_list(node: Node, tree: Tree) -> bool:
@@ -254,8 +277,8 @@ def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, 
     for item in evidence:
         tokens = WORD.findall(item.value.lower())
         for position, token in enumerate(tokens[:-1]):
-            if not (token.isdigit() or token in NUMBER_WORDS):
-                continue
+            if not (token.isdigit() or token in NUMBER_WORDS) or re.fullmatch(r"(?:19|20)\d\d", token):
+                continue  # a year ("ISWC 2022 keynote") is not how many
             after = [stem(word) for word in tokens[position + 1:position + 1 + len(noun) + 1] if word not in STOPWORDS]
             if after and noun[-1] in after[:len(noun)]:
                 return token, item.rank
