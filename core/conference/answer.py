@@ -552,8 +552,8 @@ def _counted(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     """How many: a number the site writes before the thing, else the records of the node the question names."""
     stated = kinds.stated_count(question, evidence)
     noun = kinds.asked_phrase(question)
-    if stated is not None:
-        return Computed(stated[0], "count", [stated[1]])
+    if stated is not None:  # "2 days", as the site writes it
+        return Computed(f"{stated[0]} {noun}".strip(), "count", [stated[1]])
     found = kinds.collection(question, evidence, tree)
     if found is None:
         return None
@@ -603,8 +603,9 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
         answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
-        if kind is Kind.PEOPLE and not all(fits(Kind.PEOPLE, item) or kinds.PERSON_IN.search(item)
-                                           for item in re.split(r", | and ", answer.text) if item):
+        items = [item for item in re.split(r", | and ", answer.text) if item]
+        people = sum(bool(fits(Kind.PEOPLE, item) or kinds.PERSON_IN.search(item)) for item in items)
+        if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
             person = kinds.person_in_sentences(question, evidence)
             return person or _abstain(tree, "person", _topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:

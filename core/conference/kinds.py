@@ -366,7 +366,10 @@ def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
                 continue
             for match in PERSON_IN.finditer(sentence):
                 name = match.group(1)
-                if match.start() > 0 and not {part.lower() for part in re.split(r"[- ]", name)} & NOT_NAMES:
+                parts = {part.lower() for part in re.split(r"[- ]", name)}
+                # a name the question itself says ("Deep Learning" of the workshop asked about) is not the answer
+                if match.start() > 0 and not parts & NOT_NAMES and not parts <= set(question.lower().split()) | {
+                        word.strip("'\"?") for word in question.lower().split()}:
                     return Computed(name, "value", [item.rank])
     return None
 
