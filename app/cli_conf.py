@@ -222,6 +222,15 @@ def _print_report(report) -> None:
                f"in {report.answer_s:.1f} s")
 
 
+def _print_person(scores) -> None:
+    """Right / wrong / abstained of the person-written set, and every answer that was not right."""
+    click.echo(scores.line())
+    for item in scores.verdicts:
+        if item.verdict != "right":
+            expected = "the abstain sentence" if item.expect is None else " + ".join(item.expect)
+            click.echo(terminal_text(f"  {item.verdict}: {item.question} → {item.answer[:160]} (expected {expected})"))
+
+
 @conf.command("eval")
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--describer", type=click.Choice(DESCRIBERS), default="structural", show_default=True)
@@ -231,11 +240,16 @@ def _print_report(report) -> None:
               help="Write every missed question (gold path, top-5 paths, the answer given) of STAR to this file.")
 @click.option("--name", help="Store the conference under this name (default: the tree's root).")
 @click.option("--rebuild", is_flag=True, help="Ignore caches: time a cold index build.")
+@click.option("--person-set", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also answer a person's attendee questions (JSON lines: question, expect, held_out) and print "
+                   "right / wrong / abstained beside the usual figures.")
+@click.option("--person-part", type=click.Choice(["dev", "held-out", "all"]), default="dev", show_default=True,
+              help="Which part of --person-set to run (held-out: once, at the end).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @conference_errors
 def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, ablation: bool, errors_file: Path | None,
-              name: str | None, rebuild: bool, as_json: bool) -> None:
+              name: str | None, rebuild: bool, person_set: Path | None, person_part: str, as_json: bool) -> None:
     """Evaluate DIRECTORY in ConferenceQA form (one tree JSON + the four question files).
 
     Imports and indexes the conference into the current SCHOLAR_TUI_HOME (reusing cached
@@ -245,12 +259,15 @@ def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, abla
     from scholar_tui.core.conference.engine import errors_text
     from scholar_tui.core.conference.events import EvalFinished
 
+    from scholar_tui.core.conference.person import read_person_set
+
+    person = read_person_set(person_set, person_part) if person_set is not None else []
     engine = _engine(obj, answerer)
     progress = _Progress(not as_json)
     report = None
     try:
         for event in engine.evaluate(directory, _describer(obj, describer), ablation=ablation, name=name,
-                                     rebuild=rebuild):
+                                     rebuild=rebuild, person=person, person_part=person_part):
             progress.show(event.summary())
             if isinstance(event, EvalFinished):
                 report = event.report
@@ -267,5 +284,7 @@ def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, abla
         emit_json(report.as_dict())
         return
     _print_report(report)
+    if report.person is not None:
+        _print_person(report.person)
     if errors_file is not None:
         click.echo(f"missed questions written to {errors_file}")

@@ -16,6 +16,7 @@ import click
 from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text, whole
 from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
+from scholar_tui.core.pasa.fit import CLOSEST_SHOWN
 
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -174,14 +175,18 @@ def search_command(obj: Context, query: str, date: str | None, max_actions: int,
         _say(f"exported {count} selected papers to {path} ({fmt})", as_json)
     if as_json:
         emit_json({"query": query, "date": date, "model": llm.model_name, "head": agent.head.origin if agent.head else None,
+                   "nothing_fits": finished.nothing_fits,
                    "results": [asdict(paper) for paper in shown],
                    "queue": finished.queue, "stop_reason": finished.stop_reason, "actions": finished.actions,
                    "llm_calls": finished.llm_calls, "seconds": finished.seconds,
                    "first_results_seconds": finished.first_results_seconds,
                    "events": [event.to_json() for event in events if event.kind not in ("ranking", "finished")]})
         return
-    if not shown:
-        click.echo("no paper was selected" + ("" if show_all else " (--all lists every paper of the pool)"))
+    if finished.nothing_fits:  # said plainly, the closest papers shown as such (not as answers)
+        click.echo(terminal_text(finished.nothing_fits))
+        if not show_all:
+            shown = finished.results[:CLOSEST_SHOWN]
+            click.echo(f"the closest {counted(len(shown), 'paper')}, not selected (--all lists every paper of the pool):")
     for rank, paper in enumerate(shown, start=1):
         click.echo(terminal_text(f"{rank:>3}. {paper.line()}"))
         click.echo(terminal_text(f"       {paper.rationale}"))
@@ -374,6 +379,29 @@ def pasa_train_selector(obj: Context, queries_file: Path | None, judge_limit: in
     click.echo("  held-out figures: scholar-tui bench pasa --queries FILE (its test split)")
 
 
+def _person_json(verdicts, part: str) -> dict:
+    from scholar_tui.core.pasa.bench import verdict_counts
+
+    answerable = [item for item in verdicts if item.query.expected]
+    return {"part": part, **verdict_counts(verdicts), "queries": len(verdicts),
+            "expected_in_top5": sum(item.found_in_top > 0 for item in answerable), "answerable": len(answerable),
+            "per_query": [{"query": item.query.query, "held_out": item.query.held_out, "verdict": item.verdict,
+                           "found_in_top5": item.found_in_top, "expected": len(item.query.expected), "top5": item.top,
+                           "nothing_fits": item.nothing_fits} for item in verdicts]}
+
+
+def _print_person(verdicts, part: str) -> None:
+    """The person-written set as a person sees it: per query, then right / wrong / abstained."""
+    figures = _person_json(verdicts, part)
+    click.echo(f"\nperson-written set ({part}): {figures['queries']} queries")
+    for item in verdicts:
+        click.echo(terminal_text(f"  {item.line()}"))
+    share = figures["expected_in_top5"] / figures["answerable"] if figures["answerable"] else 0.0
+    click.echo(f"right {figures['right']} · wrong {figures['wrong']} · abstained {figures['abstained']} · "
+               f"expected papers in the top 5 for {figures['expected_in_top5']}/{figures['answerable']} answerable "
+               f"queries ({100 * share:.0f} %)")
+
+
 def _fmt(value) -> str:
     return "-" if value is None else f"{value:.3f}"
 
@@ -398,7 +426,12 @@ def _read_query_file(path: Path | None) -> list:
               help="Which side of the by-source-paper split to run (the head trains on 'train').")
 @click.option("--person-queries", type=click.Path(dir_okay=False, path_type=Path),
               help="Also run person-written queries (query<TAB>title substrings|…; no cut-off).")
-@click.option("--limit", type=whole(), help="Only the first N queries.")
+@click.option("--person-set", type=click.Path(dir_okay=False, path_type=Path),
+              help="A person's queries with the papers they expect (query<TAB>titles|… or -<TAB>dev|held-out): "
+                   "right / wrong / abstained and the top 5 of each, beside the usual figures.")
+@click.option("--person-part", type=click.Choice(["dev", "held-out", "all"]), default="dev", show_default=True,
+              help="Which part of --person-set to run (held-out: once, at the end).")
+@click.option("--limit", type=click.IntRange(min=0), help="Only the first N queries (0: only --person-set).")
 @click.option("--include-source", is_flag=True,
               help="Cut-off one day later, so the source paper is findable (leakage; shows what [Expand] adds).")
 @crawl_options
@@ -408,11 +441,12 @@ def _read_query_file(path: Path | None) -> list:
 @click.pass_obj
 @one_line_errors
 def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, person_queries: Path | None,
-                       limit: int | None, include_source: bool,
+                       person_set: Path | None, person_part: str, limit: int | None, include_source: bool,
                        max_actions: int, max_papers: int, depth: int, query_mode: str, rationale: str, offline: bool,
                        feedback: bool | None, head: bool, save_sessions: Path | None, as_json: bool) -> None:
     """PaSa against plain library search, one run: recall@k of both, crawler recall, P/R/F1, AUC, seconds."""
-    from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, read_person_queries, table
+    from scholar_tui.core.pasa.bench import (BenchFinished, QueryDone, bench_pasa, person_verdict, read_person_queries,
+                                             read_person_set, table)
     from scholar_tui.core.pasa.factory import open_pasa
     from scholar_tui.core.pasa.queries import QuerySetError, build_queries, split_queries
     from scholar_tui.core.jsonl import write_jsonl
@@ -434,7 +468,13 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
             sets.append(("person-written", read_person_queries(person_queries, library)))
         except QuerySetError as error:
             raise click.ClickException(str(error)) from error
-    if not any(queries for _, queries in sets):
+    person = []
+    if person_set is not None:
+        try:
+            person = read_person_set(person_set, library, person_part)
+        except QuerySetError as error:
+            raise click.ClickException(str(error)) from error
+    if not any(queries for _, queries in sets) and not person:
         raise click.ClickException("no queries to run")
     agent = open_pasa(obj.where, obj.settings, library, llm, embedder, options=options,
                       online=False if offline else None, feedback=feedback, feedback_source="bench-pasa")
@@ -455,6 +495,10 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
                 finished = item
         assert finished is not None
         results[name] = finished
+    verdicts = []
+    for number, query in enumerate(person, start=1):
+        verdicts.append(person_verdict(agent, query))
+        _say(f"[person {number}/{len(person)}] {verdicts[-1].line()}", as_json)
     if save_sessions:
         write_jsonl(save_sessions, agent.sessions)
         _say(f"wrote {len(agent.sessions)} Crawler sessions to {save_sessions}", as_json)
@@ -464,7 +508,8 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
     if as_json:
         emit_json({**settings, "runs": {name: {**done.summary, "seconds": round(done.seconds, 1),
                                                "per_query": [score.__dict__ for score in done.scores]}
-                                        for name, done in results.items()}})
+                                        for name, done in results.items()},
+                   "person_set": _person_json(verdicts, person_part) if person_set else None})
         return
     for name, done in results.items():
         summary, pasa_stats = done.summary, done.summary["pasa"]
@@ -480,7 +525,9 @@ def bench_pasa_command(obj: Context, queries_file: Path | None, split: str, pers
                    f"total {done.seconds:.0f} s")
         click.echo(f"top 20 against plain search's: {counted(pasa_stats['top20_gained'], 'answer')} gained, "
                    f"{pasa_stats['top20_lost']} lost")
-    if agent.feedback is not None:
+    if person_set is not None:
+        _print_person(verdicts, person_part)
+    if agent.feedback is not None and results:
         pasa_stats = next(iter(results.values())).summary["pasa"]
         click.echo(f"AutoFeedback: {counted(pasa_stats['retried_calls'], 'call')} sent back to the Crawler, "
                    f"{counted(pasa_stats['retries'], 'other action')} tried, "

@@ -44,6 +44,7 @@ _GAP = r"[^?!]{0,250}?"  # anything up to the question's end (a title may sit in
 # (kind, cue) in priority order: at the same starting position, the earlier (more specific) wins.
 CUES: tuple[tuple[Kind, str], ...] = (
     (Kind.MONEY, r"how much\b" + _GAP + r"\b(?:cost|costs|fee|fees|pay|price|charge)\b|"
+                 r"how much (?:is|are|was|were|will|would)\b(?![^?]*\bcit)|how much money\b|"  # "How much is a ticket?"
                  r"how much (?:is|are) (?:the )?(?:registration|ticket|admission)|\b(?:fees?|prices?|costs?)\b"),
     (Kind.COUNT, r"how many|how much|how often|how (?:highly |widely |frequently |much |many times )?cited|"
                  r"number of|\bcounts?\b|\btally\b|\bcitations?\b|\bh-index\b"),

@@ -126,3 +126,23 @@ def test_eval_on_real_icml(fast_embedder, shared_data):
     report = json.loads(run("conf", "eval", str(directory), "--json").output)
     assert report["index"]["generated"] == 0 and report["index"]["embedded"] == 0  # the second run reuses all
     assert [method["overall"]["resolved"] for method in report["methods"]] == [95, 95]
+
+
+def test_eval_runs_a_person_set_beside_the_usual_figures(fast_embedder, tmp_path):
+    """Right / wrong / abstained of a person's questions, in the same run as F1 and hit@k (text and --json);
+    only the part asked for is run (the held-out quarter stays aside)."""
+    person = tmp_path / "person.jsonl"
+    person.write_text("\n".join(json.dumps(row) for row in [
+        {"question": "Where is TINY 2024 taking place?", "expect": ["Lisbon"], "held_out": False},
+        {"question": "When is the paper submission deadline?", "expect": ["January 31"], "held_out": False},
+        {"question": "How much is the gala dinner?", "expect": ["$999"], "held_out": False},
+        {"question": "Who are the program chairs?", "expect": ["Grace Hopper"], "held_out": True},
+    ]) + "\n", encoding="utf-8")
+    result = run("conf", "eval", str(TINY_DIR), "--person-set", str(person))
+    assert result.exit_code == 0, result.output
+    assert "person-written (dev, 3 questions): right 2 (67 %) · wrong 0 (0 %) · abstained 1 (33 %)" in result.output
+    assert "abstained: How much is the gala dinner? → TINY2024's site data has no amount" in result.output
+    report = json.loads(run("conf", "eval", str(TINY_DIR), "--person-set", str(person), "--person-part", "held-out",
+                            "--json").output)
+    assert report["person"]["total"] == 1 and report["person"]["verdicts"][0]["question"] == "Who are the program chairs?"
+    assert report["methods"][0]["overall"]["questions"] > 0  # the usual figures, same run

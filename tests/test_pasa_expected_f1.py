@@ -80,13 +80,18 @@ def _description_head() -> SelectorHead:
 
 
 def test_the_engine_selects_the_cut_and_says_why(where, mini_library):
-    finished = crawl_with_head(where, mini_library, _description_head(), plain_limit=2)
+    # a query the papers of the cut are about (they hold its phrase "neural networks": core/pasa/fit.py)
+    finished = crawl_with_head(where, mini_library, _description_head(), plain_limit=2,
+                               query="Which papers learn molecular representations with neural networks?")
     scores = [paper.score for paper in finished.results]
     k = int(np.argmax(expected_f1_by_cut(scores)[1:])) + 1
     assert 0 < k < len(scores)
-    # the threshold (0.999) would select nothing: the cut is the head's rule
-    assert [paper.selected for paper in finished.results] == [True] * k + [False] * (len(scores) - k)
-    assert all(f"top k={k} of the expected-F1 cut" in paper.rationale for paper in finished.results[:k])
+    # the threshold (0.999) would select nothing: the cut is the head's rule; of the cut, the papers that fit
+    chosen = [paper.selected for paper in finished.results]
+    assert chosen[0] and not any(chosen[k:])  # the cut's papers, of them those that fit the query
+    assert all(paper.selected or "holds no key phrase of the query" in paper.rationale for paper in finished.results[:k])
+    assert all(f"top k={k} of the expected-F1 cut" in paper.rationale or "holds no key phrase" in paper.rationale
+               for paper in finished.results[:k])
     assert finished.results[k].rationale.startswith(f"not selected: rank {k + 1}, below the top k={k}")
     assert finished.to_json()["results"][0]["rationale"].startswith("selected: rank 1")  # what search --json shows
 

@@ -227,10 +227,13 @@ class ConferencePane(Horizontal):
             self.query_one("#conf-answer", Static).update("[dim]answering…[/]")
         elif isinstance(event, Answered):
             self._show_evidence(event.evidence, cited=event.cited)
+            # the site's or a model's text: never markup (plain); an abstention reads as one plain sentence
+            heading = (("Not in the site data: ", "bold yellow") if event.operation == "abstain"
+                       else ("Answer", "bold"), "" if event.operation == "abstain" else f" ({event.operation}): ")
             cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
-            self.query_one("#conf-answer", Static).update(assemble(
-                ("Answer", "bold"), f" ({event.operation}): ", event.answer, "\n", (f"cites {cites}", "dim"),
-                ("\n" + event.model_detail, "dim") if event.model_detail else None))
+            self.query_one("#conf-answer", Static).update(Text.assemble(
+                *heading, plain(event.answer), "\n", plain(f"cites {cites}", "dim"),
+                *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ())))
 
     def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)

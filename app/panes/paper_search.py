@@ -312,6 +312,8 @@ class PaperSearchPane(Vertical):
         self._status(event.summary())
         if event.library_added:
             self.post_message(LibraryChanged())
+        if event.nothing_fits:  # said plainly; the table's papers are the closest, none selected
+            self.query_one("#pasa-results-title", Label).update(plain(event.nothing_fits, "bold yellow"))
 
     def _fill_results(self, results: list[RankedPaper], stage: str) -> None:
         table = self.query_one("#pasa-results", DataTable)

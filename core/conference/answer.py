@@ -25,6 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
+from scholar_tui.core.conference import kinds
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -68,6 +70,9 @@ class Computed:
     text: str
     operation: str
     cited: list[int] = field(default_factory=list)
+    read: list[Node] = field(default_factory=list)
+    """Tree nodes the answer was read from beyond the retrieved paths (a sibling, the list counted):
+    cited as evidence paths of their own after the retrieved ones."""
 
 
 def question_form(question: str) -> str:
@@ -448,6 +453,11 @@ def _negates_the_question(question: str, support: str) -> bool:
     return False
 
 
+OBLIGATION = re.compile(r"\b(?:have to|has to|need to|needs to|must|required|mandatory|obliged)\b", re.IGNORECASE)
+NOT_REQUIRED = re.compile(r"\b(?:not|no longer|never)\s+(?:be\s+)?(?:required|mandatory|necessary|needed|obligatory)\b",
+                          re.IGNORECASE)
+
+
 def yes_no_verdict(question: str, support: str) -> str:
     """Yes or No for ``question`` from its supporting sentence.
 
@@ -458,6 +468,8 @@ def yes_no_verdict(question: str, support: str) -> str:
     asked_negated = bool(NEGATIONS.search(question))
     negated = _negates_the_question(question, support)
     if negated != asked_negated:
+        return "No"
+    if OBLIGATION.search(question) and NOT_REQUIRED.search(support):  # "Masks are not required at this time."
         return "No"
     restrictions = {word.lower() for word in RESTRICTION.findall(question)}
     if restrictions and not asked_negated and not restrictions & {word.lower() for word in RESTRICTION.findall(support)}:
@@ -499,10 +511,129 @@ OPERATORS = {
 }
 
 
+def site_data(tree: Tree) -> str:
+    """How the abstain sentence names the source: "ICML2023's site data"."""
+    return f"{tree.root.label or tree.name}'s site data"
+
+
+ONLINE_ACTION = re.compile(r"\bwhere\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|"
+                           r"see|read|register|apply|submit|sign up|upload|buy)\b", re.IGNORECASE)
+""""Where can I find the slides?" asks for a pointer (a link, a page), not for a place."""
+
+
+HEAD_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
+                       r"(?:of|on|for|about|in|at|to|regarding|should|would|will|can|could|do|does|did|is|are|must)\b",
+                       re.IGNORECASE)
+""""What <thing> of/should …": the thing names what is asked ("What review aspects should be considered
+when reviewing …?" asks for aspects, whatever its "when" clause says)."""
+
+
+def conference_kind(question: str) -> Kind:
+    """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
+    "where can I find/register …" asks for a pointer, which the span operators answer."""
+    head = HEAD_NOUN.match(question)
+    kind = asked_kind(f"what {head.group(1)}?") if head else asked_kind(question)
+    if kind is Kind.VENUE:
+        kind = Kind.PLACE
+    if kind is Kind.PLACE and ONLINE_ACTION.search(question):
+        return Kind.TEXT
+    return kind
+
+
+def _abstain(tree: Tree, missing: str, about: str | None = None) -> Computed:
+    return Computed(abstain_sentence(missing, about, source=site_data(tree)), "abstain", [])
+
+
+def _found(found: kinds.Found, operation: str = "value") -> Computed:
+    return Computed(found.text, operation, [found.rank] if found.rank is not None else [], [found.node])
+
+
+def _counted(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """How many: a number the site writes before the thing, else the records of the node the question names."""
+    stated = kinds.stated_count(question, evidence)
+    noun = kinds.asked_phrase(question)
+    if stated is not None:  # "2 days", as the site writes it
+        return Computed(f"{stated[0]} {noun}".strip(), "count", [stated[1]])
+    found = kinds.collection(question, evidence, tree)
+    if found is None:
+        return None
+    return Computed(f"{len(found.items)} {noun}".strip(), "count", found.ranks,
+                    [found.node] if found.node is not None else found.items[:1])
+
+
+def _listed(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """Which/who are: the records of the node the question names, each by its title (a person by name)."""
+    found = kinds.collection(question, evidence, tree)
+    if found is None:
+        return None
+    texts = [kinds.item_text(kind, record, tree) for record in found.items[:MAX_LIST_ITEMS]]
+    return Computed(_join(texts), "list", found.ranks,
+                    [found.node] if found.node is not None else found.items[:MAX_LIST_ITEMS])
+
+
+CHECKED = (Kind.PLACE, Kind.DATE, Kind.MONEY, Kind.PEOPLE, Kind.COUNT)
+
+
+def _of_kind(kind: Kind, text: str) -> bool:
+    """Whether an answer's text is of the asked kind (a "where" is not a date, a "when" holds one)."""
+    if kind is Kind.DATE:
+        return bool(find_dates(text)) or fits(Kind.DATE, text)
+    if kind is Kind.MONEY:
+        return bool(find_amounts(text)) or fits(Kind.MONEY, text)
+    if kind is Kind.COUNT:
+        return bool(re.match(r"\s*(\d[\d,]*|" + "|".join(kinds.NUMBER_WORDS) + r")\b", text, re.IGNORECASE))
+    if kind is Kind.PLACE:
+        return fits(Kind.PLACE, text) and not kinds._only_dates(text)
+    if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it
+        return fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE]
+    return fits(kind, text)
+
+
 def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """The answer of the kind the question asks for, or one plain sentence saying what the data lacks."""
     if not evidence:
-        return Computed("", "span", [])
-    return OPERATORS[question_form(question)](question, evidence, tree)
+        return _abstain(tree, "evidence", f"“{question.strip()}”")
+    unknown = kinds.unknown_topic(question, tree)
+    if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
+        return _abstain(tree, f"mention of “{unknown}”")
+    form, kind = question_form(question), conference_kind(question)
+    if form == "list" and kind in (Kind.DATE, Kind.MONEY):  # "On which days …?" asks one value
+        form = "span"
+    if form == "count":
+        answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
+    elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
+        answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
+        items = [item for item in re.split(r", | and ", answer.text) if item]
+        people = sum(bool(fits(Kind.PEOPLE, item) or kinds.PERSON_IN.search(item)) for item in items)
+        if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
+            person = kinds.person_in_sentences(question, evidence)
+            return person or _abstain(tree, "person", _topic(question, tree))
+    elif form == "span" and kind is Kind.PLACE:
+        named = record_field(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
+        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
+            return named
+        found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
+        return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
+    else:
+        answer = OPERATORS[form](question, evidence, tree)
+    # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
+    # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
+    about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
+    if form in ("span", "count") and kind in CHECKED and (not about or not _of_kind(kind, answer.text)):
+        found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
+        if found and kinds.about_the_question(question, tree, _found(found), evidence):
+            return _found(found)
+        person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
+        return person or _abstain(tree, kind.noun, _topic(question, tree))
+    return answer
+
+
+def _topic(question: str, tree: Tree) -> str:
+    """What the question is about, in its own words, for the abstain sentence ("hotel room cost night")."""
+    asked = [word for word in WORD.findall(question.lower()) if word in set(words(question)) or len(word) > 3]
+    asked = [word for word in asked if word not in kinds.STOPWORDS and kinds.stem(word) not in kinds.GENERIC
+             and word not in words(tree.root.label) and word not in ("how", "much", "many", "does", "the")]
+    return " ".join(asked[:6]) or None
 
 
 # -- with a model -----------------------------------------------------------------------------
@@ -544,10 +675,17 @@ def answer_question(question: str, evidence: Sequence[EvidencePath], tree: Tree,
     if mode not in ANSWER_MODES:
         raise ValueError(f"answer mode must be one of {', '.join(ANSWER_MODES)}")
     computed = compute_answer(question, evidence, tree)
-    answered = Answered(question=question, conference="", method="", evidence=list(evidence),
+    shown = list(evidence)
+    for node in computed.read:  # the node the value was read from, cited by its own path
+        known = next((item for item in shown if item.node_id == node.id), None)
+        if known is None:
+            known = kinds.node_evidence(tree, node, len(shown) + 1)
+            shown.append(known)
+        computed.cited = sorted({*computed.cited, known.rank})
+    answered = Answered(question=question, conference="", method="", evidence=shown,
                         answer=computed.text, operation=computed.operation, cited=computed.cited,
                         computed=computed.text)
-    if llm is None or mode == "computed" or not evidence:
+    if llm is None or mode == "computed" or not evidence or computed.operation == "abstain":
         return answered
     if mode == "choose":
         # The tiny model's one decision: which path answers; the operator then runs on that path first.

@@ -25,6 +25,9 @@ from scholar_tui.core.conference.events import (Answered, EmbedProgress, EvalFin
 from scholar_tui.core.conference.evidence import EvidenceIndex, hit_at_k
 from scholar_tui.core.conference.metrics import exact_match, token_f1
 from scholar_tui.core.conference.paths import leaf_paths, node_path_text
+from scholar_tui.core.conference.person import PersonQuestion, PersonVerdict
+from scholar_tui.core.conference.person import score as score_person
+from scholar_tui.core.conference.person import verdict as person_verdict
 from scholar_tui.core.conference.questions import QUESTION_TYPES, find_dataset_files, load_dataset_questions
 from scholar_tui.core.conference.retrieval import ABLATION, METHODS, PathRetriever, RetrievalParts
 from scholar_tui.core.conference.tree import ConferenceError, Node, Tree, load_json_tree
@@ -232,8 +235,8 @@ class ConferenceEngine:
 
     # -- evaluation --------------------------------------------------------------------------
     def evaluate(self, directory: Path, describer: Describer, *, methods: Sequence[str] = ("star", "path"),
-                 ablation: bool = False, name: str | None = None, rebuild: bool = False, k: int = TOP_K
-                 ) -> Iterator[object]:
+                 ablation: bool = False, name: str | None = None, rebuild: bool = False, k: int = TOP_K,
+                 person: Sequence[PersonQuestion] = (), person_part: str = "dev") -> Iterator[object]:
         """Import and index a ConferenceQA directory (reusing caches), then score every question
         with each method (and each ablation row) in the same run.
 
@@ -286,9 +289,18 @@ class ConferenceEngine:
                 by_type=[_scores(kind, [row for row in rows if row["type"] == kind])
                          for kind in QUESTION_TYPES if any(row["type"] == kind for row in rows)],
             ))
+        person_scores = None
+        if person:  # a person's questions, answered by STAR as `conf ask` answers them
+            verdicts = []
+            for item in person:
+                evidence = self.search(tree.name, item.question, k=k)
+                answered = answer_question(item.question, evidence, tree, self.llm, self.answer_mode)
+                verdicts.append(PersonVerdict(item.question, item.expect, item.held_out, answered.answer,
+                                              person_verdict(item, answered.answer), list(answered.cited_paths)))
+            person_scores = score_person(person_part, verdicts)
         yield EvalFinished(EvalReport(
             conference=tree.name, describer=describer.kind, answer_mode=self.answer_mode, k=k, index=built,
-            methods=reports, answer_s=time.perf_counter() - answer_started,
+            methods=reports, answer_s=time.perf_counter() - answer_started, person=person_scores,
         ))
 
 

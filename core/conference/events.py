@@ -184,12 +184,16 @@ class EvalReport:
     methods: list[MethodReport]
     """STAR and the path baseline, scored in the same run (and the ablation rows when asked)."""
     answer_s: float
+    person: Any = None
+    """``core.conference.person.PersonScores`` of a person-written set run in the same evaluation (or None)."""
 
     def method(self, name: str) -> MethodReport:
         return next(report for report in self.methods if report.method == name)
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        data["person"] = self.person.as_dict() if self.person is not None else None
+        return data
 
 
 @dataclass

@@ -200,3 +200,84 @@ def read_person_queries(path: str | Path, library: Library) -> list[ScholarQuery
         if answers:
             queries.append(ScholarQuery(text.strip(), list(answers.values()), "", section="person-written"))
     return queries
+
+
+# -- a person's question set: right / wrong / abstained ----------------------------------------------------
+TOP_SHOWN = 5  # what a person reads first: the top five of the ranking
+
+
+@dataclass
+class PersonQuery:
+    """A person-written query with the papers a person expects (none: nothing in the library fits)."""
+
+    query: str
+    expected: dict[int, str]  # paper id -> title; empty: the right answer is "nothing fits"
+    held_out: bool
+    wanted: list[str]  # the title substrings as written
+
+
+@dataclass
+class PersonVerdict:
+    query: PersonQuery
+    verdict: str  # "right" | "wrong" | "abstained"
+    found_in_top: int  # expected papers in the top five
+    top: list[str]  # the top five titles
+    nothing_fits: str | None
+    seconds: float
+
+    def line(self) -> str:
+        wanted = len(self.query.expected)
+        where = (f"{self.found_in_top}/{wanted} expected in the top {TOP_SHOWN}" if wanted
+                 else "nothing in the library fits")
+        said = "said nothing fits" if self.nothing_fits else f"top: {self.top[0][:60] if self.top else '-'}"
+        return (f"{'held-out' if self.query.held_out else 'dev':8} {self.verdict:9} {where} · {said} · "
+                f"{self.seconds:.0f} s · {self.query.query}")
+
+
+def read_person_set(path: str | Path, library: Library, part: str = "dev") -> list[PersonQuery]:
+    """``query<TAB>title substrings|… (or -)<TAB>dev|held-out`` lines; ``part``: dev, held-out or all."""
+    path = Path(path)
+    if not path.is_file():
+        raise QuerySetError(f"{path}: no such file")
+    titles = [(paper["id"], paper["title"] or "") for paper in library.all_papers()]
+    queries = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != 3 or fields[2].strip() not in ("dev", "held-out"):
+            raise QuerySetError(f"{path.name} line {number}: expected query<TAB>title substrings or -<TAB>dev|held-out")
+        text, wanted, which = (field.strip() for field in fields)
+        pieces = [] if wanted == "-" else [piece.strip().lower() for piece in wanted.split("|") if piece.strip()]
+        expected = {paper_id: title for paper_id, title in titles for piece in pieces if piece in title.lower()}
+        if pieces and not expected:
+            raise QuerySetError(f"{path.name} line {number}: no library title holds any of {pieces}")
+        if part == "all" or (which == "held-out") == (part == "held-out"):
+            queries.append(PersonQuery(text, expected, which == "held-out", pieces))
+    return queries
+
+
+def person_verdict(agent: PaSaEngine, query: PersonQuery, cancel: CancelToken | None = None) -> PersonVerdict:
+    """One query as a person sees it: right (an expected paper in the top five, or "nothing fits" when
+    nothing should), abstained (said nothing fits although a paper should), wrong (anything else)."""
+    finished = None
+    for event in agent.run(query.query, cancel=cancel):
+        if isinstance(event, CrawlFinished):
+            finished = event
+    assert finished is not None
+    top = finished.results[:TOP_SHOWN]
+    found = sum(paper.paper_id in query.expected for paper in top)
+    if finished.nothing_fits:
+        verdict = "right" if not query.expected else "abstained"
+    elif query.expected and found:
+        verdict = "right"
+    else:
+        verdict = "wrong"
+    return PersonVerdict(query, verdict, found, [paper.title for paper in top], finished.nothing_fits, finished.seconds)
+
+
+def verdict_counts(verdicts: list[PersonVerdict]) -> dict[str, int]:
+    counts = {"right": 0, "wrong": 0, "abstained": 0}
+    for item in verdicts:
+        counts[item.verdict] += 1
+    return counts

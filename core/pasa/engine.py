@@ -16,7 +16,10 @@ One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds 
    with the rest of the evidence (``evidence``, ``selector_head``) into one calibrated score that
    ranks the pool (a paper the crawl added passes plain-search hits only when it is selected);
    "selected" is the head's rule (``SelectorHead.select``): the k best for the k with the highest
-   expected F1 over the calibrated scores, or, with an older head file, its threshold and cap.
+   expected F1 over the calibrated scores, or, with an older head file, its threshold and cap —
+   of those, only the papers that fit the query (``fit``: a key phrase of it, or a close dense
+   match); when none fits, nothing is selected and the search says so with the closest papers.
+   A paper whose title names what the query asks for never ranks below one sharing no word of it.
 
 With AutoFeedback on, every [Search]/[Expand] is sent as an API request (``tool_requests``):
 statically scanned, executed, and when it fails or adds nothing new, explained from the tools'
@@ -51,6 +54,7 @@ from scholar_tui.core.pasa.events import (
     Verdict,
 )
 from scholar_tui.core.pasa.evidence import Evidence, Pool, evidence
+from scholar_tui.core.pasa.fit import DENSE_FIT, fits, lift_title_matches, named_phrase, shares_nothing
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector import Selector, scored_rationale
@@ -378,7 +382,8 @@ class PaSaEngine:
 
         With the head, a paper the crawl added (not a plain-search hit) is placed by its score only when
         the head selects it; otherwise it follows every plain-search hit, so an unsure crawl never pushes
-        what plain search found down the list.
+        what plain search found down the list. Selected: the head's choices that fit the query; a title
+        naming the query is lifted above papers unrelated to it (``fit``).
         """
         rows = self.library.papers(run.pool.ids)
         found = evidence(run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows)
@@ -387,17 +392,29 @@ class PaSaEngine:
             return []
         scores, selection = self._scores(run, [found[paper_id] for paper_id in ids])
         order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
-        ranked, held_back = [], set()
+        ranked, held_back, names, unrelated = [], set(), set(), set()
         for paper_id, score, chosen, reason in zip(ids, scores, selection.chosen, selection.reasons):
             row, entry, item = rows[paper_id], run.pool.entries[paper_id], found[paper_id]
             if self.head is not None and entry.plain is None and not chosen:
-                held_back.add(paper_id)
+                held_back.add(paper_id)  # the head's own choice: the ranking stays the head's
+            abstract = row["abstract"] or ""
+            if named_phrase(run.query, row["title"]):
+                names.add(paper_id)
+            elif shares_nothing(run.query, row["title"], abstract):
+                unrelated.add(paper_id)
+            # the sentence that cites it is one more description of the paper (selector_head's module doc)
+            fitting = fits(run.query, row["title"], f"{abstract} {item.parts.citing_sentence}", item.parts.query_dense)
+            if chosen and not fitting:  # selected only when it is about what was asked (core/pasa/fit.py)
+                chosen, reason = False, (f"not selected: the head's choice, but it holds no key phrase of the query "
+                                         f"and its dense match {item.parts.query_dense:.2f} is below {DENSE_FIT:.2f}")
             ranked.append(RankedPaper(paper_id, row["title"], round(float(score), 4), bool(chosen), item.parts,
                                       scored_rationale(run.query, row, item.parts, float(score), reason),
                                       entry.depth, row["date"], row["arxiv_id"], paper_url(row), entry.found_by[0]))
         # Ties (frequent for P(True) of a tiny model) keep the order the papers were found in.
         ranked.sort(key=lambda paper: (paper.paper_id in held_back, -paper.score, order[paper.paper_id]))
-        return ranked
+        # A title that names what the query asks for never ranks below a paper sharing no word of it.
+        return lift_title_matches(ranked, lambda paper: paper.paper_id in names,
+                                  lambda paper: paper.paper_id in unrelated)
 
     def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], Selection]:
         """Each paper's score, and which are selected (with the reason each is or is not)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scholar_tui.core.events import Event, FeedbackFinished, counted
+from scholar_tui.core.pasa.fit import closest_line
 
 
 @dataclass
@@ -222,6 +223,13 @@ class CrawlFinished(Event):
     @property
     def selected(self) -> list[RankedPaper]:
         return [paper for paper in self.results if paper.selected]
+
+    @property
+    def nothing_fits(self) -> str | None:
+        """The plain sentence when nothing was selected ("No paper in the library fits: closest are …"), else None."""
+        if self.selected or self.cancelled:
+            return None
+        return closest_line([paper.title for paper in self.results])
 
     def summary(self) -> str:
         state = "cancelled" if self.cancelled else "done"

@@ -1,0 +1,389 @@
+"""Answers of the kind a question asks for, read from the labels of the conference's tree.
+
+A conference site labels what each value is: "location", "date", "price", "name", "Keynote
+Speakers", "Workshops". The answer operators (``answer``) used to take the best evidence path's
+value whatever it was, so "Where is ICML 2023 taking place?" was answered with the dates that sit
+beside the location, and "Which workshops are at ICML?" with registration types. Here:
+
+* ``label_kinds``: the kinds a node holds by its label ("location" → place, "Start Date" → date,
+  "price" → money, "name"/"Program Chairs" → people), general English words, no site's wording;
+* ``typed_value``: the value of the asked kind among the evidence leaves, their siblings (the same
+  record or section) and, for a place, every node labelled as one — the one whose headings the
+  question names best, then the conference's own (shallowest), then the best ranked;
+* ``collection``: the node a "how many …"/"which …" question is about — labelled with the noun the
+  question asks for ("keynotes" → "Keynote Speakers") and holding records — or, when no node is
+  so labelled, the records of the evidence's list that name it ("Keynote 1: Andrew Ng …");
+* ``unknown_topic``: a question word the whole site never uses ("Wi-Fi", "banquet"): the data
+  cannot answer it, and the engine says so instead of answering a neighbour.
+
+Every value found here is a tree node, returned with its path so the answer cites it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.answer_kind import fits as kind_fits
+from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.lexical import WORD, STOPWORDS, stem, words
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.values import find_amounts, find_dates
+
+LABEL_WORDS: dict[Kind, frozenset[str]] = {
+    Kind.PLACE: frozenset(stem(word) for word in "location locations venue venues address place city country room where "
+                                                 "held site".split()),
+    Kind.DATE: frozenset(stem(word) for word in "date dates time times deadline deadlines due day days when start starts "
+                                                "end ends period".split()),
+    Kind.MONEY: frozenset(stem(word) for word in "price prices fee fees cost costs money prize rate rates amount".split()),
+    Kind.PEOPLE: frozenset(stem(word) for word in "name names speaker speakers chair chairs author authors organizer "
+                                                  "organizers organiser organisers moderator panelist panelists president "
+                                                  "secretary treasurer winner winners presenter presenters".split()),
+}
+PLACE_STATEMENT = re.compile(r"\b(?:held in|held at|take place in|takes place in|taking place in|located (?:in|on|at)|"
+                             r"will be in|venue is)\b", re.IGNORECASE)
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "eleven": 11, "twelve": 12}
+UNKNOWN_MIN_LETTERS = 5
+"""A question word shorter than this ("kids", "visa") may be a variant the site spells otherwise; a
+longer one the site never uses names a topic it does not cover."""
+GENERIC = frozenset(stem(word) for word in """conference conferences event events attend attendee attendees
+available there provide provided offer offered anyone someone something anything going people person question
+questions information please tell know need want would could should which where when what whom whose
+take takes taking took held hold holds happen happens happening begin begins start starts end ends finish
+come comes coming get gets getting give given find found bring wear allowed allow required require include
+included includes cost costs pay paid open opens close closes there here""".split())
+"""Words of a question that say how it asks, not what about (verbs of happening, having, asking)."""
+
+
+@dataclass
+class Found:
+    """A value of the asked kind and the node that holds it (cited by its path)."""
+
+    node: Node
+    text: str
+    rank: int | None  # the evidence rank it was found at or beside (None: found in the tree)
+
+
+def label_kinds(label: str) -> set[Kind]:
+    stems = set(words(label))
+    return {kind for kind, cue in LABEL_WORDS.items() if stems & cue}
+
+
+def holds_kind(kind: Kind, node: Node, tree: Tree) -> bool:
+    """Whether ``node``'s value is of ``kind``, by its label (or its record's) and its content."""
+    text = node.text or ""
+    if not text.strip():
+        return False
+    parent = tree.parent(node)
+    # a paragraph of a list is labelled by its list ("Cost» The current self-parking rate … is 15.00")
+    labelled = kind in label_kinds(node.label) or (not node.label and parent is not None
+                                                    and kind in label_kinds(parent.label))
+    if kind is Kind.PLACE:
+        return (labelled and not _only_dates(text)) or bool(PLACE_STATEMENT.search(text))
+    if kind is Kind.DATE:  # a date written as one ("23:59 AoE" is a time of day, not the deadline's date)
+        return bool(find_dates(text)) or kind_fits(Kind.DATE, text)
+    if kind is Kind.MONEY:
+        return bool(find_amounts(text)) or (labelled and any(char.isdigit() for char in text))
+    if kind is Kind.PEOPLE:
+        role = labelled or (parent is not None and Kind.PEOPLE in label_kinds(parent.label) and not node.label)
+        return role and kind_fits(Kind.PEOPLE, text)
+    return False
+
+
+def _only_dates(text: str) -> bool:
+    """A value that is dates and little else ("Sun Jul 23rd through Sat the 29th")."""
+    found = find_dates(text)
+    return bool(found) and len(set(words(text)) - set(words(" ".join(item.text for item in found)))) <= 3
+
+
+def _split_digits(text: str) -> str:
+    """"icml2024" read as "icml 2024", as a heading writes it."""
+    return re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)
+
+
+def heading_fit(question: str, tree: Tree, node: Node) -> int:
+    """How many of the question's words the node's headings hold (the root and the value left out)."""
+    asked = set(words(_split_digits(question))) - GENERIC - set(words(_split_digits(tree.root.label)))
+    headings = {word for ancestor in tree.ancestors(node)[1:] for word in words(ancestor.label)}
+    return len(asked & (headings | set(words(node.label))))
+
+
+def _local(tree: Tree, evidence: Sequence[EvidencePath]) -> Iterable[tuple[Node, int]]:
+    """Each evidence leaf, then the leaves of its record or section (its siblings), with the evidence rank."""
+    for item in evidence:
+        if not 0 <= item.node_id < len(tree.nodes):
+            continue
+        leaf = tree.nodes[item.node_id]
+        yield leaf, item.rank
+        for sibling in tree.siblings(leaf):
+            if sibling.is_leaf:
+                yield sibling, item.rank
+
+
+def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found | None:
+    """The value of ``kind`` the question asks for (see the module doc), or None when the data holds none."""
+    candidates: dict[int, tuple[Node, int | None]] = {}
+    for node, rank in _local(tree, evidence):
+        if node.id not in candidates and holds_kind(kind, node, tree):
+            candidates[node.id] = (node, rank)
+    names_more = any(heading_fit(question, tree, node) for node, _ in _local(tree, evidence))
+    if kind is Kind.PLACE and not names_more:
+        # the conference's own location, asked of the conference itself, may sit on another page than the
+        # evidence; a question naming a thing of its own ("Where do I print my poster?") is not about it
+        for node in tree.leaves():
+            if node.id not in candidates and kind in label_kinds(node.label) and holds_kind(kind, node, tree):
+                candidates[node.id] = (node, None)
+    if not candidates:
+        return None
+    node, rank = max(candidates.values(), key=lambda entry: (heading_fit(question, tree, entry[0]), -entry[0].depth,
+                                                             entry[1] is not None, -(entry[1] or 99)))
+    return Found(node, _statement(kind, node.text or ""), rank)
+
+
+def _statement(kind: Kind, text: str) -> str:
+    """A place said inside a sentence is answered with that sentence, not the paragraph."""
+    if kind is Kind.PLACE and PLACE_STATEMENT.search(text) and len(text.split()) > 30:
+        match = PLACE_STATEMENT.search(text)
+        start = text.rfind(".", 0, match.start()) + 1
+        end = text.find(".", match.end())
+        return text[start:end + 1 if end >= 0 else None].strip()
+    return text
+
+
+# -- counts and lists over the right node -----------------------------------------------------------
+def asked_phrase(question: str) -> str:
+    """The words of the thing asked about as the question writes them ("keynote speakers")."""
+    match = NOUN_PATTERN.search(question.lower())
+    return next((group for group in match.groups() if group), "").strip() if match else ""
+
+
+def asked_noun(question: str) -> list[str]:
+    """The stems of the thing a "how many"/"which"/"who are" question asks about ("keynote speakers" → keynote, speaker)."""
+    match = NOUN_PATTERN.search(question.lower())
+    if not match:
+        return []
+    phrase = next(group for group in match.groups() if group)
+    return [word for word in words(phrase) if word not in GENERIC]
+
+
+NOUN_PATTERN = re.compile(r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for|"
+                      r"there|does)\b|\?|$)"
+                      r"|\b(?:which|what)\s+([a-z][\w\s-]*?)\s+(?:are|is|were|will|do|does)\b"
+                      r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
+                      r"|\b(?:list|name)\s+(?:all\s+)?(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)")
+
+
+def _names(label: str, noun: list[str]) -> bool:
+    stems = set(words(label))
+    return bool(noun) and set(noun) <= stems | {stem(word) + "s" for word in stems}
+
+
+def _records(node: Node, tree: Tree) -> list[Node]:
+    return [child for child in tree.children(node) if not child.is_leaf or child.text]
+
+
+@dataclass
+class Collection:
+    node: Node | None  # the node whose records are the things asked about (None: records found by name)
+    items: list[Node]
+    ranks: list[int]  # the evidence paths inside it
+
+
+COMPLEMENT = re.compile(r"^\s*(?:which|what)\s+[a-z][\w\s-]*?\s+(?:are|is|were)\s+(?:the\s+)?([a-z][\w\s-]*?)\s*\??$",
+                        re.IGNORECASE)
+""""Which companies are Gold sponsors?": the list is named by what they are ("Gold Sponsors")."""
+
+
+def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Collection | None:
+    """The records a "how many …"/"which …" question asks about (see the module doc)."""
+    found = _collection(question, asked_noun(question), evidence, tree)
+    complement = COMPLEMENT.match(question)
+    if found is None and complement:
+        found = _collection(question, [word for word in words(complement.group(1)) if word not in GENERIC], evidence,
+                            tree, labelled_only=True)
+    return found
+
+
+def _collection(question: str, noun: list[str], evidence: Sequence[EvidencePath], tree: Tree,
+                labelled_only: bool = False) -> Collection | None:
+    if not noun:
+        return None
+    near = {ancestor.id for item in evidence if 0 <= item.node_id < len(tree.nodes)
+            for ancestor in tree.ancestors(tree.nodes[item.node_id])}
+    labelled = [node for node in tree.nodes if not node.is_leaf and _names(_with_parents(node, tree), noun)
+                and len(_records(node, tree)) >= 2 and any(not child.is_leaf for child in tree.children(node))]
+    if labelled:  # a list of records (its entries, not a page's sections) first, the one named most fully, the longest
+        best = max(labelled, key=lambda node: (_is_list(node, tree), _names(node.label, noun),
+                                               heading_fit(question, tree, node), len(_records(node, tree)),
+                                               node.id in near, -node.depth))
+        inside = [item.rank for item in evidence if 0 <= item.node_id < len(tree.nodes)
+                  and best in tree.ancestors(tree.nodes[item.node_id])]
+        return Collection(best, _records(best, tree), inside)
+    if labelled_only:
+        return None
+    # a record names the thing by its specific word: "keynote" of "keynote speakers"
+    specific = [word for word in noun if word not in LABEL_WORDS[Kind.PEOPLE]] or noun
+    for item in evidence:  # records of the evidence's list whose own text names the thing ("Keynote 2: …")
+        if not 0 <= item.node_id < len(tree.nodes):
+            continue
+        record = _record_of(tree, tree.nodes[item.node_id])
+        if record is None or tree.parent(record) is None:
+            continue
+        named = _named_records(tree.parent(record), tree, specific)
+        if len(named) >= 2:
+            return Collection(None, named, [item.rank])
+    # anywhere in the site: the list with most records naming it (ICML's keynotes sit in one workshop's program)
+    lists = [(len(named), node.id, named) for node in tree.nodes if not node.is_leaf and _is_list(node, tree)
+             for named in [_named_records(node, tree, specific)] if len(named) >= 2]
+    if lists:
+        return Collection(None, max(lists)[2], [])
+    return None
+
+
+def _with_parents(node: Node, tree: Tree) -> str:
+    """A node's label with its parent's and grandparent's ("Doctoral Consortium PC » Chairs")."""
+    chain = [node, *tree.ancestors(node)[-2:][::-1]] if tree.ancestors(node) else [node]
+    return " ".join(item.label for item in chain)
+
+
+def _is_list(node: Node, tree: Tree) -> bool:
+    """A list of records: most of its children are list entries (``item`` nodes)."""
+    children = tree.children(node)
+    return bool(children) and sum(child.kind == "item" for child in children) * 2 >= len(children)
+
+
+def _named_records(parent: Node, tree: Tree, specific: list[str]) -> list[Node]:
+    """The records of ``parent`` whose own fields (not their sub-lists) name the thing."""
+    return [entry for entry in tree.children(parent) if entry.kind == "item"
+            and any(_names(leaf.text or "", specific) for leaf in tree.children(entry) if leaf.is_leaf and leaf.label)]
+
+
+def _record_of(tree: Tree, leaf: Node) -> Node | None:
+    for node in reversed([*tree.ancestors(leaf)]):
+        if node.kind == "item":
+            return node
+    return None
+
+
+def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, int] | None:
+    """A number the site writes before the thing asked about ("hosting nine tutorials", "690 parking stalls")."""
+    noun = asked_noun(question)
+    if not noun:
+        return None
+    for item in evidence:
+        tokens = WORD.findall(item.value.lower())
+        for position, token in enumerate(tokens[:-1]):
+            if not (token.isdigit() or token in NUMBER_WORDS) or re.fullmatch(r"(?:19|20)\d\d", token):
+                continue  # a year ("ISWC 2022 keynote") is not how many
+            after = [stem(word) for word in tokens[position + 1:position + 1 + len(noun) + 1] if word not in STOPWORDS]
+            if after and noun[-1] in after[:len(noun)]:
+                return token, item.rank
+    return None
+
+
+def item_text(kind: Kind, record: Node, tree: Tree) -> str:
+    """What a record is called in a list: a person's name for a "who" question, else its label or text."""
+    if record.is_leaf:
+        return record.text or ""
+    if kind is Kind.PEOPLE:
+        for leaf in tree.subtree_leaves(record):
+            if Kind.PEOPLE in label_kinds(leaf.label) and kind_fits(Kind.PEOPLE, leaf.text or ""):
+                return leaf.text or ""
+    return record.label  # a record is labelled by its title field ("Keynote 1: Andrew Ng (Landing AI)")
+
+
+# -- what the data cannot say -----------------------------------------------------------------------
+def tree_vocabulary(tree: Tree) -> set[str]:
+    """Every stemmed word of the tree's labels and values (cached on the tree object)."""
+    cached = getattr(tree, "_vocabulary", None)
+    if cached is None:
+        cached = set()
+        for node in tree.nodes:
+            cached.update(words(f"{node.label} {node.text or ''}".replace("-", "")))
+            cached.update(words(f"{node.label} {node.text or ''}"))
+        tree._vocabulary = cached  # type: ignore[attr-defined]
+    return cached
+
+
+PREFIX = 5
+"""Two words that agree in their first five letters are one ("remotely"/"remote", "limit"/"limited")."""
+ASKING = frozenset("earliest latest first last together total combined cheaper cheapest expensive higher lower more "
+                   "less same different".split())
+"""Words by which an operator reads the question ("the earliest deadline"), not what it is about."""
+
+
+MIN_VOCABULARY = 1500
+"""A word's absence says something only of a site that says a lot (ICML 2023's data uses ~9,000 words,
+ISWC 2022's ~7,000); a one-page FAQ may answer "What platform is used?" with "run on Zoom"."""
+
+
+def unknown_topic(question: str, tree: Tree) -> str | None:
+    """A word of the question the site never uses (joined when hyphenated: "Wi-Fi" → "wifi"), or None."""
+    vocabulary = tree_vocabulary(tree)
+    if len(vocabulary) < MIN_VOCABULARY:
+        return None
+    known = vocabulary | {word[:PREFIX] for word in vocabulary}
+    for raw in re.findall(r"[A-Za-z][A-Za-z-]*[A-Za-z]", question):
+        word = raw.lower().replace("-", "")
+        kind_word = any(stem(word) in cue for cue in LABEL_WORDS.values())  # "where"/"venue" say the kind asked
+        if len(raw) < UNKNOWN_MIN_LETTERS or word in STOPWORDS or stem(word) in GENERIC or word in GENERIC or kind_word:
+            continue
+        if word in ASKING or word.endswith(("ed", "ing", "ly")):  # "donated", "reviewing": how, not what about
+            continue
+        if stem(word) not in known and word not in known and word[:PREFIX] not in known and not any(
+                part in known for part in raw.lower().split("-") if len(part) >= UNKNOWN_MIN_LETTERS):
+            return raw
+    return None
+
+
+def node_evidence(tree: Tree, node: Node, rank: int) -> EvidencePath:
+    """A tree node as an evidence path the answer can cite (it was read beside the retrieved ones)."""
+    return EvidencePath(rank, node.id, node_path_text(tree, node), node.text or "", "", 0.0)
+
+
+# -- a person named in a sentence ---------------------------------------------------------------------
+PERSON_IN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s(?:van|von|der|den|de|da|del|di|le|la|bin))*"
+                       r"(?:[- ][A-Z][a-z]+){1,2})\b")
+NOT_NAMES = frozenset("""january february march april may june july august september october november december
+monday tuesday wednesday thursday friday saturday sunday please the this click here convention center centre
+hawaii honolulu conference university""".split())
+
+
+def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
+    """A person a sentence of the evidence names, in the sentence that shares a word with the question
+    ("Please contact Stephanie Willes if you have any questions."): the answer to a "who" without a
+    labelled name field. None when no sentence names one."""
+    from scholar_tui.core.conference.answer import Computed
+
+    asked = {word[:PREFIX] for word in words(question)} - {word[:PREFIX] for word in GENERIC}
+    for item in evidence[:3]:
+        for sentence in re.split(r"(?<=[.!?])\s+", item.value):
+            if not asked & {word[:PREFIX] for word in words(sentence)}:
+                continue
+            for match in PERSON_IN.finditer(sentence):
+                name = match.group(1)
+                parts = {part.lower() for part in re.split(r"[- ]", name)}
+                # a name the question itself says ("Deep Learning" of the workshop asked about) is not the answer
+                if match.start() > 0 and not parts & NOT_NAMES and not parts <= set(question.lower().split()) | {
+                        word.strip("'\"?") for word in question.lower().split()}:
+                    return Computed(name, "value", [item.rank])
+    return None
+
+
+def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[EvidencePath]) -> bool:
+    """Whether the paths an answer cites (or its nodes read) share a word with what the question names
+    (its words beyond how it asks, the kind it asks for and the conference's name); True when it names
+    nothing else ("When does the conference start?")."""
+    topic = {word[:PREFIX] for word in words(question) if word not in GENERIC and word not in ASKING
+             and not any(word in cue for cue in LABEL_WORDS.values())} - {word[:PREFIX] for word in words(tree.root.label)}
+    topic -= {word[:PREFIX] for word in GENERIC}
+    if not topic:
+        return True
+    texts = [item.path for item in evidence if item.rank in answer.cited]
+    texts += [node_path_text(tree, node) for node in answer.read]
+    said = {word[:PREFIX] for text in texts for word in words(text)}
+    return bool(topic & said) or not texts
