@@ -119,10 +119,12 @@ def _assigned_names(tree: ast.AST) -> set[str]:
 
 
 def parse_quietly(source: str, mode: str = "exec") -> ast.AST:
-    """``ast.parse`` without its SyntaxWarnings ("invalid decimal literal" for ``1if``): text from a
-    model or a person is checked here, and the warning would reach their terminal as a stray line."""
+    """``ast.parse`` without its warnings ("invalid decimal literal" for ``1if``; "invalid escape
+    sequence" for ``'\\('``, a DeprecationWarning before Python 3.12): text from a model or a person is
+    checked here, and the warning would reach their terminal as a stray line."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SyntaxWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
         return ast.parse(source, mode=mode)
 
 

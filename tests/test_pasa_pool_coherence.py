@@ -36,10 +36,10 @@ class VectorIndex:
     def vectors(self, paper_ids):
         return {paper_id: list(self.stored[paper_id]) for paper_id in paper_ids if paper_id in self.stored}
 
-    def searchable(self, before=None):
+    def searchable(self, before=None, within=None):
         return len(self.order)
 
-    def search(self, library, query, *, before=None, limit=10, depth=50):
+    def search(self, library, query, *, before=None, limit=10, depth=50, within=None):
         rows = library.papers(self.order[:limit])
         return [SearchHit(paper_id, 1.0 / (60 + rank), rank, None, rows[paper_id]["title"], rows[paper_id]["date"],
                           rows[paper_id]["arxiv_id"]) for rank, paper_id in enumerate(self.order[:limit], start=1)]
