@@ -118,8 +118,9 @@ def test_yes_no_reads_restrictions_negation_scope_and_stated_verdicts():
     assert _faq("Are presenters able to travel?", remote).text.startswith("No,")
     # a FAQ answer that starts "No." decides, whatever its next sentence says
     assert _faq("Does the conference provide visa letters?", "No. Please check the registration page for visa letters.").text.startswith("No")
-    # a sentence sharing fewer than two of the question's words is not pasted beside the verdict
-    assert _faq("Is there a limit?", "Submitted papers can be up to eight pages long.").text == "Yes"
+    # a sentence sharing fewer than two of the question's words is not pasted beside the verdict (it shares one,
+    # "page": one sharing none is no support at all, see test_conference_answer_labels)
+    assert _faq("Is there a page limit?", "Submitted papers can be up to eight pages long.").text == "Yes"
 
 
 def test_span_takes_the_records_other_field_when_the_path_names_the_person():

@@ -519,6 +519,9 @@ def site_data(tree: Tree) -> str:
 ONLINE_ACTION = re.compile(r"\bwhere\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|"
                            r"see|read|register|apply|submit|sign up|upload|buy)\b", re.IGNORECASE)
 """"Where can I find the slides?" asks for a pointer (a link, a page), not for a place."""
+FIND_ACTION = re.compile(r"\bhow\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|see|"
+                         r"reach|visit)\b", re.IGNORECASE)
+""""How can I find the accepted workshops?" asks for a pointer too: a bare link may answer it."""
 
 
 HEAD_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
@@ -599,6 +602,17 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     form, kind = question_form(question), conference_kind(question)
     if form == "list" and kind in (Kind.DATE, Kind.MONEY):  # "On which days …?" asks one value
         form = "span"
+    named = _named_value(question, evidence, tree)
+    if named is not None:
+        return named
+    if form == "yes_no" and not SAME.search(question) and not kinds.names_topic(
+            question, tree, f"{evidence[0].path} {evidence[0].value}"):
+        # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
+        return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+    if ONLINE_ACTION.search(question):
+        pointer = _pointer(question, evidence, tree)
+        if pointer is not None:
+            return pointer
     if form == "count":
         answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
@@ -616,6 +630,11 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
     else:
         answer = OPERATORS[form](question, evidence, tree)
+    if form == "span" and URL.fullmatch(answer.text.strip()) and not any(
+            pattern.search(question) for pattern in (ASKS_LINK, ONLINE_ACTION, FIND_ACTION)):
+        # a bare link answers "which time zone …?" with a converter's address: the next value instead
+        rest = [item for item in evidence if not URL.fullmatch(item.value.strip())]
+        answer = span_answer(question, rest, tree) if rest else _abstain(tree, kind.noun, _topic(question, tree))
     # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
     # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
     about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
@@ -626,6 +645,34 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _named_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """A title ("What is the title of X?") or a prize's winner ("Who won the best paper award?"): read
+    from the node labelled so or the record the question names, else the abstain sentence — never a
+    description that mentions the thing, a role, or another prize's winner."""
+    if kinds.asks_title(question):
+        found = kinds.titled(question, evidence, tree)
+        thing = kinds.TITLE_OF.search(question).group(1)
+        return _found(found) if found else _abstain(tree, "title", _topic(thing, tree))
+    if kinds.asked_prize(question):
+        winner = kinds.award_winner(question, evidence, tree)
+        return _found(winner) if winner else _abstain(tree, "winner", _topic(question, tree))
+    return None
+
+
+POINTER_WORDS = 30
+"""A pointer said in a sentence short enough to read is answered with the sentence, else the link alone."""
+
+
+def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """"Where can I find the proceedings?": the best ranked link whose path names the thing asked."""
+    for item in evidence:
+        found = URL.search(item.value)
+        if found and kinds.names_topic(question, tree, item.path):
+            text = item.value if len(item.value.split()) <= POINTER_WORDS else found.group(0)
+            return Computed(text, "value", [item.rank])
+    return None
 
 
 def _topic(question: str, tree: Tree) -> str:

@@ -378,12 +378,103 @@ def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[Evi
     """Whether the paths an answer cites (or its nodes read) share a word with what the question names
     (its words beyond how it asks, the kind it asks for and the conference's name); True when it names
     nothing else ("When does the conference start?")."""
-    topic = {word[:PREFIX] for word in words(question) if word not in GENERIC and word not in ASKING
-             and not any(word in cue for cue in LABEL_WORDS.values())} - {word[:PREFIX] for word in words(tree.root.label)}
-    topic -= {word[:PREFIX] for word in GENERIC}
+    topic = topic_words(question, tree)
     if not topic:
         return True
     texts = [item.path for item in evidence if item.rank in answer.cited]
     texts += [node_path_text(tree, node) for node in answer.read]
     said = {word[:PREFIX] for text in texts for word in words(text)}
     return bool(topic & said) or not texts
+
+
+# -- the thing the question names, in the value's own node ----------------------------------------------
+def topic_words(question: str, tree: Tree) -> set[str]:
+    """The question's words beyond how it asks, the kind it asks for and the conference's name (by prefix)."""
+    topic = {word[:PREFIX] for word in words(question) if word not in GENERIC and word not in ASKING
+             and not any(word in cue for cue in LABEL_WORDS.values())}
+    return topic - {word[:PREFIX] for word in words(tree.root.label)} - {word[:PREFIX] for word in GENERIC}
+
+
+def names_topic(question: str, tree: Tree, text: str) -> bool:
+    """Whether ``text`` (a path, a value) shares a word with what the question names; True when it names nothing."""
+    topic = topic_words(question, tree)
+    return not topic or bool(topic & {word[:PREFIX] for word in words(text)})
+
+
+TITLE_OF = re.compile(r"\b(?:the\s+)?title\s+of\s+(.+?)\s*\??$", re.IGNORECASE)
+""""What is the title of the second panel?": a title, read from a node labelled so or a record's own label
+("the full name of the conference" is not a title field: it is answered as before)."""
+
+
+def asks_title(question: str) -> bool:
+    return bool(TITLE_OF.search(question)) and not re.search(r"\bwho\b", question, re.IGNORECASE)
+
+
+def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found | None:
+    """The title a "title of …" question asks for: a leaf labelled "title" whose headings name the thing,
+    else the record holding a field that the question names whole ("Francesca Rossi's keynote" → the
+    keynote record holding "name: Francesca Rossi"), by its title field or its label. A description
+    that merely mentions keynotes is not a title."""
+    thing = re.sub(r"['’]s\b", "", TITLE_OF.search(question).group(1))  # "Rossi's keynote" names Rossi
+    asked = set(words(thing))
+    for item in evidence:
+        if 0 <= item.node_id < len(tree.nodes):
+            leaf = tree.nodes[item.node_id]
+            if (stem(leaf.label.lower()) in TITLE_LABELS and leaf.text and names_topic(thing, tree, item.path)
+                    and not set(words(leaf.text)) <= asked):
+                return Found(leaf, leaf.text, item.rank)
+    for item in evidence:
+        if not 0 <= item.node_id < len(tree.nodes):
+            continue
+        leaf = tree.nodes[item.node_id]
+        named = set(words(leaf.text or ""))
+        record = _record_of(tree, leaf)
+        if record is None or not named or not named <= asked:
+            continue
+        title = next((child for child in tree.children(record) if child.is_leaf and child.text
+                      and stem(child.label.lower()) in TITLE_LABELS), None)
+        return Found(title or record, title.text if title else record.label, item.rank)
+    return None
+
+
+TITLE_LABELS = frozenset({stem("title")})
+"""A "name" field holds a person; a "title" field what a talk, panel or paper is called."""
+
+WON = re.compile(r"\bwho\s+(?:won|received|got|was awarded|were awarded)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*\??$",
+                 re.IGNORECASE)
+""""Who won the best paper award in the research track?": the record whose category names every word of the prize."""
+CATEGORY_MAX_WORDS = 12
+"""A category field is short ("Best Student Paper -- Research Track"); a paragraph that mentions the
+prize among others ("sponsor one of the best paper awards …") does not say who won it."""
+
+
+def asked_prize(question: str) -> set[str]:
+    """The words of the prize a "who won …" question names ("best", "paper"; "award" aside), or none."""
+    match = WON.search(question)
+    return set(words(match.group(1))) - {stem("award"), stem("awards"), stem("prize")} - GENERIC if match else set()
+
+
+def award_winner(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found | None:
+    """The winner of the prize a "who won …" question names: the record (in the evidence, else anywhere in
+    the site) with a short field naming every word of the prize, the fewest other words first, answered
+    by its title (a paper) or its label (a person)."""
+    prize = asked_prize(question)
+    if not prize:
+        return None
+
+    def is_category(node: Node) -> bool:
+        text = set(words(node.text or ""))
+        return node.is_leaf and bool(node.text) and len((node.text or "").split()) <= CATEGORY_MAX_WORDS and prize <= text
+
+    ranked = [(tree.nodes[item.node_id], item.rank) for item in evidence if 0 <= item.node_id < len(tree.nodes)]
+    candidates = [(node, rank) for node, rank in ranked if is_category(node)]
+    if not candidates:
+        candidates = [(node, None) for node in tree.leaves() if is_category(node)]
+    candidates = [(node, rank) for node, rank in candidates if _record_of(tree, node) is not None]
+    if not candidates:
+        return None
+    node, rank = min(candidates, key=lambda entry: (len(set(words(entry[0].text or "")) - prize), entry[1] or 99))
+    record = _record_of(tree, node)
+    title = next((child for child in tree.children(record) if child.is_leaf and child.text
+                  and stem(child.label.lower()) in TITLE_LABELS), None)
+    return Found(title or record, title.text if title else record.label, rank)
