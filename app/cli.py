@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -127,8 +126,14 @@ def models_list(obj: Context, as_json: bool) -> None:
     ]
     if settings.llm.model.startswith(("http://", "https://")):
         rows.append(
-            {"name": settings.llm.model, "kind": "endpoint", "location": settings.llm.model,
-             "source": "setting", "available": True, "active": True}
+            {
+                "name": settings.llm.model,
+                "kind": "endpoint",
+                "location": settings.llm.model,
+                "source": "setting",
+                "available": True,
+                "active": True,
+            }
         )
     if as_json:
         emit_json(rows)
@@ -151,8 +156,9 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
     from scholar_tui.models.pull import pull
 
     network = obj.settings.network
-    entry = pull(repo, filename, obj.where, offline=network.offline, endpoint=endpoint, name=name,
-                 timeout_s=network.timeout_s)
+    entry = pull(
+        repo, filename, obj.where, offline=network.offline, endpoint=endpoint, name=name, timeout_s=network.timeout_s
+    )
     click.echo(f"pulled {entry.name}: {entry.location}\nuse it with: scholar-tui models use {entry.name}")
 
 
@@ -178,8 +184,11 @@ def models_use(obj: Context, name: str) -> None:
 @cli.command()
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--deep", is_flag=True, help="Also load the LLM and generate a few tokens.")
-@click.option("--repair", is_flag=True,
-              help="Rebuild the search caches from SQLite (LanceDB, the snapshot) and say what cannot be fixed.")
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Rebuild the search caches from SQLite (LanceDB, the snapshot) and say what cannot be fixed.",
+)
 @click.pass_obj
 def doctor(obj: Context, as_json: bool, deep: bool, repair: bool) -> None:
     """What is installed and found: models, data dir, SQLite, LanceDB, network."""
@@ -187,8 +196,11 @@ def doctor(obj: Context, as_json: bool, deep: bool, repair: bool) -> None:
     from scholar_tui.core.doctor import run_checks
 
     checks = []
-    marks = {"ok": click.style("ok  ", fg="green"), "warn": click.style("warn", fg="yellow"),
-             "fail": click.style("FAIL", fg="red")}
+    marks = {
+        "ok": click.style("ok  ", fg="green"),
+        "warn": click.style("warn", fg="yellow"),
+        "fail": click.style("FAIL", fg="red"),
+    }
     for check in repair_state(obj.where) if repair else run_checks(obj.where, deep=deep):
         checks.append(check)
         if not as_json:
@@ -207,13 +219,23 @@ def doctor(obj: Context, as_json: bool, deep: bool, repair: bool) -> None:
 @click.option("--schema", help="Constrain the reply to this JSON schema (JSON text or @file).")
 @click.option("--choices", help="Constrain the reply to one of these comma-separated strings.")
 @click.option("--max-tokens", type=whole(1, 1_048_576), default=256, show_default=True)
-@click.option("--logprobs", type=whole(0, 20), default=0,
-              help="Show each token's log-probability and top K alternatives.")
+@click.option(
+    "--logprobs", type=whole(0, 20), default=0, help="Show each token's log-probability and top K alternatives."
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def prompt(obj: Context, text: str, system: str | None, chat: bool, schema: str | None,
-           choices: str | None, max_tokens: int, logprobs: int, as_json: bool) -> None:
+def prompt(
+    obj: Context,
+    text: str,
+    system: str | None,
+    chat: bool,
+    schema: str | None,
+    choices: str | None,
+    max_tokens: int,
+    logprobs: int,
+    as_json: bool,
+) -> None:
     """Send TEXT to the active model and stream the reply (logged like every call)."""
     from scholar_tui.core.llm import open_llm
 
@@ -295,16 +317,31 @@ def bench_llm_command(obj: Context, n_prompt: int, n_gen: int, repetitions: int,
     if as_json:
         emit_json(result.as_dict())
         return
-    click.echo(f"model {result.model} ({result.backend}), {result.threads} threads, "
-               f"pp{result.n_prompt} / tg{result.n_gen}, median of {result.repetitions}")
+    click.echo(
+        f"model {result.model} ({result.backend}), {result.threads} threads, "
+        f"pp{result.n_prompt} / tg{result.n_gen}, median of {result.repetitions}"
+    )
     click.echo(f"{'':24}{'prompt tok/s':>14}{'generation tok/s':>18}")
     click.echo(f"{'scholar-tui (ours)':24}{result.ours_prompt_tps:14.1f}{result.ours_gen_tps:18.1f}")
     if result.bare_prompt_tps is not None:
         click.echo(f"{'llama.cpp bare':24}{result.bare_prompt_tps:14.1f}{result.bare_gen_tps:18.1f}")
 
 
-for command in (import_command, library, api, ask, soay, search_command, pasa, conf, logs, feedback, train, history,
-                export):
+for command in (
+    import_command,
+    library,
+    api,
+    ask,
+    soay,
+    search_command,
+    pasa,
+    conf,
+    logs,
+    feedback,
+    train,
+    history,
+    export,
+):
     cli.add_command(command)
 for command in (bench_soay, bench_pasa_command, bench_feedback, bench_startup):
     bench.add_command(command)

@@ -19,9 +19,11 @@ DESCRIBER_NOTE = {
     "structural": "structural (deterministic: parent description + path + siblings, no model)",
     "llm": "llm (the active model writes each description)",
 }
-ANSWERER_HELP = ("computed: answered from the evidence by the question's form (span, yes/no, count, sum, "
-                 "earliest/latest), offline; choose: the model picks the path first (constrained); "
-                 "generate: the model writes the answer from the evidence (for a capable model or endpoint).")
+ANSWERER_HELP = (
+    "computed: answered from the evidence by the question's form (span, yes/no, count, sum, "
+    "earliest/latest), offline; choose: the model picks the path first (constrained); "
+    "generate: the model writes the answer from the evidence (for a capable model or endpoint)."
+)
 
 
 def conference_errors(function: Callable) -> Callable:
@@ -99,8 +101,13 @@ def conf() -> None:
 @conf.command("import")
 @click.argument("source")
 @click.option("--name", help="Call the conference this (default: the tree's root, e.g. ICML2023).")
-@click.option("--describer", type=click.Choice(DESCRIBERS), default="structural", show_default=True,
-              help="structural: deterministic descriptions (right for the tiny default model); llm: the active model writes them.")
+@click.option(
+    "--describer",
+    type=click.Choice(DESCRIBERS),
+    default="structural",
+    show_default=True,
+    help="structural: deterministic descriptions (right for the tiny default model); llm: the active model writes them.",
+)
 @click.option("--rebuild", is_flag=True, help="Ignore the description cache and stored vectors (to time a cold build).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -144,14 +151,21 @@ def conf_list(obj: Context, as_json: bool) -> None:
     click.echo(f"{'name':20} {'paths':>6} {'describer':11} {'build s':>8}  imported             source")
     for record in records:
         build = f"{record.build_s:.1f}" if record.build_s is not None else "-"
-        click.echo(f"{record.name:20} {record.leaves:6} {record.describer:11} {build:>8}  {record.imported_at}  {record.source}")
+        click.echo(
+            f"{record.name:20} {record.leaves:6} {record.describer:11} {build:>8}  {record.imported_at}  {record.source}"
+        )
 
 
 @conf.command("ask")
 @click.argument("name")
 @click.argument("question")
-@click.option("--method", type=click.Choice(METHODS), default="star", show_default=True,
-              help="star: hybrid search over path descriptions, re-scored with the tree; path: raw paths (the baseline).")
+@click.option(
+    "--method",
+    type=click.Choice(METHODS),
+    default="star",
+    show_default=True,
+    help="star: hybrid search over path descriptions, re-scored with the tree; path: raw paths (the baseline).",
+)
 @click.option("--answerer", type=click.Choice(ANSWERERS), default="computed", show_default=True, help=ANSWERER_HELP)
 @click.option("-k", "k", type=whole(1, 1000), default=5, show_default=True, help="How many paths to retrieve.")
 @click.option("--json", "as_json", is_flag=True)
@@ -189,8 +203,10 @@ def _percent(value: float | None) -> str:
 
 
 def _print_report(report) -> None:
-    click.echo(f"{report.conference} · describer {DESCRIBER_NOTE[report.describer]} · answers {report.answer_mode}"
-               f" · evidence hit@k against each question's `from` · k={report.k}")
+    click.echo(
+        f"{report.conference} · describer {DESCRIBER_NOTE[report.describer]} · answers {report.answer_mode}"
+        f" · evidence hit@k against each question's `from` · k={report.k}"
+    )
     click.echo(report.index.summary())
     methods = [item for item in report.methods if not item.method.startswith("ablation")]
     header = f"{'type':20}{'n':>4}"
@@ -212,14 +228,21 @@ def _print_report(report) -> None:
         kinds = [scores.question_type for scores in ablation[0].by_type]
         click.echo("ablation (STAR, one part added per row): hit@5 / F1 by type")
         width = max(len(item.retrieval) for item in ablation) + 2
-        click.echo(f"{'retrieval':{width}}" + "".join(f"{kind[:3].upper() + kind.split('_')[1][:1].upper():>12}" for kind in kinds)
-                   + f"{'all':>12}")
+        click.echo(
+            f"{'retrieval':{width}}"
+            + "".join(f"{kind[:3].upper() + kind.split('_')[1][:1].upper():>12}" for kind in kinds)
+            + f"{'all':>12}"
+        )
         for item in ablation:
             cells = [*item.by_type, item.overall]
-            click.echo(f"{item.retrieval:{width}}" + "".join(f"{_percent(s.hit_at_5).strip():>6}/{_percent(s.f1).strip():>5}"
-                                                         for s in cells))
-    click.echo(f"answering: {methods[0].overall.questions} questions × {len(report.methods)} configurations "
-               f"in {report.answer_s:.1f} s")
+            click.echo(
+                f"{item.retrieval:{width}}"
+                + "".join(f"{_percent(s.hit_at_5).strip():>6}/{_percent(s.f1).strip():>5}" for s in cells)
+            )
+    click.echo(
+        f"answering: {methods[0].overall.questions} questions × {len(report.methods)} configurations "
+        f"in {report.answer_s:.1f} s"
+    )
 
 
 def _print_person(scores) -> None:
@@ -235,21 +258,48 @@ def _print_person(scores) -> None:
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.option("--describer", type=click.Choice(DESCRIBERS), default="structural", show_default=True)
 @click.option("--answerer", type=click.Choice(ANSWERERS), default="computed", show_default=True, help=ANSWERER_HELP)
-@click.option("--ablation", is_flag=True, help="Also score STAR with its parts added one at a time (dense, + BM25, + query expansion, + tree).")
-@click.option("--errors", "errors_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write every missed question (gold path, top-5 paths, the answer given) of STAR to this file.")
+@click.option(
+    "--ablation",
+    is_flag=True,
+    help="Also score STAR with its parts added one at a time (dense, + BM25, + query expansion, + tree).",
+)
+@click.option(
+    "--errors",
+    "errors_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write every missed question (gold path, top-5 paths, the answer given) of STAR to this file.",
+)
 @click.option("--name", help="Store the conference under this name (default: the tree's root).")
 @click.option("--rebuild", is_flag=True, help="Ignore caches: time a cold index build.")
-@click.option("--person-set", type=click.Path(dir_okay=False, path_type=Path),
-              help="Also answer a person's attendee questions (JSON lines: question, expect, held_out) and print "
-                   "right / wrong / abstained beside the usual figures.")
-@click.option("--person-part", type=click.Choice(["dev", "held-out", "all"]), default="dev", show_default=True,
-              help="Which part of --person-set to run (held-out: once, at the end).")
+@click.option(
+    "--person-set",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also answer a person's attendee questions (JSON lines: question, expect, held_out) and print "
+    "right / wrong / abstained beside the usual figures.",
+)
+@click.option(
+    "--person-part",
+    type=click.Choice(["dev", "held-out", "all"]),
+    default="dev",
+    show_default=True,
+    help="Which part of --person-set to run (held-out: once, at the end).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @conference_errors
-def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, ablation: bool, errors_file: Path | None,
-              name: str | None, rebuild: bool, person_set: Path | None, person_part: str, as_json: bool) -> None:
+def conf_eval(
+    obj: Context,
+    directory: Path,
+    describer: str,
+    answerer: str,
+    ablation: bool,
+    errors_file: Path | None,
+    name: str | None,
+    rebuild: bool,
+    person_set: Path | None,
+    person_part: str,
+    as_json: bool,
+) -> None:
     """Evaluate DIRECTORY in ConferenceQA form (one tree JSON + the four question files).
 
     Imports and indexes the conference into the current SCHOLAR_TUI_HOME (reusing cached
@@ -258,7 +308,6 @@ def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, abla
     """
     from scholar_tui.core.conference.engine import errors_text
     from scholar_tui.core.conference.events import EvalFinished
-
     from scholar_tui.core.conference.person import read_person_set
 
     person = read_person_set(person_set, person_part) if person_set is not None else []
@@ -266,8 +315,15 @@ def conf_eval(obj: Context, directory: Path, describer: str, answerer: str, abla
     progress = _Progress(not as_json)
     report = None
     try:
-        for event in engine.evaluate(directory, _describer(obj, describer), ablation=ablation, name=name,
-                                     rebuild=rebuild, person=person, person_part=person_part):
+        for event in engine.evaluate(
+            directory,
+            _describer(obj, describer),
+            ablation=ablation,
+            name=name,
+            rebuild=rebuild,
+            person=person,
+            person_part=person_part,
+        ):
             progress.show(event.summary())
             if isinstance(event, EvalFinished):
                 report = event.report

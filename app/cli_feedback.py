@@ -1,9 +1,9 @@
 """AutoFeedback on the command line: `logs`, `feedback check|send` and `bench feedback`.
 
-    scholar-tui logs [--limit-hit] [--loop ID] [--json]
-    scholar-tui feedback check '<<API>>getCoauthors(name="Ada")<</API>>' --instruction "Who worked with Ada?"
-    scholar-tui feedback send '<<API>>getCoauthors(person_id="person:1")<</API>>' [--loop ID]
-    scholar-tui bench feedback [--per-type 2] [--per-api 2] [--json]
+scholar-tui logs [--limit-hit] [--loop ID] [--json]
+scholar-tui feedback check '<<API>>getCoauthors(name="Ada")<</API>>' --instruction "Who worked with Ada?"
+scholar-tui feedback send '<<API>>getCoauthors(person_id="person:1")<</API>>' [--loop ID]
+scholar-tui bench feedback [--per-type 2] [--per-api 2] [--json]
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ import textwrap
 import click
 
 from scholar_tui.app.cli_support import (
-    Context, SEED, emit_json, one_line_errors, terminal_json, terminal_text, whole,
+    SEED,
+    Context,
+    emit_json,
+    one_line_errors,
+    terminal_json,
+    terminal_text,
+    whole,
 )
 
 
@@ -51,8 +57,10 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
         if as_json:
             emit_json({"loop": loop, "rounds": rounds})
             return
-        click.echo(f"loop {loop['id']} · {loop['status']} · {loop['source']} · {loop['mode']} · "
-                   f"static {loop['static_rounds']}/{loop['static_limit']} · dynamic {loop['dynamic_rounds']}/{loop['dynamic_limit']}")
+        click.echo(
+            f"loop {loop['id']} · {loop['status']} · {loop['source']} · {loop['mode']} · "
+            f"static {loop['static_rounds']}/{loop['static_limit']} · dynamic {loop['dynamic_rounds']}/{loop['dynamic_limit']}"
+        )
         click.echo(f"instruction: {terminal_text(loop['instruction'])}")
         for row in rounds:
             error = row["sub_type"] or ("ok" if row["ok"] else "-")
@@ -78,8 +86,10 @@ def logs(obj: Context, limit_hit: bool, loop_id: int | None, limit: int, as_json
         return
     click.echo(f"{'id':>5}  {'status':13} {'source':8} {'mode':8} {'rounds':>6}  instruction")
     for loop in loops:
-        click.echo(f"{loop['id']:>5}  {loop['status']:13} {loop['source']:8} {loop['mode']:8} {loop['rounds']:>6}  "
-                   f"{_short(loop['instruction'], 80)}")
+        click.echo(
+            f"{loop['id']:>5}  {loop['status']:13} {loop['source']:8} {loop['mode']:8} {loop['rounds']:>6}  "
+            f"{_short(loop['instruction'], 80)}"
+        )
 
 
 # -- feedback check / send -------------------------------------------------------------------------------
@@ -105,13 +115,19 @@ def feedback() -> None:
 @click.option("--program", is_flag=True, help="TEXT is a SoAy program: scan every API call in it.")
 @click.option("--send", "send_it", is_flag=True, help="Also send it (local backend) and show DAC's observation.")
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
-@click.option("--apis", type=click.Choice(["academic", "pasa"]), default="academic", show_default=True,
-              help="Check against the seven academic APIs, or PaSa's tools (searchPapers, expandSection).")
+@click.option(
+    "--apis",
+    type=click.Choice(["academic", "pasa"]),
+    default="academic",
+    show_default=True,
+    help="Check against the seven academic APIs, or PaSa's tools (searchPapers, expandSection).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def feedback_check(obj: Context, text: str, instruction: str, program: bool, send_it: bool, backend: str,
-                   apis: str, as_json: bool) -> None:
+def feedback_check(
+    obj: Context, text: str, instruction: str, program: bool, send_it: bool, backend: str, apis: str, as_json: bool
+) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
     import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
     from scholar_tui.core.autofeedback import AutoFeedback
@@ -136,16 +152,21 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
         if program:
             observation = af.analyse_program(run_program(obj.where, text, backend), instruction)
         else:
-            observation = af.analyse_response(send_request(open_api(obj.where, obj.settings, backend), text), instruction)
+            observation = af.analyse_response(
+                send_request(open_api(obj.where, obj.settings, backend), text), instruction
+            )
     if as_json:
-        emit_json({"findings": [f.as_dict() for f in findings],
-                   "observation": observation.as_dict() if observation else None})
+        emit_json(
+            {"findings": [f.as_dict() for f in findings], "observation": observation.as_dict() if observation else None}
+        )
         return
     if not findings:
         click.echo("no static error found: the request may be sent")
     for finding in findings:
-        click.echo(click.style(f"{finding.sub_type}", bold=True)
-                   + terminal_text(f"  at {finding.location}  returns {list(finding.returns)}"))
+        click.echo(
+            click.style(f"{finding.sub_type}", bold=True)
+            + terminal_text(f"  at {finding.location}  returns {list(finding.returns)}")
+        )
         click.echo(textwrap.indent(terminal_text(finding.feedback), "  "))  # it quotes the request
     if observation is not None:
         state = "satisfied" if observation.satisfied else f"not satisfied: {observation.reason}"
@@ -154,8 +175,7 @@ def feedback_check(obj: Context, text: str, instruction: str, program: bool, sen
 
 @feedback.command("send")
 @click.argument("text")
-@click.option("--loop", "loop_id", type=int,
-              help="Log it as a human round of this loop (fixed by hand when it works).")
+@click.option("--loop", "loop_id", type=int, help="Log it as a human round of this loop (fixed by hand when it works).")
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -182,8 +202,9 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
         missing = library_missing_at(obj.where)
         if missing is not None:  # the request is still sent: an empty answer is then explained
             click.echo(click.style(missing.summary(), fg="yellow"), err=True)
-    result = send_by_hand(obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id,
-                          embedder=lambda: _embedder(obj))
+    result = send_by_hand(
+        obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id, embedder=lambda: _embedder(obj)
+    )
     if as_json:
         emit_json(result.to_json())
     else:
@@ -195,10 +216,16 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
 
 # -- bench feedback --------------------------------------------------------------------------------------
 @click.command("feedback")
-@click.option("--per-type", type=whole(0, 1000), default=2, show_default=True,
-              help="Seeded requests per error sub-type.")
-@click.option("--per-api", type=whole(0, 1000), default=2, show_default=True,
-              help="Instructions per API answered by the model itself.")
+@click.option(
+    "--per-type", type=whole(0, 1000), default=2, show_default=True, help="Seeded requests per error sub-type."
+)
+@click.option(
+    "--per-api",
+    type=whole(0, 1000),
+    default=2,
+    show_default=True,
+    help="Instructions per API answered by the model itself.",
+)
 @click.option("--only", help="Only these seeded sub-types, comma-separated (E2.2,E4.1).")
 @click.option("--free-names", is_flag=True, help="Let the model write any API and parameter names (looser grammar).")
 @click.option("--seed", type=SEED, default=0, show_default=True)
@@ -207,8 +234,17 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, free_names: bool, seed: int,
-                   keep_log: bool, save: str | None, as_json: bool) -> None:
+def bench_feedback(
+    obj: Context,
+    per_type: int,
+    per_api: int,
+    only: str | None,
+    free_names: bool,
+    seed: int,
+    keep_log: bool,
+    save: str | None,
+    as_json: bool,
+) -> None:
     """Accuracy with no feedback, static, dynamic and both; error types before and after (Tables 3–4)."""
     from scholar_tui.core.autofeedback import AutoFeedback
     from scholar_tui.core.autofeedback.bench import SEEDED_TYPES, BenchError, make_cases, make_tasks, run_bench
@@ -241,9 +277,16 @@ def bench_feedback(obj: Context, per_type: int, per_api: int, only: str | None, 
         if not as_json:
             click.echo(f"\r[{done}/{total}] {text:60.60}", nl=False, err=True)
 
-    report = run_bench(af, ModelRequestGenerator(llm, constrain_names=not free_names), api, cases,
-                       log=FeedbackLog(obj.where) if keep_log else None, progress=progress,
-                       model_name=llm.model_name, embedder_name=embedder.name)
+    report = run_bench(
+        af,
+        ModelRequestGenerator(llm, constrain_names=not free_names),
+        api,
+        cases,
+        log=FeedbackLog(obj.where) if keep_log else None,
+        progress=progress,
+        model_name=llm.model_name,
+        embedder_name=embedder.name,
+    )
     llm.close()
     if save:
         with open(save, "w", encoding="utf-8") as handle:
@@ -259,34 +302,54 @@ def print_report(report, free_names: bool = False) -> None:
     def cell(value) -> str:
         return "    -" if value is None else f"{value:5.1f}"
 
-    click.echo(f"AutoFeedback bench: {report.cases} cases ({report.seeded} seeded, {report.from_model} written by the model) "
-               f"· model {report.model} ({'free names' if free_names else 'names constrained to the specs'}) "
-               f"· embedder {report.embedder}")
+    click.echo(
+        f"AutoFeedback bench: {report.cases} cases ({report.seeded} seeded, {report.from_model} written by the model) "
+        f"· model {report.model} ({'free names' if free_names else 'names constrained to the specs'}) "
+        f"· embedder {report.embedder}"
+    )
     click.echo("\nTable 3 shape: accuracy (%) and Table 4 shape: error types of the final requests (% of cases)")
-    click.echo(f"{'method':16}{'acc':>6}{'seeded':>8}{'model':>7}{'E1':>7}{'E2':>7}{'E3':>7}{'E4':>7}"
-               f"{'tokens':>8}{'gens':>6}{'limit':>7}")
+    click.echo(
+        f"{'method':16}{'acc':>6}{'seeded':>8}{'model':>7}{'E1':>7}{'E2':>7}{'E3':>7}{'E4':>7}"
+        f"{'tokens':>8}{'gens':>6}{'limit':>7}"
+    )
     before = report.before_row()
-    click.echo(f"{'(first request)':16}{before['accuracy']:6.1f}{'':15}{before['E1']:7.1f}{before['E2']:7.1f}"
-               f"{before['E3']:7.1f}{before['E4']:7.1f}")
+    click.echo(
+        f"{'(first request)':16}{before['accuracy']:6.1f}{'':15}{before['E1']:7.1f}{before['E2']:7.1f}"
+        f"{before['E3']:7.1f}{before['E4']:7.1f}"
+    )
     for row in report.method_rows():
-        click.echo(f"{row['method']:16}{row['accuracy']:6.1f}  {cell(row['accuracy_seeded'])}  {cell(row['accuracy_model'])}"
-                   f"{row['E1']:7.1f}{row['E2']:7.1f}{row['E3']:7.1f}{row['E4']:7.1f}{row['avg_tokens']:8.0f}"
-                   f"{row['avg_generations']:6.2f}{row['limit_hit']:7d}")
+        click.echo(
+            f"{row['method']:16}{row['accuracy']:6.1f}  {cell(row['accuracy_seeded'])}  {cell(row['accuracy_model'])}"
+            f"{row['E1']:7.1f}{row['E2']:7.1f}{row['E3']:7.1f}{row['E4']:7.1f}{row['avg_tokens']:8.0f}"
+            f"{row['avg_generations']:6.2f}{row['limit_hit']:7d}"
+        )
     detection = report.detection_rows()
     if detection:
         click.echo("\nSeeded errors: sub-type named by SSC (DAC for E4.other), and fixed with static+dynamic feedback")
         for row in detection:
-            others = ", ".join(f"{name} {count}" for name, count in sorted(row["named"].items()) if name != row["seeded"])
-            click.echo(f"  {row['seeded']:9} named {row['detected']}/{row['n']}   fixed {row['fixed']}/{row['n']}"
-                       + (f"   (also named: {others})" if others else ""))
+            others = ", ".join(
+                f"{name} {count}" for name, count in sorted(row["named"].items()) if name != row["seeded"]
+            )
+            click.echo(
+                f"  {row['seeded']:9} named {row['detected']}/{row['n']}   fixed {row['fixed']}/{row['n']}"
+                + (f"   (also named: {others})" if others else "")
+            )
     distribution = report.sub_type_distribution()
     click.echo("\nSub-types found by AutoFeedback, static+dynamic: first request → final request")
     names = sorted(set(distribution["before"]) | set(distribution["after"]), key=lambda n: (n == "none", n))
-    click.echo("  " + "  ".join(f"{name} {distribution['before'].get(name, 0)}→{distribution['after'].get(name, 0)}"
-                                for name in names))
-    click.echo(f"\nAPI retriever: the gold API is the top-1 (relevant set R) for {report.retriever_hits} of "
-               f"{report.instructions} instructions")
-    click.echo(f"{report.generations_run} model generations in {report.generation_s:.1f} s; total {report.total_s:.1f} s")
+    click.echo(
+        "  "
+        + "  ".join(
+            f"{name} {distribution['before'].get(name, 0)}→{distribution['after'].get(name, 0)}" for name in names
+        )
+    )
+    click.echo(
+        f"\nAPI retriever: the gold API is the top-1 (relevant set R) for {report.retriever_hits} of "
+        f"{report.instructions} instructions"
+    )
+    click.echo(
+        f"{report.generations_run} model generations in {report.generation_s:.1f} s; total {report.total_s:.1f} s"
+    )
 
 
 __all__ = ["bench_feedback", "feedback", "logs"]

@@ -3,8 +3,6 @@ exports a person pastes into a paper (core/history.py, core/exports.py do the wo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json, terminal_text
@@ -40,8 +38,12 @@ def history(obj: Context, tab: str | None, limit: int, entry_id: int | None, as_
         return
     for row in rows:
         context = " · ".join(f"{key} {value}" for key, value in row["context"].items() if value)
-        click.echo(terminal_text(f"{row['id']:>5}  {row['created_at'][:16]}  {row['tab']:<13}  {row['text']}"
-                                 + (f"  ({context})" if context else "")))
+        click.echo(
+            terminal_text(
+                f"{row['id']:>5}  {row['created_at'][:16]}  {row['tab']:<13}  {row['text']}"
+                + (f"  ({context})" if context else "")
+            )
+        )
         click.echo(terminal_text(f"       {'✓' if row['ok'] else '✗'} {row['summary']}"))
 
 
@@ -55,7 +57,12 @@ def export(obj: Context, fmt: str, path: str | None, papers: str | None, entry_i
     """Export papers as BibTeX (bib), RIS, CSL-JSON (json), or a kept run as Markdown (md) with its bibliography."""
     from scholar_tui.core import history as kept
     from scholar_tui.core.exports import (
-        ExportError, export_markdown, export_papers, export_path, gather, run_export,
+        ExportError,
+        export_markdown,
+        export_papers,
+        export_path,
+        gather,
+        run_export,
     )
     from scholar_tui.indexes.library import Library
 
@@ -78,8 +85,9 @@ def export(obj: Context, fmt: str, path: str | None, papers: str | None, entry_i
         target = export_path(obj.where, path, stem, fmt)
         if entry is not None:
             markdown, references = run_export(library, entry)
-            written = (export_markdown(target, markdown, references) if fmt == "md"
-                       else export_papers(target, fmt, references))
+            written = (
+                export_markdown(target, markdown, references) if fmt == "md" else export_papers(target, fmt, references)
+            )
         else:
             written = export_papers(target, fmt, gather(library, ids))
     except ExportError as error:

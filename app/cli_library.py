@@ -48,7 +48,9 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
         for event in index.sync(library):
             if isinstance(event, IndexProgress) and event.total and not quiet:
                 if bar is None:
-                    bar = click.progressbar(length=event.total, label=f"embedding {event.total} papers", file=sys.stderr)
+                    bar = click.progressbar(
+                        length=event.total, label=f"embedding {event.total} papers", file=sys.stderr
+                    )
                     bar.__enter__()
                 bar.update(event.done - bar.pos)
             elif isinstance(event, IndexFinished):
@@ -66,8 +68,11 @@ def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
 @click.argument("kind", type=click.Choice(KINDS))
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--no-index", is_flag=True, help="Do not update the search index now (search catches up later).")
-@click.option("--skip-bad", is_flag=True,
-              help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.")
+@click.option(
+    "--skip-bad",
+    is_flag=True,
+    help="Leave out malformed records (each named on stderr) and import the rest, instead of stopping.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.pass_obj
 def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, skip_bad: bool, as_json: bool) -> None:
@@ -112,11 +117,21 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
     index = None if no_index else _sync_index(obj, library, quiet=as_json)
     totals = library.counts()
     if as_json:
-        emit_json({"kind": kind, "path": str(path), "records": finished.records, "added": finished.added,
-                   "merged": finished.merged, "works_merged": finished.works_merged,
-                   "seconds": round(finished.seconds, 3), "new_citations": finished.new_citations,
-                   "skipped": finished.skipped,
-                   "library": totals, "index": index})
+        emit_json(
+            {
+                "kind": kind,
+                "path": str(path),
+                "records": finished.records,
+                "added": finished.added,
+                "merged": finished.merged,
+                "works_merged": finished.works_merged,
+                "seconds": round(finished.seconds, 3),
+                "new_citations": finished.new_citations,
+                "skipped": finished.skipped,
+                "library": totals,
+                "index": index,
+            }
+        )
         return
     left_out = f"; left out {len(finished.skipped)} records, each named" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
@@ -127,8 +142,10 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
         click.echo(f"  merged:  {line}")
     click.echo(f"  library: {_count_line(totals)}")
     if index:
-        click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
-                   f"({index['indexed']} indexed)")
+        click.echo(
+            f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
+            f"({index['indexed']} indexed)"
+        )
 
 
 def _import_zotero(obj: Context, folder: Path | None, no_index: bool, as_json: bool) -> None:
@@ -182,18 +199,33 @@ def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> 
     assert finished is not None
     index = None if no_index or not finished.papers else _sync_index(obj, library, quiet=as_json)
     if as_json:
-        emit_json({"kind": "pdf", "path": str(path), "files": finished.files,
-                   "papers": [{"file": name, "paper_id": paper_id, "new": new} for name, paper_id, new in finished.papers],
-                   "skipped": finished.skipped, "notes": finished.notes, "merged": finished.merged,
-                   "added": finished.added, "new_citations": finished.new_citations,
-                   "seconds": round(finished.seconds, 3), "library": library.counts(), "index": index})
+        emit_json(
+            {
+                "kind": "pdf",
+                "path": str(path),
+                "files": finished.files,
+                "papers": [{"file": name, "paper_id": paper_id, "new": new} for name, paper_id, new in finished.papers],
+                "skipped": finished.skipped,
+                "notes": finished.notes,
+                "merged": finished.merged,
+                "added": finished.added,
+                "new_citations": finished.new_citations,
+                "seconds": round(finished.seconds, 3),
+                "library": library.counts(),
+                "index": index,
+            }
+        )
         return
     click.echo(terminal_text(finished.summary))
     for name, paper_id, new in finished.papers:
         paper = library.paper(paper_id) or {}
         counts = f"{len(library.sections(paper_id))} sections, {len(library.references(paper_id))} references"
-        click.echo(terminal_text(f"  {'added' if new else 'merged'}: {name} → paper:{paper_id} "
-                                 f"{(paper.get('title') or '')[:70]} ({counts})"))
+        click.echo(
+            terminal_text(
+                f"  {'added' if new else 'merged'}: {name} → paper:{paper_id} "
+                f"{(paper.get('title') or '')[:70]} ({counts})"
+            )
+        )
     for line in finished.skipped:
         click.echo(click.style(terminal_text(f"  skipped: {line}"), fg="yellow"), err=True)
     for line in finished.notes:
@@ -202,8 +234,10 @@ def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> 
         click.echo(terminal_text(f"  merged:  {line}"))
     click.echo(f"  library: {_count_line(library.counts())}")
     if index:
-        click.echo(f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
-                   f"({index['indexed']} indexed)")
+        click.echo(
+            f"  search index: embedded {index['embedded']} papers in {index['seconds']:.1f} s "
+            f"({index['indexed']} indexed)"
+        )
 
 
 # -- library -------------------------------------------------------------------------------------
@@ -224,8 +258,15 @@ def library_stats(obj: Context, as_json: bool) -> None:
     coverage = LibraryIndex(obj.where, embedder=None).coverage(lib)  # against SQLite: a stale index is said
     imports = lib.recent_imports()
     if as_json:
-        emit_json({**counts, "indexed_for_search": coverage.level, "search_index_behind": coverage.behind,
-                   "search_index_extra": coverage.extra, "recent_imports": imports})
+        emit_json(
+            {
+                **counts,
+                "indexed_for_search": coverage.level,
+                "search_index_behind": coverage.behind,
+                "search_index_extra": coverage.extra,
+                "recent_imports": imports,
+            }
+        )
         return
     for name, value in counts.items():
         click.echo(f"{name.replace('_', ' '):20} {value}")
@@ -251,8 +292,9 @@ def _note_if_empty(lib) -> None:
 @click.option("--limit", type=whole(), default=10, show_default=True)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def library_search(obj: Context, query: str, before: str | None, collection: str | None, tag: str | None,
-                   limit: int, as_json: bool) -> None:
+def library_search(
+    obj: Context, query: str, before: str | None, collection: str | None, tag: str | None, limit: int, as_json: bool
+) -> None:
     """Hybrid (vector + full-text) search over titles and abstracts."""
     from scholar_tui.core.readiness import library_missing
     from scholar_tui.indexes.library_search import LibraryIndex, SearchError
@@ -267,8 +309,9 @@ def library_search(obj: Context, query: str, before: str | None, collection: str
     _sync_index(obj, lib, quiet=True)
     try:
         try:
-            hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(lib, query, before=before, limit=limit,
-                                                                              within=within)
+            hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(
+                lib, query, before=before, limit=limit, within=within
+            )
         except LLMError as error:  # no embedder: the words still find papers
             click.echo(click.style(f"words-only search (the embedder cannot be used: {error})", fg="yellow"), err=True)
             hits = LibraryIndex(obj.where, None).search(lib, query, before=before, limit=limit, within=within)
@@ -304,7 +347,9 @@ def _resolve(lib, paper: str) -> int:
     paper = _utf8(paper)
     paper_id = lib.resolve_paper(paper)
     if paper_id is None:
-        raise click.ClickException(f"no paper {show_controls(paper)!r} in the library (use paper:N, an arXiv id, a DOI or an OpenAlex id)")
+        raise click.ClickException(
+            f"no paper {show_controls(paper)!r} in the library (use paper:N, an arXiv id, a DOI or an OpenAlex id)"
+        )
     return paper_id
 
 
@@ -335,23 +380,35 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
     sections = lib.sections(paper_id)
     refs = lib.references(paper_id)
     if as_json:
-        emit_json({
-            **row, "pub_id": f"paper:{paper_id}",
-            "authors": authors,
-            "sections": [{key: value for key, value in section.items() if key != "text"} | {
-                "characters": len(section["text"]),
-                "reference_ids": [r["id"] for r in lib.references(paper_id, section["id"])]} for section in sections],
-            "references": refs,
-            "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
-            "sources": lib.paper_sources(paper_id), **lib.paper_labels(paper_id),
-            "merges": lib.work_merges(paper_id=paper_id),
-        })
+        emit_json(
+            {
+                **row,
+                "pub_id": f"paper:{paper_id}",
+                "authors": authors,
+                "sections": [
+                    {key: value for key, value in section.items() if key != "text"}
+                    | {
+                        "characters": len(section["text"]),
+                        "reference_ids": [r["id"] for r in lib.references(paper_id, section["id"])],
+                    }
+                    for section in sections
+                ],
+                "references": refs,
+                "cited_by": [f"paper:{citing}" for citing in lib.cited_by(paper_id)],
+                "sources": lib.paper_sources(paper_id),
+                **lib.paper_labels(paper_id),
+                "merges": lib.work_merges(paper_id=paper_id),
+            }
+        )
         return
     safe = show_controls  # data imported before control characters were stripped may hold some
     click.echo(click.style(safe(row["title"]), bold=True))
     click.echo(safe(", ".join(author["name"] for author in authors)))
-    ids = [f"paper:{paper_id}"] + [f"{label} {row[key]}" for label, key in
-                                   (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if row[key]]
+    ids = [f"paper:{paper_id}"] + [
+        f"{label} {row[key]}"
+        for label, key in (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id"))
+        if row[key]
+    ]
     click.echo(safe(f"{row['date'] or 'date unknown'} · {row['venue'] or 'venue unknown'} · {' · '.join(ids)}"))
     if row["cited_by_count"] is not None:
         click.echo(f"cited by {row['cited_by_count']} (source count)")
@@ -365,7 +422,9 @@ def library_show(obj: Context, paper: str, references: bool, as_json: bool) -> N
         for section in sections:
             number = f"{section['number']} " if section["number"] else ""
             page = f"  p. {section['page']}" if section.get("page") else ""
-            click.echo(safe(f"  {number}{section['title'] or '(untitled)'}{page}  [{section['reference_count']} references]"))
+            click.echo(
+                safe(f"  {number}{section['title'] or '(untitled)'}{page}  [{section['reference_count']} references]")
+            )
     if references and refs:
         click.echo(click.style(f"\nReferences ({len(refs)})", bold=True))
         for reference in refs:
@@ -379,17 +438,26 @@ def _echo_sources(lib, paper_id: int) -> None:
     """Where the paper came from (every source id kept), and the merges that made it one record."""
     sources = lib.paper_sources(paper_id)
     if sources:
-        listed = "; ".join(f"{row['source']} {row['source_id']}" + (f" ({row['library']})" if row["library"] else "")
-                           for row in sources)
+        listed = "; ".join(
+            f"{row['source']} {row['source_id']}" + (f" ({row['library']})" if row["library"] else "")
+            for row in sources
+        )
         click.echo(show_controls(f"sources: {listed}"))
     labels = lib.paper_labels(paper_id)
     if labels["collections"] or labels["tags"]:
-        click.echo(show_controls(f"collections: {'; '.join(labels['collections']) or '-'} · "
-                                 f"tags: {', '.join(labels['tags']) or '-'}"))
+        click.echo(
+            show_controls(
+                f"collections: {'; '.join(labels['collections']) or '-'} · tags: {', '.join(labels['tags']) or '-'}"
+            )
+        )
     for merge in lib.work_merges(paper_id=paper_id):
-        click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” from {merge['record_source']} — "
-                                 f"{merge['evidence']}; undo: scholar-tui library split paper:{paper_id} "
-                                 f"--merge {merge['id']}"))
+        click.echo(
+            show_controls(
+                f"merge {merge['id']}: “{merge['title']}” from {merge['record_source']} — "
+                f"{merge['evidence']}; undo: scholar-tui library split paper:{paper_id} "
+                f"--merge {merge['id']}"
+            )
+        )
 
 
 @library.command("merges")
@@ -405,8 +473,12 @@ def library_merges(obj: Context, as_json: bool) -> None:
     if not merges:
         click.echo("no records merged")
     for merge in merges:
-        click.echo(show_controls(f"merge {merge['id']}: “{merge['title']}” ({merge['record_source']}) → "
-                                 f"paper:{merge['kept_id']} ({merge['evidence']})"))
+        click.echo(
+            show_controls(
+                f"merge {merge['id']}: “{merge['title']}” ({merge['record_source']}) → "
+                f"paper:{merge['kept_id']} ({merge['evidence']})"
+            )
+        )
 
 
 @library.command("split")
@@ -421,16 +493,22 @@ def library_split(obj: Context, paper: str, merge_id: int | None, as_json: bool)
     paper_id = _resolve(lib, paper)
     merges = [m for m in lib.work_merges(paper_id=paper_id) if merge_id is None or m["id"] == merge_id]
     if not merges:
-        raise click.ClickException(f"paper:{paper_id} has no merge{' ' + str(merge_id) if merge_id else ''} to undo "
-                                   "(`scholar-tui library merges` lists them)")
+        raise click.ClickException(
+            f"paper:{paper_id} has no merge{' ' + str(merge_id) if merge_id else ''} to undo "
+            "(`scholar-tui library merges` lists them)"
+        )
     with lib.transaction():
         restored = [lib.split_work_merge(merge["id"]) for merge in reversed(merges)]
     if as_json:
         emit_json(restored)
         return
     for item in restored:
-        click.echo(show_controls(f"paper:{item['restored_id']} “{item['title']}” is its own paper again; "
-                                 f"paper:{item['kept_id']} keeps the rest"))
+        click.echo(
+            show_controls(
+                f"paper:{item['restored_id']} “{item['title']}” is its own paper again; "
+                f"paper:{item['kept_id']} keeps the rest"
+            )
+        )
 
 
 @library.command("collections")
@@ -526,15 +604,32 @@ def _picked(pick: str, count: int) -> list[int]:
 @click.argument("query")
 @click.option("--before", help="Only papers published strictly before this date (YYYY-MM-DD).")
 @click.option("--limit", type=whole(), default=25, show_default=True)
-@click.option("--pick", default="all", show_default=True,
-              help="Which results to add, by their number in the list: 'all', '1,3-5'.")
+@click.option(
+    "--pick",
+    default="all",
+    show_default=True,
+    help="Which results to add, by their number in the list: 'all', '1,3-5'.",
+)
 @click.option("--list-only", is_flag=True, help="Only list the results; add nothing.")
-@click.option("--references/--no-references", default=True, show_default=True,
-              help="Also add the works the chosen papers cite (OpenAlex lists them).")
+@click.option(
+    "--references/--no-references",
+    default=True,
+    show_default=True,
+    help="Also add the works the chosen papers cite (OpenAlex lists them).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
-def online_search(obj: Context, source: str, query: str, before: str | None, limit: int, pick: str,
-                  list_only: bool, references: bool, as_json: bool) -> None:
+def online_search(
+    obj: Context,
+    source: str,
+    query: str,
+    before: str | None,
+    limit: int,
+    pick: str,
+    list_only: bool,
+    references: bool,
+    as_json: bool,
+) -> None:
     """Search SOURCE for QUERY (arXiv also takes its own syntax: au:del_maestro) and add the results
     you pick to the library, with the works they cite when OpenAlex has them."""
     from scholar_tui.core.library.online import AddFinished, AddProgress, OnlineFailed, open_online
@@ -547,14 +642,26 @@ def online_search(obj: Context, source: str, query: str, before: str | None, lim
     records = found.records
     if not as_json or list_only:
         for number, record in enumerate(records, start=1):
-            authors = ", ".join(author.name for author in record.authors[:3]) + (" …" if len(record.authors) > 3 else "")
+            authors = ", ".join(author.name for author in record.authors[:3]) + (
+                " …" if len(record.authors) > 3 else ""
+            )
             click.echo(f"{number:>3}. {record.date or '????'}  {record.title}  — {authors}", err=as_json)
         click.echo(found.summary(), err=True)
     if list_only:
         if as_json:
-            emit_json([{"number": n, "title": r.title, "date": r.date, "arxiv_id": r.arxiv_id,
-                        "openalex_id": r.openalex_id, "authors": [a.name for a in r.authors]}
-                       for n, r in enumerate(records, start=1)])
+            emit_json(
+                [
+                    {
+                        "number": n,
+                        "title": r.title,
+                        "date": r.date,
+                        "arxiv_id": r.arxiv_id,
+                        "openalex_id": r.openalex_id,
+                        "authors": [a.name for a in r.authors],
+                    }
+                    for n, r in enumerate(records, start=1)
+                ]
+            )
         return
     chosen = [records[index] for index in _picked(pick, len(records))]
     finished = None
@@ -607,8 +714,10 @@ def _person(lib, person: str) -> int:
         hits = local_api(lib).searchPerson(name=person)
         person_id = int(hits[0]["person_id"].split(":")[1]) if hits else None
     if person_id is None:
-        raise click.ClickException(f"no person {person!r} in the library (use person:N or a name; "
-                                   "`scholar-tui api searchPerson --name …` lists them)")
+        raise click.ClickException(
+            f"no person {person!r} in the library (use person:N or a name; "
+            "`scholar-tui api searchPerson --name …` lists them)"
+        )
     return person_id
 
 
@@ -624,14 +733,23 @@ def person_show(obj: Context, person: str, as_json: bool) -> None:
     papers = lib.person_papers(person_id)
     merges = lib.person_merges(person_id)
     if as_json:
-        emit_json({"person_id": f"person:{person_id}", "name": row["name"], "aliases": row["names"],
-                   "num_pubs": len(papers), "merges": merges})
+        emit_json(
+            {
+                "person_id": f"person:{person_id}",
+                "name": row["name"],
+                "aliases": row["names"],
+                "num_pubs": len(papers),
+                "merges": merges,
+            }
+        )
         return
     click.echo(click.style(f"person:{person_id} {row['name']}", bold=True) + f" · {len(papers)} papers in the library")
     click.echo(f"aliases: {'; '.join(row['names'])}")
     for merge in merges:
-        click.echo(f"merge {merge['id']}: “{merge['merged_name']}” (was person:{merge['merged_id']}) — "
-                   f"{merge['evidence']}; undo: scholar-tui library person split person:{person_id} --merge {merge['id']}")
+        click.echo(
+            f"merge {merge['id']}: “{merge['merged_name']}” (was person:{merge['merged_id']}) — "
+            f"{merge['evidence']}; undo: scholar-tui library person split person:{person_id} --merge {merge['id']}"
+        )
 
 
 @library_person.command("merges")
@@ -648,8 +766,10 @@ def person_merges(obj: Context, as_json: bool) -> None:
         click.echo("no name variants merged")
     for merge in merges:
         kept = lib.person(merge["kept_id"])
-        click.echo(f"merge {merge['id']}: “{merge['merged_name']}” → person:{merge['kept_id']} “{kept['name']}” "
-                   f"({merge['evidence']})")
+        click.echo(
+            f"merge {merge['id']}: “{merge['merged_name']}” → person:{merge['kept_id']} “{kept['name']}” "
+            f"({merge['evidence']})"
+        )
 
 
 @library_person.command("split")
@@ -674,8 +794,10 @@ def person_split(obj: Context, person: str, merge_id: int | None, as_json: bool)
         return
     for item in restored:
         papers = len(lib.person_papers(item["restored_id"]))
-        click.echo(f"person:{item['restored_id']} “{item['restored_name']}” is its own person again ({papers} papers); "
-                   f"person:{person_id} keeps {len(lib.person_papers(person_id))}")
+        click.echo(
+            f"person:{item['restored_id']} “{item['restored_name']}” is its own person again ({papers} papers); "
+            f"person:{person_id} keeps {len(lib.person_papers(person_id))}"
+        )
 
 
 # -- api ---------------------------------------------------------------------------------------------
@@ -701,10 +823,16 @@ def _api_command(spec) -> click.Command:
         )
         for p in spec.parameters
     ]
-    params.append(click.Option(["--backend"], type=click.Choice(["local", "openalex"]), default="local",
-                               show_default=True, help="Answer from the local library or from OpenAlex."))
-    return click.Command(spec.name, callback=callback, params=params,
-                         help=f"{spec.signature()}\n\n{spec.description}")
+    params.append(
+        click.Option(
+            ["--backend"],
+            type=click.Choice(["local", "openalex"]),
+            default="local",
+            show_default=True,
+            help="Answer from the local library or from OpenAlex.",
+        )
+    )
+    return click.Command(spec.name, callback=callback, params=params, help=f"{spec.signature()}\n\n{spec.description}")
 
 
 class _APIGroup(click.Group):

@@ -7,18 +7,20 @@ from pathlib import Path
 
 import click
 
-from scholar_tui.app.cli_support import Context, SEED, emit_json, one_line_errors, terminal_text, whole
+from scholar_tui.app.cli_support import SEED, Context, emit_json, one_line_errors, terminal_text, whole
 
 CHOICE_MODES = click.Choice(["auto", "retrieval", "llm"])
 CODE_MODES = click.Choice(["template", "model"])
 
 
-FEEDBACK = click.option("--feedback/--no-feedback", default=None,
-                        help="Run the program through AutoFeedback (default: the autofeedback.soay setting).")
+FEEDBACK = click.option(
+    "--feedback/--no-feedback",
+    default=None,
+    help="Run the program through AutoFeedback (default: the autofeedback.soay setting).",
+)
 
 
-def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None,
-            source: str = "soay"):
+def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None, source: str = "soay"):
     from scholar_tui.core.llm import open_llm
     from scholar_tui.core.soay import open_soay
     from scholar_tui.models import load_embedder
@@ -31,23 +33,46 @@ def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool |
             llm_cache["llm"] = open_llm(settings, obj.where)
         return llm_cache["llm"]
 
-    return open_soay(obj.where, settings, embedder=load_embedder(settings), llm_provider=llm,
-                       backend=backend, choice_mode=choice, code_mode=code, feedback=feedback, feedback_source=source)
+    return open_soay(
+        obj.where,
+        settings,
+        embedder=load_embedder(settings),
+        llm_provider=llm,
+        backend=backend,
+        choice_mode=choice,
+        code_mode=code,
+        feedback=feedback,
+        feedback_source=source,
+    )
 
 
 @click.command()
 @click.argument("question")
-@click.option("--choice", "choice", type=CHOICE_MODES, default="auto", show_default=True,
-              help="How the plan is chosen: by the question's asked kind and cues (auto, retrieval), or the LLM "
-                   "among the top three.")
-@click.option("--code", "code", type=CODE_MODES, default="template", show_default=True,
-              help="template: the program written for the chosen solution; model: the LLM writes it.")
+@click.option(
+    "--choice",
+    "choice",
+    type=CHOICE_MODES,
+    default="auto",
+    show_default=True,
+    help="How the plan is chosen: by the question's asked kind and cues (auto, retrieval), or the LLM "
+    "among the top three.",
+)
+@click.option(
+    "--code",
+    "code",
+    type=CODE_MODES,
+    default="template",
+    show_default=True,
+    help="template: the program written for the chosen solution; model: the LLM writes it.",
+)
 @click.option("--backend", type=click.Choice(["local", "openalex"]), default="local", show_default=True)
 @FEEDBACK
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def ask(obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool) -> None:
+def ask(
+    obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool
+) -> None:
     """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
     from scholar_tui.core.readiness import library_missing_at
     from scholar_tui.core.soay.engine import Finished, ProgramWritten
@@ -91,10 +116,24 @@ def soay_solutions(show_plans: bool, as_json: bool) -> None:
     solutions = solution_library(SPECS)
     plans = default_plans()
     if as_json:
-        emit_json({"solutions": [list(s.apis) for s in solutions],
-                   "plans": [{"key": p.key, "start": p.start, "solution": list(p.solution), "field": p.field,
-                              "kind": p.kind.value, "count": p.count, "narrow": p.narrow,
-                              "description": p.description} for p in plans]})
+        emit_json(
+            {
+                "solutions": [list(s.apis) for s in solutions],
+                "plans": [
+                    {
+                        "key": p.key,
+                        "start": p.start,
+                        "solution": list(p.solution),
+                        "field": p.field,
+                        "kind": p.kind.value,
+                        "count": p.count,
+                        "narrow": p.narrow,
+                        "description": p.description,
+                    }
+                    for p in plans
+                ],
+            }
+        )
         return
     for solution in solutions:
         fields = sorted({p.field for p in plans if p.solution == solution.apis})
@@ -110,7 +149,9 @@ def default_bench_path(obj: Context) -> Path:
 
 
 @soay.command("gen-bench")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: soaybench.jsonl in the data dir.")
+@click.option(
+    "--out", type=click.Path(dir_okay=False, path_type=Path), help="Default: soaybench.jsonl in the data dir."
+)
 @click.option("--per-intent", type=whole(1, 10_000), default=8, show_default=True, help="Entities per intent.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.pass_obj
@@ -143,21 +184,43 @@ def soay_gen_bench(obj: Context, out: Path | None, per_intent: int, seed: int) -
 
 
 @click.command("soay")
-@click.option("--bench", "bench_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="A SoAyBench JSONL (default: the one gen-bench wrote).")
+@click.option(
+    "--bench",
+    "bench_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A SoAyBench JSONL (default: the one gen-bench wrote).",
+)
 @click.option("--limit", type=whole(0), default=0, help="At most this many test questions (0: all).")
-@click.option("--baseline-limit", type=whole(0), default=24, show_default=True,
-              help="Test questions for the slow step-by-step baseline, spread over hop counts (0: all).")
+@click.option(
+    "--baseline-limit",
+    type=whole(0),
+    default=24,
+    show_default=True,
+    help="Test questions for the slow step-by-step baseline, spread over hop counts (0: all).",
+)
 @click.option("--choice", type=CHOICE_MODES, default="auto", show_default=True)
-@click.option("--person", "person_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="A person-written question set (JSONL: question, expected values or \"abstain\"); "
-                   "default: tests/data/soay-person-dev.jsonl of the sources. Repeat for several.")
+@click.option(
+    "--person",
+    "person_files",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help='A person-written question set (JSONL: question, expected values or "abstain"); '
+    "default: tests/data/soay-person-dev.jsonl of the sources. Repeat for several.",
+)
 @FEEDBACK
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
-def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit: int, choice: str,
-               person_files: tuple[Path, ...], feedback: bool | None, as_json: bool) -> None:
+def bench_soay(
+    obj: Context,
+    bench_file: Path | None,
+    limit: int,
+    baseline_limit: int,
+    choice: str,
+    person_files: tuple[Path, ...],
+    feedback: bool | None,
+    as_json: bool,
+) -> None:
     """SoAyEval of SoAy and the step-by-step baseline on the test split, with median latency; then the
     person-written questions: right / wrong / abstained."""
     from scholar_tui.core.jsonl import read_jsonl
@@ -176,14 +239,16 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
     engine = _engine(obj, choice, "template", "local", feedback, source="bench-soay")
     try:
         soay_run, baseline_run = compare_with_baseline(engine, test, baseline_limit)
-        person_reports = [run_person_set(p.name, questions, lambda q: final_answer(engine.run(q)))
-                          for p, questions in person_sets]
+        person_reports = [
+            run_person_set(p.name, questions, lambda q: final_answer(engine.run(q))) for p, questions in person_sets
+        ]
     finally:
         engine.close()
     runs = [soay_run, baseline_run]
     if as_json:
-        emit_json({"soaybench": [run.as_dict() for run in runs],
-                   "person": [report.as_dict() for report in person_reports]})
+        emit_json(
+            {"soaybench": [run.as_dict() for run in runs], "person": [report.as_dict() for report in person_reports]}
+        )
         return
     click.echo(f"SoAyBench test split: {path} ({len(test)} questions; baseline on {len(baseline_run.latencies_s)})")
     for run in runs:
@@ -191,8 +256,10 @@ def bench_soay(obj: Context, bench_file: Path | None, limit: int, baseline_limit
         click.echo(f"\n{run.name}: Score {data['score']:.2f}, median latency {run.median_latency_s:.3f} s")
         click.echo(f"  {'hops':>4} {'n':>4} {'EM':>7} {'DS':>7} {'WS':>7} {'WP':>7} {'EE':>7} {'ACC':>7}")
         for hops, row in data["by_hops"].items():
-            click.echo(f"  {hops:>4} {row['count']:>4} " + " ".join(f"{row[k]:7.2f}" for k in
-                                                                     ("EM", "DS", "WS", "WP", "EE", "ACC")))
+            click.echo(
+                f"  {hops:>4} {row['count']:>4} "
+                + " ".join(f"{row[k]:7.2f}" for k in ("EM", "DS", "WS", "WP", "EE", "ACC"))
+            )
     if baseline_run.median_latency_s and soay_run.median_latency_s:
         click.echo(f"\nSoAy is {baseline_run.median_latency_s / soay_run.median_latency_s:.1f}x faster (median).")
     _print_person_reports(person_reports)
@@ -203,8 +270,10 @@ def _print_person_reports(reports) -> None:
     if not reports:
         click.echo("\nperson-written questions: none (give --person FILE)")
         return
-    click.echo(f"\nperson-written questions (right = holds the expected value or abstains where the library has "
-               f"nothing; abstained = the plain not-in-the-library sentence):")
+    click.echo(
+        "\nperson-written questions (right = holds the expected value or abstains where the library has "
+        "nothing; abstained = the plain not-in-the-library sentence):"
+    )
     click.echo(f"  {'set':<34} {'n':>4} {'right':>12} {'wrong':>12} {'abstained':>12}")
     for report in reports:
         cells = " ".join(f"{report.count(v):>4} {report.percent(v):5.1f} %" for v in ("right", "wrong", "abstained"))
@@ -212,5 +281,9 @@ def _print_person_reports(reports) -> None:
     for report in reports:
         for outcome in report.outcomes:
             if outcome.verdict == "wrong":
-                click.echo(terminal_text(f"  wrong · {report.name} {outcome.id}: {outcome.question} → "
-                                         f"{outcome.answer} (expected {outcome.expected})"))
+                click.echo(
+                    terminal_text(
+                        f"  wrong · {report.name} {outcome.id}: {outcome.question} → "
+                        f"{outcome.answer} (expected {outcome.expected})"
+                    )
+                )

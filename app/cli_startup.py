@@ -16,10 +16,17 @@ def _mark(seconds: float, target: float | None) -> str:
 
 
 @click.command("startup")
-@click.option("--data", "data_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("../shared/data"),
-              show_default=True, help="The real data: unarxive/ and conferenceqa/ICML/.")
-@click.option("--runs", type=whole(1, 1000), default=5, show_default=True,
-              help="Processes per command (the median is reported).")
+@click.option(
+    "--data",
+    "data_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=Path("../shared/data"),
+    show_default=True,
+    help="The real data: unarxive/ and conferenceqa/ICML/.",
+)
+@click.option(
+    "--runs", type=whole(1, 1000), default=5, show_default=True, help="Processes per command (the median is reported)."
+)
 @click.option("--texts", type=whole(1), default=2000, show_default=True, help="Texts both embedding backends embed.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -44,23 +51,31 @@ def bench_startup(obj: Context, data_dir: Path, runs: int, texts: int, as_json: 
     for step in report.preparation:
         click.echo(f"  {step.label:32} {step.median_s:7.2f} s  (whole process; CPU {step.median_cpu_s:.2f} s)")
     if report.star_build_s is not None:
-        click.echo(f"  {'STAR index of ICML, from scratch':32} {report.star_build_s:7.2f} s"
-                   f"{_mark(report.star_build_s, 60.0)}")
+        click.echo(
+            f"  {'STAR index of ICML, from scratch':32} {report.star_build_s:7.2f} s{_mark(report.star_build_s, 60.0)}"
+        )
     click.echo(f"whole processes, median of {runs} (wall; CPU = user + system of the process):")
     for timing in report.processes:
         runs_text = " ".join(f"{value:.2f}" for value in timing.seconds)
-        click.echo(f"  {timing.label:16} {timing.median_s:6.2f} s  CPU {timing.median_cpu_s:5.2f} s"
-                   f"{_mark(timing.median_s, timing.target_s)}" + click.style(f"   [{runs_text}]", dim=True))
+        click.echo(
+            f"  {timing.label:16} {timing.median_s:6.2f} s  CPU {timing.median_cpu_s:5.2f} s"
+            f"{_mark(timing.median_s, timing.target_s)}" + click.style(f"   [{runs_text}]", dim=True)
+        )
     click.echo(f"embedding throughput, the same {texts} texts:")
     for item in report.throughput:
         if item.error:
             click.echo(f"  {item.backend:22} unavailable: {item.error}")
         else:
             rates = item.as_dict()
-            work = (f", {rates['tokens_per_s']} tokens/s, {rates['gflop_per_s']} GFLOP/s"
-                    if rates["gflop_per_s"] is not None else "")
-            click.echo(f"  {item.backend:22} {item.per_second:7.1f} texts/s{work}  "
-                       f"({item.seconds:.1f} s; load {item.load_s:.1f} s)")
+            work = (
+                f", {rates['tokens_per_s']} tokens/s, {rates['gflop_per_s']} GFLOP/s"
+                if rates["gflop_per_s"] is not None
+                else ""
+            )
+            click.echo(
+                f"  {item.backend:22} {item.per_second:7.1f} texts/s{work}  "
+                f"({item.seconds:.1f} s; load {item.load_s:.1f} s)"
+            )
     speeds = [item.per_second for item in report.throughput if item.per_second]
     if len(speeds) == 2:
         click.echo(f"  llama.cpp / sentence-transformers: {speeds[0] / speeds[1]:.2f}x")

@@ -18,11 +18,17 @@ from scholar_tui.training.errors import TrainingError
 # command -> (module in scholar_tui.training, one-line summary); the module is imported on use.
 SCRIPTS = {
     "soay-sft": ("soay_sft", "SoAy SFT: API description + query -> solution + program (SoAyBench train split)."),
-    "selector-sft": ("selector_sft", "PaSa Selector SFT: (query, paper) -> decision token True/False, then the rationale."),
+    "selector-sft": (
+        "selector_sft",
+        "PaSa Selector SFT: (query, paper) -> decision token True/False, then the rationale.",
+    ),
     "crawler-il": ("crawler_il", "PaSa Crawler imitation learning on search/expand session trajectories (Table 8)."),
     "crawler-ppo": ("crawler_ppo", "PaSa Crawler session-level PPO (Eq. 1-8, Table 9 defaults)."),
     "export": ("export_gguf", "Merge LoRA, convert to GGUF, quantize, register for `models use`."),
-    "export-lora": ("export_lora", "Convert a LoRA run on a GGUF base to a llama.cpp adapter, register base + adapter."),
+    "export-lora": (
+        "export_lora",
+        "Convert a LoRA run on a GGUF base to a llama.cpp adapter, register base + adapter.",
+    ),
 }
 
 
@@ -38,11 +44,14 @@ def train() -> None:
 
 def _summary_line(name: str, summary: dict) -> str:
     if name in ("export", "export-lora"):
-        return (f"exported {summary['gguf']} ({summary['bytes']:,} bytes)"
-                + (f"\nuse it with: scholar-tui models use {summary['name']}" if summary["registered"] else ""))
+        return f"exported {summary['gguf']} ({summary['bytes']:,} bytes)" + (
+            f"\nuse it with: scholar-tui models use {summary['name']}" if summary["registered"] else ""
+        )
     loss = summary.get("loss", summary.get("last", {}).get("value_loss"))
-    return (f"done: {summary['steps']} steps on {summary['device']}, last loss {loss}\n"
-            f"model: {summary['final']}\nlosses: {summary['losses']}\ncheckpoint: {summary['checkpoint']}")
+    return (
+        f"done: {summary['steps']} steps on {summary['device']}, last loss {loss}\n"
+        f"model: {summary['final']}\nlosses: {summary['losses']}\ncheckpoint: {summary['checkpoint']}"
+    )
 
 
 def _script_command(name: str, module_name: str, summary: str) -> click.Command:

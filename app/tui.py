@@ -32,23 +32,38 @@ class ScholarApp(App):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-medium"), (200, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
     AUTO_FOCUS = "#pasa-query"  # the app opens on Paper search: a person types a query first
-    FOCUS_ON_SHOW = {"paper-search": "#pasa-query", "scholar-qa": "#qa-question", "conference-qa": "#conf-question",
-                     "api-debugger": "#debugger-loops", "settings": "#playground-input"}
+    FOCUS_ON_SHOW = {
+        "paper-search": "#pasa-query",
+        "scholar-qa": "#qa-question",
+        "conference-qa": "#conf-question",
+        "api-debugger": "#debugger-loops",
+        "settings": "#playground-input",
+    }
     BINDINGS = [
         # priority: a focused input (a question box) must not swallow the tab keys
-        Binding(f"f{number}", f"show_tab('{tab_id}')", title, id=f"tab.{tab_id}", tooltip=f"Open the {title} tab",
-                priority=True)
+        Binding(
+            f"f{number}",
+            f"show_tab('{tab_id}')",
+            title,
+            id=f"tab.{tab_id}",
+            tooltip=f"Open the {title} tab",
+            priority=True,
+        )
         for number, (tab_id, title) in enumerate(TAB_TITLES.items(), start=1)
     ] + [
-        Binding("f7", "help", "Help", id="app.help", tooltip="What each tab does, an example each, the keys",
-                priority=True),
+        Binding(
+            "f7", "help", "Help", id="app.help", tooltip="What each tab does, an example each, the keys", priority=True
+        ),
         Binding("question_mark", "help", "Help", id="app.help-key", show=False),  # typed '?' in a box stays text
-        Binding("ctrl+r", "reload_settings", "Reload", id="app.reload", tooltip="Re-read the config and reload the model"),
+        Binding(
+            "ctrl+r", "reload_settings", "Reload", id="app.reload", tooltip="Re-read the config and reload the model"
+        ),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", tooltip="Quit scholar-tui", priority=True),
     ]
 
-    def __init__(self, services: Services, *, load_model_on_start: bool = True,
-                 check_network_on_start: bool = False) -> None:
+    def __init__(
+        self, services: Services, *, load_model_on_start: bool = True, check_network_on_start: bool = False
+    ) -> None:
         super().__init__()
         self.services = services
         self.load_model_on_start = load_model_on_start
@@ -131,8 +146,11 @@ class ScholarApp(App):
     def show_network(self, message: NetworkChecked) -> None:
         missing = message.missing
         bar = self.query_one(StatusBar)
-        bar.network_note = "" if missing is None else ("offline" if self.services.settings.network.offline
-                                                       else "arXiv/OpenAlex unreachable")
+        bar.network_note = (
+            ""
+            if missing is None
+            else ("offline" if self.services.settings.network.offline else "arXiv/OpenAlex unreachable")
+        )
         self.query_one(SettingsPane).show_network(missing)
 
     @on(ModelStateChanged)
@@ -180,8 +198,11 @@ class StateProblemApp(App):
     file or database): the one line saying which file and what to do, and a key to quit."""
 
     TITLE = "scholar-tui cannot start"
-    BINDINGS = [Binding("q", "quit", "Quit"), Binding("escape", "quit", "Quit", show=False),
-                Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [
+        Binding("q", "quit", "Quit"),
+        Binding("escape", "quit", "Quit", show=False),
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+    ]
     DEFAULT_CSS = "#state-problem { margin: 2 4; }"
 
     def __init__(self, problem: str) -> None:
@@ -190,6 +211,7 @@ class StateProblemApp(App):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(plain(self.problem + "\n\nPress q to quit; `scholar-tui doctor` lists every check."),
-                     id="state-problem")
+        yield Static(
+            plain(self.problem + "\n\nPress q to quit; `scholar-tui doctor` lists every check."), id="state-problem"
+        )
         yield Footer()

@@ -70,8 +70,10 @@ class Locations:
         another reason (read-only, /proc) is found by ``make_folder`` when it is needed."""
         for folder in (self.config_dir, self.data_dir, self.cache_dir, self.log_dir):
             if any(not char.isprintable() and char != " " for char in str(folder)):
-                raise StateError(f"the folder {shown_path(folder)} has a control character (a newline?) in its "
-                                 f"name: set {HOME_ENV} (or --home) to a folder without one")
+                raise StateError(
+                    f"the folder {shown_path(folder)} has a control character (a newline?) in its "
+                    f"name: set {HOME_ENV} (or --home) to a folder without one"
+                )
             _no_file_in_the_way(folder)
         return self
 
@@ -81,8 +83,9 @@ def _no_file_in_the_way(folder: Path) -> None:
         if ancestor.exists() or ancestor.is_symlink():
             if not ancestor.is_dir():
                 blocked = "" if ancestor == folder else f", so {shown_path(folder)} cannot be created"
-                raise StateError(f"{shown_path(ancestor)} is a file, not a folder{blocked}: "
-                                 f"set {HOME_ENV} (or --home) to a folder")
+                raise StateError(
+                    f"{shown_path(ancestor)} is a file, not a folder{blocked}: set {HOME_ENV} (or --home) to a folder"
+                )
             return
 
 
@@ -92,11 +95,14 @@ def make_folder(folder: Path) -> Path:
         folder.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         _no_file_in_the_way(folder)
-        raise StateError(f"{shown_path(folder)} is not a folder: move it aside or set {HOME_ENV} (or --home) "
-                         "to another folder") from None
+        raise StateError(
+            f"{shown_path(folder)} is not a folder: move it aside or set {HOME_ENV} (or --home) to another folder"
+        ) from None
     except OSError as error:
-        raise StateError(f"cannot create the folder {shown_path(folder)} ({error.strerror}): set {HOME_ENV} "
-                         "(or --home) to a folder you can write") from error
+        raise StateError(
+            f"cannot create the folder {shown_path(folder)} ({error.strerror}): set {HOME_ENV} "
+            "(or --home) to a folder you can write"
+        ) from error
     return folder
 
 
@@ -106,9 +112,7 @@ def locations(environ: os._Environ | dict | None = None) -> Locations:
     home = env.get(HOME_ENV)
     if home:
         root = Path(home).expanduser().resolve()
-        return Locations(
-            config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs"
-        )
+        return Locations(config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs")
     return Locations(
         config_dir=platformdirs.user_config_path(APP_NAME),
         data_dir=platformdirs.user_data_path(APP_NAME),

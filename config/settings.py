@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import tomlkit
-from tomlkit.exceptions import TOMLKitError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from tomlkit.exceptions import TOMLKitError
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.config.locations import Locations, locations
@@ -117,7 +117,9 @@ class NetworkSettings(_Section):
     @classmethod
     def _email(cls, value: str | None) -> str | None:
         # It goes into a User-Agent header: CR/LF there would inject headers.
-        if value is not None and not re.fullmatch(r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+", value):
+        if value is not None and not re.fullmatch(
+            r"[^@\s\x00-\x1f\x7f]+@[^@\s\x00-\x1f\x7f]+\.[^@\s\x00-\x1f\x7f]+", value
+        ):
             raise ValueError(f"not an e-mail address: {value[:60]!r}")
         return value
 
@@ -156,7 +158,9 @@ class AutoFeedbackSettings(_Section):
 
 
 class PdfSettings(_Section):
-    grobid_url: str | None = Field(None, json_schema_extra={"allowed": "an http:// or https:// URL, e.g. http://localhost:8070"})
+    grobid_url: str | None = Field(
+        None, json_schema_extra={"allowed": "an http:// or https:// URL, e.g. http://localhost:8070"}
+    )
     """A GROBID server (the standard scholarly PDF parser, run by you, e.g. its Docker image):
     ``import pdf`` sends each PDF to ``{grobid_url}/api/processFulltextDocument`` and reads the TEI
     it returns instead of using the built-in reader. Unset (the default): the built-in reader, no
@@ -234,14 +238,14 @@ def _section_table(data: Any, section: str, path: Path) -> Any:
     """The config's ``[section]`` table; ``llm = 5`` (a value where a table belongs) is one line."""
     table = data.get(section, {})
     if not isinstance(table, dict):
-        raise ConfigError(f"setting {section}: must be a table ([{section}] with its fields), "
-                          f"not {type(table).__name__} (config file {shown_path(path)})")
+        raise ConfigError(
+            f"setting {section}: must be a table ([{section}] with its fields), "
+            f"not {type(table).__name__} (config file {shown_path(path)})"
+        )
     return table
 
 
-def load_settings(
-    where: Locations | None = None, environ: dict[str, str] | None = None
-) -> Settings:
+def load_settings(where: Locations | None = None, environ: dict[str, str] | None = None) -> Settings:
     where = where or locations(environ)
     env = dict(os.environ if environ is None else environ)
     data = read_config_file(where.config_file)
@@ -270,8 +274,9 @@ def _allowed(section: str, field: str) -> str:
     extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
     if "allowed" in extra:
         return str(extra["allowed"])
-    bounds = {name: getattr(item, name) for item in info.metadata for name in ("ge", "gt", "le", "lt")
-              if hasattr(item, name)}
+    bounds = {
+        name: getattr(item, name) for item in info.metadata for name in ("ge", "gt", "le", "lt") if hasattr(item, name)
+    }
     low = f"{bounds['ge']}" if "ge" in bounds else f"more than {bounds['gt']}" if "gt" in bounds else None
     high = bounds.get("le", bounds.get("lt"))
     kind = "a whole number" if info.annotation in (int, int | None) else "a number"
@@ -313,8 +318,10 @@ def save_setting(where: Locations, dotted_key: str, value: Any) -> None:
         table = tomlkit.table()
         document[section] = table
     elif not isinstance(table, dict):
-        raise ConfigError(f"setting {section}: must be a table ([{section}] with its fields), not a single "
-                          f"value (config file {shown_path(path)}): fix or remove that line")
+        raise ConfigError(
+            f"setting {section}: must be a table ([{section}] with its fields), not a single "
+            f"value (config file {shown_path(path)}): fix or remove that line"
+        )
     table[field] = value
     _write_config(path, tomlkit.dumps(document))
 
@@ -327,8 +334,9 @@ def _editable_document(path: Path) -> tomlkit.TOMLDocument:
     try:
         return tomlkit.parse(text)
     except TOMLKitError as error:
-        raise ConfigError(f"{shown_path(path)}: not valid TOML ({error}); fix it or move it aside, "
-                          "then set the value again") from error
+        raise ConfigError(
+            f"{shown_path(path)}: not valid TOML ({error}); fix it or move it aside, then set the value again"
+        ) from error
     except RecursionError:
         raise ConfigError(f"{shown_path(path)}: not valid TOML (nested too deeply)") from None
 
@@ -346,5 +354,7 @@ def _write_config(path: Path, text: str) -> None:
     except OSError as error:
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
-        raise ConfigError(f"the config file {shown_path(target)} cannot be written ({error.strerror}): "
-                          "make its folder writable or set SCHOLAR_TUI_HOME to a writable folder") from error
+        raise ConfigError(
+            f"the config file {shown_path(target)} cannot be written ({error.strerror}): "
+            "make its folder writable or set SCHOLAR_TUI_HOME to a writable folder"
+        ) from error

@@ -36,47 +36,77 @@ class Kind(str, Enum):
 
 
 NOUNS = {
-    Kind.PLACE: "place", Kind.VENUE: "venue", Kind.COUNT: "count", Kind.DATE: "date",
-    Kind.PEOPLE: "person", Kind.PAPER: "paper", Kind.MONEY: "amount", Kind.TEXT: "answer",
+    Kind.PLACE: "place",
+    Kind.VENUE: "venue",
+    Kind.COUNT: "count",
+    Kind.DATE: "date",
+    Kind.PEOPLE: "person",
+    Kind.PAPER: "paper",
+    Kind.MONEY: "amount",
+    Kind.TEXT: "answer",
 }
 
 _GAP = r"[^?!]{0,250}?"  # anything up to the question's end (a title may sit in between)
 # (kind, cue) in priority order: at the same starting position, the earlier (more specific) wins.
 CUES: tuple[tuple[Kind, str], ...] = (
-    (Kind.MONEY, r"how much\b" + _GAP + r"\b(?:cost|costs|fee|fees|pay|price|charge)\b|"
-                 r"how much (?:is|are|was|were|will|would)\b(?![^?]*\bcit)|how much money\b|"  # "How much is a ticket?"
-                 r"how much (?:is|are) (?:the )?(?:registration|ticket|admission)|\b(?:fees?|prices?|costs?)\b"),
-    (Kind.COUNT, r"how many|how much|how often|how (?:highly |widely |frequently |much |many times )?cited|"
-                 r"number of|\bcounts?\b|\btally\b|\bcitations?\b|\bh-index\b"),
+    (
+        Kind.MONEY,
+        r"how much\b" + _GAP + r"\b(?:cost|costs|fee|fees|pay|price|charge)\b|"
+        r"how much (?:is|are|was|were|will|would)\b(?![^?]*\bcit)|how much money\b|"  # "How much is a ticket?"
+        r"how much (?:is|are) (?:the )?(?:registration|ticket|admission)|\b(?:fees?|prices?|costs?)\b",
+    ),
+    (
+        Kind.COUNT,
+        r"how many|how much|how often|how (?:highly |widely |frequently |much |many times )?cited|"
+        r"number of|\bcounts?\b|\btally\b|\bcitations?\b|\bh-index\b",
+    ),
     (Kind.DATE, r"\bwhen\b|(?:what|which) (?:year|month|day|date)|\bdeadlines?\b|\byears?\b|\bdates?\b"),
-    (Kind.VENUE, r"(?:which|what) (?:journal|conference|venue|proceedings|periodical|outlet)|"
-                 r"\bwhere\b" + _GAP + r"\b(?:published|publish|appear|appeared|presented|printed|"
-                 r"come out|came out)\b|\bvenues?\b|\bjournals?\b|published (?:in|at|by) what"),
-    (Kind.PLACE, r"\bwhere(?:abouts)?\b|\blocat(?:ion|ed)\b|(?:what|which) (?:city|country|place|town|"
-                 r"university|universities|institution|institute|organi[sz]ation|school|college|lab|"
-                 r"laboratory|company)|\baffiliat(?:ion|ions|ed)\b|\baddress\b|\balma maters?\b"),
-    (Kind.PEOPLE, r"\bwho(?:m|se)?\b|(?:which|what) (?:authors?|researchers?|scholars?|people|persons?|"
-                  r"scientists?|speakers?|chairs?|organi[sz]ers?)\b|\bco-?authors?\b|\bcollaborators?\b|"
-                  r"\b(?:first|lead|last|primary|senior)[- ]authors?\b|\bauthors?\b|\bspeakers?\b|"
-                  r"\bwriters?\b"),
-    (Kind.PAPER, r"(?:which|what)\s+(?:other\s+|else\s+|more\s+|of\s+\w+(?:'s|’s)?\s+)?(?:papers?|publications?|"
-                 r"articles?|works?|titles?)\b|\btitles?\b|"
-                 r"\b(?:papers?|publications?|articles?|works)\s+(?:of|by|from|written|authored)\b|"
-                 r"\blist\b(?:\s+\w+){0,2}\s+(?:papers|publications|articles|works)\b|"
-                 r"what (?:has|have|did)\b" + _GAP + r"\b(?:publish|published|write|written|author|authored)\b"),
+    (
+        Kind.VENUE,
+        r"(?:which|what) (?:journal|conference|venue|proceedings|periodical|outlet)|"
+        r"\bwhere\b" + _GAP + r"\b(?:published|publish|appear|appeared|presented|printed|"
+        r"come out|came out)\b|\bvenues?\b|\bjournals?\b|published (?:in|at|by) what",
+    ),
+    (
+        Kind.PLACE,
+        r"\bwhere(?:abouts)?\b|\blocat(?:ion|ed)\b|(?:what|which) (?:city|country|place|town|"
+        r"university|universities|institution|institute|organi[sz]ation|school|college|lab|"
+        r"laboratory|company)|\baffiliat(?:ion|ions|ed)\b|\baddress\b|\balma maters?\b",
+    ),
+    (
+        Kind.PEOPLE,
+        r"\bwho(?:m|se)?\b|(?:which|what) (?:authors?|researchers?|scholars?|people|persons?|"
+        r"scientists?|speakers?|chairs?|organi[sz]ers?)\b|\bco-?authors?\b|\bcollaborators?\b|"
+        r"\b(?:first|lead|last|primary|senior)[- ]authors?\b|\bauthors?\b|\bspeakers?\b|"
+        r"\bwriters?\b",
+    ),
+    (
+        Kind.PAPER,
+        r"(?:which|what)\s+(?:other\s+|else\s+|more\s+|of\s+\w+(?:'s|’s)?\s+)?(?:papers?|publications?|"
+        r"articles?|works?|titles?)\b|\btitles?\b|"
+        r"\b(?:papers?|publications?|articles?|works)\s+(?:of|by|from|written|authored)\b|"
+        r"\blist\b(?:\s+\w+){0,2}\s+(?:papers|publications|articles|works)\b|"
+        r"what (?:has|have|did)\b" + _GAP + r"\b(?:publish|published|write|written|author|authored)\b",
+    ),
     # free text: said explicitly so that a later "who" ("the person who wrote …") does not win
-    (Kind.TEXT, r"\binterests?\b|\babstracts?\b|\babout\b|\btopics?\b|\bfields?\b|\bareas?\b|"
-                r"\bsummar(?:y|ize|ise)\b|\bdescribe\b|\bbio(?:graphy)?\b|\be-?mail\b|\bgender\b|"
-                r"\bposition\b|\beducation(?:al)?\b|\bwork(?:s|ing)? on\b|\bresearch(?:es|ing)?\b|"
-                r"\bstud(?:y|ies|ying)\b"),
+    (
+        Kind.TEXT,
+        r"\binterests?\b|\babstracts?\b|\babout\b|\btopics?\b|\bfields?\b|\bareas?\b|"
+        r"\bsummar(?:y|ize|ise)\b|\bdescribe\b|\bbio(?:graphy)?\b|\be-?mail\b|\bgender\b|"
+        r"\bposition\b|\beducation(?:al)?\b|\bwork(?:s|ing)? on\b|\bresearch(?:es|ing)?\b|"
+        r"\bstud(?:y|ies|ying)\b",
+    ),
 )
 _COMPILED = tuple((kind, re.compile(cue, re.IGNORECASE)) for kind, cue in CUES)
 
 
 # A noun right after an auxiliary verb is the question's subject, not what it asks for:
 # "What does the first author of X work on?" asks for topics, not for people.
-_SUBJECT_BEFORE = re.compile(r"\b(?:does|do|did|has|have|had|can|could|will|would)\s+"
-                             r"(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+|its\s+)?$", re.IGNORECASE)
+_SUBJECT_BEFORE = re.compile(
+    r"\b(?:does|do|did|has|have|had|can|could|will|would)\s+"
+    r"(?:the\s+|a\s+|an\s+|his\s+|her\s+|their\s+|its\s+)?$",
+    re.IGNORECASE,
+)
 
 
 def _first_cue(cue: re.Pattern, question: str) -> int | None:
@@ -97,8 +127,10 @@ def asked_kind(question: str) -> Kind:
 
 
 # -- does a value fit the kind? ---------------------------------------------------------------------
-MONTHS = (r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
-          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?")
+MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|"
+    r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?"
+)
 _YEAR = re.compile(r"^(1[5-9]\d\d|20\d\d|2100)$")
 _DATE = re.compile(
     rf"^\s*(?:\d{{4}}-\d{{1,2}}(?:-\d{{1,2}})?(?:T[\d:.Z+-]+)?|\d{{1,2}}[/.]\d{{1,2}}[/.]\d{{2,4}}|"
@@ -107,8 +139,7 @@ _DATE = re.compile(
     rf",?(?:\s+\d{{4}})?|(?:1[5-9]\d\d|20\d\d))\s*$",
     re.IGNORECASE,
 )
-_MONEY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud|jpy|dollars?|euros?|pounds?)\b|\bfree\b",
-                    re.IGNORECASE)
+_MONEY = re.compile(r"[$€£¥₹]|\b(?:usd|eur|gbp|chf|cad|aud|jpy|dollars?|euros?|pounds?)\b|\bfree\b", re.IGNORECASE)
 _HAS_LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -205,4 +236,3 @@ _ABSTAIN = re.compile(r"^[^\n]{1,200}? has no [^\n]+\.$")
 def is_abstain(text: Any) -> bool:
     """Whether an answer is the plain not-in-the-data sentence (what benchmarks count as abstained)."""
     return isinstance(text, str) and bool(_ABSTAIN.match(text.strip()))
-

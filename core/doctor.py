@@ -112,12 +112,12 @@ def _storage_checks(where: Locations) -> Iterator[Check]:
         )
     except StateError as error:  # names the file and what to do
         yield Check("sqlite", "fail", str(error))
-    except Exception as error:  # noqa: BLE001 - any failure is a finding, not a crash
+    except Exception as error:
         yield Check("sqlite", "fail", f"{where.database_file}: {error}")
     try:
         tables = open_vectors(where).list_tables().tables
         yield Check("lancedb", "ok", f"{where.lancedb_dir} (lancedb {_version('lancedb')}, {len(tables)} tables)")
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         yield Check("lancedb", "fail", f"{where.lancedb_dir}: {error}")
 
 
@@ -133,7 +133,7 @@ def _model_checks(settings: Settings, where: Locations, *, deep: bool) -> Iterat
 
             info = llama_cpp.llama_print_system_info().decode("utf-8", errors="replace").strip()
             yield Check("llama-cpp-python", "ok", f"{llama_version}; {info[:160]}")
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             yield Check("llama-cpp-python", "fail", f"{llama_version} installed but not importable: {error}")
 
     try:
@@ -217,7 +217,7 @@ def _repairable_database(where: Locations):
         library = Library.open(where)
         check_tables(library.db, where)
         verdict = library.conn.execute("pragma quick_check").fetchone()[0]
-    except Exception as error:  # noqa: BLE001 - damage found by opening or by the check itself
+    except Exception as error:
         if library is not None:
             library.close()
         problem = str(error) if isinstance(error, StateError) else database_problem(where, error)
@@ -225,8 +225,12 @@ def _repairable_database(where: Locations):
         return None
     if verdict != "ok":
         library.close()
-        yield Check("sqlite", "fail", f"not fixed: {where.database_file} fails SQLite's check ({verdict}): "
-                    "restore a backup copy, or move it aside and re-import your files")
+        yield Check(
+            "sqlite",
+            "fail",
+            f"not fixed: {where.database_file} fails SQLite's check ({verdict}): "
+            "restore a backup copy, or move it aside and re-import your files",
+        )
         return None
     yield Check("sqlite", "ok", f"{where.database_file} passes SQLite's check")
     return library
@@ -240,14 +244,20 @@ def _rebuild_search_index(where: Locations, library, settings: Settings) -> Chec
         finished = rebuild_index(LibraryIndex(where, load_embedder(settings, where)), library)
     except (LLMError, StateError) as error:
         return Check("search index", "fail", f"not fixed: {error}")
-    return Check("search index", "ok", f"rebuilt from SQLite: {finished.indexed} papers "
-                 f"({finished.embedded} embedded in {finished.seconds:.1f} s)")
+    return Check(
+        "search index",
+        "ok",
+        f"rebuilt from SQLite: {finished.indexed} papers ({finished.embedded} embedded in {finished.seconds:.1f} s)",
+    )
 
 
 def _conference_vector_checks(where: Locations) -> Iterator[Check]:
     from scholar_tui.indexes.conference_vectors import drop_unreadable_tables
 
     for conference, problem in drop_unreadable_tables(where):
-        yield Check(f"conference {conference}", "warn",
-                    f"vectors could not be read ({problem}) and were dropped: not fixed until "
-                    f"`scholar-tui conf import SOURCE --name {conference}`")
+        yield Check(
+            f"conference {conference}",
+            "warn",
+            f"vectors could not be read ({problem}) and were dropped: not fixed until "
+            f"`scholar-tui conf import SOURCE --name {conference}`",
+        )

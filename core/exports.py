@@ -83,9 +83,19 @@ def _categories(value: Any) -> list[str]:
 
 
 def reference_from_row(row: dict, authors: list[str]) -> Reference:
-    return Reference(paper_id=row["id"], title=row["title"] or "", authors=list(authors), year=row.get("year"),
-                     date=row.get("date"), venue=row.get("venue"), arxiv_id=row.get("arxiv_id"), doi=row.get("doi"),
-                     url=row.get("url"), abstract=row.get("abstract"), categories=_categories(row.get("categories")))
+    return Reference(
+        paper_id=row["id"],
+        title=row["title"] or "",
+        authors=list(authors),
+        year=row.get("year"),
+        date=row.get("date"),
+        venue=row.get("venue"),
+        arxiv_id=row.get("arxiv_id"),
+        doi=row.get("doi"),
+        url=row.get("url"),
+        abstract=row.get("abstract"),
+        categories=_categories(row.get("categories")),
+    )
 
 
 def gather(library: Library, paper_ids: list[int] | None = None) -> list[Reference]:
@@ -143,8 +153,11 @@ def assign_keys(references: list[Reference]) -> None:
     for reference in references:
         year = str(reference.year or (reference.date or "")[:4] or "")
         surname = _ascii_letters(_surname(reference.authors[0])) if reference.authors else ""
-        base = (f"{surname}{year}{_title_word(reference.title)}" if surname
-                else f"{_title_word(reference.title)}{year}{_title_word(reference.title, 1)}")
+        base = (
+            f"{surname}{year}{_title_word(reference.title)}"
+            if surname
+            else f"{_title_word(reference.title)}{year}{_title_word(reference.title, 1)}"
+        )
         base = base or f"paper{reference.paper_id}"
         key, suffix = base, 0
         while key in taken:
@@ -216,8 +229,11 @@ def to_bibtex(references: list[Reference]) -> tuple[str, int]:
             "eprint": reference.arxiv_id,
             "archiveprefix": "arXiv" if reference.arxiv_id else None,
             # arXiv's own category only (math.PR), never a piece of a stored list
-            "primaryclass": next((c for c in reference.categories if re.fullmatch(r"[a-z\-]+(\.[A-Za-z\-]+)?", c)),
-                                 None) if reference.arxiv_id else None,
+            "primaryclass": next(
+                (c for c in reference.categories if re.fullmatch(r"[a-z\-]+(\.[A-Za-z\-]+)?", c)), None
+            )
+            if reference.arxiv_id
+            else None,
             "doi": reference.doi,
             "url": reference.url,
             "abstract": latex_value(reference.abstract) if reference.abstract else None,
@@ -237,16 +253,20 @@ def to_ris(references: list[Reference]) -> tuple[str, int]:
     blocks = []
     for reference in references:
         lines = [("TY", "UNPB" if reference.preprint else "JOUR"), ("ID", reference.key)]
-        lines += [("AU", f"{surname}, {given}" if given else surname)
-                  for surname, given in (split_name(name) for name in reference.authors if name.strip())]
-        lines += [("TI", _one_line(reference.title)),
-                  ("PY", str(reference.year or (reference.date or "")[:4] or "")),
-                  ("DA", (reference.date or "").replace("-", "/")),
-                  ("JO", "" if reference.preprint else _one_line(reference.venue)),
-                  ("DO", reference.doi or ""),
-                  ("UR", reference.url or (f"https://arxiv.org/abs/{reference.arxiv_id}" if reference.arxiv_id else "")),
-                  ("N1", f"arXiv:{reference.arxiv_id}" if reference.arxiv_id else ""),
-                  ("AB", _one_line(reference.abstract))]
+        lines += [
+            ("AU", f"{surname}, {given}" if given else surname)
+            for surname, given in (split_name(name) for name in reference.authors if name.strip())
+        ]
+        lines += [
+            ("TI", _one_line(reference.title)),
+            ("PY", str(reference.year or (reference.date or "")[:4] or "")),
+            ("DA", (reference.date or "").replace("-", "/")),
+            ("JO", "" if reference.preprint else _one_line(reference.venue)),
+            ("DO", reference.doi or ""),
+            ("UR", reference.url or (f"https://arxiv.org/abs/{reference.arxiv_id}" if reference.arxiv_id else "")),
+            ("N1", f"arXiv:{reference.arxiv_id}" if reference.arxiv_id else ""),
+            ("AB", _one_line(reference.abstract)),
+        ]
         body = "\n".join(f"{tag}  - {value}" for tag, value in lines if value)
         blocks.append(f"{body}\nER  - \n")
     return "\n".join(blocks), len(blocks)
@@ -258,15 +278,21 @@ def csl_item(reference: Reference) -> dict:
         "id": reference.key,
         "type": "article" if reference.preprint else "article-journal",
         "title": reference.title,
-        "author": [{"family": surname, "given": given} if given else {"literal": surname}
-                   for surname, given in (split_name(name) for name in reference.authors if name.strip())],
+        "author": [
+            {"family": surname, "given": given} if given else {"literal": surname}
+            for surname, given in (split_name(name) for name in reference.authors if name.strip())
+        ],
     }
     if parts:
         item["issued"] = {"date-parts": [parts[:3]]}
-    optional = {"container-title": None if reference.preprint else reference.venue, "DOI": reference.doi,
-                "URL": reference.url, "abstract": reference.abstract,
-                "publisher": "arXiv" if reference.preprint and reference.arxiv_id else None,
-                "number": reference.arxiv_id if reference.preprint else None}
+    optional = {
+        "container-title": None if reference.preprint else reference.venue,
+        "DOI": reference.doi,
+        "URL": reference.url,
+        "abstract": reference.abstract,
+        "publisher": "arXiv" if reference.preprint and reference.arxiv_id else None,
+        "number": reference.arxiv_id if reference.preprint else None,
+    }
     item.update({name: value for name, value in optional.items() if value})
     return item
 
@@ -290,11 +316,21 @@ def bibliography_markdown(references: list[Reference]) -> list[str]:
     lines = ["## References", ""]
     for reference in references:
         authors = ", ".join(reference.authors[:6]) + (" et al." if len(reference.authors) > 6 else "")
-        where = reference.venue if not reference.preprint else (f"arXiv:{reference.arxiv_id}" if reference.arxiv_id else "")
-        tail = " ".join(part for part in (f"({reference.year})" if reference.year else "",
-                                          f"*{_md(where)}*." if where else "",
-                                          f"doi:{reference.doi}" if reference.doi else "") if part)
-        lines.append(f"- [@{reference.key}] {_md(authors) + '. ' if authors else ''}{_md(reference.title)}. {tail}".rstrip())
+        where = (
+            reference.venue if not reference.preprint else (f"arXiv:{reference.arxiv_id}" if reference.arxiv_id else "")
+        )
+        tail = " ".join(
+            part
+            for part in (
+                f"({reference.year})" if reference.year else "",
+                f"*{_md(where)}*." if where else "",
+                f"doi:{reference.doi}" if reference.doi else "",
+            )
+            if part
+        )
+        lines.append(
+            f"- [@{reference.key}] {_md(authors) + '. ' if authors else ''}{_md(reference.title)}. {tail}".rstrip()
+        )
     return lines if references else []
 
 
@@ -304,15 +340,21 @@ def search_markdown(query: str, date: str | None, ranked: list, references: list
     lines = [f"# Paper search: {_md(query)}", "", f"Cut-off date: {date or 'none'} · {len(ranked)} papers", ""]
     for rank, paper in enumerate(ranked, start=1):
         cite = f" [@{keys[paper.paper_id]}]" if paper.paper_id in keys else ""
-        lines.append(f"{rank}. **{_md(paper.title)}**{cite} — score {paper.score:.2f}"
-                     f"{' (selected)' if paper.selected else ''}  ")
+        lines.append(
+            f"{rank}. **{_md(paper.title)}**{cite} — score {paper.score:.2f}{' (selected)' if paper.selected else ''}  "
+        )
         lines.append(f"   {_md(paper.rationale)}")
     return "\n".join(lines + [""] + bibliography_markdown(references)) + "\n"
 
 
 def question_markdown(answer: dict, references: list[Reference]) -> str:
     """A Scholar Q&A answer: the question, the answer, the evidence (solution, result) and the program."""
-    lines = [f"# {_md(answer.get('question', ''))}", "", f"**Answer:** {_md(answer.get('answer') or answer.get('error') or '(none)')}", ""]
+    lines = [
+        f"# {_md(answer.get('question', ''))}",
+        "",
+        f"**Answer:** {_md(answer.get('answer') or answer.get('error') or '(none)')}",
+        "",
+    ]
     if answer.get("solution"):
         lines += [f"**Solution:** {_md(' → '.join(answer['solution']))}", ""]
     if answer.get("value") is not None:

@@ -57,8 +57,9 @@ class _ConferenceKeeper(_Keeper):
 KEEPERS = {"paper-search": _PaperSearchKeeper, "scholar-qa": _ScholarKeeper, "conference-qa": _ConferenceKeeper}
 
 
-def record(where: Locations, tab: str, text: str, summary: str, result: Any, context: dict | None = None,
-           ok: bool = True) -> int | None:
+def record(
+    where: Locations, tab: str, text: str, summary: str, result: Any, context: dict | None = None, ok: bool = True
+) -> int | None:
     """Keep one run; None when the database would not take it (locked, read-only): the run itself
     is not lost for that, only its place in the history."""
     try:
@@ -73,8 +74,9 @@ def record(where: Locations, tab: str, text: str, summary: str, result: Any, con
         store.close()
 
 
-def remembered(where: Locations, tab: str, text: str, events: Iterable[Event],
-               context: dict | None = None) -> Iterator[Event]:
+def remembered(
+    where: Locations, tab: str, text: str, events: Iterable[Event], context: dict | None = None
+) -> Iterator[Event]:
     """``events`` unchanged; the run is kept in the history just before its last event is handed on."""
     if tab not in TABS:
         raise ValueError(f"history is kept for {', '.join(TABS)}, not {tab!r}")
@@ -127,8 +129,10 @@ def paper_search_replay(result: dict):
     from scholar_tui.core.pasa.events import CrawlFinished, RankedPaper, ScoreParts
 
     finished = dict(result["finished"])
-    finished["results"] = [_build(RankedPaper, {**paper, "parts": _build(ScoreParts, paper["parts"])})
-                           for paper in finished.get("results", [])]
+    finished["results"] = [
+        _build(RankedPaper, {**paper, "parts": _build(ScoreParts, paper["parts"])})
+        for paper in finished.get("results", [])
+    ]
     return _build(CrawlFinished, finished)
 
 
@@ -141,7 +145,13 @@ def scholar_replay(result: dict) -> list[Event]:
     """The events of a stored Scholar Q&A run, in the order the engine sent them, ending in ``Finished``."""
     from scholar_tui.core.sandbox import APICall, SandboxResult
     from scholar_tui.core.soay.engine import (
-        AnswerPhrased, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen, SoAyAnswer,
+        AnswerPhrased,
+        Failed,
+        Finished,
+        ProgramRan,
+        ProgramWritten,
+        SoAyAnswer,
+        SolutionChosen,
     )
 
     answer = _build(SoAyAnswer, result["answer"])

@@ -15,9 +15,11 @@ from urllib.parse import urlparse
 
 from scholar_tui.core.events import Event
 
-IMPORT_STEP = ("import a file (`scholar-tui import arxiv|openalex|unarxive|bibtex PATH`, or the Library tab F5) "
-               "or fetch from arXiv/OpenAlex (`scholar-tui library online search arxiv \"QUERY\"`, or Library tab: "
-               "Search online)")
+IMPORT_STEP = (
+    "import a file (`scholar-tui import arxiv|openalex|unarxive|bibtex PATH`, or the Library tab F5) "
+    'or fetch from arXiv/OpenAlex (`scholar-tui library online search arxiv "QUERY"`, or Library tab: '
+    "Search online)"
+)
 OFFLINE_STEP = "import files instead; the local library still answers"  # when arXiv/OpenAlex cannot be asked
 SOURCES = {"arXiv": "https://export.arxiv.org/api/query", "OpenAlex": "https://api.openalex.org/works"}
 
@@ -75,17 +77,22 @@ def api_missing(api) -> Missing | None:
 def conference_missing(names: list[str]) -> Missing | None:
     if names:
         return None
-    return Missing("conference", "No conference yet",
-                   "type a ConferenceQA .json, an .html page or folder, or a URL in the Import box (F3) and press "
-                   "Import; or `scholar-tui conf import PATH|URL`")
+    return Missing(
+        "conference",
+        "No conference yet",
+        "type a ConferenceQA .json, an .html page or folder, or a URL in the Import box (F3) and press "
+        "Import; or `scholar-tui conf import PATH|URL`",
+    )
 
 
 def loops_missing(count: int) -> Missing | None:
     if count:
         return None
-    return Missing("feedback_loops", "No AutoFeedback loop logged yet",
-                   "ask in Scholar Q&A (F2) or `scholar-tui ask \"…\"`; loops that run out of rounds wait here "
-                   "for a fix by hand")
+    return Missing(
+        "feedback_loops",
+        "No AutoFeedback loop logged yet",
+        'ask in Scholar Q&A (F2) or `scholar-tui ask "…"`; loops that run out of rounds wait here for a fix by hand',
+    )
 
 
 def any_source_connects(timeout_s: float = 1.5, sources: dict[str, str] | None = None) -> bool:
@@ -105,14 +112,20 @@ def network_missing(network, sources: dict[str, str] | None = None) -> Missing |
     from scholar_tui.core.doctor import probe_url
 
     if network.offline:
-        return Missing("network", "Offline (network.offline is set): arXiv and OpenAlex are not asked",
-                       f"{OFFLINE_STEP}; `scholar-tui config set network.offline false` to go online")
+        return Missing(
+            "network",
+            "Offline (network.offline is set): arXiv and OpenAlex are not asked",
+            f"{OFFLINE_STEP}; `scholar-tui config set network.offline false` to go online",
+        )
     sources = sources or SOURCES
     with ThreadPoolExecutor(max_workers=len(sources)) as pool:
-        checks = dict(zip(sources, pool.map(lambda url: probe_url(url, network.timeout_s), sources.values())))
+        checks = dict(
+            zip(sources, pool.map(lambda url: probe_url(url, network.timeout_s), sources.values()), strict=False)
+        )
     down = [name for name, check in checks.items() if check.status != "ok"]
     if not down:
         return None
     hosts = ", ".join(f"{name} ({urlparse(sources[name]).netloc})" for name in down)
-    return Missing("network", f"Cannot reach {hosts} within {network.timeout_s:g} s",
-                   f"online search is off; {OFFLINE_STEP}")
+    return Missing(
+        "network", f"Cannot reach {hosts} within {network.timeout_s:g} s", f"online search is off; {OFFLINE_STEP}"
+    )

@@ -71,8 +71,9 @@ class StderrTail:
         self._tail: deque[bytes] = deque()
         self._kept = 0
         self._keep_bytes = keep_bytes
-        self._thread = threading.Thread(target=self._drain, args=(process.stderr.fileno(),),
-                                        name="sandbox-stderr", daemon=True)
+        self._thread = threading.Thread(
+            target=self._drain, args=(process.stderr.fileno(),), name="sandbox-stderr", daemon=True
+        )
         self._thread.start()
 
     def _drain(self, descriptor: int) -> None:
@@ -94,6 +95,7 @@ class StderrTail:
         text = b"".join(self._tail).decode("utf-8", "replace")
         lines = [line for line in text.splitlines() if line.strip()]
         return lines[-1] if lines else "(no diagnostics)"
+
 
 ErrorKind = Literal["refused", "runtime", "timeout", "steps", "memory", "output", "crashed"]
 
@@ -139,8 +141,11 @@ def unicode_problem(text: str) -> str | None:
     except UnicodeEncodeError as error:
         character = ord(text[error.start])
         line = text.count("\n", 0, error.start) + 1
-        what = (f"the byte 0x{character - 0xDC00:02x} is not valid UTF-8" if 0xDC80 <= character <= 0xDCFF
-                else f"the lone surrogate \\u{character:04x} is not a character")
+        what = (
+            f"the byte 0x{character - 0xDC00:02x} is not valid UTF-8"
+            if 0xDC80 <= character <= 0xDCFF
+            else f"the lone surrogate \\u{character:04x} is not a character"
+        )
         return f"line {line}: {what} (character {error.start + 1})"
     return None
 
@@ -352,8 +357,12 @@ class Sandbox:
             return SandboxResult(ok=False, error="; ".join(problems), error_kind="refused")
         with self._lock:
             process = self._ensure()
-            request = {"source": source, "steps": self.limits.steps, "output_chars": self.limits.output_chars,
-                       "reply_chars": self.limits.reply_chars}
+            request = {
+                "source": source,
+                "steps": self.limits.steps,
+                "output_chars": self.limits.output_chars,
+                "reply_chars": self.limits.reply_chars,
+            }
             try:
                 process.stdin.write(json.dumps(request) + "\n")
                 process.stdin.flush()
@@ -391,7 +400,7 @@ class Sandbox:
                 try:
                     self._process.stdin.close()
                     self._process.wait(timeout=2)
-                except Exception:  # noqa: BLE001
+                except Exception:
                     pass
             self._kill()
 

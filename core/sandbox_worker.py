@@ -201,7 +201,7 @@ def run_program(source: str, apis: dict[str, Any], step_limit: int, output_chars
     reply: dict[str, Any] = {"ok": True, "calls": calls}
     sys.settrace(trace)
     try:
-        exec(code, namespace)  # noqa: S102 - checked source, restricted builtins
+        exec(code, namespace)
         reply["value"] = namespace.get("result", namespace.get("answer", namespace.get(LAST_VALUE)))
     except StepLimit:
         reply.update(ok=False, error_kind="steps", error=f"stopped after {step_limit} steps (step limit)")
@@ -230,8 +230,11 @@ def encode_reply(reply: dict[str, Any], reply_chars: int) -> str:
     budget = Budget(reply_chars)
     try:
         budget.spend(len(reply.get("stdout", "")) + len(reply.get("error") or ""))
-        fitted = dict(reply, calls=[plain(call, budget) for call in reply.get("calls", [])],
-                      value=plain(reply.get("value"), budget))
+        fitted = dict(
+            reply,
+            calls=[plain(call, budget) for call in reply.get("calls", [])],
+            value=plain(reply.get("value"), budget),
+        )
         text = json.dumps(fitted, ensure_ascii=False)
         if len(text) <= reply_chars:
             return text
@@ -251,10 +254,27 @@ def _too_large_reply(reply: dict[str, Any], reply_chars: int) -> str:
             budget.spend(200)
         except ReplyTooLarge:
             break
-        calls.append({"name": call["name"], "arguments": {}, "ok": call["ok"], "error": call.get("error"),
-                      "error_code": call.get("error_code"), "duration_s": call.get("duration_s", 0.0)})
-    return json.dumps({"ok": False, "error_kind": "output", "error": error, "calls": calls,
-                       "stdout": reply.get("stdout", ""), "steps": reply.get("steps", 0)}, ensure_ascii=False)
+        calls.append(
+            {
+                "name": call["name"],
+                "arguments": {},
+                "ok": call["ok"],
+                "error": call.get("error"),
+                "error_code": call.get("error_code"),
+                "duration_s": call.get("duration_s", 0.0),
+            }
+        )
+    return json.dumps(
+        {
+            "ok": False,
+            "error_kind": "output",
+            "error": error,
+            "calls": calls,
+            "stdout": reply.get("stdout", ""),
+            "steps": reply.get("steps", 0),
+        },
+        ensure_ascii=False,
+    )
 
 
 def main() -> None:
@@ -263,7 +283,7 @@ def main() -> None:
     try:
         module_name, _, function_name = hello["factory"].partition(":")
         apis = getattr(importlib.import_module(module_name), function_name)(**hello.get("kwargs", {}))
-    except Exception as error:  # noqa: BLE001 - reported to the parent as one line
+    except Exception as error:
         print(json.dumps({"ready": False, "error": f"{type(error).__name__}: {error}"}), flush=True)
         return
     _limit_memory(int(hello.get("memory_mb", 512)))

@@ -59,9 +59,14 @@ class ProcessTiming:
         return statistics.median(self.cpu_seconds) if self.cpu_seconds else None
 
     def as_dict(self) -> dict:
-        return {"label": self.label, "command": self.command, "median_s": round(self.median_s, 3),
-                "runs_s": [round(value, 3) for value in self.seconds], "target_s": self.target_s,
-                "median_cpu_s": None if self.median_cpu_s is None else round(self.median_cpu_s, 3)}
+        return {
+            "label": self.label,
+            "command": self.command,
+            "median_s": round(self.median_s, 3),
+            "runs_s": [round(value, 3) for value in self.seconds],
+            "target_s": self.target_s,
+            "median_cpu_s": None if self.median_cpu_s is None else round(self.median_cpu_s, 3),
+        }
 
 
 @dataclass
@@ -85,9 +90,12 @@ class Throughput:
     def as_dict(self) -> dict:
         row = {key: value for key, value in asdict(self).items() if key != "vectors"}
         tokens_per_s, flops_per_s = self.rate(self.tokens), self.rate(self.flops)
-        return {**row, "texts_per_s": None if self.per_second is None else round(self.per_second, 1),
-                "tokens_per_s": None if tokens_per_s is None else round(tokens_per_s),
-                "gflop_per_s": None if flops_per_s is None else round(flops_per_s / 1e9, 1)}
+        return {
+            **row,
+            "texts_per_s": None if self.per_second is None else round(self.per_second, 1),
+            "tokens_per_s": None if tokens_per_s is None else round(tokens_per_s),
+            "gflop_per_s": None if flops_per_s is None else round(flops_per_s / 1e9, 1),
+        }
 
 
 def encoder_flops(lengths: list[int], *, layers: int, width: int, feed_forward: int) -> float:
@@ -96,8 +104,12 @@ def encoder_flops(lengths: list[int], *, layers: int, width: int, feed_forward: 
     and the two feed-forward matrices (2·T·(4d² + 2d·ff)) and the scores and their mix (4·T²·d).
     A padded batch (sentence-transformers) or a packed one (llama.cpp) does more; this is the
     work itself, to set a measured rate beside what the cores can do."""
-    return float(sum(layers * (2 * count * (4 * width * width + 2 * width * feed_forward) + 4 * count * count * width)
-                     for count in lengths))
+    return float(
+        sum(
+            layers * (2 * count * (4 * width * width + 2 * width * feed_forward) + 4 * count * count * width)
+            for count in lengths
+        )
+    )
 
 
 def corpus_work(embedder, texts: list[str]) -> tuple[int, float]:
@@ -105,9 +117,12 @@ def corpus_work(embedder, texts: list[str]) -> tuple[int, float]:
     metadata = embedder.metadata
     arch = metadata["general.architecture"]
     lengths = [len(embedder.tokens(text)) for text in texts]
-    return sum(lengths), encoder_flops(lengths, layers=int(metadata[f"{arch}.block_count"]),
-                                       width=int(metadata[f"{arch}.embedding_length"]),
-                                       feed_forward=int(metadata[f"{arch}.feed_forward_length"]))
+    return sum(lengths), encoder_flops(
+        lengths,
+        layers=int(metadata[f"{arch}.block_count"]),
+        width=int(metadata[f"{arch}.embedding_length"]),
+        feed_forward=int(metadata[f"{arch}.feed_forward_length"]),
+    )
 
 
 @dataclass
@@ -121,10 +136,15 @@ class StartupReport:
     cosine_mean: float | None = None
 
     def as_dict(self) -> dict:
-        return {"home": self.home, "preparation": [item.as_dict() for item in self.preparation],
-                "star_build_s": self.star_build_s, "processes": [item.as_dict() for item in self.processes],
-                "throughput": [item.as_dict() for item in self.throughput],
-                "cosine_min": self.cosine_min, "cosine_mean": self.cosine_mean}
+        return {
+            "home": self.home,
+            "preparation": [item.as_dict() for item in self.preparation],
+            "star_build_s": self.star_build_s,
+            "processes": [item.as_dict() for item in self.processes],
+            "throughput": [item.as_dict() for item in self.throughput],
+            "cosine_min": self.cosine_min,
+            "cosine_mean": self.cosine_mean,
+        }
 
 
 def cli_command(*args: str) -> list[str]:
@@ -181,15 +201,16 @@ def measure_throughput(texts: list[str], embedders) -> Iterator[Throughput]:
             started = time.perf_counter()
             result.vectors = embedder.embed(texts)
             result.seconds = time.perf_counter() - started
-        except Exception as error:  # noqa: BLE001 - a missing optional backend is a figure, not a crash
+        except Exception as error:
             result.error = str(error).splitlines()[0]
         yield result
 
 
-def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home: Path | None = None,
-                      progress=lambda line: None) -> StartupReport:
-    from scholar_tui.config.settings import load_settings
+def run_startup_bench(
+    data_dir: Path, *, runs: int = 5, texts: int = 2000, home: Path | None = None, progress=lambda line: None
+) -> StartupReport:
     from scholar_tui.config.locations import HOME_ENV, locations
+    from scholar_tui.config.settings import load_settings
     from scholar_tui.models import load_embedder
 
     data_dir = Path(data_dir)
@@ -204,9 +225,13 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
     report = StartupReport(str(home))
 
     progress(f"preparing {home}: importing the unarXive sample and the ICML conference")
-    steps = [("import unarxive", cli_command("import", "unarxive", str(data_dir / UNARXIVE_FILE))),
-             ("conf import ICML (STAR, cold)",
-              cli_command("conf", "import", str(data_dir / ICML_TREE), "--rebuild", "--json"))]
+    steps = [
+        ("import unarxive", cli_command("import", "unarxive", str(data_dir / UNARXIVE_FILE))),
+        (
+            "conf import ICML (STAR, cold)",
+            cli_command("conf", "import", str(data_dir / ICML_TREE), "--rebuild", "--json"),
+        ),
+    ]
     for label, command in steps:
         seconds, cpu_s, result = time_process(command, env)
         report.preparation.append(ProcessTiming(label, ["scholar-tui", *command[1:]], [seconds], None, [cpu_s]))
@@ -241,7 +266,7 @@ def run_startup_bench(data_dir: Path, *, runs: int = 5, texts: int = 2000, home:
     report.throughput = list(measure_throughput(corpus, embedders))
     try:
         tokens, flops = corpus_work(embedders[0], corpus)
-    except Exception:  # noqa: BLE001 - no llama.cpp model, or not a BERT: the rates stay unset
+    except Exception:
         tokens, flops = None, None
     for item in report.throughput:
         item.tokens, item.flops = tokens, flops

@@ -33,13 +33,15 @@ class DocHit:
 
 
 def _schema(dimension: int) -> pa.Schema:
-    return pa.schema([
-        pa.field("api", pa.string()),
-        pa.field("section", pa.string()),
-        pa.field("text", pa.string()),
-        pa.field("fingerprint", pa.string()),
-        pa.field("vector", pa.list_(pa.float32(), dimension)),
-    ])
+    return pa.schema(
+        [
+            pa.field("api", pa.string()),
+            pa.field("section", pa.string()),
+            pa.field("text", pa.string()),
+            pa.field("fingerprint", pa.string()),
+            pa.field("vector", pa.list_(pa.float32(), dimension)),
+        ]
+    )
 
 
 class DocIndex:

@@ -35,8 +35,15 @@ class FeedbackLog:
         self.db.conn.close()
 
     # -- writing -------------------------------------------------------------------------------
-    def start_loop(self, instruction: str, *, source: str, mode: str = "request",
-                   static_limit: int | None = None, dynamic_limit: int | None = None) -> int:
+    def start_loop(
+        self,
+        instruction: str,
+        *,
+        source: str,
+        mode: str = "request",
+        static_limit: int | None = None,
+        dynamic_limit: int | None = None,
+    ) -> int:
         now = _now()
         with self.db.conn:
             cursor = self.db.conn.execute(
@@ -46,11 +53,24 @@ class FeedbackLog:
             )
         return int(cursor.lastrowid)
 
-    def add_round(self, loop_id: int, kind: str, *, request: str | None, error_type: str | None = None,
-                  sub_type: str | None = None, returns: Any = None, feedback: str | None = None,
-                  response: Any = None, ok: bool | None = None, thought: str | None = None,
-                  observation: str | None = None, prompt_tokens: int | None = None,
-                  completion_tokens: int | None = None, duration_s: float | None = None) -> int:
+    def add_round(
+        self,
+        loop_id: int,
+        kind: str,
+        *,
+        request: str | None,
+        error_type: str | None = None,
+        sub_type: str | None = None,
+        returns: Any = None,
+        feedback: str | None = None,
+        response: Any = None,
+        ok: bool | None = None,
+        thought: str | None = None,
+        observation: str | None = None,
+        prompt_tokens: int | None = None,
+        completion_tokens: int | None = None,
+        duration_s: float | None = None,
+    ) -> int:
         """Append a round (numbered after the loop's last) and commit it at once."""
         assert kind in KINDS, kind
         with self.db.conn:
@@ -61,9 +81,24 @@ class FeedbackLog:
                 "insert into autofeedback_rounds (loop_id, round, kind, created_at, request, error_type, sub_type, "
                 "returns, feedback, response, ok, thought, observation, prompt_tokens, completion_tokens, duration_s) "
                 "values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [loop_id, number, kind, _now(), request, error_type, sub_type, _json(returns), feedback,
-                 _json(response), None if ok is None else int(ok), thought, observation, prompt_tokens,
-                 completion_tokens, None if duration_s is None else round(duration_s, 4)],
+                [
+                    loop_id,
+                    number,
+                    kind,
+                    _now(),
+                    request,
+                    error_type,
+                    sub_type,
+                    _json(returns),
+                    feedback,
+                    _json(response),
+                    None if ok is None else int(ok),
+                    thought,
+                    observation,
+                    prompt_tokens,
+                    completion_tokens,
+                    None if duration_s is None else round(duration_s, 4),
+                ],
             )
             column = {"static": "static_rounds", "dynamic": "dynamic_rounds"}.get(kind)
             if column and feedback:
@@ -71,7 +106,9 @@ class FeedbackLog:
             self.db.conn.execute("update autofeedback_loops set updated_at = ? where id = ?", [_now(), loop_id])
         return int(number)
 
-    def finish_loop(self, loop_id: int, status: str, *, final_request: str | None = None, final_response: Any = None) -> None:
+    def finish_loop(
+        self, loop_id: int, status: str, *, final_request: str | None = None, final_response: Any = None
+    ) -> None:
         assert status in STATUSES, status
         with self.db.conn:
             self.db.conn.execute(
@@ -91,11 +128,13 @@ class FeedbackLog:
         limit = limit if fits_sqlite(limit) else -1  # beyond SQLite's integers: no limit, as a negative one
         where = "where l.status = ?" if status else ""
         parameters: list[Any] = [status] if status else []
-        return list(self.db.query(
-            f"""select l.*, (select count(*) from autofeedback_rounds r where r.loop_id = l.id) as rounds
+        return list(
+            self.db.query(
+                f"""select l.*, (select count(*) from autofeedback_rounds r where r.loop_id = l.id) as rounds
                 from autofeedback_loops l {where} order by l.id desc limit ?""",
-            [*parameters, limit],
-        ))
+                [*parameters, limit],
+            )
+        )
 
     def rounds(self, loop_id: int) -> list[dict]:
         rows = list(self.db.query("select * from autofeedback_rounds where loop_id = ? order by round", [loop_id]))

@@ -68,7 +68,7 @@ class ConferenceStore:
     def cached_descriptions(self, hashes: list[str]) -> dict[str, str]:
         found: dict[str, str] = {}
         for start in range(0, len(hashes), SQLITE_PARAMETERS):
-            chunk = hashes[start:start + SQLITE_PARAMETERS]
+            chunk = hashes[start : start + SQLITE_PARAMETERS]
             marks = ",".join("?" * len(chunk))
             for row in self.db.execute(
                 f"select content_hash, description from conference_descriptions where content_hash in ({marks})", chunk
@@ -85,8 +85,9 @@ class ConferenceStore:
             )
 
     # -- conferences ---------------------------------------------------------------------------
-    def save_nodes(self, name: str, source: str, root: str, leaves: int, describer: str,
-                   nodes: Sequence[NodeRow]) -> None:
+    def save_nodes(
+        self, name: str, source: str, root: str, leaves: int, describer: str, nodes: Sequence[NodeRow]
+    ) -> None:
         """Replace the conference's nodes with ``nodes`` (one transaction)."""
         with self.db.conn:
             self.db.conn.execute("delete from conference_nodes where conference = ?", [name])
@@ -101,8 +102,22 @@ class ConferenceStore:
             self.db.conn.executemany(
                 "insert into conference_nodes (conference, id, parent_id, position, kind, key, label, text, depth,"
                 " path, description_hash) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(name, row.id, row.parent_id, row.position, row.kind, row.key, row.label, row.text, row.depth,
-                  row.path, row.description_hash) for row in nodes],
+                [
+                    (
+                        name,
+                        row.id,
+                        row.parent_id,
+                        row.position,
+                        row.kind,
+                        row.key,
+                        row.label,
+                        row.text,
+                        row.depth,
+                        row.path,
+                        row.description_hash,
+                    )
+                    for row in nodes
+                ],
             )
 
     def record_build(self, name: str, **figures: Any) -> None:
@@ -124,13 +139,16 @@ class ConferenceStore:
         """The stored nodes in id order (ids are positions in document order)."""
         rows = self.db.execute(
             "select id, parent_id, position, kind, key, label, text, depth, path, description_hash"
-            " from conference_nodes where conference = ? order by id", [name]
+            " from conference_nodes where conference = ? order by id",
+            [name],
         ).fetchall()
         return [NodeRow(*row) for row in rows]
 
     def descriptions(self, name: str, node_ids: list[int] | None = None) -> dict[int, str]:
-        query = ("select n.id, d.description from conference_nodes n join conference_descriptions d"
-                 " on d.content_hash = n.description_hash where n.conference = ?")
+        query = (
+            "select n.id, d.description from conference_nodes n join conference_descriptions d"
+            " on d.content_hash = n.description_hash where n.conference = ?"
+        )
         params: list[Any] = [name]
         if node_ids is not None:
             if not node_ids:

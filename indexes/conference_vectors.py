@@ -38,16 +38,18 @@ class PathRow:
 
 
 def _schema(dimension: int) -> pa.Schema:
-    return pa.schema([
-        pa.field("node_id", pa.int64()),
-        pa.field("path", pa.string()),
-        pa.field("value", pa.string()),
-        pa.field("description", pa.string()),
-        pa.field("star_hash", pa.string()),
-        pa.field("path_hash", pa.string()),
-        pa.field("star_vector", pa.list_(pa.float32(), dimension)),
-        pa.field("path_vector", pa.list_(pa.float32(), dimension)),
-    ])
+    return pa.schema(
+        [
+            pa.field("node_id", pa.int64()),
+            pa.field("path", pa.string()),
+            pa.field("value", pa.string()),
+            pa.field("description", pa.string()),
+            pa.field("star_hash", pa.string()),
+            pa.field("path_hash", pa.string()),
+            pa.field("star_vector", pa.list_(pa.float32(), dimension)),
+            pa.field("path_vector", pa.list_(pa.float32(), dimension)),
+        ]
+    )
 
 
 def _vectors(matrix: np.ndarray, dimension: int) -> pa.FixedSizeListArray:
@@ -69,8 +71,10 @@ def existing_vectors(where: Locations, conference: str) -> dict[str, dict[str, n
     if opened is None:
         return {"star": {}, "path": {}}
     table = opened.to_arrow()
-    return {method: dict(zip(table.column(f"{method}_hash").to_pylist(), _matrix(table, column)))
-            for method, column in VECTOR_COLUMNS.items()}
+    return {
+        method: dict(zip(table.column(f"{method}_hash").to_pylist(), _matrix(table, column), strict=False))
+        for method, column in VECTOR_COLUMNS.items()
+    }
 
 
 def holds_rows(where: Locations, conference: str, rows: list[PathRow]) -> bool:
@@ -79,10 +83,11 @@ def holds_rows(where: Locations, conference: str, rows: list[PathRow]) -> bool:
     if opened is None:
         return False
     table = opened.to_arrow().select(["node_id", "path", "value", "description", "star_hash", "path_hash"])
-    stored = zip(*(table.column(name).to_pylist() for name in table.column_names))
+    stored = zip(*(table.column(name).to_pylist() for name in table.column_names), strict=False)
     return table.num_rows == len(rows) and all(
         stored_row == (row.node_id, row.path, row.value, row.description, row.star_hash, row.path_hash)
-        for stored_row, row in zip(stored, rows))
+        for stored_row, row in zip(stored, rows, strict=False)
+    )
 
 
 def write_table(where: Locations, conference: str, rows: list[PathRow], star: np.ndarray, path: np.ndarray) -> None:
@@ -136,8 +141,10 @@ def load_paths(where: Locations, conference: str) -> PathTable | None:
         return None
     table = opened.to_arrow()
     return PathTable(
-        node_ids=table.column("node_id").to_pylist(), paths=table.column("path").to_pylist(),
-        values=table.column("value").to_pylist(), descriptions=table.column("description").to_pylist(),
+        node_ids=table.column("node_id").to_pylist(),
+        paths=table.column("path").to_pylist(),
+        values=table.column("value").to_pylist(),
+        descriptions=table.column("description").to_pylist(),
         vectors={method: _matrix(table, column) for method, column in VECTOR_COLUMNS.items()},
     )
 
@@ -154,11 +161,11 @@ def drop_unreadable_tables(where: Locations) -> list[tuple[str, str]]:
             continue
         try:
             db.open_table(name).to_arrow()
-        except Exception as error:  # noqa: BLE001 - lance raises RuntimeError, ValueError, OSError…
+        except Exception as error:
             dropped.append((name.removeprefix("conference_"), (str(error).splitlines() or ["unreadable"])[0][:120]))
             try:
                 db.drop_table(name)
-            except Exception:  # noqa: BLE001
+            except Exception:
                 shutil.rmtree(where.lancedb_dir / f"{name}.lance", ignore_errors=True)
     return dropped
 

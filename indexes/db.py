@@ -47,8 +47,10 @@ def open_database(where: Locations) -> sqlite_utils.Database:
     return db
 
 
-RESTORE = ("restore a backup copy, or move it aside and re-import your files "
-           "(`scholar-tui doctor --repair` rebuilds the search caches and says what it cannot fix)")
+RESTORE = (
+    "restore a backup copy, or move it aside and re-import your files "
+    "(`scholar-tui doctor --repair` rebuilds the search caches and says what it cannot fix)"
+)
 
 
 def database_problem(where: Locations, error: Exception) -> str:
@@ -59,8 +61,10 @@ def database_problem(where: Locations, error: Exception) -> str:
     if "locked" in reason or "busy" in reason:
         return f"the database {file} is busy (another import or the app holds its lock): try again when it has finished"
     if not os.access(where.data_dir, os.W_OK) or "readonly" in reason or "read-only" in reason:
-        return (f"the data folder {shown_path(where.data_dir)} is read-only ({reason}): make it writable, "
-                "or set SCHOLAR_TUI_HOME (or --home) to a writable folder")
+        return (
+            f"the data folder {shown_path(where.data_dir)} is read-only ({reason}): make it writable, "
+            "or set SCHOLAR_TUI_HOME (or --home) to a writable folder"
+        )
     return f"the database {file} cannot be used ({reason}): {RESTORE}"
 
 
@@ -85,9 +89,11 @@ def check_tables(db: sqlite_utils.Database, where: Locations) -> None:
     does not pay for it (a fresh schema in memory, 10-80 ms): its query's error is one line too."""
     missing = sorted(_expected_tables() - set(db.table_names()))
     if missing:
-        raise StateError(f"the database {shown_path(where.database_file)} lacks the table"
-                         f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand): "
-                         f"{RESTORE}")
+        raise StateError(
+            f"the database {shown_path(where.database_file)} lacks the table"
+            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand): "
+            f"{RESTORE}"
+        )
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:

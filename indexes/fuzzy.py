@@ -15,8 +15,30 @@ from functools import lru_cache
 from scholar_tui.indexes.records import fold
 
 STOPWORDS = {
-    "a", "an", "and", "the", "of", "on", "in", "for", "to", "with", "by", "via", "from", "at", "as", "is",
-    "its", "their", "into", "using", "towards", "toward", "paper", "about",
+    "a",
+    "an",
+    "and",
+    "the",
+    "of",
+    "on",
+    "in",
+    "for",
+    "to",
+    "with",
+    "by",
+    "via",
+    "from",
+    "at",
+    "as",
+    "is",
+    "its",
+    "their",
+    "into",
+    "using",
+    "towards",
+    "toward",
+    "paper",
+    "about",
 }
 
 
@@ -77,7 +99,7 @@ def name_score(query: str, name: str) -> float:
         return 1.0
     scores, used = _assign(q, n)
     # Some word longer than an initial must really match: 'Michelen' is not 'M. Antonelli'.
-    if not any(score >= 0.82 and len(token) > 1 for score, token in zip(scores, q)):
+    if not any(score >= 0.82 and len(token) > 1 for score, token in zip(scores, q, strict=False)):
         return 0.0
     precision = sum(scores) / len(q)
     if min(scores) == 0.0:

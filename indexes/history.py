@@ -25,17 +25,22 @@ class HistoryStore:
     def close(self) -> None:
         self.db.conn.close()
 
-    def add(self, tab: str, text: str, summary: str, result: Any, context: dict | None = None,
-            ok: bool = True) -> int:
+    def add(self, tab: str, text: str, summary: str, result: Any, context: dict | None = None, ok: bool = True) -> int:
         """Keep one run; returns its id."""
         if tab not in TABS:
             raise ValueError(f"history is kept for {', '.join(TABS)}, not {tab!r}")
         with self.db.conn:
             cursor = self.db.conn.execute(
                 "insert into history (created_at, tab, text, context, summary, ok, result) values (?, ?, ?, ?, ?, ?, ?)",
-                [datetime.now(timezone.utc).isoformat(timespec="seconds"), tab, text,
-                 json.dumps(context or {}, ensure_ascii=False), summary, int(ok),
-                 json.dumps(result, ensure_ascii=False, default=str)],
+                [
+                    datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                    tab,
+                    text,
+                    json.dumps(context or {}, ensure_ascii=False),
+                    summary,
+                    int(ok),
+                    json.dumps(result, ensure_ascii=False, default=str),
+                ],
             )
         return int(cursor.lastrowid)
 
@@ -44,14 +49,15 @@ class HistoryStore:
         where, args = ("where tab = ?", [tab]) if tab else ("", [])
         rows = self.db.conn.execute(
             f"select id, created_at, tab, text, context, summary, ok from history {where} order by id desc limit ?",
-            [*args, limit]).fetchall()
+            [*args, limit],
+        ).fetchall()
         return [_row(row, ("id", "created_at", "tab", "text", "context", "summary", "ok")) for row in rows]
 
     def entry(self, entry_id: int) -> dict | None:
         """One run with its stored result, or None."""
         row = self.db.conn.execute(
-            "select id, created_at, tab, text, context, summary, ok, result from history where id = ?",
-            [entry_id]).fetchone()
+            "select id, created_at, tab, text, context, summary, ok, result from history where id = ?", [entry_id]
+        ).fetchone()
         if row is None:
             return None
         entry = _row(row, ("id", "created_at", "tab", "text", "context", "summary", "ok", "result"))
@@ -61,12 +67,13 @@ class HistoryStore:
     def inputs(self, tab: str, limit: int = 200) -> list[str]:
         """The distinct texts asked on ``tab``, the most recent first."""
         rows = self.db.conn.execute(
-            "select text from history where tab = ? group by text order by max(id) desc limit ?", [tab, limit])
+            "select text from history where tab = ? group by text order by max(id) desc limit ?", [tab, limit]
+        )
         return [row[0] for row in rows]
 
 
 def _row(row: tuple, names: tuple[str, ...]) -> dict:
-    entry = dict(zip(names, row))
+    entry = dict(zip(names, row, strict=False))
     entry["context"] = json.loads(entry["context"]) if entry.get("context") else {}
     entry["ok"] = bool(entry["ok"])
     return entry

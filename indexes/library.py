@@ -70,7 +70,7 @@ class Library(WorksMixin):
     def _rows(self, sql: str, params: tuple | list = ()) -> list[dict]:
         cursor = self.conn.execute(sql, params)
         names = [column[0] for column in cursor.description]
-        return [dict(zip(names, row)) for row in cursor.fetchall()]
+        return [dict(zip(names, row, strict=False)) for row in cursor.fetchall()]
 
     # -- transactions --------------------------------------------------------------------------
     @contextmanager
@@ -115,8 +115,15 @@ class Library(WorksMixin):
         return rows
 
     # -- writing papers ------------------------------------------------------------------------
-    def store_paper(self, record: PaperRecord, *, source_id: str | None = None, library: str | None = None,
-                    item_type: str | None = None, stamp: str | None = None) -> tuple[int, bool]:
+    def store_paper(
+        self,
+        record: PaperRecord,
+        *,
+        source_id: str | None = None,
+        library: str | None = None,
+        item_type: str | None = None,
+        stamp: str | None = None,
+    ) -> tuple[int, bool]:
         """Insert or merge one paper with its authors, sections and references: (id, created).
 
         The record's own source id (``source_id``; by default its source's native id) finds the paper a
@@ -147,10 +154,26 @@ class Library(WorksMixin):
             """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
                venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (record.arxiv_id, record.doi, record.openalex_id, record.title, work_key(record.title),
-             record.abstract, record.date, record.year, record.venue, json.dumps(record.categories),
-             record.cited_by_count, record.url, record.license, record.discipline, record.source, now, now,
-             record.pdf_path),
+            (
+                record.arxiv_id,
+                record.doi,
+                record.openalex_id,
+                record.title,
+                work_key(record.title),
+                record.abstract,
+                record.date,
+                record.year,
+                record.venue,
+                json.dumps(record.categories),
+                record.cited_by_count,
+                record.url,
+                record.license,
+                record.discipline,
+                record.source,
+                now,
+                now,
+                record.pdf_path,
+            ),
         ).lastrowid
         self._store_authors(paper_id, record.authors)
         self._store_sections_and_references(paper_id, record)
@@ -159,15 +182,26 @@ class Library(WorksMixin):
     def update_from_source(self, paper_id: int, record: PaperRecord) -> None:
         """A source that owns the record (a Zotero item edited since the last import) replaces what it
         says: title, abstract, date, venue, URL, DOI and, when they changed, the authors."""
-        changes: dict[str, Any] = {"title": record.title, "title_key": work_key(record.title),
-                                   "abstract": record.abstract, "date": record.date, "year": record.year,
-                                   "venue": record.venue, "url": record.url, "updated_at": _now()}
+        changes: dict[str, Any] = {
+            "title": record.title,
+            "title_key": work_key(record.title),
+            "abstract": record.abstract,
+            "date": record.date,
+            "year": record.year,
+            "venue": record.venue,
+            "url": record.url,
+            "updated_at": _now(),
+        }
         if record.doi and self._id_is_free("doi", record.doi, paper_id):
             changes["doi"] = record.doi
         assignments = ", ".join(f"{column} = ?" for column in changes)
         self.conn.execute(f"update papers set {assignments} where id = ?", (*changes.values(), paper_id))
-        written = [row["name_as_written"] for row in self._rows(
-            "select name_as_written from authorships where paper_id = ? order by position", (paper_id,))]
+        written = [
+            row["name_as_written"]
+            for row in self._rows(
+                "select name_as_written from authorships where paper_id = ? order by position", (paper_id,)
+            )
+        ]
         if written != [author.name for author in record.authors]:
             self.conn.execute("delete from authorships where paper_id = ?", (paper_id,))
 
@@ -241,7 +275,9 @@ class Library(WorksMixin):
 
     def _adopt_ids(self, person_id: int, openalex: str | None, orcid: str | None) -> None:
         if openalex and not self._one("select 1 from people where openalex_id = ?", (openalex,)):
-            self.conn.execute("update people set openalex_id = ? where id = ? and openalex_id is null", (openalex, person_id))
+            self.conn.execute(
+                "update people set openalex_id = ? where id = ? and openalex_id is null", (openalex, person_id)
+            )
         if orcid:
             self.conn.execute("update people set orcid = ? where id = ? and orcid is null", (orcid, person_id))
 
@@ -285,12 +321,16 @@ class Library(WorksMixin):
                 # the same name twice in one author list ('Y Wang and D Liu and Y Wang') is two
                 # people who share it: the second gets a person of its own, kept apart from the first
                 person_id = self._new_person(author.name, "paper")
-                namesakes = self._rows("select distinct person_id from person_names where name_key = ? and person_id != ?",
-                                       (name_key(author.name), person_id))
+                namesakes = self._rows(
+                    "select distinct person_id from person_names where name_key = ? and person_id != ?",
+                    (name_key(author.name), person_id),
+                )
                 for other in namesakes:  # nothing but the name links them: no later merge on coauthors
                     first, second = sorted((other["person_id"], person_id))
-                    self.conn.execute("insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
-                                      (first, second, _now()))
+                    self.conn.execute(
+                        "insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
+                        (first, second, _now()),
+                    )
             seen.add(person_id)
             self._note_organization(person_id, author.affiliation)
             self.conn.execute(
@@ -362,15 +402,18 @@ class Library(WorksMixin):
         if not paper_ids:
             return []
         marks = ",".join("?" * len(paper_ids))
-        return [row["person_id"] for row in self._rows(
-            f"select distinct person_id from authorships where paper_id in ({marks})", paper_ids)]
+        return [
+            row["person_id"]
+            for row in self._rows(f"select distinct person_id from authorships where paper_id in ({marks})", paper_ids)
+        ]
 
     def merge_people(self, kept_id: int, merged_id: int, evidence: str) -> int:
         """Move ``merged_id``'s papers and names to ``kept_id``, journalled; returns the merge's id."""
         row = self._rows("select * from people where id = ?", (merged_id,))[0]
         names = [r["name"] for r in self._rows("select name from person_names where person_id = ?", (merged_id,))]
         authorships = self._rows(
-            "select paper_id, position, name_as_written, affiliation from authorships where person_id = ?", (merged_id,))
+            "select paper_id, position, name_as_written, affiliation from authorships where person_id = ?", (merged_id,)
+        )
         merge_id = self.conn.execute(
             """insert into person_merges (kept_id, merged_id, evidence, merged_row, names, authorships, merged_at)
                values (?, ?, ?, ?, ?, ?, ?)""",
@@ -380,8 +423,13 @@ class Library(WorksMixin):
             self.conn.execute(
                 """insert or ignore into authorships (paper_id, person_id, position, name_as_written, affiliation)
                    values (?, ?, ?, ?, ?)""",
-                (authorship["paper_id"], kept_id, authorship["position"], authorship["name_as_written"],
-                 authorship["affiliation"]),
+                (
+                    authorship["paper_id"],
+                    kept_id,
+                    authorship["position"],
+                    authorship["name_as_written"],
+                    authorship["affiliation"],
+                ),
             )
         for name in names:
             self._add_name(kept_id, name)
@@ -390,12 +438,15 @@ class Library(WorksMixin):
         self.conn.execute("delete from people where id = ?", (merged_id,))  # cascades its names and authorships
         self._adopt_ids(kept_id, row["openalex_id"], row["orcid"])
         self.conn.execute(
-            "update person_merges set kept_id = ? where kept_id = ? and split_at is null", (kept_id, merged_id))
+            "update person_merges set kept_id = ? where kept_id = ? and split_at is null", (kept_id, merged_id)
+        )
         return merge_id
 
     def rename_person(self, person_id: int, name: str) -> None:
-        self.conn.execute("update people set name = ?, name_key = ?, updated_at = ? where id = ?",
-                          (name, name_key(name), _now(), person_id))
+        self.conn.execute(
+            "update people set name = ?, name_key = ?, updated_at = ? where id = ?",
+            (name, name_key(name), _now(), person_id),
+        )
 
     def person_merges(self, person_id: int | None = None, *, include_split: bool = False) -> list[dict]:
         where = [] if include_split else ["split_at is null"]
@@ -423,8 +474,9 @@ class Library(WorksMixin):
         names = json.loads(merge["names"])
         # the kept person adopted the merged one's ids only where it had none: hand them back
         if row["openalex_id"]:
-            self.conn.execute("update people set openalex_id = null where id = ? and openalex_id = ?",
-                              (kept_id, row["openalex_id"]))
+            self.conn.execute(
+                "update people set openalex_id = null where id = ? and openalex_id = ?", (kept_id, row["openalex_id"])
+            )
         if row["orcid"] and merge["evidence"] != "same ORCID":
             self.conn.execute("update people set orcid = null where id = ? and orcid = ?", (kept_id, row["orcid"]))
         columns = ", ".join(row)
@@ -438,20 +490,31 @@ class Library(WorksMixin):
                 self.conn.execute("delete from person_names where person_id = ? and name = ?", (kept_id, name))
         moved = {(a["paper_id"], a["position"]) for a in json.loads(merge["authorships"])}
         for authorship in self._rows(
-            "select paper_id, position, name_as_written, affiliation from authorships where person_id = ?", (kept_id,)):
-            if (authorship["paper_id"], authorship["position"]) in moved or name_key(authorship["name_as_written"] or "") in keys:
-                self.conn.execute("delete from authorships where paper_id = ? and person_id = ?",
-                                  (authorship["paper_id"], kept_id))
+            "select paper_id, position, name_as_written, affiliation from authorships where person_id = ?", (kept_id,)
+        ):
+            if (authorship["paper_id"], authorship["position"]) in moved or name_key(
+                authorship["name_as_written"] or ""
+            ) in keys:
+                self.conn.execute(
+                    "delete from authorships where paper_id = ? and person_id = ?", (authorship["paper_id"], kept_id)
+                )
                 self.conn.execute(
                     """insert or ignore into authorships (paper_id, person_id, position, name_as_written, affiliation)
                        values (?, ?, ?, ?, ?)""",
-                    (authorship["paper_id"], merged_id, authorship["position"], authorship["name_as_written"],
-                     authorship["affiliation"]),
+                    (
+                        authorship["paper_id"],
+                        merged_id,
+                        authorship["position"],
+                        authorship["name_as_written"],
+                        authorship["affiliation"],
+                    ),
                 )
         self.conn.execute("update person_merges set split_at = ? where id = ?", (_now(), merge_id))
         first, second = sorted((kept_id, merged_id))
-        self.conn.execute("insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
-                          (first, second, _now()))
+        self.conn.execute(
+            "insert or ignore into people_apart (first_id, second_id, decided_at) values (?, ?, ?)",
+            (first, second, _now()),
+        )
         return {"kept_id": kept_id, "restored_id": merged_id, "restored_name": row["name"], "names": names}
 
     # -- sections and references -------------------------------------------------------------------
@@ -474,16 +537,29 @@ class Library(WorksMixin):
                 """insert into paper_references (paper_id, ref_key, ordinal, raw, title, year, arxiv_id, doi,
                    openalex_id, ids, source, authors, venue) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    on conflict (paper_id, ref_key) do nothing""",
-                (paper_id, reference.ref_key, reference.ordinal, reference.raw, reference.title, reference.year,
-                 reference.arxiv_id, reference.doi, reference.openalex_id,
-                 json.dumps(reference.ids) if reference.ids else None, record.source,
-                 json.dumps(reference.authors) if reference.authors else None, reference.venue),
+                (
+                    paper_id,
+                    reference.ref_key,
+                    reference.ordinal,
+                    reference.raw,
+                    reference.title,
+                    reference.year,
+                    reference.arxiv_id,
+                    reference.doi,
+                    reference.openalex_id,
+                    json.dumps(reference.ids) if reference.ids else None,
+                    record.source,
+                    json.dumps(reference.authors) if reference.authors else None,
+                    reference.venue,
+                ),
             )
             reference_ids[reference.ref_key] = self._one(
                 "select id from paper_references where paper_id = ? and ref_key = ?", (paper_id, reference.ref_key)
             )
         for cited in record.cites_openalex:
-            if not self._one("select 1 from paper_references where paper_id = ? and openalex_id = ?", (paper_id, cited)):
+            if not self._one(
+                "select 1 from paper_references where paper_id = ? and openalex_id = ?", (paper_id, cited)
+            ):
                 self.conn.execute(
                     """insert into paper_references (paper_id, ref_key, openalex_id, source)
                        values (?, ?, ?, ?) on conflict (paper_id, ref_key) do nothing""",
@@ -493,10 +569,20 @@ class Library(WorksMixin):
             self.conn.execute(
                 """insert into sections (paper_id, ordinal, number, title, level, text, page, pages)
                    values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (paper_id, ordinal) do nothing""",
-                (paper_id, section.ordinal, section.number, section.title, section.level, section.text,
-                 section.page, json.dumps(section.pages) if section.pages else None),
+                (
+                    paper_id,
+                    section.ordinal,
+                    section.number,
+                    section.title,
+                    section.level,
+                    section.text,
+                    section.page,
+                    json.dumps(section.pages) if section.pages else None,
+                ),
             )
-            section_id = self._one("select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal))
+            section_id = self._one(
+                "select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal)
+            )
             for ref_key, mentions in section.reference_keys.items():
                 reference_id = reference_ids.get(ref_key)
                 if reference_id is not None:
@@ -533,8 +619,12 @@ class Library(WorksMixin):
             if len(key) < 12:
                 continue
             for paper in self._rows("select id, year from papers where title_key = ?", (key,)):
-                if paper["id"] != row["paper_id"] and (not row["year"] or not paper["year"] or abs(row["year"] - paper["year"]) <= 1):
-                    self.conn.execute("update paper_references set cited_paper_id = ? where id = ?", (paper["id"], row["id"]))
+                if paper["id"] != row["paper_id"] and (
+                    not row["year"] or not paper["year"] or abs(row["year"] - paper["year"]) <= 1
+                ):
+                    self.conn.execute(
+                        "update paper_references set cited_paper_id = ? where id = ?", (paper["id"], row["id"])
+                    )
                     break
 
     # -- reading -----------------------------------------------------------------------------------
@@ -544,7 +634,7 @@ class Library(WorksMixin):
 
         text = str(ref).strip()
         if text.startswith("paper:"):
-            text = text[len("paper:"):]
+            text = text[len("paper:") :]
         if text.isdigit():
             return self._one("select id from papers where id = ?", (int(text),)) if _digits_fit_sqlite(text) else None
         for column, value in (("arxiv_id", arxiv_id(text)), ("openalex_id", openalex_id(text)), ("doi", doi(text))):
@@ -646,8 +736,10 @@ class Library(WorksMixin):
         )
 
     def cited_by(self, paper_id: int) -> list[int]:
-        return [row["citing_paper_id"] for row in self._rows(
-            "select citing_paper_id from citations where cited_paper_id = ?", (paper_id,))]
+        return [
+            row["citing_paper_id"]
+            for row in self._rows("select citing_paper_id from citations where cited_paper_id = ?", (paper_id,))
+        ]
 
     # people
     def resolve_person(self, ref: str | int) -> int | None:
@@ -655,7 +747,7 @@ class Library(WorksMixin):
 
         text = str(ref).strip()
         if text.startswith("person:"):
-            text = text[len("person:"):]
+            text = text[len("person:") :]
         if text.isdigit():
             return self._one("select id from people where id = ?", (int(text),)) if _digits_fit_sqlite(text) else None
         oa = openalex_id(text)
@@ -668,8 +760,10 @@ class Library(WorksMixin):
         row = rows[0]
         row["organizations"] = _json_list(row["organizations"])
         row["interests"] = _json_list(row["interests"])
-        row["names"] = [r["name"] for r in self._rows(
-            "select name from person_names where person_id = ? order by name", (person_id,))]
+        row["names"] = [
+            r["name"]
+            for r in self._rows("select name from person_names where person_id = ? order by name", (person_id,))
+        ]
         return row
 
     def people_names(self) -> list[dict]:

@@ -127,13 +127,15 @@ class LibraryIndex:
     def _create(self, dimension: int):
         import pyarrow as pa
 
-        schema = pa.schema([
-            pa.field("paper_id", pa.int64()),
-            pa.field("content_hash", pa.string()),
-            pa.field("text", pa.string()),
-            pa.field("date", pa.string()),
-            pa.field("vector", pa.list_(pa.float32(), dimension)),
-        ])
+        schema = pa.schema(
+            [
+                pa.field("paper_id", pa.int64()),
+                pa.field("content_hash", pa.string()),
+                pa.field("text", pa.string()),
+                pa.field("date", pa.string()),
+                pa.field("vector", pa.list_(pa.float32(), dimension)),
+            ]
+        )
         return self.db.create_table(TABLE, schema=schema, exist_ok=True)
 
     @property
@@ -144,8 +146,9 @@ class LibraryIndex:
         """Drop a table LanceDB cannot read (its folder removed when lance cannot drop it either)."""
         reason = (str(error).splitlines() or [type(error).__name__])[0][:200]
         if not quiet:
-            log.warning("search index %s cannot be read (%s): it is rebuilt from the library",
-                        self._table_folder, reason)
+            log.warning(
+                "search index %s cannot be read (%s): it is rebuilt from the library", self._table_folder, reason
+            )
         self._snapshot = None
         with contextlib.suppress(Exception):
             self.db.drop_table(TABLE, ignore_missing=True)
@@ -161,7 +164,7 @@ class LibraryIndex:
                 return None, {}
             rows = table.search().select(["paper_id", "content_hash"]).limit(None).to_list()
             return table, {row["paper_id"]: row["content_hash"] for row in rows}
-        except Exception as error:  # noqa: BLE001 - lance raises RuntimeError, ValueError, OSError…
+        except Exception as error:
             self.discard(error)
             return None, {}
 
@@ -198,7 +201,7 @@ class LibraryIndex:
         if self._snapshot is None:
             try:
                 return self._write_snapshot(self._table())
-            except Exception as error:  # noqa: BLE001 - a damaged table is a cache to rebuild
+            except Exception as error:
                 self.discard(error)
                 return LibrarySnapshot.build([])
         return self._snapshot
@@ -235,14 +238,27 @@ class LibraryIndex:
         snapshot = self._readable_snapshot()
         if snapshot.digests() == wanted:
             return snapshot
-        return LibrarySnapshot.build([{"paper_id": paper["id"], "content_hash": wanted[paper["id"]],
-                                       "text": _text(paper), "date": paper["date"], "vector": []} for paper in papers])
+        return LibrarySnapshot.build(
+            [
+                {
+                    "paper_id": paper["id"],
+                    "content_hash": wanted[paper["id"]],
+                    "text": _text(paper),
+                    "date": paper["date"],
+                    "vector": [],
+                }
+                for paper in papers
+            ]
+        )
 
     def _rebuild_for_width(self, library: Library, width: int) -> LibrarySnapshot:
         """The snapshot's vectors are not as wide as the embedder's (a file edited, or another
         embedding model chosen): rebuilt from LanceDB, else every paper embedded again."""
-        log.warning("search snapshot vectors are %d wide, the embedder's %d: it is rebuilt",
-                    self._snapshot.width() if self._snapshot is not None else 0, width)
+        log.warning(
+            "search snapshot vectors are %d wide, the embedder's %d: it is rebuilt",
+            self._snapshot.width() if self._snapshot is not None else 0,
+            width,
+        )
         self._snapshot = None
         with contextlib.suppress(OSError):
             snapshot_file(self.where).unlink(missing_ok=True)
@@ -274,8 +290,10 @@ class LibraryIndex:
                 try:
                     yield from self._sync(library, batch_size)
                 except _TableLost as error:
-                    raise SearchIndexError(f"the search index in {self.where.lancedb_dir} cannot be written "
-                                           f"({error}); run `scholar-tui doctor --repair`") from None
+                    raise SearchIndexError(
+                        f"the search index in {self.where.lancedb_dir} cannot be written "
+                        f"({error}); run `scholar-tui doctor --repair`"
+                    ) from None
 
     def _sync(self, library: Library, batch_size: int) -> Iterator[IndexProgress | IndexFinished]:
         clock = time.monotonic()
@@ -294,12 +312,20 @@ class LibraryIndex:
             self._lance(lambda: table.delete(f"paper_id IN ({', '.join(str(paper_id) for paper_id in stale)})"))
         yield IndexProgress(0, len(todo))
         for start in range(0, len(todo), batch_size):
-            batch = [papers[paper_id] for paper_id in todo[start:start + batch_size]]
+            batch = [papers[paper_id] for paper_id in todo[start : start + batch_size]]
             texts = [_text(paper) for paper in batch]
             vectors = self.embedder.embed(texts)  # the embedder's own errors are not the table's
             table = table if table is not None else self._lance(lambda: self._create(vectors.shape[1]))
-            rows = [{"paper_id": paper["id"], "content_hash": _hash(text), "text": text, "date": paper["date"],
-                     "vector": vector.tolist()} for paper, text, vector in zip(batch, texts, vectors)]
+            rows = [
+                {
+                    "paper_id": paper["id"],
+                    "content_hash": _hash(text),
+                    "text": text,
+                    "date": paper["date"],
+                    "vector": vector.tolist(),
+                }
+                for paper, text, vector in zip(batch, texts, vectors, strict=False)
+            ]
             self._lance(lambda: table.add(rows))
             yield IndexProgress(min(start + batch_size, len(todo)), len(todo))
         snapshot = self._lance(lambda: self._write_snapshot(table))
@@ -309,7 +335,7 @@ class LibraryIndex:
         """``call()`` on LanceDB; a failure discards the table (``_TableLost``: sync starts again)."""
         try:
             return call()
-        except Exception as error:  # noqa: BLE001 - lance raises RuntimeError, ValueError, OSError…
+        except Exception as error:
             self.discard(error)
             raise _TableLost(str(error).splitlines()[0] if str(error) else type(error).__name__) from error
 
@@ -318,8 +344,11 @@ class LibraryIndex:
         """The stored embeddings of these papers (PaSa's Selector compares them with the query's)."""
         snapshot = self.snapshot()
         rows = snapshot.row_of
-        return {int(paper_id): snapshot.vectors[rows[int(paper_id)]].tolist()
-                for paper_id in paper_ids if int(paper_id) in rows}
+        return {
+            int(paper_id): snapshot.vectors[rows[int(paper_id)]].tolist()
+            for paper_id in paper_ids
+            if int(paper_id) in rows
+        }
 
     def searchable(self, before: str | None = None, within: set[int] | None = None) -> int:
         """How many papers a search may return for this cut-off: a search that returned this many
@@ -328,8 +357,16 @@ class LibraryIndex:
         allowed = _allowed(snapshot, before, within)
         return len(snapshot.paper_ids) if allowed is None else int(allowed.sum())
 
-    def search(self, library: Library, query: str, *, before: str | None = None, limit: int = 10,
-               depth: int = 50, within: set[int] | None = None) -> list[SearchHit]:
+    def search(
+        self,
+        library: Library,
+        query: str,
+        *,
+        before: str | None = None,
+        limit: int = 10,
+        depth: int = 50,
+        within: set[int] | None = None,
+    ) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given, and only
         among the papers ``within`` when given (a collection or a tag)."""
         if before is not None and not DATE.match(before):
@@ -345,8 +382,11 @@ class LibraryIndex:
             if snapshot.width() != len(vector):
                 snapshot = self._rebuild_for_width(library, len(vector))
         allowed = _allowed(snapshot, before, within)
-        vector_ids = [] if vector is None else [
-            int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
+        vector_ids = (
+            []
+            if vector is None
+            else [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
+        )
         text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
         scores: dict[int, float] = {}
         for ranking in (vector_ids, text_ids):
@@ -359,12 +399,17 @@ class LibraryIndex:
             paper = rows.get(paper_id)
             if paper is None:  # deleted from SQLite since the last sync
                 continue
-            hits.append(SearchHit(
-                paper_id=paper_id, score=round(scores[paper_id], 5),
-                vector_rank=vector_ids.index(paper_id) + 1 if paper_id in vector_ids else None,
-                text_rank=text_ids.index(paper_id) + 1 if paper_id in text_ids else None,
-                title=paper["title"], date=paper["date"], arxiv_id=paper["arxiv_id"],
-            ))
+            hits.append(
+                SearchHit(
+                    paper_id=paper_id,
+                    score=round(scores[paper_id], 5),
+                    vector_rank=vector_ids.index(paper_id) + 1 if paper_id in vector_ids else None,
+                    text_rank=text_ids.index(paper_id) + 1 if paper_id in text_ids else None,
+                    title=paper["title"],
+                    date=paper["date"],
+                    arxiv_id=paper["arxiv_id"],
+                )
+            )
         return hits
 
 

@@ -32,8 +32,17 @@ FORMAT = 1  # bump when the arrays or the analyzer change: older files are rebui
 FILE_NAME = "library_search.npz"
 # What each array must be (numpy's dtype kind, or an exact dtype): a well-formed file of other
 # types (float64 or integer vectors, object arrays) is damaged, not searched.
-DTYPES = {"paper_ids": np.dtype(np.int64), "hashes": "S", "dates": "U", "vectors": np.dtype(np.float32),
-          "terms": "U", "starts": "i", "docs": "i", "counts": "i", "lengths": "i"}
+DTYPES = {
+    "paper_ids": np.dtype(np.int64),
+    "hashes": "S",
+    "dates": "U",
+    "vectors": np.dtype(np.float32),
+    "terms": "U",
+    "starts": "i",
+    "docs": "i",
+    "counts": "i",
+    "lengths": "i",
+}
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +79,9 @@ class LibrarySnapshot:
 
     def digests(self) -> dict[int, str]:
         """paper id -> the content hash its row was made from."""
-        return {int(paper_id): digest.decode("ascii") for paper_id, digest in zip(self.paper_ids, self.hashes)}
+        return {
+            int(paper_id): digest.decode("ascii") for paper_id, digest in zip(self.paper_ids, self.hashes, strict=False)
+        }
 
     def save(self, path: Path) -> None:
         """Write atomically: a reader sees the old file or the new one, never half of one. The file
@@ -79,9 +90,19 @@ class LibrarySnapshot:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(partial, "wb") as handle:
-                np.savez(handle, format=np.array([FORMAT]), paper_ids=self.paper_ids, hashes=self.hashes,
-                         dates=self.dates, vectors=self.vectors, terms=self.text.terms, starts=self.text.starts,
-                         docs=self.text.docs, counts=self.text.counts, lengths=self.text.lengths)
+                np.savez(
+                    handle,
+                    format=np.array([FORMAT]),
+                    paper_ids=self.paper_ids,
+                    hashes=self.hashes,
+                    dates=self.dates,
+                    vectors=self.vectors,
+                    terms=self.text.terms,
+                    starts=self.text.starts,
+                    docs=self.text.docs,
+                    counts=self.text.counts,
+                    lengths=self.text.lengths,
+                )
             os.replace(partial, path)
         except OSError as error:
             log.warning("search snapshot %s not written (%s); searches rebuild it", path, error)
@@ -107,10 +128,17 @@ class LibrarySnapshot:
                 if int(arrays["format"][0]) != FORMAT:
                     return None
                 snapshot = cls(
-                    paper_ids=arrays["paper_ids"], hashes=arrays["hashes"], dates=arrays["dates"],
+                    paper_ids=arrays["paper_ids"],
+                    hashes=arrays["hashes"],
+                    dates=arrays["dates"],
                     vectors=arrays["vectors"],
-                    text=TermIndex(terms=arrays["terms"], starts=arrays["starts"], docs=arrays["docs"],
-                                   counts=arrays["counts"], lengths=arrays["lengths"]),
+                    text=TermIndex(
+                        terms=arrays["terms"],
+                        starts=arrays["starts"],
+                        docs=arrays["docs"],
+                        counts=arrays["counts"],
+                        lengths=arrays["lengths"],
+                    ),
                 )
         except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile):
             return None
@@ -124,11 +152,17 @@ class LibrarySnapshot:
         """The arrays agree with each other (a file cut short or edited by hand does not)."""
         rows = len(self.paper_ids)
         text = self.text
-        return (len(self.hashes) == rows and len(self.dates) == rows and self.vectors.ndim == 2
-                and len(self.vectors) == rows and len(text.lengths) == rows
-                and len(text.starts) == len(text.terms) + 1 and len(text.docs) == len(text.counts)
-                and (not len(text.starts) or int(text.starts[-1]) == len(text.docs))
-                and (not len(text.docs) or 0 <= int(text.docs.min()) and int(text.docs.max()) < rows))
+        return (
+            len(self.hashes) == rows
+            and len(self.dates) == rows
+            and self.vectors.ndim == 2
+            and len(self.vectors) == rows
+            and len(text.lengths) == rows
+            and len(text.starts) == len(text.terms) + 1
+            and len(text.docs) == len(text.counts)
+            and (not len(text.starts) or int(text.starts[-1]) == len(text.docs))
+            and (not len(text.docs) or 0 <= int(text.docs.min()) and int(text.docs.max()) < rows)
+        )
 
 
 def _typed(arrays) -> bool:

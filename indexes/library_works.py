@@ -20,13 +20,31 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scholar_tui.indexes.records import (
-    AuthorRecord, PaperRecord, ReferenceRecord, SectionRecord, name_key, title_key,
+    AuthorRecord,
+    PaperRecord,
+    ReferenceRecord,
+    SectionRecord,
+    name_key,
+    title_key,
 )
 
 ID_COLUMNS = (("arxiv_id", "arXiv id"), ("doi", "DOI"), ("openalex_id", "OpenAlex id"))
 MIN_TITLE_KEY = 12  # "Introduction" is not an identity
-FILLED_COLUMNS = ("arxiv_id", "doi", "openalex_id", "abstract", "url", "license", "discipline", "date", "year",
-                  "venue", "categories", "cited_by_count", "pdf_path")
+FILLED_COLUMNS = (
+    "arxiv_id",
+    "doi",
+    "openalex_id",
+    "abstract",
+    "url",
+    "license",
+    "discipline",
+    "date",
+    "year",
+    "venue",
+    "categories",
+    "cited_by_count",
+    "pdf_path",
+)
 _PREPRINT = re.compile(r"\s+(preprint|pre print|accepted manuscript|author manuscript)$")
 
 
@@ -79,11 +97,13 @@ class WorksMixin:
     def paper_with_id(self, column: str, value: str) -> int | None:
         """The paper holding this DOI / arXiv id / OpenAlex id, as its own or from a merged copy."""
         return self._one(f"select id from papers where {column} = ?", (value,)) or self._one(
-            "select paper_id from paper_ids where kind = ? and value = ?", (column, value))
+            "select paper_id from paper_ids where kind = ? and value = ?", (column, value)
+        )
 
     def first_author_surname(self, paper_id: int) -> str:
-        name = self._one("select name_as_written from authorships where paper_id = ? order by position limit 1",
-                         (paper_id,))
+        name = self._one(
+            "select name_as_written from authorships where paper_id = ? order by position limit 1", (paper_id,)
+        )
         return surname(name)
 
     def find_work(self, record: PaperRecord) -> tuple[int | None, str | None]:
@@ -98,8 +118,9 @@ class WorksMixin:
         if len(key) < MIN_TITLE_KEY:
             return None, None
         first = surname(record.authors[0].name) if record.authors else ""
-        for row in self._rows("select id, arxiv_id, doi, openalex_id, year from papers where title_key = ? order by id",
-                              (key,)):
+        for row in self._rows(
+            "select id, arxiv_id, doi, openalex_id, year from papers where title_key = ? order by id", (key,)
+        ):
             if record.year and row["year"] and abs(record.year - row["year"]) > 1:
                 continue
             theirs = self.first_author_surname(row["id"])
@@ -107,8 +128,10 @@ class WorksMixin:
                 continue  # the same title by someone else: another work
             if record.arxiv_id and row["arxiv_id"] and record.arxiv_id != row["arxiv_id"]:
                 continue  # two arXiv ids are two works
-            other_ids = any(getattr(record, column) and row[column] and getattr(record, column) != row[column]
-                            for column in ("doi", "openalex_id"))
+            other_ids = any(
+                getattr(record, column) and row[column] and getattr(record, column) != row[column]
+                for column in ("doi", "openalex_id")
+            )
             if other_ids and not (first and theirs):
                 continue  # a preprint and its journal version differ in DOI: the first author must say so
             year = " and year" if record.year and row["year"] else ""
@@ -117,8 +140,16 @@ class WorksMixin:
         return None, None
 
     # -- where papers came from ---------------------------------------------------------------------
-    def note_source(self, paper_id: int, record: PaperRecord, source_id: str, *, library: str | None = None,
-                    item_type: str | None = None, stamp: str | None = None) -> int:
+    def note_source(
+        self,
+        paper_id: int,
+        record: PaperRecord,
+        source_id: str,
+        *,
+        library: str | None = None,
+        item_type: str | None = None,
+        stamp: str | None = None,
+    ) -> int:
         now = _now()
         self.conn.execute(
             """insert into paper_sources (paper_id, source, source_id, library, item_type, stamp, added_at, updated_at)
@@ -131,8 +162,10 @@ class WorksMixin:
         for column, _ in ID_COLUMNS:
             value = getattr(record, column)
             if value:
-                self.conn.execute("insert or ignore into paper_ids (kind, value, paper_id) values (?, ?, ?)",
-                                  (column, value, paper_id))
+                self.conn.execute(
+                    "insert or ignore into paper_ids (kind, value, paper_id) values (?, ?, ?)",
+                    (column, value, paper_id),
+                )
         return self._one("select id from paper_sources where source = ? and source_id = ?", (record.source, source_id))
 
     def source_stamp(self, source: str, source_id: str) -> str | None:
@@ -142,7 +175,8 @@ class WorksMixin:
         return self._rows(
             """select paper_sources.*, papers.title from paper_sources join papers on papers.id = paper_sources.paper_id
                where paper_sources.source = ? and substr(source_id, 1, ?) = ? order by paper_sources.id""",
-            (source, len(prefix), prefix))
+            (source, len(prefix), prefix),
+        )
 
     def forget_source(self, source: str, source_id: str) -> None:
         self.conn.execute("delete from paper_sources where source = ? and source_id = ?", (source, source_id))
@@ -151,7 +185,8 @@ class WorksMixin:
         return self._rows(
             """select source, source_id, library, item_type, stamp, added_at from paper_sources
                where paper_id = ? order by id""",
-            (paper_id,))
+            (paper_id,),
+        )
 
     # -- merges of works ----------------------------------------------------------------------------
     def contributions(self, paper_id: int) -> dict[str, Any]:
@@ -159,19 +194,23 @@ class WorksMixin:
         row = self._rows(f"select {', '.join(FILLED_COLUMNS)} from papers where id = ?", (paper_id,))[0]
         return {
             "columns": row,
-            "sections": {r["ordinal"] for r in self._rows(
-                "select ordinal from sections where paper_id = ?", (paper_id,))},
-            "references": {r["ref_key"] for r in self._rows(
-                "select ref_key from paper_references where paper_id = ?", (paper_id,))},
+            "sections": {
+                r["ordinal"] for r in self._rows("select ordinal from sections where paper_id = ?", (paper_id,))
+            },
+            "references": {
+                r["ref_key"] for r in self._rows("select ref_key from paper_references where paper_id = ?", (paper_id,))
+            },
             "authors": bool(self._one("select 1 from authorships where paper_id = ? limit 1", (paper_id,))),
         }
 
-    def log_work_merge(self, kept_id: int, source_row_id: int | None, evidence: str, record: PaperRecord,
-                       before: dict[str, Any]) -> int:
+    def log_work_merge(
+        self, kept_id: int, source_row_id: int | None, evidence: str, record: PaperRecord, before: dict[str, Any]
+    ) -> int:
         after = self.contributions(kept_id)
         changes = {
-            "columns": {column: value for column, value in before["columns"].items()
-                        if after["columns"][column] != value},
+            "columns": {
+                column: value for column, value in before["columns"].items() if after["columns"][column] != value
+            },
             "sections": sorted(after["sections"] - before["sections"]),
             "references": sorted(after["references"] - before["references"]),
             "authors": after["authors"] and not before["authors"],
@@ -195,7 +234,9 @@ class WorksMixin:
             f"""select paper_merges.id, kept_id, evidence, record, merged_at, paper_sources.source,
                        paper_sources.source_id
                 from paper_merges left join paper_sources on paper_sources.id = paper_merges.source_row_id
-                where {' and '.join(where)} order by paper_merges.id""", params)
+                where {" and ".join(where)} order by paper_merges.id""",
+            params,
+        )
         for row in rows:
             record = json.loads(row.pop("record"))
             row["title"], row["record_source"] = record["title"], record["source"]
@@ -228,18 +269,26 @@ class WorksMixin:
         for column, _ in ID_COLUMNS:
             original = json.loads(merge["record"]).get(column)
             if original:
-                self.conn.execute("update paper_ids set paper_id = ? where kind = ? and value = ? and paper_id = ?",
-                                  (restored, column, original, kept_id))
+                self.conn.execute(
+                    "update paper_ids set paper_id = ? where kind = ? and value = ? and paper_id = ?",
+                    (restored, column, original, kept_id),
+                )
         self._move_labels(kept_id, restored, merge["source_row_id"])
         self.conn.execute("update paper_merges set split_at = ? where id = ?", (_now(), merge_id))
         first, second = sorted((kept_id, restored))
-        self.conn.execute("insert or ignore into papers_apart (first_id, second_id, decided_at) values (?, ?, ?)",
-                          (first, second, _now()))
+        self.conn.execute(
+            "insert or ignore into papers_apart (first_id, second_id, decided_at) values (?, ?, ?)",
+            (first, second, _now()),
+        )
         return {"kept_id": kept_id, "restored_id": restored, "title": record.title}
 
     def papers_kept_apart(self, paper_id: int) -> set[int]:
-        return {row["first_id"] if row["second_id"] == paper_id else row["second_id"] for row in self._rows(
-            "select first_id, second_id from papers_apart where first_id = ? or second_id = ?", (paper_id, paper_id))}
+        return {
+            row["first_id"] if row["second_id"] == paper_id else row["second_id"]
+            for row in self._rows(
+                "select first_id, second_id from papers_apart where first_id = ? or second_id = ?", (paper_id, paper_id)
+            )
+        }
 
     def _move_labels(self, kept_id: int, restored_id: int, source_row_id: int | None) -> None:
         """Collections and tags came with a Zotero item: they follow it to its own paper."""
@@ -247,18 +296,22 @@ class WorksMixin:
         if not row or row[0]["source"] != "zotero":
             return
         origin = "zotero:" + row[0]["source_id"].rsplit("/", 1)[0]
-        self.conn.execute("update paper_tags set paper_id = ? where paper_id = ? and origin = ?",
-                          (restored_id, kept_id, origin))
+        self.conn.execute(
+            "update paper_tags set paper_id = ? where paper_id = ? and origin = ?", (restored_id, kept_id, origin)
+        )
         self.conn.execute(
             """update paper_collections set paper_id = ? where paper_id = ?
-               and collection_id in (select id from collections where origin = ?)""", (restored_id, kept_id, origin))
+               and collection_id in (select id from collections where origin = ?)""",
+            (restored_id, kept_id, origin),
+        )
 
     # -- collections and tags -----------------------------------------------------------------------
     def store_collection(self, origin: str, key: str, path: str) -> int:
         self.conn.execute(
             """insert into collections (origin, key, path) values (?, ?, ?)
                on conflict (origin, key) do update set path = excluded.path""",
-            (origin, key, path))
+            (origin, key, path),
+        )
         return self._one("select id from collections where origin = ? and key = ?", (origin, key))
 
     def set_labels(self, paper_id: int, origin: str, collection_paths: list[str], tags: list[str]) -> None:
@@ -266,33 +319,48 @@ class WorksMixin:
         self.conn.execute(
             """delete from paper_collections where paper_id = ?
                and collection_id in (select id from collections where origin = ?)""",
-            (paper_id, origin))
+            (paper_id, origin),
+        )
         self.conn.execute("delete from paper_tags where paper_id = ? and origin = ?", (paper_id, origin))
         for path in collection_paths:
-            for collection_id in [r["id"] for r in self._rows(
-                    "select id from collections where origin = ? and path = ?", (origin, path))]:
-                self.conn.execute("insert or ignore into paper_collections (paper_id, collection_id) values (?, ?)",
-                                  (paper_id, collection_id))
+            for collection_id in [
+                r["id"] for r in self._rows("select id from collections where origin = ? and path = ?", (origin, path))
+            ]:
+                self.conn.execute(
+                    "insert or ignore into paper_collections (paper_id, collection_id) values (?, ?)",
+                    (paper_id, collection_id),
+                )
         for tag in tags:
-            self.conn.execute("insert or ignore into paper_tags (paper_id, tag, origin) values (?, ?, ?)",
-                              (paper_id, tag, origin))
+            self.conn.execute(
+                "insert or ignore into paper_tags (paper_id, tag, origin) values (?, ?, ?)", (paper_id, tag, origin)
+            )
 
     def paper_labels(self, paper_id: int) -> dict[str, list[str]]:
         """A paper's collections (paths) and tags, from every reference manager it came from."""
         return {
-            "collections": [row["path"] for row in self._rows(
-                """select distinct collections.path from paper_collections
+            "collections": [
+                row["path"]
+                for row in self._rows(
+                    """select distinct collections.path from paper_collections
                    join collections on collections.id = paper_collections.collection_id
-                   where paper_collections.paper_id = ? order by collections.path""", (paper_id,))],
-            "tags": [row["tag"] for row in self._rows(
-                "select distinct tag from paper_tags where paper_id = ? order by tag", (paper_id,))],
+                   where paper_collections.paper_id = ? order by collections.path""",
+                    (paper_id,),
+                )
+            ],
+            "tags": [
+                row["tag"]
+                for row in self._rows(
+                    "select distinct tag from paper_tags where paper_id = ? order by tag", (paper_id,)
+                )
+            ],
         }
 
     def collections(self) -> list[dict]:
         return self._rows(
             """select collections.path, collections.origin, count(paper_collections.paper_id) as papers
                from collections left join paper_collections on paper_collections.collection_id = collections.id
-               group by collections.id order by collections.path""")
+               group by collections.id order by collections.path"""
+        )
 
     def tags(self) -> list[dict]:
         return self._rows("select tag, count(distinct paper_id) as papers from paper_tags group by tag order by tag")
@@ -303,14 +371,20 @@ class WorksMixin:
         chosen: set[int] | None = None
         if collection is not None:
             wanted = collection.strip().strip("/").lower()
-            ids = {row["paper_id"] for row in self._rows(
-                """select paper_collections.paper_id, collections.path from paper_collections
-                   join collections on collections.id = paper_collections.collection_id""")
-                if _in_collection(row["path"].lower(), wanted)}
+            ids = {
+                row["paper_id"]
+                for row in self._rows(
+                    """select paper_collections.paper_id, collections.path from paper_collections
+                   join collections on collections.id = paper_collections.collection_id"""
+                )
+                if _in_collection(row["path"].lower(), wanted)
+            }
             chosen = ids
         if tag is not None:
-            ids = {row["paper_id"] for row in self._rows(
-                "select paper_id from paper_tags where lower(tag) = ?", (tag.strip().lower(),))}
+            ids = {
+                row["paper_id"]
+                for row in self._rows("select paper_id from paper_tags where lower(tag) = ?", (tag.strip().lower(),))
+            }
             chosen = ids if chosen is None else chosen & ids
         return chosen or set()
 

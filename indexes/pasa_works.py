@@ -13,14 +13,15 @@ from scholar_tui.indexes.library import Library
 def _rows(library: Library, sql: str, params: tuple = ()) -> list[dict]:
     cursor = library.conn.execute(sql, params)
     names = [column[0] for column in cursor.description]
-    return [dict(zip(names, row)) for row in cursor.fetchall()]
+    return [dict(zip(names, row, strict=False)) for row in cursor.fetchall()]
 
 
 def unlinked_references(library: Library) -> list[dict]:
     """Bibliography entries that point at no library paper yet, oldest first."""
-    return _rows(library,
+    return _rows(
+        library,
         """select id, paper_id, raw, title, year, arxiv_id, doi, openalex_id from paper_references
-           where cited_paper_id is null and raw is not null order by id"""
+           where cited_paper_id is null and raw is not null order by id""",
     )
 
 
@@ -30,7 +31,8 @@ def link_reference(library: Library, reference_id: int, paper_id: int) -> None:
 
 def section_citations(library: Library, section_id: int) -> list[dict]:
     """(reference id, ordinal, cited library paper or None, OpenAlex id) for one section, in order."""
-    return _rows(library,
+    return _rows(
+        library,
         """select paper_references.id, paper_references.ordinal, paper_references.cited_paper_id,
                   paper_references.openalex_id, section_references.mentions
            from section_references join paper_references on paper_references.id = section_references.reference_id
@@ -41,7 +43,8 @@ def section_citations(library: Library, section_id: int) -> list[dict]:
 
 def paper_citations(library: Library, paper_id: int) -> list[dict]:
     """Every reference of a paper with the library paper it resolves to (OpenAlex-only papers)."""
-    return _rows(library,
+    return _rows(
+        library,
         """select id, ordinal, cited_paper_id, openalex_id from paper_references where paper_id = ?
            order by coalesce(ordinal, 1e9), id""",
         (paper_id,),
@@ -50,7 +53,8 @@ def paper_citations(library: Library, paper_id: int) -> list[dict]:
 
 def expandable_sections(library: Library, paper_id: int) -> list[dict]:
     """A paper's sections with how many of their references resolve to library papers."""
-    return _rows(library,
+    return _rows(
+        library,
         """select sections.id, sections.ordinal, sections.number, sections.title, sections.level,
                   count(section_references.reference_id) as reference_count,
                   count(paper_references.cited_paper_id) as resolved_count
@@ -63,7 +67,9 @@ def expandable_sections(library: Library, paper_id: int) -> list[dict]:
 
 
 def source_counts(library: Library) -> dict[str, int]:
-    return {row["source"]: row["n"] for row in _rows(library, "select source, count(*) as n from papers group by source")}
+    return {
+        row["source"]: row["n"] for row in _rows(library, "select source, count(*) as n from papers group by source")
+    }
 
 
 def section_text(library: Library, section_id: int) -> str:
@@ -78,7 +84,11 @@ def citing_papers(library: Library, paper_ids: list[int]) -> dict[int, set[int]]
         return {}
     marks = ",".join("?" * len(paper_ids))
     cited: dict[int, set[int]] = {}
-    for row in _rows(library, f"""select cited_paper_id, paper_id from paper_references
-                                   where cited_paper_id in ({marks})""", tuple(paper_ids)):
+    for row in _rows(
+        library,
+        f"""select cited_paper_id, paper_id from paper_references
+                                   where cited_paper_id in ({marks})""",
+        tuple(paper_ids),
+    ):
         cited.setdefault(row["cited_paper_id"], set()).add(row["paper_id"])
     return cited

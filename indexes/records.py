@@ -41,7 +41,7 @@ def arxiv_id_from_doi(value: str | None) -> str | None:
     """arXiv's own DOIs (10.48550/arXiv.2212.11867) name the arXiv id."""
     normal = doi(value)
     if normal and normal.startswith("10.48550/arxiv."):
-        return arxiv_id(normal[len("10.48550/arxiv."):])
+        return arxiv_id(normal[len("10.48550/arxiv.") :])
     return None
 
 
@@ -75,7 +75,9 @@ def name_key(name: str) -> str:
 CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Whole terminal escape sequences go, not only their ESC: OSC (ESC ] … BEL or ESC \), CSI (ESC [ …
 # final byte) and two-byte ones, so that '\033]0;PWNED\007' leaves no ']0;PWNED' behind.
-ESCAPE_SEQUENCES = re.compile(r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b[ -~]")
+ESCAPE_SEQUENCES = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b\[[0-?]*[ -/]*[@-~]|\x9b[0-?]*[ -/]*[@-~]|\x1b[ -~]"
+)
 
 
 def strip_controls(text: str) -> str:

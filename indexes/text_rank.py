@@ -32,7 +32,8 @@ MAX_TOKEN_BYTES = 40
 WORD = re.compile(r"[^\W_]+")
 
 # The stop words LanceDB's English analyzer drops (NLTK's list), compared with stemmed tokens.
-STOP_WORDS = frozenset("""
+STOP_WORDS = frozenset(
+    """
 i me my myself we our ours ourselves you you're you've you'll you'd your yours yourself yourselves he
 him his himself she she's her hers herself it it's its itself they them their theirs themselves what
 which who whom this that that'll these those am is are was were be been being have has had having do
@@ -43,7 +44,8 @@ only own same so than too very s t can will just don don't should should've now 
 aren aren't couldn couldn't didn didn't doesn doesn't hadn hadn't hasn hasn't haven haven't isn isn't
 ma mightn mightn't mustn mustn't needn needn't shan shan't shouldn shouldn't wasn wasn't weren
 weren't won won't wouldn wouldn't
-""".split())
+""".split()
+)
 
 
 def bm25_idf(documents: int, containing: int) -> float:

@@ -40,7 +40,10 @@ def load_llm(settings: Settings, where: Locations | None = None) -> LLM:
 
         base_url, model = split_endpoint(entry.location)
         llm: LLM = OpenAICompatibleLLM(
-            base_url, model=model, api_key=settings.openai.api_key, timeout_s=settings.openai.timeout_s,
+            base_url,
+            model=model,
+            api_key=settings.openai.api_key,
+            timeout_s=settings.openai.timeout_s,
             deadline_s=settings.openai.deadline_s,
         )
     else:
@@ -73,14 +76,25 @@ def load_embedder(settings: Settings, where: Locations | None = None) -> Embedde
         raise LLMError(str(error)) from error
     backend = options.backend
     if backend == "auto":
-        backend = "llama.cpp" if entry.kind == "gguf" or convertible(entry.location, where, entry.name) else "sentence-transformers"
+        backend = (
+            "llama.cpp"
+            if entry.kind == "gguf" or convertible(entry.location, where, entry.name)
+            else "sentence-transformers"
+        )
     if backend == "sentence-transformers":
         if entry.kind == "gguf":
-            raise LLMError(f"{entry.name} is a GGUF file: sentence-transformers cannot run it (use embeddings.backend auto)")
-        return SentenceTransformerEmbedder(entry.location, name=f"{entry.name} (sentence-transformers)",
-                                           device=options.device, batch_size=options.batch_size)
+            raise LLMError(
+                f"{entry.name} is a GGUF file: sentence-transformers cannot run it (use embeddings.backend auto)"
+            )
+        return SentenceTransformerEmbedder(
+            entry.location,
+            name=f"{entry.name} (sentence-transformers)",
+            device=options.device,
+            batch_size=options.batch_size,
+        )
     llama_options = {"max_sequences": options.batch_size, "n_gpu_layers": options.n_gpu_layers}
     if entry.kind == "gguf":
         return LlamaCppEmbedder(entry.location, name=entry.name, **llama_options)
-    return LlamaCppEmbedder(None, name=entry.name, prepare=lambda: converted_gguf(entry.location, where, entry.name),
-                            **llama_options)
+    return LlamaCppEmbedder(
+        None, name=entry.name, prepare=lambda: converted_gguf(entry.location, where, entry.name), **llama_options
+    )

@@ -128,9 +128,7 @@ class Completion:
             "schema_json": json.dumps(request.schema) if request.schema is not None else None,
             "grammar": request.grammar,
             "response": self.text,
-            "logprobs_json": (
-                json.dumps([asdict(token) for token in self.tokens]) if self.tokens else None
-            ),
+            "logprobs_json": (json.dumps([asdict(token) for token in self.tokens]) if self.tokens else None),
             "finish_reason": self.finish_reason,
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
@@ -186,11 +184,26 @@ class Stream:
         finally:
             generator.close()  # stops decoding at once when the consumer leaves early
             if not failed:  # a call that failed is no completion: nothing is logged as if it had answered
-                self._complete(pieces, tokens, prompt_tokens, counted if reported is None else reported, finish,
-                               started, first_token_s)
+                self._complete(
+                    pieces,
+                    tokens,
+                    prompt_tokens,
+                    counted if reported is None else reported,
+                    finish,
+                    started,
+                    first_token_s,
+                )
 
-    def _complete(self, pieces: list[str], tokens: list[TokenLogprob], prompt_tokens: int, completion_tokens: int,
-                  finish: FinishReason, started: float, first_token_s: float | None) -> None:
+    def _complete(
+        self,
+        pieces: list[str],
+        tokens: list[TokenLogprob],
+        prompt_tokens: int,
+        completion_tokens: int,
+        finish: FinishReason,
+        started: float,
+        first_token_s: float | None,
+    ) -> None:
         request = self._request
         self.completion = Completion(
             text="".join(pieces),
@@ -313,6 +326,8 @@ class LLM(ABC):
         reply = completion.text.strip()
         if reply not in choices:  # an endpoint that ignores grammars, or sent no token: no answer, not "0 for all"
             listed = ", ".join(choices)
-            raise LLMError(f"model {self.label()} answered {reply[:60]!r}, none of {listed[:80]}, with no "
-                           f"log-probabilities to read them from: it gave no answer to choose from")
+            raise LLMError(
+                f"model {self.label()} answered {reply[:60]!r}, none of {listed[:80]}, with no "
+                f"log-probabilities to read them from: it gave no answer to choose from"
+            )
         return {choice: float(choice == reply) for choice in choices}

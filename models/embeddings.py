@@ -63,8 +63,16 @@ class LlamaCppEmbedder(Embedder):
 
     backend_name = "llama.cpp"
 
-    def __init__(self, model_path: str | Path | None, *, name: str, prepare=None, max_sequences: int = 32,
-                 n_threads: int | None = None, n_gpu_layers: int = 0) -> None:
+    def __init__(
+        self,
+        model_path: str | Path | None,
+        *,
+        name: str,
+        prepare=None,
+        max_sequences: int = 32,
+        n_threads: int | None = None,
+        n_gpu_layers: int = 0,
+    ) -> None:
         super().__init__(name)
         self.model_path = Path(model_path) if model_path else None
         self._prepare = prepare
@@ -78,9 +86,18 @@ class LlamaCppEmbedder(Embedder):
     def _open(self, path: Path, pooling: int, tokens: int):
         from scholar_tui.models.llama_open import open_llama
 
-        return open_llama(model_path=str(path), embedding=True, pooling_type=pooling, n_ctx=tokens, n_batch=tokens,
-                          n_ubatch=tokens, n_seq_max=self.max_sequences, n_threads=self.n_threads,
-                          n_threads_batch=self.n_threads, n_gpu_layers=self.n_gpu_layers)
+        return open_llama(
+            model_path=str(path),
+            embedding=True,
+            pooling_type=pooling,
+            n_ctx=tokens,
+            n_batch=tokens,
+            n_ubatch=tokens,
+            n_seq_max=self.max_sequences,
+            n_threads=self.n_threads,
+            n_threads_batch=self.n_threads,
+            n_gpu_layers=self.n_gpu_layers,
+        )
 
     def _open_sized(self, path: Path):
         """Open ``path`` for embedding, sized from its own metadata.
@@ -228,8 +245,9 @@ class SentenceTransformerEmbedder(Embedder):
         return int(getter())
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        return self._load().encode(texts, batch_size=self.batch_size, normalize_embeddings=True,
-                                   convert_to_numpy=True, show_progress_bar=False)
+        return self._load().encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
 
     def close(self) -> None:
         self._model = None

@@ -134,7 +134,7 @@ def _tensor_type(gguf_name: str, data: np.ndarray, half: bool):
 
 def _gguf_tensor_name(name: str, tensor_map) -> str | None:
     if name.startswith("bert."):
-        name = name[len("bert."):]
+        name = name[len("bert.") :]
     if name.endswith(".gamma"):
         name = name[: -len(".gamma")] + ".weight"
     elif name.endswith(".beta"):
@@ -175,7 +175,9 @@ def convert_bert(folder: Path, output: Path, *, name: str, half: bool = True) ->
     writer.add_token_types(types)
     writer.add_token_type_count(int(config.get("type_vocab_size", 1)))
     # BERT's [CLS] is llama.cpp's BOS (SpecialVocab maps it so); the writer has no separate CLS key
-    special = gguf.SpecialVocab(bert.path, n_vocab=len(tokens), special_token_types=("bos", "eos", "unk", "sep", "pad", "mask"))
+    special = gguf.SpecialVocab(
+        bert.path, n_vocab=len(tokens), special_token_types=("bos", "eos", "unk", "sep", "pad", "mask")
+    )
     special.add_to_gguf(writer, quiet=True)
 
     tensor_map = gguf.get_tensor_name_map(gguf.MODEL_ARCH.BERT, layers)

@@ -177,9 +177,7 @@ class LlamaCppLLM(LLM):
                     break
                 generated += 1
                 piece = decoder.decode(self._llama.detokenize([token]))
-                logprob = (
-                    self._token_logprob(token, piece, request.logprobs) if request.logprobs else None
-                )
+                logprob = self._token_logprob(token, piece, request.logprobs) if request.logprobs else None
                 held += piece
                 hit = min((held.find(s) for s in stops if s and s in held), default=-1)
                 if hit >= 0:

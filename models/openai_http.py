@@ -21,8 +21,15 @@ from typing import Any
 import httpx
 
 from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
-from scholar_tui.models.openai_schema import (ChatLogprobs, CompletionBody, LegacyLogprobs, ModelList, StreamEvent,
-                                              ValidationError, shape_problem)
+from scholar_tui.models.openai_schema import (
+    ChatLogprobs,
+    CompletionBody,
+    LegacyLogprobs,
+    ModelList,
+    StreamEvent,
+    ValidationError,
+    shape_problem,
+)
 
 TOKEN_SLACK = 8
 """Pieces tolerated past ``max_tokens`` (a server may split a token's bytes over two events)."""
@@ -56,15 +63,19 @@ class CallLimits:
 
     def check_time(self) -> None:
         if time.monotonic() > self.ends:
-            raise LLMError(f"{self.where} did not finish within {self.deadline_s:g} s (openai.deadline_s); "
-                           f"stopped after {pieces(self.pieces)} of reply")
+            raise LLMError(
+                f"{self.where} did not finish within {self.deadline_s:g} s (openai.deadline_s); "
+                f"stopped after {pieces(self.pieces)} of reply"
+            )
 
     def count(self, text: str) -> None:
         self.pieces += 1
         self.chars += len(text)
         if self.pieces > self.max_pieces or self.chars > self.max_chars:
-            raise LLMError(f"{self.where} kept sending past the {self.max_pieces - TOKEN_SLACK} tokens asked for "
-                           f"(max_tokens); stopped after {pieces(self.pieces)}, {self.chars} characters")
+            raise LLMError(
+                f"{self.where} kept sending past the {self.max_pieces - TOKEN_SLACK} tokens asked for "
+                f"(max_tokens); stopped after {pieces(self.pieces)}, {self.chars} characters"
+            )
 
 
 class OpenAICompatibleLLM(LLM):
@@ -159,8 +170,9 @@ class OpenAICompatibleLLM(LLM):
                 if kind == "application/json":  # the server ignored stream: a whole reply is fine if it is one
                     yield from _whole_reply(_bounded_body(response, where, limits), where, chat=chat, limits=limits)
                 else:
-                    yield from _parse_events(_lines(response, limits), where, chat=chat, limits=limits,
-                                             kind=kind or "no content type")
+                    yield from _parse_events(
+                        _lines(response, limits), where, chat=chat, limits=limits, kind=kind or "no content type"
+                    )
         except httpx.TimeoutException as error:
             raise LLMError(f"{self.base_url} did not answer in time ({error})") from error
         except httpx.HTTPError as error:
@@ -199,7 +211,7 @@ def _detail(data: bytes | str) -> str:
     """The start of a body we did not expect, as one line (an HTML page, an error text), with
     every control character written as its escape: it goes into an error line on a terminal."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, bytes) else data
-    text = " ".join(text.split())[:MAX_DETAIL_CHARS + 1]
+    text = " ".join(text.split())[: MAX_DETAIL_CHARS + 1]
     shown = "".join(char if char.isprintable() else char.encode("unicode_escape").decode("ascii") for char in text)
     return shown[:MAX_DETAIL_CHARS] + ("…" if len(text) > MAX_DETAIL_CHARS else "")
 
@@ -211,8 +223,10 @@ def _check_status(response: httpx.Response, where: str, limits: CallLimits) -> N
         return
     if 300 <= status < 400:
         target = response.headers.get("location", "nowhere")
-        raise LLMError(f"{where} answered HTTP {status}, a redirect to {_detail(target)}: "
-                       "check the endpoint's URL in llm.model (it should end in /v1)")
+        raise LLMError(
+            f"{where} answered HTTP {status}, a redirect to {_detail(target)}: "
+            "check the endpoint's URL in llm.model (it should end in /v1)"
+        )
     data, _ = _bounded_bytes(response, limits, 4 * MAX_DETAIL_CHARS)
     raise LLMError(f"{where} answered HTTP {status}: {_detail(data)}")
 
@@ -247,7 +261,7 @@ def _parse_events(lines: Iterator[str], where: str, *, chat: bool, limits: CallL
             if line.strip() and not line.startswith(":") and len(skipped) < 3:
                 skipped.append(line)  # not SSE: kept to show what the endpoint sent instead
             continue
-        data = line[len("data:"):].strip()
+        data = line[len("data:") :].strip()
         if data == "[DONE]":
             ended = True
             break
@@ -262,8 +276,9 @@ def _parse_events(lines: Iterator[str], where: str, *, chat: bool, limits: CallL
             raise LLMError(f"{where} reported an error in its stream: {_detail(json.dumps(event.error))}")
         if event.usage is not None:
             usage_prompt = event.usage.prompt_tokens if event.usage.prompt_tokens is not None else usage_prompt
-            usage_completion = (event.usage.completion_tokens if event.usage.completion_tokens is not None
-                                else usage_completion)
+            usage_completion = (
+                event.usage.completion_tokens if event.usage.completion_tokens is not None else usage_completion
+            )
         choices += len(event.choices)
         for choice in event.choices:
             if choice.finish_reason:
@@ -277,8 +292,11 @@ def _parse_events(lines: Iterator[str], where: str, *, chat: bool, limits: CallL
         raise LLMError(f"{where} sent {events} events but no completion in them (no choice)")
     if not ended and finish is None:
         raise LLMError(f"{where} cut the stream before its end (no [DONE]) after {pieces(limits.pieces)}")
-    yield Chunk(prompt_tokens=usage_prompt, completion_tokens=usage_completion,
-                finish_reason="length" if finish == "length" else "stop")
+    yield Chunk(
+        prompt_tokens=usage_prompt,
+        completion_tokens=usage_completion,
+        finish_reason="length" if finish == "length" else "stop",
+    )
 
 
 def _whole_reply(data: bytes, where: str, *, chat: bool, limits: CallLimits) -> Iterator[Chunk]:
@@ -295,9 +313,11 @@ def _whole_reply(data: bytes, where: str, *, chat: bool, limits: CallLimits) -> 
         raise LLMError(f"{where} answered JSON with no text in its choice: {_detail(data)}")
     yield from _pieces(text, choice.logprobs, limits)
     usage = body.usage
-    yield Chunk(prompt_tokens=usage.prompt_tokens if usage else None,
-                completion_tokens=usage.completion_tokens if usage else None,
-                finish_reason="length" if choice.finish_reason == "length" else "stop")
+    yield Chunk(
+        prompt_tokens=usage.prompt_tokens if usage else None,
+        completion_tokens=usage.completion_tokens if usage else None,
+        finish_reason="length" if choice.finish_reason == "length" else "stop",
+    )
 
 
 def _pieces(text: str | None, logprobs: ChatLogprobs | LegacyLogprobs | None, limits: CallLimits) -> Iterator[Chunk]:
@@ -315,9 +335,15 @@ def _token_logprobs(payload: ChatLogprobs | LegacyLogprobs | None) -> list[Token
     if payload is None:
         return []
     if isinstance(payload, ChatLogprobs):
-        return [TokenLogprob(token=item.token, logprob=item.logprob,
-                             top={alt.token: alt.logprob for alt in item.top_logprobs or []})
-                for item in payload.content or []]
+        return [
+            TokenLogprob(
+                token=item.token, logprob=item.logprob, top={alt.token: alt.logprob for alt in item.top_logprobs or []}
+            )
+            for item in payload.content or []
+        ]
     tops = payload.top_logprobs or [None] * len(payload.tokens)
-    return [TokenLogprob(token=token, logprob=value, top=dict(top or {}))
-            for token, value, top in zip(payload.tokens, payload.token_logprobs, tops) if value is not None]
+    return [
+        TokenLogprob(token=token, logprob=value, top=dict(top or {}))
+        for token, value, top in zip(payload.tokens, payload.token_logprobs, tops, strict=False)
+        if value is not None
+    ]

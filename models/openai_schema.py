@@ -16,8 +16,15 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-__all__ = ["ChatLogprobs", "CompletionBody", "LegacyLogprobs", "ModelList", "StreamEvent", "ValidationError",
-           "shape_problem"]
+__all__ = [
+    "ChatLogprobs",
+    "CompletionBody",
+    "LegacyLogprobs",
+    "ModelList",
+    "StreamEvent",
+    "ValidationError",
+    "shape_problem",
+]
 
 
 class _Reply(BaseModel):

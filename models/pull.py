@@ -43,8 +43,9 @@ def pull(
     target = where.models_dir
     target.mkdir(parents=True, exist_ok=True)
     try:
-        path = hf_hub_download(repo_id=repo_id, filename=filename, local_dir=target, endpoint=endpoint,
-                               etag_timeout=timeout_s)
+        path = hf_hub_download(
+            repo_id=repo_id, filename=filename, local_dir=target, endpoint=endpoint, etag_timeout=timeout_s
+        )
     except hub_errors.OfflineModeIsEnabled as error:
         raise PullError("offline: HF_HUB_OFFLINE is set, so the Hugging Face Hub is not contacted") from error
     except hub_errors.RepositoryNotFoundError as error:
@@ -94,6 +95,7 @@ def _answers_within(endpoint: str, timeout_s: float) -> None:
     if outcome and outcome[0] is None:
         return
     if outcome and not isinstance(outcome[0], httpx.TimeoutException):
-        raise PullError(f"offline: cannot reach the Hugging Face Hub at {host} ({type(outcome[0]).__name__}); "
-                        "check the network")
+        raise PullError(
+            f"offline: cannot reach the Hugging Face Hub at {host} ({type(outcome[0]).__name__}); check the network"
+        )
     raise PullError(f"offline: {host} did not answer within {timeout_s:g} s (network.timeout_s); nothing was pulled")

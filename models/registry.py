@@ -115,11 +115,15 @@ def check_gguf(path: Path) -> None:
     except OSError as error:
         raise ModelNotFound(f"the model {shown_path(path)} cannot be read ({error.strerror})") from error
     if not header.startswith(GGUF_MAGIC):
-        raise ModelNotFound(f"{shown_path(path)} is not a GGUF model (a GGUF file starts with the bytes 'GGUF'): "
-                            "pull one with `scholar-tui models pull` or give another file")
+        raise ModelNotFound(
+            f"{shown_path(path)} is not a GGUF model (a GGUF file starts with the bytes 'GGUF'): "
+            "pull one with `scholar-tui models pull` or give another file"
+        )
     if len(header) < GGUF_HEADER_BYTES:
-        raise ModelNotFound(f"{shown_path(path)} is not a GGUF model: {len(header)} bytes, shorter than a GGUF "
-                            "header (a download cut short?)")
+        raise ModelNotFound(
+            f"{shown_path(path)} is not a GGUF model: {len(header)} bytes, shorter than a GGUF "
+            "header (a download cut short?)"
+        )
 
 
 def is_endpoint(spec: str) -> bool:

@@ -13,7 +13,7 @@ INSTRUCTION = "Who are the coauthors of the scholar person:1?"
 
 
 @pytest.fixture(scope="session")
-def real_feedback(real_embedder, tmp_path_factory):  # noqa: F811
+def real_feedback(real_embedder, tmp_path_factory):
     """AutoFeedback with the real default embedder (its doc index in a session folder)."""
     from scholar_tui.config.locations import Locations
 
@@ -31,15 +31,33 @@ def hashed_feedback(where):
 def limit_hit_loop(where) -> int:
     """A loop that ran out of rounds on an E2.2 (as SoAy would leave one), and a solved loop after it."""
     log = FeedbackLog(where)
-    loop_id = log.start_loop("Who are the coauthors of the scholar person:1?", source="soay", static_limit=3, dynamic_limit=2)
+    loop_id = log.start_loop(
+        "Who are the coauthors of the scholar person:1?", source="soay", static_limit=3, dynamic_limit=2
+    )
     for _ in range(3):
-        log.add_round(loop_id, "static", request='<<API>>getCoauthor(person_id="person:1")<</API>>', error_type="E2",
-                      sub_type="E2.2", returns=["getCoauthor", "getCoauthors"], feedback="There is an error …")
-    log.add_round(loop_id, "dynamic", request='<<API>>getCoauthor(person_id="person:1")<</API>>', error_type="E2",
-                  sub_type="E2.2", response={"error": "E_UNKNOWN_API: no API named 'getCoauthor'"}, ok=False)
+        log.add_round(
+            loop_id,
+            "static",
+            request='<<API>>getCoauthor(person_id="person:1")<</API>>',
+            error_type="E2",
+            sub_type="E2.2",
+            returns=["getCoauthor", "getCoauthors"],
+            feedback="There is an error …",
+        )
+    log.add_round(
+        loop_id,
+        "dynamic",
+        request='<<API>>getCoauthor(person_id="person:1")<</API>>',
+        error_type="E2",
+        sub_type="E2.2",
+        response={"error": "E_UNKNOWN_API: no API named 'getCoauthor'"},
+        ok=False,
+    )
     log.finish_loop(loop_id, "limit_hit", final_request='<<API>>getCoauthor(person_id="person:1")<</API>>')
     solved = log.start_loop("Find Michelen", source="soay")
-    log.add_round(solved, "dynamic", request='<<API>>searchPerson(name="Michelen")<</API>>', ok=True, response=[{"name": "M"}])
+    log.add_round(
+        solved, "dynamic", request='<<API>>searchPerson(name="Michelen")<</API>>', ok=True, response=[{"name": "M"}]
+    )
     log.finish_loop(solved, "solved")
     log.close()
     return loop_id

@@ -174,8 +174,11 @@ def openalex_handler(request: httpx.Request) -> httpx.Response:
 
 
 def arxiv_handler(request: httpx.Request) -> httpx.Response:
-    return httpx.Response(200, content=fixture_path("arxiv", "search_feed.xml").read_bytes(),
-                          headers={"Content-Type": "application/atom+xml"})
+    return httpx.Response(
+        200,
+        content=fixture_path("arxiv", "search_feed.xml").read_bytes(),
+        headers={"Content-Type": "application/atom+xml"},
+    )
 
 
 def recording(handler):
@@ -190,6 +193,17 @@ def recording(handler):
 
 
 __all__ = [
-    "FIXTURES", "UNARXIVE", "HashingEmbedder", "arxiv_handler", "empty_library", "fixture_path", "imported",
-    "indexed", "indexed_library", "openalex_handler", "prepared_library", "real_embedder", "recording",
+    "FIXTURES",
+    "UNARXIVE",
+    "HashingEmbedder",
+    "arxiv_handler",
+    "empty_library",
+    "fixture_path",
+    "imported",
+    "indexed",
+    "indexed_library",
+    "openalex_handler",
+    "prepared_library",
+    "real_embedder",
+    "recording",
 ]

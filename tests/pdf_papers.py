@@ -21,17 +21,32 @@ def numbered_paper(path: Path, reference_size: float = BODY) -> Path:
         (72, 90, 12, "Ada Lovelace, Alan Turing"),
         (72, 105, 11, "University of Somewhere"),
         (72, 140, 11, "Abstract", "bold"),
-        *_paragraph(158, ["We study graph networks that predict properties of molecules from their",
-                          "structure, and explain their predictions with counterfactuals."]),
+        *_paragraph(
+            158,
+            [
+                "We study graph networks that predict properties of molecules from their",
+                "structure, and explain their predictions with counterfactuals.",
+            ],
+        ),
         (72, 210, 12, "1 Introduction", "bold"),
-        *_paragraph(228, ["Deep learning predicts solubility well [1]. Graph networks read molecules as",
-                          "graphs [2, 3] and attention helps them too [1-3]. We build on these works and",
-                          "extend them to larger molecules than were studied before in this field."]),
+        *_paragraph(
+            228,
+            [
+                "Deep learning predicts solubility well [1]. Graph networks read molecules as",
+                "graphs [2, 3] and attention helps them too [1-3]. We build on these works and",
+                "extend them to larger molecules than were studied before in this field.",
+            ],
+        ),
     ]
     second = [
         (72, 60, 12, "2 Methods", "bold"),
-        *_paragraph(78, ["Our model follows the message passing scheme of earlier work [2]. It is trained",
-                         "on public data and evaluated on held out molecules of every size we could find."]),
+        *_paragraph(
+            78,
+            [
+                "Our model follows the message passing scheme of earlier work [2]. It is trained",
+                "on public data and evaluated on held out molecules of every size we could find.",
+            ],
+        ),
         (72, 140, 12, "References", "bold"),
         (72, 158, reference_size, "[1] A. Smith, B. Jones. Solubility from structure. J. Chem. Inf. 2019."),
         (72, 171, reference_size, "[2] C. Gilmer, D. Schoenholz. Neural message passing for quantum chemistry."),
@@ -48,12 +63,22 @@ def author_year_paper(path: Path) -> Path:
         (72, 90, 12, "Ada Lovelace, Alan Turing"),
         (72, 105, 11, "University of Somewhere"),
         (72, 140, 11, "Abstract", "bold"),
-        *_paragraph(158, ["We study graph networks that predict properties of molecules from their",
-                          "structure, and explain their predictions with counterfactuals."]),
+        *_paragraph(
+            158,
+            [
+                "We study graph networks that predict properties of molecules from their",
+                "structure, and explain their predictions with counterfactuals.",
+            ],
+        ),
         (72, 210, 12, "1 Introduction", "bold"),
-        *_paragraph(228, ["Deep learning predicts solubility well (Smith and Jones, 2019). As Gilmer",
-                          "et al. (2017) showed, graphs help (Lee, 2020a, 2020b; Smith and Jones, 2019). We",
-                          "extend them to larger molecules than were studied before in this field."]),
+        *_paragraph(
+            228,
+            [
+                "Deep learning predicts solubility well (Smith and Jones, 2019). As Gilmer",
+                "et al. (2017) showed, graphs help (Lee, 2020a, 2020b; Smith and Jones, 2019). We",
+                "extend them to larger molecules than were studied before in this field.",
+            ],
+        ),
     ]
     second = [
         (72, 60, 12, "References", "bold"),
@@ -68,6 +93,7 @@ def author_year_paper(path: Path) -> Path:
 
 def superscript_paper(path: Path, *, parenthesised: bool = False) -> Path:
     """Citations set as raised small digits (¹, ²⁻³), or, with ``parenthesised``, as (1) and (2, 3)."""
+
     def cite(x: float, y: float, text: str, marks: str) -> list[tuple]:
         if parenthesised:
             return [(x, y, BODY, f"{text} ({marks})")]

@@ -30,8 +30,11 @@ def pdf_bytes(pages: list[list[Item]], *, encrypt: bool = False) -> bytes:
     next_id = 5
     bodies = []
     for items in pages:
-        content = "".join(f"BT /{'F2' if len(item) > 4 else 'F1'} {item[2]} Tf {item[0]} {792 - item[1]} Td "
-                          f"({_escape(item[3])}) Tj ET\n" for item in items)
+        content = "".join(
+            f"BT /{'F2' if len(item) > 4 else 'F1'} {item[2]} Tf {item[0]} {792 - item[1]} Td "
+            f"({_escape(item[3])}) Tj ET\n"
+            for item in items
+        )
         page_ids.append(next_id)
         bodies.append((next_id, next_id + 1, content.encode("latin-1")))
         next_id += 2
@@ -40,9 +43,11 @@ def pdf_bytes(pages: list[list[Item]], *, encrypt: bool = False) -> bytes:
     objects.append(f"<< /Type /Pages /Kids [{kids}] /Count {len(page_ids)} >>".encode())
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>")
-    for page_id, content_id, content in bodies:
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> "
-                       f"/Contents {content_id} 0 R >>".encode())
+    for _page_id, content_id, content in bodies:
+        objects.append(
+            f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> "
+            f"/Contents {content_id} 0 R >>".encode()
+        )
         objects.append(b"<< /Length " + str(len(content)).encode() + b" >>\nstream\n" + content + b"endstream")
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
@@ -55,7 +60,13 @@ def pdf_bytes(pages: list[list[Item]], *, encrypt: bool = False) -> bytes:
         out += f"{offset:010d} 00000 n \n".encode()
     trailer = f"<< /Size {len(objects) + 1} /Root 1 0 R"
     if encrypt:  # an /Encrypt dictionary PDFium asks a password for (a standard handler, R4/AES)
-        trailer += " /Encrypt << /Filter /Standard /V 4 /R 4 /Length 128 /P -4 /O <" + "00" * 32 + "> /U <" + "00" * 32 + "> >>"
+        trailer += (
+            " /Encrypt << /Filter /Standard /V 4 /R 4 /Length 128 /P -4 /O <"
+            + "00" * 32
+            + "> /U <"
+            + "00" * 32
+            + "> >>"
+        )
         trailer += " /ID [<0123456789abcdef0123456789abcdef> <0123456789abcdef0123456789abcdef>]"
     out += f"trailer\n{trailer} >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
@@ -76,8 +87,11 @@ def citation_truth(path: Path, record: PaperRecord) -> Counter:
     keys = [(_key(reference.raw or ""), reference.ordinal) for reference in record.references]
     ordinals: dict[tuple[int, int], int] = {}  # (page index, ref idx) -> ordinal of the entry there
     for page in pages:
-        lines = [(line["bbox"][1], line["bbox"][0], "".join(span["text"] for span in line["spans"]).strip())
-                 for block in page["blocks"] for line in block["lines"]]
+        lines = [
+            (line["bbox"][1], line["bbox"][0], "".join(span["text"] for span in line["spans"]).strip())
+            for block in page["blocks"]
+            for line in block["lines"]
+        ]
         for reference in page["refs"]:
             x, y = reference.coord
             below = sorted((line_y, text) for line_y, line_x, text in lines if line_y >= y - 6 and abs(line_x - x) < 40)
@@ -113,7 +127,7 @@ def _key(text: str) -> str:
 
 def _shared(first: str, second: str) -> int:
     count = 0
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=False):
         if a != b:
             break
         count += 1

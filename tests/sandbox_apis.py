@@ -13,12 +13,12 @@ class APIError(Exception):
 
 
 def make(extra_people: int = 0):
-    def searchPerson(name: str, organization: str = "", interest: str = ""):  # noqa: N802
+    def searchPerson(name: str, organization: str = "", interest: str = ""):
         if not isinstance(name, str) or not name:
             raise APIError("E_BAD_ARGUMENT", "name must be a non-empty string")
         return [dict(person, coauthors=None) for person in PEOPLE.values() if name.lower() in person["name"].lower()]
 
-    def getCoauthors(person_id: str):  # noqa: N802
+    def getCoauthors(person_id: str):
         if person_id not in PEOPLE:
             raise APIError("E_NOT_FOUND", f"no person {person_id}")
         return [{"person_id": other, "name": PEOPLE[other]["name"]} for other in PEOPLE[person_id]["coauthors"]]
@@ -30,7 +30,7 @@ def chatty():
     """An API that logs 16 KiB to stderr per call, as a library with a verbose logger would."""
     import sys
 
-    def noisyCount(n: int):  # noqa: N802
+    def noisyCount(n: int):
         sys.stderr.write(("warning: counting\n" * 1000)[: 16 * 1024])
         sys.stderr.flush()
         return n

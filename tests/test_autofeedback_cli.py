@@ -31,19 +31,29 @@ def test_logs_lists_loops_filters_and_shows_rounds(where):
     assert missing.exit_code == 1 and "no AutoFeedback loop 999" in missing.output
 
 
-def test_send_by_hand_logs_a_human_round_and_fixes_the_loop(where, imported):  # noqa: F811
+def test_send_by_hand_logs_a_human_round_and_fixes_the_loop(where, imported):
     loop_id = limit_hit_loop(where)
-    bad = json.loads(run("feedback", "send", '<<API>>getCoauthors(person_id="person:99999")<</API>>', "--loop",
-                         str(loop_id), "--json").stdout)
+    bad = json.loads(
+        run(
+            "feedback",
+            "send",
+            '<<API>>getCoauthors(person_id="person:99999")<</API>>',
+            "--loop",
+            str(loop_id),
+            "--json",
+        ).stdout
+    )
     assert not bad["ok"] and bad["response"]["code"] == "E_NOT_FOUND" and bad["loop_status"] == "limit_hit"
-    good = json.loads(run("feedback", "send", 'getCoauthors(person_id="person:1")', "--loop", str(loop_id), "--json").stdout)
+    good = json.loads(
+        run("feedback", "send", 'getCoauthors(person_id="person:1")', "--loop", str(loop_id), "--json").stdout
+    )
     assert good["ok"] and good["round"] == 6 and good["loop_status"] == "fixed_by_hand"
     assert good["response"][0]["name"] == "Xuan-Truong Vu"
     rows = FeedbackLog(where).rounds(loop_id)
     assert [row["kind"] for row in rows[-2:]] == ["human", "human"] and rows[-1]["ok"] == 1
 
 
-def test_a_program_can_be_sent_by_hand(where, imported):  # noqa: F811
+def test_a_program_can_be_sent_by_hand(where, imported):
     program = "people = searchPerson(name='Michelen')\nanswer = getCoauthors(person_id=people[0]['person_id'])\nanswer"
     result = json.loads(run("feedback", "send", program, "--json").stdout)
     assert result["sent"] == "program" and result["kind"] == "sent_by_hand"
@@ -52,21 +62,42 @@ def test_a_program_can_be_sent_by_hand(where, imported):  # noqa: F811
 
 @pytest.mark.embeddings
 def test_feedback_check_prints_the_sub_type_and_its_feedback(where):
-    result = run("feedback", "check", '<<API>>getCoauthors(personId="person:1")<</API>>', "-i",
-                 "Who are the coauthors of person:1?")
+    result = run(
+        "feedback",
+        "check",
+        '<<API>>getCoauthors(personId="person:1")<</API>>',
+        "-i",
+        "Who are the coauthors of person:1?",
+    )
     assert "E3.2  at the parameter personId of getCoauthors  returns ['personId', 'person_id']" in result.output
     assert "Write person_id= instead of personId=" in result.output
-    findings = json.loads(run("feedback", "check", "<<API>>getCoauthors(person_id=1)<</API>>", "-i",
-                              "Who are the coauthors of person:1?", "--json").stdout)["findings"]
+    findings = json.loads(
+        run(
+            "feedback",
+            "check",
+            "<<API>>getCoauthors(person_id=1)<</API>>",
+            "-i",
+            "Who are the coauthors of person:1?",
+            "--json",
+        ).stdout
+    )["findings"]
     assert [(f["sub_type"], f["returns"][0]) for f in findings] == [("E4.1", "person_id")]
     assert 'Write it as person_id="1"' in findings[0]["feedback"]
 
 
-def test_seeded_errors_are_made_from_the_specs_for_every_sub_type(imported):  # noqa: F811
+def test_seeded_errors_are_made_from_the_specs_for_every_sub_type(imported):
     tasks = make_tasks(local_api(imported), imported, per_api=1)
     assert sorted({task.api for task in tasks}) == sorted(
-        ["searchPerson", "searchPublication", "getCoauthors", "getPersonInterest", "getPublication",
-         "getPersonBasicInfo", "getPersonPubs"])
+        [
+            "searchPerson",
+            "searchPublication",
+            "getCoauthors",
+            "getPersonInterest",
+            "getPublication",
+            "getPersonBasicInfo",
+            "getPersonPubs",
+        ]
+    )
     cases = make_cases(tasks, per_type=2, per_api_model=1)
     assert [c.seeded_type for c in cases if c.origin == "seeded"] == [t for t in SEEDED_TYPES for _ in range(2)]
     assert sum(c.origin == "model" for c in cases) == 7
@@ -78,7 +109,7 @@ def test_seeded_errors_are_made_from_the_specs_for_every_sub_type(imported):  # 
 
 @pytest.mark.llm
 @pytest.mark.embeddings
-def test_bench_feedback_runs_offline_on_a_small_slice(where, imported, monkeypatch):  # noqa: F811
+def test_bench_feedback_runs_offline_on_a_small_slice(where, imported, monkeypatch):
     monkeypatch.setenv("SCHOLAR_TUI_LLM__N_THREADS", "1")  # fastest on a shared 2-core machine
     result = run("bench", "feedback", "--per-type", "1", "--per-api", "0", "--only", "E2.2", "--json")
     report = json.loads(result.stdout)

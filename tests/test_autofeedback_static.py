@@ -13,20 +13,25 @@ from .autofeedback_support import INSTRUCTION, real_embedder, real_feedback  # n
 
 # -- parsing (no model) ---------------------------------------------------------------------------------
 def test_a_request_is_read_between_the_tags_with_literal_values():
-    request = parse_request('The answer: <<API>>searchPerson(name="Marcus Michelen", interest=\'probability\')<</API>> done')
+    request = parse_request(
+        "The answer: <<API>>searchPerson(name=\"Marcus Michelen\", interest='probability')<</API>> done"
+    )
     assert request.api == "searchPerson"
     assert [(a.name, a.value) for a in request.arguments] == [("name", "Marcus Michelen"), ("interest", "probability")]
-    assert request.text == 'searchPerson(name="Marcus Michelen", interest=\'probability\')'
+    assert request.text == "searchPerson(name=\"Marcus Michelen\", interest='probability')"
 
 
-@pytest.mark.parametrize("text, why", [
-    ("", "empty"),
-    ('searchPerson(name="Ada")', "no <<API>>"),
-    ('<<API>>searchPerson(name="Ada")', "never closes"),
-    ("<<API>>searchPerson(name=Marcus Michelen)<</API>>", "not of the form"),
-    ("<<API>>the coauthors of Ada<</API>>", "not of the form"),
-    ('<<API>>api.searchPerson(name="Ada")<</API>>', "plain name"),
-])
+@pytest.mark.parametrize(
+    "text, why",
+    [
+        ("", "empty"),
+        ('searchPerson(name="Ada")', "no <<API>>"),
+        ('<<API>>searchPerson(name="Ada")', "never closes"),
+        ("<<API>>searchPerson(name=Marcus Michelen)<</API>>", "not of the form"),
+        ("<<API>>the coauthors of Ada<</API>>", "not of the form"),
+        ('<<API>>api.searchPerson(name="Ada")<</API>>', "plain name"),
+    ],
+)
 def test_unreadable_outputs_are_E1_with_a_reason(text, why):
     with pytest.raises(RequestSyntaxError, match=why):
         parse_request(text)
@@ -62,30 +67,68 @@ def test_names_become_words_and_instructions_lose_their_values():
 CASES = [
     # (request, sub-type, Table 2's returns, words the feedback must say)
     ('getCoauthors(person_id="person:1")', "E1", (), ["no <<API>>", "<<API>>APINAME"]),
-    ('<<API>>getPersonPubs(person_id="person:1")<</API>>', "E2.1", ("getCoauthors",),
-     ["E2.1", "selection error", "not E1", "The API relevant to the instruction is getCoauthors"]),
-    ('<<API>>get_coauthors(person_id="person:1")<</API>>', "E2.2", ("get_coauthors", "getCoauthors"),
-     ["E2.2", "literal error", "not E2.1", "Write getCoauthors instead of get_coauthors"]),
-    ('<<API>>fetch_coauthors(person_id="person:1")<</API>>', "E2.3", ("fetch_coauthors", "getCoauthors"),
-     ["E2.3", "semantic error", "not E2.2", "Use getCoauthors"]),
-    ('<<API>>weatherForecast(person_id="person:1")<</API>>', "E2.other", ("getCoauthors",),
-     ["E2 (API_NAME_MISMATCH)", "not E2.3", "The API relevant to the instruction is getCoauthors"]),
-    ('<<API>>getCoauthors(name="person:1")<</API>>', "E3.1", ("name",),
-     ["E3.1", "name is a parameter of searchPerson", "not E2", "getCoauthors takes only: person_id"]),
-    ('<<API>>getCoauthors(personId="person:1")<</API>>', "E3.2", ("personId", "person_id"),
-     ["E3.2", "literal error", "not E3.1", "Write person_id= instead of personId="]),
-    ('<<API>>getCoauthors(author_id="person:1")<</API>>', "E3.3", ("author_id", "person_id"),
-     ["E3.3", "semantic error", "not E3.2", "Write person_id= instead of author_id="]),
-    ('<<API>>getCoauthors(color="person:1")<</API>>', "E3.other", ("color",),
-     ["E3 (PARAMETER_INVALID)", "not E3.3", "getCoauthors takes only: person_id"]),
-    ("<<API>>getCoauthors(person_id=1)<</API>>", "E4.1", ("person_id",),
-     ["E4.1", "type error", "not E1, E2, E3", 'Write it as person_id="1"']),
+    (
+        '<<API>>getPersonPubs(person_id="person:1")<</API>>',
+        "E2.1",
+        ("getCoauthors",),
+        ["E2.1", "selection error", "not E1", "The API relevant to the instruction is getCoauthors"],
+    ),
+    (
+        '<<API>>get_coauthors(person_id="person:1")<</API>>',
+        "E2.2",
+        ("get_coauthors", "getCoauthors"),
+        ["E2.2", "literal error", "not E2.1", "Write getCoauthors instead of get_coauthors"],
+    ),
+    (
+        '<<API>>fetch_coauthors(person_id="person:1")<</API>>',
+        "E2.3",
+        ("fetch_coauthors", "getCoauthors"),
+        ["E2.3", "semantic error", "not E2.2", "Use getCoauthors"],
+    ),
+    (
+        '<<API>>weatherForecast(person_id="person:1")<</API>>',
+        "E2.other",
+        ("getCoauthors",),
+        ["E2 (API_NAME_MISMATCH)", "not E2.3", "The API relevant to the instruction is getCoauthors"],
+    ),
+    (
+        '<<API>>getCoauthors(name="person:1")<</API>>',
+        "E3.1",
+        ("name",),
+        ["E3.1", "name is a parameter of searchPerson", "not E2", "getCoauthors takes only: person_id"],
+    ),
+    (
+        '<<API>>getCoauthors(personId="person:1")<</API>>',
+        "E3.2",
+        ("personId", "person_id"),
+        ["E3.2", "literal error", "not E3.1", "Write person_id= instead of personId="],
+    ),
+    (
+        '<<API>>getCoauthors(author_id="person:1")<</API>>',
+        "E3.3",
+        ("author_id", "person_id"),
+        ["E3.3", "semantic error", "not E3.2", "Write person_id= instead of author_id="],
+    ),
+    (
+        '<<API>>getCoauthors(color="person:1")<</API>>',
+        "E3.other",
+        ("color",),
+        ["E3 (PARAMETER_INVALID)", "not E3.3", "getCoauthors takes only: person_id"],
+    ),
+    (
+        "<<API>>getCoauthors(person_id=1)<</API>>",
+        "E4.1",
+        ("person_id",),
+        ["E4.1", "type error", "not E1, E2, E3", 'Write it as person_id="1"'],
+    ),
 ]
 
 
 @pytest.mark.embeddings
 @pytest.mark.parametrize("text, sub_type, returns, phrases", CASES, ids=[case[1] for case in CASES])
-def test_each_sub_type_is_detected_with_table_2_returns_and_five_part_feedback(real_feedback, text, sub_type, returns, phrases):
+def test_each_sub_type_is_detected_with_table_2_returns_and_five_part_feedback(
+    real_feedback, text, sub_type, returns, phrases
+):
     finding = real_feedback.scan_request(text, INSTRUCTION)
     assert finding is not None and finding.sub_type == sub_type, finding and finding.as_dict()
     assert finding.returns[: len(returns)] == returns
@@ -144,8 +187,11 @@ def test_programs_are_scanned_call_by_call(real_feedback):
 @pytest.mark.embeddings
 def test_a_program_that_never_calls_a_relevant_api_is_a_selection_error(real_feedback):
     program = "people = searchPerson(name='Marcus Michelen')\npubs = getPersonPubs(person_id=people[0]['person_id'])\n"
-    findings = real_feedback.scan_program(program, "Who are the coauthors of Marcus Michelen?",
-                                          relevant=["searchPerson", "getCoauthors"])
+    findings = real_feedback.scan_program(
+        program, "Who are the coauthors of Marcus Michelen?", relevant=["searchPerson", "getCoauthors"]
+    )
     assert findings == []  # searchPerson is in the solution's APIs
-    findings = real_feedback.scan_program(program, "Who are the coauthors of Marcus Michelen?", relevant=["getCoauthors"])
+    findings = real_feedback.scan_program(
+        program, "Who are the coauthors of Marcus Michelen?", relevant=["getCoauthors"]
+    )
     assert [(f.sub_type, f.returns, f.line) for f in findings] == [("E2.1", ("getCoauthors",), 2)]

@@ -13,10 +13,11 @@ from .autofeedback_support import imported, limit_hit_loop, prepared_library  # 
 from .conftest import ScriptedLLM
 
 
-async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported):  # noqa: F811
+async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported):
     loop_id = limit_hit_loop(where)
-    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
-                     load_model_on_start=False)
+    app = ScholarApp(
+        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
+    )
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
@@ -55,8 +56,11 @@ async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported
         assert loops.row_count == 2 and "fixed_by_hand" in str(loops.get_row_at(1)[1])
         await pilot.press("ctrl+q")
     rows = FeedbackLog(where).rounds(loop_id)
-    assert (rows[-1]["kind"], rows[-1]["request"], rows[-1]["ok"]) == \
-        ("human", '<<API>>getCoauthors(person_id="person:1")<</API>>', 1)
+    assert (rows[-1]["kind"], rows[-1]["request"], rows[-1]["ok"]) == (
+        "human",
+        '<<API>>getCoauthors(person_id="person:1")<</API>>',
+        1,
+    )
     assert FeedbackLog(where).loop(loop_id)["status"] == "fixed_by_hand"
 
 
@@ -65,34 +69,43 @@ def nothing_new_loop(where) -> int:
     log = FeedbackLog(where)
     loop_id = log.start_loop("zeros of random polynomials", source="pasa", static_limit=3, dynamic_limit=2)
     for number in (1, 2):
-        log.add_round(loop_id, "dynamic", request=f'searchPapers(query="roots {number}")', ok=False,
-                      response={"error": "every paper found is already queued", "code": "E_NOTHING_NEW"},
-                      feedback="search with a different wording")
+        log.add_round(
+            loop_id,
+            "dynamic",
+            request=f'searchPapers(query="roots {number}")',
+            ok=False,
+            response={"error": "every paper found is already queued", "code": "E_NOTHING_NEW"},
+            feedback="search with a different wording",
+        )
     log.finish_loop(loop_id, "limit_hit")
     log.close()
     return loop_id
 
 
-async def test_loops_that_found_nothing_new_are_not_waiting_for_a_person(where, imported):  # noqa: F811
+async def test_loops_that_found_nothing_new_are_not_waiting_for_a_person(where, imported):
     limit_hit_loop(where)
     quiet = nothing_new_loop(where)
-    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
-                     load_model_on_start=False)
+    app = ScholarApp(
+        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
+    )
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
         counts = str(app.query_one("#debugger-counts", Static).render())
         assert "1 waiting for a person" in counts and "1 only found nothing new" in counts
         loops = app.query_one("#debugger-loops", DataTable)
-        row = next(loops.get_row_at(index) for index in range(loops.row_count) if loops.get_row_at(index)[0] == str(quiet))
+        row = next(
+            loops.get_row_at(index) for index in range(loops.row_count) if loops.get_row_at(index)[0] == str(quiet)
+        )
         assert "nothing new" in str(row[1])
         await pilot.press("ctrl+q")
 
 
 async def test_the_editor_selects_all_clears_and_undoes(where):
     """ctrl+a selects the whole program (F7 stays Help), Clear empties it, ctrl+z brings it back."""
-    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
-                     load_model_on_start=False)
+    app = ScholarApp(
+        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
+    )
     program = 'person = searchPerson(name="Michelen")\nreturn getCoauthors(person_id=person["person_id"])'
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f4")

@@ -23,7 +23,9 @@ def test_bench_cli_json():
 
     from scholar_tui.app.cli import cli
 
-    result = CliRunner().invoke(cli, ["bench", "llm", "--n-prompt", "32", "--n-gen", "8", "--repetitions", "1", "--json"])
+    result = CliRunner().invoke(
+        cli, ["bench", "llm", "--n-prompt", "32", "--n-gen", "8", "--repetitions", "1", "--json"]
+    )
     assert result.exit_code == 0, result.output
     figures = json.loads(result.output)
     assert figures["model"] == "smollm2-135m" and figures["bare_gen_tps"] > 0

@@ -41,15 +41,15 @@ def invoke(*args: str, env: dict | None = None):
     return CliRunner().invoke(cli, list(args), env=env)
 
 
-def run_process(*args: str, home: Path | None = None, extra_env: dict | None = None,
-                prefix: list[str] | None = None) -> subprocess.CompletedProcess:
+def run_process(
+    *args: str, home: Path | None = None, extra_env: dict | None = None, prefix: list[str] | None = None
+) -> subprocess.CompletedProcess:
     """The real command as a process, killed after HANG_LIMIT_S (a hang fails the test)."""
     env = {**os.environ, **(extra_env or {})}
     if home is not None:
         env["SCHOLAR_TUI_HOME"] = str(home)
     command = [sys.executable, "-c", "from scholar_tui.app.cli import main; main()", *args]
-    return subprocess.run([*(prefix or []), *command], capture_output=True, text=True, env=env,
-                          timeout=HANG_LIMIT_S)
+    return subprocess.run([*(prefix or []), *command], capture_output=True, text=True, env=env, timeout=HANG_LIMIT_S)
 
 
 def one_line_process_failure(result: subprocess.CompletedProcess) -> str:
@@ -71,15 +71,18 @@ def hashing_embedder(monkeypatch):
 NESTED_TOML = "a = " + "[" * 2000 + "]" * 2000 + "\n"
 
 
-@pytest.mark.parametrize("spoil, command, env, expected", [
-    ("directory", ["config", "show"], {}, "is a directory, not a file"),
-    ("directory", ["config", "set", "llm.n_ctx", "1024"], {}, "is a directory, not a file"),
-    ("invalid", ["config", "set", "llm.n_ctx", "1024"], {}, "not valid TOML"),
-    ("scalar section", ["config", "show"], {"SCHOLAR_TUI_LLM__MODEL": "x"}, "setting llm: must be a table"),
-    ("scalar section", ["config", "set", "llm.n_ctx", "1024"], {}, "setting llm: must be a table"),
-    ("nested", ["config", "show"], {}, "nested too deeply"),
-    ("nested", ["config", "set", "llm.n_ctx", "1024"], {}, "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "spoil, command, env, expected",
+    [
+        ("directory", ["config", "show"], {}, "is a directory, not a file"),
+        ("directory", ["config", "set", "llm.n_ctx", "1024"], {}, "is a directory, not a file"),
+        ("invalid", ["config", "set", "llm.n_ctx", "1024"], {}, "not valid TOML"),
+        ("scalar section", ["config", "show"], {"SCHOLAR_TUI_LLM__MODEL": "x"}, "setting llm: must be a table"),
+        ("scalar section", ["config", "set", "llm.n_ctx", "1024"], {}, "setting llm: must be a table"),
+        ("nested", ["config", "show"], {}, "nested too deeply"),
+        ("nested", ["config", "set", "llm.n_ctx", "1024"], {}, "not valid TOML"),
+    ],
+)
 def test_a_broken_config_file_is_one_line(where, spoil, command, env, expected):
     path = where.config_file
     if spoil == "directory":
@@ -115,11 +118,14 @@ def test_config_set_writes_through_a_symlinked_config_file(where, tmp_path):
 
 
 # -- 8. a broken home ----------------------------------------------------------------------------
-@pytest.mark.parametrize("home, expected", [
-    ("file", "is a file, not a folder"),
-    ("/proc/self", "cannot create the folder"),
-    ("newline", "control character"),
-])
+@pytest.mark.parametrize(
+    "home, expected",
+    [
+        ("file", "is a file, not a folder"),
+        ("/proc/self", "cannot create the folder"),
+        ("newline", "control character"),
+    ],
+)
 @pytest.mark.parametrize("command", [["library", "stats"], ["config", "show"], ["import", "bibtex", str(SAMPLE_BIB)]])
 def test_a_home_that_cannot_be_one_is_one_line(tmp_path, home, expected, command):
     if home == "/proc/self" and command[0] == "config":
@@ -165,14 +171,24 @@ def filled(where, hashing_embedder):
     return where
 
 
-@pytest.mark.parametrize("how, expected", [
-    ("truncated", "database disk image is malformed"),
-    ("garbage", "file is not a database"),
-    ("directory", "is a directory, not a file"),
-    ("papers missing", "papers"),
-])
-@pytest.mark.parametrize("command", [["library", "stats"], ["library", "search", "polynomials"],
-                                     ["import", "bibtex", str(SAMPLE_BIB)], ["ask", "Who wrote about roots?"]])
+@pytest.mark.parametrize(
+    "how, expected",
+    [
+        ("truncated", "database disk image is malformed"),
+        ("garbage", "file is not a database"),
+        ("directory", "is a directory, not a file"),
+        ("papers missing", "papers"),
+    ],
+)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["library", "stats"],
+        ["library", "search", "polynomials"],
+        ["import", "bibtex", str(SAMPLE_BIB)],
+        ["ask", "Who wrote about roots?"],
+    ],
+)
 def test_a_damaged_database_is_one_line_naming_the_file_and_what_to_do(filled, how, expected, command):
     spoil_database(filled, how)
     line = one_line_failure(invoke(*command))
@@ -212,9 +228,14 @@ def test_a_read_only_data_folder_is_one_line_from_every_command(filled):
     probe = subprocess.run(["unshare", "-m", "sh", "-c", f"{mount} && ! touch '{data}/probe'"], capture_output=True)
     if probe.returncode != 0:
         pytest.skip("cannot mount a read-only folder here (needs unshare -m and mount)")
-    for command in (["library", "stats"], ["library", "search", "polynomials"], ["import", "bibtex", str(SAMPLE_BIB)],
-                    ["logs"], ["conf", "list"]):
-        script = f"{mount} && exec \"$@\""
+    for command in (
+        ["library", "stats"],
+        ["library", "search", "polynomials"],
+        ["import", "bibtex", str(SAMPLE_BIB)],
+        ["logs"],
+        ["conf", "list"],
+    ):
+        script = f'{mount} && exec "$@"'
         result = run_process(*command, prefix=["unshare", "-m", "sh", "-c", script, "sh"])
         line = one_line_process_failure(result)
         assert f"the data folder {data} is read-only" in line and "make it writable" in line
@@ -228,12 +249,15 @@ def test_doctor_repair_says_what_it_cannot_fix(filled):
 
 
 # -- 9. special files are refused by their kind, without being opened ---------------------------
-@pytest.mark.parametrize("command, special, kind", [
-    (["import", "bibtex"], "fifo", "a FIFO"),
-    (["import", "unarxive"], "/dev/null", "a character device"),
-    (["import", "openalex"], "/dev/zero", "a character device"),
-    (["conf", "import"], "fifo", "a FIFO"),
-])
+@pytest.mark.parametrize(
+    "command, special, kind",
+    [
+        (["import", "bibtex"], "fifo", "a FIFO"),
+        (["import", "unarxive"], "/dev/null", "a character device"),
+        (["import", "openalex"], "/dev/zero", "a character device"),
+        (["conf", "import"], "fifo", "a FIFO"),
+    ],
+)
 def test_special_files_are_refused_by_kind_without_hanging(where, tmp_path, command, special, kind):
     if special == "fifo":
         path = tmp_path / "records.json"
@@ -248,12 +272,18 @@ def test_special_files_are_refused_by_kind_without_hanging(where, tmp_path, comm
 HUGE = "9" * 5000
 
 
-@pytest.mark.parametrize("command, name, content", [
-    (["conf", "import"], "site.json", '{"ICML": {"Dates": {"deadline": %s}}}' % HUGE),
-    (["import", "openalex"], "works.json",
-     '{"results": [{"id": "https://openalex.org/W1", "cited_by_count": %s}]}' % HUGE),
-    (["import", "openalex"], "works.jsonl", '{"id": "https://openalex.org/W1", "cited_by_count": %s}\n' % HUGE),
-])
+@pytest.mark.parametrize(
+    "command, name, content",
+    [
+        (["conf", "import"], "site.json", '{"ICML": {"Dates": {"deadline": %s}}}' % HUGE),
+        (
+            ["import", "openalex"],
+            "works.json",
+            '{"results": [{"id": "https://openalex.org/W1", "cited_by_count": %s}]}' % HUGE,
+        ),
+        (["import", "openalex"], "works.jsonl", '{"id": "https://openalex.org/W1", "cited_by_count": %s}\n' % HUGE),
+    ],
+)
 def test_a_number_of_over_4300_digits_is_one_line(where, tmp_path, command, name, content):
     path = tmp_path / name
     path.write_text(content)
@@ -261,13 +291,16 @@ def test_a_number_of_over_4300_digits_is_one_line(where, tmp_path, command, name
     assert name in line and "4,300 digits" in line
 
 
-@pytest.mark.parametrize("command", [
-    ["library", "search", "x", "--limit", "-5"],
-    ["library", "search", "x", "--limit", "0"],
-    ["prompt", "hi", "--max-tokens", "-1"],
-    ["conf", "ask", "ICML", "when?", "-k", "-3"],
-    ["logs", "--limit", "-1"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["library", "search", "x", "--limit", "-5"],
+        ["library", "search", "x", "--limit", "0"],
+        ["prompt", "hi", "--max-tokens", "-1"],
+        ["conf", "ask", "ICML", "when?", "-k", "-3"],
+        ["logs", "--limit", "-1"],
+    ],
+)
 def test_numeric_options_outside_their_range_are_refused(where, command):
     result = invoke(*command)
     assert result.exit_code == 2 and "is not in the range" in result.output, result.output
@@ -290,4 +323,3 @@ def test_stats_do_not_count_an_index_of_papers_the_database_no_longer_has(filled
     assert stats["papers"] == 0 and stats["indexed_for_search"] == 0 and stats["search_index_extra"] == 4
     text = invoke("library", "stats").output
     assert "indexed for search   0  (stale: 4 indexed papers no longer in the library" in text
-

@@ -96,7 +96,9 @@ def test_doctor_fails_clearly_on_a_missing_model(monkeypatch):
 
 @pytest.mark.llm
 def test_prompt_streams_and_logs(where):
-    result = run("prompt", "Is water wet? Answer True or False.", "--choices", "True,False", "--logprobs", "3", "--json")
+    result = run(
+        "prompt", "Is water wet? Answer True or False.", "--choices", "True,False", "--logprobs", "3", "--json"
+    )
     assert result.exit_code == 0, result.output
     record = json.loads(result.output)
     assert record["response"] in ("True", "False")

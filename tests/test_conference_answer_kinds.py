@@ -9,30 +9,43 @@ question's evidence is given by hand (what retrieval found), so each test states
 from __future__ import annotations
 
 from scholar_tui.core.answer_kind import is_abstain
-from scholar_tui.core.conference.answer import answer_question
 from scholar_tui.core.conference import kinds
+from scholar_tui.core.conference.answer import answer_question
 from scholar_tui.core.conference.kinds import node_evidence
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree, tree_from_data
 
-SITE = {"Conf2030": {
-    "Dates": {"Meeting Dates": {"date": "Sun Jul 23rd through Sat the 29th, 2030",
-                                "location": "the Harbour Convention Centre",
-                                "Sessions": [{"Session": "Tutorials", "Start Date": "Mon Jul 24th"},
-                                             {"Session": "Workshops", "Start Date": "Fri Jul 28th"}]}},
-    "Help": {"Contact": {"Address": {"Attn": "Jo Bloggs", "location": "12 Office Street, Springfield",
-                                     "Phone": "555-0100"}}},
-    "Program": {
-        "Keynote Speakers": [
-            {"speaker": {"name": "Ada Lovelace", "bio": "Analyst."}, "title": "Engines that think"},
-            {"speaker": {"name": "Alan Turing", "bio": "Mathematician."}, "title": "Machines that learn"},
-            {"speaker": {"name": "Grace Hopper", "bio": "Admiral."}, "title": "Compilers for everyone"},
-        ],
-        "Workshops": [{"type": "Workshop on Graph Learning", "duration": "Half Day"},
-                      {"type": "Workshop on Causal Inference", "duration": "Full Day"}],
-    },
-    "Registration": {"Pricing": ["Student", "Workshops", "$200.00 USD", "Regular", "Workshops", "$400.00 USD"]},
-}}
+SITE = {
+    "Conf2030": {
+        "Dates": {
+            "Meeting Dates": {
+                "date": "Sun Jul 23rd through Sat the 29th, 2030",
+                "location": "the Harbour Convention Centre",
+                "Sessions": [
+                    {"Session": "Tutorials", "Start Date": "Mon Jul 24th"},
+                    {"Session": "Workshops", "Start Date": "Fri Jul 28th"},
+                ],
+            }
+        },
+        "Help": {
+            "Contact": {
+                "Address": {"Attn": "Jo Bloggs", "location": "12 Office Street, Springfield", "Phone": "555-0100"}
+            }
+        },
+        "Program": {
+            "Keynote Speakers": [
+                {"speaker": {"name": "Ada Lovelace", "bio": "Analyst."}, "title": "Engines that think"},
+                {"speaker": {"name": "Alan Turing", "bio": "Mathematician."}, "title": "Machines that learn"},
+                {"speaker": {"name": "Grace Hopper", "bio": "Admiral."}, "title": "Compilers for everyone"},
+            ],
+            "Workshops": [
+                {"type": "Workshop on Graph Learning", "duration": "Half Day"},
+                {"type": "Workshop on Causal Inference", "duration": "Full Day"},
+            ],
+        },
+        "Registration": {"Pricing": ["Student", "Workshops", "$200.00 USD", "Regular", "Workshops", "$400.00 USD"]},
+    }
+}
 
 
 def _tree() -> Tree:
@@ -64,8 +77,11 @@ def test_where_is_answered_by_the_location_beside_the_dates_not_by_the_dates():
 
 def test_the_conference_location_is_the_site_s_own_not_the_organisers_office():
     """Before: the contact page's address, the best path."""
-    answered = _ask("What is the location of the conference?", "Address»location»12 Office Street, Springfield",
-                    "Meeting Dates»date»Sun Jul 23rd through Sat the 29th, 2030")
+    answered = _ask(
+        "What is the location of the conference?",
+        "Address»location»12 Office Street, Springfield",
+        "Meeting Dates»date»Sun Jul 23rd through Sat the 29th, 2030",
+    )
     assert answered.answer == "the Harbour Convention Centre"
 
 
@@ -106,6 +122,8 @@ def test_which_lists_the_records_of_the_named_node_not_a_price_table():
 
 def test_a_topic_the_site_never_mentions_is_said_plainly(monkeypatch):
     monkeypatch.setattr(kinds, "MIN_VOCABULARY", 0)  # this site is small; ICML's says ~9,000 words
-    answered = _ask("Is there free Wi-Fi at the convention centre?", "Meeting Dates»location»the Harbour Convention Centre")
+    answered = _ask(
+        "Is there free Wi-Fi at the convention centre?", "Meeting Dates»location»the Harbour Convention Centre"
+    )
     assert answered.answer == "Conf2030's site data has no mention of “Wi-Fi”."
     assert is_abstain(answered.answer) and answered.cited == []

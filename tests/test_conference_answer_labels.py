@@ -15,29 +15,42 @@ from scholar_tui.core.conference.kinds import node_evidence
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree, tree_from_data
 
-SITE = {"Conf2031": {
-    "Awards": [
-        {"type": "Best Reviewer -- Main Track", "name": "Jo Reviewer", "institution": "Somewhere University"},
-        {"type": "Best Student Paper -- Main Track", "prize": "1000 USD", "title": "Graphs that Grow",
-         "authors": ["Sam Student"]},
-        {"type": "Best Paper -- Main Track", "prize": "2000 USD", "title": "Rules that Reason",
-         "authors": ["Pat Author"]},
-    ],
-    "Sponsorships": {"Gold": {"description": "Opportunity to be named as sponsor of one of the best paper awards "
-                                            "and a talk before each keynote session"}},
-    "Program": {
-        "Keynote Speakers": [
-            {"Ethics for Machines": {"speaker": {"name": "Ada Lovelace", "bio": "Analyst."}}},
-            {"Engines of Thought": {"speaker": {"name": "Alan Turing", "bio": "Mathematician."}}},
+SITE = {
+    "Conf2031": {
+        "Awards": [
+            {"type": "Best Reviewer -- Main Track", "name": "Jo Reviewer", "institution": "Somewhere University"},
+            {
+                "type": "Best Student Paper -- Main Track",
+                "prize": "1000 USD",
+                "title": "Graphs that Grow",
+                "authors": ["Sam Student"],
+            },
+            {
+                "type": "Best Paper -- Main Track",
+                "prize": "2000 USD",
+                "title": "Rules that Reason",
+                "authors": ["Pat Author"],
+            },
         ],
-        "Panel": [{"type": "Panel 1", "title": "Graphs in Industry", "Moderator": "Kim Host"}],
-        "Schedule": {"Time Zone Converter": "https://time.example.org/?zone=cst",
-                     "CST": "China Standard Time"},
-        "Proceedings": "The proceedings are at https://publisher.example.org/conf2031 for all attendees.",
-    },
-    "Organization": [{"name": "Lee Editor", "type": "Proceedings Chair"}],
-    "Registration": {"Rates": {"Regular": {"type": "Regular", "price": "$100 USD"}}},
-}}
+        "Sponsorships": {
+            "Gold": {
+                "description": "Opportunity to be named as sponsor of one of the best paper awards "
+                "and a talk before each keynote session"
+            }
+        },
+        "Program": {
+            "Keynote Speakers": [
+                {"Ethics for Machines": {"speaker": {"name": "Ada Lovelace", "bio": "Analyst."}}},
+                {"Engines of Thought": {"speaker": {"name": "Alan Turing", "bio": "Mathematician."}}},
+            ],
+            "Panel": [{"type": "Panel 1", "title": "Graphs in Industry", "Moderator": "Kim Host"}],
+            "Schedule": {"Time Zone Converter": "https://time.example.org/?zone=cst", "CST": "China Standard Time"},
+            "Proceedings": "The proceedings are at https://publisher.example.org/conf2031 for all attendees.",
+        },
+        "Organization": [{"name": "Lee Editor", "type": "Proceedings Chair"}],
+        "Registration": {"Rates": {"Regular": {"type": "Regular", "price": "$100 USD"}}},
+    }
+}
 
 
 def _tree() -> Tree:
@@ -58,14 +71,20 @@ def _ask(question: str, *path_ends: str):
 
 def test_a_prize_s_winner_is_the_record_whose_category_names_every_word_of_the_prize():
     """Before: the reviewer award's winner ("Jo Reviewer"), whose category shares "best" and "main track"."""
-    answered = _ask("Who won the best paper award in the main track?", "Gold»description»" + SITE["Conf2031"][
-        "Sponsorships"]["Gold"]["description"], "type»Best Reviewer -- Main Track")
+    answered = _ask(
+        "Who won the best paper award in the main track?",
+        "Gold»description»" + SITE["Conf2031"]["Sponsorships"]["Gold"]["description"],
+        "type»Best Reviewer -- Main Track",
+    )
     assert answered.answer == "Rules that Reason"
 
 
 def test_the_fewest_other_words_pick_the_prize_and_another_prize_is_not_its_winner():
-    answered = _ask("Who won the best student paper award?", "type»Best Reviewer -- Main Track",
-                    "type»Best Student Paper -- Main Track")
+    answered = _ask(
+        "Who won the best student paper award?",
+        "type»Best Reviewer -- Main Track",
+        "type»Best Student Paper -- Main Track",
+    )
     assert answered.answer == "Graphs that Grow"
     answered = _ask("Who won the best poster award?", "type»Best Reviewer -- Main Track")
     assert is_abstain(answered.answer) and answered.operation == "abstain"
@@ -73,8 +92,11 @@ def test_the_fewest_other_words_pick_the_prize_and_another_prize_is_not_its_winn
 
 def test_a_title_is_read_from_the_record_that_holds_the_person_named_not_from_a_description():
     """Before: the sponsorship description that mentions "keynote" (the best path)."""
-    answered = _ask("What is the title of Ada Lovelace's keynote?", "Gold»description»" + SITE["Conf2031"][
-        "Sponsorships"]["Gold"]["description"], "speaker»name»Ada Lovelace")
+    answered = _ask(
+        "What is the title of Ada Lovelace's keynote?",
+        "Gold»description»" + SITE["Conf2031"]["Sponsorships"]["Gold"]["description"],
+        "speaker»name»Ada Lovelace",
+    )
     assert answered.answer == "Ethics for Machines"
 
 
@@ -94,13 +116,19 @@ def test_a_yes_must_rest_on_evidence_about_what_was_asked():
 
 def test_where_can_i_find_is_answered_by_a_link_about_the_thing_not_a_role():
     """Before: the proceedings chair's role, "Proceedings Chair" (the best path)."""
-    answered = _ask("Where can I find the proceedings?", "Lee Editor»type»Proceedings Chair",
-                    "Program»Proceedings»The proceedings are at https://publisher.example.org/conf2031 for all attendees.")
+    answered = _ask(
+        "Where can I find the proceedings?",
+        "Lee Editor»type»Proceedings Chair",
+        "Program»Proceedings»The proceedings are at https://publisher.example.org/conf2031 for all attendees.",
+    )
     assert "https://publisher.example.org/conf2031" in answered.answer
 
 
 def test_a_bare_link_does_not_answer_a_question_that_asks_no_link():
     """Before: the time-zone converter's address."""
-    answered = _ask("Which time zone is the program in?", "Time Zone Converter»https://time.example.org/?zone=cst",
-                    "Schedule»CST»China Standard Time")
+    answered = _ask(
+        "Which time zone is the program in?",
+        "Time Zone Converter»https://time.example.org/?zone=cst",
+        "Schedule»CST»China Standard Time",
+    )
     assert answered.answer == "China Standard Time"

@@ -10,32 +10,44 @@ from scholar_tui.core.conference.values import find_amounts, find_dates, format_
 
 from .conftest import ScriptedLLM
 
-TREE = tree_from_data({"CONF2025": {
-    "Dates": {"Important Dates": {
-        "Abstract registration": "March 3, 2025",
-        "Full paper submission": "March 10, 2025",
-        "Notification to authors": "May 20, 2025",
-        "Camera-ready": "June 1, 2025",
-    }},
-    "Program": {"Keynote Speakers": [
-        {"name": "Ada Lovelace", "talk": "Engines of thought"},
-        {"name": "Alan Turing", "talk": "Can machines think?"},
-        {"name": "Grace Hopper", "talk": "Compilers for everyone"},
-    ]},
-    "Sponsorship": {"Packages": [
-        {"level": "Diamond", "price": "$20,000"},
-        {"level": "Platinum", "price": "$15,000"},
-        {"level": "Gold", "price": "$8,000"},
-    ]},
-    "Attend": {
-        "Virtual attendance": "Remote attendance is possible through the virtual platform.",
-        "Visa": "The conference does not provide visa support letters.",
-    },
-    "Organization": {"Program Committee": [
-        {"name": "Jane Doe", "affiliation": "University of Somewhere, Norway"},
-        {"name": "John Roe", "affiliation": "Example Labs, Chile"},
-    ]},
-}})
+TREE = tree_from_data(
+    {
+        "CONF2025": {
+            "Dates": {
+                "Important Dates": {
+                    "Abstract registration": "March 3, 2025",
+                    "Full paper submission": "March 10, 2025",
+                    "Notification to authors": "May 20, 2025",
+                    "Camera-ready": "June 1, 2025",
+                }
+            },
+            "Program": {
+                "Keynote Speakers": [
+                    {"name": "Ada Lovelace", "talk": "Engines of thought"},
+                    {"name": "Alan Turing", "talk": "Can machines think?"},
+                    {"name": "Grace Hopper", "talk": "Compilers for everyone"},
+                ]
+            },
+            "Sponsorship": {
+                "Packages": [
+                    {"level": "Diamond", "price": "$20,000"},
+                    {"level": "Platinum", "price": "$15,000"},
+                    {"level": "Gold", "price": "$8,000"},
+                ]
+            },
+            "Attend": {
+                "Virtual attendance": "Remote attendance is possible through the virtual platform.",
+                "Visa": "The conference does not provide visa support letters.",
+            },
+            "Organization": {
+                "Program Committee": [
+                    {"name": "Jane Doe", "affiliation": "University of Somewhere, Norway"},
+                    {"name": "John Roe", "affiliation": "Example Labs, Chile"},
+                ]
+            },
+        }
+    }
+)
 
 
 def evidence(*texts: str) -> list[EvidencePath]:
@@ -59,7 +71,9 @@ def test_question_forms_are_read_from_general_wording():
 
 
 def test_count_counts_the_children_of_the_node_the_question_names():
-    answer = compute_answer("How many keynote speakers are there?", evidence("Ada Lovelace", "Engines of thought"), TREE)
+    answer = compute_answer(
+        "How many keynote speakers are there?", evidence("Ada Lovelace", "Engines of thought"), TREE
+    )
     # cites every evidence path inside the list it counted (both found records are keynotes)
     assert (answer.text, answer.operation, answer.cited) == ("3 keynote speakers", "count", [1, 2])
 
@@ -86,19 +100,27 @@ def test_yes_no_with_the_supporting_path():
     # the verdict with the sentence it rests on, when that shares the question's words
     assert (visa.text, visa.operation) == ("No, the conference does not provide visa support letters.", "yes_no")
     # "the same?" compares the values of the section: the packages cost different amounts
-    same = compute_answer("Is the price the same for every sponsorship package?", evidence("Diamond»price»$20,000"), TREE)
+    same = compute_answer(
+        "Is the price the same for every sponsorship package?", evidence("Diamond»price»$20,000"), TREE
+    )
     assert same.text == "No" and same.cited == [1]
     # a record found by the thing the question names: yes, and who
     who = compute_answer("Is anyone on the committee from Example Labs, Chile?", evidence("Example Labs, Chile"), TREE)
     assert who.text == "Yes, John Roe"
 
 
-FAQ = tree_from_data({"FAQ2025": {"Authors": {
-    "Code": "Authors are encouraged to submit code to foster reproducibility.",
-    "Remote": "Presenters who would otherwise not be able to travel may attend and present remotely.",
-    "Visa": "No. Please check the registration page for visa letters.",
-    "Pages": "Submitted papers can be up to eight pages long.",
-}}})
+FAQ = tree_from_data(
+    {
+        "FAQ2025": {
+            "Authors": {
+                "Code": "Authors are encouraged to submit code to foster reproducibility.",
+                "Remote": "Presenters who would otherwise not be able to travel may attend and present remotely.",
+                "Visa": "No. Please check the registration page for visa letters.",
+                "Pages": "Submitted papers can be up to eight pages long.",
+            }
+        }
+    }
+)
 
 
 def _faq(question: str, text: str):
@@ -117,7 +139,9 @@ def test_yes_no_reads_restrictions_negation_scope_and_stated_verdicts():
     assert _faq("Can presenters present remotely?", remote).text.startswith("Yes,")
     assert _faq("Are presenters able to travel?", remote).text.startswith("No,")
     # a FAQ answer that starts "No." decides, whatever its next sentence says
-    assert _faq("Does the conference provide visa letters?", "No. Please check the registration page for visa letters.").text.startswith("No")
+    assert _faq(
+        "Does the conference provide visa letters?", "No. Please check the registration page for visa letters."
+    ).text.startswith("No")
     # a sentence sharing fewer than two of the question's words is not pasted beside the verdict (it shares one,
     # "page": one sharing none is no support at all, see test_conference_answer_labels)
     assert _faq("Is there a page limit?", "Submitted papers can be up to eight pages long.").text == "Yes"
@@ -143,24 +167,36 @@ def _one_leaf_answer(question: str, text: str):
 
 def test_a_value_is_cut_out_of_a_long_text_for_when_questions():
     # the date's own sentence answers when it is short enough to read ...
-    answer = _one_leaf_answer("When does early registration end?",
-                              "Registration opens for all attendees on the website in spring. The early rate is "
-                              "available until Feb 16 '23 (Anywhere on Earth).")
-    assert answer.text == "The early rate is available until Feb 16 '23 (Anywhere on Earth)." and answer.operation == "value"
+    answer = _one_leaf_answer(
+        "When does early registration end?",
+        "Registration opens for all attendees on the website in spring. The early rate is "
+        "available until Feb 16 '23 (Anywhere on Earth).",
+    )
+    assert (
+        answer.text == "The early rate is available until Feb 16 '23 (Anywhere on Earth)."
+        and answer.operation == "value"
+    )
     # ... and the date alone when its sentence is a paragraph
-    long_sentence = ("Registration opens for all attendees, presenters, volunteers, exhibitors and sponsors on the "
-                     "conference website in the spring of the year, and the early rate, which covers the main "
-                     "conference and the workshops, is available until Feb 16 '23 (Anywhere on Earth) for everyone.")
+    long_sentence = (
+        "Registration opens for all attendees, presenters, volunteers, exhibitors and sponsors on the "
+        "conference website in the spring of the year, and the early rate, which covers the main "
+        "conference and the workshops, is available until Feb 16 '23 (Anywhere on Earth) for everyone."
+    )
     answer = _one_leaf_answer("When does early registration end?", long_sentence)
     assert answer.text == "Feb 16 '23" and answer.operation == "value"
 
 
 def test_a_long_value_is_cut_to_the_sentence_that_says_it_most_directly():
-    text = ("Due to the uncertainty of travel this year, the conference will be run in a hybrid format, and "
-            "participants, presenters and organisers are welcome to join on site or from home as they prefer. "
-            "The conference will be run on Zoom. Registered participants will receive the link for joining "
-            "two days before the start.")
-    assert _one_leaf_answer("What platform will the conference be run on?", text).text == "The conference will be run on Zoom."
+    text = (
+        "Due to the uncertainty of travel this year, the conference will be run in a hybrid format, and "
+        "participants, presenters and organisers are welcome to join on site or from home as they prefer. "
+        "The conference will be run on Zoom. Registered participants will receive the link for joining "
+        "two days before the start."
+    )
+    assert (
+        _one_leaf_answer("What platform will the conference be run on?", text).text
+        == "The conference will be run on Zoom."
+    )
 
 
 def test_of_several_dates_the_one_whose_headings_the_question_names():
@@ -173,9 +209,15 @@ def test_of_several_dates_the_one_whose_headings_the_question_names():
 
 def test_value_parsers():
     assert [found.day.isoformat() for found in find_dates("from Jul 23rd, 2023 to 2023-07-29 and 3 August 2023")] == [
-        "2023-07-23", "2023-07-29", "2023-08-03"]
+        "2023-07-23",
+        "2023-07-29",
+        "2023-08-03",
+    ]
     assert [(amount.value, amount.currency) for amount in find_amounts("$1,200 or USD 75.00 or 30 €")] == [
-        (1200.0, "$"), (75.0, "$"), (30.0, "€")]
+        (1200.0, "$"),
+        (75.0, "$"),
+        (30.0, "€"),
+    ]
     fee = find_amounts("Tutorials: $75.00 USD")[0]
     assert fee.text == "$75.00 USD" and format_amount(1365, fee) == "$1,365.00 USD"
 
@@ -194,12 +236,23 @@ def test_an_unknown_answer_mode_is_refused():
 
 
 def test_a_run_of_paragraphs_under_one_heading_is_answered_whole():
-    tree = tree_from_data({"C": {"Registration": {"How to cancel part of my registration": [
-        "Click My Stuff in the navigation bar.", "Under Registration history click the current year.",
-        "Click Register and unselect the parts you want to cancel."]}}})
+    tree = tree_from_data(
+        {
+            "C": {
+                "Registration": {
+                    "How to cancel part of my registration": [
+                        "Click My Stuff in the navigation bar.",
+                        "Under Registration history click the current year.",
+                        "Click Register and unselect the parts you want to cancel.",
+                    ]
+                }
+            }
+        }
+    )
     leaf = [node for node in tree.leaves()][2]
     path = leaf_path(tree, leaf)
-    answer = compute_answer("How can I cancel part of my registration?",
-                            [EvidencePath(1, leaf.id, path.text, path.value, "", 1.0)], tree)
+    answer = compute_answer(
+        "How can I cancel part of my registration?", [EvidencePath(1, leaf.id, path.text, path.value, "", 1.0)], tree
+    )
     assert answer.text.startswith("Click My Stuff in the navigation bar. Under Registration history")
     assert answer.text.endswith("unselect the parts you want to cancel.") and answer.cited == [1]

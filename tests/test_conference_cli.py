@@ -52,8 +52,16 @@ def test_ask_with_the_model_choosing_among_the_top_paths(fast_embedder, monkeypa
     llm = ScriptedLLM("2")
     monkeypatch.setattr("scholar_tui.models.load_llm", lambda settings, where=None: llm)
     run("conf", "import", str(TINY_DIR / "TINY2024.json"))
-    result = run("conf", "ask", "TINY2024", "How much is virtual registration for ACM members?", "--method", "path",
-                 "--answerer", "choose")
+    result = run(
+        "conf",
+        "ask",
+        "TINY2024",
+        "How much is virtual registration for ACM members?",
+        "--method",
+        "path",
+        "--answerer",
+        "choose",
+    )
     assert result.exit_code == 0, result.output
     evidence = [line for line in result.output.splitlines() if line[2:5] == "2. "]
     assert "scripted chose path 2" in result.output
@@ -80,7 +88,11 @@ def test_eval_on_the_tiny_directory_counts_types_and_unresolved_evidence(fast_em
     path = report["methods"][1]
     by_type = {row["question_type"]: row for row in path["by_type"]}
     assert {kind: row["questions"] for kind, row in by_type.items()} == {
-        "extraction_atomic": 2, "extraction_complex": 1, "reasoning_atomic": 1, "reasoning_complex": 2}
+        "extraction_atomic": 2,
+        "extraction_complex": 1,
+        "reasoning_atomic": 1,
+        "reasoning_complex": 2,
+    }
     assert by_type["reasoning_complex"]["resolved"] == 1  # "Dress Code" is not in the tree
     rebuttal = next(row for row in path["rows"] if "rebuttal" in row["question"])
     assert rebuttal["answer"] == "March 19, 2024" and rebuttal["f1"] == 1.0 and rebuttal["hit_at_1"]
@@ -117,10 +129,20 @@ def test_eval_on_real_icml(fast_embedder, shared_data):
     lines = result.stdout.splitlines()  # progress, on a slow machine, goes to stderr
     assert "describer structural" in lines[0]
     assert "index: 4715 paths" in result.output  # ConferenceQA's Table 1 gives ICML2023 4715 paths
-    rows = {line.split()[0]: line.split() for line in lines if line.split() and line.split()[0] in (
-        "extraction_atomic", "extraction_complex", "reasoning_atomic", "reasoning_complex", "all")}
+    rows = {
+        line.split()[0]: line.split()
+        for line in lines
+        if line.split()
+        and line.split()[0]
+        in ("extraction_atomic", "extraction_complex", "reasoning_atomic", "reasoning_complex", "all")
+    }
     assert {kind: int(row[1]) for kind, row in rows.items()} == {
-        "extraction_atomic": 31, "extraction_complex": 27, "reasoning_atomic": 18, "reasoning_complex": 19, "all": 95}
+        "extraction_atomic": 31,
+        "extraction_complex": 27,
+        "reasoning_atomic": 18,
+        "reasoning_complex": 19,
+        "all": 95,
+    }
     assert rows["all"][-1] == "95/95"  # every `from` of ICML resolves to a tree node
     assert 0.0 < float(rows["all"][6]) <= 100.0  # STAR's hit@5 is measured and reported
     report = json.loads(run("conf", "eval", str(directory), "--json").output)
@@ -132,17 +154,27 @@ def test_eval_runs_a_person_set_beside_the_usual_figures(fast_embedder, tmp_path
     """Right / wrong / abstained of a person's questions, in the same run as F1 and hit@k (text and --json);
     only the part asked for is run (the held-out quarter stays aside)."""
     person = tmp_path / "person.jsonl"
-    person.write_text("\n".join(json.dumps(row) for row in [
-        {"question": "Where is TINY 2024 taking place?", "expect": ["Lisbon"], "held_out": False},
-        {"question": "When is the paper submission deadline?", "expect": ["January 31"], "held_out": False},
-        {"question": "How much is the gala dinner?", "expect": ["$999"], "held_out": False},
-        {"question": "Who are the program chairs?", "expect": ["Grace Hopper"], "held_out": True},
-    ]) + "\n", encoding="utf-8")
+    person.write_text(
+        "\n".join(
+            json.dumps(row)
+            for row in [
+                {"question": "Where is TINY 2024 taking place?", "expect": ["Lisbon"], "held_out": False},
+                {"question": "When is the paper submission deadline?", "expect": ["January 31"], "held_out": False},
+                {"question": "How much is the gala dinner?", "expect": ["$999"], "held_out": False},
+                {"question": "Who are the program chairs?", "expect": ["Grace Hopper"], "held_out": True},
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     result = run("conf", "eval", str(TINY_DIR), "--person-set", str(person))
     assert result.exit_code == 0, result.output
     assert "person-written (dev, 3 questions): right 2 (67 %) · wrong 0 (0 %) · abstained 1 (33 %)" in result.output
     assert "abstained: How much is the gala dinner? → TINY2024's site data has no amount" in result.output
-    report = json.loads(run("conf", "eval", str(TINY_DIR), "--person-set", str(person), "--person-part", "held-out",
-                            "--json").output)
-    assert report["person"]["total"] == 1 and report["person"]["verdicts"][0]["question"] == "Who are the program chairs?"
+    report = json.loads(
+        run("conf", "eval", str(TINY_DIR), "--person-set", str(person), "--person-part", "held-out", "--json").output
+    )
+    assert (
+        report["person"]["total"] == 1 and report["person"]["verdicts"][0]["question"] == "Who are the program chairs?"
+    )
     assert report["methods"][0]["overall"]["questions"] > 0  # the usual figures, same run

@@ -4,7 +4,11 @@ import json
 from pathlib import Path
 
 from scholar_tui.core.conference.describe import (
-    LLMDescriber, StructuralDescriber, description_input, sibling_texts, star_prompt,
+    LLMDescriber,
+    StructuralDescriber,
+    description_input,
+    sibling_texts,
+    star_prompt,
 )
 from scholar_tui.core.conference.engine import open_conference
 from scholar_tui.core.conference.events import IndexBuilt
@@ -36,8 +40,9 @@ def test_structural_description_is_parent_description_path_and_siblings():
     text = StructuralDescriber().describe([item])[0]
     statement, context = text.split("\n")
     assert statement == "Attend › Registration › Pricing › ACM Members › Virtual: $300"
-    assert context == ("Alongside: type: ACM Members; In person: $700. "
-                       "Within: Attend › Registration › Pricing › ACM Members")
+    assert context == (
+        "Alongside: type: ACM Members; In person: $700. Within: Attend › Registration › Pricing › ACM Members"
+    )
     assert "ACM Members" in item.parent_description
 
 
@@ -46,7 +51,10 @@ def test_star_prompt_holds_path_siblings_and_parent_description():
     leaf = next(leaf for leaf in tree.leaves() if leaf.label == "Author rebuttal period ends")
     prompt = star_prompt(description_input(tree, leaf, "Important dates of TINY2024."))
     assert prompt.startswith("Turn the query path into one sentence")  # fixed prefix first
-    assert "Same-level nodes: Paper submission deadline: January 31, 2024; Notification of acceptance: May 1, 2024" in prompt
+    assert (
+        "Same-level nodes: Paper submission deadline: January 31, 2024; Notification of acceptance: May 1, 2024"
+        in prompt
+    )
     assert "Parent description: Important dates of TINY2024." in prompt
     assert "Query path: TINY2024»Dates»Important Dates»Author rebuttal period ends»March 19, 2024" in prompt
 
@@ -81,7 +89,9 @@ def test_a_changed_leaf_regenerates_only_what_depends_on_it(where, tmp_path):
     data = json.loads(TINY.read_text(encoding="utf-8-sig"))
     _built(open_conference(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber()))
     data["TINY2024"]["Attend"]["Venue"]["location"] = "Porto, Portugal"
-    rebuilt = _built(open_conference(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber()))
+    rebuilt = _built(
+        open_conference(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber())
+    )
     # the leaf itself and its one sibling (whose prompt lists the leaf's text) change; nothing else
     assert rebuilt.generated == 2 and rebuilt.cached == 47
     # re-embedded: the leaf's statement and its path; the sibling's statement line is unchanged

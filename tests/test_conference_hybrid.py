@@ -14,18 +14,40 @@ from .conference_fakes import ConceptEmbedder
 
 # Dense understands that a "get-together" is the "banquet" (a paraphrase no synonym list has),
 # but treats people's names as noise; BM25 matches the rare name exactly and knows no paraphrase.
-TREE = tree_from_data({"MEET2025": {
-    "Social Program": {"Banquet": "Wednesday evening at the harbour hall", "Excursion": "Thursday boat trip"},
-    "Organization": {"Program Committee": [
-        {"name": "Farahnaz Akrami", "affiliation": "University of Texas at Arlington, USA"},
-        {"name": "Renzo Angles", "affiliation": "Universidad de Talca, Chile"},
-    ]},
-    "Attend": {"Evening reception": "Tuesday evening at the museum", "Together app": "Download the Together app",
-               "Hotels": "Partner hotels are based downtown"},
-}})
+TREE = tree_from_data(
+    {
+        "MEET2025": {
+            "Social Program": {"Banquet": "Wednesday evening at the harbour hall", "Excursion": "Thursday boat trip"},
+            "Organization": {
+                "Program Committee": [
+                    {"name": "Farahnaz Akrami", "affiliation": "University of Texas at Arlington, USA"},
+                    {"name": "Renzo Angles", "affiliation": "Universidad de Talca, Chile"},
+                ]
+            },
+            "Attend": {
+                "Evening reception": "Tuesday evening at the museum",
+                "Together app": "Download the Together app",
+                "Hotels": "Partner hotels are based downtown",
+            },
+        }
+    }
+)
 # What the stand-in dense model understands: these words, as concepts (names mean nothing to it).
-CONCEPTS = {"banquet": 0, "get-together": 0, "dinner": 0, "affiliation": 1, "based": 1, "evening": 2, "tuesday": 3,
-            "wednesday": 4, "boat": 5, "app": 6, "museum": 7, "usa": 8, "chile": 9}
+CONCEPTS = {
+    "banquet": 0,
+    "get-together": 0,
+    "dinner": 0,
+    "affiliation": 1,
+    "based": 1,
+    "evening": 2,
+    "tuesday": 3,
+    "wednesday": 4,
+    "boat": 5,
+    "app": 6,
+    "museum": 7,
+    "usa": 8,
+    "chile": 9,
+}
 
 DENSE = RetrievalParts(lexical=False, query_expansion=False, tree=False)
 LEXICAL = RetrievalParts(dense=False, tree=False)
@@ -51,7 +73,9 @@ def test_lexical_and_dense_disagree_and_fusion_keeps_both_right(where):
     assert "Farahnaz" not in _top(engine, name, DENSE)[0]
     assert "Farahnaz Akrami" in _top(engine, name, LEXICAL)[0]
     # … and the fused ranking finds both evidence paths in its top 3
-    assert any(path.endswith("Banquet»Wednesday evening at the harbour hall") for path in _top(engine, paraphrase, STAR, 3))
+    assert any(
+        path.endswith("Banquet»Wednesday evening at the harbour hall") for path in _top(engine, paraphrase, STAR, 3)
+    )
     assert any("Farahnaz Akrami" in path for path in _top(engine, name, STAR, 3))
     # the path baseline is dense only, on raw paths
     assert PATH_BASELINE.vectors == "path" and not PATH_BASELINE.lexical
@@ -67,17 +91,23 @@ def test_sibling_rescore_brings_a_records_fields_together(where):
 
 
 def test_section_stage_lets_other_parts_of_the_tree_into_the_top_k(where):
-    tree = tree_from_data({"FEES2025": {
-        "Fees": {"Students fee": "$100", "Members fee": "$200", "Others fee": "$300"},
-        "Refunds": {"Policy": "Fees are refunded until May"},
-    }})
+    tree = tree_from_data(
+        {
+            "FEES2025": {
+                "Fees": {"Students fee": "$100", "Members fee": "$200", "Others fee": "$300"},
+                "Refunds": {"Policy": "Fees are refunded until May"},
+            }
+        }
+    )
     engine = open_conference(where, ConceptEmbedder({}))
     list(engine.build(tree, "test", StructuralDescriber()))
     lexical = RetrievalParts(dense=False, tree="")
     flat = [item.path for item in engine.search("FEES2025", "What are the fees?", k=3, parts=lexical)]
     assert all("»Fees»" in path for path in flat), flat
-    sections = [item.path for item in engine.search("FEES2025", "What are the fees?", k=3,
-                                                    parts=replace(lexical, tree="sections"))]
+    sections = [
+        item.path
+        for item in engine.search("FEES2025", "What are the fees?", k=3, parts=replace(lexical, tree="sections"))
+    ]
     assert sum("»Fees»" in path for path in sections) == 2 and any("»Refunds»" in path for path in sections)
     assert sections[:2] == flat[:2]  # the best stays first
 
@@ -108,12 +138,21 @@ def test_each_rankers_head_stays_in_the_top_k(where):
     without the heads rule, texts both rankers find middling push it out."""
     filler = {f"Note {number}": f"Item number {number} of the handbook" for number in range(30)}
     based = {f"Place {number}": f"Service {number} is based in hall {number}" for number in range(5)}
-    tree = tree_from_data({"MEET2025": {"Handbook": filler, "Places": based,
-                                        "People": [{"name": "Farahnaz Akrami", "team": "Organizers"}]}})
+    tree = tree_from_data(
+        {
+            "MEET2025": {
+                "Handbook": filler,
+                "Places": based,
+                "People": [{"name": "Farahnaz Akrami", "team": "Organizers"}],
+            }
+        }
+    )
     engine = open_conference(where, ConceptEmbedder({"based": 1}))
     list(engine.build(tree, "test", StructuralDescriber()))
     question = "Where is Farahnaz Akrami based?"
-    without = [item.path for item in engine.search("MEET2025", question, k=3, parts=replace(STAR, heads=False, tree=""))]
+    without = [
+        item.path for item in engine.search("MEET2025", question, k=3, parts=replace(STAR, heads=False, tree=""))
+    ]
     assert not any("Farahnaz" in path for path in without), without
     found = engine.search("MEET2025", question, k=3, parts=replace(STAR, tree=""))
     kept = [item.path for item in found]
@@ -130,12 +169,27 @@ def test_a_named_record_brings_the_field_asked_for(where):
     """ "What is X's homepage?" finds X's name; the record's "Home page" (no word of the question
     but its label, written apart) comes next. A record named by a value the question quotes brings
     its title field."""
-    tree = tree_from_data({"MEET2025": {"Organization": [
-        {"name": "Jane Doe", "role": "General Chair", "affiliation": "University of Somewhere, Nowhere",
-         "Home page": "https://jane.example.org/"},
-        {"name": "John Roe", "role": "Local Chair", "affiliation": "Institute of Elsewhere",
-         "Home page": "https://john.example.org/"},
-    ], "Venue": {"Home": "The homepage of the venue lists the rooms"}}})
+    tree = tree_from_data(
+        {
+            "MEET2025": {
+                "Organization": [
+                    {
+                        "name": "Jane Doe",
+                        "role": "General Chair",
+                        "affiliation": "University of Somewhere, Nowhere",
+                        "Home page": "https://jane.example.org/",
+                    },
+                    {
+                        "name": "John Roe",
+                        "role": "Local Chair",
+                        "affiliation": "Institute of Elsewhere",
+                        "Home page": "https://john.example.org/",
+                    },
+                ],
+                "Venue": {"Home": "The homepage of the venue lists the rooms"},
+            }
+        }
+    )
     engine = open_conference(where, ConceptEmbedder({}))
     list(engine.build(tree, "test", StructuralDescriber()))
     question = "What is the homepage of the General Chair, Jane Doe?"
@@ -146,7 +200,9 @@ def test_a_named_record_brings_the_field_asked_for(where):
     assert fields[1].endswith("Jane Doe»Home page»https://jane.example.org/"), fields
     assert found[1].kept == "the field the question asks of a record it names"
     quoted = [item.path for item in engine.search("MEET2025", "Which organizer is with 'Institute of Elsewhere'?", k=2)]
-    assert quoted[0].endswith("affiliation»Institute of Elsewhere") and quoted[1].endswith("John Roe»name»John Roe"), quoted
+    assert quoted[0].endswith("affiliation»Institute of Elsewhere") and quoted[1].endswith("John Roe»name»John Roe"), (
+        quoted
+    )
 
 
 def test_a_compound_splits_into_the_sites_words():
@@ -160,15 +216,21 @@ def test_a_compound_splits_into_the_sites_words():
 def test_a_question_about_the_conference_itself_keeps_its_top_level_fact(where):
     """ "Where is MEET 2025 held?" is asked of the whole conference: the site's top-level
     "location" stays in the top k though deeper pages repeat the word more often."""
-    workshops = {f"Workshop {number}": {"location": f"Location: room {number}, location map at the desk, location B"}
-                 for number in range(4)}
-    home = {"date": "May 5-9",
-            "location": "Lisbon, Portugal, in the congress centre by the river, next to the old town and the harbour"}
+    workshops = {
+        f"Workshop {number}": {"location": f"Location: room {number}, location map at the desk, location B"}
+        for number in range(4)
+    }
+    home = {
+        "date": "May 5-9",
+        "location": "Lisbon, Portugal, in the congress centre by the river, next to the old town and the harbour",
+    }
     tree = tree_from_data({"MEET2025": {"Home": home, "Workshops": workshops}})
     engine = open_conference(where, ConceptEmbedder({"room": 0, "conference": 0}))  # dense: a room is a place
     list(engine.build(tree, "test", StructuralDescriber()))
     question = "What is the location of the MEET 2025 conference?"
-    plain = [item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, conference_facts=False))]
+    plain = [
+        item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, conference_facts=False))
+    ]
     assert not any("»Home»" in path for path in plain), plain
     facts = [item.path for item in engine.search("MEET2025", question, k=2)]
     assert any(path.startswith("MEET2025»Home»location»Lisbon") for path in facts), facts

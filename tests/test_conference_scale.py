@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import time
 
-from scholar_tui.core.conference.describe import (StructuralDescriber, describe_tree, description_input,
-                                                  embedded_text, star_prompt)
+from scholar_tui.core.conference.describe import (
+    StructuralDescriber,
+    describe_tree,
+    description_input,
+    embedded_text,
+    star_prompt,
+)
 from scholar_tui.core.conference.engine import node_rows, open_conference
 from scholar_tui.core.conference.paths import leaf_paths
 from scholar_tui.core.conference.tree import tree_from_data

@@ -51,11 +51,14 @@ def test_node_paths_and_siblings():
     assert {sibling.label for sibling in tree.siblings(virtual)} == {"type", "In person"}
 
 
-@pytest.mark.parametrize("content, message", [
-    (b"{not json", "not valid JSON"),
-    (b"\xff\xfe\x00", "not UTF-8"),
-    (b"{}", "no text to answer from"),
-])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"{not json", "not valid JSON"),
+        (b"\xff\xfe\x00", "not UTF-8"),
+        (b"{}", "no text to answer from"),
+    ],
+)
 def test_bad_json_is_a_one_line_error(tmp_path, content, message):
     path = tmp_path / "bad.json"
     path.write_bytes(content)

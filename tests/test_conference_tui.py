@@ -34,8 +34,9 @@ class PaneApp(App):
 
 def _app(where, llm):
     embedder = HashingEmbedder()
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm,
-                        embedder_factory=lambda settings: embedder)
+    services = Services(
+        where, load_settings(where), llm_factory=lambda settings, where: llm, embedder_factory=lambda settings: embedder
+    )
     return PaneApp(services)
 
 

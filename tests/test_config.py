@@ -32,7 +32,7 @@ def test_file_then_environment_precedence(where, monkeypatch):
 
 
 def test_config_file_with_byte_order_mark(where):
-    where.config_file.write_bytes('\ufeff[llm]\nn_ctx = 1024\n'.encode("utf-8"))
+    where.config_file.write_bytes("\ufeff[llm]\nn_ctx = 1024\n".encode("utf-8"))
     assert load_settings(where).llm.n_ctx == 1024
 
 

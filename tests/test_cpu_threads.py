@@ -23,16 +23,21 @@ def test_a_first_call_samples_what_the_rest_of_the_machine_kept_busy(monkeypatch
 
 
 def test_between_calls_it_measures_without_waiting_and_leaves_out_its_own_work(monkeypatch):
-    clock = Clock(monkeypatch, (0.0, 0.0, 0.0), (0.05, 0.0, 0.0),  # the first call samples: all idle
-                  (1.05, 3.0, 2.0))  # 1 s later: 3 busy core-seconds, 2 of them our own threads'
+    clock = Clock(
+        monkeypatch,
+        (0.0, 0.0, 0.0),
+        (0.05, 0.0, 0.0),  # the first call samples: all idle
+        (1.05, 3.0, 2.0),
+    )  # 1 s later: 3 busy core-seconds, 2 of them our own threads'
     meter = cpu.FreeCores(4)
     assert meter.free() == 4
     assert meter.free() == 3 and clock.slept == [cpu.WINDOW_S]  # one busy core is someone else's
 
 
 def test_after_a_pause_it_samples_afresh(monkeypatch):
-    clock = Clock(monkeypatch, (0.0, 0.0, 0.0), (0.05, 0.0, 0.0),
-                  (60.0, 60.0, 0.0), (60.05, 60.1, 0.0))  # an old average (1 core) vs now (2 cores)
+    clock = Clock(
+        monkeypatch, (0.0, 0.0, 0.0), (0.05, 0.0, 0.0), (60.0, 60.0, 0.0), (60.05, 60.1, 0.0)
+    )  # an old average (1 core) vs now (2 cores)
     meter = cpu.FreeCores(2)
     assert meter.free() == 2
     assert meter.free() == 1 and len(clock.slept) == 2

@@ -38,8 +38,13 @@ def test_a_failing_migration_leaves_the_schema_as_it_was(where, monkeypatch):
 def test_prompt_log_rows_survive_a_new_connection(where):
     log = PromptLog(where)
     completion = Completion(
-        text="True", model="m", backend="b", request=Request(prompt="Is it?", logprobs=1),
-        prompt_tokens=3, completion_tokens=1, duration_s=0.01,
+        text="True",
+        model="m",
+        backend="b",
+        request=Request(prompt="Is it?", logprobs=1),
+        prompt_tokens=3,
+        completion_tokens=1,
+        duration_s=0.01,
     )
     log.record(completion)
     # another process (a fresh connection) sees it at once: it was committed, not buffered

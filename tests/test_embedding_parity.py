@@ -51,7 +51,7 @@ def test_cosine_on_a_thousand_real_texts(both_backends, shared_data):
     assert cosines.min() >= 0.999
 
 
-def test_library_search_ranks_the_same_top_ten(both_backends, imported, where, tmp_path):  # noqa: F811
+def test_library_search_ranks_the_same_top_ten(both_backends, imported, where, tmp_path):
     rankings = []
     for embedder in both_backends:
         shutil.rmtree(where.lancedb_dir, ignore_errors=True)

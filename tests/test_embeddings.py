@@ -124,8 +124,11 @@ def test_a_query_runs_on_one_thread_and_a_long_batch_on_all(settings, where, mon
     embedder.threads = Threads(2)  # a count pinned in the settings
     chosen = []
     real = llama_cpp.llama_set_n_threads
-    monkeypatch.setattr(llama_cpp, "llama_set_n_threads",
-                        lambda ctx, threads, batch_threads: chosen.append(threads) or real(ctx, threads, batch_threads))
+    monkeypatch.setattr(
+        llama_cpp,
+        "llama_set_n_threads",
+        lambda ctx, threads, batch_threads: chosen.append(threads) or real(ctx, threads, batch_threads),
+    )
     query = embedder.embed([QUESTIONS[0]])
     assert chosen == [1]
     embedder.embed([LONG_TEXT])

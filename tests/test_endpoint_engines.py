@@ -45,11 +45,16 @@ def cut_stream(request):
 @pytest.fixture
 def endpoint(monkeypatch):
     """``llm.model`` as an endpoint answering with ``responder``; returns the request recorder."""
+
     def use(responder) -> Recorder:
         recorder = Recorder(responder)
-        monkeypatch.setattr(models, "load_llm", lambda settings, where=None: OpenAICompatibleLLM(
-            URL, model="x", transport=httpx.MockTransport(recorder)))
+        monkeypatch.setattr(
+            models,
+            "load_llm",
+            lambda settings, where=None: OpenAICompatibleLLM(URL, model="x", transport=httpx.MockTransport(recorder)),
+        )
         return recorder
+
     return use
 
 
@@ -61,10 +66,13 @@ def one_error_line(result, *, says: str) -> None:
     assert "Traceback" not in result.output
 
 
-@pytest.mark.parametrize(("responder", "says"), [
-    (html_page, "answered text/html, not an event stream: <!doctype html>"),
-    (wrong_shape, "sent an event of the wrong shape: choices.0.delta.content"),
-])
+@pytest.mark.parametrize(
+    ("responder", "says"),
+    [
+        (html_page, "answered text/html, not an event stream: <!doctype html>"),
+        (wrong_shape, "sent an event of the wrong shape: choices.0.delta.content"),
+    ],
+)
 def test_prompt_says_what_the_endpoint_did_wrong(endpoint, responder, says):
     endpoint(responder)
     result = CliRunner().invoke(cli, ["prompt", "Is attention all you need?"])
@@ -79,12 +87,14 @@ def test_prompt_shows_a_cut_stream_on_a_line_of_its_own(endpoint):
     assert result.output.splitlines()[0] == "Tr"
 
 
-@pytest.mark.parametrize(("responder", "says", "calls"), [
-    (html_page, "answered text/html", 1),  # the Crawler's first session: nothing else is asked
-    (chatty, "none of True, False", None),  # the Crawler read no action; the first P(True) has no answer
-])
-def test_search_stops_at_the_first_call_without_an_answer(mini_library, endpoint, monkeypatch,  # noqa: F811
-                                                          responder, says, calls):
+@pytest.mark.parametrize(
+    ("responder", "says", "calls"),
+    [
+        (html_page, "answered text/html", 1),  # the Crawler's first session: nothing else is asked
+        (chatty, "none of True, False", None),  # the Crawler read no action; the first P(True) has no answer
+    ],
+)
+def test_search_stops_at_the_first_call_without_an_answer(mini_library, endpoint, monkeypatch, responder, says, calls):
     monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
     recorder = endpoint(responder)
     result = CliRunner().invoke(cli, ["search", "graph neural networks", "--offline", "--plain-depth", "3"])
@@ -97,16 +107,16 @@ def test_search_stops_at_the_first_call_without_an_answer(mini_library, endpoint
 
 
 @pytest.mark.embeddings
-def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedder,  # noqa: F811
-                                                           endpoint, monkeypatch):
+def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedder, endpoint, monkeypatch):
     monkeypatch.setattr(models, "load_embedder", lambda settings: real_embedder)
     endpoint(wrong_shape)
-    result = CliRunner().invoke(cli, ["ask", "Who are the coauthors of Marcus Michelen?", "--choice", "retrieval",
-                                      "--code", "model"])
+    result = CliRunner().invoke(
+        cli, ["ask", "Who are the coauthors of Marcus Michelen?", "--choice", "retrieval", "--code", "model"]
+    )
     one_error_line(result, says="sent an event of the wrong shape")
 
 
-async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini_library):  # noqa: F811
+async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini_library):
     from textual.widgets import Button, Input, Static
 
     from scholar_tui.app.services import Services
@@ -117,8 +127,12 @@ async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini
 
     recorder = Recorder(html_page)
     llm = OpenAICompatibleLLM(URL, model="x", transport=httpx.MockTransport(recorder))
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm,
-                        embedder_factory=lambda settings: HashingEmbedder())
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: llm,
+        embedder_factory=lambda settings: HashingEmbedder(),
+    )
     app = ScholarApp(services, load_model_on_start=False)
     async with app.run_test(size=(160, 48)) as pilot:
         app.query_one("#pasa-query", Input).value = "graph neural networks"

@@ -46,8 +46,10 @@ WRONG_SHAPES = {
     "object content": '{"choices": [{"delta": {"content": {"a": 1}}}]}',
     "logprobs a number": '{"choices": [{"delta": {"content": "T"}, "logprobs": 7}]}',
     "logprob token a number": '{"choices": [{"delta": {"content": "T"}, "logprobs": {"content": [{"token": 5}]}}]}',
-    "top_logprobs of strings": ('{"choices": [{"delta": {"content": "T"}, "logprobs": {"content": '
-                                '[{"token": "T", "logprob": -0.1, "top_logprobs": ["T"]}]}}]}'),
+    "top_logprobs of strings": (
+        '{"choices": [{"delta": {"content": "T"}, "logprobs": {"content": '
+        '[{"token": "T", "logprob": -0.1, "top_logprobs": ["T"]}]}}]}'
+    ),
 }
 
 
@@ -76,8 +78,11 @@ def test_a_model_list_that_is_an_html_page_is_one_line():
 def test_an_html_page_is_not_an_empty_reply():
     page = b"<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>"
     llm, _ = make_llm(answering(page, **{"content-type": "text/html"}), model="m")
-    with pytest.raises(LLMError, match=rf"{URL}/chat/completions answered text/html, not an event stream: "
-                                       r"<!doctype html>.*Welcome to nginx"):
+    with pytest.raises(
+        LLMError,
+        match=rf"{URL}/chat/completions answered text/html, not an event stream: "
+        r"<!doctype html>.*Welcome to nginx",
+    ):
         llm.chat(CHAT)
 
 
@@ -113,8 +118,11 @@ def test_a_redirect_to_itself_is_an_error():
         return httpx.Response(302, headers={"location": str(request.url)})
 
     llm, recorder = make_llm(redirect, model="m")
-    with pytest.raises(LLMError, match=rf"{URL}/chat/completions answered HTTP 302, a redirect to "
-                                       rf"{URL}/chat/completions: check the endpoint's URL"):
+    with pytest.raises(
+        LLMError,
+        match=rf"{URL}/chat/completions answered HTTP 302, a redirect to "
+        rf"{URL}/chat/completions: check the endpoint's URL",
+    ):
         llm.chat(CHAT)
     assert len(recorder.requests) == 1  # not followed, let alone in a loop
 
@@ -127,18 +135,32 @@ def test_a_stream_cut_before_its_end_is_an_error():
 
 
 def test_a_stream_that_finished_but_dropped_done_is_accepted():
-    body = b"".join(f"data: {json.dumps(event)}\n\n".encode()
-                    for event in (chat_chunk("True"), chat_chunk("", finish="stop")))
+    body = b"".join(
+        f"data: {json.dumps(event)}\n\n".encode() for event in (chat_chunk("True"), chat_chunk("", finish="stop"))
+    )
     llm, _ = make_llm(answering(body), model="m")
     assert llm.chat(CHAT).text == "True"
 
 
 def test_a_whole_json_reply_is_accepted_when_it_is_a_completion():
-    reply = {"choices": [{"message": {"role": "assistant", "content": "True"}, "finish_reason": "stop",
-                          "logprobs": {"content": [{"token": "True", "logprob": -0.2,
-                                                    "top_logprobs": [{"token": "True", "logprob": -0.2},
-                                                                     {"token": "False", "logprob": -1.7}]}]}}],
-             "usage": {"prompt_tokens": 9, "completion_tokens": 1}}
+    reply = {
+        "choices": [
+            {
+                "message": {"role": "assistant", "content": "True"},
+                "finish_reason": "stop",
+                "logprobs": {
+                    "content": [
+                        {
+                            "token": "True",
+                            "logprob": -0.2,
+                            "top_logprobs": [{"token": "True", "logprob": -0.2}, {"token": "False", "logprob": -1.7}],
+                        }
+                    ]
+                },
+            }
+        ],
+        "usage": {"prompt_tokens": 9, "completion_tokens": 1},
+    }
     llm, _ = make_llm(lambda request: httpx.Response(200, json=reply), model="m")
     completion = llm.chat(CHAT, logprobs=2)
     assert completion.text == "True" and completion.tokens[0].top["False"] == -1.7
@@ -146,8 +168,15 @@ def test_a_whole_json_reply_is_accepted_when_it_is_a_completion():
     assert llm.choose(None, ["True", "False"], messages=CHAT)["True"] > 0.7
 
 
-@pytest.mark.parametrize("reply", [{"error": "model not loaded"}, {"choices": []}, {"choices": [{"message": {}}]},
-                                   {"choices": [{"message": {"content": 5}}]}])
+@pytest.mark.parametrize(
+    "reply",
+    [
+        {"error": "model not loaded"},
+        {"choices": []},
+        {"choices": [{"message": {}}]},
+        {"choices": [{"message": {"content": 5}}]},
+    ],
+)
 def test_a_whole_json_reply_that_is_not_a_completion_is_an_error(reply):
     llm, _ = make_llm(lambda request: httpx.Response(200, json=reply), model="m")
     with pytest.raises(LLMError, match=rf"^{URL}/chat/completions answered JSON"):

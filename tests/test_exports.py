@@ -10,8 +10,17 @@ from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
 from scholar_tui.core.exports import (
-    Reference, assign_keys, cited_paper_ids, export_path, export_papers, gather, latex_value, reference_from_row,
-    to_bibtex, to_csl_json, to_ris,
+    Reference,
+    assign_keys,
+    cited_paper_ids,
+    export_papers,
+    export_path,
+    gather,
+    latex_value,
+    reference_from_row,
+    to_bibtex,
+    to_csl_json,
+    to_ris,
 )
 from scholar_tui.core.library.importer import run_import
 from scholar_tui.indexes.library import Library
@@ -24,23 +33,38 @@ ONLINE = SHARED_DATA / "online"
 
 def test_math_is_left_alone_and_only_text_is_escaped():
     assert latex_value(r"Zeros of $f_n'(z)$ for 50% of #x_y & more") == r"Zeros of $f_n'(z)$ for 50\% of \#x\_y \& more"
-    assert latex_value(r"A $\mathbb{Z}_2$ index and \(a_1\) and $$b_2$$") == r"A $\mathbb{Z}_2$ index and \(a_1\) and $$b_2$$"
+    assert (
+        latex_value(r"A $\mathbb{Z}_2$ index and \(a_1\) and $$b_2$$")
+        == r"A $\mathbb{Z}_2$ index and \(a_1\) and $$b_2$$"
+    )
     assert latex_value(r"already \_ escaped") == r"already \_ escaped"
     assert latex_value("an {unbalanced title") == "an unbalanced title"  # would swallow the rest of the file
 
 
 def test_keys_are_surname_year_first_word_and_unique():
-    papers = [Reference(1, "Mind the gap: a study", ["Ahmed Hassen"], 2022),
-              Reference(2, "Mind the gap again", ["Ahmed Hassen"], 2022),
-              Reference(3, "The roots of random polynomials", [], 2021),
-              Reference(4, "Über $\\alpha$-stable laws", ["Jürgen Müller"], 2020)]
+    papers = [
+        Reference(1, "Mind the gap: a study", ["Ahmed Hassen"], 2022),
+        Reference(2, "Mind the gap again", ["Ahmed Hassen"], 2022),
+        Reference(3, "The roots of random polynomials", [], 2021),
+        Reference(4, "Über $\\alpha$-stable laws", ["Jürgen Müller"], 2020),
+    ]
     assign_keys(papers)
     assert [paper.key for paper in papers] == ["hassen2022mind", "hassen2022minda", "roots2021random", "muller2020uber"]
 
 
 def test_a_stored_category_list_gives_primaryclass_not_a_bracket():
-    row = {"id": 7, "title": "T", "year": 2022, "date": "2022-12-05", "venue": "arXiv", "arxiv_id": "2212.01234",
-           "doi": None, "url": None, "abstract": "mail me at someone@example.org", "categories": '["math.PR", "math.CA"]'}
+    row = {
+        "id": 7,
+        "title": "T",
+        "year": 2022,
+        "date": "2022-12-05",
+        "venue": "arXiv",
+        "arxiv_id": "2212.01234",
+        "doi": None,
+        "url": None,
+        "abstract": "mail me at someone@example.org",
+        "categories": '["math.PR", "math.CA"]',
+    }
     reference = reference_from_row(row, ["Marcus Michelen"])
     assign_keys([reference])
     text, count = to_bibtex([reference])
@@ -50,8 +74,15 @@ def test_a_stored_category_list_gives_primaryclass_not_a_bracket():
 
 
 def test_ris_and_csl_json_carry_authors_and_dates():
-    reference = Reference(1, "Mind the gap", ["Ahmed Hassen", "Johannes van der Waals"], 2022, "2022-12-05",
-                          venue="Physical Review B", doi="10.1/x")
+    reference = Reference(
+        1,
+        "Mind the gap",
+        ["Ahmed Hassen", "Johannes van der Waals"],
+        2022,
+        "2022-12-05",
+        venue="Physical Review B",
+        doi="10.1/x",
+    )
     assign_keys([reference])
     ris, count = to_ris([reference])
     assert count == 1 and "AU  - Hassen, Ahmed" in ris and "AU  - van der Waals, Johannes" in ris
@@ -82,7 +113,7 @@ def test_an_unwritable_path_is_one_clear_error(where, tmp_path):
 
 
 @pytest.mark.shared_data
-def test_the_whole_shared_library_round_trips_through_a_bibtex_parser(imported, where, tmp_path):  # noqa: F811
+def test_the_whole_shared_library_round_trips_through_a_bibtex_parser(imported, where, tmp_path):
     """Done when: BibTeX of the whole shared library parses back to the same number of entries,
     every entry with authors where the library has them; the CLI says the count it wrote."""
     for name in ("arxiv-atom-au-del_maestro.xml", "arxiv-atom-2026-search-testing.xml"):
@@ -98,7 +129,9 @@ def test_the_whole_shared_library_round_trips_through_a_bibtex_parser(imported, 
     assert len(parsed.entries) == len(papers) > 200
     assert f"wrote {len(papers)} entries" in result.output
     keys = {reference.key: reference.paper_id for reference in gather(imported)}
-    missing = [entry.key for entry in parsed.entries if keys[entry.key] in with_authors and "author" not in entry.fields_dict]
+    missing = [
+        entry.key for entry in parsed.entries if keys[entry.key] in with_authors and "author" not in entry.fields_dict
+    ]
     assert not missing
     assert not [entry.key for entry in parsed.entries if entry.key.startswith("anon")]
     assert "{[}" not in output.read_text(encoding="utf-8")
@@ -113,8 +146,14 @@ def test_cli_export_writes_ris_and_csl_json_into_the_exports_folder(where):
     from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
     with library.transaction():
-        library.store_paper(PaperRecord(title="Zeros of random polynomials", source="bibtex", year=2021,
-                                        authors=[AuthorRecord(name="Marcus Michelen")]))
+        library.store_paper(
+            PaperRecord(
+                title="Zeros of random polynomials",
+                source="bibtex",
+                year=2021,
+                authors=[AuthorRecord(name="Marcus Michelen")],
+            )
+        )
     library.close()
     runner = CliRunner()
     for fmt in ("ris", "json"):

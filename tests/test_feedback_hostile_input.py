@@ -34,16 +34,23 @@ def assert_one_line_failure(result, says: str) -> None:
 def scholar_tui(*args: str | bytes) -> subprocess.CompletedProcess:
     """The real command, so that its arguments are bytes and its output a real UTF-8 pipe."""
     environment = dict(os.environ, PYTHONPATH=os.pathsep.join(path for path in sys.path if path))
-    return subprocess.run([sys.executable, "-c", "from scholar_tui.app.cli import main; main()", *args],
-                          capture_output=True, env=environment, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", "from scholar_tui.app.cli import main; main()", *args],
+        capture_output=True,
+        env=environment,
+        timeout=120,
+    )
 
 
-@pytest.mark.parametrize("source, says", [
-    (DEEP_SUM, "program not ok (line 1: the program is nested too deeply to read)"),
-    (DEEP_MINUS, "program not ok (line 1: the program is nested too deeply to read)"),
-    ("searchPerson(name='x', name='y')", "syntax error: keyword argument repeated: name"),
-    ("x = '\\udcff'\nclass A:\n    pass", "line 2: ClassDef is not allowed"),
-])
+@pytest.mark.parametrize(
+    "source, says",
+    [
+        (DEEP_SUM, "program not ok (line 1: the program is nested too deeply to read)"),
+        (DEEP_MINUS, "program not ok (line 1: the program is nested too deeply to read)"),
+        ("searchPerson(name='x', name='y')", "syntax error: keyword argument repeated: name"),
+        ("x = '\\udcff'\nclass A:\n    pass", "line 2: ClassDef is not allowed"),
+    ],
+)
 def test_send_refuses_unreadable_programs_in_one_line(source, says):
     assert_one_line_failure(run("feedback", "send", source), says)
 
@@ -52,7 +59,8 @@ def test_send_refuses_invalid_utf8_arguments_in_one_line():
     done = scholar_tui("feedback", "send", b'searchPerson(name="\xff")')
     assert done.returncode == 1 and b"Traceback" not in done.stderr
     assert done.stderr.decode().strip() == (
-        "Error: TEXT cannot be read: line 1: the byte 0xff is not valid UTF-8 (character 20)")
+        "Error: TEXT cannot be read: line 1: the byte 0xff is not valid UTF-8 (character 20)"
+    )
     done = scholar_tui("feedback", "send", b'x = "\xff"')
     assert done.returncode == 1 and b"the byte 0xff is not valid UTF-8" in done.stderr
 
@@ -84,13 +92,19 @@ def test_a_huge_value_is_the_output_limit_not_50_megabytes():
 
 
 @pytest.mark.embeddings
-@pytest.mark.parametrize("text, program, says", [
-    ("<<API>>searchPerson(name=1" + "+1" * 3000 + ")<</API>>", False, "the text is nested too deeply to read"),
-    ('<<API>>searchPerson(name="x", name="y")<</API>>', False, "the keyword argument name is given twice"),
-    ("class A:\n    pass\nresult = searchPerson(name='Ada')", True,
-     "the sandbox refuses the program: line 1: ClassDef is not allowed"),
-    ("import os\nresult = searchPerson(name='Ada')", True, "line 1: Import is not allowed"),
-])
+@pytest.mark.parametrize(
+    "text, program, says",
+    [
+        ("<<API>>searchPerson(name=1" + "+1" * 3000 + ")<</API>>", False, "the text is nested too deeply to read"),
+        ('<<API>>searchPerson(name="x", name="y")<</API>>', False, "the keyword argument name is given twice"),
+        (
+            "class A:\n    pass\nresult = searchPerson(name='Ada')",
+            True,
+            "the sandbox refuses the program: line 1: ClassDef is not allowed",
+        ),
+        ("import os\nresult = searchPerson(name='Ada')", True, "line 1: Import is not allowed"),
+    ],
+)
 def test_check_reports_what_the_sandbox_and_python_refuse_as_e1(text, program, says):
     args = ["feedback", "check", text, "-i", "Who is Ada Lovelace?", "--json"] + (["--program"] if program else [])
     result = run(*args)
@@ -131,11 +145,14 @@ RAW_CONTROLS = (b"\x1b", b"\x07", "\x9b".encode(), "\x9d".encode())
 EVIL = "\x1b]0;PWNED\x07\x1b[2J\x9b2J\x9d0;X\x07"
 
 
-@pytest.mark.parametrize("source", [
-    f"result = {EVIL!r}",  # the program's value
-    f"print({EVIL!r})\nresult = 1",  # its printed output
-    f"result = getPublication(pub_id={EVIL!r})",  # an API's error quoting an argument
-])
+@pytest.mark.parametrize(
+    "source",
+    [
+        f"result = {EVIL!r}",  # the program's value
+        f"print({EVIL!r})\nresult = 1",  # its printed output
+        f"result = getPublication(pub_id={EVIL!r})",  # an API's error quoting an argument
+    ],
+)
 def test_send_never_writes_control_characters_to_the_terminal(source):
     done = scholar_tui("feedback", "send", source)
     assert b"Traceback" not in done.stderr
@@ -157,9 +174,19 @@ def test_the_tui_shows_a_round_and_outside_text_without_control_characters():
     from scholar_tui.app.panes.api_debugger import round_card
     from scholar_tui.app.widgets.markup import escape
 
-    row = {"round": 1, "kind": "human", "sub_type": None, "ok": True, "prompt_tokens": 0, "completion_tokens": 0,
-           "duration_s": 0.1, "request": f'searchPerson(name="{EVIL}")', "thought": EVIL, "response": [EVIL],
-           "feedback": EVIL}
+    row = {
+        "round": 1,
+        "kind": "human",
+        "sub_type": None,
+        "ok": True,
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "duration_s": 0.1,
+        "request": f'searchPerson(name="{EVIL}")',
+        "thought": EVIL,
+        "response": [EVIL],
+        "feedback": EVIL,
+    }
     for shown in (str(round_card(row)), escape(EVIL)):
         assert not any(control in shown.encode() for control in RAW_CONTROLS), shown
     assert escape("[b]x[/b]\x1b[2J") == "\\[b]x\\[/b]\\x1b[2J"  # markup escaped, ESC made visible

@@ -44,13 +44,21 @@ def test_tei_sections_references_and_citations_with_their_pages():
     record = parse_tei(TEI)
     smith, gilmer = record.references
     assert (smith.ordinal, smith.title, smith.authors, smith.year, smith.venue, smith.doi) == (
-        1, "Solubility from structure", ["Alice Smith", "Bob Jones"], 2019, "J. Chem. Inf", "10.1021/solubility.2019")
+        1,
+        "Solubility from structure",
+        ["Alice Smith", "Bob Jones"],
+        2019,
+        "J. Chem. Inf",
+        "10.1021/solubility.2019",
+    )
     assert gilmer.arxiv_id == "1704.01212" and gilmer.raw.startswith("J. Gilmer. Neural message passing")
     introduction, methods = record.sections
     assert (introduction.number, introduction.title, introduction.page) == ("1", "Introduction", 1)
     # author–year keeps its words and gains the marker; a bare number becomes the marker
-    assert introduction.text == ("Deep learning predicts solubility well (Smith and Jones, 2019) [1]. "
-                                 "Graph networks read molecules as graphs [2].")
+    assert introduction.text == (
+        "Deep learning predicts solubility well (Smith and Jones, 2019) [1]. "
+        "Graph networks read molecules as graphs [2]."
+    )
     assert introduction.reference_keys == {"pdf:1": 1, "pdf:2": 1}
     assert methods.reference_keys == {"pdf:2": 1, "pdf:1": 1}  # the <ref> without a target links nothing
     assert "and [9]." in methods.text
@@ -58,10 +66,15 @@ def test_tei_sections_references_and_citations_with_their_pages():
     assert page_at(methods.pages, methods.text.index("next page")) == 3
 
 
-@pytest.mark.parametrize(("status", "body", "says"), [
-    (503, b"", "busy (503)"), (500, b"[GENERAL] error", "could not read it (HTTP 500)"),
-    (200, b"<html>not tei</html>", "not TEI"), (200, b"<TEI", "not XML"),
-])
+@pytest.mark.parametrize(
+    ("status", "body", "says"),
+    [
+        (503, b"", "busy (503)"),
+        (500, b"[GENERAL] error", "could not read it (HTTP 500)"),
+        (200, b"<html>not tei</html>", "not TEI"),
+        (200, b"<TEI", "not XML"),
+    ],
+)
 def test_grobid_failures_are_one_line(tmp_path, status, body, says):
     path = numbered_paper(tmp_path / "graphs.pdf")
     with pytest.raises(PdfError) as caught:
@@ -74,8 +87,9 @@ def test_an_unreachable_grobid_says_how_to_go_back_to_the_built_in_reader(tmp_pa
         raise httpx.ConnectError("connection refused", request=request)
 
     with pytest.raises(PdfError, match="not reachable .*unset pdf.grobid_url"):
-        read_with_grobid(numbered_paper(tmp_path / "graphs.pdf"), "http://grobid.local:8070",
-                         transport=httpx.MockTransport(refuse))
+        read_with_grobid(
+            numbered_paper(tmp_path / "graphs.pdf"), "http://grobid.local:8070", transport=httpx.MockTransport(refuse)
+        )
 
 
 def test_the_setting_is_validated_and_the_built_in_reader_stays_the_default():

@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
 from scholar_tui.core.library.importer import READERS, LibraryImportError, import_file, run_import
-from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .library_support import HashingEmbedder, fixture_path
 
@@ -38,34 +38,68 @@ def no_embedder(*args, **kwargs):
 
 
 # -- 5. deeply nested JSON -----------------------------------------------------------------------
-@pytest.mark.parametrize("command, name", [
-    (["import", "unarxive"], "f.jsonl"), (["import", "openalex"], "f.json"), (["conf", "import"], "f.json"),
-])
+@pytest.mark.parametrize(
+    "command, name",
+    [
+        (["import", "unarxive"], "f.jsonl"),
+        (["import", "openalex"], "f.json"),
+        (["conf", "import"], "f.json"),
+    ],
+)
 def test_deeply_nested_json_is_one_line(where, tmp_path, monkeypatch, command, name):
     monkeypatch.setattr("scholar_tui.models.load_embedder", no_embedder)
     path = tmp_path / name
     path.write_text(NESTED + "\n")
-    line = one_line_failure(CliRunner().invoke(cli, [*command, str(path), *(["--no-index"] if command[0] == "import" else [])]))
+    line = one_line_failure(
+        CliRunner().invoke(cli, [*command, str(path), *(["--no-index"] if command[0] == "import" else [])])
+    )
     assert name in line and "nested too deeply" in line
 
 
 # -- 6. fields of the wrong type ---------------------------------------------------------------------
 UNARXIVE_TITLE_NUMBER = {"paper_id": "2212.00001", "metadata": {"title": 5}, "body_text": []}
-UNARXIVE_VERSIONS_DICT = {"paper_id": "2212.00001", "metadata": {"title": "A title", "versions": {"v1": 1}}, "body_text": []}
+UNARXIVE_VERSIONS_DICT = {
+    "paper_id": "2212.00001",
+    "metadata": {"title": "A title", "versions": {"v1": 1}},
+    "body_text": [],
+}
 
 
-@pytest.mark.parametrize("kind, name, content, expected", [
-    ("openalex", "bad.json", '{"results": [{"id": 123, "title": null}]}',
-     "bad.json results[0]: not an OpenAlex work or author: field id: expected a string, found integer"),
-    ("unarxive", "title.jsonl", json.dumps(UNARXIVE_TITLE_NUMBER),
-     "title.jsonl line 1: not an unarXive paper: field metadata.title: expected a string, found integer"),
-    ("unarxive", "versions.jsonl", json.dumps(UNARXIVE_VERSIONS_DICT),
-     "versions.jsonl line 1: not an unarXive paper: field metadata.versions: expected a list, found object"),
-    ("openalex", "authors.jsonl", '{"id": "https://openalex.org/A1", "display_name": "X", "affiliations": [{"years": "2020"}]}',
-     "authors.jsonl line 1: not an OpenAlex work or author: field affiliations[0].years: expected a list, found string"),
-    ("openalex", "works.json", '[{"id": "https://openalex.org/W1", "title": "T", "authorships": [{"author": []}]}]',
-     "works.json object 1: not an OpenAlex work or author: field authorships[0].author: expected an object, found list"),
-])
+@pytest.mark.parametrize(
+    "kind, name, content, expected",
+    [
+        (
+            "openalex",
+            "bad.json",
+            '{"results": [{"id": 123, "title": null}]}',
+            "bad.json results[0]: not an OpenAlex work or author: field id: expected a string, found integer",
+        ),
+        (
+            "unarxive",
+            "title.jsonl",
+            json.dumps(UNARXIVE_TITLE_NUMBER),
+            "title.jsonl line 1: not an unarXive paper: field metadata.title: expected a string, found integer",
+        ),
+        (
+            "unarxive",
+            "versions.jsonl",
+            json.dumps(UNARXIVE_VERSIONS_DICT),
+            "versions.jsonl line 1: not an unarXive paper: field metadata.versions: expected a list, found object",
+        ),
+        (
+            "openalex",
+            "authors.jsonl",
+            '{"id": "https://openalex.org/A1", "display_name": "X", "affiliations": [{"years": "2020"}]}',
+            "authors.jsonl line 1: not an OpenAlex work or author: field affiliations[0].years: expected a list, found string",
+        ),
+        (
+            "openalex",
+            "works.json",
+            '[{"id": "https://openalex.org/W1", "title": "T", "authorships": [{"author": []}]}]',
+            "works.json object 1: not an OpenAlex work or author: field authorships[0].author: expected an object, found list",
+        ),
+    ],
+)
 def test_a_field_of_the_wrong_type_names_file_place_and_field(where, tmp_path, kind, name, content, expected):
     path = tmp_path / name
     path.write_text(content + "\n")
@@ -73,9 +107,12 @@ def test_a_field_of_the_wrong_type_names_file_place_and_field(where, tmp_path, k
     assert expected in line and "the library is unchanged" in line
 
 
-MIXED = [{"id": "https://openalex.org/W1", "title": "Good one"}, {"id": 5, "title": "bad"},
-         {"id": "https://openalex.org/W2", "title": "Bad year", "publication_year": "2020"},
-         {"id": "https://openalex.org/W3", "title": "Good three"}]
+MIXED = [
+    {"id": "https://openalex.org/W1", "title": "Good one"},
+    {"id": 5, "title": "bad"},
+    {"id": "https://openalex.org/W2", "title": "Bad year", "publication_year": "2020"},
+    {"id": "https://openalex.org/W3", "title": "Good three"},
+]
 
 
 def test_malformed_records_stop_the_import_or_with_skip_bad_are_left_out_and_counted(where, tmp_path):
@@ -90,7 +127,8 @@ def test_malformed_records_stop_the_import_or_with_skip_bad_are_left_out_and_cou
     assert summary["added"]["papers"] == 2 and summary["records"] == 2
     assert summary["skipped"] == [
         "mixed.jsonl line 2: not an OpenAlex work or author: field id: expected a string, found integer",
-        "mixed.jsonl line 3: not an OpenAlex work or author: field publication_year: expected an integer, found string"]
+        "mixed.jsonl line 3: not an OpenAlex work or author: field publication_year: expected an integer, found string",
+    ]
     library = Library.open(where)
     assert library.recent_imports()[0]["summary"]["skipped_records"] == 2
     library.close()
@@ -109,14 +147,17 @@ def test_the_arxiv_entry_schema_names_the_entry_and_field(where, tmp_path):
 
 
 # -- 7. zero records from a file --------------------------------------------------------------------
-@pytest.mark.parametrize("kind, name, content", [
-    ("bibtex", "lines.bib", b'{"paper_id": "2212.00001"}\n{"paper_id": "2212.00002"}\n'),
-    ("bibtex", "nul.bib", b"a\x00b\x00c" * 100),
-    ("bibtex", "empty.bib", b""),
-    ("unarxive", "empty.jsonl", b""),
-    ("unarxive", "blank.jsonl", b"\n\n  \n"),
-    ("openalex", "empty.json", b"[]"),
-])
+@pytest.mark.parametrize(
+    "kind, name, content",
+    [
+        ("bibtex", "lines.bib", b'{"paper_id": "2212.00001"}\n{"paper_id": "2212.00002"}\n'),
+        ("bibtex", "nul.bib", b"a\x00b\x00c" * 100),
+        ("bibtex", "empty.bib", b""),
+        ("unarxive", "empty.jsonl", b""),
+        ("unarxive", "blank.jsonl", b"\n\n  \n"),
+        ("openalex", "empty.json", b"[]"),
+    ],
+)
 def test_zero_records_is_an_error_and_logs_no_import(where, tmp_path, kind, name, content):
     path = tmp_path / name
     path.write_bytes(content)
@@ -128,12 +169,17 @@ def test_zero_records_is_an_error_and_logs_no_import(where, tmp_path, kind, name
 
 
 # -- 8. conf import refuses what is not a conference tree ----------------------------------------------
-@pytest.mark.parametrize("name, content, expected", [
-    ("string.json", b'"just a string"', "expected a JSON object of pages and headings, found a string"),
-    ("list.json", b"[1, 2, 3]", "expected a JSON object of pages and headings, found a list"),
-    ("random.html", bytes(range(256)) * 40, "not an HTML page"),
-])
-def test_conf_import_refuses_non_trees_before_loading_the_embedder(where, tmp_path, monkeypatch, name, content, expected):
+@pytest.mark.parametrize(
+    "name, content, expected",
+    [
+        ("string.json", b'"just a string"', "expected a JSON object of pages and headings, found a string"),
+        ("list.json", b"[1, 2, 3]", "expected a JSON object of pages and headings, found a list"),
+        ("random.html", bytes(range(256)) * 40, "not an HTML page"),
+    ],
+)
+def test_conf_import_refuses_non_trees_before_loading_the_embedder(
+    where, tmp_path, monkeypatch, name, content, expected
+):
     monkeypatch.setattr("scholar_tui.models.load_embedder", no_embedder)
     path = tmp_path / name
     path.write_bytes(content)
@@ -144,8 +190,12 @@ def test_conf_import_refuses_non_trees_before_loading_the_embedder(where, tmp_pa
 
 # -- 9. a big OpenAlex list is streamed ----------------------------------------------------------------
 def _work(number: int) -> dict:
-    return {"id": f"https://openalex.org/W{number}", "title": f"Work number {number} " + "x" * 400,
-            "publication_year": 2020, "authorships": [{"author": {"display_name": f"Author {number}"}}]}
+    return {
+        "id": f"https://openalex.org/W{number}",
+        "title": f"Work number {number} " + "x" * 400,
+        "publication_year": 2020,
+        "authorships": [{"author": {"display_name": f"Author {number}"}}],
+    }
 
 
 def test_an_openalex_list_is_read_a_record_at_a_time(tmp_path):
@@ -182,8 +232,12 @@ def test_streamed_pages_equal_whole_reads_at_any_chunk_size(tmp_path, monkeypatc
 
 # -- 10. and 11. two imports at once -------------------------------------------------------------------
 def _bib(path, *titles: str):
-    path.write_text("\n".join(
-        f"@article{{k{index}, title = {{{title}}}, author = {{Doe, Jane}}, year = 2020}}" for index, title in enumerate(titles)))
+    path.write_text(
+        "\n".join(
+            f"@article{{k{index}, title = {{{title}}}, author = {{Doe, Jane}}, year = 2020}}"
+            for index, title in enumerate(titles)
+        )
+    )
     return path
 
 
@@ -192,8 +246,14 @@ def test_the_added_count_is_taken_under_the_write_lock(where, tmp_path):
     holder, importer = Library.open(where), Library.open(where)
     results: list = []
     with holder.transaction():
-        holder.store_paper(PaperRecord(title="A first paper about sparse graphs", source="bibtex", year=2020,
-                                       authors=[AuthorRecord("Jane Doe")]))
+        holder.store_paper(
+            PaperRecord(
+                title="A first paper about sparse graphs",
+                source="bibtex",
+                year=2020,
+                authors=[AuthorRecord("Jane Doe")],
+            )
+        )
         worker = threading.Thread(target=lambda: results.append(run_import("bibtex", both, importer)))
         worker.start()
         time.sleep(0.5)  # the import now waits for the lock this transaction holds
@@ -215,7 +275,7 @@ def test_connections_opening_a_new_database_at_once_all_open_it(tmp_path):
         try:
             open_database(where).conn.close()
             return "ok"
-        except Exception as error:  # noqa: BLE001 - counted, not raised
+        except Exception as error:
             return f"{type(error).__name__}: {error}"
 
     outcomes = []
@@ -234,8 +294,9 @@ def test_waiting_too_long_for_the_write_lock_is_one_line(where, tmp_path, monkey
     holder = Library.open(where)
     holder.conn.execute("begin immediate")
     try:
-        line = one_line_failure(CliRunner().invoke(
-            cli, ["import", "bibtex", str(_bib(tmp_path / "one.bib", "A paper")), "--no-index"]))
+        line = one_line_failure(
+            CliRunner().invoke(cli, ["import", "bibtex", str(_bib(tmp_path / "one.bib", "A paper")), "--no-index"])
+        )
     finally:
         holder.conn.execute("rollback")
     assert "another import" in line and "try again" in line
@@ -244,21 +305,27 @@ def test_waiting_too_long_for_the_write_lock_is_one_line(where, tmp_path, monkey
 
 
 # -- 12. huge integer ids -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("command, expected", [
-    (["api", "getPublication", "--pub-id", "paper:99999999999999999999999"], "E_NOT_FOUND"),
-    (["api", "getCoauthors", "--person-id", "99999999999999999999999"], "E_NOT_FOUND"),
-    (["library", "show", "paper:99999999999999999999999"], "no paper"),
-    (["library", "show", "9" * 5000], "no paper"),
-])
+@pytest.mark.parametrize(
+    "command, expected",
+    [
+        (["api", "getPublication", "--pub-id", "paper:99999999999999999999999"], "E_NOT_FOUND"),
+        (["api", "getCoauthors", "--person-id", "99999999999999999999999"], "E_NOT_FOUND"),
+        (["library", "show", "paper:99999999999999999999999"], "no paper"),
+        (["library", "show", "9" * 5000], "no paper"),
+    ],
+)
 def test_huge_ids_are_not_found(where, command, expected):
     assert expected in one_line_failure(CliRunner().invoke(cli, command))
 
 
-@pytest.mark.parametrize("command", [
-    ["logs", "--loop", "99999999999999999999"],
-    ["logs", "--loop", "-99999999999999999999"],
-    ["feedback", "send", "x = 1", "--loop", "99999999999999999999"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["logs", "--loop", "99999999999999999999"],
+        ["logs", "--loop", "-99999999999999999999"],
+        ["feedback", "send", "x = 1", "--loop", "99999999999999999999"],
+    ],
+)
 def test_a_huge_loop_id_is_no_such_loop(where, command):
     assert "no AutoFeedback loop" in one_line_failure(CliRunner().invoke(cli, command))
 
@@ -276,7 +343,10 @@ def test_a_huge_loop_limit_lists_every_loop(where):
 def test_search_with_bytes_that_are_not_utf8(where, monkeypatch):
     monkeypatch.setattr("scholar_tui.models.load_embedder", lambda settings: HashingEmbedder())
     _bib_path = where.data_dir / "one.bib"
-    assert CliRunner().invoke(cli, ["import", "bibtex", str(_bib(_bib_path, "Random matrices")), "--no-index"]).exit_code == 0
+    assert (
+        CliRunner().invoke(cli, ["import", "bibtex", str(_bib(_bib_path, "Random matrices")), "--no-index"]).exit_code
+        == 0
+    )
     # Python hands a shell's $'\xff random' to the program as a lone surrogate.
     result = CliRunner().invoke(cli, ["library", "search", "\udcff random"])
     assert result.exit_code == 0, result.output
@@ -295,7 +365,11 @@ def test_control_characters_are_stripped_at_import_and_escaped_on_output(where, 
     library.conn.execute("update papers set abstract = ? where id = 1", (EVIL_TITLE,))
     library.conn.commit()
     library.close()
-    for command in (["library", "show", "paper:1"], ["library", "export-bibtex"], ["library", "show", "paper:1", "--json"]):
+    for command in (
+        ["library", "show", "paper:1"],
+        ["library", "export-bibtex"],
+        ["library", "show", "paper:1", "--json"],
+    ):
         output = runner.invoke(cli, command).output
         assert "\033" not in output and "\007" not in output, command
     assert "\\x1b]0;PWNED\\x07" in runner.invoke(cli, ["library", "show", "paper:1"]).output
@@ -327,16 +401,19 @@ async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
 
 
 # -- 15. settings validated on set and on load ----------------------------------------------------------------------
-@pytest.mark.parametrize("key, value, allowed", [
-    ("embeddings.device", "quantum", "cpu, cuda, cuda:N or mps"),
-    ("llm.temperature", "Infinity", "from 0.0 to 2.0"),
-    ("network.timeout_s", "Infinity", "at most 600"),
-    ("llm.n_ctx", "99999999999999999999", "from 256 to 1048576"),
-    ("embeddings.n_gpu_layers", "all", "from -1 to 100000"),
-    ("network.contact_email", "lab@example.org\r\nX-Injected: 1", "name@example.org"),
-    ("network.probe_urls", '["file:///etc/passwd"]', "http:// or https://"),
-    ("autofeedback.static_rounds", "1000000000", "from 0 to 20"),
-])
+@pytest.mark.parametrize(
+    "key, value, allowed",
+    [
+        ("embeddings.device", "quantum", "cpu, cuda, cuda:N or mps"),
+        ("llm.temperature", "Infinity", "from 0.0 to 2.0"),
+        ("network.timeout_s", "Infinity", "at most 600"),
+        ("llm.n_ctx", "99999999999999999999", "from 256 to 1048576"),
+        ("embeddings.n_gpu_layers", "all", "from -1 to 100000"),
+        ("network.contact_email", "lab@example.org\r\nX-Injected: 1", "name@example.org"),
+        ("network.probe_urls", '["file:///etc/passwd"]', "http:// or https://"),
+        ("autofeedback.static_rounds", "1000000000", "from 0 to 20"),
+    ],
+)
 def test_config_set_refuses_values_that_fail_later(where, key, value, allowed):
     line = one_line_failure(CliRunner().invoke(cli, ["config", "set", key, value]))
     assert key in line and "allowed: " in line and allowed in line
@@ -345,8 +422,11 @@ def test_config_set_refuses_values_that_fail_later(where, key, value, allowed):
 
 def test_a_bad_config_file_is_one_line_for_any_command(where):
     where.config_file.write_text("[llm]\ntemperature = inf\n")
-    for command in (["config", "show"], ["models", "list"], ["api", "getPublication", "--pub-id", "x",
-                                                            "--backend", "openalex"]):
+    for command in (
+        ["config", "show"],
+        ["models", "list"],
+        ["api", "getPublication", "--pub-id", "x", "--backend", "openalex"],
+    ):
         line = one_line_failure(CliRunner().invoke(cli, command))
         assert "setting llm.temperature" in line and "allowed: a number from 0.0 to 2.0" in line
 
@@ -423,10 +503,13 @@ def test_an_online_lookup_against_a_silent_server_is_bounded_and_says_so_early(s
     assert len(notices) == 1 and "not answering" in notices[0]
 
 
-@pytest.mark.parametrize("command", [
-    ["api", "searchPerson", "--name", "Ada", "--backend", "openalex"],
-    ["library", "online", "search", "openalex", "graph", "--list-only"],
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["api", "searchPerson", "--name", "Ada", "--backend", "openalex"],
+        ["library", "online", "search", "openalex", "graph", "--list-only"],
+    ],
+)
 def test_a_command_waiting_on_a_silent_source_says_so_before_it_gives_up(where, silent_server, monkeypatch, command):
     monkeypatch.setenv("SCHOLAR_TUI_NETWORK__TIMEOUT_S", "2")  # 2 s, then a second try within the 4 s bound
     monkeypatch.setenv("HTTPS_PROXY", silent_server)  # api.openalex.org through a proxy that never answers
@@ -461,7 +544,9 @@ def test_a_models_escape_sequences_reach_the_terminal_visible_not_raw(where, mon
 
     from .conftest import ScriptedLLM
 
-    monkeypatch.setattr(models, "load_llm", lambda settings, where=None: ScriptedLLM("\x1b]0;PWNED\x07 \x1b[2J \x9b2J done"))
+    monkeypatch.setattr(
+        models, "load_llm", lambda settings, where=None: ScriptedLLM("\x1b]0;PWNED\x07 \x1b[2J \x9b2J done")
+    )
     result = CliRunner().invoke(cli, ["prompt", "say hi"], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     assert not set(result.stdout) & {"\x1b", "\x07", "\x9b"}

@@ -24,34 +24,52 @@ from scholar_tui.core.conference.tree import ConferenceError, Tree, tree_from_da
 from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 from scholar_tui.core.library.bibtex import BibtexError, parse_bibtex
 from scholar_tui.core.library.openalex import OpenAlexFormatError, parse_author, parse_object, parse_work
-from scholar_tui.indexes.records import PaperRecord, PersonRecord
 from scholar_tui.core.library.unarxive import UnarxiveFormatError, parse_paper
+from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
 from .library_support import fixture_path
 
 UNARXIVE_LINE = {
     "paper_id": "2212.11867",
     "metadata": {
-        "id": "2212.11867", "title": "Zeros of derivatives\n of random polynomials", "abstract": "  Let $X$ be. ",
+        "id": "2212.11867",
+        "title": "Zeros of derivatives\n of random polynomials",
+        "abstract": "  Let $X$ be. ",
         "authors": "Marcus Michelen, Xuan-Truong Vu",
         "authors_parsed": [["Michelen", "Marcus", ""], ["Vu", "Xuan-Truong", ""]],
         "versions": [{"version": "v1", "created": "Thu, 22 Dec 2022 17:42:37 GMT"}],
-        "update_date": "2022-12-23", "categories": "math.PR math.CA", "journal-ref": None, "doi": None,
+        "update_date": "2022-12-23",
+        "categories": "math.PR math.CA",
+        "journal-ref": None,
+        "doi": None,
         "license": "http://creativecommons.org/licenses/by/4.0/",
     },
     "abstract": {"text": "Let $X$ be."},
     "discipline": "Mathematics",
     "body_text": [
-        {"section": "Introduction", "sec_number": "1", "sec_type": "section",
-         "text": "As shown in {{cite:a1}} with {{formula:f1}} and {{figure:g1}}."},
+        {
+            "section": "Introduction",
+            "sec_number": "1",
+            "sec_type": "section",
+            "text": "As shown in {{cite:a1}} with {{formula:f1}} and {{figure:g1}}.",
+        },
         {"section": "Notation", "sec_number": "1", "sec_type": "subsection", "text": "See {{cite:b2}} {{table:t1}}."},
         {"section": None, "sec_number": None, "sec_type": None, "text": "Unnumbered."},
     ],
     "bib_entries": {
-        "a1": {"bib_entry_raw": "A. Author, A paper, 2019, arXiv:1901.00001", "contained_arXiv_ids": [{"id": "1901.00001"}],
-               "contained_links": [{"url": "https://example.org"}],
-               "ids": {"open_alex_id": "https://openalex.org/W1", "arxiv_id": "1901.00001", "doi": "10.1000/x",
-                       "sem_open_alex_id": "W2", "pubmed_id": "", "pmc_id": ""}},
+        "a1": {
+            "bib_entry_raw": "A. Author, A paper, 2019, arXiv:1901.00001",
+            "contained_arXiv_ids": [{"id": "1901.00001"}],
+            "contained_links": [{"url": "https://example.org"}],
+            "ids": {
+                "open_alex_id": "https://openalex.org/W1",
+                "arxiv_id": "1901.00001",
+                "doi": "10.1000/x",
+                "sem_open_alex_id": "W2",
+                "pubmed_id": "",
+                "pmc_id": "",
+            },
+        },
         "b2": {"bib_entry_raw": "B. Author, doi 10.1000/y.", "ids": {}},
     },
     "ref_entries": {"f1": {"latex": "x^2", "type": "formula"}, "g1": {"caption": "A figure", "type": "figure"}},
@@ -89,7 +107,7 @@ def outcome(parse: Callable[[Any], Any], allowed: type[Exception], data: Any) ->
         record = parse(data)
     except allowed as error:
         return None if "\n" not in str(error) and str(error) else f"multi-line or empty error: {error!r}"
-    except Exception as error:  # noqa: BLE001 — what the fuzz is looking for
+    except Exception as error:
         return f"{type(error).__name__}: {error}"[:200]
     records = record if isinstance(record, list) else [record]
     if not all(isinstance(item, (PaperRecord, PersonRecord)) for item in records):
@@ -140,8 +158,23 @@ def bib_with(field: str, value: str) -> str:
     return f"@article{{key,\n  title = {{A title}},\n  author = {{Doe, Jane}},\n  {field} = {{{value}}},\n}}\n"
 
 
-BIB_FIELDS = ["title", "author", "year", "month", "date", "eprint", "archiveprefix", "journal", "url", "doi",
-              "keywords", "primaryclass", "abstract", "note", "booktitle"]
+BIB_FIELDS = [
+    "title",
+    "author",
+    "year",
+    "month",
+    "date",
+    "eprint",
+    "archiveprefix",
+    "journal",
+    "url",
+    "doi",
+    "keywords",
+    "primaryclass",
+    "abstract",
+    "note",
+    "booktitle",
+]
 JSON_SOURCES = {
     "unarxive": (UNARXIVE_LINE, parse_paper, UnarxiveFormatError),
     "openalex-work": (WORK, parse_work, OpenAlexFormatError),
@@ -252,7 +285,7 @@ def tree_outcome(read: Callable[[Any, str], Any], data: Any) -> str | None:
         tree = read(data, "fuzz")
     except ConferenceError as error:
         return None if "\n" not in str(error) and str(error) else f"multi-line or empty error: {error!r}"
-    except Exception as error:  # noqa: BLE001 — what the fuzz is looking for
+    except Exception as error:
         return f"{type(error).__name__}: {error}"[:200]
     return None if isinstance(tree, Tree) else f"not a tree: {tree!r}"[:200]
 
@@ -264,8 +297,12 @@ def test_any_json_value_is_a_conference_tree_or_a_one_line_error(value):
 
 
 @FUZZ
-@given(st.text(max_size=200) | st.builds("<h1>{}</h1><p>{}</p><h2>{}</h2>".format, st.text(max_size=40),
-                                         st.text(max_size=40), st.text(max_size=40)))
+@given(
+    st.text(max_size=200)
+    | st.builds(
+        "<h1>{}</h1><p>{}</p><h2>{}</h2>".format, st.text(max_size=40), st.text(max_size=40), st.text(max_size=40)
+    )
+)
 def test_any_text_is_a_conference_page_or_a_one_line_error(text):
     assert tree_outcome(tree_from_html, text) is None
 

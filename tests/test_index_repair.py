@@ -57,20 +57,23 @@ def spoil_table(where, how: str) -> None:
 def invoke(*args: str):
     result = CliRunner().invoke(cli, list(args))
     assert "Traceback" not in result.output and not (
-        result.exception and not isinstance(result.exception, SystemExit)), repr(result.exception)
+        result.exception and not isinstance(result.exception, SystemExit)
+    ), repr(result.exception)
     return result
 
 
 @pytest.mark.parametrize("how", ["garbage data", "deleted versions"])
-def test_an_unreadable_lancedb_table_is_rebuilt_from_sqlite_by_the_next_import(where, library, hashing_embedder,
-                                                                                how, caplog):
+def test_an_unreadable_lancedb_table_is_rebuilt_from_sqlite_by_the_next_import(
+    where, library, hashing_embedder, how, caplog
+):
     spoil_table(where, how)
     result = invoke("import", "bibtex", str(fixture_path("bibtex", "sample.bib")))
     assert result.exit_code == 0, result.output
     papers = len(library.all_papers())
     assert f"({papers} indexed)" in result.output
-    assert any("cannot be read" in record.getMessage() and "rebuilt" in record.getMessage()
-               for record in caplog.records)
+    assert any(
+        "cannot be read" in record.getMessage() and "rebuilt" in record.getMessage() for record in caplog.records
+    )
     stats = json.loads(invoke("library", "stats", "--json").output)
     assert stats["indexed_for_search"] == papers and stats["search_index_behind"] == 0
     hits = json.loads(invoke("library", "search", QUERY, "--json").output)
@@ -103,8 +106,14 @@ def test_a_snapshot_of_the_wrong_width_or_type_is_rebuilt(where, library, spoil)
     before = [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(library, QUERY)]
     with np.load(snapshot_file(where)) as arrays:
         vectors = arrays["vectors"]
-    rewrite_snapshot(where, vectors={"narrow": vectors[:, :3].copy(), "float64": vectors.astype(np.float64),
-                                     "integers": (vectors * 100).astype(np.int32)}[spoil])
+    rewrite_snapshot(
+        where,
+        vectors={
+            "narrow": vectors[:, :3].copy(),
+            "float64": vectors.astype(np.float64),
+            "integers": (vectors * 100).astype(np.int32),
+        }[spoil],
+    )
     index = LibraryIndex(where, HashingEmbedder())
     assert [event for event in index.sync(library) if isinstance(event, IndexFinished)]
     assert [hit.paper_id for hit in index.search(library, QUERY)] == before
@@ -118,8 +127,12 @@ def test_a_fifo_in_place_of_the_snapshot_is_not_opened(where, library):
     path.unlink()
     os.mkfifo(path)
     found: list[list[int]] = []
-    worker = threading.Thread(target=lambda: found.append(
-        [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(library, QUERY)]), daemon=True)
+    worker = threading.Thread(
+        target=lambda: found.append(
+            [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(library, QUERY)]
+        ),
+        daemon=True,
+    )
     worker.start()
     worker.join(30)
     if worker.is_alive():  # it opened the FIFO: unblock it so the test process can end
@@ -152,9 +165,12 @@ def test_two_first_imports_at_once_build_one_table(where):
     def first_sync() -> None:
         library = Library.open(where)
         try:
-            finished.extend(event for event in LibraryIndex(where, MeetingEmbedder()).sync(library)
-                            if isinstance(event, IndexFinished))
-        except BaseException as error:  # noqa: BLE001 - reported below
+            finished.extend(
+                event
+                for event in LibraryIndex(where, MeetingEmbedder()).sync(library)
+                if isinstance(event, IndexFinished)
+            )
+        except BaseException as error:
             errors.append(error)
         finally:
             library.close()
@@ -184,7 +200,7 @@ def test_without_an_embedder_a_damaged_index_falls_back_to_words_only_search(whe
     result = invoke("library", "search", "laser cooling ions", "--json")
     assert result.exit_code == 0, result.output
     assert "words-only search (the embedder cannot be used: embedding model 'gone' not found)" in result.output
-    hits = json.loads(result.output[result.output.index("["):])
+    hits = json.loads(result.output[result.output.index("[") :])
     assert hits[0]["title"] == UNRELATED and hits[0]["vector_rank"] is None and hits[0]["text_rank"] == 1
 
 

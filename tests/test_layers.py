@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-import scholar_tui
-
 ROOT = Path(__file__).resolve().parents[1]
 
 # Each layer and what it may import besides itself. The README's "Layout" says the same.
@@ -58,8 +56,9 @@ def imported_names(name: str, path: Path) -> list[tuple[int, str]]:
             else:
                 target = node.module or ""
             # ``from scholar_tui import models`` imports the layer itself
-            names += [(node.lineno, f"{target}.{alias.name}" if target == "scholar_tui" else target)
-                      for alias in node.names]
+            names += [
+                (node.lineno, f"{target}.{alias.name}" if target == "scholar_tui" else target) for alias in node.names
+            ]
     return names
 
 
@@ -85,8 +84,14 @@ def wrong_imports(found: list[tuple[str, Path]], root: Path = ROOT) -> list[str]
 def test_every_layer_is_walked():
     found = dict(modules())
     assert len(found) > 100
-    for name in ("scholar_tui.config.settings", "scholar_tui.core.soay.engine", "scholar_tui.indexes.library",
-                 "scholar_tui.models.llamacpp", "scholar_tui.training.crawler_ppo", "scholar_tui.app.cli"):
+    for name in (
+        "scholar_tui.config.settings",
+        "scholar_tui.core.soay.engine",
+        "scholar_tui.indexes.library",
+        "scholar_tui.models.llamacpp",
+        "scholar_tui.training.crawler_ppo",
+        "scholar_tui.app.cli",
+    ):
         assert name in found, name
 
 
@@ -110,19 +115,27 @@ def test_a_wrong_import_is_caught(tmp_path):
 def test_imports_are_absolute():
     """``from scholar_tui.core.x import y``, never ``from ..core.x``: people, grep and tools read it
     as the folder it names."""
-    relative = [f"{path.relative_to(ROOT)}:{node.lineno}" for name, path in modules()
-                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-                if isinstance(node, ast.ImportFrom) and node.level]
+    relative = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for name, path in modules()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level
+    ]
     assert relative == []
 
 
 def test_no_module_below_app_loads_textual():
     """Importing every module of the lower layers, in a fresh process, loads no Textual."""
-    names = [name for name, _ in modules() if layer_of(name) in ("core", "indexes", "models", "config")
-             and not name.endswith("sandbox_worker")]
-    code = ("import importlib, sys\n"
-            f"for name in {names!r}:\n    importlib.import_module(name)\n"
-            "print(sorted(n for n in sys.modules if n.split('.')[0] == 'textual' or n.startswith('scholar_tui.app')))")
+    names = [
+        name
+        for name, _ in modules()
+        if layer_of(name) in ("core", "indexes", "models", "config") and not name.endswith("sandbox_worker")
+    ]
+    code = (
+        "import importlib, sys\n"
+        f"for name in {names!r}:\n    importlib.import_module(name)\n"
+        "print(sorted(n for n in sys.modules if n.split('.')[0] == 'textual' or n.startswith('scholar_tui.app')))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == "[]"
@@ -130,8 +143,10 @@ def test_no_module_below_app_loads_textual():
 
 def test_scholar_tui_resolves_to_the_folders():
     """``scholar_tui.core.x`` is ``core/x.py`` of this checkout, as tools and people read it."""
-    code = ("import scholar_tui.core.soay.engine as m, scholar_tui.config.settings as c, scholar_tui.app.cli as a\n"
-            "print(m.__file__); print(c.__file__); print(a.__file__)")
+    code = (
+        "import scholar_tui.core.soay.engine as m, scholar_tui.config.settings as c, scholar_tui.app.cli as a\n"
+        "print(m.__file__); print(c.__file__); print(a.__file__)"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/")
     assert result.returncode == 0, result.stderr
     files = [Path(line).resolve() for line in result.stdout.split()]
@@ -150,6 +165,7 @@ def test_static_tools_find_every_installed_folder():
 
     package_dir = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"]
     links = ROOT / ".import-root" / "scholar_tui"
-    assert {f"scholar_tui.{link.name}": link.resolve() for link in links.iterdir()} == \
-        {name: (ROOT / folder).resolve() for name, folder in package_dir.items()}
+    assert {f"scholar_tui.{link.name}": link.resolve() for link in links.iterdir()} == {
+        name: (ROOT / folder).resolve() for name, folder in package_dir.items()
+    }
     assert set(package_dir) == {f"scholar_tui.{layer}" for layer in MAY_IMPORT}

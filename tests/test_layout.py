@@ -53,15 +53,24 @@ def log_loops(where: Locations) -> None:
     log = FeedbackLog(where)
     for status, code in (("limit_hit", "E_NOTHING_NEW"), ("limit_hit", None), ("solved", None)):
         loop_id = log.start_loop("zeros of random polynomials", source="pasa")
-        log.add_round(loop_id, "dynamic", request='searchPapers(query="roots")', ok=status == "solved",
-                      response={"error": "nothing", "code": code} if code else None)
+        log.add_round(
+            loop_id,
+            "dynamic",
+            request='searchPapers(query="roots")',
+            ok=status == "solved",
+            response={"error": "nothing", "code": code} if code else None,
+        )
         log.finish_loop(loop_id, status)
     log.close()
 
 
 def make_app(where: Locations) -> ScholarApp:
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: ScriptedLLM(),
-                        embedder_factory=lambda settings: HashingEmbedder())
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: ScriptedLLM(),
+        embedder_factory=lambda settings: HashingEmbedder(),
+    )
     return ScholarApp(services, load_model_on_start=False)
 
 
@@ -140,4 +149,6 @@ async def test_each_tab_matches_its_kept_snapshot(relative_home, size):
             svg = await settled_screenshot(app, pilot, f"{tab} {size[0]}x{size[1]}")
             changed += [name for name in [_compare_snapshot(svg, f"{tab}-{size[0]}x{size[1]}")] if name]
         await pilot.press("ctrl+q")
-    assert not changed, f"layout changed: {changed}; see tests/snapshots/*.new.svg (rewrite with UPDATE_LAYOUT_SNAPSHOTS=1)"
+    assert not changed, (
+        f"layout changed: {changed}; see tests/snapshots/*.new.svg (rewrite with UPDATE_LAYOUT_SNAPSHOTS=1)"
+    )

@@ -38,8 +38,9 @@ def loaded_after(commands: list[list[str]], home: Path) -> tuple[set[str], list[
 
 
 def test_help_and_paths_load_no_model(tmp_path):
-    modules, _ = loaded_after([["--help"], ["paths"], ["bench", "--help"], ["conf", "--help"], ["train", "--help"]],
-                              tmp_path / "home")
+    modules, _ = loaded_after(
+        [["--help"], ["paths"], ["bench", "--help"], ["conf", "--help"], ["train", "--help"]], tmp_path / "home"
+    )
     assert not modules & MODEL_RUNTIMES, sorted(modules & MODEL_RUNTIMES)
 
 
@@ -47,14 +48,25 @@ def test_help_and_paths_load_no_model(tmp_path):
 def test_commands_that_embed_never_import_training_packages(tmp_path):
     tiny = FIXTURES / "conference" / "tinyqa" / "TINY2024.json"
     bibtex = FIXTURES / "library" / "bibtex" / "sample.bib"
-    modules, outputs = loaded_after([
-        ["conf", "import", str(tiny)],
-        ["conf", "ask", "TINY2024", "When does the author rebuttal period end?", "--answerer", "computed", "--json"],
-        ["import", "bibtex", str(bibtex)],
-        ["library", "search", "random polynomials", "--json"],
-        ["models", "list"],
-        ["doctor"],
-    ], tmp_path / "home")
+    modules, outputs = loaded_after(
+        [
+            ["conf", "import", str(tiny)],
+            [
+                "conf",
+                "ask",
+                "TINY2024",
+                "When does the author rebuttal period end?",
+                "--answerer",
+                "computed",
+                "--json",
+            ],
+            ["import", "bibtex", str(bibtex)],
+            ["library", "search", "random polynomials", "--json"],
+            ["models", "list"],
+            ["doctor"],
+        ],
+        tmp_path / "home",
+    )
     assert "llama_cpp" in modules and "lancedb" in modules  # the embedding paths really ran
     assert not modules & TRAINING_ONLY, sorted(modules & TRAINING_ONLY)
     # the llama.cpp embedder retrieves the right path of the tiny conference
@@ -70,11 +82,15 @@ def test_a_cold_library_search_imports_neither_lancedb_nor_torch(tmp_path):
     loaded_after([["import", "bibtex", str(bibtex)]], home)  # builds LanceDB and the snapshot
     modules, outputs = loaded_after([["library", "search", "formal undecidable propositions", "--json"]], home)
     assert "llama_cpp" in modules and json.loads(outputs[0]), outputs
-    assert not modules & ({"lancedb", "pyarrow"} | TRAINING_ONLY), sorted(modules & ({"lancedb", "pyarrow"} | TRAINING_ONLY))
+    assert not modules & ({"lancedb", "pyarrow"} | TRAINING_ONLY), sorted(
+        modules & ({"lancedb", "pyarrow"} | TRAINING_ONLY)
+    )
 
 
 def test_the_tui_module_never_imports_training_packages(tmp_path):
-    code = ("import sys\nimport scholar_tui.app.tui, scholar_tui.app.services, scholar_tui.app.startup_probe\n"
-            "print(sorted({name.split('.')[0] for name in sys.modules} & %r))" % TRAINING_ONLY)
+    code = (
+        "import sys\nimport scholar_tui.app.tui, scholar_tui.app.services, scholar_tui.app.startup_probe\n"
+        "print(sorted({name.split('.')[0] for name in sys.modules} & %r))" % TRAINING_ONLY
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.strip() == "[]", result.stdout + result.stderr

@@ -11,7 +11,11 @@ from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APIError, local_api, openalex_api
 
 from .library_support import (  # noqa: F401
-    empty_library, imported, openalex_handler, prepared_library, recording,
+    empty_library,
+    imported,
+    openalex_handler,
+    prepared_library,
+    recording,
 )
 
 SOAY_RETURNS = {  # the SoAy paper's (and its AMiner client's) fields for each API
@@ -31,7 +35,9 @@ def test_specs_are_complete_and_machine_readable():
         data = json.loads(json.dumps(spec.as_dict()))
         assert data["description"] and data["signature"].startswith(f"{name}(")
         assert SOAY_RETURNS[name] <= {field["name"] for field in data["returns"]}
-        assert all(p["type"] == "string" and isinstance(p["required"], bool) and p["description"] for p in data["parameters"])
+        assert all(
+            p["type"] == "string" and isinstance(p["required"], bool) and p["description"] for p in data["parameters"]
+        )
         assert {"E_BAD_ARGUMENT"} <= {e["code"] for e in data["errors"]} and all(e["meaning"] for e in data["errors"])
         assert data["json_schema"]["additionalProperties"] is False
     assert SPECS["searchPerson"].at_least_one_of == ("name", "organization", "interest")
@@ -68,14 +74,22 @@ def test_every_api_answers_on_the_local_library(imported):
     person = api.searchPerson(name="Asgharian")[0]
     assert person["name"] == "Masoud Asgharian" and person["num_pubs"] == 2 and person["num_citation"] is None
     coauthors = api.getCoauthors(person_id=person["person_id"])
-    assert coauthors[0] == {"person_id": coauthors[0]["person_id"], "name": "Vahid Partovi Nia",
-                            "relation": "coauthor", "num_joint_pubs": 2}
+    assert coauthors[0] == {
+        "person_id": coauthors[0]["person_id"],
+        "name": "Vahid Partovi Nia",
+        "relation": "coauthor",
+        "num_joint_pubs": 2,
+    }
     assert api.getPersonInterest(person["person_id"]) == ["Machine Learning", "Computation and Language"]
     info = api.getPersonBasicInfo(person_id=person["person_id"])
-    assert info["name"] == "Masoud Asgharian" and info["email"] is None and set(info) >= SOAY_RETURNS["getPersonBasicInfo"]
+    assert (
+        info["name"] == "Masoud Asgharian" and info["email"] is None and set(info) >= SOAY_RETURNS["getPersonBasicInfo"]
+    )
     pubs = api.getPersonPubs(person_id=person["person_id"])
-    assert {pub["title"] for pub in pubs} == {"Training Integer-Only Deep Recurrent Neural Networks",
-                                              "EuclidNets: An Alternative Operation for Efficient Inference of Deep Learning Models"}
+    assert {pub["title"] for pub in pubs} == {
+        "Training Integer-Only Deep Recurrent Neural Networks",
+        "EuclidNets: An Alternative Operation for Efficient Inference of Deep Learning Models",
+    }
     assert all("Masoud Asgharian" in pub["authors_name_list"] for pub in pubs)
     found = api.searchPublication(publication_info="zeros of derivatives of random polynomials")
     assert found[0]["title"].startswith("Zeros of a growing number of derivatives") and found[0]["year"] == 2022
@@ -119,7 +133,10 @@ def test_cli_api_prints_json_and_one_line_errors(imported):
     result = runner.invoke(cli, ["api", "searchPublication", "--publication-info", "integer-only recurrent networks"])
     assert json.loads(result.output)[0]["title"] == "Training Integer-Only Deep Recurrent Neural Networks"
     result = runner.invoke(cli, ["api", "getPersonPubs", "--person_id", "person:99999"])
-    assert result.exit_code == 1 and result.output.strip() == "Error: E_NOT_FOUND: no person person:99999 in the local library"
+    assert (
+        result.exit_code == 1
+        and result.output.strip() == "Error: E_NOT_FOUND: no person person:99999 in the local library"
+    )
 
 
 # -- OpenAlex backend on recorded answers ------------------------------------------------------------
@@ -133,22 +150,37 @@ def openalex(empty_library):
 def test_every_api_answers_on_openalex(openalex):
     api, seen, library = openalex
     people = api.searchPerson(name="Michelen")
-    assert people[0] == {"person_id": "A9000000001", "name": "Marcus Michelen", "num_citation": 517,
-                         "interest": ["Random Matrices and Applications", "Combinatorial Probability"],
-                         "num_pubs": 42, "organization": "University of Illinois Chicago",
-                         "aliases": ["M. Michelen", "Marcus W. Michelen"]}
+    assert people[0] == {
+        "person_id": "A9000000001",
+        "name": "Marcus Michelen",
+        "num_citation": 517,
+        "interest": ["Random Matrices and Applications", "Combinatorial Probability"],
+        "num_pubs": 42,
+        "organization": "University of Illinois Chicago",
+        "aliases": ["M. Michelen", "Marcus W. Michelen"],
+    }
     assert [p["name"] for p in api.searchPerson(organization="University of Illinois Chicago")] == [
-        "Marcus Michelen", "Xuan-Truong Vu"]
+        "Marcus Michelen",
+        "Xuan-Truong Vu",
+    ]
     assert api.searchPublication(publication_info="zeros of derivatives")[0] == {
         "pub_id": "W9000000001",
-        "title": "Zeros of a growing number of derivatives of random polynomials with independent roots", "year": 2022}
+        "title": "Zeros of a growing number of derivatives of random polynomials with independent roots",
+        "year": 2022,
+    }
     publication = api.getPublication(pub_id="W9000000001")
     assert publication["venue"] == "arXiv" and publication["num_citation"] == 3
-    assert publication["authors"][0] == {"person_id": "A9000000001", "name": "Marcus Michelen",
-                                         "organization": "University of Illinois Chicago"}
+    assert publication["authors"][0] == {
+        "person_id": "A9000000001",
+        "name": "Marcus Michelen",
+        "organization": "University of Illinois Chicago",
+    }
     coauthors = api.getCoauthors(person_id="A9000000001")
     assert {(c["name"], c["num_joint_pubs"]) for c in coauthors} == {("Xuan-Truong Vu", 1), ("Sean O'Rourke", 1)}
-    assert api.getPersonInterest(person_id="A9000000001") == ["Random Matrices and Applications", "Combinatorial Probability"]
+    assert api.getPersonInterest(person_id="A9000000001") == [
+        "Random Matrices and Applications",
+        "Combinatorial Probability",
+    ]
     assert api.getPersonInterest(person_id="A9000000002") == ["Probability theory", "Mathematics"]  # x_concepts
     assert api.getPersonBasicInfo(person_id="A9000000002")["organization"] == "University of Illinois Chicago"
     pubs = api.getPersonPubs(person_id="https://openalex.org/A9000000001")

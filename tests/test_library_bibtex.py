@@ -6,9 +6,15 @@ from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
 from scholar_tui.core.library.bibtex import (
-    BibtexError, bibtex_name, latex_to_text, parse_bibtex, parse_entries, split_authors, write_bibtex,
+    BibtexError,
+    bibtex_name,
+    latex_to_text,
+    parse_bibtex,
+    parse_entries,
+    split_authors,
+    write_bibtex,
 )
-from scholar_tui.core.library.importer import LibraryImportError, run_import
+from scholar_tui.core.library.importer import run_import
 
 from .library_support import empty_library, fixture_path, imported, prepared_library  # noqa: F401
 
@@ -18,8 +24,11 @@ SAMPLE = fixture_path("bibtex", "sample.bib")
 def test_parser_understands_what_real_files_contain():
     entries = parse_entries(SAMPLE.read_text())
     assert [(e.type, e.key, e.line) for e in entries] == [
-        ("article", "Kabluchko2015", 9), ("article", "hoskins2022semicircle", 23),
-        ("misc", "michelen2022zeros", 33), ("inproceedings", "goedel1931", 42)]
+        ("article", "Kabluchko2015", 9),
+        ("article", "hoskins2022semicircle", 23),
+        ("misc", "michelen2022zeros", 33),
+        ("inproceedings", "goedel1931", 42),
+    ]
     records = dict((record.title[:12], record) for _, record in parse_bibtex(SAMPLE.read_text()))
     kabluchko = records["Critical poi"]
     assert kabluchko.venue == "Proc. Amer. Math. Soc."  # @string macro joined with '#'
@@ -33,19 +42,35 @@ def test_parser_understands_what_real_files_contain():
     goedel = records["Über formal "]
     assert goedel.title == "Über formal unentscheidbare Sätze: a test of LaTeX accents – and $\\alpha$-math"
     assert [a.name for a in goedel.authors] == [
-        "Kurt Gödel", "Johann A. Preuß", "Émile Borel", "Johannes Diderik van der Waals", "Barack Obama Foundation"]
+        "Kurt Gödel",
+        "Johann A. Preuß",
+        "Émile Borel",
+        "Johannes Diderik van der Waals",
+        "Barack Obama Foundation",
+    ]
     assert goedel.categories == ["logic", "incompleteness"]
 
 
-@pytest.mark.parametrize("text, line, words", [
-    (fixture_path("bibtex", "broken.bib").read_text(), 7, "@article{second, title = {This entry nev…: unexpected block start"),
-    ("@article{x,\n  title = {open\n", 1, "unexpectedly reached end of file"),
-    ("\n\n@article{x, title = {a}\n", 3, "unexpectedly reached end of file"),
-    ("@article{x, title = {a} year = 1}", 1, "field 'title': '{a} year = 1' is not a BibTeX value (is a ',' missing"),
-    ("@article{x,\n title {a}}", 1, "expected a '=' after entry key"),
-    ("@article{x,\n title = \"a}", 1, "unexpectedly reached end of file"),
-    ("@article{x, author = {Doe, J.}}", 1, "no title"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        (
+            fixture_path("bibtex", "broken.bib").read_text(),
+            7,
+            "@article{second, title = {This entry nev…: unexpected block start",
+        ),
+        ("@article{x,\n  title = {open\n", 1, "unexpectedly reached end of file"),
+        ("\n\n@article{x, title = {a}\n", 3, "unexpectedly reached end of file"),
+        (
+            "@article{x, title = {a} year = 1}",
+            1,
+            "field 'title': '{a} year = 1' is not a BibTeX value (is a ',' missing",
+        ),
+        ("@article{x,\n title {a}}", 1, "expected a '=' after entry key"),
+        ('@article{x,\n title = "a}', 1, "unexpectedly reached end of file"),
+        ("@article{x, author = {Doe, J.}}", 1, "no title"),
+    ],
+)
 def test_errors_name_the_line(text, line, words):
     with pytest.raises(BibtexError) as caught:
         parse_bibtex(text)
@@ -55,23 +80,33 @@ def test_errors_name_the_line(text, line, words):
 def test_names_and_latex():
     assert split_authors("A and {B and C} and D AND E") == ["A", "{B and C}", "D", "E"]
     assert bibtex_name("Johannes Diderik van der Waals") == "van der Waals, Johannes Diderik"
-    assert latex_to_text(r"Erd\H{o}s, \v{S}va\v{c}, Ko\c{c}, \o{}ster, na\"{\i}ve, 10\% \& $\mu_{n}$") == \
-        "Erdős, Švač, Koç, øster, naïve, 10% & $\\mu_{n}$"
+    assert (
+        latex_to_text(r"Erd\H{o}s, \v{S}va\v{c}, Ko\c{c}, \o{}ster, na\"{\i}ve, 10\% \& $\mu_{n}$")
+        == "Erdős, Švač, Koç, øster, naïve, 10% & $\\mu_{n}$"
+    )
 
 
 def test_round_trip_through_the_library(empty_library, tmp_path):
     first = run_import("bibtex", SAMPLE, empty_library)
     assert first.added["papers"] == 4
     exported = tmp_path / "out.bib"
-    exported.write_text(write_bibtex([(p, empty_library.paper_author_names(p["id"])) for p in empty_library.all_papers()]))
+    exported.write_text(
+        write_bibtex([(p, empty_library.paper_author_names(p["id"])) for p in empty_library.all_papers()])
+    )
     original = {r.title: r for _, r in parse_bibtex(SAMPLE.read_text())}
     again = {r.title: r for _, r in parse_bibtex(exported.read_text())}
     assert set(again) == set(original)
     for title, record in original.items():
         back = again[title]
         assert [a.name for a in back.authors] == [a.name for a in record.authors]
-        assert (back.year, back.date, back.venue, back.arxiv_id, back.doi, back.abstract) == \
-               (record.year, record.date, record.venue, record.arxiv_id, record.doi, record.abstract)
+        assert (back.year, back.date, back.venue, back.arxiv_id, back.doi, back.abstract) == (
+            record.year,
+            record.date,
+            record.venue,
+            record.arxiv_id,
+            record.doi,
+            record.abstract,
+        )
     assert set(run_import("bibtex", exported, empty_library).added.values()) == {0}
 
 
@@ -88,8 +123,10 @@ def test_import_merges_with_unarxive_and_a_broken_file_changes_nothing(imported)
     preuss = imported.person(imported.resolve_person(local_person(imported, "Johann A. Preuß")))
     assert len(imported.person_papers(preuss["id"])) == 2
     broken = run_import("bibtex", fixture_path("bibtex", "broken.bib"), imported)
-    assert broken.skipped == ["broken.bib line 7: @article{second, title = {This entry nev…: unexpected block start: "
-                              "'@article'. Was still looking for field-value closing ',' or '}'"]
+    assert broken.skipped == [
+        "broken.bib line 7: @article{second, title = {This entry nev…: unexpected block start: "
+        "'@article'. Was still looking for field-value closing ',' or '}'"
+    ]
     assert imported.counts()["papers"] == before["papers"] + 5  # 'first' and 'third' import, 'second' is named
 
 

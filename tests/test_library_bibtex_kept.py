@@ -40,7 +40,7 @@ def test_latex_commands_never_stay_in_titles_or_names(empty_library, tmp_path):
 @article{q, title = {The \mkbibquote{Intention} of \texttt{Davos} and \emph{more} \unknowncommand{kept}},
   author = {M{\"u}ller, J{\"o}rg and \textsc{Doe}, Jane and Christina A. L.\ Thiele}, year = 2020}
 """
-    (_, record), = parse_bibtex(text)
+    ((_, record),) = parse_bibtex(text)
     assert record.title == "The Intention of Davos and more kept"
     assert [a.name for a in record.authors] == ["Jörg Müller", "Jane Doe", "Christina A. L. Thiele"]
     run_import("bibtex", _bib(tmp_path, text), empty_library)
@@ -51,7 +51,7 @@ def test_latex_commands_never_stay_in_titles_or_names(empty_library, tmp_path):
 
 def test_and_others_is_not_a_person_and_a_repeated_name_is_two_people(empty_library, tmp_path):
     text = "@article{w, title = {Graph learning at scale in practice}, author = {Y Wang and D Liu and Y Wang and others}, year = 2021}"
-    (_, record), = parse_bibtex(text)
+    ((_, record),) = parse_bibtex(text)
     assert [a.name for a in record.authors] == ["Y Wang", "D Liu", "Y Wang"]
     run_import("bibtex", _bib(tmp_path, text), empty_library)
     paper = empty_library.all_papers()[0]

@@ -7,7 +7,12 @@ from click.testing import CliRunner
 from scholar_tui.app.cli import cli
 from scholar_tui.core.library.apis import local_api
 from scholar_tui.core.library.identity import (
-    compatible, delatex, merge_people, parse_name, queried_surnames, split_person,
+    compatible,
+    delatex,
+    merge_people,
+    parse_name,
+    queried_surnames,
+    split_person,
 )
 from scholar_tui.core.library.importer import run_import
 from scholar_tui.indexes.library import Library
@@ -33,9 +38,11 @@ def test_names_fold_latex_accents_hyphens_and_initials():
 
 
 def _paper(title: str, *names: str, affiliation: str | None = None) -> PaperRecord:
-    return PaperRecord(title=title, source="test",
-                       authors=[AuthorRecord(name, affiliation=affiliation if i == 0 else None)
-                                for i, name in enumerate(names)])
+    return PaperRecord(
+        title=title,
+        source="test",
+        authors=[AuthorRecord(name, affiliation=affiliation if i == 0 else None) for i, name in enumerate(names)],
+    )
 
 
 def _store(library: Library, *papers: PaperRecord) -> list[int]:
@@ -49,10 +56,12 @@ def _people(library: Library) -> dict[str, int]:
 
 def test_a_shared_coauthor_merges_the_initials_into_the_full_name(where):
     library = Library.open(where)
-    _store(library,
-           _paper("Quantum fluids in narrow pores one", "Jane Q. Rivera-Ortiz", "Tomasz Wójcik"),
-           _paper("Quantum fluids in narrow pores two", "J. Rivera-Ortiz", "T. Wójcik"),
-           _paper("Superfluid helium in carbon nanotubes", "J. Rivera-Ortiz", "Tomasz Wójcik"))
+    _store(
+        library,
+        _paper("Quantum fluids in narrow pores one", "Jane Q. Rivera-Ortiz", "Tomasz Wójcik"),
+        _paper("Quantum fluids in narrow pores two", "J. Rivera-Ortiz", "T. Wójcik"),
+        _paper("Superfluid helium in carbon nanotubes", "J. Rivera-Ortiz", "Tomasz Wójcik"),
+    )
     with library.transaction():
         merges = merge_people(library)
     people = _people(library)
@@ -70,9 +79,11 @@ def test_a_shared_coauthor_merges_the_initials_into_the_full_name(where):
 
 def test_same_initials_and_surname_without_evidence_stay_two_people(where):
     library = Library.open(where)
-    _store(library,
-           _paper("Protein folding under crowding", "M. Okonkwo", "Lars Brandt", affiliation="Uppsala University"),
-           _paper("Dark matter halos of dwarf galaxies", "Miriam Okonkwo", "Chen Wei", affiliation="Caltech"))
+    _store(
+        library,
+        _paper("Protein folding under crowding", "M. Okonkwo", "Lars Brandt", affiliation="Uppsala University"),
+        _paper("Dark matter halos of dwarf galaxies", "Miriam Okonkwo", "Chen Wei", affiliation="Caltech"),
+    )
     with library.transaction():
         assert merge_people(library) == []
     assert {"M. Okonkwo", "Miriam Okonkwo"} <= set(_people(library))
@@ -84,10 +95,12 @@ def test_same_initials_and_surname_without_evidence_stay_two_people(where):
 
 def test_a_short_form_that_fits_two_people_is_left_alone(where):
     library = Library.open(where)
-    _store(library,
-           _paper("Paper of Adam", "Adam Kowalczyk", "Rui Tanabe"),
-           _paper("Paper of Anna", "Anna Kowalczyk", "Rui Tanabe"),
-           _paper("Paper of A.", "A. Kowalczyk", "Rui Tanabe"))
+    _store(
+        library,
+        _paper("Paper of Adam", "Adam Kowalczyk", "Rui Tanabe"),
+        _paper("Paper of Anna", "Anna Kowalczyk", "Rui Tanabe"),
+        _paper("Paper of A.", "A. Kowalczyk", "Rui Tanabe"),
+    )
     with library.transaction():
         assert merge_people(library) == []  # Rui Tanabe is evidence for both: ambiguous
     assert {"Adam Kowalczyk", "Anna Kowalczyk", "A. Kowalczyk"} <= set(_people(library))
@@ -95,22 +108,40 @@ def test_a_short_form_that_fits_two_people_is_left_alone(where):
 
 def test_an_author_query_is_evidence_but_not_for_a_common_surname(where):
     library = Library.open(where)
-    _store(library, _paper("Helium one", "Bea Lindqvist"), _paper("Helium two", "B. Lindqvist"),
-           _paper("Graphs one", "Yan Wang"), _paper("Graphs two", "Y. Wang"))
+    _store(
+        library,
+        _paper("Helium one", "Bea Lindqvist"),
+        _paper("Helium two", "B. Lindqvist"),
+        _paper("Graphs one", "Yan Wang"),
+        _paper("Graphs two", "Y. Wang"),
+    )
     with library.transaction():
         assert merge_people(library, queried={"wang"}) == []  # a query for 'wang' proves nothing
         merges = merge_people(library, queried={"lindqvist"})
     assert [(m.merged_name, m.kept_name, m.evidence) for m in merges] == [
-        ("B. Lindqvist", "Bea Lindqvist", "same author query")]
+        ("B. Lindqvist", "Bea Lindqvist", "same author query")
+    ]
 
 
 def test_different_openalex_ids_are_different_people(where):
     library = Library.open(where)
     with library.transaction():
-        library.store_paper(PaperRecord("One", "openalex", openalex_id="W1", authors=[
-            AuthorRecord("Gregory Butler", openalex_id="A1"), AuthorRecord("Ines Faro", openalex_id="A3")]))
-        library.store_paper(PaperRecord("Two", "openalex", openalex_id="W2", authors=[
-            AuthorRecord("G. Butler", openalex_id="A2"), AuthorRecord("Ines Faro", openalex_id="A3")]))
+        library.store_paper(
+            PaperRecord(
+                "One",
+                "openalex",
+                openalex_id="W1",
+                authors=[AuthorRecord("Gregory Butler", openalex_id="A1"), AuthorRecord("Ines Faro", openalex_id="A3")],
+            )
+        )
+        library.store_paper(
+            PaperRecord(
+                "Two",
+                "openalex",
+                openalex_id="W2",
+                authors=[AuthorRecord("G. Butler", openalex_id="A2"), AuthorRecord("Ines Faro", openalex_id="A3")],
+            )
+        )
         assert merge_people(library) == []
 
 
@@ -154,8 +185,10 @@ def test_unarxive_sample_and_recorded_feeds_merge_nobody_falsely(where, shared_d
     """Read by hand: the compatible pairs in these files all carry different OpenAlex ids (two people)."""
     library = Library.open(where)
     merged = []
-    for kind, path in (("unarxive", shared_data / "unarxive" / "arXiv_src_2212_086.jsonl"),
-                       ("arxiv", shared_data / "online" / "arxiv-atom-2026-search-testing.xml"),
-                       ("openalex", shared_data / "online" / "openalex-works-search.json")):
+    for kind, path in (
+        ("unarxive", shared_data / "unarxive" / "arXiv_src_2212_086.jsonl"),
+        ("arxiv", shared_data / "online" / "arxiv-atom-2026-search-testing.xml"),
+        ("openalex", shared_data / "online" / "openalex-works-search.json"),
+    ):
         merged += run_import(kind, path, library).merged
     assert merged == []

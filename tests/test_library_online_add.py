@@ -31,7 +31,9 @@ def recorded_handler(online: Path):
         params = request.url.params
         if request.url.host == "export.arxiv.org":
             query = params.get("search_query", "")
-            name = "arxiv-atom-au-del_maestro.xml" if "au:del_maestro" in query else "arxiv-atom-2026-search-testing.xml"
+            name = (
+                "arxiv-atom-au-del_maestro.xml" if "au:del_maestro" in query else "arxiv-atom-2026-search-testing.xml"
+            )
             return httpx.Response(200, content=(online / name).read_bytes())
         if request.url.path == "/works" and params.get("search"):
             return httpx.Response(200, json=works_page)
@@ -100,7 +102,10 @@ def test_offline_search_is_one_plain_line(where):
     sources = OnlineSources(Library.open(where), NetworkSettings(), transport=httpx.MockTransport(unreachable))
     [failed] = _events(sources.search("arxiv", "graph neural networks"))
     assert isinstance(failed, OnlineFailed)
-    assert failed.summary() == "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers"
+    assert (
+        failed.summary()
+        == "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers"
+    )
     [empty] = _events(sources.search("openalex", "  "))
     assert isinstance(empty, OnlineFailed) and empty.summary().startswith("type what to search OpenAlex for")
 

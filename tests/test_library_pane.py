@@ -1,7 +1,6 @@
 """The Library tab as a person drives it: import with progress, counts, paper detail, search, export."""
 
 import bibtexparser
-
 from textual.widgets import DataTable, Input, Select, Static
 
 from scholar_tui.app.messages import LibraryChanged
@@ -14,8 +13,12 @@ from .library_support import UNARXIVE, HashingEmbedder, fixture_path
 
 
 def make_app(where):
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: ScriptedLLM(),
-                        embedder_factory=lambda settings: HashingEmbedder())
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: ScriptedLLM(),
+        embedder_factory=lambda settings: HashingEmbedder(),
+    )
     return ScholarApp(services, load_model_on_start=False)
 
 
@@ -45,7 +48,10 @@ async def test_import_browse_and_search(where, shared_data):
         assert "Zeros of a growing number" in str(app.query_one("#paper-header", Static).render())
         sections = app.query_one("#paper-sections", DataTable)
         assert [str(sections.get_row_at(i)[1]) for i in range(sections.row_count)][:3] == [
-            "(all references)", "Introduction", "Notation"]
+            "(all references)",
+            "Introduction",
+            "Notation",
+        ]
         references = app.query_one("#paper-references", DataTable)
         assert references.row_count == 17
         sections.move_cursor(row=1)

@@ -10,18 +10,25 @@ from scholar_tui.core.library.importer import run_import
 from scholar_tui.indexes.library_search import IndexFinished, LibraryIndex, SearchError
 
 from .library_support import (  # noqa: F401
-    fixture_path, indexed, indexed_library, prepared_library, real_embedder,
+    fixture_path,
+    indexed,
+    indexed_library,
+    prepared_library,
+    real_embedder,
 )
 
 pytestmark = pytest.mark.embeddings
 
 
-@pytest.mark.parametrize("paraphrase, arxiv_id", [
-    ("where the roots of many derivatives of a random polynomial end up", "2212.11867"),
-    ("forecasting firms' sustainability scores from news text", "2212.11765"),
-    ("neural networks for sequences that run on integer arithmetic only", "2212.11791"),
-    ("getting exoplanet atmospheres from high resolution spectra", "2212.11816"),
-])
+@pytest.mark.parametrize(
+    "paraphrase, arxiv_id",
+    [
+        ("where the roots of many derivatives of a random polynomial end up", "2212.11867"),
+        ("forecasting firms' sustainability scores from news text", "2212.11765"),
+        ("neural networks for sequences that run on integer arithmetic only", "2212.11791"),
+        ("getting exoplanet atmospheres from high resolution spectra", "2212.11816"),
+    ],
+)
 def test_a_paraphrase_finds_the_paper(indexed, where, real_embedder, paraphrase, arxiv_id):
     hits = LibraryIndex(where, real_embedder).search(indexed, paraphrase, limit=5)
     assert hits[0].arxiv_id == arxiv_id, [(h.arxiv_id, h.title) for h in hits]
@@ -55,8 +62,19 @@ def test_only_new_or_changed_papers_are_embedded(indexed, where, real_embedder):
 
 
 def test_cli_search_json(indexed):
-    result = CliRunner().invoke(cli, ["library", "search", "integer-only recurrent neural networks",
-                                      "--before", "2022-12-31", "--limit", "3", "--json"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "library",
+            "search",
+            "integer-only recurrent neural networks",
+            "--before",
+            "2022-12-31",
+            "--limit",
+            "3",
+            "--json",
+        ],
+    )
     assert result.exit_code == 0, result.output
     hits = json.loads(result.stdout)  # the embedder's loading bar goes to stderr
     assert hits[0]["arxiv_id"] == "2212.11791" and hits[0]["vector_rank"] == 1 and hits[0]["text_rank"] == 1

@@ -1,7 +1,6 @@
 """The library's search snapshot (indexes/library_snapshot): searched without LanceDB, and a file
 that is missing, damaged, of another format or out of date is rebuilt, never trusted."""
 
-import numpy as np
 import pytest
 
 from scholar_tui.indexes import library_snapshot
@@ -26,8 +25,11 @@ def finished(index: LibraryIndex, library) -> IndexFinished:
 
 
 def rankings(index: LibraryIndex, library) -> list[list[int]]:
-    return [[hit.paper_id for hit in index.search(library, query, before=before)]
-            for query in QUERIES for before in (None, "2022-01-01")]
+    return [
+        [hit.paper_id for hit in index.search(library, query, before=before)]
+        for query in QUERIES
+        for before in (None, "2022-01-01")
+    ]
 
 
 def test_a_level_snapshot_is_searched_without_lancedb_or_embedding(where, library):
@@ -48,7 +50,7 @@ def test_the_snapshot_measures_distance_as_lancedb_does(where, library):
     for query in QUERIES:
         vector = HashingEmbedder().embed([query])[0]
         lance = table.search(vector, vector_column_name="vector").limit(50).select(["paper_id", "_distance"]).to_list()
-        ours = dict(zip(snapshot.paper_ids.tolist(), ((snapshot.vectors - vector) ** 2).sum(axis=1)))
+        ours = dict(zip(snapshot.paper_ids.tolist(), ((snapshot.vectors - vector) ** 2).sum(axis=1), strict=False))
         assert len(lance) == len(ours)
         for row in lance:  # same distance per paper, so the same order up to exact ties
             assert ours[row["paper_id"]] == pytest.approx(row["_distance"], abs=1e-5)
@@ -111,8 +113,9 @@ def test_a_snapshot_left_behind_by_a_crash_is_caught_up(where, library):
     """LanceDB written, the snapshot not (the process died in between): the next sync notices."""
     old = snapshot_file(where).read_bytes()
     with library.transaction():
-        library.conn.execute("update papers set abstract = 'Zeolite catalysis kinetics.' "
-                             "where id = (select min(id) from papers)")
+        library.conn.execute(
+            "update papers set abstract = 'Zeolite catalysis kinetics.' where id = (select min(id) from papers)"
+        )
     finished(LibraryIndex(where, HashingEmbedder()), library)
     snapshot_file(where).write_bytes(old)  # as if the new snapshot had never been written
     embedder = HashingEmbedder()

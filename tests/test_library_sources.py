@@ -11,11 +11,21 @@ from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.arxiv import ArxivFeedError, parse_feed
 from scholar_tui.core.library.importer import LibraryImportError, run_import
 from scholar_tui.core.library.online import (
-    ArxivClient, OfflineError, OnlineSources, PoliteClient, SourceError,
+    ArxivClient,
+    OfflineError,
+    OnlineSources,
+    PoliteClient,
+    SourceError,
 )
 
 from .library_support import (  # noqa: F401
-    arxiv_handler, empty_library, fixture_path, imported, openalex_handler, prepared_library, recording,
+    arxiv_handler,
+    empty_library,
+    fixture_path,
+    imported,
+    openalex_handler,
+    prepared_library,
+    recording,
 )
 
 
@@ -60,7 +70,9 @@ def test_openalex_bad_files_name_the_problem(empty_library, tmp_path):
     with pytest.raises(LibraryImportError, match=r"page.json line \d+: not valid JSON"):
         run_import("openalex", cut, empty_library)
     odd = tmp_path / "odd.jsonl"
-    odd.write_text('{"id": "https://openalex.org/W1", "title": "Fine"}\n{"id": "https://openalex.org/I5", "display_name": "x"}\n')
+    odd.write_text(
+        '{"id": "https://openalex.org/W1", "title": "Fine"}\n{"id": "https://openalex.org/I5", "display_name": "x"}\n'
+    )
     with pytest.raises(LibraryImportError, match="odd.jsonl line 2: not an OpenAlex work or author"):
         run_import("openalex", odd, empty_library)
     assert empty_library.counts()["papers"] == 0
@@ -73,7 +85,9 @@ def test_arxiv_atom_feed_is_parsed():
     assert first.title == "Zeros of a growing number of derivatives of random polynomials with independent roots"
     assert first.date == "2022-12-22" and first.categories == ["math.PR", "math.CA", "math.CV"]
     assert [(a.name, a.affiliation) for a in first.authors] == [
-        ("Marcus Michelen", "University of Illinois Chicago"), ("Xuan-Truong Vu", None)]
+        ("Marcus Michelen", "University of Illinois Chicago"),
+        ("Xuan-Truong Vu", None),
+    ]
     assert records[1].date == "2022-11-13" and records[1].venue == "arXiv"
     with pytest.raises(ArxivFeedError, match="incorrect id format for 1234.12345"):
         parse_feed(fixture_path("arxiv", "error_feed.xml").read_bytes())
@@ -96,9 +110,12 @@ def test_arxiv_import_merges_and_learns_affiliations(imported):
 
 
 def test_online_search_with_a_date_cutoff_is_cached(empty_library):
-    transport, seen = recording(lambda request: arxiv_handler(request) if "arxiv" in request.url.host
-                                else openalex_handler(request))
-    sources = OnlineSources(empty_library, NetworkSettings(contact_email="lab@example.org"), transport=transport, backoff_s=0)
+    transport, seen = recording(
+        lambda request: arxiv_handler(request) if "arxiv" in request.url.host else openalex_handler(request)
+    )
+    sources = OnlineSources(
+        empty_library, NetworkSettings(contact_email="lab@example.org"), transport=transport, backoff_s=0
+    )
     ids = sources.search_arxiv("random polynomials", before="2022-12-01")
     query = seen[-1].url.params["search_query"]
     assert query == "(all:random AND all:polynomials) AND submittedDate:[199101010000 TO 202211302359]"
@@ -116,7 +133,11 @@ def test_online_search_with_a_date_cutoff_is_cached(empty_library):
 
 
 def test_polite_client_backs_off_on_429_and_5xx():
-    answers = [httpx.Response(429, headers={"Retry-After": "2"}), httpx.Response(503), httpx.Response(200, json={"ok": 1})]
+    answers = [
+        httpx.Response(429, headers={"Retry-After": "2"}),
+        httpx.Response(503),
+        httpx.Response(200, json={"ok": 1}),
+    ]
     transport, seen = recording(lambda request: answers.pop(0))
     slept = []
 
@@ -126,8 +147,9 @@ def test_polite_client_backs_off_on_429_and_5xx():
     client = PoliteClient(NetworkSettings(), transport=transport, backoff_s=0.5, sleep=sleep)
     assert client.get_json("https://api.openalex.org/works") == {"ok": 1}
     assert slept == [2.0, 1.0] and len(seen) == 3  # Retry-After honoured, then 0.5 * 2**1
-    always = PoliteClient(NetworkSettings(), transport=httpx.MockTransport(lambda r: httpx.Response(500)),
-                          backoff_s=0.5, sleep=sleep)
+    always = PoliteClient(
+        NetworkSettings(), transport=httpx.MockTransport(lambda r: httpx.Response(500)), backoff_s=0.5, sleep=sleep
+    )
     with pytest.raises(SourceError, match="answered 500 after 4 tries"):
         always.get("https://api.openalex.org/works")
 
@@ -143,7 +165,8 @@ def test_offline_is_one_clear_message_and_no_retries():
     with pytest.raises(OfflineError) as caught:
         client.get("https://export.arxiv.org/api/query")
     assert len(calls) == 1 and str(caught.value) == (
-        "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers")
+        "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers"
+    )
     switched_off = PoliteClient(NetworkSettings(offline=True), transport=httpx.MockTransport(unreachable))
     with pytest.raises(OfflineError, match="network.offline is set"):
         ArxivClient(switched_off).search("anything")
@@ -155,8 +178,10 @@ def test_cli_online_when_offline_then_local_still_works(imported, monkeypatch):
     runner = CliRunner()
     result = runner.invoke(cli, ["library", "online", "search", "openalex", "random polynomials"])
     assert result.exit_code == 1
-    assert result.output.strip() == ("Error: offline (network.offline is set): api.openalex.org is not asked; "
-                                     "import files instead; the local library still answers")
+    assert result.output.strip() == (
+        "Error: offline (network.offline is set): api.openalex.org is not asked; "
+        "import files instead; the local library still answers"
+    )
     result = runner.invoke(cli, ["api", "searchPerson", "--name", "Michelen", "--backend", "openalex"])
     assert result.exit_code == 1 and result.output.startswith("Error: E_OFFLINE:")
     result = runner.invoke(cli, ["api", "searchPerson", "--name", "Michelen"])

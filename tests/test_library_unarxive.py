@@ -28,13 +28,18 @@ def test_imports_all_papers_sections_and_references(imported):
     assert counts["papers"] == len(raw) == 49
     assert counts["sections"] == sum(_section_runs(paper) for paper in raw) == 698
     assert counts["references"] == sum(len(paper["bib_entries"]) for paper in raw) == 1786
-    names = {" ".join(part for part in (a[1], a[0], a[2]) if part) for p in raw for a in p["metadata"]["authors_parsed"]}
+    names = {
+        " ".join(part for part in (a[1], a[0], a[2]) if part) for p in raw for a in p["metadata"]["authors_parsed"]
+    }
     assert counts["people"] == len(names) == 196
     # every {{cite:…}} span of the body, and of a section's title, counts for the section it is in
     body = sum(len(p["cite_spans"]) for paper in raw for p in paper["body_text"])
-    titles = sum((p["section"] or "").count("{{cite:") for paper in raw
-                 for index, p in enumerate(paper["body_text"])
-                 if index == 0 or paper["body_text"][index - 1]["section"] != p["section"])
+    titles = sum(
+        (p["section"] or "").count("{{cite:")
+        for paper in raw
+        for index, p in enumerate(paper["body_text"])
+        if index == 0 or paper["body_text"][index - 1]["section"] != p["section"]
+    )
     mentions = imported._one("select sum(mentions) from section_references")
     assert (body, titles) == (3042, 11) and mentions == body + titles
 
@@ -47,8 +52,11 @@ def test_a_paper_keeps_its_sections_numbers_and_linked_references(imported):
     assert [a["name"] for a in imported.paper_authors(paper_id)] == ["Marcus Michelen", "Xuan-Truong Vu"]
     sections = imported.sections(paper_id)
     assert [(s["number"], s["title"]) for s in sections] == [
-        ("1", "Introduction"), ("1.1", "Notation"), ("2", "Proof of the main result"),
-        ("3", "Anticoncentration of elementary symmetric polynomials"), ("4", "Comments and Open Problems"),
+        ("1", "Introduction"),
+        ("1.1", "Notation"),
+        ("2", "Proof of the main result"),
+        ("3", "Anticoncentration of elementary symmetric polynomials"),
+        ("4", "Comments and Open Problems"),
         (None, "Acknowledgments"),
     ]
     introduction = imported.references(paper_id, sections[0]["id"])
@@ -96,7 +104,9 @@ def test_a_bad_line_rolls_back_the_lines_before_it(shared_data, empty_library, t
     lines = UNARXIVE.read_text(encoding="utf-8").splitlines()
     broken = tmp_path / "broken.jsonl"
     broken.write_text("\n".join([lines[0], lines[1], '{"paper_id": "2212.99999", "metadata": {}}', lines[3]]) + "\n")
-    with pytest.raises(LibraryImportError, match=r"broken.jsonl line 3: not an unarXive paper: paper 2212.99999 has no title"):
+    with pytest.raises(
+        LibraryImportError, match=r"broken.jsonl line 3: not an unarXive paper: paper 2212.99999 has no title"
+    ):
         run_import("unarxive", broken, empty_library)
     assert set(empty_library.counts().values()) == {0}
 

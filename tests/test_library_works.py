@@ -30,9 +30,16 @@ def _zotero(folder, library) -> ZoteroFinished:
 
 
 def _openalex_copy(**fields) -> PaperRecord:
-    base = dict(title="MapReduce: Simplified Data Processing on Large Clusters", source="openalex",
-                openalex_id="W2173213060", doi="10.1145/1327452.1327492", year=2008, date="2008-01-01",
-                cited_by_count=17000, authors=[AuthorRecord("Jeffrey Dean"), AuthorRecord("Sanjay Ghemawat")])
+    base = dict(
+        title="MapReduce: Simplified Data Processing on Large Clusters",
+        source="openalex",
+        openalex_id="W2173213060",
+        doi="10.1145/1327452.1327492",
+        year=2008,
+        date="2008-01-01",
+        cited_by_count=17000,
+        authors=[AuthorRecord("Jeffrey Dean"), AuthorRecord("Sanjay Ghemawat")],
+    )
     return PaperRecord(**{**base, **fields})
 
 
@@ -75,19 +82,43 @@ def test_a_merge_is_undone_and_stays_undone(empty_library, tmp_path, where):
 
 def test_same_title_other_authors_are_two_works_and_a_preprint_joins_its_article(empty_library):
     with empty_library.transaction():
-        first, _ = empty_library.store_paper(PaperRecord(
-            title="Editor's introduction to the special issue", source="bibtex", year=2020,
-            authors=[AuthorRecord("Ann Smith")]))
-        other, created = empty_library.store_paper(PaperRecord(
-            title="Editor's Introduction to the Special Issue", source="bibtex", year=2020,
-            authors=[AuthorRecord("Bob Jones")]))
+        first, _ = empty_library.store_paper(
+            PaperRecord(
+                title="Editor's introduction to the special issue",
+                source="bibtex",
+                year=2020,
+                authors=[AuthorRecord("Ann Smith")],
+            )
+        )
+        other, created = empty_library.store_paper(
+            PaperRecord(
+                title="Editor's Introduction to the Special Issue",
+                source="bibtex",
+                year=2020,
+                authors=[AuthorRecord("Bob Jones")],
+            )
+        )
         assert created and other != first
-        article, _ = empty_library.store_paper(PaperRecord(
-            title="Use of big data in digital health", source="openalex", openalex_id="W1", doi="10.2196/11456",
-            year=2019, authors=[AuthorRecord("Diwakar Mohan")]))
-        preprint, created = empty_library.store_paper(PaperRecord(
-            title="Use of Big Data in Digital Health (Preprint)", source="openalex", openalex_id="W2",
-            doi="10.2196/preprints.11456", year=2018, authors=[AuthorRecord("D. Mohan")]))
+        article, _ = empty_library.store_paper(
+            PaperRecord(
+                title="Use of big data in digital health",
+                source="openalex",
+                openalex_id="W1",
+                doi="10.2196/11456",
+                year=2019,
+                authors=[AuthorRecord("Diwakar Mohan")],
+            )
+        )
+        preprint, created = empty_library.store_paper(
+            PaperRecord(
+                title="Use of Big Data in Digital Health (Preprint)",
+                source="openalex",
+                openalex_id="W2",
+                doi="10.2196/preprints.11456",
+                year=2018,
+                authors=[AuthorRecord("D. Mohan")],
+            )
+        )
     assert (preprint, created) == (article, False)
     # both DOIs find it: the paper keeps the preprint's as a source id
     assert empty_library.paper_with_id("doi", "10.2196/preprints.11456") == article
@@ -103,7 +134,10 @@ def test_the_shared_openalex_page_duplicates_become_one_record_each(shared_data,
     assert len(crowd) == 1
     sources = empty_library.paper_sources(crowd[0]["id"])
     assert sorted(row["source_id"] for row in sources) == [
-        "openalex:W3212676313", "openalex:W4242624664", "openalex:W4243312951"]
+        "openalex:W3212676313",
+        "openalex:W4242624664",
+        "openalex:W4243312951",
+    ]
     assert set(run_import("openalex", OPENALEX_PAGE, empty_library).added.values()) == {0}
 
 
@@ -112,9 +146,16 @@ def test_a_pdf_of_a_paper_already_imported_from_arxiv_joins_it(shared_data, empt
 
     pytest.importorskip("pdftext", reason="the PDF reader's pdftext is not installed")
     with empty_library.transaction():
-        arxiv_paper, _ = empty_library.store_paper(PaperRecord(
-            title="PaSa: An LLM Agent for Comprehensive Academic Paper Search", source="arxiv",
-            arxiv_id="2501.10120", year=2025, date="2025-01-17", authors=[AuthorRecord("Yichen He")]))
+        arxiv_paper, _ = empty_library.store_paper(
+            PaperRecord(
+                title="PaSa: An LLM Agent for Comprehensive Academic Paper Search",
+                source="arxiv",
+                arxiv_id="2501.10120",
+                year=2025,
+                date="2025-01-17",
+                authors=[AuthorRecord("Yichen He")],
+            )
+        )
     finished = run_import("pdf", PASA_PDF, empty_library)
     assert finished.added["papers"] == 0 and finished.paper_ids == [arxiv_paper]
     assert len(finished.works_merged) == 1 and "same arXiv id 2501.10120" in finished.works_merged[0]

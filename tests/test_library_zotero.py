@@ -35,8 +35,11 @@ def no_reader(path: Path) -> PaperRecord:
 
 def fake_reader(path: Path) -> PaperRecord:
     """Stands in for core.library.pdf: a record with one section per file it is given."""
-    return PaperRecord(title=f"Read from {path.name}", source="pdf",
-                       sections=[SectionRecord(1, "1", "Introduction", 1, f"text of {path.name}")])
+    return PaperRecord(
+        title=f"Read from {path.name}",
+        source="pdf",
+        sections=[SectionRecord(1, "1", "Introduction", 1, f"text of {path.name}")],
+    )
 
 
 def test_items_of_every_library_with_their_fields(empty_library, tmp_path):
@@ -46,19 +49,25 @@ def test_items_of_every_library_with_their_fields(empty_library, tmp_path):
     papers = {paper["title"]: paper for paper in empty_library.all_papers()}
     mapreduce = papers["MapReduce: simplified data processing on large clusters"]
     assert (mapreduce["date"], mapreduce["doi"], mapreduce["venue"]) == (
-        "2008-01-01", "10.1145/1327452.1327492", "Communications of the ACM")
+        "2008-01-01",
+        "10.1145/1327452.1327492",
+        "Communications of the ACM",
+    )
     assert [a["name"] for a in empty_library.paper_authors(mapreduce["id"])] == ["Jeffrey Dean", "Sanjay Ghemawat"]
     # the PDF could not be read: Zotero's own extracted text stands in, and the note says why
     assert empty_library.sections(mapreduce["id"])[0]["text"].startswith("MapReduce is a programming model")
     assert finished.full_text_fallbacks == [
         "“MapReduce: simplified data processing on large clusters” (My Library, AAAA1111): mapreduce.pdf is missing: "
-        "Zotero's extracted text used instead"]
+        "Zotero's extracted text used instead"
+    ]
     zeros = papers["Zeros of a growing number of derivatives of random polynomials"]
     assert (zeros["arxiv_id"], zeros["date"]) == ("2212.11867", "2022-12")  # the arXiv id from Extra
     paxos = papers["Paxos made simple, a group reading"]
     assert empty_library.paper_sources(paxos["id"])[0]["library"] == "Lab group"
     assert empty_library.papers_labelled(collection="Computer Science") == {
-        mapreduce["id"], papers["Editor's introduction to this special issue"]["id"]}  # sub-collections included
+        mapreduce["id"],
+        papers["Editor's introduction to this special issue"]["id"],
+    }  # sub-collections included
     assert empty_library.papers_labelled(collection="distributed systems") == {mapreduce["id"]}
     assert empty_library.papers_labelled(tag="SYSTEMS") == {mapreduce["id"]}
     assert empty_library.papers_labelled(collection="Reading group") == {paxos["id"]}
@@ -91,8 +100,9 @@ def test_an_item_only_in_the_write_ahead_log_is_imported(empty_library, tmp_path
     folder = make_zotero(tmp_path / "Zotero", journal_mode="wal")
     writer_conn = sqlite3.connect(folder / "zotero.sqlite")
     writer_conn.execute("pragma wal_autocheckpoint = 0")
-    ZoteroWriter(writer_conn).item(5, "WALWAL55", {"title": "A paper Zotero saved a moment ago", "date": "2024"},
-                                   authors=("Ada Lovelace",))
+    ZoteroWriter(writer_conn).item(
+        5, "WALWAL55", {"title": "A paper Zotero saved a moment ago", "date": "2024"}, authors=("Ada Lovelace",)
+    )
     writer_conn.commit()  # committed into the -wal; the connection stays open, so no checkpoint
     try:
         assert (folder / "zotero.sqlite-wal").stat().st_size > 0
@@ -140,13 +150,16 @@ def _break(folder: Path, how: str) -> None:
         database.unlink()
 
 
-@pytest.mark.parametrize("how, words", [
-    ("corrupt", "cannot read the database"),
-    ("not sqlite", "cannot read the database (file is not a database)"),
-    ("schema", "Zotero schema version 999 is not one this reader knows"),
-    ("empty", "the file is empty, not a Zotero database"),
-    ("absent", "no zotero.sqlite there"),
-])
+@pytest.mark.parametrize(
+    "how, words",
+    [
+        ("corrupt", "cannot read the database"),
+        ("not sqlite", "cannot read the database (file is not a database)"),
+        ("schema", "Zotero schema version 999 is not one this reader knows"),
+        ("empty", "the file is empty, not a Zotero database"),
+        ("absent", "no zotero.sqlite there"),
+    ],
+)
 def test_hostile_databases_are_one_line_and_change_nothing(empty_library, tmp_path, how, words):
     folder = make_zotero(tmp_path / "Zotero")
     run(folder, empty_library, read_pdf=no_reader)
@@ -168,7 +181,9 @@ def test_an_item_without_a_title_is_named_and_the_rest_imports(empty_library, tm
     conn.commit()
     conn.close()
     finished = run(folder, empty_library, read_pdf=no_reader)
-    assert finished.added == 4 and finished.untitled == ["“NOTITLE7” (My Library, NOTITLE7): no title in Zotero, left out"]
+    assert finished.added == 4 and finished.untitled == [
+        "“NOTITLE7” (My Library, NOTITLE7): no title in Zotero, left out"
+    ]
     assert "left out: “NOTITLE7”" in "\n".join(finished.lines())
 
 
@@ -205,7 +220,9 @@ def test_san7o_every_item_collection_tag_and_pdf(san7o, empty_library):
     assert finished.added + finished.joined == 16  # 15 live items and the stand-alone PDF
     assert finished.pdfs_read == 10  # every PDF present, the stand-alone one included
     assert len(finished.full_text_fallbacks) == 1  # the one missing PDF, in one line
-    assert "Waidelich et al. - 2024" in finished.full_text_fallbacks[0] and "is missing" in finished.full_text_fallbacks[0]
+    assert (
+        "Waidelich et al. - 2024" in finished.full_text_fallbacks[0] and "is missing" in finished.full_text_fallbacks[0]
+    )
     again = run(san7o, empty_library, read_pdf=fake_reader)
     assert (again.added, again.joined, again.updated, again.unchanged) == (0, 0, 0, 16)
     # Distributed Systems: 7 items and the stand-alone Paxos PDF; AI: 1
@@ -246,8 +263,10 @@ def test_library_search_keeps_to_a_collection(empty_library, where, tmp_path):
         pass
     everything = {hit.paper_id for hit in index.search(empty_library, "data processing polynomials paxos", limit=10)}
     within = empty_library.papers_labelled(collection="Computer Science")
-    kept = {hit.paper_id for hit in index.search(empty_library, "data processing polynomials paxos", limit=10,
-                                                 within=within)}
+    kept = {
+        hit.paper_id
+        for hit in index.search(empty_library, "data processing polynomials paxos", limit=10, within=within)
+    }
     assert len(everything) == 4 and kept == within and len(kept) == 2
     assert index.searchable(None, within) == 2
     unknown = CliRunner().invoke(cli, ["library", "search", "anything", "--collection", "Biology"])

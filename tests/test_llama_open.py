@@ -61,7 +61,7 @@ def test_two_loads_at_once_leave_stderr_as_it_was(default_gguf):
     def load() -> None:
         try:
             LlamaCppLLM(default_gguf, name="smollm2-135m", n_ctx=128).close()
-        except BaseException as error:  # noqa: BLE001 - reported below
+        except BaseException as error:
             errors.append(error)
 
     threads = [threading.Thread(target=load) for _ in range(3)]

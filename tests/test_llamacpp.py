@@ -111,8 +111,8 @@ def test_bad_grammar_is_a_clear_error(real_llm):
 
 
 def test_every_call_is_logged_to_sqlite(where, settings):
-    from scholar_tui.indexes.db import open_database
     from scholar_tui.core.llm import open_llm
+    from scholar_tui.indexes.db import open_database
 
     llm = open_llm(settings, where)
     try:

@@ -19,8 +19,11 @@ def test_commands_on_an_empty_library_say_how_to_fill_it(where, monkeypatch):
     monkeypatch.setattr(models, "load_embedder", no_model)
     monkeypatch.setattr(models, "load_llm", no_model)
     runner = CliRunner()
-    for command in (["ask", "How many papers has Adrian Del Maestro written?"], ["library", "search", "helium"],
-                    ["search", "graph neural networks for molecules"]):
+    for command in (
+        ["ask", "How many papers has Adrian Del Maestro written?"],
+        ["library", "search", "helium"],
+        ["search", "graph neural networks for molecules"],
+    ):
         result = runner.invoke(cli, command)
         assert result.exit_code == 1 and result.output.startswith(f"Error: {EMPTY}"), result.output
         assert result.output.count("\n") == 1  # one line
@@ -36,5 +39,7 @@ def test_online_search_offline_names_the_source_in_one_line(where, monkeypatch):
     monkeypatch.setenv("SCHOLAR_TUI_NETWORK__OFFLINE", "1")
     result = CliRunner().invoke(cli, ["library", "online", "search", "arxiv", "au:del_maestro"])
     assert result.exit_code == 1
-    assert result.output == ("Error: offline (network.offline is set): export.arxiv.org is not asked; "
-                             "import files instead; the local library still answers\n")
+    assert result.output == (
+        "Error: offline (network.offline is set): export.arxiv.org is not asked; "
+        "import files instead; the local library still answers\n"
+    )

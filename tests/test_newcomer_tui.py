@@ -70,7 +70,9 @@ async def test_network_state_shows_in_settings_and_the_status_bar(where, monkeyp
         await app.workers.wait_for_complete()
         await pilot.pause()
         hint = _text(app, "#settings-hint")
-        assert hint.startswith("Cannot reach arXiv (127.0.0.1:9), OpenAlex (127.0.0.1:9) within 10 s: online search is off")
+        assert hint.startswith(
+            "Cannot reach arXiv (127.0.0.1:9), OpenAlex (127.0.0.1:9) within 10 s: online search is off"
+        )
         assert "arXiv/OpenAlex unreachable" in str(app.query_one("#status-bar").render())
 
 
@@ -91,7 +93,10 @@ async def test_library_import_with_path_completion_merges_del_maestro(where, sha
         await app.workers.wait_for_complete()
         await pilot.pause()
         message = _text(app, "#import-message")
-        assert "added 10 papers, 11 people" in message and "name variant merged: “A. Del Maestro” is “Adrian Del Maestro”" in message
+        assert (
+            "added 10 papers, 11 people" in message
+            and "name variant merged: “A. Del Maestro” is “Adrian Del Maestro”" in message
+        )
         assert _text(app, "#library-hint") == ""
 
 
@@ -137,7 +142,8 @@ async def test_library_online_search_offline_is_one_plain_line(where):
             await app.workers.wait_for_complete()
             await pilot.pause()
             assert _text(app, "#import-message") == (
-                "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers")
+                "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers"
+            )
             assert not app.query_one("#online-box").display
     finally:
         LibraryPane.online_transport = None
@@ -150,8 +156,15 @@ async def test_help_screen_from_the_key_and_the_palette(where):
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
         text = str(app.screen.query_one("#help-text", Static).render())
-        for line in ("F2  Scholar Q&A", "How many papers has Adrian Del Maestro written?", "F5  Library",
-                     "au:del_maestro", "ctrl+s", "Send by hand (api-debugger)", "ctrl+q"):
+        for line in (
+            "F2  Scholar Q&A",
+            "How many papers has Adrian Del Maestro written?",
+            "F5  Library",
+            "au:del_maestro",
+            "ctrl+s",
+            "Send by hand (api-debugger)",
+            "ctrl+q",
+        ):
             assert line in text, line
         await pilot.press("escape")
         assert not isinstance(app.screen, HelpScreen)
@@ -171,11 +184,14 @@ async def test_help_screen_from_the_key_and_the_palette(where):
 
 def _no_model_app(where):
     """The app with models that may not load: nothing is there for them to work on."""
+
     def no_model(*args, **kwargs):
         raise AssertionError("no model may load for an empty library")
 
-    return ScholarApp(Services(where, load_settings(where), llm_factory=no_model, embedder_factory=no_model),
-                      load_model_on_start=False)
+    return ScholarApp(
+        Services(where, load_settings(where), llm_factory=no_model, embedder_factory=no_model),
+        load_model_on_start=False,
+    )
 
 
 async def test_paper_search_on_an_empty_library_says_how_to_fill_it_before_any_model(where):
@@ -188,8 +204,10 @@ async def test_paper_search_on_an_empty_library_says_how_to_fill_it_before_any_m
         # the readiness line (the Library tab and an online fetch too), not a crawl over nothing
         assert _text(app, "#pasa-status") == readiness.library_missing_at(app.services.where).summary()
         assert app.query_one("#pasa-cancel", Button).disabled
-        assert str(app.query_one("#pasa-tree", Tree).root.label) in ("(no search yet)",
-                                                                     "graph neural networks for molecules")
+        assert str(app.query_one("#pasa-tree", Tree).root.label) in (
+            "(no search yet)",
+            "graph neural networks for molecules",
+        )
         assert not app.query_one("#pasa-tree", Tree).root.children
 
 

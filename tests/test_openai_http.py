@@ -16,9 +16,15 @@ def sse(*events) -> bytes:
 def chat_chunk(text, logprob=None, finish=None):
     choice = {"index": 0, "delta": {"content": text}, "finish_reason": finish}
     if logprob is not None:
-        choice["logprobs"] = {"content": [{"token": text, "logprob": logprob,
-                                           "top_logprobs": [{"token": text, "logprob": logprob},
-                                                            {"token": "False", "logprob": -2.5}]}]}
+        choice["logprobs"] = {
+            "content": [
+                {
+                    "token": text,
+                    "logprob": logprob,
+                    "top_logprobs": [{"token": text, "logprob": logprob}, {"token": "False", "logprob": -2.5}],
+                }
+            ]
+        }
     return {"choices": [choice]}
 
 
@@ -44,8 +50,11 @@ def test_split_endpoint():
 
 
 def test_chat_streams_with_schema_and_logprobs():
-    body = sse(chat_chunk("True", -0.1), chat_chunk("", finish="stop"),
-               {"choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 1}})
+    body = sse(
+        chat_chunk("True", -0.1),
+        chat_chunk("", finish="stop"),
+        {"choices": [], "usage": {"prompt_tokens": 12, "completion_tokens": 1}},
+    )
     llm, recorder = make_llm(lambda request: httpx.Response(200, content=body), model="qwen", api_key="k")
     schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
     completion = llm.chat([{"role": "user", "content": "ok?"}], schema=schema, logprobs=2)

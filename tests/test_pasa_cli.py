@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 import scholar_tui.models as models
 from scholar_tui.app.cli import cli
-from scholar_tui.core.pasa.queries import read_queries
 from scholar_tui.core.jsonl import read_jsonl
 from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
+from scholar_tui.core.pasa.queries import read_queries
 
 from .library_support import HashingEmbedder
 from .pasa_support import RoutedLLM, mini_library, write_p_true_head  # noqa: F401
@@ -32,8 +32,22 @@ def invoke(*args: str):
 
 def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
     bib, sessions, selections = tmp_path / "r.bib", tmp_path / "s.jsonl", tmp_path / "sel.jsonl"
-    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3",
-                    "--export", "bib", str(bib), "--save-sessions", str(sessions), "--save-selections", str(selections))
+    result = invoke(
+        "search",
+        "Which papers study graph neural networks?",
+        "--offline",
+        "--plain-depth",
+        "3",
+        "--max-actions",
+        "3",
+        "--export",
+        "bib",
+        str(bib),
+        "--save-sessions",
+        str(sessions),
+        "--save-selections",
+        str(selections),
+    )
     assert result.exit_code == 0, result.output
     out = result.stdout
     err = result.stderr
@@ -49,7 +63,9 @@ def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
 
 
 def test_search_json_is_one_document(mini_library, fake_models):
-    result = invoke("search", "graph neural networks", "--offline", "--plain-depth", "3", "--all", "--json", "--max-actions", "1")
+    result = invoke(
+        "search", "graph neural networks", "--offline", "--plain-depth", "3", "--all", "--json", "--max-actions", "1"
+    )
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["model"] == "scripted" and data["stop_reason"] == "action budget"
@@ -82,8 +98,10 @@ def test_build_queries_then_bench(mini_library, fake_models, tmp_path):
     result = invoke("pasa", "build-queries", str(path))
     assert result.exit_code == 0 and "wrote 1 queries from 1 papers" in result.stdout
     query = read_queries(path)[0]
-    assert query.query == ("Could you provide me some works about message passing networks learn molecular "
-                           "representations from bond graphs?")
+    assert query.query == (
+        "Could you provide me some works about message passing networks learn molecular "
+        "representations from bond graphs?"
+    )
     assert query.query_date == "2022-06-01" and len(query.answers) == 3
     result = invoke("bench", "pasa", "--queries", str(path), "--split", "all", "--offline", "--max-actions", "3")
     assert result.exit_code == 0, result.output
@@ -94,8 +112,16 @@ def test_build_queries_then_bench(mini_library, fake_models, tmp_path):
     assert "[all split 1/1] search R@20" in result.stderr
     result = invoke("bench", "pasa", "--queries", str(path), "--split", "all", "--offline", "--json", "--no-head")
     data = json.loads(result.stdout)["runs"]["all split"]
-    assert data["queries"] == 1 and set(data["pasa"]) >= {"crawler_recall", "precision", "recall", "recall@20", "f1",
-                                                          "auc_head", "auc_p_true", "median_seconds"}
+    assert data["queries"] == 1 and set(data["pasa"]) >= {
+        "crawler_recall",
+        "precision",
+        "recall",
+        "recall@20",
+        "f1",
+        "auc_head",
+        "auc_p_true",
+        "median_seconds",
+    }
     assert data["per_query"][0]["answers"] == 3
 
 
@@ -111,7 +137,9 @@ def test_search_through_autofeedback_retries_and_logs(mini_library, fake_models,
 
     fake_models.expand_replies = ["[Expand] 1 Introduction [Stop]"]  # cites only what the search queued
     fake_models.retry_replies = ["[Expand] 2 Related Work [Stop]"]
-    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3")
+    result = invoke(
+        "search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3"
+    )
     assert result.exit_code == 0, result.output
     err = result.stderr
     assert "AutoFeedback (loop" in err and "E_NOTHING_NEW" in err
@@ -119,21 +147,38 @@ def test_search_through_autofeedback_retries_and_logs(mini_library, fake_models,
     loops = json.loads(invoke("logs", "--json").stdout)
     assert loops and {loop["source"] for loop in loops} == {"pasa"}
     # the check and the hand-send know PaSa's tools
-    checked = invoke("feedback", "check", '<<API>>search_papers(query="graph neural networks")<</API>>', "-i", "graph papers",
-                     "--apis", "pasa")
+    checked = invoke(
+        "feedback",
+        "check",
+        '<<API>>search_papers(query="graph neural networks")<</API>>',
+        "-i",
+        "graph papers",
+        "--apis",
+        "pasa",
+    )
     assert "E2.2" in checked.output and "searchPapers" in checked.output
     sent = json.loads(invoke("feedback", "send", 'searchPapers(query="attention")', "--json").stdout)
     assert sent["ok"] and any("Attention" in paper["title"] for paper in sent["response"])
     # --no-feedback sends the actions as they are: no loop is logged, no retry made
     before = len(FeedbackLog(where).loops())
-    plain = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3",
-                   "--no-feedback")
+    plain = invoke(
+        "search",
+        "Which papers study graph neural networks?",
+        "--offline",
+        "--plain-depth",
+        "3",
+        "--max-actions",
+        "3",
+        "--no-feedback",
+    )
     assert "↻" not in plain.stderr and len(FeedbackLog(where).loops()) == before
 
 
 def test_a_loop_that_runs_out_says_how_to_fix_it_by_hand(mini_library, fake_models):
     fake_models.expand_replies = ["[Expand] 1 Introduction [Stop]"]  # adds nothing; no other section is offered
-    result = invoke("search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3")
+    result = invoke(
+        "search", "Which papers study graph neural networks?", "--offline", "--plain-depth", "3", "--max-actions", "3"
+    )
     assert result.exit_code == 0, result.output
     waiting = json.loads(invoke("logs", "--limit-hit", "--json").stdout)
     assert len(waiting) == 1

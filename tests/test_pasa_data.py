@@ -23,8 +23,8 @@ from .pasa_support import FILLER_TITLES, GNN, mini_library, paper_id  # noqa: F4
 
 STYLES = {
     # IEEE / APS: quoted titles
-    'H. Coles, T. Laurent, and A. Ventresque, “Pit: A practical mutation testing tool for java (demo),” in '
-    'Proceedings of ISSTA, 2016.': "Pit: A practical mutation testing tool for java (demo)",
+    "H. Coles, T. Laurent, and A. Ventresque, “Pit: A practical mutation testing tool for java (demo),” in "
+    "Proceedings of ISSTA, 2016.": "Pit: A practical mutation testing tool for java (demo)",
     # LaTeX quotes
     "K.~Koide, M.~Yokozuka, and A.~Banno, ``Voxelized GICP for Fast and Accurate 3D Point Cloud Registration,'' "
     "in ICRA, 2021.": "Voxelized GICP for Fast and Accurate 3D Point Cloud Registration",
@@ -33,19 +33,16 @@ STYLES = {
     "(2016)": "Binarized neural networks",
     # ACM / NeurIPS: the author list ends with initials, two-letter surnames
     "Haiyan Yin, Dingcheng Li, Xu Li, and Ping Li. Meta-cotgan: A meta cooperative training paradigm for improving "
-    "adversarial text generation. In Proceedings of AAAI, 2020.":
-        "Meta-cotgan: A meta cooperative training paradigm for improving adversarial text generation",
+    "adversarial text generation. In Proceedings of AAAI, 2020.": "Meta-cotgan: A meta cooperative training paradigm for improving adversarial text generation",
     "Ball, J. M., and James, R. D. Proposed experimental tests of a theory of fine microstructure and the two-well "
-    "problem. Phil. Trans. R. Soc. Lond. A 338 (1992).":
-        "Proposed experimental tests of a theory of fine microstructure and the two-well problem",
+    "problem. Phil. Trans. R. Soc. Lond. A 338 (1992).": "Proposed experimental tests of a theory of fine microstructure and the two-well problem",
     # AAAI with the year after the authors
     "Williams, J.; Kleinegesse, S.; Comanescu, R.; and Radu, O. 2018. Recognizing emotions in video using multimodal "
     "DNN feature fusion. In Proceedings of Challenge-HML.": "Recognizing emotions in video using multimodal DNN feature fusion",
     # physics: commas only
     "M. Diehl, P. Plößl and A. Schäfer, Proof of sum rules for double parton distributions in QCD, Eur. Phys. J. C 79 "
     "(2019) 253 [1811.00289].": "Proof of sum rules for double parton distributions in QCD",
-    "P. S. de Laplace, Théorie analytique des probabilités, Vol. 7 (Courcier, 1820).":
-        "Théorie analytique des probabilités",
+    "P. S. de Laplace, Théorie analytique des probabilités, Vol. 7 (Courcier, 1820).": "Théorie analytique des probabilités",
     # entries that name no title
     "E. Turov, J. Exp. Theor. Phys. 9, 890 (1959).": None,
     "Kristensen, L. E., van Dishoeck, E. F., Bergin, E. A., et al. 2012, , 542, A8": None,
@@ -66,12 +63,17 @@ def test_cited_works_become_papers_once(mini_library):
     works = [paper for paper in mini_library.all_papers() if paper["source"] == "reference"]
     titles = {paper["title"] for paper in works}
     # Gilmer et al. is cited by two papers (an arXiv id both times): one work
-    assert sorted(titles) == sorted({"Neural message passing for quantum chemistry",
-                                     "Semi-supervised classification with graph convolutional networks",
-                                     "How powerful are graph neural networks?", "Attention is all you need",
-                                     "Hierarchical graph representation learning with differentiable pooling",
-                                     "Geometric deep learning: going beyond euclidean data",
-                                     *FILLER_TITLES})  # the unrelated ion-trap paper's cited works
+    assert sorted(titles) == sorted(
+        {
+            "Neural message passing for quantum chemistry",
+            "Semi-supervised classification with graph convolutional networks",
+            "How powerful are graph neural networks?",
+            "Attention is all you need",
+            "Hierarchical graph representation learning with differentiable pooling",
+            "Geometric deep learning: going beyond euclidean data",
+            *FILLER_TITLES,
+        }
+    )  # the unrelated ion-trap paper's cited works
     gilmer = next(paper for paper in works if paper["title"].startswith("Neural message"))
     assert gilmer["arxiv_id"] == "1704.01212" and gilmer["date"] == "2017"
     assert len(mini_library.cited_by(gilmer["id"])) == 2  # citation edges to it
@@ -90,16 +92,26 @@ def test_cited_works_on_the_real_library(imported):
 
 def test_sentences_clauses_and_questions():
     text = "Pemantle and Rivin [14] conjectured it. Kabluchko et al. [3], [4] proved it; see also [7]."
-    assert split_sentences(text) == ["Pemantle and Rivin [14] conjectured it.",
-                                     "Kabluchko et al. [3], [4] proved it; see also [7]."]
-    assert clean_clause("Several works studied zeros under differentiation [3], [4], [7].") == \
-        "Several works studied zeros under differentiation"
-    assert question_for("[26], [27] propose to exploit the RUS policy to mimic tangent activation functions") == \
-        "Which papers propose to exploit the RUS policy to mimic tangent activation functions?"
-    assert question_for("Applications of this approach to elastoplastic materials can be found in [2], [3].") == \
-        "Could you provide me some works about applications of this approach to elastoplastic materials can be found?"
-    assert question_for("In [25], [26], words are swapped based on genetic algorithms") == \
-        "Could you provide me some works about words are swapped based on genetic algorithms?"
+    assert split_sentences(text) == [
+        "Pemantle and Rivin [14] conjectured it.",
+        "Kabluchko et al. [3], [4] proved it; see also [7].",
+    ]
+    assert (
+        clean_clause("Several works studied zeros under differentiation [3], [4], [7].")
+        == "Several works studied zeros under differentiation"
+    )
+    assert (
+        question_for("[26], [27] propose to exploit the RUS policy to mimic tangent activation functions")
+        == "Which papers propose to exploit the RUS policy to mimic tangent activation functions?"
+    )
+    assert (
+        question_for("Applications of this approach to elastoplastic materials can be found in [2], [3].")
+        == "Could you provide me some works about applications of this approach to elastoplastic materials can be found?"
+    )
+    assert (
+        question_for("In [25], [26], words are swapped based on genetic algorithms")
+        == "Could you provide me some works about words are swapped based on genetic algorithms?"
+    )
     assert question_for("the measure $\\mu$ is \\emph{nice} [2], [3]") is None  # LaTeX left behind
     assert question_for("see [2], [3]") is None  # nothing to ask
 
@@ -135,8 +147,9 @@ def test_query_set_from_the_real_library(imported, tmp_path):
 
 def test_a_bad_query_file_is_one_clear_error(tmp_path):
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"query": "x", "answers": [{"paper_id": 1, "title": "t"}], "query_date": "2022-01-01"}\n'
-                    '{"query": "y"}\n')
+    path.write_text(
+        '{"query": "x", "answers": [{"paper_id": 1, "title": "t"}], "query_date": "2022-01-01"}\n{"query": "y"}\n'
+    )
     with pytest.raises(QuerySetError, match="bad.jsonl:2: not an AutoScholarQuery line"):
         read_queries(path)
     path.write_text("not json\n")

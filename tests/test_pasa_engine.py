@@ -5,10 +5,10 @@ from __future__ import annotations
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.events import CrawlFinished
 from scholar_tui.core.pasa.evidence import Pool
+from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.models.base import CancelToken
-from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 
 from .library_support import HashingEmbedder
 from .pasa_support import GNN, SURVEY, RoutedLLM, mini_library, paper_id  # noqa: F401
@@ -26,8 +26,13 @@ def run(agent: PaSaEngine, query: str, **kwargs) -> list:
 def make_agent(where, library, llm, search_limit: int = 4, plain_limit: int = 0, **budgets) -> PaSaEngine:
     """PaSa's own Selector (P(True) alone, every paper judged), no plain search unless asked."""
     tools = LibraryTools(where, library, HashingEmbedder(), search_limit=search_limit, plain_limit=plain_limit)
-    return PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(**budgets), query_mode="candidates",
-                                              rationale="template", use_head=False, judge_limit=100))
+    return PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(**budgets), query_mode="candidates", rationale="template", use_head=False, judge_limit=100
+        ),
+    )
 
 
 def test_pool_deduplicates_and_keeps_budgets():
@@ -54,7 +59,7 @@ def test_whole_loop_event_order_and_tree(where, mini_library):
     assert found.parent == search.node and found.papers
     assert {paper.depth for paper in found.papers} == {1}
     # the Selector judges after the crawl, back to back (one shared prompt prefix)
-    kinds_after = kinds[kinds.index("verdict"):]
+    kinds_after = kinds[kinds.index("verdict") :]
     assert set(kinds_after) == {"verdict", "finished"}
     expand = next(event for event in events if event.kind == "expand")
     gnn = paper_id(mini_library, GNN)
@@ -71,13 +76,20 @@ def test_whole_loop_event_order_and_tree(where, mini_library):
     judged = [event.paper_id for event in events if event.kind == "verdict"]
     assert sorted(judged) == sorted(finished.queue)  # the Selector read every queued paper once
     # results: P(True) ranks; the routed Selector says True exactly to titles about graphs
-    assert [paper.selected for paper in finished.results] == sorted([p.selected for p in finished.results], reverse=True)
+    assert [paper.selected for paper in finished.results] == sorted(
+        [p.selected for p in finished.results], reverse=True
+    )
     assert {paper.title for paper in finished.selected} == {
-        title for title in (e.title for ev in events if ev.kind == "found" for e in ev.papers) if "graph" in title.lower()}
+        title
+        for title in (e.title for ev in events if ev.kind == "found" for e in ev.papers)
+        if "graph" in title.lower()
+    }
 
 
 def test_expand_sessions_only_name_real_sections(where, mini_library):
-    llm = RoutedLLM(search=[SEARCH_GNN], expand=["[Expand] 9 Appendix [Expand] 3 Method [Expand] 1 Introduction [Stop]"])
+    llm = RoutedLLM(
+        search=[SEARCH_GNN], expand=["[Expand] 9 Appendix [Expand] 3 Method [Expand] 1 Introduction [Stop]"]
+    )
     agent = make_agent(where, mini_library, llm, max_actions=6, max_papers=20)
     events = run(agent, "graph neural networks")
     decided = [event for event in events if event.kind == "decided" and event.session == "expand"]
@@ -101,8 +113,10 @@ def test_depth_limit_one_never_expands(where, mini_library):
 
 def _depth_run(where, library, max_depth: int) -> list:
     # One search hit (the GNN paper); its Related Work cites the survey, which has full text.
-    llm = RoutedLLM(search=["[Search] molecule property prediction [Stop]"],
-                    expand=["[Expand] 2 Related Work [Stop]", "[Expand] 2 Message passing [Stop]"])
+    llm = RoutedLLM(
+        search=["[Search] molecule property prediction [Stop]"],
+        expand=["[Expand] 2 Related Work [Stop]", "[Expand] 2 Message passing [Stop]"],
+    )
     agent = make_agent(where, library, llm, search_limit=1, max_actions=8, max_papers=30, max_depth=max_depth)
     return run(agent, "molecule property prediction")
 
@@ -210,7 +224,7 @@ def test_the_crawl_only_adds_to_the_plain_search(where, mini_library):
     plain = [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(mini_library, query, limit=3)]
     finished = events[-1]
     assert plain and set(plain) <= set(finished.queue)
-    assert finished.queue[:len(plain)] == plain  # first, in the plain search's order
+    assert finished.queue[: len(plain)] == plain  # first, in the plain search's order
     assert {paper.paper_id for paper in finished.results} == set(finished.queue)
     # the plain search's papers are ranked before any model call: the first papers on screen
     first = next(event for event in events if event.kind == "ranking")
@@ -256,10 +270,23 @@ def test_a_collection_keeps_the_plain_search_and_the_crawlers_searches_inside_it
     assert within == chosen == labelled_papers(mini_library, tag="GNN")
     llm = RoutedLLM(search=[SEARCH_GNN])
     tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=100, within=within)
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=1, max_papers=20), query_mode="candidates",
-                                               rationale="template", use_head=False, judge_limit=100))
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=1, max_papers=20),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+    )
     events = list(agent.run("graph neural networks"))
-    searched = {paper.paper_id for event in events if event.kind == "found" and event.origin == "library"
-                for paper in event.papers}
+    searched = {
+        paper.paper_id
+        for event in events
+        if event.kind == "found" and event.origin == "library"
+        for paper in event.papers
+    }
     assert searched and searched <= chosen
     assert events[-1].stop_reason == "every library paper is in the pool"  # the whole collection: one paper

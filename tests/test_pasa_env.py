@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from scholar_tui.core.pasa.prompts import CrawlerAction
 from scholar_tui.core.pasa.queries import AnswerPaper, ScholarQuery, write_queries
 from scholar_tui.training.crawler_env import count_relevant, make_environment
 from scholar_tui.training.crawler_env_library import LibraryCrawlerEnvironment
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.core.pasa.prompts import CrawlerAction
 
 from .library_support import HashingEmbedder
 from .pasa_support import GNN, mini_library, paper_id  # noqa: F401
@@ -47,8 +47,9 @@ def test_search_then_expand_follow_the_protocol(where, mini_library):
 
 def test_make_environment_builds_it_from_the_home(where, mini_library, tmp_path, monkeypatch):
     queries = tmp_path / "queries.jsonl"
-    write_queries(queries, [ScholarQuery(QUERY, [AnswerPaper(paper_id(mini_library, "Attention is all"), "")],
-                                         "2023-01-01")])
+    write_queries(
+        queries, [ScholarQuery(QUERY, [AnswerPaper(paper_id(mini_library, "Attention is all"), "")], "2023-01-01")]
+    )
     import scholar_tui.models as models
 
     monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())

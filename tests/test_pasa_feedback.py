@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback import AutoFeedback, FeedbackLoop
 from scholar_tui.core.autofeedback.human import send_by_hand
-from scholar_tui.config.settings import load_settings
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.queue import Budgets
@@ -62,8 +60,13 @@ def test_expand_request_errors_name_what_to_do(where, mini_library):
     assert quiet.call.error_code == "E_NO_CITATIONS"
     cited = send(executor, expand_request(gnn, "2 Related Work"))
     assert cited.call.ok and {paper["title"] for paper in cited.call.result} >= {"Attention is all you need"}
-    assert send(executor, 'expandSection(paper_id="twelve", section="1 Introduction")').call.error_code == "E_BAD_ARGUMENT"
-    assert send(executor, 'expandSection(paper_id="paper:99999", section="1 Introduction")').call.error_code == "E_NOT_FOUND"
+    assert (
+        send(executor, 'expandSection(paper_id="twelve", section="1 Introduction")').call.error_code == "E_BAD_ARGUMENT"
+    )
+    assert (
+        send(executor, 'expandSection(paper_id="paper:99999", section="1 Introduction")').call.error_code
+        == "E_NOT_FOUND"
+    )
     assert send(executor, 'searchPapers(query="")').call.error_code == "E_BAD_ARGUMENT"
     assert send(executor, 'searchPapers(query="x", year="2020")').call.error_code == "E_BAD_ARGUMENT"
 
@@ -72,8 +75,9 @@ def test_static_scan_checks_tool_requests_against_their_specs(where):
     af = AutoFeedback(where, HashingEmbedder(), **DOCUMENTATION)
     literal = af.scan_request('<<API>>search_papers(query="graph neural networks")<</API>>', QUERY, ["searchPapers"])
     assert literal is not None and literal.sub_type == "E2.2" and "searchPapers" in literal.feedback
-    parameter = af.scan_request('<<API>>expandSection(paper_id="paper:1", Section="2 Related Work")<</API>>', QUERY,
-                                ["expandSection"])
+    parameter = af.scan_request(
+        '<<API>>expandSection(paper_id="paper:1", Section="2 Related Work")<</API>>', QUERY, ["expandSection"]
+    )
     assert parameter is not None and parameter.error_type == "E3" and "section" in parameter.feedback
     assert af.scan_request(search_request("graph neural networks"), QUERY, ["searchPapers"]) is None
 
@@ -88,16 +92,24 @@ def test_dynamic_analysis_explains_nothing_new_from_the_tools_documentation(wher
 
 
 @pytest.mark.embeddings
-@pytest.mark.parametrize("code, advice", [
-    ("E_NOTHING_NEW", "search with a different wording"),
-    ("E_NO_CITATIONS", "expand another section"),
-    ("E_NO_SUCH_SECTION", "copy a name from the sections"),
-])
-def test_the_retrieved_meaning_keeps_the_advice_with_the_real_embedder(where, real_embedder, code, advice):  # noqa: F811
+@pytest.mark.parametrize(
+    "code, advice",
+    [
+        ("E_NOTHING_NEW", "search with a different wording"),
+        ("E_NO_CITATIONS", "expand another section"),
+        ("E_NO_SUCH_SECTION", "copy a name from the sections"),
+    ],
+)
+def test_the_retrieved_meaning_keeps_the_advice_with_the_real_embedder(where, real_embedder, code, advice):
     """The documentation is chunked by sentence similarity: what to do must come back with the code."""
     af = AutoFeedback(where, real_embedder, **DOCUMENTATION)
-    call = APICall(name="expandSection", arguments={"paper_id": "paper:3", "section": "1 Introduction"}, ok=False,
-                   error=f"{code}: the message", error_code=code)
+    call = APICall(
+        name="expandSection",
+        arguments={"paper_id": "paper:3", "section": "1 Introduction"},
+        ok=False,
+        error=f"{code}: the message",
+        error_code=code,
+    )
     observation = af.analyse_response(call, QUERY)
     assert code in observation.meaning and advice in observation.meaning
 
@@ -119,8 +131,18 @@ def test_a_search_that_adds_nothing_is_retried_with_another_candidate(where, min
         return real_search(query, before)
 
     tools.search = scripted_search
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
-                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=2, max_papers=40),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+        feedback=pasa_feedback(where),
+    )
     events = run(agent, query)
     searches = [event for event in events if event.kind == "search"]
     assert [event.query for event in searches] == [first, second, third]
@@ -146,16 +168,29 @@ def test_a_search_that_adds_nothing_is_retried_with_another_candidate(where, min
 def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_library):
     gnn = paper_id(mini_library, GNN)
     everything = [paper["id"] for paper in mini_library.all_papers()]
-    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"],
-                    retry=["[Expand] 1 Introduction [Stop]"])
+    llm = RoutedLLM(
+        search=["[Search] graph neural networks [Stop]"],
+        expand=["[Expand] 2 Related Work [Stop]"],
+        retry=["[Expand] 1 Introduction [Stop]"],
+    )
     tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
 
     def search_everything(query, before):  # the search queues the whole library: expanding adds nothing
         return ToolResult([gnn] + [i for i in everything if i != gnn], "library")
 
     tools.search = search_everything
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
-                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=2, max_papers=100),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+        feedback=pasa_feedback(where),
+    )
     events = run(agent, "graph neural networks")
     feedback = [event for event in events if event.kind == "feedback_finished"]
     assert feedback[-1].status == "limit_hit" and len(feedback[-1].rounds) == 3  # 1 + the 2 dynamic rounds
@@ -165,24 +200,46 @@ def test_an_expand_with_nothing_left_to_try_waits_for_a_person(where, mini_libra
     waiting = log.loops(status="limit_hit")
     assert len(waiting) == 1 and waiting[0]["source"] == "pasa"
     # a person reads the loop and sends a request of their own from the debugger: it is logged
-    result = send_by_hand(where, load_settings(where), search_request("attention transformers"), log=log,
-                          loop_id=waiting[0]["id"], embedder=HashingEmbedder)
+    result = send_by_hand(
+        where,
+        load_settings(where),
+        search_request("attention transformers"),
+        log=log,
+        loop_id=waiting[0]["id"],
+        embedder=HashingEmbedder,
+    )
     assert result.sent == "request" and result.ok and result.loop_status == "fixed_by_hand"
     assert any("Attention" in paper["title"] for paper in result.response)
 
 
 def test_a_section_the_grammar_did_not_offer_is_sent_and_its_error_corrects_the_model(where, mini_library):
     """A model behind an endpoint ignores grammars: its misnamed section is not dropped but answered."""
-    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"],
-                    retry=["[Expand] 2 Related Work [Stop]"])
+    llm = RoutedLLM(
+        search=["[Search] graph neural networks [Stop]"],
+        expand=["[Expand] Related Work [Stop]"],
+        retry=["[Expand] 2 Related Work [Stop]"],
+    )
     tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=0)
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
-                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=2, max_papers=40),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+        feedback=pasa_feedback(where),
+    )
     events = run(agent, "graph neural networks")
     decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
     assert decided.actions == ["[Expand] Related Work"] and decided.refused == []
-    feedback = next(event for event in events if event.kind == "feedback_finished" and event.rounds[0].request.startswith(
-        "<<API>>expandSection"))
+    feedback = next(
+        event
+        for event in events
+        if event.kind == "feedback_finished" and event.rounds[0].request.startswith("<<API>>expandSection")
+    )
     assert feedback.status == "solved" and "E_NO_SUCH_SECTION" in feedback.rounds[0].reason
     retry = next(request for request in llm.history if RoutedLLM.kind_of(request) == "retry")
     assert "2 Related Work" in retry.messages[2]["content"]  # the error listed the real names
@@ -190,9 +247,17 @@ def test_a_section_the_grammar_did_not_offer_is_sent_and_its_error_corrects_the_
     cited = next(event for event in events if event.kind == "found" and event.parent == retried.node)
     assert "Attention is all you need" in {paper.title for paper in cited.papers}
     # without AutoFeedback the misnamed section is refused and nothing is expanded
-    plain = PaSaEngine(RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"]),
-                 tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="candidates",
-                                    rationale="template", use_head=False, judge_limit=100))
+    plain = PaSaEngine(
+        RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] Related Work [Stop]"]),
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=2, max_papers=40),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+    )
     events = run(plain, "graph neural networks")
     decided = next(event for event in events if event.kind == "decided" and event.session == "expand")
     assert decided.refused == ["[Expand] Related Work"] and not any(event.kind == "expand" for event in events)
@@ -209,16 +274,29 @@ def test_cancelling_during_a_feedback_loop_ends_it_as_failed(where, mini_library
                 token.cancel()  # the person presses Cancel while the Crawler retries
             return super().reply_for(request)
 
-    llm = CancellingLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"],
-                        retry=["[Expand] 1 Introduction [Stop]"])
+    llm = CancellingLLM(
+        search=["[Search] graph neural networks [Stop]"],
+        expand=["[Expand] 2 Related Work [Stop]"],
+        retry=["[Expand] 1 Introduction [Stop]"],
+    )
     tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
 
     def search_everything(query, before):
         return ToolResult([gnn] + [i for i in everything if i != gnn], "library")
 
     tools.search = search_everything
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=100), query_mode="candidates",
-                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=2, max_papers=100),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+        feedback=pasa_feedback(where),
+    )
 
     events = list(agent.run("graph neural networks", cancel=token))
     assert events[-1].kind == "finished" and events[-1].cancelled
@@ -230,8 +308,10 @@ def test_cancelling_during_a_feedback_loop_ends_it_as_failed(where, mini_library
 
 
 def test_a_free_query_retry_that_repeats_a_tried_search_is_not_sent_again(where, mini_library):
-    llm = RoutedLLM(search=["[Search] graph neural networks [Search] message passing [Stop]"],
-                    retry=["[Search] graph neural networks [Stop]", "[Search] attention [Stop]"])
+    llm = RoutedLLM(
+        search=["[Search] graph neural networks [Search] message passing [Stop]"],
+        retry=["[Search] graph neural networks [Stop]", "[Search] attention [Stop]"],
+    )
     tools = LibraryTools(where, mini_library, HashingEmbedder(), plain_limit=0)
     real_search = tools.search
     ids = sorted(paper["id"] for paper in mini_library.all_papers())
@@ -242,10 +322,23 @@ def test_a_free_query_retry_that_repeats_a_tried_search_is_not_sent_again(where,
         return real_search(query, before)
 
     tools.search = scripted_search
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=2, max_papers=40), query_mode="free",
-                                         rationale="template", use_head=False, judge_limit=100), feedback=pasa_feedback(where))
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=2, max_papers=40),
+            query_mode="free",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+        feedback=pasa_feedback(where),
+    )
     events = run(agent, "graph neural networks")
     assert [event.query for event in events if event.kind == "search"] == [
-        "graph neural networks", "message passing", "attention"]  # the repeat was never sent as a retry
+        "graph neural networks",
+        "message passing",
+        "attention",
+    ]  # the repeat was never sent as a retry
     feedback = [event for event in events if event.kind == "feedback_finished"][-1]
     assert feedback.status == "solved" and len(feedback.rounds) == 3

@@ -32,8 +32,9 @@ def test_a_paper_fits_by_a_key_phrase_or_a_close_dense_match_only():
 
 def test_a_title_that_names_the_query_moves_above_every_unrelated_paper_and_nothing_else_moves():
     ranked = ["related A", "unrelated B", "related C", "unrelated D", "names E", "related F"]
-    lifted = lift_title_matches(ranked, lambda paper: paper.startswith("names"),
-                                lambda paper: paper.startswith("unrelated"))
+    lifted = lift_title_matches(
+        ranked, lambda paper: paper.startswith("names"), lambda paper: paper.startswith("unrelated")
+    )
     assert lifted == ["related A", "names E", "unrelated B", "related C", "unrelated D", "related F"]
 
 
@@ -44,17 +45,25 @@ def test_the_sentence_names_the_closest_papers_as_such():
 
 def _head(weights: dict[str, float], bias: float) -> SelectorHead:
     def model(features):
-        return LogisticHead(features, [weights.get(name, 0.0) for name in features], bias,
-                            [0.0] * len(features), [1.0] * len(features))
-    return SelectorHead(model(PRIOR_FEATURES), model(FEATURES), 0.5, 0.999, judge_limit=2, selection="expected_f1",
-                        origin="test")
+        return LogisticHead(
+            features, [weights.get(name, 0.0) for name in features], bias, [0.0] * len(features), [1.0] * len(features)
+        )
+
+    return SelectorHead(
+        model(PRIOR_FEATURES), model(FEATURES), 0.5, 0.999, judge_limit=2, selection="expected_f1", origin="test"
+    )
 
 
 def test_an_empty_selection_when_nothing_in_the_pool_fits(where, mini_library):
     """The head still ranks the pool and its expected-F1 cut chooses papers, but none is about the query:
     nothing is selected, and the run says so with the closest papers (before: the cut's papers were selected)."""
-    finished = crawl_with_head(where, mini_library, _head({"description_lexical": 6.0}, -1.0), plain_limit=3,
-                               query="Direct detection of dark matter with liquid xenon detectors")
+    finished = crawl_with_head(
+        where,
+        mini_library,
+        _head({"description_lexical": 6.0}, -1.0),
+        plain_limit=3,
+        query="Direct detection of dark matter with liquid xenon detectors",
+    )
     assert finished.results and finished.selected == []
     assert finished.nothing_fits.startswith("No paper in the library fits: closest are “")
     assert finished.results[0].title in finished.nothing_fits

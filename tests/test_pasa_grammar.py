@@ -13,15 +13,19 @@ SECTIONS = ["1 Introduction", "2 Related Work", "3 Method"]
 
 
 def test_query_core_drops_the_question_frame():
-    assert query_core("Could you provide me some works about error mitigation in quantum circuits?") == \
-        "error mitigation in quantum circuits"
+    assert (
+        query_core("Could you provide me some works about error mitigation in quantum circuits?")
+        == "error mitigation in quantum circuits"
+    )
     assert query_core("Which papers propose graph pooling?") == "propose graph pooling"
     assert query_core("graph neural networks") == "graph neural networks"
 
 
 def test_candidates_are_key_phrases_of_the_query():
-    candidates = search_candidates("Which studies have focused on nonstationary RL using value-based methods, "
-                                   "specifically Upper Confidence Bound (UCB) based algorithms?")
+    candidates = search_candidates(
+        "Which studies have focused on nonstationary RL using value-based methods, "
+        "specifically Upper Confidence Bound (UCB) based algorithms?"
+    )
     assert candidates[0].startswith("have focused on nonstationary RL")  # the query itself first
     assert candidates[1] == "Upper Confidence Bound nonstationary RL"  # then the long query, compacted
     assert {"Upper Confidence Bound", "nonstationary RL", "UCB"} <= set(candidates)
@@ -30,8 +34,10 @@ def test_candidates_are_key_phrases_of_the_query():
 
 
 def test_matched_phrases_are_evidence_from_the_text():
-    found = matched_phrases("Could you provide me some works about error mitigation and gate errors?",
-                            "Error mitigation extends the computational reach of a noisy quantum processor")
+    found = matched_phrases(
+        "Could you provide me some works about error mitigation and gate errors?",
+        "Error mitigation extends the computational reach of a noisy quantum processor",
+    )
     assert found == ["error mitigation"]
 
 
@@ -52,9 +58,13 @@ def test_expand_grammar_names_only_the_given_sections():
 
 
 def test_validate_refuses_unknown_repeated_and_extra_actions():
-    checked = validate("[Expand] 9 Appendix [Expand] 1 Introduction [Expand] 1 Introduction "
-                       "[Search] x [Expand] 2 Related Work [Expand] 3 Method [Stop] [Expand] 3 Method",
-                       "Expand", SECTIONS, 2)
+    checked = validate(
+        "[Expand] 9 Appendix [Expand] 1 Introduction [Expand] 1 Introduction "
+        "[Search] x [Expand] 2 Related Work [Expand] 3 Method [Stop] [Expand] 3 Method",
+        "Expand",
+        SECTIONS,
+        2,
+    )
     assert [action.argument for action in checked.kept] == ["1 Introduction", "2 Related Work"]
     assert checked.refused == ["[Expand] 9 Appendix", "[Expand] 1 Introduction", "[Search] x", "[Expand] 3 Method"]
     # a section the paper does not have is well formed: AutoFeedback may send it and show the error
@@ -72,8 +82,11 @@ def test_query_mode_follows_the_model_size():
 @pytest.mark.llm
 def test_real_model_cannot_expand_a_section_that_does_not_exist(real_llm):
     crawler = Crawler(real_llm, query_mode="candidates", actions_per_session=3)
-    paper = Paper("Graph neural networks for molecules", "We predict molecule properties with message passing.",
-                  SECTIONS + ["9 Appendix"])
+    paper = Paper(
+        "Graph neural networks for molecules",
+        "We predict molecule properties with message passing.",
+        SECTIONS + ["9 Appendix"],
+    )
     # The prompt lists a '9 Appendix' and begs for it; the grammar allows only the sections that cite.
     query = "Expand the section 9 Appendix. [Expand] 9 Appendix"
     result = crawler.expand_session(query, paper, SECTIONS[:2])
@@ -83,7 +96,9 @@ def test_real_model_cannot_expand_a_section_that_does_not_exist(real_llm):
     assert expanded and set(expanded) <= set(SECTIONS[:2])
     assert expanded == sorted(set(expanded), key=SECTIONS.index)  # distinct, in paper order
     assert result.checked.refused == []
-    search = crawler.search_session("Which papers study graph pooling in neural networks?",
-                                    search_candidates("Which papers study graph pooling in neural networks?"))
+    search = crawler.search_session(
+        "Which papers study graph pooling in neural networks?",
+        search_candidates("Which papers study graph pooling in neural networks?"),
+    )
     assert search.checked.kept and search.checked.refused == []
     assert search.text.endswith("[Stop]")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import pytest
 
 from scholar_tui.core.pasa.bench import BenchFinished, QueryDone, bench_pasa, cutoff, table, top_moves
@@ -30,12 +29,30 @@ def test_metrics_by_hand():
 
 
 def test_scores_and_their_macro_average():
-    first = score_query("q1", {1, 2}, search_ranking=[1, 5], queue=[1, 2, 3], selected=[2, 3], pasa_ranking=[2, 3, 1],
-                        actions=3, seconds=2.0, search_seconds=0.5)
+    first = score_query(
+        "q1",
+        {1, 2},
+        search_ranking=[1, 5],
+        queue=[1, 2, 3],
+        selected=[2, 3],
+        pasa_ranking=[2, 3, 1],
+        actions=3,
+        seconds=2.0,
+        search_seconds=0.5,
+    )
     assert (first.crawler_recall, first.precision, first.recall) == (1.0, 0.5, 0.5)
     assert first.search_recall_at == {20: 0.5, 50: 0.5, 100: 0.5} and first.pasa_recall_at[20] == 1.0
-    second = score_query("q2", {7}, search_ranking=[], queue=[8], selected=[], pasa_ranking=[8],
-                         actions=1, seconds=4.0, search_seconds=0.1)
+    second = score_query(
+        "q2",
+        {7},
+        search_ranking=[],
+        queue=[8],
+        selected=[],
+        pasa_ranking=[8],
+        actions=1,
+        seconds=4.0,
+        search_seconds=0.1,
+    )
     summary = summarize([first, second])
     assert summary["queries"] == 2
     assert summary["pasa"]["crawler_recall"] == 0.5 and summary["pasa"]["precision"] == 0.25
@@ -64,12 +81,24 @@ def test_cutoff_moves_a_day_only_when_the_source_may_be_seen():
 def test_bench_loop_over_the_mini_library(where, mini_library):
     gnn = paper_id(mini_library, GNN)
     answers = [paper_id(mini_library, "Attention is all"), paper_id(mini_library, "How powerful")]
-    query = ScholarQuery("Which papers study graph neural networks?",
-                         [AnswerPaper(answer, "") for answer in answers], "2023-01-01", source_paper_id=gnn)
+    query = ScholarQuery(
+        "Which papers study graph neural networks?",
+        [AnswerPaper(answer, "") for answer in answers],
+        "2023-01-01",
+        source_paper_id=gnn,
+    )
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    agent = PaSaEngine(llm, LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=0),
-                       PaSaOptions(budgets=Budgets(max_actions=4, max_papers=20), query_mode="candidates",
-                                   rationale="template", use_head=False, judge_limit=100))
+    agent = PaSaEngine(
+        llm,
+        LibraryTools(where, mini_library, HashingEmbedder(), search_limit=3, plain_limit=0),
+        PaSaOptions(
+            budgets=Budgets(max_actions=4, max_papers=20),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+    )
     seen = []
     items = list(bench_pasa(agent, [query], on_event=seen.append))
     assert isinstance(items[0], QueryDone) and isinstance(items[-1], BenchFinished)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import httpx
 
 from scholar_tui.config.settings import NetworkSettings
@@ -45,7 +44,9 @@ def test_online_search_caches_results_into_the_library(where, mini_library):
 def test_an_openalex_paper_expands_to_its_referenced_works(where, mini_library):
     tools, seen = online_tools(where, mini_library)
     found = tools.search("random polynomials", None)
-    work = next(paper_id for paper_id in found.paper_ids if mini_library.paper(paper_id)["openalex_id"] == "W9000000001")
+    work = next(
+        paper_id for paper_id in found.paper_ids if mini_library.paper(paper_id)["openalex_id"] == "W9000000001"
+    )
     outline = tools.outline(work)
     assert outline.expandable == [REFERENCES_SECTION] and outline.paper.sections == [REFERENCES_SECTION]
     cited = tools.expand(work, outline, REFERENCES_SECTION)
@@ -70,10 +71,22 @@ def test_no_network_is_said_once_and_the_library_still_answers(where, mini_libra
 
 def test_a_crawl_online_reports_where_papers_came_from(where, mini_library):
     tools, _ = online_tools(where, mini_library)
-    llm = RoutedLLM(search=["[Search] random polynomials [Stop]"], expand=["[Expand] References [Stop]"],
-                    relevant=lambda title: "polynomial" in title.lower())
-    agent = PaSaEngine(llm, tools, PaSaOptions(budgets=Budgets(max_actions=3, max_papers=30), query_mode="candidates",
-                                               rationale="template", use_head=False, judge_limit=100))
+    llm = RoutedLLM(
+        search=["[Search] random polynomials [Stop]"],
+        expand=["[Expand] References [Stop]"],
+        relevant=lambda title: "polynomial" in title.lower(),
+    )
+    agent = PaSaEngine(
+        llm,
+        tools,
+        PaSaOptions(
+            budgets=Budgets(max_actions=3, max_papers=30),
+            query_mode="candidates",
+            rationale="template",
+            use_head=False,
+            judge_limit=100,
+        ),
+    )
     papers_before = mini_library.paper_count()
     events = [event for event in agent.run("random polynomials") if not getattr(event, "plain", False)]
     assert events[0].online is True

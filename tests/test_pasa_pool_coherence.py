@@ -41,14 +41,24 @@ class VectorIndex:
 
     def search(self, library, query, *, before=None, limit=10, depth=50, within=None):
         rows = library.papers(self.order[:limit])
-        return [SearchHit(paper_id, 1.0 / (60 + rank), rank, None, rows[paper_id]["title"], rows[paper_id]["date"],
-                          rows[paper_id]["arxiv_id"]) for rank, paper_id in enumerate(self.order[:limit], start=1)]
+        return [
+            SearchHit(
+                paper_id,
+                1.0 / (60 + rank),
+                rank,
+                None,
+                rows[paper_id]["title"],
+                rows[paper_id]["date"],
+                rows[paper_id]["arxiv_id"],
+            )
+            for rank, paper_id in enumerate(self.order[:limit], start=1)
+        ]
 
 
 def _pool_library(where, library):
     """Top hits on the topic; then ``astray`` (rank 6) and ``coherent`` (rank 7), equally close to the query:
     ``coherent`` lies toward the topic, ``astray`` away from it."""
-    ids = [paper["id"] for paper in library.all_papers()][:COHERENCE_TOP + 2]
+    ids = [paper["id"] for paper in library.all_papers()][: COHERENCE_TOP + 2]
     rng = np.random.default_rng(0)
     vectors = {paper_id: TOPIC + 0.05 * rng.normal(size=3) for paper_id in ids[:COHERENCE_TOP]}
     astray, coherent = ids[COHERENCE_TOP], ids[COHERENCE_TOP + 1]
@@ -60,19 +70,25 @@ def _pool_library(where, library):
 
 
 def _ranked(tools, head):
-    agent = PaSaEngine(RoutedLLM(relevant=lambda title: False), tools,
-                       PaSaOptions(budgets=Budgets(max_actions=0), query_mode="candidates", rationale="template"),
-                       head=head)
+    agent = PaSaEngine(
+        RoutedLLM(relevant=lambda title: False),
+        tools,
+        PaSaOptions(budgets=Budgets(max_actions=0), query_mode="candidates", rationale="template"),
+        head=head,
+    )
     finished = list(agent.run(QUERY))[-1]
     return finished, [paper.paper_id for paper in finished.results]
 
 
 def _head(coherence_weight: float) -> SelectorHead:
     """Plain rank and query match as the shipped head weighs them; coherence with the weight given."""
+
     def model(features):
         weights = {"plain_log_rank": -1.0, "query_dense": 2.0, "centroid_dense": coherence_weight}
-        return LogisticHead(features, [weights.get(name, 0.0) for name in features], 0.0, [0.0] * len(features),
-                            [1.0] * len(features))
+        return LogisticHead(
+            features, [weights.get(name, 0.0) for name in features], 0.0, [0.0] * len(features), [1.0] * len(features)
+        )
+
     full_features = ("p_true",) + PRIOR_FEATURES
     return SelectorHead(model(PRIOR_FEATURES), model(full_features), 0.5, 0.99, judge_limit=2, origin="test")
 

@@ -28,7 +28,7 @@ def test_offline_search_end_to_end(where, real_crawl_library, real_llm):
     assert events[0].online is False and kinds[-1] == "finished"
     decided = events[1]
     assert decided.session == "search" and decided.actions and decided.refused == []
-    assert all(action[len("[Search] "):] in decided.candidates for action in decided.actions)
+    assert all(action[len("[Search] ") :] in decided.candidates for action in decided.actions)
     found = [paper for event in events if event.kind == "found" for paper in event.papers]
     assert found and all(paper.date < "2022-12-22" for paper in found)  # the query date cut-off
     finished = events[-1]
@@ -47,8 +47,11 @@ def test_selector_ranks_by_the_real_models_p_true(real_llm):
     query = "Which papers study zeros of random polynomials under repeated differentiation?"
     papers = [
         {"id": 1, "title": "Dynamics of zeroes under repeated differentiation", "abstract": ""},
-        {"id": 2, "title": "Laser cooling of trapped ions in strongly inhomogeneous magnetic fields",
-         "abstract": "We study laser cooling of ions in a Paul trap."},
+        {
+            "id": 2,
+            "title": "Laser cooling of trapped ions in strongly inhomogeneous magnetic fields",
+            "abstract": "We study laser cooling of ions in a Paul trap.",
+        },
     ]
     judged = [selector.probability(query, paper["title"], paper["abstract"]) for paper in papers]
     for probability in judged:

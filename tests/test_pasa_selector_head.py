@@ -38,21 +38,33 @@ from .pasa_support import GNN, RoutedLLM, crawl_with_head, mini_library, paper_i
 
 def _train_queries(library: Library) -> list[ScholarQuery]:
     """Questions whose answers are the works the GNN paper's sections cite, under sources on the train side."""
+
     def answers(*titles: str) -> list[AnswerPaper]:
         return [AnswerPaper(paper_id(library, title), title) for title in titles]
 
     asked = [
-        ("Which papers learn graph convolutional networks for semi-supervised classification?",
-         answers("Semi-supervised classification with graph convolutional", "How powerful are graph neural")),
-        ("Could you provide me some works about neural message passing for quantum chemistry?",
-         answers("Neural message passing for quantum chemistry", "A survey of message passing")),
-        ("Could you provide me some works about cooling of trapped ions?",
-         answers("Sympathetic cooling of trapped ions", "Doppler cooling of calcium ions")),
-        ("Which papers study heating and micromotion of ions in traps?",
-         answers("Heating rates of ions near trap electrodes", "Micromotion compensation in radio frequency traps")),
+        (
+            "Which papers learn graph convolutional networks for semi-supervised classification?",
+            answers("Semi-supervised classification with graph convolutional", "How powerful are graph neural"),
+        ),
+        (
+            "Could you provide me some works about neural message passing for quantum chemistry?",
+            answers("Neural message passing for quantum chemistry", "A survey of message passing"),
+        ),
+        (
+            "Could you provide me some works about cooling of trapped ions?",
+            answers("Sympathetic cooling of trapped ions", "Doppler cooling of calcium ions"),
+        ),
+        (
+            "Which papers study heating and micromotion of ions in traps?",
+            answers("Heating rates of ions near trap electrodes", "Micromotion compensation in radio frequency traps"),
+        ),
     ]
-    sources = (f"src-{n}" for n in range(1000) if split_of(ScholarQuery("q", [], "2030-01-01",
-                                                                         source_arxiv_id=f"src-{n}")) == "train")
+    sources = (
+        f"src-{n}"
+        for n in range(1000)
+        if split_of(ScholarQuery("q", [], "2030-01-01", source_arxiv_id=f"src-{n}")) == "train"
+    )
     return [ScholarQuery(text, found, "2030-01-01", source_arxiv_id=next(sources)) for text, found in asked]
 
 
@@ -71,10 +83,12 @@ def test_logistic_head_learns_and_is_calibrated():
 
 def test_the_head_trains_on_a_small_library_and_round_trips(where, mini_library, tmp_path):
     tools = LibraryTools(where, mini_library, HashingEmbedder(), search_limit=4, plain_limit=100)
-    selector = Selector(RoutedLLM(relevant=lambda title: "graph" in title.lower() or "message" in title.lower()),
-                        rationale="template")
-    head = train_head(tools, _train_queries(mini_library), selector, judge_limit=5,
-                      budgets=Budgets(max_actions=4, max_papers=20))
+    selector = Selector(
+        RoutedLLM(relevant=lambda title: "graph" in title.lower() or "message" in title.lower()), rationale="template"
+    )
+    head = train_head(
+        tools, _train_queries(mini_library), selector, judge_limit=5, budgets=Budgets(max_actions=4, max_papers=20)
+    )
     assert head.prior.features == PRIOR_FEATURES and head.full.features == FEATURES
     assert head.provenance["train_queries"] == 4 and head.provenance["relevant"] == 8
     assert 0.0 < head.threshold < 1.0
@@ -96,8 +110,9 @@ def test_train_selector_on_the_command_line_writes_a_head_the_engine_reads(where
     queries = tmp_path / "queries.jsonl"
     write_queries(queries, _train_queries(mini_library))
     output = tmp_path / "head.json"
-    result = CliRunner().invoke(cli, ["pasa", "train-selector", "--queries", str(queries), "--no-model",
-                                      "--output", str(output), "--json"])
+    result = CliRunner().invoke(
+        cli, ["pasa", "train-selector", "--queries", str(queries), "--no-model", "--output", str(output), "--json"]
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["weights"] == str(output) and report["train_queries"] == 4 and "max_selected" in report
@@ -116,8 +131,13 @@ def _context_head() -> SelectorHead:
     """A head that reads the paper's description match (title, abstract or citing sentence) and little else."""
     weights = [4.0 if name == "description_lexical" else 0.0 for name in FEATURES]
     full = LogisticHead(FEATURES, weights, -2.0, [0.0] * len(FEATURES), [1.0] * len(FEATURES))
-    prior = LogisticHead(PRIOR_FEATURES, [w for n, w in zip(FEATURES, weights) if n != "p_true"], -2.0,
-                         [0.0] * len(PRIOR_FEATURES), [1.0] * len(PRIOR_FEATURES))
+    prior = LogisticHead(
+        PRIOR_FEATURES,
+        [w for n, w in zip(FEATURES, weights, strict=False) if n != "p_true"],
+        -2.0,
+        [0.0] * len(PRIOR_FEATURES),
+        [1.0] * len(PRIOR_FEATURES),
+    )
     return SelectorHead(prior, full, 0.5, 0.5, judge_limit=3, origin="test")
 
 
@@ -146,8 +166,11 @@ def test_the_ranking_fit_ranks_inside_a_query_where_a_pooled_fit_does_not():
         rows = np.c_[own + rng.normal(size=30), 4 * easy - 1.5 * labels + 0.2 * rng.normal(size=30)]
         groups.append((rows, labels))
     ranker = fit_ranking(("query_dense", "found_by"), groups)
-    pooled = LogisticHead.fit(("query_dense", "found_by"), np.vstack([r for r, _ in groups]),
-                              np.concatenate([l for _, l in groups]).astype(float))
+    pooled = LogisticHead.fit(
+        ("query_dense", "found_by"),
+        np.vstack([r for r, _ in groups]),
+        np.concatenate([labels for _, labels in groups]).astype(float),
+    )
     within = mean_within_query_auc([(list(ranker.score(rows)), list(labels)) for rows, labels in groups])
     within_pooled = mean_within_query_auc([(list(pooled.score(rows)), list(labels)) for rows, labels in groups])
     assert within > 0.97 and within_pooled < within - 0.05
@@ -166,31 +189,42 @@ def test_the_selection_cap_is_chosen_for_f1():
     threshold, cap, value = best_selection(groups)
     assert cap == 2 and threshold < 0.45 and value == pytest.approx(1.0)
     assert best_threshold(groups)[1] < 0.9
-    head = SelectorHead(*(LogisticHead(("query_dense",), [1.0], 0.0, [0.0], [1.0]),) * 2, p_true_mean=0.5,
-                        threshold=0.5, max_selected=2)
+    head = SelectorHead(
+        *(LogisticHead(("query_dense",), [1.0], 0.0, [0.0], [1.0]),) * 2, p_true_mean=0.5, threshold=0.5, max_selected=2
+    )
     assert list(head.selected([0.9, 0.95, 0.6, 0.4])) == [True, True, False, False]
 
 
 def _ranking_head(threshold: float) -> SelectorHead:
     """A head that prefers what the crawl added (a large plain-search rank) over plain-search hits."""
+
     def model(features):
-        return LogisticHead(features, [3.0 if name == "plain_log_rank" else 0.0 for name in features], -10.0,
-                            [0.0] * len(features), [1.0] * len(features))
+        return LogisticHead(
+            features,
+            [3.0 if name == "plain_log_rank" else 0.0 for name in features],
+            -10.0,
+            [0.0] * len(features),
+            [1.0] * len(features),
+        )
+
     return SelectorHead(model(PRIOR_FEATURES), model(FEATURES), 0.5, threshold, judge_limit=0, origin="test")
 
 
 @pytest.mark.parametrize("confident", [False, True])
 def test_the_crawl_enters_the_top_only_when_the_head_is_confident(where, mini_library, confident):
     """PaSa's top k holds the plain search's top k, unless the head is confident in what the crawl added."""
-    finished = crawl_with_head(where, mini_library, _ranking_head(threshold=0.01 if confident else 0.999), plain_limit=2)
+    finished = crawl_with_head(
+        where, mini_library, _ranking_head(threshold=0.01 if confident else 0.999), plain_limit=2
+    )
     plain = [paper.paper_id for paper in finished.results if paper.parts.plain_rank is not None]
     added = [paper.paper_id for paper in finished.results if paper.parts.plain_rank is None]
     assert len(plain) == 2 and added
     top = [paper.paper_id for paper in finished.results[:2]]
     if confident:  # the head's own order: what the crawl added first (its score says so)
         # chosen by the head; selected unless it does not fit the query at all (core/pasa/fit.py says why)
-        assert set(top) <= set(added) and all(paper.selected or "holds no key phrase of the query" in paper.rationale
-                                               for paper in finished.results[:2])
+        assert set(top) <= set(added) and all(
+            paper.selected or "holds no key phrase of the query" in paper.rationale for paper in finished.results[:2]
+        )
         assert any(paper.selected for paper in finished.results[:2])
     else:
         assert set(top) == set(plain) and not any(paper.selected for paper in finished.results)
@@ -199,8 +233,14 @@ def test_the_crawl_enters_the_top_only_when_the_head_is_confident(where, mini_li
 def test_the_shipped_head_reads_the_citation_context_and_the_plain_rank():
     """The defect it replaces: a negative weight on the citing sentence's match pushed plain hits out."""
     head = load_head(None)
-    base = {"p_true": None, "query_dense": 0.6, "description_lexical": 0.2, "plain_log_rank": np.log(3),
-            "found_by": np.log1p(2), "centroid_dense": 0.5}
+    base = {
+        "p_true": None,
+        "query_dense": 0.6,
+        "description_lexical": 0.2,
+        "plain_log_rank": np.log(3),
+        "found_by": np.log1p(2),
+        "centroid_dense": 0.5,
+    }
     cited = {**base, "description_lexical": 0.6}  # the citing sentence matches the query better than the title
     lower = {**base, "plain_log_rank": np.log(60)}
     scores = head.full_scores([base, cited, lower])
@@ -222,9 +262,16 @@ def test_an_empty_library_is_said_plainly(where, monkeypatch):
 
 def test_offline_is_said_plainly_and_the_header_never_says_online(where, mini_library, monkeypatch):
     monkeypatch.setattr(factory, "any_source_connects", lambda *args, **kwargs: False)
-    agent = factory.open_pasa(where, load_settings(where), mini_library, RoutedLLM(), HashingEmbedder(),
-                              online=True, feedback=False,
-                              options=PaSaOptions(budgets=Budgets(max_actions=1), query_mode="candidates"))
+    agent = factory.open_pasa(
+        where,
+        load_settings(where),
+        mini_library,
+        RoutedLLM(),
+        HashingEmbedder(),
+        online=True,
+        feedback=False,
+        options=PaSaOptions(budgets=Budgets(max_actions=1), query_mode="candidates"),
+    )
     events = list(agent.run("graph neural networks"))
     assert not events[0].online and "offline" in events[0].summary() and " online " not in events[0].summary()
     notices = [event.message for event in events if event.kind == "notice"]

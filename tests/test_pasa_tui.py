@@ -31,8 +31,12 @@ def crawl_tree_only(monkeypatch, where):
 
 
 def make_app(where, llm):
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm,
-                        embedder_factory=lambda settings: HashingEmbedder())
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: llm,
+        embedder_factory=lambda settings: HashingEmbedder(),
+    )
     return ScholarApp(services, load_model_on_start=False)
 
 
@@ -41,7 +45,6 @@ def labels(node) -> list[str]:
     for child in node.children:
         found += labels(child)
     return found
-
 
 
 async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path, monkeypatch):
@@ -69,8 +72,9 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         await pilot.pause()
         # After: the GNN paper grew an [Expand] node with the papers its Related Work cites, and
         # every paper shows its score (✓: selected).
-        assert any(str(child.label).startswith("✓ 0.99 Graph neural networks for molecule")
-                   for child in search_node.children)
+        assert any(
+            str(child.label).startswith("✓ 0.99 Graph neural networks for molecule") for child in search_node.children
+        )
         after = labels(tree.root)
         assert len(after) > before
         gnn_node = next(child for child in search_node.children if "Graph neural networks for" in str(child.label))
@@ -93,7 +97,8 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         await pilot.pause()
         exported = sorted((where.data_dir / "exports").glob("paper-search-*.json"))
         assert {item["title"] for item in json.loads(exported[-1].read_text())} == {
-            paper.title for paper in pane.finished.selected}
+            paper.title for paper in pane.finished.selected
+        }
         assert str(exported[-1]) in str(app.query_one("#pasa-status", Static).render())
         app.query_one("#pasa-export-format", Select).value = "bib"
         app.query_one("#pasa-export-path", Input).value = str(tmp_path / "mine")
@@ -102,8 +107,11 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         written = bibtexparser.parse_string((tmp_path / "mine.bib").read_text())
         assert len(written.entries) == len(pane.finished.selected)
         assert f"wrote {len(pane.finished.selected)} entr" in str(app.query_one("#pasa-status", Static).render())
-        with_authors = {reference.key for reference in gather(pane.library, [p.paper_id for p in pane.finished.selected])
-                        if reference.authors}
+        with_authors = {
+            reference.key
+            for reference in gather(pane.library, [p.paper_id for p in pane.finished.selected])
+            if reference.authors
+        }
         assert {entry.key for entry in written.entries if "author" in entry.fields_dict} == with_authors
         assert not any(entry.key.startswith("anon") for entry in written.entries)
         # the arXiv link of the GNN paper is shown (no browser is opened on a headless test machine)
@@ -157,8 +165,11 @@ async def crawl(app, pilot, query: str = "Which papers study graph neural networ
 async def test_a_call_autofeedback_sent_back_shows_its_retry_and_its_loop(where, mini_library):
     # The search for graphs queues what the GNN paper's Introduction cites: expanding it adds
     # nothing, AutoFeedback says so, and the Crawler expands Related Work in its place.
-    llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 1 Introduction [Stop]"],
-                    retry=["[Expand] 2 Related Work [Stop]"])
+    llm = RoutedLLM(
+        search=["[Search] graph neural networks [Stop]"],
+        expand=["[Expand] 1 Introduction [Stop]"],
+        retry=["[Expand] 2 Related Work [Stop]"],
+    )
     app = make_app(where, llm)
     async with app.run_test(size=(160, 48)) as pilot:
         gnn_node = await crawl(app, pilot)

@@ -36,7 +36,12 @@ def _finish(events) -> tuple[list[ImportProgress], PdfImportFinished]:
 
 def test_a_folder_imports_every_readable_pdf_and_names_the_rest(tmp_path, empty_library):
     progress, finished = _finish(import_pdfs(_folder(tmp_path), empty_library))
-    assert [event.message for event in progress if event.message] == ["again.PDF", "empty.pdf", "graphs.pdf", "notes.pdf"]
+    assert [event.message for event in progress if event.message] == [
+        "again.PDF",
+        "empty.pdf",
+        "graphs.pdf",
+        "notes.pdf",
+    ]
     assert [name for name, _, new in finished.papers if new] == ["again.PDF", "graphs.pdf"]
     assert finished.skipped == ["empty.pdf: empty file (0 bytes), not a PDF", "notes.pdf: not a PDF (no %PDF- header)"]
     assert finished.added["papers"] == 2 and finished.added["references"] == 7
@@ -112,7 +117,10 @@ def test_cli_import_pdf_shows_progress_and_names_each_skipped_file(tmp_path, whe
     assert result.exit_code == 0, result.output
     assert "[1/4] reading again.PDF" in result.output and "[3/4] reading graphs.pdf" in result.output
     assert "read 2 of 4 PDFs from papers: added 2 papers" in result.output
-    assert "added: graphs.pdf → paper:" in result.output and "Graph Networks for Molecules (2 sections, 3 references)" in result.output
+    assert (
+        "added: graphs.pdf → paper:" in result.output
+        and "Graph Networks for Molecules (2 sections, 3 references)" in result.output
+    )
     assert "skipped: empty.pdf: empty file (0 bytes), not a PDF" in result.output
     assert "skipped: notes.pdf: not a PDF (no %PDF- header)" in result.output
     as_json = CliRunner().invoke(cli, ["import", "pdf", str(folder / "graphs.pdf"), "--no-index", "--json"])
@@ -146,7 +154,9 @@ def test_references_resolve_to_a_library_paper_by_title(tmp_path, empty_library)
     from scholar_tui.indexes.records import PaperRecord
 
     with empty_library.transaction():
-        solubility, _ = empty_library.store_paper(PaperRecord(title="Solubility from Structure", source="bibtex", year=2019))
+        solubility, _ = empty_library.store_paper(
+            PaperRecord(title="Solubility from Structure", source="bibtex", year=2019)
+        )
     _, finished = _finish(import_pdfs(numbered_paper(tmp_path / "graphs.pdf"), empty_library))
     first = empty_library.references(finished.paper_ids[0])[0]
     assert first["cited_paper_id"] == solubility and finished.new_citations == 1

@@ -37,7 +37,9 @@ def test_reference_entries_carry_their_printed_fields(tmp_path, reference_size):
     references = read_pdf(numbered_paper(tmp_path / "graphs.pdf", reference_size)).references
     assert [reference.ordinal for reference in references] == [1, 2, 3]
     smith, gilmer, lee = references
-    assert smith.authors == ["A. Smith", "B. Jones"] and smith.title == "Solubility from structure" and smith.year == 2019
+    assert (
+        smith.authors == ["A. Smith", "B. Jones"] and smith.title == "Solubility from structure" and smith.year == 2019
+    )
     # an entry broken over two lines is one entry, with the arXiv id printed on its second line
     assert gilmer.title == "Neural message passing for quantum chemistry" and gilmer.arxiv_id == "1704.01212"
     assert gilmer.venue == "ICML" and gilmer.year == 2017
@@ -55,8 +57,12 @@ def test_author_year_citations_link_to_the_entry_of_that_author_and_year(tmp_pat
     record = read_pdf(author_year_paper(tmp_path / "again.pdf"))
     ordinals = {reference.title: reference.ordinal for reference in record.references}
     introduction = _section(record, "Introduction")
-    smith, gilmer, lee_a, lee_b = (ordinals["Solubility from structure"], ordinals["Neural message passing for quantum chemistry"],
-                                   ordinals["Attention on graphs"], ordinals["Attention on trees"])
+    smith, gilmer, lee_a, lee_b = (
+        ordinals["Solubility from structure"],
+        ordinals["Neural message passing for quantum chemistry"],
+        ordinals["Attention on graphs"],
+        ordinals["Attention on trees"],
+    )
     assert f"(Smith and Jones, 2019 [{smith}])" in introduction.text
     assert f"Gilmer et al. (2017 [{gilmer}])" in introduction.text  # narrative form, 'et al.' does not end the sentence
     # 2020a and 2020b are two entries; the second year of a list has the first one's authors
@@ -68,12 +74,16 @@ def test_author_year_citations_link_to_the_entry_of_that_author_and_year(tmp_pat
 def test_superscript_and_parenthesised_citations_cite_the_sentence_before_the_mark(tmp_path, parenthesised):
     record = read_pdf(superscript_paper(tmp_path / "chem.pdf", parenthesised=parenthesised))
     assert [(r.ordinal, r.authors[0], r.title) for r in record.references] == [
-        (1, "A. Smith", "Solubility from structure"), (2, "J. Gilmer", "Neural message passing"),
-        (3, "E. Lee", "Attention on graphs")]
+        (1, "A. Smith", "Solubility from structure"),
+        (2, "J. Gilmer", "Neural message passing"),
+        (3, "E. Lee", "Attention on graphs"),
+    ]
     introduction = _section(record, "Introduction")
     # 'learning.¹ Graph …': the mark moves inside the sentence it cites, so PaSa quotes the right one
-    assert introduction.text.startswith("Solubility is predicted well by deep learning [1]. "
-                                        "Graph networks read molecules as graphs of their atoms [2], [3]. Their use")
+    assert introduction.text.startswith(
+        "Solubility is predicted well by deep learning [1]. "
+        "Graph networks read molecules as graphs of their atoms [2], [3]. Their use"
+    )
     assert introduction.reference_keys == {"pdf:1": 1, "pdf:2": 1, "pdf:3": 1}
 
 
@@ -104,10 +114,17 @@ def _scanned(path: Path) -> Path:
     return write_pdf(path, [[], []])  # pages, but no text layer
 
 
-@pytest.mark.parametrize(("make", "says"), [
-    (_not_a_pdf, "not a PDF"), (_empty, "empty file (0 bytes)"), (_encrypted, "encrypted"),
-    (_ten_thousand_pages, "10,000 pages"), (_broken, "damaged PDF"), (_scanned, "no text layer"),
-])
+@pytest.mark.parametrize(
+    ("make", "says"),
+    [
+        (_not_a_pdf, "not a PDF"),
+        (_empty, "empty file (0 bytes)"),
+        (_encrypted, "encrypted"),
+        (_ten_thousand_pages, "10,000 pages"),
+        (_broken, "damaged PDF"),
+        (_scanned, "no text layer"),
+    ],
+)
 def test_hostile_files_fail_with_one_line_naming_the_file(tmp_path, make, says):
     path = make(tmp_path / "hostile.pdf")
     started = time.monotonic()
@@ -143,7 +160,11 @@ def test_paper_pdf_has_149_references_and_its_numbered_citations_link_to_the_rig
     seconds = time.monotonic() - started
     assert record.title == "A Perspective on Explanations of Molecular Prediction Models"
     assert [author.name for author in record.authors] == [
-        "Geemi P. Wellawatte", "Heta A. Gandhi", "Aditi Seshadri", "Andrew D. White"]
+        "Geemi P. Wellawatte",
+        "Heta A. Gandhi",
+        "Aditi Seshadri",
+        "Andrew D. White",
+    ]
     assert record.abstract.startswith("Chemists can be skeptical in using deep learning")
     assert len(record.references) == 149 and [r.ordinal for r in record.references] == list(range(1, 150))
     titles = [section.title for section in record.sections]

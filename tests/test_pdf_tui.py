@@ -41,12 +41,18 @@ async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, t
         assert "2 papers" in str(app.query_one("#library-counts", Static).render())
         assert app.query_one("#import-cancel").disabled and not app.query_one("#import-button").disabled
         results = app.query_one("#library-results", DataTable)
-        graphs = next(paper["id"] for paper in pane.library.all_papers() if paper["title"] == "Graph Networks for Molecules")
+        graphs = next(
+            paper["id"] for paper in pane.library.all_papers() if paper["title"] == "Graph Networks for Molecules"
+        )
         results.focus()
         results.move_cursor(row=results.get_row_index(str(graphs)))
         await pilot.pause()
         sections = app.query_one("#paper-sections", DataTable)
-        assert [str(sections.get_row_at(i)[1]) for i in range(sections.row_count)] == ["(all references)", "Introduction", "Methods"]
+        assert [str(sections.get_row_at(i)[1]) for i in range(sections.row_count)] == [
+            "(all references)",
+            "Introduction",
+            "Methods",
+        ]
         await pilot.press("o")
         assert opened == [str((tmp_path / "papers" / "graphs.pdf").resolve())]
         assert "opened the PDF" in str(app.query_one("#import-message", Static).render())
@@ -58,9 +64,14 @@ async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, t
 async def test_f1_opens_the_link_of_a_paper_without_pdf_and_renders_its_latex(where):
     library = Library.open(where)
     with library.transaction():
-        paper_id, _ = library.store_paper(PaperRecord(
-            title="Zeros of random polynomials", source="arxiv", arxiv_id="2212.11867",
-            abstract=r"We show that $x^2$ has roots $\alpha_i$ in $\mathbb{R}^n$."))
+        paper_id, _ = library.store_paper(
+            PaperRecord(
+                title="Zeros of random polynomials",
+                source="arxiv",
+                arxiv_id="2212.11867",
+                abstract=r"We show that $x^2$ has roots $\alpha_i$ in $\mathbb{R}^n$.",
+            )
+        )
     library.close()
     opened: list[str] = []
     app = make_app(where)
@@ -79,8 +90,10 @@ async def test_f1_opens_the_link_of_a_paper_without_pdf_and_renders_its_latex(wh
 
 
 def test_a_pdf_moved_away_falls_back_to_the_link_and_a_paper_with_neither_says_so(where, tmp_path):
-    assert reading_target({"pdf_path": str(tmp_path / "gone.pdf"), "url": None, "arxiv_id": None,
-                           "doi": "10.1/x"}) == "https://doi.org/10.1/x"
+    assert (
+        reading_target({"pdf_path": str(tmp_path / "gone.pdf"), "url": None, "arxiv_id": None, "doi": "10.1/x"})
+        == "https://doi.org/10.1/x"
+    )
     library = Library.open(where)
     with library.transaction():
         paper_id, _ = library.store_paper(PaperRecord(title="A title with no identifier at all", source="bibtex"))
@@ -98,10 +111,15 @@ def test_no_viewer_is_one_line(where, tmp_path):
         paper_id, _ = library.store_paper(PaperRecord(title="Paper with a link", source="arxiv", arxiv_id="2101.00001"))
     opened = open_paper(library, paper_id, launch=no_viewer)
     library.close()
-    assert opened.message == "could not open https://arxiv.org/abs/2101.00001: no graphical display here; open it yourself"
+    assert (
+        opened.message == "could not open https://arxiv.org/abs/2101.00001: no graphical display here; open it yourself"
+    )
 
 
 def test_abstract_latex_becomes_unicode_and_plain_text_is_untouched():
-    assert abstract_text(r"a bound $O(n^{2})$ with $H_2O$ and \emph{in vivo} 50\%") == "a bound O(n²) with H₂O and in vivo 50%"
+    assert (
+        abstract_text(r"a bound $O(n^{2})$ with $H_2O$ and \emph{in vivo} 50\%")
+        == "a bound O(n²) with H₂O and in vivo 50%"
+    )
     assert abstract_text("plain [b]text[/b] stays") == "plain [b]text[/b] stays"
     assert abstract_text(r"unbalanced { brace $x") and abstract_text(None) == ""

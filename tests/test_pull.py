@@ -30,10 +30,10 @@ class FakeHub(BaseHTTPRequestHandler):
         self.end_headers()
         return True
 
-    def do_HEAD(self):  # noqa: N802
+    def do_HEAD(self):
         self._headers()
 
-    def do_GET(self):  # noqa: N802
+    def do_GET(self):
         if self._headers():
             self.wfile.write(WEIGHTS)
 

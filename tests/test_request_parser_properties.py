@@ -22,16 +22,79 @@ FUZZ = settings(max_examples=150, deadline=None, database=None, suppress_health_
 
 ANY_CHARACTER = st.characters(exclude_categories=())  # surrogates and control characters too
 FRAGMENTS = [
-    "<<API>>", "<</API>>", "searchPerson", "getCoauthors", "getPublication", "search_person", "(", ")", "[", "]",
-    "{", "}", "name=", "person_id=", "pub_id=", "=", ",", " ", "\n", "'", '"', '"""', "\\", "\\u", "\\ud800",
-    "\\x", "\udcff", "\ud800", "\x00", "1", "-1", "1e999", "0x", "+", "-", "*", "**", "**kw", "*args", ":", ";",
-    "lambda", "lambda x: x", "import os", "__import__", ".__class__", "class A:", "    ", "if", "for x in y:",
-    "result = ", "x", "None", "True", "#", "é", "名前", "\u202e", "\t", "\r", "\x0c", "f'{", "}'", "b'", "...",
+    "<<API>>",
+    "<</API>>",
+    "searchPerson",
+    "getCoauthors",
+    "getPublication",
+    "search_person",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "name=",
+    "person_id=",
+    "pub_id=",
+    "=",
+    ",",
+    " ",
+    "\n",
+    "'",
+    '"',
+    '"""',
+    "\\",
+    "\\u",
+    "\\ud800",
+    "\\x",
+    "\udcff",
+    "\ud800",
+    "\x00",
+    "1",
+    "-1",
+    "1e999",
+    "0x",
+    "+",
+    "-",
+    "*",
+    "**",
+    "**kw",
+    "*args",
+    ":",
+    ";",
+    "lambda",
+    "lambda x: x",
+    "import os",
+    "__import__",
+    ".__class__",
+    "class A:",
+    "    ",
+    "if",
+    "for x in y:",
+    "result = ",
+    "x",
+    "None",
+    "True",
+    "#",
+    "é",
+    "名前",
+    "\u202e",
+    "\t",
+    "\r",
+    "\x0c",
+    "f'{",
+    "}'",
+    "b'",
+    "...",
 ]
-REPEATED = st.tuples(st.sampled_from(["+1", "-", "(", "[", "f(", "not ", "x.", "name=", "'", "\\"]),
-                     st.integers(min_value=100, max_value=5000)).map(lambda pair: pair[0] * pair[1])
-SPLICED = st.lists(st.one_of(st.sampled_from(FRAGMENTS), st.text(ANY_CHARACTER, max_size=5), REPEATED),
-                   max_size=12).map("".join)
+REPEATED = st.tuples(
+    st.sampled_from(["+1", "-", "(", "[", "f(", "not ", "x.", "name=", "'", "\\"]),
+    st.integers(min_value=100, max_value=5000),
+).map(lambda pair: pair[0] * pair[1])
+SPLICED = st.lists(
+    st.one_of(st.sampled_from(FRAGMENTS), st.text(ANY_CHARACTER, max_size=5), REPEATED), max_size=12
+).map("".join)
 KNOWN_BAD = ["x = 1" + "+1" * 3000, "x = " + "-" * 100_000 + "1", 'x = "\udcff"', "searchPerson(name='x', name='y')"]
 
 
@@ -46,9 +109,12 @@ def known_bad(argument: str, **others):
     return decorate
 
 
-TEXTS = st.one_of(st.text(ANY_CHARACTER, max_size=200), SPLICED,
-                  SPLICED.map(lambda inner: f"<<API>>searchPerson({inner})<</API>>"),
-                  SPLICED.map(lambda inner: f"result = searchPerson(name={inner})"))
+TEXTS = st.one_of(
+    st.text(ANY_CHARACTER, max_size=200),
+    SPLICED,
+    SPLICED.map(lambda inner: f"<<API>>searchPerson({inner})<</API>>"),
+    SPLICED.map(lambda inner: f"result = searchPerson(name={inner})"),
+)
 
 
 @pytest.fixture(scope="module")
@@ -108,24 +174,33 @@ def test_the_static_scan_of_any_text_is_findings_not_exceptions(scanner, text):
     assert all(isinstance(found, StaticFinding) and found.feedback for found in findings)
 
 
-@pytest.mark.parametrize("text", [
-    "<<API>>searchPerson(name=1" + "+1" * 3000 + ")<</API>>",
-    "<<API>>searchPerson(name=" + "-" * 100_000 + "1)<</API>>",
-    '<<API>>searchPerson(name="\udcff")<</API>>',
-    '<<API>>searchPerson(name="x", name="y")<</API>>',
-    "<<API>>" + "a." * 5000 + "b()<</API>>",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<<API>>searchPerson(name=1" + "+1" * 3000 + ")<</API>>",
+        "<<API>>searchPerson(name=" + "-" * 100_000 + "1)<</API>>",
+        '<<API>>searchPerson(name="\udcff")<</API>>',
+        '<<API>>searchPerson(name="x", name="y")<</API>>',
+        "<<API>>" + "a." * 5000 + "b()<</API>>",
+    ],
+)
 def test_the_issue_17_requests_are_one_line_e1(scanner, text):
     finding = scanner.scan_request(text, "Who is Ada Lovelace?")
     assert finding is not None and finding.sub_type == "E1" and "\n" not in finding.detail
 
 
-@pytest.mark.parametrize("source, says", [
-    ("class A:\n    pass\nresult = searchPerson(name='Ada')", "line 1: ClassDef is not allowed"),
-    ("result = searchPerson(name='Ada').__class__", "line 1: the attribute '__class__' is not allowed"),
-    ("people = searchPerson(name='Ada')\nresult = getCoauthors(person_id=someone)", "line 2: unknown name 'someone'"),
-    ("result = searchPerson(name='x', name='y')", "the keyword argument name is given twice"),
-])
+@pytest.mark.parametrize(
+    "source, says",
+    [
+        ("class A:\n    pass\nresult = searchPerson(name='Ada')", "line 1: ClassDef is not allowed"),
+        ("result = searchPerson(name='Ada').__class__", "line 1: the attribute '__class__' is not allowed"),
+        (
+            "people = searchPerson(name='Ada')\nresult = getCoauthors(person_id=someone)",
+            "line 2: unknown name 'someone'",
+        ),
+        ("result = searchPerson(name='x', name='y')", "the keyword argument name is given twice"),
+    ],
+)
 def test_the_program_scan_refuses_what_the_sandbox_refuses(scanner, source, says):
     findings = scanner.scan_program(source, "Who is Ada Lovelace?")
     assert findings[0].sub_type == "E1" and says in findings[0].detail, findings[0].detail
@@ -136,7 +211,9 @@ def test_a_misspelt_api_in_a_program_is_still_named_e2_not_refused(scanner):
     assert [finding.sub_type for finding in findings] == ["E2.2"]
 
 
-@pytest.mark.parametrize("text", ["<<API>>searchPerson(name=1if 2 else 3)<</API>>", "<<API>>getPublication(0x1for)<</API>>"])
+@pytest.mark.parametrize(
+    "text", ["<<API>>searchPerson(name=1if 2 else 3)<</API>>", "<<API>>getPublication(0x1for)<</API>>"]
+)
 def test_reading_a_request_prints_no_python_warning(text, recwarn):
     """`1if` parses with a SyntaxWarning ("invalid decimal literal") that Python prints to the
     person's terminal as a stray line: reading a request or a program keeps it quiet."""

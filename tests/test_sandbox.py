@@ -17,7 +17,7 @@ ESCAPES = {
     "from-import": "from os import system\nsystem('touch CANARY')",
     "dunder-import": "__import__('os').system('touch CANARY')",
     "eval": "eval(\"__import__('os').system('touch CANARY')\")",
-    "exec": "exec(\"import os\")",
+    "exec": 'exec("import os")',
     "compile": "compile('1', 'x', 'eval')",
     "open-write": "open('CANARY', 'w').write('x')",
     "globals": "globals()['__builtins__']",
@@ -316,7 +316,8 @@ def test_check_program_refuses_what_it_cannot_read_in_a_few_short_lines(name):
 def test_unreadable_text_is_named_in_the_refusal():
     assert check_program('x = 1\ny = "\udcff"') == ["line 2: the byte 0xff is not valid UTF-8 (character 12)"]
     assert check_program("searchPerson(name='x', name='y')", {"searchPerson"}) == [
-        "line 1: syntax error: keyword argument repeated: name"]
+        "line 1: syntax error: keyword argument repeated: name"
+    ]
     assert check_program("x = 1" + "+1" * 3000) == ["line 1: the program is nested too deeply to read"]
 
 

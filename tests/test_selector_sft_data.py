@@ -29,21 +29,31 @@ FIXTURES = Path(__file__).parent / "fixtures" / "training"
 
 
 def _source(split: str, start: int = 0) -> str:
-    return next(f"src-{n}" for n in range(start, 1000)
-                if split_of(ScholarQuery("q", [], "2030-01-01", source_arxiv_id=f"src-{n}")) == split)
+    return next(
+        f"src-{n}"
+        for n in range(start, 1000)
+        if split_of(ScholarQuery("q", [], "2030-01-01", source_arxiv_id=f"src-{n}")) == split
+    )
 
 
 def _queries(library) -> tuple[ScholarQuery, ScholarQuery]:
     """A training query about graph networks and a test query about trapped ions."""
+
     def answers(*titles: str) -> list[AnswerPaper]:
         return [AnswerPaper(paper_id(library, title), title) for title in titles]
 
-    train = ScholarQuery("Which papers learn graph neural networks for semi-supervised classification?",
-                         answers("Semi-supervised classification with graph convolutional", "How powerful are graph neural"),
-                         "2030-01-01", source_arxiv_id=_source("train"))
-    test = ScholarQuery("Could you provide me some works about cooling of trapped ions?",
-                        answers("Sympathetic cooling of trapped ions", "Doppler cooling of calcium ions"),
-                        "2030-01-01", source_arxiv_id=_source("test"))
+    train = ScholarQuery(
+        "Which papers learn graph neural networks for semi-supervised classification?",
+        answers("Semi-supervised classification with graph convolutional", "How powerful are graph neural"),
+        "2030-01-01",
+        source_arxiv_id=_source("train"),
+    )
+    test = ScholarQuery(
+        "Could you provide me some works about cooling of trapped ions?",
+        answers("Sympathetic cooling of trapped ions", "Doppler cooling of calcium ions"),
+        "2030-01-01",
+        source_arxiv_id=_source("test"),
+    )
     return train, test
 
 
@@ -83,10 +93,32 @@ def test_records_are_in_the_engines_prompt(where, mini_library):
 def test_selector_sft_logs_a_held_out_loss(tmp_path):
     tiny = build_tiny_model(tmp_path / "tiny")
     out = tmp_path / "run"
-    summary = selector_sft.main(["--model", str(tiny), "--train-file", str(FIXTURES / "selector.jsonl"),
-                                 "--eval-file", str(FIXTURES / "selector.jsonl"), "--eval-every", "1",
-                                 "--output-dir", str(out), "--batch-size", "2", "--max-steps", "2",
-                                 "--lora", "--lora-r", "2", "--learning-rate", "1e-2", "--device", "cpu", "--quiet"])
+    summary = selector_sft.main(
+        [
+            "--model",
+            str(tiny),
+            "--train-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--eval-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--eval-every",
+            "1",
+            "--output-dir",
+            str(out),
+            "--batch-size",
+            "2",
+            "--max-steps",
+            "2",
+            "--lora",
+            "--lora-r",
+            "2",
+            "--learning-rate",
+            "1e-2",
+            "--device",
+            "cpu",
+            "--quiet",
+        ]
+    )
     evals = [row for row in read_losses(out) if "eval_loss" in row]
     assert [row["step"] for row in evals] == [0, 1, 2]
     assert all(math.isfinite(row["eval_loss"]) for row in evals)
@@ -109,7 +141,11 @@ def test_auc_of_selector_models_on_the_same_judged_test_pairs(where, mini_librar
     assert good.auc == pytest.approx(1.0) and bad.auc == pytest.approx(0.0)
     # Each model's P(True) is the head's P(True) input: a head that weighs P(True) alone ranks as the model does.
     features = head.full.features
-    only_p_true = replace(head, full=LogisticHead(features, [float(name == "p_true") for name in features], 0.0,
-                                                  [0.0] * len(features), [1.0] * len(features)))
+    only_p_true = replace(
+        head,
+        full=LogisticHead(
+            features, [float(name == "p_true") for name in features], 0.0, [0.0] * len(features), [1.0] * len(features)
+        ),
+    )
     assert score_model("knows", knows, tools, judged, only_p_true).head_auc == pytest.approx(1.0)
     assert score_model("backwards", backwards, tools, judged, only_p_true).head_auc == pytest.approx(0.0)

@@ -9,9 +9,9 @@ from scholar_tui.app.cli import cli
 from scholar_tui.core.library.apis import SPECS, local_api
 from scholar_tui.core.soay.bench import score_method
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
-from scholar_tui.core.soay.prompts import SoAyRecord
 from scholar_tui.core.soay.entities import find_entity
 from scholar_tui.core.soay.intents import INTENTS
+from scholar_tui.core.soay.prompts import SoAyRecord
 from scholar_tui.core.soay.solutions import FUZZY_APIS, solution_library
 
 from .conftest import ScriptedLLM
@@ -66,8 +66,11 @@ def test_a_typed_question_gets_solution_program_result_and_answer(engine):
 
 @pytest.mark.embeddings
 def test_three_hop_question_through_a_papers_first_author(engine):
-    answer = ask(engine, "Which collaborators does the first author of Zeros of a growing number of derivatives of "
-                         "random polynomials with independent roots have?")
+    answer = ask(
+        engine,
+        "Which collaborators does the first author of Zeros of a growing number of derivatives of "
+        "random polynomials with independent roots have?",
+    )
     assert answer.ok and answer.solution == ["searchPublication", "getPublication", "getCoauthors"]
     assert answer.value == ["Xuan-Truong Vu"]
 
@@ -85,14 +88,22 @@ def test_events_stream_in_order(engine):
 def test_a_model_program_that_loops_forever_is_stopped_and_scored_ee(imported, real_embedder):
     forever = "n = 0\nwhile True:\n    n += 1"
     llm = ScriptedLLM(forever, forever)  # once asked directly, once through the bench's scoring
-    engine = SoAyEngine(local_api(imported), real_embedder, llm_provider=lambda: llm,
-                        choice_mode="retrieval", code_mode="model")
+    engine = SoAyEngine(
+        local_api(imported), real_embedder, llm_provider=lambda: llm, choice_mode="retrieval", code_mode="model"
+    )
     try:
         answer = ask(engine, "How many papers has Marcus Michelen published?")
         assert not answer.ok and answer.error_stage == "run"
         assert answer.result["error_kind"] == "steps"
-        gold = SoAyRecord("pubs-0-test", "How many papers has Marcus Michelen published?",
-                          ["searchPerson", "getPersonPubs"], "", 1, 1, "test")
+        gold = SoAyRecord(
+            "pubs-0-test",
+            "How many papers has Marcus Michelen published?",
+            ["searchPerson", "getPersonPubs"],
+            "",
+            1,
+            1,
+            "test",
+        )
         run = score_method("model code", lambda question: ask(engine, question), [gold])
         assert run.rows[0]["outcome"] == "EE" and run.report.by_hops[1].rates["EE"] == 100.0
         # the engine (and its sandbox) goes on answering
@@ -124,13 +135,14 @@ def test_ask_without_a_library_entity_is_one_line(imported, real_embedder, monke
 
 
 @pytest.mark.embeddings
-def test_held_out_wordings_mostly_reach_their_intent(real_embedder):  # noqa: F811
+def test_held_out_wordings_mostly_reach_their_intent(real_embedder):
     """The classifier generalises to wordings it never saw (17 of 19 when it was chosen)."""
     from scholar_tui.core.soay.retrieval import IntentIndex
 
     index = IntentIndex(real_embedder)
-    right = [intent.key for intent in INTENTS
-             if index.rank(intent.held_out_phrasing, intent.entity)[0][0].key == intent.key]
+    right = [
+        intent.key for intent in INTENTS if index.rank(intent.held_out_phrasing, intent.entity)[0][0].key == intent.key
+    ]
     assert len(right) >= 17, sorted(set(i.key for i in INTENTS) - set(right))
 
 
@@ -147,8 +159,9 @@ def test_the_intent_index_trains_once_per_embedder_and_reuses_the_cache(tmp_path
     again = IntentIndex(again_embedder, cache_dir=tmp_path)
     assert again_embedder.texts == 0  # nothing embedded: the trained regressions came from the cache
     question = "How many papers has X published?"
-    assert [(i.key, round(p, 6)) for i, p in again.rank(question, "person")] == \
-        [(i.key, round(p, 6)) for i, p in first.rank(question, "person")]
+    assert [(i.key, round(p, 6)) for i, p in again.rank(question, "person")] == [
+        (i.key, round(p, 6)) for i, p in first.rank(question, "person")
+    ]
 
     other = HashingEmbedder()
     other.name = "another-embedder"  # another embedder's vectors: trained anew, kept apart

@@ -25,8 +25,10 @@ from .library_support import imported, prepared_library, real_embedder  # noqa: 
 pytestmark = pytest.mark.embeddings
 
 QUESTION = "Who are the coauthors of Marcus Michelen?"
-RIGHT = ("people = searchPerson(name='Marcus Michelen')\nperson = people[0]\n"
-         "result = sorted(c['name'] for c in getCoauthors(person_id=person['person_id']))")
+RIGHT = (
+    "people = searchPerson(name='Marcus Michelen')\nperson = people[0]\n"
+    "result = sorted(c['name'] for c in getCoauthors(person_id=person['person_id']))"
+)
 # getCoauthors takes a person id, not a name: a static E3.1 (name is searchPerson's parameter)
 WRONG_PARAMETER = RIGHT.replace("getCoauthors(person_id=person['person_id'])", "getCoauthors(name=person['name'])")
 # well formed, but the name is passed as the id: only running it shows the error (dynamic)
@@ -34,12 +36,19 @@ WRONG_VALUE = RIGHT.replace("getCoauthors(person_id=person['person_id'])", "getC
 
 
 @pytest.fixture
-def engine_with(where, imported, real_embedder):  # noqa: F811
+def engine_with(where, imported, real_embedder):
     engines = []
 
     def build(llm, code_mode="model"):
-        engine = open_soay(where, load_settings(where), embedder=real_embedder, llm_provider=lambda: llm,
-                             choice_mode="retrieval", code_mode=code_mode, feedback=True)
+        engine = open_soay(
+            where,
+            load_settings(where),
+            embedder=real_embedder,
+            llm_provider=lambda: llm,
+            choice_mode="retrieval",
+            code_mode=code_mode,
+            feedback=True,
+        )
         engines.append(engine)
         return engine
 
@@ -69,7 +78,7 @@ def test_a_wrong_parameter_is_fixed_by_static_feedback(where, engine_with):
     assert [row["sub_type"] for row in FeedbackLog(where).rounds(done.loop_id)] == ["E3.1", None]
 
 
-def test_a_wrong_value_gets_dynamic_feedback_then_waits_for_a_person(where, engine_with, imported):  # noqa: F811
+def test_a_wrong_value_gets_dynamic_feedback_then_waits_for_a_person(where, engine_with, imported):
     llm = ScriptedLLM(WRONG_VALUE, WRONG_VALUE, WRONG_VALUE)  # a model that does not learn
     answer = final_answer(engine_with(llm).run(QUESTION))
     assert not answer.ok and answer.error_stage == "run"
@@ -80,7 +89,9 @@ def test_a_wrong_value_gets_dynamic_feedback_then_waits_for_a_person(where, engi
     rounds = log.rounds(loop_id)
     assert [row["kind"] for row in rounds] == ["dynamic"] * 3
     # the observation joins the response with the meaning of its error code, from the API docs
-    assert "E_BAD_ARGUMENT" in rounds[0]["observation"] and "Documentation: Error E_BAD_ARGUMENT" in rounds[0]["feedback"]
+    assert (
+        "E_BAD_ARGUMENT" in rounds[0]["observation"] and "Documentation: Error E_BAD_ARGUMENT" in rounds[0]["feedback"]
+    )
     assert rounds[0]["feedback"].endswith("then rewrite the program.")
     # listed for a person, from the CLI too
     listed = json.loads(CliRunner().invoke(cli, ["logs", "--limit-hit", "--json"]).output)
@@ -99,15 +110,20 @@ def test_template_programs_pass_the_scanner_clean(where, engine_with):
     engine = engine_with(ScriptedLLM())
     for intent in INTENTS:
         source = intent.program_for("Marcus Michelen" if intent.entity == "person" else "Zeros of derivatives")
-        assert engine.feedback.feedback.scan_program(source, intent.seen_phrasings[0], list(intent.solution)) == [], \
+        assert engine.feedback.feedback.scan_program(source, intent.seen_phrasings[0], list(intent.solution)) == [], (
             intent.key
+        )
     for plan in default_plans():
-        source = plan.program_for("Marcus Michelen" if plan.start != "paper" else "Zeros of derivatives",
-                                  "Xuan-Truong Vu", "random polynomials", 2022)
+        source = plan.program_for(
+            "Marcus Michelen" if plan.start != "paper" else "Zeros of derivatives",
+            "Xuan-Truong Vu",
+            "random polynomials",
+            2022,
+        )
         assert engine.feedback.feedback.scan_program(source, plan.description, list(plan.solution)) == [], plan.key
 
 
-def test_a_failing_template_program_goes_to_the_model_with_the_feedback(where, engine_with, imported):  # noqa: F811
+def test_a_failing_template_program_goes_to_the_model_with_the_feedback(where, engine_with, imported):
     from scholar_tui.core.soay.intents import INTENTS_BY_KEY
 
     intent = INTENTS_BY_KEY["coauthor_names"]
@@ -126,8 +142,9 @@ def test_a_failing_template_program_goes_to_the_model_with_the_feedback(where, e
 async def test_the_debugger_lists_a_soay_loop_and_a_person_fixes_it(where, engine_with):
     answer = final_answer(engine_with(ScriptedLLM(WRONG_VALUE, WRONG_VALUE, WRONG_VALUE)).run(QUESTION))
     loop_id = answer.feedback["loop_id"]
-    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
-                     load_model_on_start=False)
+    app = ScholarApp(
+        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
+    )
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()

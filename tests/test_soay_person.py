@@ -1,7 +1,6 @@
 """Person-written scholar questions: how an answer is judged, the sets on disk, and the issue's cases
 through the engine on the real sample (title by its first words, venue, citation count, abstain)."""
 
-import json
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -19,8 +18,9 @@ DATA = Path(__file__).parent / "data"
 
 
 def answer(text, value=None, *, ok=True, abstained=False, stage=None):
-    return SimpleNamespace(ok=ok, answer=text, value=value, abstained=abstained, error_stage=stage,
-                           error=None if ok else text)
+    return SimpleNamespace(
+        ok=ok, answer=text, value=value, abstained=abstained, error_stage=stage, error=None if ok else text
+    )
 
 
 def test_right_wrong_and_abstained_as_a_person_reads_them():

@@ -35,27 +35,51 @@ def best(masked: str, start: str):
     return rank_plans(read_question(masked, start))[0][0]
 
 
-@pytest.mark.parametrize(("question", "start", "key"), [
-    ("Where was X published?", "paper", "searchPublication|getPublication:one|venue|value|all"),
-    ("In which journal did the paper X appear?", "paper", "searchPublication|getPublication:one|venue|value|all"),
-    ("How many citations does X have?", "paper", "searchPublication|getPublication:one|num_citation|value|all"),
-    ("how often was X cited", "paper", "searchPublication|getPublication:one|num_citation|value|all"),
-    ("Who is the first author of X?", "paper", "searchPublication|getPublication:one|first:authors.name|value|all"),
-    ("Who wrote X?", "paper", ("searchPublication|getPublication:one|authors|value|all",
-                               "searchPublication|getPublication:one|authors.name|value|all")),
-    ("Where does the lead author of X work?", "paper",
-     ("searchPublication|getPublication:one|first:authors.organization|value|all",
-      "searchPublication|getPublication:one|getPersonBasicInfo:first|organization|value|all")),
-    ("What does the first author of X work on?", "paper",
-     "searchPublication|getPublication:one|getPersonInterest:first|interests|value|all"),
-    ("Who did X work with?", "person", "searchPerson|getCoauthors:one|name|value|all"),
-    ("How many people has X collaborated with?", "person", "searchPerson|getCoauthors:one|name|count|all"),
-    ("What have X's coauthors published?", "person", "searchPerson|getCoauthors:one|getPersonPubs:each|title|value|all"),
-    ("In which journal did X publish on random polynomials?", "person",
-     "searchPerson|getPersonPubs:one|getPublication:each|venue|value|topic"),
-    ("Which papers did X and X write together?", "pair", "pair|getPersonPubs:one|title|value|pair"),
-    ("How many papers did X publish in 2021?", "person", "searchPerson|getPersonPubs:one|title|count|year"),
-])
+@pytest.mark.parametrize(
+    ("question", "start", "key"),
+    [
+        ("Where was X published?", "paper", "searchPublication|getPublication:one|venue|value|all"),
+        ("In which journal did the paper X appear?", "paper", "searchPublication|getPublication:one|venue|value|all"),
+        ("How many citations does X have?", "paper", "searchPublication|getPublication:one|num_citation|value|all"),
+        ("how often was X cited", "paper", "searchPublication|getPublication:one|num_citation|value|all"),
+        ("Who is the first author of X?", "paper", "searchPublication|getPublication:one|first:authors.name|value|all"),
+        (
+            "Who wrote X?",
+            "paper",
+            (
+                "searchPublication|getPublication:one|authors|value|all",
+                "searchPublication|getPublication:one|authors.name|value|all",
+            ),
+        ),
+        (
+            "Where does the lead author of X work?",
+            "paper",
+            (
+                "searchPublication|getPublication:one|first:authors.organization|value|all",
+                "searchPublication|getPublication:one|getPersonBasicInfo:first|organization|value|all",
+            ),
+        ),
+        (
+            "What does the first author of X work on?",
+            "paper",
+            "searchPublication|getPublication:one|getPersonInterest:first|interests|value|all",
+        ),
+        ("Who did X work with?", "person", "searchPerson|getCoauthors:one|name|value|all"),
+        ("How many people has X collaborated with?", "person", "searchPerson|getCoauthors:one|name|count|all"),
+        (
+            "What have X's coauthors published?",
+            "person",
+            "searchPerson|getCoauthors:one|getPersonPubs:each|title|value|all",
+        ),
+        (
+            "In which journal did X publish on random polynomials?",
+            "person",
+            "searchPerson|getPersonPubs:one|getPublication:each|venue|value|topic",
+        ),
+        ("Which papers did X and X write together?", "pair", "pair|getPersonPubs:one|title|value|pair"),
+        ("How many papers did X publish in 2021?", "person", "searchPerson|getPersonPubs:one|title|count|year"),
+    ],
+)
 def test_a_question_picks_its_plan_by_what_it_asks_and_starts_from(question, start, key):
     assert best(question, start).key in ((key,) if isinstance(key, str) else key)
 
@@ -75,7 +99,9 @@ def test_a_year_for_a_where_is_refused():
 
 
 def test_a_missing_field_is_one_plain_sentence_never_none():
-    citations = next(p for p in default_plans() if p.key == "searchPublication|getPublication:one|num_citation|value|all")
+    citations = next(
+        p for p in default_plans() if p.key == "searchPublication|getPublication:one|num_citation|value|all"
+    )
     text, reason = checked_answer(citations, Kind.COUNT, "Zeros of random polynomials", None)
     assert (text, reason) == ("The library has no citation count for Zeros of random polynomials.", "missing")
     assert "None" not in text

@@ -17,14 +17,17 @@ from .pilot_support import wait_for
 pytestmark = pytest.mark.embeddings
 
 
-
 def text_of(app, selector: str) -> str:
     return str(app.query_one(selector, Static).render())
 
 
-async def test_a_typed_question_shows_every_stage(where, imported, real_embedder):  # noqa: F811
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: ScriptedLLM(),
-                        embedder_factory=lambda settings: real_embedder)
+async def test_a_typed_question_shows_every_stage(where, imported, real_embedder):
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: ScriptedLLM(),
+        embedder_factory=lambda settings: real_embedder,
+    )
     app = ScholarApp(services, load_model_on_start=False)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("f2")
@@ -38,7 +41,9 @@ async def test_a_typed_question_shows_every_stage(where, imported, real_embedder
         assert "searchPerson → getCoauthors" in text_of(app, "#qa-solution")
         program = app.query_one("#qa-program", Static).content  # a rich Syntax: the highlighted source
         assert "getCoauthors(person_id=person['person_id'])" in program.code
-        assert "Xuan-Truong Vu" in text_of(app, "#qa-result") and "API calls: searchPerson, getCoauthors" in text_of(app, "#qa-result")
+        assert "Xuan-Truong Vu" in text_of(app, "#qa-result") and "API calls: searchPerson, getCoauthors" in text_of(
+            app, "#qa-result"
+        )
         assert "solved" in text_of(app, "#qa-feedback")
         # the answer and the record it came from
         assert "The coauthors of Marcus Michelen: Xuan-Truong Vu." in text_of(app, "#qa-answer")
@@ -71,11 +76,15 @@ def history_item(app, text: str) -> int:
     return next(index for index, row in enumerate(rows) if text in row)
 
 
-async def test_history_reopens_each_question_with_its_own_answer(where, imported, real_embedder):  # noqa: F811
+async def test_history_reopens_each_question_with_its_own_answer(where, imported, real_embedder):
     """The mix-up of issue #26: ask two questions, pick the first in History: its own solution,
     program, result and answer show, and Copy answer copies its answer, not the last one's."""
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: ScriptedLLM(),
-                        embedder_factory=lambda settings: real_embedder)
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: ScriptedLLM(),
+        embedder_factory=lambda settings: real_embedder,
+    )
     first, second = "Which collaborators does Marcus Michelen have?", "What is the weather like today?"
     app = ScholarApp(services, load_model_on_start=False)
     async with app.run_test(size=(160, 48)) as pilot:
@@ -108,8 +117,15 @@ async def test_history_reopens_each_question_with_its_own_answer(where, imported
         await pilot.press("ctrl+q")
 
     # the next day: a new app on the same data remembers both, with the first's program
-    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda settings, where: ScriptedLLM(),
-                              embedder_factory=lambda settings: real_embedder), load_model_on_start=False)
+    app = ScholarApp(
+        Services(
+            where,
+            load_settings(where),
+            llm_factory=lambda settings, where: ScriptedLLM(),
+            embedder_factory=lambda settings: real_embedder,
+        ),
+        load_model_on_start=False,
+    )
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("f2")
         await pilot.pause()

@@ -18,9 +18,17 @@ DOCUMENTS = [
     "Laser cooling of trapped ions, and of trapped atoms; cooling limits.",
     "Exoplanet atmospheres retrieved from high-resolution spectra of hot Jupiters.",
 ]
-QUERIES = ["random polynomials", "model", "models of trapped ions cooling", "others only underlying",
-           "Sätze formal", "integer integer arithmetic", "the of and", "spectra of exoplanet atmospheres",
-           "cooling cooling limits"]
+QUERIES = [
+    "random polynomials",
+    "model",
+    "models of trapped ions cooling",
+    "others only underlying",
+    "Sätze formal",
+    "integer integer arithmetic",
+    "the of and",
+    "spectra of exoplanet atmospheres",
+    "cooling cooling limits",
+]
 
 
 def test_the_analyzer_stems_before_dropping_stop_words():
@@ -44,7 +52,9 @@ def lance_table(tmp_path_factory):
 def test_bm25_scores_are_lancedbs(lance_table, query):
     index = TermIndex.build(DOCUMENTS)
     ours = index.scores(query)
-    theirs = lance_table.search(query, query_type="fts", fts_columns="text").limit(50).select(["row", "_score"]).to_list()
+    theirs = (
+        lance_table.search(query, query_type="fts", fts_columns="text").limit(50).select(["row", "_score"]).to_list()
+    )
     assert {row["row"] for row in theirs} == set(np.flatnonzero(ours > 0).tolist())
     for row in theirs:
         assert ours[row["row"]] == pytest.approx(row["_score"], rel=1e-5)

@@ -29,11 +29,29 @@ def _converter_or_skip():
 def test_export_merges_converts_registers_and_llama_cpp_agrees_with_torch(tmp_path, where):
     _converter_or_skip()
     model = build_tiny_model(tmp_path / "tiny", seed=2)
-    run = selector_sft.main(["--model", str(model), "--train-file", str(FIXTURES / "selector.jsonl"),
-                             "--output-dir", str(tmp_path / "run"), "--lora", "--lora-r", "2",
-                             "--learning-rate", "5e-2", "--max-steps", "1", "--device", "cpu", "--quiet"])
-    summary = export_gguf.main(["--model", run["final"], "--outtype", "f32", "--quantize", "none",
-                                "--output-dir", str(tmp_path / "gguf")])
+    run = selector_sft.main(
+        [
+            "--model",
+            str(model),
+            "--train-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--output-dir",
+            str(tmp_path / "run"),
+            "--lora",
+            "--lora-r",
+            "2",
+            "--learning-rate",
+            "5e-2",
+            "--max-steps",
+            "1",
+            "--device",
+            "cpu",
+            "--quiet",
+        ]
+    )
+    summary = export_gguf.main(
+        ["--model", run["final"], "--outtype", "f32", "--quantize", "none", "--output-dir", str(tmp_path / "gguf")]
+    )
     assert summary["name"] == "run" and summary["registered"]
     entry = resolve_llm("run", where)  # what `scholar-tui models use run` resolves
     assert entry.location == summary["gguf"] and entry.kind == "gguf"
@@ -78,19 +96,60 @@ def test_lora_from_a_gguf_base_exports_as_a_llama_cpp_adapter(tmp_path, where):
     _converter_or_skip()
     from llama_cpp import Llama
 
-    from scholar_tui.models import load_llm
     from scholar_tui.config.settings import Settings
+    from scholar_tui.models import load_llm
     from scholar_tui.training import export_lora
     from scholar_tui.training.runtime import load_model
 
-    base = export_gguf.main(["--model", str(build_tiny_model(tmp_path / "tiny", seed=3)), "--outtype", "f32",
-                             "--quantize", "none", "--output-dir", str(tmp_path / "base"), "--name", "tiny-base",
-                             "--no-register"])["gguf"]
-    run = selector_sft.main(["--model", base, "--train-file", str(FIXTURES / "selector.jsonl"),
-                             "--output-dir", str(tmp_path / "run"), "--lora", "--lora-r", "2", "--lora-dropout", "0",
-                             "--learning-rate", "5e-2", "--max-steps", "1", "--device", "cpu", "--quiet"])
-    summary = export_lora.main(["--model", run["final"], "--outtype", "f32", "--name", "tiny-selector",
-                                "--output-dir", str(tmp_path / "adapter")])
+    base = export_gguf.main(
+        [
+            "--model",
+            str(build_tiny_model(tmp_path / "tiny", seed=3)),
+            "--outtype",
+            "f32",
+            "--quantize",
+            "none",
+            "--output-dir",
+            str(tmp_path / "base"),
+            "--name",
+            "tiny-base",
+            "--no-register",
+        ]
+    )["gguf"]
+    run = selector_sft.main(
+        [
+            "--model",
+            base,
+            "--train-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--output-dir",
+            str(tmp_path / "run"),
+            "--lora",
+            "--lora-r",
+            "2",
+            "--lora-dropout",
+            "0",
+            "--learning-rate",
+            "5e-2",
+            "--max-steps",
+            "1",
+            "--device",
+            "cpu",
+            "--quiet",
+        ]
+    )
+    summary = export_lora.main(
+        [
+            "--model",
+            run["final"],
+            "--outtype",
+            "f32",
+            "--name",
+            "tiny-selector",
+            "--output-dir",
+            str(tmp_path / "adapter"),
+        ]
+    )
     entry = resolve_llm("tiny-selector", where)
     assert entry.location == str(Path(base).resolve()) and entry.adapter == summary["gguf"] and entry.available
 

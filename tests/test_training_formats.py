@@ -46,8 +46,10 @@ def test_fixture_files_read_and_round_trip(tmp_path):
     "line, message",
     [
         ('{"query": "q", "kind": "search", "paper": null, "actions": ["[Search] a"]}', "ending with one [Stop]"),
-        ('{"query": "q", "kind": "search", "paper": null, "actions": ["[Expand] 2 Related Work", "[Stop]"]}',
-         "[Search] actions"),
+        (
+            '{"query": "q", "kind": "search", "paper": null, "actions": ["[Expand] 2 Related Work", "[Stop]"]}',
+            "[Search] actions",
+        ),
         ('{"query": "q", "kind": "expand", "paper": null, "actions": ["[Stop]"]}', "needs a 'paper'"),
         ('{"query": "q", "kind": "search", "paper": null, "actions": ["[Search]", "[Stop]"]}', "needs its query"),
         ('{"query": "q", "kind": "browse", "paper": null, "actions": ["[Stop]"]}', "'kind' must be one of"),
@@ -56,7 +58,9 @@ def test_fixture_files_read_and_round_trip(tmp_path):
 )
 def test_bad_crawler_lines_are_named_by_file_and_line(tmp_path, line, message):
     path = tmp_path / "bad.jsonl"
-    path.write_text('{"query": "q", "kind": "search", "paper": null, "actions": ["[Search] a", "[Stop]"]}\n' + line + "\n")
+    path.write_text(
+        '{"query": "q", "kind": "search", "paper": null, "actions": ["[Search] a", "[Stop]"]}\n' + line + "\n"
+    )
     with pytest.raises(FormatError) as error:
         read_jsonl(path, CrawlerSession)
     assert f"{path}:2" in str(error.value) and message in str(error.value)
@@ -76,7 +80,8 @@ def test_prompts_follow_the_papers():
     paper = Paper("A Survey of Sign Language", "We survey.", ["1 Introduction", "2 Related Work"])
     search = crawler_prompt("sign videos", None)
     assert search.startswith("Please, generate some mutually exclusive queries") and search.endswith(
-        "User Query: sign videos")
+        "User Query: sign videos"
+    )
     expand = crawler_prompt("sign videos", paper)
     assert "You are conducting research on 'sign videos'" in expand
     assert 'Sections: ["1 Introduction", "2 Related Work"]' in expand
@@ -93,16 +98,21 @@ def test_parse_actions_gives_spans_that_end_where_the_tool_runs():
     text = "[Search] sign language  [Expand] 2 Related Work [Stop] tail"
     actions = parse_actions(text)
     assert [(a.kind, a.argument) for a in actions] == [
-        ("Search", "sign language"), ("Expand", "2 Related Work"), ("Stop", "")]
-    assert text[actions[0].start:actions[0].end] == "[Search] sign language"
-    assert text[actions[2].start:actions[2].end] == "[Stop]"
+        ("Search", "sign language"),
+        ("Expand", "2 Related Work"),
+        ("Stop", ""),
+    ]
+    assert text[actions[0].start : actions[0].end] == "[Search] sign language"
+    assert text[actions[2].start : actions[2].end] == "[Stop]"
     assert parse_actions("no actions here") == []
 
 
 def test_options_precedence_defaults_config_file_flags(tmp_path):
     config = tmp_path / "run.toml"
-    config.write_text('model = "m"\ntrain-file = "t.jsonl"\noutput_dir = "out"\napi_description = "a.txt"\n'
-                      "learning_rate = 3e-4\nbatch_size = 2\nlora = true\n")
+    config.write_text(
+        'model = "m"\ntrain-file = "t.jsonl"\noutput_dir = "out"\napi_description = "a.txt"\n'
+        "learning_rate = 3e-4\nbatch_size = 2\nlora = true\n"
+    )
     options = parse_options(SoAySFTOptions, ["--config", str(config), "--batch-size", "5"], "x", "y")
     assert (options.model, options.learning_rate, options.batch_size, options.lora) == ("m", 3e-4, 5, True)
     assert options.epochs == 1  # the default
@@ -134,8 +144,10 @@ def test_toy_environment_search_expand_queue_and_relevance():
 
 
 def test_formats_and_the_cli_module_import_without_torch():
-    code = ("import sys, scholar_tui.core.jsonl, scholar_tui.core.pasa.prompts, scholar_tui.core.soay.prompts, "
-            "scholar_tui.training.crawler_env, "
-            "scholar_tui.training.options, scholar_tui.app.cli_train\n"
-            "sys.exit(1 if 'torch' in sys.modules else 0)")
+    code = (
+        "import sys, scholar_tui.core.jsonl, scholar_tui.core.pasa.prompts, scholar_tui.core.soay.prompts, "
+        "scholar_tui.training.crawler_env, "
+        "scholar_tui.training.options, scholar_tui.app.cli_train\n"
+        "sys.exit(1 if 'torch' in sys.modules else 0)"
+    )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -35,9 +35,24 @@ def _adapter(folder: Path) -> dict:
 
 
 def test_soay_sft_one_step_then_resume_matches_an_uninterrupted_run(tiny, tmp_path):
-    common = ["--model", str(tiny), "--train-file", str(FIXTURES / "soaybench.jsonl"),
-              "--api-description", str(FIXTURES / "api_description.txt"), "--batch-size", "2",
-              "--learning-rate", "1e-2", "--lora", "--lora-r", "2", "--lora-dropout", "0", *CPU]
+    common = [
+        "--model",
+        str(tiny),
+        "--train-file",
+        str(FIXTURES / "soaybench.jsonl"),
+        "--api-description",
+        str(FIXTURES / "api_description.txt"),
+        "--batch-size",
+        "2",
+        "--learning-rate",
+        "1e-2",
+        "--lora",
+        "--lora-r",
+        "2",
+        "--lora-dropout",
+        "0",
+        *CPU,
+    ]
     first = soay_sft.main(common + ["--output-dir", str(tmp_path / "a"), "--max-steps", "1"])
     assert first["steps"] == 1 and first["examples"] == 4  # the train split only
     assert math.isfinite(first["loss"]) and 4.0 < first["loss"] < 7.0  # about ln(vocabulary) at random
@@ -54,8 +69,21 @@ def test_soay_sft_one_step_then_resume_matches_an_uninterrupted_run(tiny, tmp_pa
 
 def test_selector_sft_full_fine_tuning_step_and_checkpoint(tiny, tmp_path):
     out = tmp_path / "selector"
-    summary = selector_sft.main(["--model", str(tiny), "--train-file", str(FIXTURES / "selector.jsonl"),
-                                 "--output-dir", str(out), "--batch-size", "4", "--max-steps", "1", *CPU])
+    summary = selector_sft.main(
+        [
+            "--model",
+            str(tiny),
+            "--train-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--output-dir",
+            str(out),
+            "--batch-size",
+            "4",
+            "--max-steps",
+            "1",
+            *CPU,
+        ]
+    )
     assert summary["steps"] == 1 and math.isfinite(summary["loss"])
     saved = torch.load(out / "checkpoint.pt", weights_only=False)
     assert saved["progress"]["step"] == 1 and saved["optimizer"]["state"]  # AdamW moments were saved
@@ -69,13 +97,49 @@ def test_selector_sft_full_fine_tuning_step_and_checkpoint(tiny, tmp_path):
 
 def test_crawler_il_chat_template_and_ppo_step_resume(tmp_path):
     model = build_tiny_model(tmp_path / "chat-model", chat_template=True, seed=1)
-    il = crawler_il.main(["--model", str(model), "--train-file", str(FIXTURES / "crawler_sessions.jsonl"),
-                          "--output-dir", str(tmp_path / "il"), "--batch-size", "4", "--max-steps", "1",
-                          "--lora", "--lora-r", "2", "--chat-template", "on", *CPU])
+    il = crawler_il.main(
+        [
+            "--model",
+            str(model),
+            "--train-file",
+            str(FIXTURES / "crawler_sessions.jsonl"),
+            "--output-dir",
+            str(tmp_path / "il"),
+            "--batch-size",
+            "4",
+            "--max-steps",
+            "1",
+            "--lora",
+            "--lora-r",
+            "2",
+            "--chat-template",
+            "on",
+            *CPU,
+        ]
+    )
     assert il["steps"] == 1 and math.isfinite(il["loss"])
-    ppo_args = ["--model", il["final"], "--output-dir", str(tmp_path / "ppo"), "--lora", "--lora-r", "2",
-                "--queries-per-step", "1", "--expand-sessions", "1", "--expand-rounds", "1",
-                "--max-new-tokens", "6", "--policy-freezing-steps", "1", "--learning-rate", "1e-3", *CPU]
+    ppo_args = [
+        "--model",
+        il["final"],
+        "--output-dir",
+        str(tmp_path / "ppo"),
+        "--lora",
+        "--lora-r",
+        "2",
+        "--queries-per-step",
+        "1",
+        "--expand-sessions",
+        "1",
+        "--expand-rounds",
+        "1",
+        "--max-new-tokens",
+        "6",
+        "--policy-freezing-steps",
+        "1",
+        "--learning-rate",
+        "1e-3",
+        *CPU,
+    ]
     first = crawler_ppo.main(ppo_args + ["--total-steps", "1"])
     row = first["last"]
     assert row["policy_frozen"] is True and row["policy_loss"] is None
@@ -96,7 +160,8 @@ def test_ppo_scores_each_action_on_the_token_that_ends_it():
     ids = tokenizer("[Search] sign language translation [Stop] and more", add_special_tokens=False)["input_ids"]
     costs = {"Search": 0.1, "Expand": 0.1, "Stop": 0.0}
     kept, rewards, found_at, actions, relevant = crawler_ppo.score_actions(
-        env, tokenizer, SIGN_QUERY, ids, costs, alpha=1.5, selector=None)
+        env, tokenizer, SIGN_QUERY, ids, costs, alpha=1.5, selector=None
+    )
     assert tokenizer.decode(kept).endswith("[Stop]")  # the session ends at [Stop]
     (index,) = [i for i, reward in enumerate(rewards) if reward != 0]
     assert tokenizer.decode(kept[: index + 1]).endswith("translation")
@@ -105,7 +170,8 @@ def test_ppo_scores_each_action_on_the_token_that_ends_it():
     assert (actions, relevant) == (2, 1)
     env.reset(SIGN_QUERY)
     _, rewards, _, _, relevant = crawler_ppo.score_actions(
-        env, tokenizer, SIGN_QUERY, ids, costs, alpha=1.5, selector=lambda query, paper: 0.8)
+        env, tokenizer, SIGN_QUERY, ids, costs, alpha=1.5, selector=lambda query, paper: 0.8
+    )
     assert relevant == 3 and max(rewards) == pytest.approx(1.5 * 3 - 0.1)  # Eq. 2: the Selector counts too
 
 
@@ -115,16 +181,55 @@ def test_cli_help_errors_and_json(tiny, tmp_path):
     assert result.exit_code == 0 and "--gamma1" in result.output and "(Table 9)" in result.output
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"query": "q"}\n')
-    result = runner.invoke(cli, ["train", "selector-sft", "--model", str(tiny), "--train-file", str(bad),
-                                 "--output-dir", str(tmp_path / "o"), "--device", "cpu"])
+    result = runner.invoke(
+        cli,
+        [
+            "train",
+            "selector-sft",
+            "--model",
+            str(tiny),
+            "--train-file",
+            str(bad),
+            "--output-dir",
+            str(tmp_path / "o"),
+            "--device",
+            "cpu",
+        ],
+    )
     assert result.exit_code == 1 and f"{bad}:1: missing field 'title'" in result.output
     assert "Traceback" not in result.output
-    result = runner.invoke(cli, ["train", "selector-sft", "--model", str(tmp_path / "nothing"), "--train-file",
-                                 str(FIXTURES / "selector.jsonl"), "--output-dir", str(tmp_path / "o")])
+    result = runner.invoke(
+        cli,
+        [
+            "train",
+            "selector-sft",
+            "--model",
+            str(tmp_path / "nothing"),
+            "--train-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--output-dir",
+            str(tmp_path / "o"),
+        ],
+    )
     assert result.exit_code == 1 and "cannot load model" in result.output
-    result = runner.invoke(cli, ["train", "selector-sft", "--json", "--model", str(tiny), "--train-file",
-                                 str(FIXTURES / "selector.jsonl"), "--output-dir", str(tmp_path / "j"),
-                                 "--max-steps", "1", "--device", "cpu"])
+    result = runner.invoke(
+        cli,
+        [
+            "train",
+            "selector-sft",
+            "--json",
+            "--model",
+            str(tiny),
+            "--train-file",
+            str(FIXTURES / "selector.jsonl"),
+            "--output-dir",
+            str(tmp_path / "j"),
+            "--max-steps",
+            "1",
+            "--device",
+            "cpu",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["steps"] == 1
 

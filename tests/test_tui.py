@@ -134,8 +134,9 @@ async def test_keymap_from_settings_rebinds_keys(where, monkeypatch):
     from scholar_tui.config.settings import save_setting
 
     save_setting(where, "ui.keymap", {"tab.settings": "f10"})
-    app = ScholarApp(Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()),
-                     load_model_on_start=False)
+    app = ScholarApp(
+        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
+    )
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.press("f10")
         await pilot.pause()

@@ -43,8 +43,9 @@ from .tui_screen import assert_clean, screenful
 CLICKS = "[@click=app.quit]QUIT[/] [@click=app.screenshot('notes.txt','~/papers')]CLICKME[/]"
 STRAY = "answer [/INST] done [/nope]"
 MARKUP = f"{CLICKS} {STRAY}"
-BYTES = ("\x1b[2J \x1b]52;c;SGVsbG8=\x07 \x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\ "
-         "\x9b2J \x07 \x7f \u202eevil\t.")
+BYTES = (
+    "\x1b[2J \x1b]52;c;SGVsbG8=\x07 \x1b]8;;http://evil.example/\x1b\\link\x1b]8;;\x1b\\ \x9b2J \x07 \x7f \u202eevil\t."
+)
 EVIL = f"{MARKUP} {BYTES}"
 
 
@@ -76,8 +77,12 @@ async def click_the_text(pilot, app, fired: list) -> None:
 
 
 def make_app(where, llm, **kwargs) -> ScholarApp:
-    services = Services(where, load_settings(where), llm_factory=lambda settings, where: llm,
-                        embedder_factory=lambda settings: HashingEmbedder())
+    services = Services(
+        where,
+        load_settings(where),
+        llm_factory=lambda settings, where: llm,
+        embedder_factory=lambda settings: HashingEmbedder(),
+    )
     return ScholarApp(services, load_model_on_start=False, **kwargs)
 
 
@@ -85,31 +90,45 @@ def with_raw_bytes(library, table: str, column: str, like: str) -> None:
     """Put the control characters back into stored text: import strips them, but data stored before
     that rule (or written by another program) still holds them, and the screen must not care."""
     with library.transaction():
-        for (row_id, value) in library.conn.execute(f"select rowid, {column} from {table} where {column} like ?",
-                                                    [like]).fetchall():
+        for row_id, value in library.conn.execute(
+            f"select rowid, {column} from {table} where {column} like ?", [like]
+        ).fetchall():
             library.conn.execute(f"update {table} set {column} = ? where rowid = ?", [f"{value} {BYTES}", row_id])
 
 
 @pytest.fixture
-def hostile_library(where, mini_library):  # noqa: F811
+def hostile_library(where, mini_library):
     """The PaSa test library plus a paper whose title, abstract, venue and second author are hostile."""
     with mini_library.transaction():
-        mini_library.store_paper(PaperRecord(
-            title=f"Graph neural networks {MARKUP}", source="bibtex", date="2021-05-01",
-            abstract=f"Graph networks abstract {MARKUP}", venue=f"Venue {MARKUP}",
-            authors=[AuthorRecord("Ada Quillfeather"), AuthorRecord(f"Bob {MARKUP}")]))
-    for table, column in (("papers", "title"), ("papers", "abstract"), ("papers", "venue"),
-                          ("people", "name"), ("authorships", "name_as_written")):
+        mini_library.store_paper(
+            PaperRecord(
+                title=f"Graph neural networks {MARKUP}",
+                source="bibtex",
+                date="2021-05-01",
+                abstract=f"Graph networks abstract {MARKUP}",
+                venue=f"Venue {MARKUP}",
+                authors=[AuthorRecord("Ada Quillfeather"), AuthorRecord(f"Bob {MARKUP}")],
+            )
+        )
+    for table, column in (
+        ("papers", "title"),
+        ("papers", "abstract"),
+        ("papers", "venue"),
+        ("people", "name"),
+        ("authorships", "name_as_written"),
+    ):
         with_raw_bytes(mini_library, table, column, "%[@click=app.quit]%")
     prepare(where, mini_library, HashingEmbedder())
     return mini_library
 
 
 def hostile_conference(where, tmp_path) -> None:
-    site = {f"HOSTILE {STRAY} \x1b[2J 2024": {
-        f"Dates {EVIL}": {f"Deadline [/nope] \x1b[2J": f"January 31 {EVIL}", "Rebuttal ends": "March 19"},
-        "Attend": {CLICKS: {"Students": "$100 \x1b]52;c;SGVsbG8=\x07"}},
-    }}
+    site = {
+        f"HOSTILE {STRAY} \x1b[2J 2024": {
+            f"Dates {EVIL}": {"Deadline [/nope] \x1b[2J": f"January 31 {EVIL}", "Rebuttal ends": "March 19"},
+            "Attend": {CLICKS: {"Students": "$100 \x1b]52;c;SGVsbG8=\x07"}},
+        }
+    }
     path = tmp_path / "hostile.json"
     path.write_text(json.dumps(site), encoding="utf-8")
     list(open_conference(where, HashingEmbedder()).build(load_json_tree(path), str(path), StructuralDescriber()))
@@ -119,8 +138,16 @@ def hostile_loop(where) -> int:
     log = FeedbackLog(where)
     try:
         loop_id = log.start_loop(f"Who is {EVIL}?", source="soay", mode="program")
-        log.add_round(loop_id, "static", request=f'searchPerson(name="{EVIL}")', sub_type="E2", ok=False,
-                      thought=EVIL, feedback=EVIL, response=[EVIL])
+        log.add_round(
+            loop_id,
+            "static",
+            request=f'searchPerson(name="{EVIL}")',
+            sub_type="E2",
+            ok=False,
+            thought=EVIL,
+            feedback=EVIL,
+            response=[EVIL],
+        )
         log.finish_loop(loop_id, "limit_hit")
         return loop_id
     finally:
@@ -163,8 +190,11 @@ async def test_an_endpoint_error_quoting_its_body_is_one_red_line(where, fired):
 
 # -- defect 2: a config value (and a model's error quoting it) at start-up -------------------------
 async def test_a_hostile_model_setting_neither_crashes_nor_escapes_at_start(where, fired):
-    where.config_file.write_text('[llm]\nmodel = "/x[/nope]\\u001b[2J[@click=app.quit]QUIT[/].gguf"\n'
-                                 '[ui]\nkeymap = {"app.help" = "f7,[/nope]\\u001b[2J"}\n', encoding="utf-8")
+    where.config_file.write_text(
+        '[llm]\nmodel = "/x[/nope]\\u001b[2J[@click=app.quit]QUIT[/].gguf"\n'
+        '[ui]\nkeymap = {"app.help" = "f7,[/nope]\\u001b[2J"}\n',
+        encoding="utf-8",
+    )
     (where.models_dir / "[@click=app.quit]QUIT \x1b]52;c;SGVsbG8=\x07.gguf").write_bytes(b"GGUF")
     services = Services(where, load_settings(where), embedder_factory=lambda settings: HashingEmbedder())
     app = ScholarApp(services)  # the real model loader: it fails, quoting the setting
@@ -177,8 +207,10 @@ async def test_a_hostile_model_setting_neither_crashes_nor_escapes_at_start(wher
         app.query_one("#config-panel").scroll_visible()
         await pilot.pause()
         config = app.query_one("#config-table")
-        assert any("/x[/nope]\\x1b[2J[@click=app.quit]QUIT[/].gguf" == str(config.get_row_at(row)[1])
-                   for row in range(config.row_count))
+        assert any(
+            "/x[/nope]\\x1b[2J[@click=app.quit]QUIT[/].gguf" == str(config.get_row_at(row)[1])
+            for row in range(config.row_count)
+        )
         assert_clean(app)
         await click_the_text(pilot, app, fired)
         app.query_one("#models-panel").scroll_visible()
@@ -223,7 +255,9 @@ async def test_scholar_qa_shows_a_hostile_author_as_text(where, hostile_library,
 async def test_the_result_pane_shows_the_value_and_its_line_as_they_are(where, fired):
     app = make_app(where, ScriptedLLM())
     value = ["Zeros of \\[random] polynomials", "On [3, 4" + "x" * 300]
-    result = SandboxResult(ok=True, value=value, calls=[APICall("searchPerson", {}, True), APICall("getPersonPubs", {}, True)])
+    result = SandboxResult(
+        ok=True, value=value, calls=[APICall("searchPerson", {}, True), APICall("getPersonPubs", {}, True)]
+    )
     async with app.run_test(size=(180, 60)) as pilot:
         await pilot.press("f2")
         app.query_one(ScholarQAPane).show(ProgramRan(result))
@@ -255,8 +289,13 @@ async def test_the_conference_tab_shows_hostile_keys_as_text(where, tmp_path, fi
         app.query_one("#conf-question", Input).value = "When is the deadline?"
         app.query_one("#conf-question", Input).focus()
         await pilot.press("enter")
-        await wait_for(pilot, lambda: app.query_one("#conf-evidence").row_count > 0 and "Answer" in str(
-            app.query_one("#conf-answer", Static).render()))
+        await wait_for(
+            pilot,
+            lambda: (
+                app.query_one("#conf-evidence").row_count > 0
+                and "Answer" in str(app.query_one("#conf-answer", Static).render())
+            ),
+        )
         await pilot.pause()
         assert_clean(app)
         await click_the_text(pilot, app, fired)

@@ -54,19 +54,32 @@ class ZoteroWriter:
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
 
-    def item(self, item_id: int, key: str, fields: dict[str, str], *, authors: tuple[str, ...] = (),
-             library: int = 1, kind: int = 22, collections: tuple[int, ...] = (), tags: tuple[str, ...] = (),
-             modified: str = "2024-06-16 21:57:04") -> None:
-        self.conn.execute("insert into items (itemID, itemTypeID, dateModified, libraryID, key) values (?, ?, ?, ?, ?)",
-                          (item_id, kind, modified, library, key))
+    def item(
+        self,
+        item_id: int,
+        key: str,
+        fields: dict[str, str],
+        *,
+        authors: tuple[str, ...] = (),
+        library: int = 1,
+        kind: int = 22,
+        collections: tuple[int, ...] = (),
+        tags: tuple[str, ...] = (),
+        modified: str = "2024-06-16 21:57:04",
+    ) -> None:
+        self.conn.execute(
+            "insert into items (itemID, itemTypeID, dateModified, libraryID, key) values (?, ?, ?, ?, ?)",
+            (item_id, kind, modified, library, key),
+        )
         for name, value in fields.items():
             self.conn.execute("insert or ignore into itemDataValues (value) values (?)", (value,))
             value_id = self.conn.execute("select valueID from itemDataValues where value = ?", (value,)).fetchone()[0]
             self.conn.execute("insert into itemData values (?, ?, ?)", (item_id, FIELD_IDS[name], value_id))
         for index, name in enumerate(authors):
             first, _, last = name.rpartition(" ")
-            creator = self.conn.execute("insert into creators (firstName, lastName, fieldMode) values (?, ?, 0)",
-                                        (first, last)).lastrowid
+            creator = self.conn.execute(
+                "insert into creators (firstName, lastName, fieldMode) values (?, ?, 0)", (first, last)
+            ).lastrowid
             self.conn.execute("insert into itemCreators values (?, ?, 8, ?)", (item_id, creator, index))
         for collection in collections:
             self.conn.execute("insert into collectionItems (collectionID, itemID) values (?, ?)", (collection, item_id))
@@ -75,7 +88,9 @@ class ZoteroWriter:
             tag_id = self.conn.execute("select tagID from tags where name = ?", (tag,)).fetchone()[0]
             self.conn.execute("insert into itemTags (itemID, tagID) values (?, ?)", (item_id, tag_id))
 
-    def attachment(self, item_id: int, key: str, parent: int | None, path: str, content_type: str = "application/pdf") -> None:
+    def attachment(
+        self, item_id: int, key: str, parent: int | None, path: str, content_type: str = "application/pdf"
+    ) -> None:
         self.conn.execute("insert into items (itemID, itemTypeID, libraryID, key) values (?, 2, 1, ?)", (item_id, key))
         self.conn.execute("insert into itemAttachments values (?, ?, 1, ?, ?)", (item_id, parent, content_type, path))
 
@@ -88,18 +103,51 @@ def make_zotero(folder: Path, *, journal_mode: str = "delete") -> Path:
     conn.execute(f"pragma journal_mode = {journal_mode}")
     conn.executescript(SCHEMA)
     writer = ZoteroWriter(conn)
-    writer.item(1, "AAAA1111", {"title": "MapReduce: simplified data processing on large clusters",
-                                "date": "2008-01-01 January 1, 2008", "DOI": "10.1145/1327452.1327492",
-                                "publicationTitle": "Communications of the ACM", "abstractNote": "MapReduce is a model."},
-                authors=("Jeffrey Dean", "Sanjay Ghemawat"), collections=(2,), tags=("systems", "classic"))
-    writer.item(2, "BBBB2222", {"title": "Zeros of a growing number of derivatives of random polynomials",
-                                "date": "2022-12-00 12/2022", "extra": "arXiv: 2212.11867"},
-                authors=("Marcus Michelen", "Xuan-Truong Vu"), kind=31, tags=("math",))
-    writer.item(3, "CCCC3333", {"title": "Editor's introduction to this special issue", "date": "2020-00-00 2020"},
-                authors=("Ann Smith",), collections=(1,))
-    writer.item(4, "DDDD4444", {"title": "Paxos made simple, a group reading", "date": "2001-00-00 2001",
-                                "url": "https://lamport.azurewebsites.net/pubs/paxos-simple.pdf"},
-                authors=("Leslie Lamport",), library=2, collections=(3,))
+    writer.item(
+        1,
+        "AAAA1111",
+        {
+            "title": "MapReduce: simplified data processing on large clusters",
+            "date": "2008-01-01 January 1, 2008",
+            "DOI": "10.1145/1327452.1327492",
+            "publicationTitle": "Communications of the ACM",
+            "abstractNote": "MapReduce is a model.",
+        },
+        authors=("Jeffrey Dean", "Sanjay Ghemawat"),
+        collections=(2,),
+        tags=("systems", "classic"),
+    )
+    writer.item(
+        2,
+        "BBBB2222",
+        {
+            "title": "Zeros of a growing number of derivatives of random polynomials",
+            "date": "2022-12-00 12/2022",
+            "extra": "arXiv: 2212.11867",
+        },
+        authors=("Marcus Michelen", "Xuan-Truong Vu"),
+        kind=31,
+        tags=("math",),
+    )
+    writer.item(
+        3,
+        "CCCC3333",
+        {"title": "Editor's introduction to this special issue", "date": "2020-00-00 2020"},
+        authors=("Ann Smith",),
+        collections=(1,),
+    )
+    writer.item(
+        4,
+        "DDDD4444",
+        {
+            "title": "Paxos made simple, a group reading",
+            "date": "2001-00-00 2001",
+            "url": "https://lamport.azurewebsites.net/pubs/paxos-simple.pdf",
+        },
+        authors=("Leslie Lamport",),
+        library=2,
+        collections=(3,),
+    )
     writer.attachment(10, "PDF00001", 1, "storage:mapreduce.pdf")
     storage = folder / "storage" / "PDF00001"
     storage.mkdir(parents=True)

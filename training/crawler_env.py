@@ -52,8 +52,9 @@ class CrawlerEnvironment(Protocol):
 SelectorScore = Callable[[str, Paper], "float | None"]
 
 
-def count_relevant(env: CrawlerEnvironment, query: str, found: Iterable[StepPaper],
-                   selector: SelectorScore | None = None) -> int:
+def count_relevant(
+    env: CrawlerEnvironment, query: str, found: Iterable[StepPaper], selector: SelectorScore | None = None
+) -> int:
     """Sum of Eq. 2's indicator over newly found papers (Eq. 1's when there is no Selector).
 
     A paper counts when it is in the query's answer set or the Selector says True (its decision
@@ -75,8 +76,10 @@ def count_relevant(env: CrawlerEnvironment, query: str, found: Iterable[StepPape
 
 # -- the toy environment -----------------------------------------------------------------------
 _WORD = re.compile(r"[a-z0-9]+")
-_STOPWORDS = frozenset("a an and are as at by for from in into is of on or the to with which what studies "
-                       "papers paper works any about find me give could you provide some".split())
+_STOPWORDS = frozenset(
+    "a an and are as at by for from in into is of on or the to with which what studies "
+    "papers paper works any about find me give could you provide some".split()
+)
 
 
 def _words(text: str) -> set[str]:
@@ -97,8 +100,11 @@ TOY_PAPERS: dict[str, ToyPaper] = {
     "2010.05468": ToyPaper(
         "TSPNet: Hierarchical Feature Learning via Temporal Semantic Pyramid for Sign Language Translation",
         "We learn hierarchical spatio-temporal features of sign videos for sign language translation.",
-        {"1 Introduction": ["2111.07258"], "2 Related Work": ["2111.07258", "1803.00001", "1905.00003"],
-         "4 Experiments": ["1905.00003"]},
+        {
+            "1 Introduction": ["2111.07258"],
+            "2 Related Work": ["2111.07258", "1803.00001", "1905.00003"],
+            "4 Experiments": ["1905.00003"],
+        },
     ),
     "2111.07258": ToyPaper(
         "Sign Language Translation with Hierarchical Spatio-Temporal Graph Neural Network",
@@ -163,16 +169,23 @@ TOY_QUERIES: dict[str, set[str]] = {
     "features in sign videos?": {"2010.05468", "2111.07258"},
     "Which studies have focused on nonstationary RL using value-based methods, specifically Upper Confidence "
     "Bound (UCB) based algorithms?": {"2006.14389", "2010.12870", "2010.04244"},
-    "Which studies have been conducted in long-form text generation, specifically in story generation?":
-        {"1902.01109", "2010.00840"},
+    "Which studies have been conducted in long-form text generation, specifically in story generation?": {
+        "1902.01109",
+        "2010.00840",
+    },
 }
 
 
 class ToyCrawlerEnvironment:
     """A deterministic CrawlerEnvironment over TOY_PAPERS: word-overlap search, reference expansion."""
 
-    def __init__(self, papers: dict[str, ToyPaper] | None = None, answers: dict[str, set[str]] | None = None,
-                 search_limit: int = 3, selector: SelectorScore | None = None) -> None:
+    def __init__(
+        self,
+        papers: dict[str, ToyPaper] | None = None,
+        answers: dict[str, set[str]] | None = None,
+        search_limit: int = 3,
+        selector: SelectorScore | None = None,
+    ) -> None:
         self.papers = papers or TOY_PAPERS
         self.answers = answers or TOY_QUERIES
         self.search_limit = search_limit

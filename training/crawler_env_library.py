@@ -16,20 +16,28 @@ from scholar_tui.core.pasa.prompts import CrawlerAction, Paper
 from scholar_tui.core.pasa.queries import ScholarQuery, build_queries, read_queries
 from scholar_tui.core.pasa.tools import LibraryTools, Outline
 from scholar_tui.indexes.library import Library
-from scholar_tui.training.crawler_env import StepPaper, SelectorScore
+from scholar_tui.training.crawler_env import SelectorScore, StepPaper
 from scholar_tui.training.errors import TrainingError
 
 
 def _paper_id(value: str) -> int:
-    text = value[len("paper:"):] if value.startswith("paper:") else value
+    text = value[len("paper:") :] if value.startswith("paper:") else value
     if not text.isdigit():
         raise TrainingError(f"not a library paper id: {value!r} (expected paper:N)")
     return int(text)
 
 
 class LibraryCrawlerEnvironment:
-    def __init__(self, where, library: Library, embedder, queries: list[ScholarQuery], *,
-                 search_limit: int = 10, selector: SelectorScore | None = None) -> None:
+    def __init__(
+        self,
+        where,
+        library: Library,
+        embedder,
+        queries: list[ScholarQuery],
+        *,
+        search_limit: int = 10,
+        selector: SelectorScore | None = None,
+    ) -> None:
         self.tools = LibraryTools(where, library, embedder, online=None, search_limit=search_limit)
         self.library = library
         self.queries = {query.query: query for query in queries}

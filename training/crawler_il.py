@@ -26,8 +26,7 @@ class CrawlerILOptions(SFTOptions):
 
 
 def build_pairs(sessions: list[CrawlerSession]) -> list[tuple[str, str]]:
-    return [(crawler_prompt(session.query, session.paper), crawler_response(session.actions))
-            for session in sessions]
+    return [(crawler_prompt(session.query, session.paper), crawler_response(session.actions)) for session in sessions]
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -29,7 +29,13 @@ from typing import Any
 
 from scholar_tui.core.jsonl import json_objects
 from scholar_tui.core.pasa.prompts import Paper, crawler_prompt, parse_actions, selector_prompt
-from scholar_tui.training.crawler_env import TABLE9_ACTION_COSTS, CrawlerEnvironment, StepPaper, SelectorScore, count_relevant
+from scholar_tui.training.crawler_env import (
+    TABLE9_ACTION_COSTS,
+    CrawlerEnvironment,
+    SelectorScore,
+    StepPaper,
+    count_relevant,
+)
 from scholar_tui.training.errors import TrainingError
 from scholar_tui.training.options import parse_options
 from scholar_tui.training.sft import option, required
@@ -39,8 +45,12 @@ from scholar_tui.training.sft import option, required
 class CrawlerPPOOptions:
     model: str = required("the SFT policy pi_sft: crawler-il's final/ folder, a model folder or a Hub id")
     output_dir: str = required("where checkpoints, losses.jsonl and final/ go")
-    environment: str = option("toy", "the crawler environment (toy: a built-in dozen papers; the library one comes with PaSa)")
-    queries_file: str = option("", "JSONL of {\"query\": ...} lines to train on (default: the environment's own queries)")
+    environment: str = option(
+        "toy", "the crawler environment (toy: a built-in dozen papers; the library one comes with PaSa)"
+    )
+    queries_file: str = option(
+        "", 'JSONL of {"query": ...} lines to train on (default: the environment\'s own queries)'
+    )
     selector_model: str = option("", "a Selector model (selector-sft's final/) as the auxiliary reward, Eq. 2")
     alpha: float = option(1.5, "reward per newly found relevant paper, Eq. 1 (Table 9)")
     cost_search: float = option(TABLE9_ACTION_COSTS["Search"], "c([Search]), Eq. 1 (Table 9)")
@@ -166,8 +176,15 @@ def token_at(ends: list[int], char_end: int) -> int:
     return len(ends) - 1
 
 
-def score_actions(env: CrawlerEnvironment, tokenizer, query: str, response_ids: list[int],
-                  costs: dict[str, float], alpha: float, selector: SelectorScore | None):
+def score_actions(
+    env: CrawlerEnvironment,
+    tokenizer,
+    query: str,
+    response_ids: list[int],
+    costs: dict[str, float],
+    alpha: float,
+    selector: SelectorScore | None,
+):
     """Run a response's actions in ``env``; per-token Eq. 1 rewards and the papers each action added.
 
     The response is cut after its first [Stop] (the session ends there). Returns (kept token ids,
@@ -198,8 +215,9 @@ def score_actions(env: CrawlerEnvironment, tokenizer, query: str, response_ids: 
 class Rollout:
     """Samples sessions with the policy and fills in what Eq. 3-8 need."""
 
-    def __init__(self, options: CrawlerPPOOptions, policy, reference, value_model, tokenizer, env, selector,
-                 device, chat: bool) -> None:
+    def __init__(
+        self, options: CrawlerPPOOptions, policy, reference, value_model, tokenizer, env, selector, device, chat: bool
+    ) -> None:
         self.options, self.policy, self.reference, self.value_model = options, policy, reference, value_model
         self.tokenizer, self.env, self.selector, self.device, self.chat = tokenizer, env, selector, device, chat
         self.costs = {"Search": options.cost_search, "Expand": options.cost_expand, "Stop": options.cost_stop}
@@ -218,12 +236,16 @@ class Rollout:
         input_ids = torch.tensor([prompt_ids], device=self.device)
         with torch.no_grad(), autocast(self.device):
             output = self.policy.generate(
-                input_ids=input_ids, attention_mask=torch.ones_like(input_ids), do_sample=True,
-                temperature=self.options.temperature, top_p=self.options.top_p,
-                max_new_tokens=self.options.max_new_tokens, pad_token_id=self.tokenizer.pad_token_id,
+                input_ids=input_ids,
+                attention_mask=torch.ones_like(input_ids),
+                do_sample=True,
+                temperature=self.options.temperature,
+                top_p=self.options.top_p,
+                max_new_tokens=self.options.max_new_tokens,
+                pad_token_id=self.tokenizer.pad_token_id,
                 eos_token_id=self.tokenizer.eos_token_id,
             )
-        return output[0, len(prompt_ids):].tolist()
+        return output[0, len(prompt_ids) :].tolist()
 
     def initial_state_values(self, query: str, papers: list[StepPaper]) -> list[float]:
         """V(S_{q+p_j}): the value of each expand session a new paper will start (Eq. 3)."""
@@ -231,10 +253,10 @@ class Rollout:
 
         from scholar_tui.training.runtime import autocast
 
-        rows = [self.prompt_ids(query, item.paper)[-self.options.max_prompt_length:] for item in papers]
+        rows = [self.prompt_ids(query, item.paper)[-self.options.max_prompt_length :] for item in papers]
         values = []
         for offset in range(0, len(rows), 8):
-            batch = rows[offset:offset + 8]
+            batch = rows[offset : offset + 8]
             input_ids, attention = pad_right(batch, self.tokenizer.pad_token_id, self.device)
             with torch.no_grad(), autocast(self.device):
                 predicted = self.value_model(input_ids, attention)
@@ -259,15 +281,24 @@ class Rollout:
             self.skipped += 1
             return None
         response_ids, rewards, found_at, actions, relevant = score_actions(
-            self.env, self.tokenizer, query, response_ids, self.costs, self.options.alpha, self.selector)
+            self.env, self.tokenizer, query, response_ids, self.costs, self.options.alpha, self.selector
+        )
         next_values = [0.0] * len(response_ids)
         found: list[StepPaper] = []
         for index, papers in found_at.items():
             next_values[index] = sum(self.initial_state_values(query, papers))
             found.extend(papers)
-        session = Session(query, paper_id, prompt_ids, response_ids,
-                          torch.tensor(rewards), torch.tensor(next_values), found=found,
-                          actions=actions, relevant=relevant)
+        session = Session(
+            query,
+            paper_id,
+            prompt_ids,
+            response_ids,
+            torch.tensor(rewards),
+            torch.tensor(next_values),
+            found=found,
+            actions=actions,
+            relevant=relevant,
+        )
         self.fill_old_outputs(session)
         return session
 
@@ -280,22 +311,31 @@ class Rollout:
         from scholar_tui.training.runtime import autocast
 
         with torch.no_grad(), autocast(self.device):
-            logprobs, values, mask = forward_sessions(self.policy, self.value_model, [session],
-                                                      self.tokenizer.pad_token_id, self.device)
+            logprobs, values, mask = forward_sessions(
+                self.policy, self.value_model, [session], self.tokenizer.pad_token_id, self.device
+            )
             if self.reference is None and has_lora(self.policy):
                 with lora_disabled(self.policy):
-                    ref_logprobs, _, _ = forward_sessions(self.policy, None, [session],
-                                                          self.tokenizer.pad_token_id, self.device)
+                    ref_logprobs, _, _ = forward_sessions(
+                        self.policy, None, [session], self.tokenizer.pad_token_id, self.device
+                    )
             else:
-                ref_logprobs, _, _ = forward_sessions(self.reference, None, [session],
-                                                      self.tokenizer.pad_token_id, self.device)
+                ref_logprobs, _, _ = forward_sessions(
+                    self.reference, None, [session], self.tokenizer.pad_token_id, self.device
+                )
         picked = mask[0].bool()
         session.old_logprobs = logprobs[0][picked].float().cpu()
         session.ref_logprobs = ref_logprobs[0][picked].float().cpu()
         session.old_values = values[0][picked].float().cpu()
         o = self.options
-        session.returns = session_returns(session.rewards, session.next_values,
-                                          session.old_logprobs - session.ref_logprobs, o.gamma0, o.gamma1, o.beta)
+        session.returns = session_returns(
+            session.rewards,
+            session.next_values,
+            session.old_logprobs - session.ref_logprobs,
+            o.gamma0,
+            o.gamma1,
+            o.beta,
+        )
         session.advantages = advantages(session.returns, session.old_values)
 
     def step(self, queries: list[str], rng: random.Random) -> list[Session]:
@@ -304,8 +344,9 @@ class Rollout:
         frontier = [(session.query, item.paper_id) for session in sessions for item in session.found]
         for _ in range(self.options.expand_rounds):
             picked = rng.sample(frontier, min(self.options.expand_sessions, len(frontier)))
-            round_sessions = [session for query, paper_id in picked
-                              if (session := self.session(query, paper_id)) is not None]
+            round_sessions = [
+                session for query, paper_id in picked if (session := self.session(query, paper_id)) is not None
+            ]
             sessions.extend(round_sessions)
             frontier = [(session.query, item.paper_id) for session in round_sessions for item in session.found]
         return sessions
@@ -338,7 +379,7 @@ def forward_sessions(policy, value_model, sessions: list[Session], pad_id: int, 
     mask = torch.zeros((len(rows), input_ids.size(1) - 1), device=device)
     for index, session in enumerate(sessions):
         start = len(session.prompt_ids) - 1
-        mask[index, start:start + len(session.response_ids)] = 1
+        mask[index, start : start + len(session.response_ids)] = 1
     logprobs = None
     if policy is not None:
         logits = policy(input_ids=input_ids, attention_mask=attention).logits[:, :-1]
@@ -354,7 +395,7 @@ def lay_out(sessions: list[Session], name: str, mask):
     grid = torch.zeros_like(mask)
     for index, session in enumerate(sessions):
         start = len(session.prompt_ids) - 1
-        grid[index, start:start + len(session.response_ids)] = getattr(session, name).to(grid.device)
+        grid[index, start : start + len(session.response_ids)] = getattr(session, name).to(grid.device)
     return grid
 
 
@@ -369,8 +410,17 @@ def read_query_texts(path: str) -> list[str]:
     return texts
 
 
-def update(options: CrawlerPPOOptions, policy, value_model, optimizer, sessions: list[Session],
-           frozen: bool, pad_id: int, device, rng: random.Random) -> dict[str, float]:
+def update(
+    options: CrawlerPPOOptions,
+    policy,
+    value_model,
+    optimizer,
+    sessions: list[Session],
+    frozen: bool,
+    pad_id: int,
+    device,
+    rng: random.Random,
+) -> dict[str, float]:
     """``epochs_per_step`` passes of Eq. 5-8 over the step's sessions; the mean losses."""
     import torch
 
@@ -383,22 +433,29 @@ def update(options: CrawlerPPOOptions, policy, value_model, optimizer, sessions:
         order = sessions[:]
         rng.shuffle(order)
         for start in range(0, len(order), options.accumulate_batch_size):
-            group = order[start:start + options.accumulate_batch_size]
+            group = order[start : start + options.accumulate_batch_size]
             optimizer.zero_grad(set_to_none=True)
             for offset in range(0, len(group), options.forward_batch_size):
-                batch = group[offset:offset + options.forward_batch_size]
+                batch = group[offset : offset + options.forward_batch_size]
                 with autocast(device):
                     # While the policy is frozen (Table 9), only the value model sees a gradient.
-                    logprobs, values, mask = forward_sessions(None if frozen else policy, value_model, batch,
-                                                              pad_id, device)
+                    logprobs, values, mask = forward_sessions(
+                        None if frozen else policy, value_model, batch, pad_id, device
+                    )
                     returns = lay_out(batch, "returns", mask)
-                    value = value_loss(values.float(), lay_out(batch, "old_values", mask), returns,
-                                       options.epsilon, mask)
+                    value = value_loss(
+                        values.float(), lay_out(batch, "old_values", mask), returns, options.epsilon, mask
+                    )
                     if frozen:
                         loss = options.eta * value
                     else:
-                        policy_part = policy_loss(logprobs, lay_out(batch, "old_logprobs", mask),
-                                                  lay_out(batch, "advantages", mask), options.epsilon, mask)
+                        policy_part = policy_loss(
+                            logprobs,
+                            lay_out(batch, "old_logprobs", mask),
+                            lay_out(batch, "advantages", mask),
+                            options.epsilon,
+                            mask,
+                        )
                         loss = rl_loss(policy_part, value, options.eta)
                         policy_losses.append(policy_part.item())
                 value_losses.append(value.item())
@@ -417,8 +474,17 @@ def train(options: CrawlerPPOOptions) -> dict[str, Any]:
     from scholar_tui.training.crawler_env import make_environment
     from scholar_tui.training.lora import LoRAConfig, apply_lora
     from scholar_tui.training.options import options_dict
-    from scholar_tui.training.runtime import (LOSS_LOG, LossLog, load_checkpoint, load_model, pick_device, pick_dtype,
-                          save_checkpoint, save_final, seed_everything)
+    from scholar_tui.training.runtime import (
+        LOSS_LOG,
+        LossLog,
+        load_checkpoint,
+        load_model,
+        pick_device,
+        pick_dtype,
+        save_checkpoint,
+        save_final,
+        seed_everything,
+    )
     from scholar_tui.training.sft import uses_chat_template
 
     for name in ("epochs_per_step", "forward_batch_size", "accumulate_batch_size", "queries_per_step", "total_steps"):
@@ -438,8 +504,11 @@ def train(options: CrawlerPPOOptions) -> dict[str, Any]:
         raise TrainingError("full fine-tuning keeps float32 weights; drop --dtype or add --lora")
     policy, tokenizer = load_model(options.model, dtype)
     chat = uses_chat_template(tokenizer, options.chat_template)
-    lora = (LoRAConfig(options.lora_r, options.lora_alpha, options.lora_dropout, options.lora_targets)
-            if options.lora else None)
+    lora = (
+        LoRAConfig(options.lora_r, options.lora_alpha, options.lora_dropout, options.lora_targets)
+        if options.lora
+        else None
+    )
     value_model = build_value_model(policy, lora)
     if lora is not None:
         apply_lora(policy, lora)
@@ -449,8 +518,9 @@ def train(options: CrawlerPPOOptions) -> dict[str, Any]:
         reference.to(device).eval()
     policy.to(device).eval()  # eval throughout: dropout would make pi_old and pi_theta differ
     value_model.to(device).eval()
-    selector = (make_selector(options.selector_model, device, "auto") if options.selector_model
-                else env.selector_probability)
+    selector = (
+        make_selector(options.selector_model, device, "auto") if options.selector_model else env.selector_probability
+    )
 
     parameters = [p for p in list(policy.parameters()) + list(value_model.parameters()) if p.requires_grad]
     optimizer = torch.optim.AdamW(parameters, lr=options.learning_rate)
@@ -475,8 +545,9 @@ def train(options: CrawlerPPOOptions) -> dict[str, Any]:
         if not sessions:
             raise TrainingError("every session was skipped (prompts longer than --max-prompt-length?)")
         frozen = progress["step"] < options.policy_freezing_steps
-        losses = update(options, policy, value_model, optimizer, sessions, frozen, tokenizer.pad_token_id,
-                        device, step_rng)
+        losses = update(
+            options, policy, value_model, optimizer, sessions, frozen, tokenizer.pad_token_id, device, step_rng
+        )
         progress["step"] += 1
         progress["cursor"] = (progress["cursor"] + options.queries_per_step) % len(order)
         tokens = sum(len(session.response_ids) for session in sessions)
@@ -497,11 +568,23 @@ def train(options: CrawlerPPOOptions) -> dict[str, Any]:
         log.log(last, quiet=options.quiet)
         if progress["step"] % options.save_every == 0 or progress["step"] == options.total_steps:
             save_checkpoint(output_dir, {"policy": policy, "value": value_model}, optimizer, dict(progress))
-    final = save_final(policy, tokenizer, output_dir / "final", options.model, lora,
-                       {"script": "crawler-ppo", "chat_template": chat, "steps": progress["step"]})
-    return {"steps": progress["step"], "last": last, "skipped_sessions": rollout.skipped, "final": str(final),
-            "checkpoint": str(output_dir / "checkpoint.pt"), "losses": str(output_dir / LOSS_LOG),
-            "device": str(device)}
+    final = save_final(
+        policy,
+        tokenizer,
+        output_dir / "final",
+        options.model,
+        lora,
+        {"script": "crawler-ppo", "chat_template": chat, "steps": progress["step"]},
+    )
+    return {
+        "steps": progress["step"],
+        "last": last,
+        "skipped_sessions": rollout.skipped,
+        "final": str(final),
+        "checkpoint": str(output_dir / "checkpoint.pt"),
+        "losses": str(output_dir / LOSS_LOG),
+        "device": str(device),
+    }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

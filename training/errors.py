@@ -6,4 +6,3 @@ A malformed training file raises ``core.jsonl.FormatError``, which the CLI catch
 
 class TrainingError(Exception):
     """A training run cannot go on; the message is one line for the user."""
-

@@ -39,8 +39,12 @@ class ExportOptions:
     name: str = option("", "register the GGUF under this name (default: the run folder's name)")
     output_dir: str = option("", "where the GGUF (and the merged Hugging Face folder) go (default: the models folder)")
     outtype: str = option("f16", "the converter's output type: f32, f16, bf16, q8_0 or auto")
-    quantize: str = option("Q4_K_M", "llama.cpp quantization of the converted file (Q4_K_M, Q5_K_M, Q8_0, ...; none: keep it)")
-    convert_script: str = option("", "path to llama.cpp's convert_hf_to_gguf.py (default: $LLAMA_CPP_DIR, then uv's cache)")
+    quantize: str = option(
+        "Q4_K_M", "llama.cpp quantization of the converted file (Q4_K_M, Q5_K_M, Q8_0, ...; none: keep it)"
+    )
+    convert_script: str = option(
+        "", "path to llama.cpp's convert_hf_to_gguf.py (default: $LLAMA_CPP_DIR, then uv's cache)"
+    )
     dtype: str = option("float32", "dtype for merging the adapters (float32, bfloat16, float16)")
     keep_hf: bool = option(True, "keep the merged Hugging Face folder next to the GGUF")
     keep_unquantized: bool = option(False, "keep the converter's unquantized GGUF after quantizing")
@@ -136,9 +140,10 @@ def convert(converter: Path, hf_dir: Path, outfile: Path, outtype: str, extra: t
             if exit_.code not in (0, None):
                 raise TrainingError(f"{converter.name} failed (exit {exit_.code}); its log is above") from None
         except ModuleNotFoundError as error:
-            raise TrainingError(f"{converter.name} needs the Python package {error.name!r}: "
-                                f"uv pip install {error.name}") from error
-        except Exception as error:  # noqa: BLE001 - the converter raises anything; report it in one line
+            raise TrainingError(
+                f"{converter.name} needs the Python package {error.name!r}: uv pip install {error.name}"
+            ) from error
+        except Exception as error:
             raise TrainingError(f"{converter.name} failed: {type(error).__name__}: {error}") from error
     if not outfile.is_file():
         raise TrainingError(f"{converter.name} finished without writing {outfile}")
@@ -175,8 +180,11 @@ def quantize(source: Path, target: Path, kind: str) -> Path:
         raise TrainingError(f"quantizing needs llama-cpp-python: {error}") from error
     ftype = getattr(llama_cpp, f"LLAMA_FTYPE_MOSTLY_{kind.upper()}", None)
     if ftype is None:
-        known = sorted(name.removeprefix("LLAMA_FTYPE_MOSTLY_") for name in dir(llama_cpp)
-                       if name.startswith("LLAMA_FTYPE_MOSTLY_"))
+        known = sorted(
+            name.removeprefix("LLAMA_FTYPE_MOSTLY_")
+            for name in dir(llama_cpp)
+            if name.startswith("LLAMA_FTYPE_MOSTLY_")
+        )
         raise TrainingError(f"unknown quantization {kind!r}; llama.cpp knows {', '.join(known)}")
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = ftype
@@ -252,9 +260,15 @@ def export(options: ExportOptions) -> dict[str, Any]:
         shutil.rmtree(hf_target)
     if options.register:
         register(where, ModelEntry(name, "gguf", str(final.resolve()), f"trained from {options.model}"))
-    return {"name": name, "gguf": str(final.resolve()), "bytes": final.stat().st_size, "vocabulary": vocabulary,
-            "hf_folder": str(hf_dir) if hf_dir.exists() else None, "converter": str(converter),
-            "registered": options.register}
+    return {
+        "name": name,
+        "gguf": str(final.resolve()),
+        "bytes": final.stat().st_size,
+        "vocabulary": vocabulary,
+        "hf_folder": str(hf_dir) if hf_dir.exists() else None,
+        "converter": str(converter),
+        "registered": options.register,
+    }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

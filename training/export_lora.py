@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,10 +64,20 @@ def write_peft_folder(final: Path, target: Path) -> dict:
     target.mkdir(parents=True, exist_ok=True)
     save_file(tensors, str(target / "adapter_model.safetensors"))
     modules = sorted({name.split(".")[-3] for name in tensors})
-    (target / "adapter_config.json").write_text(json.dumps({
-        "peft_type": "LORA", "r": config["lora"]["r"], "lora_alpha": config["lora"]["alpha"],
-        "target_modules": modules, "base_model_name_or_path": config["base_model"], "bias": "none",
-    }, indent=2), encoding="utf-8")
+    (target / "adapter_config.json").write_text(
+        json.dumps(
+            {
+                "peft_type": "LORA",
+                "r": config["lora"]["r"],
+                "lora_alpha": config["lora"]["alpha"],
+                "target_modules": modules,
+                "base_model_name_or_path": config["base_model"],
+                "bias": "none",
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     return config
 
 
@@ -112,17 +121,38 @@ def export_adapter(options: ExportLoRAOptions) -> dict[str, Any]:
         config = write_peft_folder(final, peft_dir)
         base = Path(config["base_model"])
         if base.suffix != ".gguf" or not base.is_file():
-            raise TrainingError(f"the adapter's base {config['base_model']!r} is not a GGUF file; "
-                                "use `train export` (merge and convert) for a Hugging Face base")
+            raise TrainingError(
+                f"the adapter's base {config['base_model']!r} is not a GGUF file; "
+                "use `train export` (merge and convert) for a Hugging Face base"
+            )
         write_base_config(base, base_dir)
-        adapter = convert(converter, peft_dir, output_dir / f"{name}-lora-{options.outtype}.gguf", options.outtype,
-                          ("--base", str(base_dir)))
+        adapter = convert(
+            converter,
+            peft_dir,
+            output_dir / f"{name}-lora-{options.outtype}.gguf",
+            options.outtype,
+            ("--base", str(base_dir)),
+        )
     check_adapter_loads(base, adapter)
     if options.register:
-        register(where, ModelEntry(name, "gguf", str(base.resolve()), f"{base.name} + LoRA from {options.model}",
-                                   adapter=str(adapter.resolve())))
-    return {"name": name, "gguf": str(adapter.resolve()), "base": str(base), "bytes": adapter.stat().st_size,
-            "converter": str(converter), "registered": options.register}
+        register(
+            where,
+            ModelEntry(
+                name,
+                "gguf",
+                str(base.resolve()),
+                f"{base.name} + LoRA from {options.model}",
+                adapter=str(adapter.resolve()),
+            ),
+        )
+    return {
+        "name": name,
+        "gguf": str(adapter.resolve()),
+        "base": str(base),
+        "bytes": adapter.stat().st_size,
+        "converter": str(converter),
+        "registered": options.register,
+    }
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -59,8 +59,13 @@ class LoRALinear(nn.Module):
         """The plain linear layer with B A folded into its weight."""
         weight = self.base.weight.data
         delta = (self.lora_B @ self.lora_A) * self.scaling
-        merged = nn.Linear(self.base.in_features, self.base.out_features, bias=self.base.bias is not None,
-                           device=weight.device, dtype=weight.dtype)
+        merged = nn.Linear(
+            self.base.in_features,
+            self.base.out_features,
+            bias=self.base.bias is not None,
+            device=weight.device,
+            dtype=weight.dtype,
+        )
         merged.weight.data.copy_((weight.float() + delta).to(weight.dtype))
         if self.base.bias is not None:
             merged.bias.data.copy_(self.base.bias.data)
@@ -81,8 +86,9 @@ def apply_lora(model: nn.Module, config: LoRAConfig) -> list[str]:
     Returns the wrapped module names; raises ValueError when nothing matched.
     """
     output_head = model.get_output_embeddings() if hasattr(model, "get_output_embeddings") else None
-    chosen = [(name, module) for name, module in model.named_modules()
-              if _wanted(name, module, config.targets, output_head)]
+    chosen = [
+        (name, module) for name, module in model.named_modules() if _wanted(name, module, config.targets, output_head)
+    ]
     if not chosen:
         raise ValueError(f"no linear layer matches LoRA targets {config.targets!r}")
     for parameter in model.parameters():

@@ -51,7 +51,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text) if path.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        raise ValueError(f"config file {path} is not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {error}") from error
+        raise ValueError(
+            f"config file {path} is not valid {'JSON' if path.suffix == '.json' else 'TOML'}: {error}"
+        ) from error
     if not isinstance(data, dict):
         raise ValueError(f"config file {path} must hold a table of keys")
     return {key.replace("-", "_"): value for key, value in data.items()}
@@ -59,7 +61,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
 
 def build_parser(options_type: type, prog: str, description: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=prog, description=description, argument_default=argparse.SUPPRESS,
+        prog=prog,
+        description=description,
+        argument_default=argparse.SUPPRESS,
     )
     parser.add_argument("--config", type=Path, help="TOML or JSON file whose keys mirror these flags")
     hints = typing.get_type_hints(options_type)

@@ -146,8 +146,9 @@ def base_model_reference(spec: str) -> str:
     return str(folder.resolve()) if folder.exists() else spec
 
 
-def save_final(model: nn.Module, tokenizer: Any, folder: Path, base_model: str, lora: LoRAConfig | None,
-               extra: dict[str, Any]) -> Path:
+def save_final(
+    model: nn.Module, tokenizer: Any, folder: Path, base_model: str, lora: LoRAConfig | None, extra: dict[str, Any]
+) -> Path:
     """Write the trained model to ``folder``: the adapter alone after LoRA, the full model otherwise."""
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer.save_pretrained(str(folder))
@@ -159,15 +160,19 @@ def save_final(model: nn.Module, tokenizer: Any, folder: Path, base_model: str, 
         )
     else:
         model.save_pretrained(str(folder))
-        (folder / "training.json").write_text(json.dumps({"base_model": base_model, **extra}, indent=2),
-                                              encoding="utf-8")
+        (folder / "training.json").write_text(
+            json.dumps({"base_model": base_model, **extra}, indent=2), encoding="utf-8"
+        )
     return folder
 
 
 # -- checkpoints -------------------------------------------------------------------------------
 def trainable_state(model: nn.Module) -> dict[str, torch.Tensor]:
-    return {name: parameter.detach().cpu().clone() for name, parameter in model.named_parameters()
-            if parameter.requires_grad}
+    return {
+        name: parameter.detach().cpu().clone()
+        for name, parameter in model.named_parameters()
+        if parameter.requires_grad
+    }
 
 
 def load_trainable(model: nn.Module, state: dict[str, torch.Tensor]) -> list[str]:
@@ -179,8 +184,9 @@ def load_trainable(model: nn.Module, state: dict[str, torch.Tensor]) -> list[str
     return sorted(wanted - set(state))
 
 
-def save_checkpoint(output_dir: Path, models: dict[str, nn.Module], optimizer: torch.optim.Optimizer,
-                    progress: dict[str, Any]) -> Path:
+def save_checkpoint(
+    output_dir: Path, models: dict[str, nn.Module], optimizer: torch.optim.Optimizer, progress: dict[str, Any]
+) -> Path:
     """Trainable weights + optimizer + progress in one file, written atomically."""
     path = output_dir / CHECKPOINT
     temporary = path.with_suffix(".tmp")
@@ -189,8 +195,11 @@ def save_checkpoint(output_dir: Path, models: dict[str, nn.Module], optimizer: t
             "models": {name: trainable_state(model) for name, model in models.items()},
             "optimizer": optimizer.state_dict(),
             "progress": progress,
-            "rng": {"torch": torch.get_rng_state(), "python": random.getstate(),
-                    "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None},
+            "rng": {
+                "torch": torch.get_rng_state(),
+                "python": random.getstate(),
+                "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None,
+            },
         },
         temporary,
     )
@@ -198,8 +207,9 @@ def save_checkpoint(output_dir: Path, models: dict[str, nn.Module], optimizer: t
     return path
 
 
-def load_checkpoint(output_dir: Path, models: dict[str, nn.Module], optimizer: torch.optim.Optimizer
-                    ) -> dict[str, Any] | None:
+def load_checkpoint(
+    output_dir: Path, models: dict[str, nn.Module], optimizer: torch.optim.Optimizer
+) -> dict[str, Any] | None:
     """Restore a checkpoint into ``models`` and ``optimizer``; its progress, or None if there is none."""
     path = output_dir / CHECKPOINT
     if not path.is_file():
@@ -211,11 +221,13 @@ def load_checkpoint(output_dir: Path, models: dict[str, nn.Module], optimizer: t
         try:
             missing = load_trainable(model, saved["models"][name])
         except TrainingError as error:
-            raise TrainingError(f"{path} does not match this model ({name}: {error}); "
-                                "use another --output-dir or --no-resume") from error
+            raise TrainingError(
+                f"{path} does not match this model ({name}: {error}); use another --output-dir or --no-resume"
+            ) from error
         if missing:
-            raise TrainingError(f"{path} does not match this model ({name}: no {missing[0]}); "
-                                "use another --output-dir or --no-resume")
+            raise TrainingError(
+                f"{path} does not match this model ({name}: no {missing[0]}); use another --output-dir or --no-resume"
+            )
     try:
         optimizer.load_state_dict(saved["optimizer"])
     except ValueError as error:
@@ -244,8 +256,9 @@ class LossLog:
         with self.path.open("a", encoding="utf-8") as handle:
             handle.write(json.dumps(record) + "\n")
         if not quiet:
-            shown = "  ".join(f"{key} {value:.4g}" if isinstance(value, float) else f"{key} {value}"
-                              for key, value in record.items())
+            shown = "  ".join(
+                f"{key} {value:.4g}" if isinstance(value, float) else f"{key} {value}" for key, value in record.items()
+            )
             print(shown, flush=True)
 
 

@@ -42,34 +42,60 @@ class ModelScore:
     seconds: float
 
 
-def judged_pairs(tools: LibraryTools, queries: list[ScholarQuery], head: SelectorHead, *, split: str = "test",
-                 limit: int | None = None, budgets: Budgets = Budgets()) -> list[JudgedQuery]:
+def judged_pairs(
+    tools: LibraryTools,
+    queries: list[ScholarQuery],
+    head: SelectorHead,
+    *,
+    split: str = "test",
+    limit: int | None = None,
+    budgets: Budgets = Budgets(),
+) -> list[JudgedQuery]:
     """The papers the model would judge for each query of ``split``: the prior's top ``limit``."""
     judged = []
     for query in split_queries(queries, split):
         if not query.answers:
             continue
         rows = query_rows(tools, query, budgets)
-        order = np.argsort(-head.prior_scores(rows.rows), kind="stable")[:limit or head.judge_limit]
-        judged.append(JudgedQuery(query.query, [rows.ids[i] for i in order], [rows.labels[i] for i in order],
-                                  [rows.rows[i] for i in order]))
+        order = np.argsort(-head.prior_scores(rows.rows), kind="stable")[: limit or head.judge_limit]
+        judged.append(
+            JudgedQuery(
+                query.query,
+                [rows.ids[i] for i in order],
+                [rows.labels[i] for i in order],
+                [rows.rows[i] for i in order],
+            )
+        )
     return judged
 
 
-def score_model(name: str, selector: Selector, tools: LibraryTools, judged: list[JudgedQuery], head: SelectorHead,
-                progress: Callable[[str], None] = lambda line: None) -> ModelScore:
+def score_model(
+    name: str,
+    selector: Selector,
+    tools: LibraryTools,
+    judged: list[JudgedQuery],
+    head: SelectorHead,
+    progress: Callable[[str], None] = lambda line: None,
+) -> ModelScore:
     """P(True) for every judged pair, back to back per query (the engine's order: one shared prefix)."""
     clock = time.monotonic()
     groups, head_groups = [], []
     for number, item in enumerate(judged, start=1):
         papers = tools.library.papers(item.paper_ids)
-        scores = [selector.probability(item.query, papers[paper_id]["title"] or "", papers[paper_id]["abstract"] or "")
-                  for paper_id in item.paper_ids]
+        scores = [
+            selector.probability(item.query, papers[paper_id]["title"] or "", papers[paper_id]["abstract"] or "")
+            for paper_id in item.paper_ids
+        ]
         groups.append((scores, item.labels))
-        rows = [{**row, "p_true": score} for row, score in zip(item.rows, scores)]
+        rows = [{**row, "p_true": score} for row, score in zip(item.rows, scores, strict=False)]
         head_groups.append((list(map(float, head.full_scores(rows))), item.labels))
         if number % 10 == 0:
             progress(f"{name}: {number}/{len(judged)} queries")
     values = [score for scores, _ in groups for score in scores]
-    return ModelScore(name, mean_within_query_auc(groups), mean_within_query_auc(head_groups), float(np.mean(values)) if values else 0.0,
-                      time.monotonic() - clock)
+    return ModelScore(
+        name,
+        mean_within_query_auc(groups),
+        mean_within_query_auc(head_groups),
+        float(np.mean(values)) if values else 0.0,
+        time.monotonic() - clock,
+    )

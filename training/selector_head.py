@@ -134,14 +134,19 @@ def simulated_pool(tools: LibraryTools, query: str, before: str | None, budgets:
         if entry.depth >= budgets.max_depth:
             continue
         outline = tools.outline(entry.paper_id)
-        for name in outline.expandable[:budgets.actions_per_session]:
+        for name in outline.expandable[: budgets.actions_per_session]:
             if actions >= budgets.max_actions:
                 break
             actions += 1
             result = tools.expand(entry.paper_id, outline, name)
             for paper_id in result.paper_ids:
-                pool.add(paper_id, next(node), entry.depth + 1, f"expand paper:{entry.paper_id} “{name}”",
-                         result.contexts.get(paper_id))
+                pool.add(
+                    paper_id,
+                    next(node),
+                    entry.depth + 1,
+                    f"expand paper:{entry.paper_id} “{name}”",
+                    result.contexts.get(paper_id),
+                )
     return pool
 
 
@@ -149,19 +154,32 @@ def query_rows(tools: LibraryTools, query: ScholarQuery, budgets: Budgets) -> Qu
     pool = simulated_pool(tools, query.query, query.query_date or None, budgets)
     found = evidence(query.query, pool, tools.library, tools.index)
     ids = list(found)
-    return QueryRows(query, ids, [found[paper_id].row for paper_id in ids],
-                     [paper_id in query.answer_ids for paper_id in ids])
+    return QueryRows(
+        query, ids, [found[paper_id].row for paper_id in ids], [paper_id in query.answer_ids for paper_id in ids]
+    )
 
 
 def _groups(items: list[QueryRows], features) -> list[tuple[np.ndarray, np.ndarray]]:
     """(rows, labels) per query, for the within-query fit."""
-    return [(np.array([[row[name] for name in features] for row in item.rows], dtype=float).reshape(-1, len(features)),
-             np.array(item.labels, dtype=bool)) for item in items]
+    return [
+        (
+            np.array([[row[name] for name in features] for row in item.rows], dtype=float).reshape(-1, len(features)),
+            np.array(item.labels, dtype=bool),
+        )
+        for item in items
+    ]
 
 
-def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selector | None, *,
-               judge_limit: int = 5, judge_queries: int | None = None, budgets: Budgets = Budgets(),
-               progress: Callable[[str], None] = lambda line: None) -> SelectorHead:
+def train_head(
+    tools: LibraryTools,
+    queries: list[ScholarQuery],
+    selector: Selector | None,
+    *,
+    judge_limit: int = 5,
+    judge_queries: int | None = None,
+    budgets: Budgets = Budgets(),
+    progress: Callable[[str], None] = lambda line: None,
+) -> SelectorHead:
     """The head fitted on the ``train`` split of ``queries`` (see the module doc)."""
     clock = time.monotonic()
     train = [query for query in split_queries(queries, "train") if query.answers]
@@ -203,18 +221,26 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         scores = full.score(np.array([[row[name] for name in FEATURES] for row in item.rows]))
         groups.append((list(map(float, scores)), item.labels, len(item.query.answers)))
     threshold, max_selected, train_f1 = best_selection(groups)
-    cut_f1 = float(np.mean([selection_f1(expected_f1_selection(scores).chosen, labels, answers)
-                            for scores, labels, answers in groups]))
+    cut_f1 = float(
+        np.mean(
+            [selection_f1(expected_f1_selection(scores).chosen, labels, answers) for scores, labels, answers in groups]
+        )
+    )
     head_judged = []
-    for item, group in zip(items, judged):
-        order = np.argsort(-prior.score(np.array([[row[name] for name in PRIOR_FEATURES] for row in item.rows])),
-                           kind="stable")[:judge_limit]
+    for item, _group in zip(items, judged, strict=False):
+        order = np.argsort(
+            -prior.score(np.array([[row[name] for name in PRIOR_FEATURES] for row in item.rows])), kind="stable"
+        )[:judge_limit]
         full_scores = full.score(np.array([[item.rows[i][name] for name in FEATURES] for i in order]))
         head_judged.append((list(map(float, full_scores)), [item.labels[i] for i in order]))
     provenance = {
-        "queries": len(queries), "train_queries": len(train),
+        "queries": len(queries),
+        "train_queries": len(train),
         "train_sources": len({query.source_arxiv_id or query.source_paper_id for query in train}),
-        "pairs": len(labels), "relevant": int(sum(labels)), "judge_limit": judge_limit, "fit": "pairwise within query, Platt-calibrated",
+        "pairs": len(labels),
+        "relevant": int(sum(labels)),
+        "judge_limit": judge_limit,
+        "fit": "pairwise within query, Platt-calibrated",
         "judged_queries": sum(1 for group in judged if group[0]),
         "model": selector.llm.model_name if selector is not None else None,
         "train_auc_head_judged": mean_within_query_auc(head_judged),
@@ -224,5 +250,13 @@ def train_head(tools: LibraryTools, queries: list[ScholarQuery], selector: Selec
         "seconds": round(time.monotonic() - clock, 1),
         "trained": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
     }
-    return SelectorHead(prior, full, round(p_true_mean, 4), float(threshold), judge_limit, max_selected,
-                        selection="expected_f1", provenance=provenance)
+    return SelectorHead(
+        prior,
+        full,
+        round(p_true_mean, 4),
+        float(threshold),
+        judge_limit,
+        max_selected,
+        selection="expected_f1",
+        provenance=provenance,
+    )

@@ -40,14 +40,19 @@ def is_held_out(query: ScholarQuery, share: int) -> bool:
 
 
 def _record(query: ScholarQuery, paper: dict, decision: bool) -> SelectorRecord:
-    rationale = ("the source paper cites it for this topic" if decision
-                 else "a search hit for the query's words that the source paper does not cite for it")
-    return SelectorRecord(query.query, paper["title"] or "", short_abstract(paper["abstract"] or ""),
-                          decision, rationale)
+    rationale = (
+        "the source paper cites it for this topic"
+        if decision
+        else "a search hit for the query's words that the source paper does not cite for it"
+    )
+    return SelectorRecord(
+        query.query, paper["title"] or "", short_abstract(paper["abstract"] or ""), decision, rationale
+    )
 
 
-def query_records(tools: LibraryTools, query: ScholarQuery, negatives_per_positive: int,
-                  rng: random.Random) -> list[SelectorRecord]:
+def query_records(
+    tools: LibraryTools, query: ScholarQuery, negatives_per_positive: int, rng: random.Random
+) -> list[SelectorRecord]:
     """One query's positives (its answers in the library) and up to ``negatives_per_positive`` hard
     negatives each, drawn from the plain search's top ``NEGATIVE_DEPTH`` (query date as cut-off)."""
     answers = query.answer_ids
@@ -57,12 +62,19 @@ def query_records(tools: LibraryTools, query: ScholarQuery, negatives_per_positi
     positives = [paper_id for paper_id in sorted(answers) if paper_id in papers]
     negatives = [paper_id for paper_id in negatives if paper_id in papers]
     negatives = rng.sample(negatives, min(len(negatives), negatives_per_positive * len(positives)))
-    return ([_record(query, papers[paper_id], True) for paper_id in positives]
-            + [_record(query, papers[paper_id], False) for paper_id in negatives])
+    return [_record(query, papers[paper_id], True) for paper_id in positives] + [
+        _record(query, papers[paper_id], False) for paper_id in negatives
+    ]
 
 
-def selector_pairs(tools: LibraryTools, queries: list[ScholarQuery], *, negatives_per_positive: int = 3,
-                   held_out_share: int = 15, seed: int = 0) -> SelectorPairs:
+def selector_pairs(
+    tools: LibraryTools,
+    queries: list[ScholarQuery],
+    *,
+    negatives_per_positive: int = 3,
+    held_out_share: int = 15,
+    seed: int = 0,
+) -> SelectorPairs:
     """Training and held-out records from the ``train`` split of ``queries`` (see the module doc)."""
     rng = random.Random(seed)
     train: list[SelectorRecord] = []

@@ -71,8 +71,13 @@ class SelectorSFTOptions(SFTOptions):
 
 
 def build_pairs(records: list[SelectorRecord]) -> list[tuple[str, str]]:
-    return [(selector_prompt(record.query, record.title, record.abstract),
-             selector_response(record.decision, record.rationale)) for record in records]
+    return [
+        (
+            selector_prompt(record.query, record.title, record.abstract),
+            selector_response(record.decision, record.rationale),
+        )
+        for record in records
+    ]
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

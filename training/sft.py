@@ -83,8 +83,9 @@ def uses_chat_template(tokenizer: Any, setting: str) -> bool:
 def encode_prompt(tokenizer: Any, prompt: str, chat: bool) -> list[int]:
     """The token ids of a prompt, ending where the model's answer starts."""
     if chat:
-        text = tokenizer.apply_chat_template([{"role": "user", "content": prompt}], tokenize=False,
-                                             add_generation_prompt=True)
+        text = tokenizer.apply_chat_template(
+            [{"role": "user", "content": prompt}], tokenize=False, add_generation_prompt=True
+        )
         return tokenizer(text, add_special_tokens=False)["input_ids"]
     return tokenizer(prompt, add_special_tokens=True)["input_ids"]
 
@@ -117,8 +118,9 @@ def response_loss_sum(model, input_ids, labels, attention):
 
     logits = model(input_ids=input_ids, attention_mask=attention).logits[:, :-1, :]
     targets = labels[:, 1:]
-    return F.cross_entropy(logits.reshape(-1, logits.size(-1)).float(), targets.reshape(-1),
-                           ignore_index=IGNORE, reduction="sum")
+    return F.cross_entropy(
+        logits.reshape(-1, logits.size(-1)).float(), targets.reshape(-1), ignore_index=IGNORE, reduction="sum"
+    )
 
 
 def held_out_loss(model, examples: list[Example], pad_id: int, device, batch_size: int) -> float:
@@ -130,7 +132,7 @@ def held_out_loss(model, examples: list[Example], pad_id: int, device, batch_siz
     total, tokens = 0.0, 0
     with torch.no_grad():
         for offset in range(0, len(examples), batch_size):
-            batch = examples[offset:offset + batch_size]
+            batch = examples[offset : offset + batch_size]
             input_ids, labels, attention = (tensor.to(device) for tensor in collate(batch, pad_id))
             total += response_loss_sum(model, input_ids, labels, attention).item()
             tokens += sum(example.response_tokens for example in batch)
@@ -172,8 +174,9 @@ def prepare_model(options: SFTOptions):
     return model, tokenizer, device, lora
 
 
-def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str,
-            eval_pairs: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+def run_sft(
+    options: SFTOptions, pairs: list[tuple[str, str]], script: str, eval_pairs: list[tuple[str, str]] | None = None
+) -> dict[str, Any]:
     """Train on (prompt, response) pairs; returns a summary (steps, last loss, where things are).
 
     With ``eval_pairs`` the held-out loss is logged (``eval_loss``) before the first step, every
@@ -219,9 +222,11 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str,
     model.train()
     last_loss = float("nan")
     pad_id = tokenizer.pad_token_id
-    held_out = [example for example in (encode_example(tokenizer, prompt, response, chat)
-                                        for prompt, response in eval_pairs or [])
-                if len(example.input_ids) <= options.max_length]
+    held_out = [
+        example
+        for example in (encode_example(tokenizer, prompt, response, chat) for prompt, response in eval_pairs or [])
+        if len(example.input_ids) <= options.max_length
+    ]
     eval_loss = None
 
     def log_eval() -> None:
@@ -238,8 +243,8 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str,
         if start >= len(order):
             progress.update(epoch=progress["epoch"] + 1, batches_done=0)
             continue
-        group = [examples[index] for index in order[start:start + per_step]]
-        micro_batches = [group[offset:offset + micro] for offset in range(0, len(group), micro)]
+        group = [examples[index] for index in order[start : start + per_step]]
+        micro_batches = [group[offset : offset + micro] for offset in range(0, len(group), micro)]
         tokens = sum(example.response_tokens for example in group)
         began = time.monotonic()
         optimizer.zero_grad(set_to_none=True)
@@ -259,9 +264,17 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str,
             raise TrainingError(f"loss became {last_loss} at step {progress['step'] + 1}; lower --learning-rate")
         progress["step"] += 1
         progress["batches_done"] += 1
-        log.log({"step": progress["step"], "epoch": progress["epoch"], "loss": round(last_loss, 6),
-                 "lr": options.learning_rate, "tokens": tokens, "step_s": round(time.monotonic() - began, 3)},
-                quiet=options.quiet)
+        log.log(
+            {
+                "step": progress["step"],
+                "epoch": progress["epoch"],
+                "loss": round(last_loss, 6),
+                "lr": options.learning_rate,
+                "tokens": tokens,
+                "step_s": round(time.monotonic() - began, 3),
+            },
+            quiet=options.quiet,
+        )
         if progress["step"] % options.save_every == 0 or progress["step"] == total_steps:
             save_checkpoint(output_dir, {"model": model}, optimizer, dict(progress))
         if options.eval_every > 0 and progress["step"] % options.eval_every == 0 or progress["step"] == total_steps:
@@ -271,8 +284,22 @@ def run_sft(options: SFTOptions, pairs: list[tuple[str, str]], script: str,
 
         last_loss = next((row["loss"] for row in reversed(read_losses(output_dir)) if "loss" in row), last_loss)
     model.eval()
-    final = save_final(model, tokenizer, output_dir / "final", options.model, lora,
-                       {"script": script, "chat_template": chat, "steps": progress["step"]})
-    return {"steps": progress["step"], "loss": last_loss, "examples": len(examples), "skipped": skipped,
-            "eval_loss": eval_loss, "final": str(final), "checkpoint": str(output_dir / "checkpoint.pt"),
-            "losses": str(output_dir / LOSS_LOG), "device": str(device)}
+    final = save_final(
+        model,
+        tokenizer,
+        output_dir / "final",
+        options.model,
+        lora,
+        {"script": script, "chat_template": chat, "steps": progress["step"]},
+    )
+    return {
+        "steps": progress["step"],
+        "loss": last_loss,
+        "examples": len(examples),
+        "skipped": skipped,
+        "eval_loss": eval_loss,
+        "final": str(final),
+        "checkpoint": str(output_dir / "checkpoint.pt"),
+        "losses": str(output_dir / LOSS_LOG),
+        "device": str(device),
+    }

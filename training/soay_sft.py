@@ -30,8 +30,11 @@ class SoAySFTOptions(SFTOptions):
 
 
 def build_pairs(records: list[SoAyRecord], api_description: str, split: str) -> list[tuple[str, str]]:
-    return [(soay_prompt(record.question, api_description), soay_response(record.solution, record.program))
-            for record in records if record.split == split]
+    return [
+        (soay_prompt(record.question, api_description), soay_response(record.solution, record.program))
+        for record in records
+        if record.split == split
+    ]
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -32,15 +32,17 @@ def tiny_tokenizer(chat_template: bool = False):
     tokenizer.decoder = decoders.Sequence(
         [decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse(), decoders.Strip(" ", 1, 0)]
     )
-    fast = PreTrainedTokenizerFast(tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>",
-                                   unk_token="<unk>", pad_token="</s>")
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="</s>"
+    )
     if chat_template:
         fast.chat_template = TINY_CHAT_TEMPLATE
     return fast
 
 
-def build_tiny_model(folder: str | Path, *, hidden: int = 32, layers: int = 2, seed: int = 0,
-                     chat_template: bool = False) -> Path:
+def build_tiny_model(
+    folder: str | Path, *, hidden: int = 32, layers: int = 2, seed: int = 0, chat_template: bool = False
+) -> Path:
     """Write a random LlamaForCausalLM (hidden ``hidden``, ``layers`` layers) and its tokenizer."""
     import torch
     from transformers import LlamaConfig, LlamaForCausalLM
@@ -48,10 +50,17 @@ def build_tiny_model(folder: str | Path, *, hidden: int = 32, layers: int = 2, s
     folder = Path(folder)
     tokenizer = tiny_tokenizer(chat_template)
     config = LlamaConfig(
-        vocab_size=len(tokenizer), hidden_size=hidden, intermediate_size=2 * hidden, num_hidden_layers=layers,
-        num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=4096,
-        bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id,
-        pad_token_id=tokenizer.pad_token_id, tie_word_embeddings=False,
+        vocab_size=len(tokenizer),
+        hidden_size=hidden,
+        intermediate_size=2 * hidden,
+        num_hidden_layers=layers,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=4096,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        tie_word_embeddings=False,
     )
     torch.manual_seed(seed)
     model = LlamaForCausalLM(config)

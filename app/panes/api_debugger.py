@@ -23,8 +23,8 @@ from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalS
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
 from scholar_tui.app.widgets.editor import ProgramEditor
-from scholar_tui.app.widgets.markup import assemble, editable, plain
 from scholar_tui.app.widgets.focus import focus_start
+from scholar_tui.app.widgets.markup import assemble, editable, plain
 from scholar_tui.core.events import counted
 from scholar_tui.core.readiness import loops_missing
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
@@ -32,7 +32,13 @@ from scholar_tui.indexes.autofeedback_log import FeedbackLog
 if TYPE_CHECKING:
     from scholar_tui.core.autofeedback.human import SentByHand
 
-STATUS_STYLE = {"solved": "green", "limit_hit": "red", "fixed_by_hand": "cyan", "running": "yellow", "failed": "magenta"}
+STATUS_STYLE = {
+    "solved": "green",
+    "limit_hit": "red",
+    "fixed_by_hand": "cyan",
+    "running": "yellow",
+    "failed": "magenta",
+}
 CARD_CHARS = 600
 CHOOSE_LOOP = "Choose a loop (Enter) to see its rounds."
 
@@ -50,9 +56,17 @@ def round_card(row: dict) -> Text:
     error = row["sub_type"] or ("ok" if row["ok"] else "—")
     colour = "green" if row["ok"] else ("red" if row["sub_type"] else "yellow")
     tokens = (row["prompt_tokens"] or 0) + (row["completion_tokens"] or 0)
-    parts: list = [(f"#{row['round']} {row['kind']}", "bold"), "  ", (error, colour), "  ",
-                   (f"{tokens} tok · {row['duration_s'] or 0:.2f} s", "dim"),
-                   "\n", ("request", "bold"), "\n", _text(row["request"], 400)]
+    parts: list = [
+        (f"#{row['round']} {row['kind']}", "bold"),
+        "  ",
+        (error, colour),
+        "  ",
+        (f"{tokens} tok · {row['duration_s'] or 0:.2f} s", "dim"),
+        "\n",
+        ("request", "bold"),
+        "\n",
+        _text(row["request"], 400),
+    ]
     if row["thought"]:
         parts += ["\n", ("thought", "bold"), "\n", _text(row["thought"], 200)]
     if row["response"] is not None:
@@ -64,10 +78,20 @@ def round_card(row: dict) -> Text:
 
 class APIDebuggerPane(Vertical):
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send by hand", id="debugger.send",
-                tooltip="Send the edited request (or program) and log it as a human round"),
-        Binding("ctrl+l", "toggle_limit_hit", "Limit hit only", id="debugger.limit-hit",
-                tooltip="Show only the loops that ran out of rounds"),
+        Binding(
+            "ctrl+s",
+            "send",
+            "Send by hand",
+            id="debugger.send",
+            tooltip="Send the edited request (or program) and log it as a human round",
+        ),
+        Binding(
+            "ctrl+l",
+            "toggle_limit_hit",
+            "Limit hit only",
+            id="debugger.limit-hit",
+            tooltip="Show only the loops that ran out of rounds",
+        ),
     ]
 
     def __init__(self, services, **kwargs) -> None:
@@ -89,10 +113,18 @@ class APIDebuggerPane(Vertical):
             with Vertical(id="debugger-editor-box"):
                 yield ProgramEditor("", id="debugger-request", soft_wrap=True, show_line_numbers=False)
                 with Horizontal(id="debugger-send-row"):
-                    yield Select([("local library", "local"), ("OpenAlex", "openalex")], value="local",
-                                 allow_blank=False, id="debugger-backend")
-                    yield Button("Send", id="debugger-send", variant="primary",
-                                 tooltip="Send by hand (ctrl+s): logged as a human round of the loop")
+                    yield Select(
+                        [("local library", "local"), ("OpenAlex", "openalex")],
+                        value="local",
+                        allow_blank=False,
+                        id="debugger-backend",
+                    )
+                    yield Button(
+                        "Send",
+                        id="debugger-send",
+                        variant="primary",
+                        tooltip="Send by hand (ctrl+s): logged as a human round of the loop",
+                    )
                     yield Button("Clear", id="debugger-clear", tooltip="Empty the editor (ctrl+z undoes it)")
             with VerticalScroll(id="debugger-response-box"):
                 yield Static("", id="debugger-response")
@@ -101,8 +133,10 @@ class APIDebuggerPane(Vertical):
         self.feedback_log = FeedbackLog(self.services.where)
         loops = self.query_one("#debugger-loops", DataTable)
         loops.add_columns("loop", "status", "source", "mode", "rounds", "instruction")
-        loops.tooltip = ("status: solved · limit_hit (ran out of rounds: waits for a person, unless it only found "
-                         "nothing new) · fixed_by_hand · running · failed; rounds: static + dynamic + by hand")
+        loops.tooltip = (
+            "status: solved · limit_hit (ran out of rounds: waits for a person, unless it only found "
+            "nothing new) · fixed_by_hand · running · failed; rounds: static + dynamic + by hand"
+        )
         self.refresh_loops()
 
     def on_unmount(self) -> None:
@@ -125,21 +159,33 @@ class APIDebuggerPane(Vertical):
 
         table = self.query_one("#debugger-loops", DataTable)
         table.clear()
-        nothing_new = {loop["id"] for loop in loops if loop["status"] == "limit_hit"
-                       and not needs_person(self.feedback_log.rounds(loop["id"]))}
+        nothing_new = {
+            loop["id"]
+            for loop in loops
+            if loop["status"] == "limit_hit" and not needs_person(self.feedback_log.rounds(loop["id"]))
+        }
         for loop in loops:
             colour = "dim" if loop["id"] in nothing_new else STATUS_STYLE.get(loop["status"], "white")
             status = f"{loop['status']} (nothing new)" if loop["id"] in nothing_new else loop["status"]
-            table.add_row(str(loop["id"]), plain(status, colour), plain(loop["source"]), plain(loop["mode"]),
-                          str(loop["rounds"]), plain(_text(loop["instruction"], 90)), key=str(loop["id"]))
+            table.add_row(
+                str(loop["id"]),
+                plain(status, colour),
+                plain(loop["source"]),
+                plain(loop["mode"]),
+                str(loop["rounds"]),
+                plain(_text(loop["instruction"], 90)),
+                key=str(loop["id"]),
+            )
         waiting = sum(loop["status"] == "limit_hit" for loop in loops) - len(nothing_new)
         note = f" · {len(nothing_new)} only found nothing new (no one needed)" if nothing_new else ""
         self.query_one("#debugger-counts", Static).update(
-            f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person{note}")
+            f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person{note}"
+        )
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
         if self.loop_id is None:  # the hint follows the log: a loop logged meanwhile replaces "none yet"
             self.query_one("#debugger-loop-title", Label).update(
-                plain(missing.summary(), "yellow") if missing else CHOOSE_LOOP)
+                plain(missing.summary(), "yellow") if missing else CHOOSE_LOOP
+            )
             if missing is None:
                 self.query_one("#debugger-response", Static).update("")  # a "none yet" left by Send by hand
         if self.loop_id is not None and str(self.loop_id) in table.rows:
@@ -160,7 +206,8 @@ class APIDebuggerPane(Vertical):
         rounds = self.feedback_log.rounds(loop_id)
         colour = STATUS_STYLE.get(loop["status"], "white")
         self.query_one("#debugger-loop-title", Label).update(
-            assemble(f"Loop {loop_id} · ", (loop["status"], colour), " · ", _text(loop["instruction"], 120)))
+            assemble(f"Loop {loop_id} · ", (loop["status"], colour), " · ", _text(loop["instruction"], 120))
+        )
         strip = self.query_one("#debugger-rounds", HorizontalScroll)
         strip.remove_children()
         strip.mount_all([Static(round_card(row), classes="round-card") for row in rounds])
@@ -189,11 +236,17 @@ class APIDebuggerPane(Vertical):
         response = self.query_one("#debugger-response", Static)
         if self.loop_id is None:
             missing = loops_missing(len(self.feedback_log.loops(limit=1)))
-            response.update(plain(missing.summary() if missing else
-                                  "Choose a loop first: the request is logged as one of its rounds.", "yellow"))
+            response.update(
+                plain(
+                    missing.summary()
+                    if missing
+                    else "Choose a loop first: the request is logged as one of its rounds.",
+                    "yellow",
+                )
+            )
             return
         if not text:
-            response.update("[yellow]Write a request (<<API>>NAME(key=\"value\")<</API>>) or a program to send.[/]")
+            response.update('[yellow]Write a request (<<API>>NAME(key="value")<</API>>) or a program to send.[/]')
             return
         self.query_one("#debugger-send", Button).disabled = True
         response.update("[dim]sending…[/]")
@@ -206,10 +259,17 @@ class APIDebuggerPane(Vertical):
 
         log = FeedbackLog(self.services.where)  # this thread's own connection
         try:
-            result = send_by_hand(self.services.where, self.services.settings, text, backend=backend,
-                                  log=log, loop_id=loop_id, embedder=self.services.embedder)
+            result = send_by_hand(
+                self.services.where,
+                self.services.settings,
+                text,
+                backend=backend,
+                log=log,
+                loop_id=loop_id,
+                embedder=self.services.embedder,
+            )
             self.app.call_from_thread(self.show_sent, result)
-        except Exception as error:  # noqa: BLE001 - shown to the person, never raised into the app
+        except Exception as error:
             self.app.call_from_thread(self.show_send_error, f"{type(error).__name__}: {error}")
         finally:
             log.close()
@@ -223,6 +283,7 @@ class APIDebuggerPane(Vertical):
         self.query_one("#debugger-send", Button).disabled = False
         colour = "green" if result.ok else "red"
         self.query_one("#debugger-response", Static).update(
-            assemble((result.summary(), colour), "\n", _text(result.response, 1200)))
+            assemble((result.summary(), colour), "\n", _text(result.response, 1200))
+        )
         self.refresh_loops()
         self.show_loop(result.loop_id)

@@ -15,13 +15,12 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
+from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core import history as kept
-from scholar_tui.core.readiness import conference_missing
-
-from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
 from scholar_tui.core.conference.tree import ConferenceError
+from scholar_tui.core.readiness import conference_missing
 from scholar_tui.models.base import LLMError
 
 METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
@@ -34,7 +33,7 @@ def _short(text: str, limit: int) -> str:
 
 def _tail(path: str, limit: int) -> str:
     """A long path's end, where paths that share their headings differ."""
-    return path if len(path) <= limit else "…" + path[-(limit - 1):]
+    return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
 class ConferencePane(Horizontal):
@@ -67,12 +66,15 @@ class ConferencePane(Horizontal):
                 yield Select([], prompt="Pick a conference", id="conf-select", allow_blank=True)
                 yield Select(METHOD_OPTIONS, value="star", allow_blank=False, id="conf-method")
             with Horizontal(classes="conf-row"):
-                yield Input(placeholder="Import: a ConferenceQA .json, an .html page or folder, or a URL", id="conf-import-path")
+                yield Input(
+                    placeholder="Import: a ConferenceQA .json, an .html page or folder, or a URL", id="conf-import-path"
+                )
                 yield Button("Import", id="conf-import")
             yield Static("", id="conf-status")
             with Horizontal(id="conf-ask-row", classes="conf-row"):
-                yield HistoryInput(placeholder="Ask the conference, e.g. When does the rebuttal period end?",
-                                   id="conf-question")
+                yield HistoryInput(
+                    placeholder="Ask the conference, e.g. When does the rebuttal period end?", id="conf-question"
+                )
                 yield Button("Ask", id="conf-ask", variant="primary")
             yield Static("", id="conf-answer")
             yield DataTable(id="conf-evidence", cursor_type="row", zebra_stripes=True)
@@ -81,9 +83,11 @@ class ConferencePane(Horizontal):
     def on_mount(self) -> None:
         evidence = self.query_one("#conf-evidence", DataTable)
         evidence.add_columns("#", "score", "path", "description")
-        evidence.tooltip = ("# : the path's rank (* when the answer cites it) · score: the retriever's match "
-                            "(cosine, or the fused dense+BM25 score; 'kept': in the top k for another reason) · "
-                            "path: where in the conference site · description: what the path says")
+        evidence.tooltip = (
+            "# : the path's rank (* when the answer cites it) · score: the retriever's match "
+            "(cosine, or the fused dense+BM25 score; 'kept': in the top k for another reason) · "
+            "path: where in the conference site · description: what the path says"
+        )
         self.query_one("#conf-question", HistoryInput).set_past(kept.inputs(self.services.where, "conference-qa"))
         self.load_conferences()
 
@@ -213,9 +217,13 @@ class ConferencePane(Horizontal):
     @work(thread=True, exclusive=True, group="conf-ask", exit_on_error=False)
     def ask(self, conference: str, question: str, method: str) -> None:
         def asking():
-            yield from kept.remembered(self.services.where, "conference-qa", question,
-                                       self.engine().ask(conference, question, method=method),
-                                       {"conference": conference, "method": method})
+            yield from kept.remembered(
+                self.services.where,
+                "conference-qa",
+                question,
+                self.engine().ask(conference, question, method=method),
+                {"conference": conference, "method": method},
+            )
 
         self._run(asking(), self._show_ask_event)
 
@@ -228,12 +236,20 @@ class ConferencePane(Horizontal):
         elif isinstance(event, Answered):
             self._show_evidence(event.evidence, cited=event.cited)
             # the site's or a model's text: never markup (plain); an abstention reads as one plain sentence
-            heading = (("Not in the site data: ", "bold yellow") if event.operation == "abstain"
-                       else ("Answer", "bold"), "" if event.operation == "abstain" else f" ({event.operation}): ")
+            heading = (
+                ("Not in the site data: ", "bold yellow") if event.operation == "abstain" else ("Answer", "bold"),
+                "" if event.operation == "abstain" else f" ({event.operation}): ",
+            )
             cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
-            self.query_one("#conf-answer", Static).update(Text.assemble(
-                *heading, plain(event.answer), "\n", plain(f"cites {cites}", "dim"),
-                *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ())))
+            self.query_one("#conf-answer", Static).update(
+                Text.assemble(
+                    *heading,
+                    plain(event.answer),
+                    "\n",
+                    plain(f"cites {cites}", "dim"),
+                    *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ()),
+                )
+            )
 
     def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)
@@ -242,8 +258,13 @@ class ConferencePane(Horizontal):
         for item in evidence:
             rank = f"*{item.rank}" if item.rank in cited else str(item.rank)
             # the site's keys and text: cells of Text, never markup ('[/nope]' in a key)
-            table.add_row(rank, f"{item.score:.3f}" + (" kept" if item.kept else ""), plain(_tail(item.path, 70)),
-                          plain(_short(item.description.replace("\n", " · "), 60)), key=str(item.node_id))
+            table.add_row(
+                rank,
+                f"{item.score:.3f}" + (" kept" if item.kept else ""),
+                plain(_tail(item.path, 70)),
+                plain(_short(item.description.replace("\n", " · "), 60)),
+                key=str(item.node_id),
+            )
         if evidence:
             self._describe_row(0)
 
@@ -255,10 +276,18 @@ class ConferencePane(Horizontal):
         evidence = self._evidence
         if 0 <= row < len(evidence):
             item = evidence[row]
-            self.query_one("#conf-description", Static).update(assemble(
-                (f"{item.rank}.", "bold"), " ", item.path, "\n",
-                *((f"kept in the top {len(evidence)}:", "dim"), " ", item.kept, "\n") if item.kept else (),
-                ("description:", "dim"), " ", item.description))
+            self.query_one("#conf-description", Static).update(
+                assemble(
+                    (f"{item.rank}.", "bold"),
+                    " ",
+                    item.path,
+                    "\n",
+                    *((f"kept in the top {len(evidence)}:", "dim"), " ", item.kept, "\n") if item.kept else (),
+                    ("description:", "dim"),
+                    " ",
+                    item.description,
+                )
+            )
 
     # -- the tree browser ------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)

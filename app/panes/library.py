@@ -27,21 +27,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
 
-from scholar_tui.core.library.online import (
-    ONLINE_SOURCES, AddFinished, AddProgress, OnlineFailed, OnlineFound, open_online,
-)
-from scholar_tui.core.readiness import library_missing
-
+from scholar_tui.app.widgets.export_dialog import ExportDialog
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.focus import focus_start
-from scholar_tui.app.widgets.export_dialog import ExportDialog
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
-from scholar_tui.core.library.zotero import ZoteroFinished
-from scholar_tui.core.library.zotero_db import default_folder as default_zotero_folder
+from scholar_tui.core.library.online import (
+    ONLINE_SOURCES,
+    AddFinished,
+    AddProgress,
+    OnlineFailed,
+    OnlineFound,
+    open_online,
+)
 from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
+from scholar_tui.core.library.zotero import ZoteroFinished
+from scholar_tui.core.library.zotero_db import default_folder as default_zotero_folder
+from scholar_tui.core.readiness import library_missing
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 
@@ -56,8 +60,14 @@ def mark(chosen: bool) -> Text:
     return Text("[x]" if chosen else "[ ]")
 
 
-KIND_LABELS = {"unarxive": "unarXive", "openalex": "OpenAlex", "arxiv": "arXiv Atom", "bibtex": "BibTeX",
-               "pdf": "PDF (file or folder)", "zotero": "Zotero folder"}
+KIND_LABELS = {
+    "unarxive": "unarXive",
+    "openalex": "OpenAlex",
+    "arxiv": "arXiv Atom",
+    "bibtex": "BibTeX",
+    "pdf": "PDF (file or folder)",
+    "zotero": "Zotero folder",
+}
 
 
 def _guess_kind(path: str) -> str | None:
@@ -83,8 +93,10 @@ def _guess_kind(path: str) -> str | None:
 
 def _sources_line(library: Library, paper_id: int) -> str:
     """Where a paper came from and how its reference manager filed it: one dim line of the header."""
-    sources = ", ".join(f"{row['source']}" + (f" ({row['library']})" if row["library"] else "")
-                        for row in library.paper_sources(paper_id))
+    sources = ", ".join(
+        f"{row['source']}" + (f" ({row['library']})" if row["library"] else "")
+        for row in library.paper_sources(paper_id)
+    )
     labels = library.paper_labels(paper_id)
     filed = "; ".join(labels["collections"]) + (" · tags: " + ", ".join(labels["tags"]) if labels["tags"] else "")
     return (f"\nfrom {sources}" if sources else "") + (f" · in {filed}" if filed.strip() else "")
@@ -92,10 +104,20 @@ def _sources_line(library: Library, paper_id: int) -> str:
 
 class LibraryPane(Vertical):
     BINDINGS = [
-        Binding("o", "open_paper", "Open PDF/link", id="library.open",
-                tooltip="Open the chosen paper's PDF in the system viewer, or its page in the browser"),
-        Binding("c", "copy_bibtex", "Copy BibTeX", id="library.copy-bibtex",
-                tooltip="Copy the chosen paper's citation as BibTeX"),
+        Binding(
+            "o",
+            "open_paper",
+            "Open PDF/link",
+            id="library.open",
+            tooltip="Open the chosen paper's PDF in the system viewer, or its page in the browser",
+        ),
+        Binding(
+            "c",
+            "copy_bibtex",
+            "Copy BibTeX",
+            id="library.copy-bibtex",
+            tooltip="Copy the chosen paper's citation as BibTeX",
+        ),
     ]
 
     class Progress(Message):
@@ -136,15 +158,26 @@ class LibraryPane(Vertical):
         yield Static("", id="library-counts")
         yield Static("", id="library-hint")
         with Horizontal(id="library-import-row", classes="library-row"):
-            yield Select([(label, kind) for kind, label in KIND_LABELS.items()], value="unarxive",
-                         allow_blank=False, id="import-kind")
-            yield PathInput(placeholder="Path of a file to import (.jsonl, .json, .xml, .bib, .pdf or a folder of PDFs); "
-                                        "Tab completes", id="import-path")
+            yield Select(
+                [(label, kind) for kind, label in KIND_LABELS.items()],
+                value="unarxive",
+                allow_blank=False,
+                id="import-kind",
+            )
+            yield PathInput(
+                placeholder="Path of a file to import (.jsonl, .json, .xml, .bib, .pdf or a folder of PDFs); "
+                "Tab completes",
+                id="import-path",
+            )
             yield Button("Import", id="import-button", variant="primary")
             yield Button("Cancel", id="import-cancel", variant="error", disabled=True)
         with Horizontal(id="library-online-row", classes="library-row"):
-            yield Select([(label, source) for source, label in ONLINE_SOURCES.items()], value="arxiv",
-                         allow_blank=False, id="online-source")
+            yield Select(
+                [(label, source) for source, label in ONLINE_SOURCES.items()],
+                value="arxiv",
+                allow_blank=False,
+                id="online-source",
+            )
             yield Input(placeholder="Search online: words, or arXiv's au:del_maestro / ti:helium", id="online-query")
             yield Button("Search online", id="online-search")
         with Vertical(id="online-box"):
@@ -158,8 +191,11 @@ class LibraryPane(Vertical):
             yield Input(placeholder="Search titles and abstracts (hybrid: meaning + words)", id="library-query")
             yield Input(placeholder="before YYYY-MM-DD", id="library-before")
             yield Button("Search", id="search-button")
-            yield Button("Export", id="library-export",
-                         tooltip="The papers listed, or the whole library, as BibTeX, RIS or CSL-JSON")
+            yield Button(
+                "Export",
+                id="library-export",
+                tooltip="The papers listed, or the whole library, as BibTeX, RIS or CSL-JSON",
+            )
         with Horizontal(id="library-body"):
             with Vertical(id="library-results-box"):
                 yield Label("Papers", classes="section-title", id="results-title")
@@ -195,8 +231,9 @@ class LibraryPane(Vertical):
     # -- counts and lists ------------------------------------------------------------------------
     def refresh_counts(self) -> None:
         counts = self.library.counts()
-        text = " · ".join(f"[b]{value}[/b] {name.replace('_', ' ')}" for name, value in counts.items()
-                          if name != "section_references")
+        text = " · ".join(
+            f"[b]{value}[/b] {name.replace('_', ' ')}" for name, value in counts.items() if name != "section_references"
+        )
         self.query_one("#library-counts", Static).update(text)
         missing = library_missing(self.library)
         self.query_one("#library-hint", Static).update(plain(missing.summary(), "yellow") if missing else "")
@@ -261,8 +298,11 @@ class LibraryPane(Vertical):
                 elif isinstance(event, (ImportFinished, ZoteroFinished)):
                     finished = event
             self.post_message(self.Progress(1, 1, "imported"))
-            summary = "\n".join(finished.lines() if isinstance(finished, ZoteroFinished) else
-                                [finished.summary, *finished.works_merged[:3], *finished.skipped[:3]])
+            summary = "\n".join(
+                finished.lines()
+                if isinstance(finished, ZoteroFinished)
+                else [finished.summary, *finished.works_merged[:3], *finished.skipped[:3]]
+            )
             index_note = self._sync_index(library)
             self.post_message(self.Imported(assemble(summary, index_note), True))
         except LibraryImportError as error:  # it quotes the file: plain text
@@ -275,10 +315,13 @@ class LibraryPane(Vertical):
     def _import_pdfs(self, path: Path, library: Library) -> None:
         """Runs in the import worker: each PDF read and stored whole; Cancel stops between papers."""
         finished = None
-        for event in import_pdfs(path, library, grobid_url=self.services.settings.pdf.grobid_url,
-                                 should_stop=self.import_cancel.is_set):
+        for event in import_pdfs(
+            path, library, grobid_url=self.services.settings.pdf.grobid_url, should_stop=self.import_cancel.is_set
+        ):
             if isinstance(event, ImportProgress):
-                self.post_message(self.Progress(event.done, event.total, f"reading {event.message}" if event.message else ""))
+                self.post_message(
+                    self.Progress(event.done, event.total, f"reading {event.message}" if event.message else "")
+                )
             elif isinstance(event, PdfImportFinished):
                 finished = event
         index_note = self._sync_index(library) if finished.papers else Text()
@@ -290,7 +333,9 @@ class LibraryPane(Vertical):
     @on(Button.Pressed, "#import-cancel")
     def cancel_import(self) -> None:
         self.import_cancel.set()
-        self.query_one("#import-message", Static).update("cancelling: the paper being read is finished or dropped, never half stored…")
+        self.query_one("#import-message", Static).update(
+            "cancelling: the paper being read is finished or dropped, never half stored…"
+        )
 
     def _sync_index(self, library: Library) -> Text:
         """Embed the new papers for search; on failure say so and keep the import."""
@@ -310,7 +355,9 @@ class LibraryPane(Vertical):
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
         if message.label.startswith("reading ") and not self.import_cancel.is_set():
-            self.query_one("#import-message", Static).update(plain(f"{message.label} ({message.done + 1}/{message.total})"))
+            self.query_one("#import-message", Static).update(
+                plain(f"{message.label} ({message.done + 1}/{message.total})")
+            )
 
     @on(Imported)
     def _imported(self, message: Imported) -> None:
@@ -371,9 +418,17 @@ class LibraryPane(Vertical):
         table = self.query_one("#online-results", DataTable)
         table.clear()
         for index, record in enumerate(self.online_records):
-            authors = ", ".join(author.name for author in record.authors[:3]) + (" …" if len(record.authors) > 3 else "")
-            table.add_row(mark(index in self.online_chosen), str(index + 1), cell(record.date),
-                          cell(record.title[:90]), cell(authors[:40]), key=str(index))
+            authors = ", ".join(author.name for author in record.authors[:3]) + (
+                " …" if len(record.authors) > 3 else ""
+            )
+            table.add_row(
+                mark(index in self.online_chosen),
+                str(index + 1),
+                cell(record.date),
+                cell(record.title[:90]),
+                cell(authors[:40]),
+                key=str(index),
+            )
         self.query_one("#online-box").display = bool(self.online_records)
 
     @on(DataTable.RowSelected, "#online-results")
@@ -381,8 +436,10 @@ class LibraryPane(Vertical):
         index = int(event.row_key.value)
         self.online_chosen ^= {index}
         self.query_one("#online-results", DataTable).update_cell(
-            event.row_key, self.query_one("#online-results", DataTable).ordered_columns[0].key,
-            mark(index in self.online_chosen))
+            event.row_key,
+            self.query_one("#online-results", DataTable).ordered_columns[0].key,
+            mark(index in self.online_chosen),
+        )
 
     @on(Button.Pressed, "#online-add")
     def add_chosen(self) -> None:
@@ -484,25 +541,35 @@ class LibraryPane(Vertical):
             return
         self.paper_id = paper_id
         authors = ", ".join(author["name"] for author in self.library.paper_authors(paper_id))
-        ids = " · ".join(f"{label} {paper[key]}" for label, key in
-                         (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if paper[key])
+        ids = " · ".join(
+            f"{label} {paper[key]}"
+            for label, key in (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id"))
+            if paper[key]
+        )
         cited = f" · cited by {paper['cited_by_count']}" if paper["cited_by_count"] is not None else ""
         citing = self.library.cited_by(paper_id)
         in_library = f" · cited by {len(citing)} library papers" if citing else ""
-        line = (f"paper:{paper_id} · {paper['date'] or 'date unknown'} · {paper['venue'] or ''}"
-                f"{' · ' + ids if ids else ''}{cited}{in_library}")
+        line = (
+            f"paper:{paper_id} · {paper['date'] or 'date unknown'} · {paper['venue'] or ''}"
+            f"{' · ' + ids if ids else ''}{cited}{in_library}"
+        )
         line += _sources_line(self.library, paper_id)
         # Library text as plain Text, never markup: a title may hold '[' and backslashes, which
         # Textual's markup would read as tags (and swallow what follows).
-        header = assemble((paper["title"], "bold"), "\n", authors, "\n", (line, "dim"), "\n\n",
-                          abstract_text(paper["abstract"]))
+        header = assemble(
+            (paper["title"], "bold"), "\n", authors, "\n", (line, "dim"), "\n\n", abstract_text(paper["abstract"])
+        )
         self.query_one("#paper-header", Static).update(header)
         sections = self.query_one("#paper-sections", DataTable)
         sections.clear()
         sections.add_row("", "(all references)", str(len(self.library.references(paper_id))), key="all")
         for section in self.library.sections(paper_id):
-            sections.add_row(cell(section["number"]), cell(section["title"] or "(untitled)"),
-                             str(section["reference_count"]), key=str(section["id"]))
+            sections.add_row(
+                cell(section["number"]),
+                cell(section["title"] or "(untitled)"),
+                str(section["reference_count"]),
+                key=str(section["id"]),
+            )
         self.show_references(None)
 
     @on(DataTable.RowHighlighted, "#paper-sections")
@@ -524,8 +591,12 @@ class LibraryPane(Vertical):
             links += [f"doi:{reference['doi']}"] if reference["doi"] else []
             links += [reference["openalex_id"]] if reference["openalex_id"] else []
             text = reference["raw"] or reference["cited_title"] or reference["openalex_id"] or ""
-            table.add_row(str(reference["ordinal"] or ""), cell(" ".join(links)), cell(text[:120]),
-                          key=f"{reference['id']}:{reference['cited_paper_id'] or ''}")
+            table.add_row(
+                str(reference["ordinal"] or ""),
+                cell(" ".join(links)),
+                cell(text[:120]),
+                key=f"{reference['id']}:{reference['cited_paper_id'] or ''}",
+            )
         where = "this section" if section_id is not None else "the paper"
         self.query_one("#references-title", Label).update(f"References of {where} ({len(references)})")
 
@@ -543,8 +614,9 @@ class LibraryPane(Vertical):
             return
         entry = bibtex_entry(self.library, self.paper_id)
         self.app.copy_to_clipboard(entry)
-        self.query_one("#import-message", Static).update(plain(f"copied the BibTeX of paper:{self.paper_id} "
-                                                               f"({entry.count(chr(10))} lines)"))
+        self.query_one("#import-message", Static).update(
+            plain(f"copied the BibTeX of paper:{self.paper_id} ({entry.count(chr(10))} lines)")
+        )
 
     @on(DataTable.RowSelected, "#paper-references")
     def _open_reference(self, event: DataTable.RowSelected) -> None:

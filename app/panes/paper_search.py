@@ -29,9 +29,9 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tre
 from textual.widgets.tree import TreeNode
 
 from scholar_tui.app.messages import LibraryChanged
-from scholar_tui.app.widgets.markup import assemble, plain, visible
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.history_input import HistoryInput
+from scholar_tui.app.widgets.markup import assemble, plain, visible
 from scholar_tui.app.widgets.past_runs import PastRunsScreen
 from scholar_tui.core import history as kept
 from scholar_tui.core.events import counted
@@ -42,15 +42,19 @@ from scholar_tui.models.base import CancelToken
 
 MAX_LABEL = 70
 EXPORT_FORMATS = [("BibTeX", "bib"), ("RIS", "ris"), ("CSL-JSON", "json"), ("Markdown", "md")]
-RESULT_COLUMNS = (("#", "rank by score"),
-                  ("score", "the Selector's calibrated probability that the paper answers the query"),
-                  ("P(True)", "the Selector model's own probability of answering True (one input of the score)"),
-                  ("query", "how well the title and abstract match the query: meaning (dense) / words"),
-                  ("context", "how well the sentence that cites the paper matches the query (- : not cited)"),
-                  ("", "✓ selected (the expected-F1 cut)"),
-                  ("title", "the full title and the score's parts are in the details below"))
-LEGEND = ("score: chance it answers the query · P(True): the model's yes · query: meaning/words match · "
-          "context: citing-sentence match · ✓ selected")
+RESULT_COLUMNS = (
+    ("#", "rank by score"),
+    ("score", "the Selector's calibrated probability that the paper answers the query"),
+    ("P(True)", "the Selector model's own probability of answering True (one input of the score)"),
+    ("query", "how well the title and abstract match the query: meaning (dense) / words"),
+    ("context", "how well the sentence that cites the paper matches the query (- : not cited)"),
+    ("", "✓ selected (the expected-F1 cut)"),
+    ("title", "the full title and the score's parts are in the details below"),
+)
+LEGEND = (
+    "score: chance it answers the query · P(True): the model's yes · query: meaning/words match · "
+    "context: citing-sentence match · ✓ selected"
+)
 NO_RESULTS = "Results (by score)"
 NO_DETAIL = "Select a paper in the tree or the results to read it here."
 
@@ -69,8 +73,12 @@ def _feedback_text(feedback) -> Text:
         return Text()
     text = plain(f"\n\nAutoFeedback loop {feedback.loop_id}: {feedback.status}", "bold")
     for round_ in feedback.rounds:  # the model's request and the API's answer: plain text
-        text.append_text(plain(f"\n {round_.round}. {round_.stage} · {round_.request}\n    {round_.summary()}",
-                               "" if round_.ok else "yellow"))
+        text.append_text(
+            plain(
+                f"\n {round_.round}. {round_.stage} · {round_.request}\n    {round_.summary()}",
+                "" if round_.ok else "yellow",
+            )
+        )
     return text
 
 
@@ -81,10 +89,20 @@ def _can_open_browser() -> bool:
 
 class PaperSearchPane(Vertical):
     BINDINGS = [
-        Binding("o", "open_paper", "Open PDF/link", id="search.open",
-                tooltip="Open the paper shown in the system's PDF viewer, or its page in the browser"),
-        Binding("c", "copy_bibtex", "Copy BibTeX", id="search.copy-bibtex",
-                tooltip="Copy the citation of the paper shown as BibTeX"),
+        Binding(
+            "o",
+            "open_paper",
+            "Open PDF/link",
+            id="search.open",
+            tooltip="Open the paper shown in the system's PDF viewer, or its page in the browser",
+        ),
+        Binding(
+            "c",
+            "copy_bibtex",
+            "Copy BibTeX",
+            id="search.copy-bibtex",
+            tooltip="Copy the citation of the paper shown as BibTeX",
+        ),
     ]
     launcher = staticmethod(system_launcher)  # what `o` hands a PDF or URL to; tests record instead
 
@@ -104,15 +122,21 @@ class PaperSearchPane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="pasa-query-row"):
-            yield HistoryInput(placeholder="Ask for papers, e.g. Which papers study zeros of random polynomials?",
-                               id="pasa-query")
+            yield HistoryInput(
+                placeholder="Ask for papers, e.g. Which papers study zeros of random polynomials?", id="pasa-query"
+            )
             yield Input(placeholder="before YYYY-MM-DD", id="pasa-date")
             yield Button("Search", id="pasa-search", variant="primary")
             yield Button("Cancel", id="pasa-cancel", variant="error", disabled=True)
-            yield Button("History", id="pasa-past", tooltip="Past searches (kept across sessions): reopen one as it was")
-        yield Static("PaSa: the plain search's papers first, then the Crawler's searches and expansions; "
-                     "the Selector scores each paper from P(True), the query match and the citation context.",
-                     id="pasa-status", markup=False)
+            yield Button(
+                "History", id="pasa-past", tooltip="Past searches (kept across sessions): reopen one as it was"
+            )
+        yield Static(
+            "PaSa: the plain search's papers first, then the Crawler's searches and expansions; "
+            "the Selector scores each paper from P(True), the query match and the citation context.",
+            id="pasa-status",
+            markup=False,
+        )
         with Horizontal(id="pasa-body"):
             with Vertical(id="pasa-tree-box"):
                 yield Label("Crawl", classes="section-title")
@@ -126,14 +150,18 @@ class PaperSearchPane(Vertical):
                 with Horizontal(id="pasa-export-row"):
                     yield Input(placeholder="export file (default: exports/ in the data folder)", id="pasa-export-path")
                     yield Select(EXPORT_FORMATS, value="bib", allow_blank=False, id="pasa-export-format")
-                    yield Button("Export", id="pasa-export", disabled=True,
-                                 tooltip="The selected papers (or all, when none is selected) in the chosen format")
+                    yield Button(
+                        "Export",
+                        id="pasa-export",
+                        disabled=True,
+                        tooltip="The selected papers (or all, when none is selected) in the chosen format",
+                    )
                     yield Button("arXiv", id="pasa-open", disabled=True)
 
     def on_mount(self) -> None:
         self.library = Library.open(self.services.where)
         table = self.query_one("#pasa-results", DataTable)
-        for name, meaning in RESULT_COLUMNS:
+        for name, _meaning in RESULT_COLUMNS:
             table.add_column(name, key=name or "selected")
         table.tooltip = "\n".join(f"{name or '✓'}: {meaning}" for name, meaning in RESULT_COLUMNS)
         self.query_one("#pasa-tree", Tree).show_root = True
@@ -236,8 +264,11 @@ class PaperSearchPane(Vertical):
 
     def _on_search(self, event) -> None:
         parent = self.nodes.get(event.parent, self.query_one("#pasa-tree", Tree).root)
-        label = (assemble(("plain search ", "bold green"), "(the query as written)") if event.plain
-                 else assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query))
+        label = (
+            assemble(("plain search ", "bold green"), "(the query as written)")
+            if event.plain
+            else assemble(_retry_mark(event), ("[Search] ", "bold cyan"), event.query)
+        )
         node = parent.add(label, data={"kind": "search", "query": event.query}, expand=not event.plain)
         self.nodes[event.node] = node
 
@@ -245,8 +276,11 @@ class PaperSearchPane(Vertical):
         parent = self.nodes.get(event.parent)
         if parent is None:
             return
-        node = parent.add(assemble(_retry_mark(event), ("[Expand] ", "bold magenta"), event.section),
-                          data={"kind": "section", "paper_id": event.paper_id, "section": event.section}, expand=True)
+        node = parent.add(
+            assemble(_retry_mark(event), ("[Expand] ", "bold magenta"), event.section),
+            data={"kind": "section", "paper_id": event.paper_id, "section": event.section},
+            expand=True,
+        )
         parent.allow_expand = True
         parent.expand()
         self.nodes[event.node] = node
@@ -269,10 +303,13 @@ class PaperSearchPane(Vertical):
         for paper in event.papers:
             self.papers[paper.paper_id] = paper
             label = assemble(("… ", "dim"), _short(paper.title), (f"  {paper.date or ''}", "dim"))
-            self.nodes[paper.node] = parent.add(label, data={"kind": "paper", "paper_id": paper.paper_id},
-                                                allow_expand=False)
+            self.nodes[paper.node] = parent.add(
+                label, data={"kind": "paper", "paper_id": paper.paper_id}, allow_expand=False
+            )
         if event.duplicates or event.over_budget:
-            note = f"{event.duplicates} already queued" + (f", {event.over_budget} over budget" if event.over_budget else "")
+            note = f"{event.duplicates} already queued" + (
+                f", {event.over_budget} over budget" if event.over_budget else ""
+            )
             parent.set_label(assemble(parent.label, (f"  ({note})", "dim")))
 
     def _on_verdict(self, event) -> None:
@@ -280,8 +317,9 @@ class PaperSearchPane(Vertical):
         node = self.nodes.get(event.node)
         paper = self.papers.get(event.paper_id)
         if node is not None and paper is not None:
-            node.set_label(assemble((f"{event.probability:.2f} ", "cyan"), _short(paper.title),
-                                         (f"  {paper.date or ''}", "dim")))
+            node.set_label(
+                assemble((f"{event.probability:.2f} ", "cyan"), _short(paper.title), (f"  {paper.date or ''}", "dim"))
+            )
         self._status(f"Selector: {event.summary()} ({len(self.verdicts)} judged)")
 
     def _on_notice(self, event) -> None:
@@ -296,11 +334,18 @@ class PaperSearchPane(Vertical):
                 node = self.nodes.get(found.node) if found is not None else None
                 if node is not None:
                     style = "bold green" if paper.selected else "red"
-                    node.set_label(assemble((f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
-                                                 _short(paper.title), (f"  {paper.date or ''}", "dim")))
+                    node.set_label(
+                        assemble(
+                            (f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
+                            _short(paper.title),
+                            (f"  {paper.date or ''}", "dim"),
+                        )
+                    )
         if event.stage == "plain":
-            self._status(f"{len(event.results)} papers from the plain search, ranked ({event.seconds:.1f} s); "
-                         "the Crawler is searching and expanding…")
+            self._status(
+                f"{len(event.results)} papers from the plain search, ranked ({event.seconds:.1f} s); "
+                "the Crawler is searching and expanding…"
+            )
 
     def _on_finished(self, event: CrawlFinished) -> None:
         self.finished = event
@@ -321,14 +366,21 @@ class PaperSearchPane(Vertical):
         for rank, paper in enumerate(results, start=1):
             mark = Text("✓", style="bold green") if paper.selected else Text("·", style="dim")
             parts = paper.parts
-            table.add_row(str(rank), f"{paper.score:.2f}", "-" if parts.p_true is None else f"{parts.p_true:.2f}",
-                          f"{parts.query_dense:.2f}/{parts.query_lexical:.2f}",
-                          f"{parts.citation_context:.2f}" if parts.citing_sentence else "-", mark,
-                          Text(visible(paper.title), no_wrap=True, overflow="ellipsis"), key=str(paper.paper_id))
+            table.add_row(
+                str(rank),
+                f"{paper.score:.2f}",
+                "-" if parts.p_true is None else f"{parts.p_true:.2f}",
+                f"{parts.query_dense:.2f}/{parts.query_lexical:.2f}",
+                f"{parts.citation_context:.2f}" if parts.citing_sentence else "-",
+                mark,
+                Text(visible(paper.title), no_wrap=True, overflow="ellipsis"),
+                key=str(paper.paper_id),
+            )
         selected = sum(paper.selected for paper in results)
         where = "plain search, before the crawl" if stage == "plain" else "crawl"
         self.query_one("#pasa-results-title", Label).update(
-            f"Results by score ({where}): {selected} selected of {len(results)}")
+            f"Results by score ({where}): {selected} selected of {len(results)}"
+        )
 
     def _clear_results(self) -> None:
         """A new search (or one that fails at once, on a bad date) leaves nothing of the previous one."""
@@ -347,13 +399,23 @@ class PaperSearchPane(Vertical):
         if data.get("kind") == "paper":
             self.show_paper(data["paper_id"])
         elif data.get("kind") == "search":
-            self._detail(assemble(("[Search] ", "bold"), data["query"],
-                                       f"\n{len(event.node.children)} new papers queued by this search.",
-                                       _feedback_text(data.get("feedback"))))
+            self._detail(
+                assemble(
+                    ("[Search] ", "bold"),
+                    data["query"],
+                    f"\n{len(event.node.children)} new papers queued by this search.",
+                    _feedback_text(data.get("feedback")),
+                )
+            )
         elif data.get("kind") == "section":
-            self._detail(assemble(("[Expand] ", "bold"), data["section"], f" of paper:{data['paper_id']}\n"
-                                       f"{len(event.node.children)} cited papers queued.",
-                                       _feedback_text(data.get("feedback"))))
+            self._detail(
+                assemble(
+                    ("[Expand] ", "bold"),
+                    data["section"],
+                    f" of paper:{data['paper_id']}\n{len(event.node.children)} cited papers queued.",
+                    _feedback_text(data.get("feedback")),
+                )
+            )
 
     @on(DataTable.RowHighlighted, "#pasa-results")
     @on(DataTable.RowSelected, "#pasa-results")
@@ -379,20 +441,30 @@ class PaperSearchPane(Vertical):
         parts: list = [(row["title"], "bold"), "\n"]
         if authors:
             parts += [authors, "\n"]
-        ids = " · ".join(f"{label} {row[key]}" for label, key in
-                         (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id")) if row[key])
-        parts.append((f"paper:{paper_id} · {row['date'] or 'date unknown'} · {row['source']}"
-                      f"{' · ' + ids if ids else ''}{f' · depth {found.depth}' if found else ''}\n", "dim"))
+        ids = " · ".join(
+            f"{label} {row[key]}"
+            for label, key in (("arXiv", "arxiv_id"), ("doi", "doi"), ("OpenAlex", "openalex_id"))
+            if row[key]
+        )
+        parts.append(
+            (
+                f"paper:{paper_id} · {row['date'] or 'date unknown'} · {row['source']}"
+                f"{' · ' + ids if ids else ''}{f' · depth {found.depth}' if found else ''}\n",
+                "dim",
+            )
+        )
         if ranked is not None:
             score = ranked.parts
             colour = "green" if ranked.selected else "red"
             p_true = "not asked" if score.p_true is None else f"{score.p_true:.2f}"
-            parts += [(f"Selector: {'selected' if ranked.selected else 'not selected'}, score {ranked.score:.2f}\n", colour),
-                      f"  P(True) {p_true} · query match {score.query_dense:.2f} (dense) / {score.query_lexical:.2f} (words)"
-                      f" · citation context {score.citation_context:.2f}"
-                      f" · pool coherence {score.pool_coherence:.2f}\n",
-                      f"  plain-search rank {score.plain_rank or '-'} · found by {counted(score.found_by, 'action')} · "
-                      f"cited by {counted(score.cited_by_pool, 'pool paper')} · depth {score.depth}\n"]
+            parts += [
+                (f"Selector: {'selected' if ranked.selected else 'not selected'}, score {ranked.score:.2f}\n", colour),
+                f"  P(True) {p_true} · query match {score.query_dense:.2f} (dense) / {score.query_lexical:.2f} (words)"
+                f" · citation context {score.citation_context:.2f}"
+                f" · pool coherence {score.pool_coherence:.2f}\n",
+                f"  plain-search rank {score.plain_rank or '-'} · found by {counted(score.found_by, 'action')} · "
+                f"cited by {counted(score.cited_by_pool, 'pool paper')} · depth {score.depth}\n",
+            ]
             if score.citing_sentence:
                 parts += [("  cited as: ", "bold"), f"“{score.citing_sentence}”\n"]
             parts += [(f"{ranked.rationale}\n", "italic")]
@@ -413,16 +485,25 @@ class PaperSearchPane(Vertical):
     @on(Button.Pressed, "#pasa-export")
     def export(self) -> None:
         """The selected papers through core/exports.py, to the chosen file or exports/ in the data folder."""
-        from scholar_tui.core.exports import ExportError, export_markdown, export_papers, export_path, gather
-        from scholar_tui.core.exports import search_markdown
+        from scholar_tui.core.exports import (
+            ExportError,
+            export_markdown,
+            export_papers,
+            export_path,
+            gather,
+            search_markdown,
+        )
 
         ranked = self.results()
         fmt = str(self.query_one("#pasa-export-format", Select).value)
         path = export_path(self.services.where, self.query_one("#pasa-export-path", Input).value, "paper-search", fmt)
         try:
             references = gather(self.library, [paper.paper_id for paper in ranked])
-            written = (export_markdown(path, search_markdown(self.query_text, self.date, ranked, references), references)
-                       if fmt == "md" else export_papers(path, fmt, references))
+            written = (
+                export_markdown(path, search_markdown(self.query_text, self.date, ranked, references), references)
+                if fmt == "md"
+                else export_papers(path, fmt, references)
+            )
         except ExportError as error:
             self._status(str(error), "red")
             return
@@ -468,9 +549,14 @@ class PaperSearchPane(Vertical):
             if origin not in groups:
                 groups[origin] = tree.root.add(plain(origin, "bold"), data={"kind": "origin"}, expand=True)
             style = "bold green" if paper.selected else "red"
-            groups[origin].add_leaf(Text.assemble((f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
-                                                  plain(_short(paper.title)), (f"  {paper.date or ''}", "dim")),
-                                    data={"kind": "paper", "paper_id": paper.paper_id})
+            groups[origin].add_leaf(
+                Text.assemble(
+                    (f"{'✓' if paper.selected else '✗'} {paper.score:.2f} ", style),
+                    plain(_short(paper.title)),
+                    (f"  {paper.date or ''}", "dim"),
+                ),
+                data={"kind": "paper", "paper_id": paper.paper_id},
+            )
         tree.root.expand()
 
     def action_open_paper(self) -> None:

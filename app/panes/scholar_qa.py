@@ -21,7 +21,14 @@ from scholar_tui.core import history as kept
 from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
-    Abstained, AnswerPhrased, EntityLinked, Failed, Finished, ProgramRan, ProgramWritten, SolutionChosen,
+    Abstained,
+    AnswerPhrased,
+    EntityLinked,
+    Failed,
+    Finished,
+    ProgramRan,
+    ProgramWritten,
+    SolutionChosen,
 )
 from scholar_tui.indexes.records import show_controls
 
@@ -39,8 +46,10 @@ class ScholarQAPane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="qa-ask-row"):
-            yield HistoryInput(placeholder="Ask about scholars and papers, e.g. Who are the coauthors of Marcus Michelen?",
-                               id="qa-question")
+            yield HistoryInput(
+                placeholder="Ask about scholars and papers, e.g. Who are the coauthors of Marcus Michelen?",
+                id="qa-question",
+            )
             yield Button("Ask", id="qa-ask", variant="primary")
         yield Static("", id="qa-hint")
         with Horizontal(id="qa-body"):
@@ -62,8 +71,11 @@ class ScholarQAPane(Vertical):
                 yield Input(placeholder="export file (default: exports/ in the data folder)", id="qa-export-path")
                 with Horizontal(classes="buttons"):
                     yield Button("Copy answer", id="qa-copy")
-                    yield Button("Export .md", id="qa-export",
-                                 tooltip="The question, answer, evidence and program, with a bibliography, as Markdown")
+                    yield Button(
+                        "Export .md",
+                        id="qa-export",
+                        tooltip="The question, answer, evidence and program, with a bibliography, as Markdown",
+                    )
                 yield Static("", id="qa-status")
 
     def on_mount(self) -> None:
@@ -75,8 +87,10 @@ class ScholarQAPane(Vertical):
         self.query_one("#qa-question", HistoryInput).set_past([entry["text"] for entry in self.past])
         listing = self.query_one("#qa-history", ListView)
         listing.clear()
-        listing.extend(ListItem(Label(Text.assemble(plain(entry["text"]), (f"  {entry['created_at'][:10]}", "dim"))))
-                       for entry in self.past)
+        listing.extend(
+            ListItem(Label(Text.assemble(plain(entry["text"]), (f"  {entry['created_at'][:10]}", "dim"))))
+            for entry in self.past
+        )
 
     def on_show(self) -> None:
         self.show_missing()
@@ -111,11 +125,15 @@ class ScholarQAPane(Vertical):
                 self.app.call_from_thread(self.show_status, "loading the embedder and the sandbox…")
                 from scholar_tui.core.soay import open_soay
 
-                self._engine = open_soay(self.services.where, self.services.settings,
-                                         embedder=self.services.embedder(), llm_provider=self.services.llm)
+                self._engine = open_soay(
+                    self.services.where,
+                    self.services.settings,
+                    embedder=self.services.embedder(),
+                    llm_provider=self.services.llm,
+                )
             for event in kept.remembered(self.services.where, "scholar-qa", question, self._engine.run(question)):
                 self.app.call_from_thread(self.show, event)
-        except Exception as error:  # noqa: BLE001 - shown in the pane, never a crash
+        except Exception as error:
             self.app.call_from_thread(self.show, Failed("engine", str(error)))
             self.app.call_from_thread(self.enable_ask)
 
@@ -137,15 +155,18 @@ class ScholarQAPane(Vertical):
             self._solution = event.to_json()
             ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
             self.query_one("#qa-solution", Static).update(
-                assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim")))
+                assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim"))
+            )
         elif isinstance(event, ProgramWritten):
             self.query_one("#qa-program", Static).update(
-                Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark"))
+                Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark")
+            )
         elif isinstance(event, ProgramRan):
             result = event.result
             shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else ""
             self.query_one("#qa-result", Static).update(
-                assemble(shown, "\n", (line, "dim")) if shown else plain(line, "red"))
+                assemble(shown, "\n", (line, "dim")) if shown else plain(line, "red")
+            )
         elif isinstance(event, FeedbackRound | FeedbackFinished):
             good = event.ok if isinstance(event, FeedbackRound) else event.status == "solved"
             colour = "green" if good else "yellow"
@@ -187,7 +208,8 @@ class ScholarQAPane(Vertical):
         for event in kept.scholar_replay(entry["result"]):
             self.show(event, replay=True)
         self.query_one("#qa-status", Static).update(
-            Text.assemble(("asked ", "dim"), plain(entry["created_at"][:16].replace("T", " "), "dim")))
+            Text.assemble(("asked ", "dim"), plain(entry["created_at"][:16].replace("T", " "), "dim"))
+        )
 
     @on(Button.Pressed, "#qa-copy")
     def copy_answer(self) -> None:
@@ -202,8 +224,14 @@ class ScholarQAPane(Vertical):
     @on(Button.Pressed, "#qa-export")
     def export(self) -> None:
         """The answer on screen as Markdown (answer, evidence, program, bibliography): core/exports.py."""
-        from scholar_tui.core.exports import ExportError, cited_paper_ids, export_markdown, export_path, gather
-        from scholar_tui.core.exports import question_markdown
+        from scholar_tui.core.exports import (
+            ExportError,
+            cited_paper_ids,
+            export_markdown,
+            export_path,
+            gather,
+            question_markdown,
+        )
         from scholar_tui.indexes.library import Library
 
         answer = (self.shown or {}).get("answer")
@@ -221,7 +249,9 @@ class ScholarQAPane(Vertical):
             return
         finally:
             library.close()
-        self.query_one("#qa-status", Static).update(plain(f"exported the answer and {written.count} references to {path}"))
+        self.query_one("#qa-status", Static).update(
+            plain(f"exported the answer and {written.count} references to {path}")
+        )
 
     def on_unmount(self) -> None:
         if self._engine is not None:

@@ -6,8 +6,8 @@ import time
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.message import Message
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Static
 
 from scholar_tui.app.messages import SettingsChanged
@@ -214,7 +214,9 @@ class DoctorPanel(ServicesPanel):
     def run_doctor(self) -> None:
         for check in run_checks(self.services.where):
             self.app.call_from_thread(
-                self.query_one(DataTable).add_row, plain(*STATUS_STYLE[check.status]), plain(check.name),
+                self.query_one(DataTable).add_row,
+                plain(*STATUS_STYLE[check.status]),
+                plain(check.name),
                 plain(check.detail),  # a detail quotes paths, config values and errors
             )
         self.app.call_from_thread(setattr, self.query_one("#run-doctor", Button), "disabled", False)
@@ -235,7 +237,8 @@ class SettingsPane(VerticalScroll):
     def show_network(self, missing) -> None:
         """The online sources' state at the top of the tab: which one cannot be reached, and what then."""
         self.query_one("#settings-hint", Static).update(
-            plain(missing.summary(), "yellow") if missing else plain("arXiv and OpenAlex are reachable.", "green"))
+            plain(missing.summary(), "yellow") if missing else plain("arXiv and OpenAlex are reachable.", "green")
+        )
 
     def refresh_settings(self) -> None:
         self.query_one(ModelsPanel).refresh_rows()

@@ -26,8 +26,12 @@ class ExportDialog(ModalScreen[tuple[str, str, str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
             yield Label("Export papers", classes="section-title")
-            yield Select([(f"the {self.listed} papers listed", "listed"), ("the whole library", "library")],
-                         value="listed", allow_blank=False, id="export-scope")
+            yield Select(
+                [(f"the {self.listed} papers listed", "listed"), ("the whole library", "library")],
+                value="listed",
+                allow_blank=False,
+                id="export-scope",
+            )
             yield Select(FORMATS, value="bib", allow_blank=False, id="export-format")
             yield Input(placeholder=f"file (default: {self.folder})", id="export-file")
             with Horizontal(classes="buttons"):
@@ -37,8 +41,13 @@ class ExportDialog(ModalScreen[tuple[str, str, str] | None]):
     @on(Button.Pressed, "#export-go")
     @on(Input.Submitted, "#export-file")
     def go(self) -> None:
-        self.dismiss((self.query_one("#export-file", Input).value, str(self.query_one("#export-format", Select).value),
-                      str(self.query_one("#export-scope", Select).value)))
+        self.dismiss(
+            (
+                self.query_one("#export-file", Input).value,
+                str(self.query_one("#export-format", Select).value),
+                str(self.query_one("#export-scope", Select).value),
+            )
+        )
 
     @on(Button.Pressed, "#export-cancel")
     def cancel(self) -> None:

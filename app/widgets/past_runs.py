@@ -16,8 +16,12 @@ from scholar_tui.app.widgets.markup import plain
 
 def entry_line(entry: dict) -> Text:
     """One run: when, what was asked, what came back (each line cut at the list's width)."""
-    return Text.assemble((entry["created_at"][:16].replace("T", " ") + "  ", "dim"), plain(entry["text"], "bold"),
-                         "\n   ", plain(entry["summary"], "" if entry["ok"] else "yellow"))
+    return Text.assemble(
+        (entry["created_at"][:16].replace("T", " ") + "  ", "dim"),
+        plain(entry["text"], "bold"),
+        "\n   ",
+        plain(entry["summary"], "" if entry["ok"] else "yellow"),
+    )
 
 
 class PastRunsScreen(ModalScreen[int | None]):
@@ -31,8 +35,9 @@ class PastRunsScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="past-runs"):
             yield Label(f"{self.title_text} · Enter reopens one as it was · Escape closes", classes="section-title")
-            yield OptionList(*[Option(entry_line(entry), id=str(entry["id"])) for entry in self.entries],
-                             id="past-runs-list")
+            yield OptionList(
+                *[Option(entry_line(entry), id=str(entry["id"])) for entry in self.entries], id="past-runs-list"
+            )
 
     def on_mount(self) -> None:
         listing = self.query_one("#past-runs-list", OptionList)

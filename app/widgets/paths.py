@@ -20,13 +20,16 @@ def complete_path(value: str) -> str | None:
         entries = sorted(Path(folder or ".").iterdir())
     except OSError:  # no such folder, or not allowed to look
         return None
-    names = [entry.name + ("/" if entry.is_dir() else "") for entry in entries
-             if entry.name.startswith(prefix) and (prefix.startswith(".") or not entry.name.startswith("."))]
+    names = [
+        entry.name + ("/" if entry.is_dir() else "")
+        for entry in entries
+        if entry.name.startswith(prefix) and (prefix.startswith(".") or not entry.name.startswith("."))
+    ]
     if not names:
         return None
     common = os.path.commonprefix(names)
     completion = common if len(common) > len(prefix) else names[0]
-    return value + completion[len(prefix):] if completion != prefix else None
+    return value + completion[len(prefix) :] if completion != prefix else None
 
 
 class PathSuggester(Suggester):

@@ -65,15 +65,47 @@ from __future__ import annotations
 
 from scholar_tui.core.autofeedback.dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
 from scholar_tui.core.autofeedback.engine import AutoFeedback, open_autofeedback
-from scholar_tui.core.autofeedback.loop import FeedbackLimits, FeedbackLoop, FeedbackRecord, Generation, LoopResult, Round
-from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, format_request, parse_request, program_calls
+from scholar_tui.core.autofeedback.loop import (
+    FeedbackLimits,
+    FeedbackLoop,
+    FeedbackRecord,
+    Generation,
+    LoopResult,
+    Round,
+)
+from scholar_tui.core.autofeedback.request_parser import (
+    ParsedRequest,
+    RequestSyntaxError,
+    format_request,
+    parse_request,
+    program_calls,
+)
 from scholar_tui.core.autofeedback.retriever import APIRetriever
 from scholar_tui.core.autofeedback.static import StaticFinding, StaticScanner
 from scholar_tui.core.autofeedback.taxonomy import ERROR_TYPES, STATIC_SUB_TYPES, SUB_TYPES
 
 __all__ = [
-    "APIRetriever", "AutoFeedback", "DynamicAnalyser", "DynamicObservation", "ERROR_TYPES", "FeedbackLimits",
-    "FeedbackLoop", "FeedbackRecord", "Generation", "LoopResult", "ParsedRequest", "ReActStep", "RequestSyntaxError",
-    "Round", "STATIC_SUB_TYPES", "SUB_TYPES", "StaticFinding", "StaticScanner", "format_request", "open_autofeedback",
-    "parse_request", "program_calls", "send_request",
+    "APIRetriever",
+    "AutoFeedback",
+    "DynamicAnalyser",
+    "DynamicObservation",
+    "ERROR_TYPES",
+    "FeedbackLimits",
+    "FeedbackLoop",
+    "FeedbackRecord",
+    "Generation",
+    "LoopResult",
+    "ParsedRequest",
+    "ReActStep",
+    "RequestSyntaxError",
+    "Round",
+    "STATIC_SUB_TYPES",
+    "SUB_TYPES",
+    "StaticFinding",
+    "StaticScanner",
+    "format_request",
+    "open_autofeedback",
+    "parse_request",
+    "program_calls",
+    "send_request",
 ]

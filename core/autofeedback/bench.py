@@ -42,33 +42,63 @@ METHODS: dict[str, FeedbackLimits] = {
 
 TEMPLATES: dict[str, tuple[str, tuple[str, ...]]] = {
     "searchPerson": ("name", ("Find the scholar named {value}.", "Search for researchers called {value}.")),
-    "searchPublication": ("publication_info", ('Find the paper titled "{value}".', 'Search for the publication "{value}".')),
-    "getCoauthors": ("person_id", ("Who are the coauthors of the scholar {value}?", "List the collaborators of scholar {value}.")),
-    "getPersonInterest": ("person_id", ("What are the research interests of the scholar {value}?",
-                                        "Which research fields does scholar {value} work on?")),
-    "getPublication": ("pub_id", ("Give the abstract, venue and authors of the publication {value}.",
-                                  "Show the details of paper {value}.")),
-    "getPersonBasicInfo": ("person_id", ("Show the profile (organization, position, email) of scholar {value}.",
-                                         "Give basic information about the scholar {value}.")),
-    "getPersonPubs": ("person_id", ("List the publications of scholar {value}.", "Which papers did scholar {value} write?")),
+    "searchPublication": (
+        "publication_info",
+        ('Find the paper titled "{value}".', 'Search for the publication "{value}".'),
+    ),
+    "getCoauthors": (
+        "person_id",
+        ("Who are the coauthors of the scholar {value}?", "List the collaborators of scholar {value}."),
+    ),
+    "getPersonInterest": (
+        "person_id",
+        (
+            "What are the research interests of the scholar {value}?",
+            "Which research fields does scholar {value} work on?",
+        ),
+    ),
+    "getPublication": (
+        "pub_id",
+        ("Give the abstract, venue and authors of the publication {value}.", "Show the details of paper {value}."),
+    ),
+    "getPersonBasicInfo": (
+        "person_id",
+        (
+            "Show the profile (organization, position, email) of scholar {value}.",
+            "Give basic information about the scholar {value}.",
+        ),
+    ),
+    "getPersonPubs": (
+        "person_id",
+        ("List the publications of scholar {value}.", "Which papers did scholar {value} write?"),
+    ),
 }
 
 # E2.3 / E3.3 seeds: made-up names that mean what a documented one means.
 SYNONYM_APIS = {
-    "searchPerson": ("searchAuthor", "findScholar"), "searchPublication": ("searchPaper", "findPublication"),
-    "getCoauthors": ("fetch_coauthors", "getCollaborators"), "getPersonInterest": ("getResearchInterests", "getAuthorInterests"),
-    "getPublication": ("getPaperDetails", "fetchPublication"), "getPersonBasicInfo": ("getAuthorInfo", "getScholarProfile"),
+    "searchPerson": ("searchAuthor", "findScholar"),
+    "searchPublication": ("searchPaper", "findPublication"),
+    "getCoauthors": ("fetch_coauthors", "getCollaborators"),
+    "getPersonInterest": ("getResearchInterests", "getAuthorInterests"),
+    "getPublication": ("getPaperDetails", "fetchPublication"),
+    "getPersonBasicInfo": ("getAuthorInfo", "getScholarProfile"),
     "getPersonPubs": ("getPersonPapers", "getAuthorPublications"),
 }
 SYNONYM_PARAMETERS = {
-    "person_id": ("author_id", "scholar_id"), "pub_id": ("paper_id", "publication_id"),
-    "publication_info": ("publication", "paper_title"), "name": ("full_name", "author_name"),
+    "person_id": ("author_id", "scholar_id"),
+    "pub_id": ("paper_id", "publication_id"),
+    "publication_info": ("publication", "paper_title"),
+    "name": ("full_name", "author_name"),
 }
 OTHER_PARAMETER = {"person_id": "pub_id", "pub_id": "person_id", "publication_info": "name", "name": "publication_info"}
 UNRELATED_APIS = ("weatherForecast", "translateText", "sendEmail")
 UNRELATED_PARAMETERS = ("color", "xyz", "foo")
-EMPTY_VALUES = {"person_id": "person:99999", "pub_id": "paper:99999", "name": "Zyxw Qwertyuiop",
-                "publication_info": "Qwertyuiop zyxw flux capacitor kumquat"}
+EMPTY_VALUES = {
+    "person_id": "person:99999",
+    "pub_id": "paper:99999",
+    "name": "Zyxw Qwertyuiop",
+    "publication_info": "Qwertyuiop zyxw flux capacitor kumquat",
+}
 
 
 class BenchError(Exception):
@@ -107,8 +137,10 @@ def make_tasks(api, library, per_api: int = 2, seed: int = 0) -> list[Task]:
     rng.shuffle(people)
     rng.shuffle(papers)
     values = {
-        "name": [name for _, name in people], "person_id": [f"person:{pid}" for pid, _ in people],
-        "publication_info": [title for _, title in papers], "pub_id": [f"paper:{pid}" for pid, _ in papers],
+        "name": [name for _, name in people],
+        "person_id": [f"person:{pid}" for pid, _ in people],
+        "publication_info": [title for _, title in papers],
+        "pub_id": [f"paper:{pid}" for pid, _ in papers],
     }
     tasks: list[Task] = []
     for api_name, (parameter, templates) in TEMPLATES.items():
@@ -167,15 +199,18 @@ def seed_error(sub_type: str, task: Task, variant: int) -> str:
 SEEDED_TYPES = ("E1", "E2.1", "E2.2", "E2.3", "E2.other", "E3.1", "E3.2", "E3.3", "E3.other", "E4.1", "E4.other")
 
 
-def make_cases(tasks: list[Task], per_type: int = 2, per_api_model: int | None = None,
-               sub_types: tuple[str, ...] = SEEDED_TYPES) -> list[Case]:
+def make_cases(
+    tasks: list[Task], per_type: int = 2, per_api_model: int | None = None, sub_types: tuple[str, ...] = SEEDED_TYPES
+) -> list[Case]:
     cases: list[Case] = []
     cursor = 0
     for sub_type in sub_types:
         for variant in range(per_type):
             task = tasks[cursor % len(tasks)]
             cursor += 1
-            cases.append(Case(f"{sub_type}#{variant + 1}", task, "seeded", seed_error(sub_type, task, variant), sub_type))
+            cases.append(
+                Case(f"{sub_type}#{variant + 1}", task, "seeded", seed_error(sub_type, task, variant), sub_type)
+            )
     by_api: Counter = Counter()
     for task in tasks:
         if per_api_model is not None and by_api[task.api] >= per_api_model:
@@ -261,24 +296,29 @@ class BenchReport:
             chosen = [o for o in self.outcomes if o.method == method]
             n = len(chosen) or 1
             classes = Counter(o.final_class for o in chosen)
-            rows.append({
-                "method": method,
-                "accuracy": 100 * sum(o.correct for o in chosen) / n,
-                "accuracy_seeded": _rate([o.correct for o in chosen if o.case.origin == "seeded"]),
-                "accuracy_model": _rate([o.correct for o in chosen if o.case.origin == "model"]),
-                **{kind: 100 * classes[kind] / n for kind in ("E1", "E2", "E3", "E4")},
-                "avg_tokens": sum(o.tokens for o in chosen) / n,
-                "avg_generations": sum(o.generations for o in chosen) / n,
-                "limit_hit": sum(o.status == "limit_hit" for o in chosen),
-                "seconds": sum(o.seconds for o in chosen),
-            })
+            rows.append(
+                {
+                    "method": method,
+                    "accuracy": 100 * sum(o.correct for o in chosen) / n,
+                    "accuracy_seeded": _rate([o.correct for o in chosen if o.case.origin == "seeded"]),
+                    "accuracy_model": _rate([o.correct for o in chosen if o.case.origin == "model"]),
+                    **{kind: 100 * classes[kind] / n for kind in ("E1", "E2", "E3", "E4")},
+                    "avg_tokens": sum(o.tokens for o in chosen) / n,
+                    "avg_generations": sum(o.generations for o in chosen) / n,
+                    "limit_hit": sum(o.status == "limit_hit" for o in chosen),
+                    "seconds": sum(o.seconds for o in chosen),
+                }
+            )
         return rows
 
     def before_row(self) -> dict:
         chosen = [o for o in self.outcomes if o.method == "no feedback"]
         n = len(chosen) or 1
         classes = Counter(o.first_class for o in chosen)
-        return {"accuracy": 100 * classes[None] / n, **{kind: 100 * classes[kind] / n for kind in ("E1", "E2", "E3", "E4")}}
+        return {
+            "accuracy": 100 * classes[None] / n,
+            **{kind: 100 * classes[kind] / n for kind in ("E1", "E2", "E3", "E4")},
+        }
 
     def detection_rows(self) -> list[dict]:
         """For seeded cases: the sub-type SSC (or DAC, for E4.other) named for the seeded request."""
@@ -288,29 +328,57 @@ class BenchReport:
             chosen = [o for o in seeded if o.case.seeded_type == sub_type]
             if chosen:
                 named = Counter(o.first_detected or "none" for o in chosen)
-                rows.append({"seeded": sub_type, "n": len(chosen), "detected": named[sub_type],
-                             "named": dict(named), "fixed": sum(o.correct for o in chosen)})
+                rows.append(
+                    {
+                        "seeded": sub_type,
+                        "n": len(chosen),
+                        "detected": named[sub_type],
+                        "named": dict(named),
+                        "fixed": sum(o.correct for o in chosen),
+                    }
+                )
         return rows
 
     def sub_type_distribution(self, method: str = "static+dynamic") -> dict[str, dict[str, int]]:
         chosen = [o for o in self.outcomes if o.method == method]
-        return {"before": dict(Counter(o.first_detected or "none" for o in chosen)),
-                "after": dict(Counter(o.final_detected or "none" for o in chosen))}
+        return {
+            "before": dict(Counter(o.first_detected or "none" for o in chosen)),
+            "after": dict(Counter(o.final_detected or "none" for o in chosen)),
+        }
 
     def as_dict(self) -> dict:
         return {
-            "model": self.model, "embedder": self.embedder, "cases": self.cases, "seeded": self.seeded,
-            "from_model": self.from_model, "methods": self.method_rows(), "before": self.before_row(),
-            "detection": self.detection_rows(), "sub_types": self.sub_type_distribution(),
+            "model": self.model,
+            "embedder": self.embedder,
+            "cases": self.cases,
+            "seeded": self.seeded,
+            "from_model": self.from_model,
+            "methods": self.method_rows(),
+            "before": self.before_row(),
+            "detection": self.detection_rows(),
+            "sub_types": self.sub_type_distribution(),
             "retriever_top1": {"hits": self.retriever_hits, "instructions": self.instructions},
-            "generations_run": self.generations_run, "generation_s": round(self.generation_s, 2),
+            "generations_run": self.generations_run,
+            "generation_s": round(self.generation_s, 2),
             "total_s": round(self.total_s, 2),
             "outcomes": [
-                {"case": o.case.id, "origin": o.case.origin, "method": o.method, "status": o.status,
-                 "instruction": o.case.task.instruction, "gold": o.case.task.gold, "first": o.first_request,
-                 "final": o.final_request, "correct": o.correct, "first_class": o.first_class,
-                 "final_class": o.final_class, "first_detected": o.first_detected, "final_detected": o.final_detected,
-                 "generations": o.generations, "tokens": o.tokens}
+                {
+                    "case": o.case.id,
+                    "origin": o.case.origin,
+                    "method": o.method,
+                    "status": o.status,
+                    "instruction": o.case.task.instruction,
+                    "gold": o.case.task.gold,
+                    "first": o.first_request,
+                    "final": o.final_request,
+                    "correct": o.correct,
+                    "first_class": o.first_class,
+                    "final_class": o.final_class,
+                    "first_detected": o.first_detected,
+                    "final_detected": o.final_detected,
+                    "generations": o.generations,
+                    "tokens": o.tokens,
+                }
                 for o in self.outcomes
             ],
         }
@@ -345,14 +413,27 @@ class MemoGenerator:
         return generate
 
 
-def run_bench(feedback, generator, api, cases: list[Case], *, log=None,
-              progress: Callable[[int, int, str], None] | None = None,
-              model_name: str = "", embedder_name: str = "") -> BenchReport:
+def run_bench(
+    feedback,
+    generator,
+    api,
+    cases: list[Case],
+    *,
+    log=None,
+    progress: Callable[[int, int, str], None] | None = None,
+    model_name: str = "",
+    embedder_name: str = "",
+) -> BenchReport:
     started = time.perf_counter()
     judge = Judge(api)
     memo = MemoGenerator(generator)
-    report = BenchReport(model_name, embedder_name, len(cases), sum(c.origin == "seeded" for c in cases),
-                         sum(c.origin == "model" for c in cases))
+    report = BenchReport(
+        model_name,
+        embedder_name,
+        len(cases),
+        sum(c.origin == "seeded" for c in cases),
+        sum(c.origin == "model" for c in cases),
+    )
     total = len(cases) * len(METHODS)
     done = 0
     for case in cases:
@@ -364,12 +445,24 @@ def run_bench(feedback, generator, api, cases: list[Case], *, log=None,
             first, final = result.rounds[0], result.rounds[-1]
             final_class = judge.error_class(final.request, case.task)
             correct = final.kind == "dynamic" and final_class is None  # an E1 never reached the server
-            report.outcomes.append(Outcome(
-                case, method, result.status, first.request, final.request, correct,
-                judge.error_class(first.request, case.task), None if correct else (final_class or "E1"),
-                _detected(first), _detected(final), len(result.rounds), counter[0], result.tokens,
-                time.perf_counter() - case_started,
-            ))
+            report.outcomes.append(
+                Outcome(
+                    case,
+                    method,
+                    result.status,
+                    first.request,
+                    final.request,
+                    correct,
+                    judge.error_class(first.request, case.task),
+                    None if correct else (final_class or "E1"),
+                    _detected(first),
+                    _detected(final),
+                    len(result.rounds),
+                    counter[0],
+                    result.tokens,
+                    time.perf_counter() - case_started,
+                )
+            )
             done += 1
             if progress is not None:
                 progress(done, total, f"{case.id} / {method}: {'ok' if correct else final_class}")

@@ -49,25 +49,41 @@ def split_sentences(text: str) -> list[str]:
     return [part.strip() for part in SENTENCE_END.split(text.strip()) if part.strip()]
 
 
-def api_documentation(specs: Mapping[str, APISpec] = SPECS, error_codes: Mapping[str, str] = ERROR_CODES) -> list[DocParagraph]:
+def api_documentation(
+    specs: Mapping[str, APISpec] = SPECS, error_codes: Mapping[str, str] = ERROR_CODES
+) -> list[DocParagraph]:
     """Every paragraph of the documentation, API by API."""
     paragraphs: list[DocParagraph] = []
     for name, spec in specs.items():
         paragraphs.append(DocParagraph(name, "description", f"{name}:", spec.description))
         for parameter in spec.parameters:
             need = "required" if parameter.required else "optional"
-            paragraphs.append(DocParagraph(
-                name, f"parameter:{parameter.name}", f"Parameter {parameter.name} of {name} ({parameter.type}, {need}):",
-                parameter.description,
-            ))
+            paragraphs.append(
+                DocParagraph(
+                    name,
+                    f"parameter:{parameter.name}",
+                    f"Parameter {parameter.name} of {name} ({parameter.type}, {need}):",
+                    parameter.description,
+                )
+            )
         if spec.at_least_one_of:
-            paragraphs.append(DocParagraph(name, "parameters", f"Parameters of {name}:",
-                                           f"At least one of {', '.join(spec.at_least_one_of)} must be given."))
-        fields = " ".join(f"Field {field.name} ({field.type}): {field.description.rstrip('.')}." for field in spec.returns)
+            paragraphs.append(
+                DocParagraph(
+                    name,
+                    "parameters",
+                    f"Parameters of {name}:",
+                    f"At least one of {', '.join(spec.at_least_one_of)} must be given.",
+                )
+            )
+        fields = " ".join(
+            f"Field {field.name} ({field.type}): {field.description.rstrip('.')}." for field in spec.returns
+        )
         returns = f"{name} returns {spec.returns_type}. {fields}"
         if spec.returns_type.startswith("list"):
-            returns += (" An empty list means that nothing in this backend matches the values given; "
-                        "check them against the instruction.")
+            returns += (
+                " An empty list means that nothing in this backend matches the values given; "
+                "check them against the instruction."
+            )
         paragraphs.append(DocParagraph(name, "returns", f"Returns of {name}:", returns))
         for code in spec.errors:
             paragraphs.append(DocParagraph(name, f"error:{code}", f"Error {code} from {name}:", error_codes[code]))
@@ -86,8 +102,9 @@ def fingerprint(paragraphs: list[DocParagraph], embedder_name: str) -> str:
 
 def semantic_chunks(paragraphs: list[DocParagraph], embedder, threshold: float = CHUNK_SIMILARITY) -> list[DocChunk]:
     """Group adjacent similar sentences of each paragraph into chunks (one embedding pass)."""
-    sentences = [(index, sentence) for index, paragraph in enumerate(paragraphs)
-                 for sentence in split_sentences(paragraph.text)]
+    sentences = [
+        (index, sentence) for index, paragraph in enumerate(paragraphs) for sentence in split_sentences(paragraph.text)
+    ]
     vectors = embedder.embed([sentence for _, sentence in sentences]) if sentences else np.zeros((0, 1))
     chunks: list[DocChunk] = []
     current: list[str] = []
@@ -97,9 +114,11 @@ def semantic_chunks(paragraphs: list[DocParagraph], embedder, threshold: float =
     def close() -> None:
         if current:
             paragraph = paragraphs[current_paragraph]
-            chunks.append(DocChunk(paragraph.api, paragraph.section, f"{paragraph.heading} {' '.join(current)}", len(current)))
+            chunks.append(
+                DocChunk(paragraph.api, paragraph.section, f"{paragraph.heading} {' '.join(current)}", len(current))
+            )
 
-    for (index, sentence), vector in zip(sentences, vectors):
+    for (index, sentence), vector in zip(sentences, vectors, strict=False):
         same = index == current_paragraph and previous is not None and float(previous @ vector) >= threshold
         if not same:
             close()

@@ -17,7 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.autofeedback.docs import ANY_API, api_documentation, fingerprint, semantic_chunks
-from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, call_arguments, format_request, parse_request
+from scholar_tui.core.autofeedback.request_parser import (
+    RequestSyntaxError,
+    call_arguments,
+    format_request,
+    parse_request,
+)
 from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APIError, APISpec
 from scholar_tui.core.sandbox import APICall, SandboxResult
 
@@ -81,26 +86,51 @@ def send_request(api, text: str) -> APICall:
     unreadable = [a.source for a in request.arguments if not a.literal]
     arguments = request.literal_kwargs(names)
     if unreadable:
-        return APICall(name=request.api, arguments=arguments, ok=False, error_code="E_BAD_ARGUMENT",
-                       error=f"E_BAD_ARGUMENT: {', '.join(unreadable)} is not a literal value")
+        return APICall(
+            name=request.api,
+            arguments=arguments,
+            ok=False,
+            error_code="E_BAD_ARGUMENT",
+            error=f"E_BAD_ARGUMENT: {', '.join(unreadable)} is not a literal value",
+        )
     positional = [a.value for a in request.positional]
     keywords = {name: a.value for name, a in request.keywords.items()}
     try:
         result = api.call(request.api, *positional, **keywords)
     except APIError as error:
-        return APICall(name=request.api, arguments=arguments, ok=False, error=str(error), error_code=error.code,
-                       duration_s=time.perf_counter() - started)
-    except Exception as error:  # noqa: BLE001 - a backend failure is a response to show, not a crash
-        return APICall(name=request.api, arguments=arguments, ok=False, error=f"{type(error).__name__}: {error}",
-                       duration_s=time.perf_counter() - started)
-    return APICall(name=request.api, arguments=arguments, ok=True, result=result, duration_s=time.perf_counter() - started)
+        return APICall(
+            name=request.api,
+            arguments=arguments,
+            ok=False,
+            error=str(error),
+            error_code=error.code,
+            duration_s=time.perf_counter() - started,
+        )
+    except Exception as error:
+        return APICall(
+            name=request.api,
+            arguments=arguments,
+            ok=False,
+            error=f"{type(error).__name__}: {error}",
+            duration_s=time.perf_counter() - started,
+        )
+    return APICall(
+        name=request.api, arguments=arguments, ok=True, result=result, duration_s=time.perf_counter() - started
+    )
 
 
 class DynamicAnalyser:
     """DAC over one documentation, with the chunk index in this installation's LanceDB."""
 
-    def __init__(self, where, embedder, specs: Mapping[str, APISpec] = SPECS,
-                 error_codes: Mapping[str, str] = ERROR_CODES, *, doc_table: str | None = None) -> None:
+    def __init__(
+        self,
+        where,
+        embedder,
+        specs: Mapping[str, APISpec] = SPECS,
+        error_codes: Mapping[str, str] = ERROR_CODES,
+        *,
+        doc_table: str | None = None,
+    ) -> None:
         self.where = where
         self.doc_table = doc_table  # None: the academic APIs' table
         self.embedder = embedder
@@ -137,10 +167,13 @@ class DynamicAnalyser:
         names = [p.name for p in spec.parameters] if spec else None
         request = format_request(call.name, call_arguments(call.arguments, names), tags=False) if call.name else ""
         if call.ok and not is_empty(call.result):
-            return DynamicObservation(request, call.name, True, True, response=call.result,
-                                      observation=f"Response: {summarise(call.result)}")
+            return DynamicObservation(
+                request, call.name, True, True, response=call.result, observation=f"Response: {summarise(call.result)}"
+            )
         if call.ok:
-            reason = f"{call.name} returned an empty result ({summarise(call.result)}): nothing matches the values given"
+            reason = (
+                f"{call.name} returned an empty result ({summarise(call.result)}): nothing matches the values given"
+            )
             query = f"{call.name} returns an empty list: nothing matches the values given"
             response: Any = call.result
         else:
@@ -157,9 +190,19 @@ class DynamicAnalyser:
         if hit is not None:
             observation += f" Documentation: {hit.text}"
         return DynamicObservation(
-            request, call.name or None, call.ok, False, reason=reason, error_code=call.error_code, error=call.error,
-            response=response, meaning=hit.text if hit else None, meaning_section=hit.section if hit else None,
-            meaning_score=hit.score if hit else None, observation=observation, retrieval_s=elapsed,
+            request,
+            call.name or None,
+            call.ok,
+            False,
+            reason=reason,
+            error_code=call.error_code,
+            error=call.error,
+            response=response,
+            meaning=hit.text if hit else None,
+            meaning_section=hit.section if hit else None,
+            meaning_score=hit.score if hit else None,
+            observation=observation,
+            retrieval_s=elapsed,
         )
 
     def analyse_program(self, result: SandboxResult, instruction: str = "") -> DynamicObservation:
@@ -180,16 +223,37 @@ class DynamicAnalyser:
             text = f"Program error: {result.error}."
             if hit is not None:
                 text += f" Documentation: {hit.text}"
-            return DynamicObservation("", last.name if last else None, False, False, reason=f"the program failed: {result.error}",
-                                      error=result.error, response={"error": result.error, "kind": result.error_kind},
-                                      meaning=hit.text if hit else None, meaning_section=hit.section if hit else None,
-                                      meaning_score=hit.score if hit else None, observation=text)
+            return DynamicObservation(
+                "",
+                last.name if last else None,
+                False,
+                False,
+                reason=f"the program failed: {result.error}",
+                error=result.error,
+                response={"error": result.error, "kind": result.error_kind},
+                meaning=hit.text if hit else None,
+                meaning_section=hit.section if hit else None,
+                meaning_score=hit.score if hit else None,
+                observation=text,
+            )
         if is_empty(result.value):
             last = result.calls[-1] if result.calls else None
             if last is not None and is_empty(last.result):
                 return self.analyse_response(last, instruction)
-            return DynamicObservation("", last.name if last else None, True, False,
-                                      reason="the program's answer is empty", response=result.value,
-                                      observation=f"Program answer: {summarise(result.value)} (empty).")
-        return DynamicObservation("", result.calls[-1].name if result.calls else None, True, True,
-                                  response=result.value, observation=f"Program answer: {summarise(result.value)}")
+            return DynamicObservation(
+                "",
+                last.name if last else None,
+                True,
+                False,
+                reason="the program's answer is empty",
+                response=result.value,
+                observation=f"Program answer: {summarise(result.value)} (empty).",
+            )
+        return DynamicObservation(
+            "",
+            result.calls[-1].name if result.calls else None,
+            True,
+            True,
+            response=result.value,
+            observation=f"Program answer: {summarise(result.value)}",
+        )

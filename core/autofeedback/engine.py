@@ -18,8 +18,16 @@ class AutoFeedback:
     embedder; the relevant set, E2.3/E3.3 and document retrieval load it on first use.
     """
 
-    def __init__(self, where, embedder, *, threshold: float = 0.5, specs: Mapping[str, APISpec] = SPECS,
-                 error_codes: Mapping[str, str] = ERROR_CODES, doc_table: str | None = None) -> None:
+    def __init__(
+        self,
+        where,
+        embedder,
+        *,
+        threshold: float = 0.5,
+        specs: Mapping[str, APISpec] = SPECS,
+        error_codes: Mapping[str, str] = ERROR_CODES,
+        doc_table: str | None = None,
+    ) -> None:
         self.where = where
         self.embedder = embedder
         self.retriever = APIRetriever(embedder, specs)
@@ -49,5 +57,9 @@ def open_autofeedback(where, settings, embedder, *, source: str, **documentation
     from scholar_tui.core.autofeedback.loop import FeedbackLimits, FeedbackLoop
     from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
-    return FeedbackLoop(AutoFeedback.from_settings(where, settings, embedder, **documentation),
-                        FeedbackLimits.from_settings(settings), log=FeedbackLog(where), source=source)
+    return FeedbackLoop(
+        AutoFeedback.from_settings(where, settings, embedder, **documentation),
+        FeedbackLimits.from_settings(settings),
+        log=FeedbackLog(where),
+        source=source,
+    )

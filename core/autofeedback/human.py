@@ -68,8 +68,16 @@ def run_program(where, source: str, backend: str = "local"):
         return box.run(source)
 
 
-def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None, loop_id: int | None = None,
-                 embedder: Callable[[], Any] | None = None) -> SentByHand:
+def send_by_hand(
+    where,
+    settings,
+    text: str,
+    *,
+    backend: str = "local",
+    log=None,
+    loop_id: int | None = None,
+    embedder: Callable[[], Any] | None = None,
+) -> SentByHand:
     """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round.
 
     A request to a registered engine's tools (``registry``: PaSa's ``searchPapers``,
@@ -81,25 +89,40 @@ def send_by_hand(where, settings, text: str, *, backend: str = "local", log=None
     if tools is not None or is_request(text):
         if tools is not None:
             if embedder is None:
-                raise ValueError(f"a request to {tools.name}'s tools needs the embedder (the library search is semantic)")
+                raise ValueError(
+                    f"a request to {tools.name}'s tools needs the embedder (the library search is semantic)"
+                )
             call = tools.send(where, settings, text, embedder())
         else:
             from scholar_tui.core.library.apis import open_api
 
             call = send_request(open_api(where, settings, backend), text)
         response = call.result if call.ok else {"error": call.error, "code": call.error_code}
-        result = SentByHand("request", call.ok and not is_empty(call.result), response, call.error,
-                            time.perf_counter() - started)
+        result = SentByHand(
+            "request", call.ok and not is_empty(call.result), response, call.error, time.perf_counter() - started
+        )
     else:
         run = run_program(where, text, backend)
         failed = next((call for call in run.calls if not call.ok), None)
         response = run.value if run.ok else {"error": run.error, "kind": run.error_kind}
-        result = SentByHand("program", run.ok and not is_empty(run.value), response,
-                            run.error or (failed.error if failed else None), time.perf_counter() - started)
+        result = SentByHand(
+            "program",
+            run.ok and not is_empty(run.value),
+            response,
+            run.error or (failed.error if failed else None),
+            time.perf_counter() - started,
+        )
     if log is not None and loop_id is not None:
         result.loop_id = loop_id
-        result.round = log.add_round(loop_id, "human", request=text, response=result.response, ok=result.ok,
-                                     observation=result.error, duration_s=result.duration_s)
+        result.round = log.add_round(
+            loop_id,
+            "human",
+            request=text,
+            response=result.response,
+            ok=result.ok,
+            observation=result.error,
+            duration_s=result.duration_s,
+        )
         if result.ok:
             log.finish_loop(loop_id, "fixed_by_hand", final_request=text, final_response=result.response)
         result.loop_status = log.loop(loop_id)["status"]

@@ -87,8 +87,16 @@ class Round:
             reason = self.finding.detail or self.finding.sub_type
         elif self.observation is not None and not self.observation.satisfied:
             reason = self.observation.reason
-        return FeedbackRound(loop_id, self.number, self.kind, self.request, ok=self.sub_type is None,
-                             sub_type=self.sub_type, reason=reason, feedback=self.feedback or "")
+        return FeedbackRound(
+            loop_id,
+            self.number,
+            self.kind,
+            self.request,
+            ok=self.sub_type is None,
+            sub_type=self.sub_type,
+            reason=reason,
+            feedback=self.feedback or "",
+        )
 
 
 @dataclass
@@ -112,8 +120,13 @@ class LoopResult:
         return sum((r.prompt_tokens or 0) + (r.completion_tokens or 0) for r in self.rounds)
 
     def event(self) -> FeedbackFinished:
-        return FeedbackFinished(self.loop_id, self.status, self.static_rounds, self.dynamic_rounds,
-                                [round_.event(self.loop_id) for round_ in self.rounds])
+        return FeedbackFinished(
+            self.loop_id,
+            self.status,
+            self.static_rounds,
+            self.dynamic_rounds,
+            [round_.event(self.loop_id) for round_ in self.rounds],
+        )
 
 
 def _generation(value: Any) -> Generation:
@@ -171,8 +184,13 @@ class FeedbackLoop:
     ) -> Generator[FeedbackRound | FeedbackFinished, None, LoopResult]:
         loop_id = None
         if self.log is not None:
-            loop_id = self.log.start_loop(instruction, source=self.source, mode=mode,
-                                          static_limit=self.limits.static, dynamic_limit=self.limits.dynamic)
+            loop_id = self.log.start_loop(
+                instruction,
+                source=self.source,
+                mode=mode,
+                static_limit=self.limits.static,
+                dynamic_limit=self.limits.dynamic,
+            )
         history: list[FeedbackRecord] = []
         steps: list[ReActStep] = []
         rounds: list[Round] = []
@@ -184,17 +202,34 @@ class FeedbackLoop:
             return value, time.perf_counter() - started
 
         def record(kind, text, generation, finding, observation, feedback, seconds) -> FeedbackRound:
-            round_ = Round(len(rounds) + 1, kind, text, finding, observation, feedback, generation.thought,
-                           generation.prompt_tokens, generation.completion_tokens, seconds)
+            round_ = Round(
+                len(rounds) + 1,
+                kind,
+                text,
+                finding,
+                observation,
+                feedback,
+                generation.thought,
+                generation.prompt_tokens,
+                generation.completion_tokens,
+                seconds,
+            )
             rounds.append(round_)
             if self.log is not None:
                 self.log.add_round(
-                    loop_id, kind, request=text, error_type=round_.sub_type.split(".")[0] if round_.sub_type else None,
-                    sub_type=round_.sub_type, returns=list(finding.returns) if finding else None, feedback=feedback,
+                    loop_id,
+                    kind,
+                    request=text,
+                    error_type=round_.sub_type.split(".")[0] if round_.sub_type else None,
+                    sub_type=round_.sub_type,
+                    returns=list(finding.returns) if finding else None,
+                    feedback=feedback,
                     response=observation.response if observation else None,
-                    ok=observation.satisfied if observation else False, thought=generation.thought,
+                    ok=observation.satisfied if observation else False,
+                    thought=generation.thought,
                     observation=observation.observation if observation else None,
-                    prompt_tokens=generation.prompt_tokens, completion_tokens=generation.completion_tokens,
+                    prompt_tokens=generation.prompt_tokens,
+                    completion_tokens=generation.completion_tokens,
                     duration_s=seconds,
                 )
             return round_.event(loop_id)
@@ -210,12 +245,22 @@ class FeedbackLoop:
                 finding = self._scan(mode, text, instruction, relevant)
                 if finding is not None and static_used < self.limits.static:
                     static_used += 1
-                    yield record("static", text, generation, finding, None, finding.feedback, seconds + time.perf_counter() - started)
+                    yield record(
+                        "static",
+                        text,
+                        generation,
+                        finding,
+                        None,
+                        finding.feedback,
+                        seconds + time.perf_counter() - started,
+                    )
                     history.append(FeedbackRecord("static", text, finding.feedback, finding=finding))
                     generation, seconds = produce()
                     continue
                 if finding is not None and finding.error_type == "E1":
-                    yield record("static", text, generation, finding, None, None, seconds + time.perf_counter() - started)
+                    yield record(
+                        "static", text, generation, finding, None, None, seconds + time.perf_counter() - started
+                    )
                     observation = response = None
                     break  # nothing that can be sent
                 response = execute(text)
@@ -239,13 +284,18 @@ class FeedbackLoop:
                 generation, seconds = produce()
         except BaseException as error:  # the model or the executor crashed: the loop must not stay "running"
             if self.log is not None:
-                self.log.finish_loop(loop_id, "failed", final_request=rounds[-1].request if rounds else None,
-                                     final_response={"error": f"{type(error).__name__}: {error}"})
+                self.log.finish_loop(
+                    loop_id,
+                    "failed",
+                    final_request=rounds[-1].request if rounds else None,
+                    final_response={"error": f"{type(error).__name__}: {error}"},
+                )
             raise
         final = rounds[-1].request if rounds else ""
         if self.log is not None:
-            self.log.finish_loop(loop_id, status, final_request=final,
-                                 final_response=observation.response if observation else None)
+            self.log.finish_loop(
+                loop_id, status, final_request=final, final_response=observation.response if observation else None
+            )
         result = LoopResult(status, final, observation, rounds, loop_id, static_used, dynamic_used, response)
         yield result.event()
         return result

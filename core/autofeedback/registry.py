@@ -44,8 +44,10 @@ def register_tool_apis(tools: ToolAPIs) -> None:
 
 def tool_apis(name: str) -> ToolAPIs:
     if name not in _REGISTERED:
-        raise ValueError(f"no tools named {name!r} are registered with AutoFeedback "
-                         f"(registered: {', '.join(sorted(_REGISTERED)) or 'none'})")
+        raise ValueError(
+            f"no tools named {name!r} are registered with AutoFeedback "
+            f"(registered: {', '.join(sorted(_REGISTERED)) or 'none'})"
+        )
     return _REGISTERED[name]
 
 

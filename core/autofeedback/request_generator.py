@@ -26,7 +26,9 @@ from scholar_tui.models.grammars import gbnf_literal
 MAX_ARGUMENTS = 3
 
 
-def request_grammar(specs: Mapping[str, APISpec] = SPECS, *, constrain_names: bool = True, thought: bool = False) -> str:
+def request_grammar(
+    specs: Mapping[str, APISpec] = SPECS, *, constrain_names: bool = True, thought: bool = False
+) -> str:
     parameters = sorted({p.name for spec in specs.values() for p in spec.parameters})
     if constrain_names:
         name = " | ".join(gbnf_literal(api) for api in specs)
@@ -34,17 +36,19 @@ def request_grammar(specs: Mapping[str, APISpec] = SPECS, *, constrain_names: bo
     else:
         name = key = "[a-zA-Z_] [a-zA-Z0-9_]{0,40}"
     root = '"Thought: " thought "\\n" request' if thought else "request"
-    return "\n".join([
-        f"root ::= {root}",
-        'thought ::= [^\\n<]{1,160}',
-        'request ::= "<<API>>" name "(" args? ")<</API>>"',
-        f"name ::= {name}",
-        f'args ::= arg (", " arg){{0,{MAX_ARGUMENTS - 1}}}',
-        'arg ::= key "=" value',
-        f"key ::= {key}",
-        'value ::= "\\"" [^"\\\\\\n]{0,120} "\\"" | [0-9]{1,9}',
-        "",
-    ])
+    return "\n".join(
+        [
+            f"root ::= {root}",
+            "thought ::= [^\\n<]{1,160}",
+            'request ::= "<<API>>" name "(" args? ")<</API>>"',
+            f"name ::= {name}",
+            f'args ::= arg (", " arg){{0,{MAX_ARGUMENTS - 1}}}',
+            'arg ::= key "=" value',
+            f"key ::= {key}",
+            'value ::= "\\"" [^"\\\\\\n]{0,120} "\\"" | [0-9]{1,9}',
+            "",
+        ]
+    )
 
 
 def system_prompt(specs: Mapping[str, APISpec] = SPECS) -> str:
@@ -74,8 +78,9 @@ def user_prompt(instruction: str, history: list[FeedbackRecord]) -> str:
 class ModelRequestGenerator:
     """``generator.for_instruction(text)`` is a ``generate(history)`` for ``FeedbackLoop.run``."""
 
-    def __init__(self, llm, specs: Mapping[str, APISpec] = SPECS, *, constrain_names: bool = True,
-                 max_tokens: int = 96) -> None:
+    def __init__(
+        self, llm, specs: Mapping[str, APISpec] = SPECS, *, constrain_names: bool = True, max_tokens: int = 96
+    ) -> None:
         self.llm = llm
         self.specs = dict(specs)
         self.system = system_prompt(self.specs)
@@ -85,19 +90,28 @@ class ModelRequestGenerator:
 
     def generate(self, instruction: str, history: list[FeedbackRecord]) -> Generation:
         react = bool(history) and history[-1].kind == "dynamic"
-        messages = [{"role": "system", "content": self.system},
-                    {"role": "user", "content": user_prompt(instruction, history)}]
-        completion = self.llm.chat(messages, grammar=self.react_grammar if react else self.grammar,
-                                   max_tokens=self.max_tokens + (48 if react else 0), temperature=0.0)
+        messages = [
+            {"role": "system", "content": self.system},
+            {"role": "user", "content": user_prompt(instruction, history)},
+        ]
+        completion = self.llm.chat(
+            messages,
+            grammar=self.react_grammar if react else self.grammar,
+            max_tokens=self.max_tokens + (48 if react else 0),
+            temperature=0.0,
+        )
         text, thought = completion.text, None
         if react:
             found = re.match(r"Thought: ([^\n]*)\n(.*)", text, re.DOTALL)
             if found:
                 thought, text = found.group(1).strip(), found.group(2)
         block = BLOCK.search(text)
-        return Generation(text=block.group(0) if block else text, thought=thought,
-                          prompt_tokens=completion.prompt_tokens, completion_tokens=completion.completion_tokens)
+        return Generation(
+            text=block.group(0) if block else text,
+            thought=thought,
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+        )
 
     def for_instruction(self, instruction: str):
         return lambda history: self.generate(instruction, history)
-

@@ -97,7 +97,8 @@ class ParsedRequest:
         return {
             "api": self.api,
             "arguments": [
-                {"name": a.name, "value": a.value if a.literal else repr(EXPRESSION), "source": a.source} for a in self.arguments
+                {"name": a.name, "value": a.value if a.literal else repr(EXPRESSION), "source": a.source}
+                for a in self.arguments
             ],
             "text": self.text,
             "line": self.line,
@@ -219,9 +220,12 @@ def program_calls(source: str) -> list[ParsedRequest]:
         raise RequestSyntaxError(f"the program does not parse: {error.msg}", error.lineno) from error
     own = _defined_names(tree)
     calls = [
-        node for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-        and node.func.id not in SAFE_BUILTINS and node.func.id not in own
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id not in SAFE_BUILTINS
+        and node.func.id not in own
     ]
     calls.sort(key=lambda node: (node.lineno, node.col_offset))
     return [_call_to_request(call, source, index) for index, call in enumerate(calls)]
@@ -229,8 +233,10 @@ def program_calls(source: str) -> list[ParsedRequest]:
 
 def format_request(api: str, arguments: dict[str, Any], *, tags: bool = True) -> str:
     """``<<API>>api(key="value", …)<</API>>``; strings in double quotes, other literals as Python writes them."""
-    parts = [f"{key}={json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)}"
-             for key, value in arguments.items()]
+    parts = [
+        f"{key}={json.dumps(value, ensure_ascii=False) if isinstance(value, str) else repr(value)}"
+        for key, value in arguments.items()
+    ]
     call = f"{api}({', '.join(parts)})"
     return f"{OPEN_TAG}{call}{CLOSE_TAG}" if tags else call
 
@@ -252,6 +258,14 @@ def call_arguments(arguments: dict[str, Any], parameter_names: list[str] | None 
 
 
 __all__ = [
-    "Argument", "CLOSE_TAG", "EXPRESSION", "OPEN_TAG", "ParsedRequest", "RequestSyntaxError", "call_arguments",
-    "format_request", "parse_request", "program_calls",
+    "Argument",
+    "CLOSE_TAG",
+    "EXPRESSION",
+    "OPEN_TAG",
+    "ParsedRequest",
+    "RequestSyntaxError",
+    "call_arguments",
+    "format_request",
+    "parse_request",
+    "program_calls",
 ]

@@ -63,7 +63,7 @@ class APIRetriever:
     def _embed(self, texts: list[str]) -> np.ndarray:
         missing = [text for text in dict.fromkeys(texts) if text not in self._cache]
         if missing:
-            for text, vector in zip(missing, self.embedder.embed(missing)):
+            for text, vector in zip(missing, self.embedder.embed(missing), strict=False):
                 self._cache[text] = np.asarray(vector, dtype=np.float32)
         return np.stack([self._cache[text] for text in texts])
 

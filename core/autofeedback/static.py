@@ -52,8 +52,16 @@ PYTHON_TYPES: dict[str, tuple[type, ...]] = {
     "array": (list, tuple),
     "object": (dict,),
 }
-TYPE_WORDS = {str: "a string", int: "an integer", float: "a number", bool: "a boolean", list: "a list",
-              tuple: "a tuple", dict: "a dict", type(None): "None"}
+TYPE_WORDS = {
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+    list: "a list",
+    tuple: "a tuple",
+    dict: "a dict",
+    type(None): "None",
+}
 
 
 @dataclass
@@ -91,10 +99,20 @@ class StaticFinding:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "error_type": self.error_type, "sub_type": self.sub_type, "returns": list(self.returns),
-            "location": self.location, "request": self.request, "api": self.api, "parameter": self.parameter,
-            "value": self.value, "detail": self.detail, "similarity": self.similarity, "relevant": self.relevant,
-            "line": self.line, "call_index": self.call_index, "feedback": self.feedback,
+            "error_type": self.error_type,
+            "sub_type": self.sub_type,
+            "returns": list(self.returns),
+            "location": self.location,
+            "request": self.request,
+            "api": self.api,
+            "parameter": self.parameter,
+            "value": self.value,
+            "detail": self.detail,
+            "similarity": self.similarity,
+            "relevant": self.relevant,
+            "line": self.line,
+            "call_index": self.call_index,
+            "feedback": self.feedback,
         }
 
 
@@ -105,8 +123,14 @@ def _type_word(value: Any) -> str:
 class StaticScanner:
     """SSC over one API documentation (``specs``) with one API retriever."""
 
-    def __init__(self, retriever: APIRetriever, specs: Mapping[str, APISpec] = SPECS, *,
-                 threshold: float = 0.5, relevant_k: int = 1) -> None:
+    def __init__(
+        self,
+        retriever: APIRetriever,
+        specs: Mapping[str, APISpec] = SPECS,
+        *,
+        threshold: float = 0.5,
+        relevant_k: int = 1,
+    ) -> None:
         self.retriever = retriever
         self.specs = dict(specs)
         self.threshold = threshold
@@ -140,11 +164,15 @@ class StaticScanner:
         try:
             calls = program_calls(source)
         except RequestSyntaxError as error:
-            findings.append(StaticFinding("E1", (), request=source, detail=str(error), line=error.line, in_program=True))
+            findings.append(
+                StaticFinding("E1", (), request=source, detail=str(error), line=error.line, in_program=True)
+            )
             calls = []
         else:
             if not calls:
-                findings.append(StaticFinding("E1", (), request=source, detail="the program calls no API", in_program=True))
+                findings.append(
+                    StaticFinding("E1", (), request=source, detail="the program calls no API", in_program=True)
+                )
             refused = self._sandbox_refusal(source, calls)
             if refused is not None:
                 findings.append(refused)
@@ -158,11 +186,19 @@ class StaticScanner:
             wanted = list(relevant) if relevant else self.retriever.relevant(instruction, self.relevant_k)
             if not any(call.api in wanted for call in documented):
                 last = documented[-1]
-                findings.append(StaticFinding(
-                    "E2.1", (wanted[0],), request=last.text, api=last.api, relevant=wanted, line=last.line,
-                    call_index=last.index, in_program=True,
-                    detail=f"the program never calls {' or '.join(wanted)}, the API the instruction needs",
-                ))
+                findings.append(
+                    StaticFinding(
+                        "E2.1",
+                        (wanted[0],),
+                        request=last.text,
+                        api=last.api,
+                        relevant=wanted,
+                        line=last.line,
+                        call_index=last.index,
+                        in_program=True,
+                        detail=f"the program never calls {' or '.join(wanted)}, the API the instruction needs",
+                    )
+                )
         for finding in findings:
             finding.feedback = static_feedback(finding, self.specs, self.threshold)
         return findings
@@ -177,12 +213,24 @@ class StaticScanner:
             return None
         numbered = re.match(r"line (\d+):", problems[0])
         line = int(numbered.group(1)) if numbered else None
-        return StaticFinding("E1", (), request=source, line=line, in_program=True,
-                             detail="the sandbox refuses the program: " + "; ".join(problems))
+        return StaticFinding(
+            "E1",
+            (),
+            request=source,
+            line=line,
+            in_program=True,
+            detail="the sandbox refuses the program: " + "; ".join(problems),
+        )
 
     # -- detection -----------------------------------------------------------------------------
-    def detect(self, request: ParsedRequest, instruction: str, relevant: Sequence[str] | None = None,
-               *, check_selection: bool = True) -> StaticFinding | None:
+    def detect(
+        self,
+        request: ParsedRequest,
+        instruction: str,
+        relevant: Sequence[str] | None = None,
+        *,
+        check_selection: bool = True,
+    ) -> StaticFinding | None:
         """E2 → E3 → E4 on one parsed request; the first error found, or None."""
         base = dict(request=request.text, api=request.api, line=request.line, call_index=request.index)
         wanted: list[str] | None = list(relevant) if relevant else None
@@ -196,21 +244,41 @@ class StaticScanner:
         spec = self.specs.get(request.api)
         # E2: the API name is not in R.
         if spec is not None and check_selection and request.api not in relevant_set():
-            return StaticFinding("E2.1", (relevant_set()[0],), relevant=relevant_set(), **base,
-                                 detail=f"{request.api} is documented but the instruction needs {relevant_set()[0]}")
+            return StaticFinding(
+                "E2.1",
+                (relevant_set()[0],),
+                relevant=relevant_set(),
+                **base,
+                detail=f"{request.api} is documented but the instruction needs {relevant_set()[0]}",
+            )
         if spec is None:
             key = literal_key(request.api)
             literal = next((name for name in self.specs if literal_key(name) == key), None)
             if literal is not None:
-                return StaticFinding("E2.2", (request.api, literal), **base,
-                                     detail=f"{request.api} is {literal} in another case or naming style")
+                return StaticFinding(
+                    "E2.2",
+                    (request.api, literal),
+                    **base,
+                    detail=f"{request.api} is {literal} in another case or naming style",
+                )
             closest, score = self.retriever.closest_api(request.api)
             if score > self.threshold:
-                return StaticFinding("E2.3", (request.api, closest), similarity=score, **base,
-                                     detail=f"{request.api} is not documented; {closest} is similar ({score:.2f})")
+                return StaticFinding(
+                    "E2.3",
+                    (request.api, closest),
+                    similarity=score,
+                    **base,
+                    detail=f"{request.api} is not documented; {closest} is similar ({score:.2f})",
+                )
             target = relevant_set()[0]
-            return StaticFinding("E2.other", (target,), similarity=score, relevant=relevant_set(), **base,
-                                 detail=f"{request.api} is not documented and resembles no API (best {closest}, {score:.2f})")
+            return StaticFinding(
+                "E2.other",
+                (target,),
+                similarity=score,
+                relevant=relevant_set(),
+                **base,
+                detail=f"{request.api} is not documented and resembles no API (best {closest}, {score:.2f})",
+            )
         # E3: parameter names the API does not document.
         own = [parameter.name for parameter in spec.parameters]
         for name in request.keywords:
@@ -230,7 +298,11 @@ class StaticScanner:
             expected = PYTHON_TYPES.get(parameter.type, (object,))
             if not isinstance(value, expected) or (isinstance(value, bool) and bool not in expected):
                 return StaticFinding(
-                    "E4.1", (name, parameter.description), parameter=name, value=argument.source, **base,
+                    "E4.1",
+                    (name, parameter.description),
+                    parameter=name,
+                    value=argument.source,
+                    **base,
                     detail=f"{name}={argument.source} is {_type_word(value)}; the documentation says {parameter.type}",
                 )
         return None
@@ -244,17 +316,41 @@ class StaticScanner:
     def _parameter_error(self, spec: APISpec, name: str, base: dict) -> StaticFinding | None:
         others = {p.name: api for api, other in self.specs.items() if api != spec.name for p in other.parameters}
         if name in others:
-            return StaticFinding("E3.1", (name,), parameter=name, **base,
-                                 detail=f"{name} is a parameter of {others[name]}, not of {spec.name}")
+            return StaticFinding(
+                "E3.1",
+                (name,),
+                parameter=name,
+                **base,
+                detail=f"{name} is a parameter of {others[name]}, not of {spec.name}",
+            )
         key = literal_key(name)
-        candidates = [p.name for p in spec.parameters] + [p for p in others if p not in {q.name for q in spec.parameters}]
+        candidates = [p.name for p in spec.parameters] + [
+            p for p in others if p not in {q.name for q in spec.parameters}
+        ]
         literal = next((candidate for candidate in candidates if literal_key(candidate) == key), None)
         if literal is not None:
-            return StaticFinding("E3.2", (name, literal), parameter=name, **base,
-                                 detail=f"{name} is {literal} in another case or naming style")
+            return StaticFinding(
+                "E3.2",
+                (name, literal),
+                parameter=name,
+                **base,
+                detail=f"{name} is {literal} in another case or naming style",
+            )
         closest, score = self.retriever.closest_parameter(name, spec)
         if closest is not None and score > self.threshold:
-            return StaticFinding("E3.3", (name, closest), parameter=name, similarity=score, **base,
-                                 detail=f"{name} is not a parameter of {spec.name}; {closest} is similar ({score:.2f})")
-        return StaticFinding("E3.other", (name,), parameter=name, similarity=score if closest else None, **base,
-                             detail=f"{name} is not a parameter of {spec.name} and resembles none of them")
+            return StaticFinding(
+                "E3.3",
+                (name, closest),
+                parameter=name,
+                similarity=score,
+                **base,
+                detail=f"{name} is not a parameter of {spec.name}; {closest} is similar ({score:.2f})",
+            )
+        return StaticFinding(
+            "E3.other",
+            (name,),
+            parameter=name,
+            similarity=score if closest else None,
+            **base,
+            detail=f"{name} is not a parameter of {spec.name} and resembles none of them",
+        )

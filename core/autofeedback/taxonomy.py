@@ -34,7 +34,7 @@ STATIC_SUB_TYPES = tuple(sub for sub in SUB_TYPES if sub != "E4.other")
 
 
 def error_type(sub_type: str) -> str:
-    """"E2.3" → "E2"; "E1" → "E1"."""
+    """ "E2.3" → "E2"; "E1" → "E1"."""
     return sub_type.split(".")[0]
 
 

@@ -55,11 +55,15 @@ def _ruled_out(finding, threshold: float) -> str:
     if sub == "E2.2":
         return f"The request is well formed (not E1), and {api} is not another API of the documentation (not E2.1)."
     if sub == "E2.3":
-        return (f"The request is well formed (not E1); {api} is not another API of the documentation (not E2.1) "
-                "nor one written in another case or naming style (not E2.2).")
+        return (
+            f"The request is well formed (not E1); {api} is not another API of the documentation (not E2.1) "
+            "nor one written in another case or naming style (not E2.2)."
+        )
     if sub == "E2.other":
-        return (f"The request is well formed (not E1); {api} is not another API (not E2.1), not one in another "
-                f"case or naming style (not E2.2), and no API is similar to it above {threshold:g} (not E2.3).")
+        return (
+            f"The request is well formed (not E1); {api} is not another API (not E2.1), not one in another "
+            f"case or naming style (not E2.2), and no API is similar to it above {threshold:g} (not E2.3)."
+        )
     name_ok = f"The request is well formed and the API name {api} is right (not E1, not E2)."
     parameter = finding.parameter
     if sub == "E3.1":
@@ -67,48 +71,70 @@ def _ruled_out(finding, threshold: float) -> str:
     if sub == "E3.2":
         return name_ok + f" {parameter} is not a parameter of another API (not E3.1)."
     if sub == "E3.3":
-        return name_ok + f" {parameter} is no other API's parameter (not E3.1) and no parameter in another case or style (not E3.2)."
+        return (
+            name_ok
+            + f" {parameter} is no other API's parameter (not E3.1) and no parameter in another case or style (not E3.2)."
+        )
     if sub == "E3.other":
-        return name_ok + (f" {parameter} is no other API's parameter (not E3.1), no parameter in another case or style "
-                          f"(not E3.2), and none is similar to it above {threshold:g} (not E3.3).")
-    return f"The request is well formed, the API name {api} is right and every parameter name is valid (not E1, E2, E3)."
+        return name_ok + (
+            f" {parameter} is no other API's parameter (not E3.1), no parameter in another case or style "
+            f"(not E3.2), and none is similar to it above {threshold:g} (not E3.3)."
+        )
+    return (
+        f"The request is well formed, the API name {api} is right and every parameter name is valid (not E1, E2, E3)."
+    )
 
 
 def _cause_and_fix(finding, specs: Mapping[str, APISpec]) -> str:
     sub, returns = finding.sub_type, finding.returns
     if sub == "E1":
-        return ('A request must be exactly one call: <<API>>APINAME(key="value", ...)<</API>>, with string values '
-                f"in double quotes and one of these APIs: {', '.join(specs)}.")
+        return (
+            'A request must be exactly one call: <<API>>APINAME(key="value", ...)<</API>>, with string values '
+            f"in double quotes and one of these APIs: {', '.join(specs)}."
+        )
     if sub in ("E2.1", "E2.other"):
         target = specs[returns[0]]
         cause = "the instruction was misread" if sub == "E2.1" else "the API name was made up"
-        return (f"The likely cause: {cause}. The API relevant to the instruction is {target.name}: "
-                f"{first_sentence(target.description)} Call it as {target.signature()}.")
+        return (
+            f"The likely cause: {cause}. The API relevant to the instruction is {target.name}: "
+            f"{first_sentence(target.description)} Call it as {target.signature()}."
+        )
     if sub == "E2.2":
         target = specs[returns[1]]
-        return (f"The likely cause: another naming style (API names are case-sensitive camelCase). "
-                f"Write {target.name} instead of {returns[0]}: {target.signature()}.")
+        return (
+            f"The likely cause: another naming style (API names are case-sensitive camelCase). "
+            f"Write {target.name} instead of {returns[0]}: {target.signature()}."
+        )
     if sub == "E2.3":
         target = specs[returns[1]]
-        return (f"The likely cause: {returns[0]} was made up for {target.name}. Use {target.name}: "
-                f"{first_sentence(target.description)} {target.signature()}.")
+        return (
+            f"The likely cause: {returns[0]} was made up for {target.name}. Use {target.name}: "
+            f"{first_sentence(target.description)} {target.signature()}."
+        )
     spec = specs[finding.api]
     if sub == "E3.1":
         owners = [name for name, other in specs.items() if name != spec.name and other.parameter(returns[0])]
-        return (f"The likely cause: {returns[0]} belongs to {', '.join(owners)}. {spec.name} takes only: "
-                f"{_parameters(spec)}.")
+        return (
+            f"The likely cause: {returns[0]} belongs to {', '.join(owners)}. {spec.name} takes only: "
+            f"{_parameters(spec)}."
+        )
     if sub in ("E3.2", "E3.3"):
         documented = spec.parameter(returns[1])
-        cause = "another naming style (parameter names are written exactly as documented)" if sub == "E3.2" \
+        cause = (
+            "another naming style (parameter names are written exactly as documented)"
+            if sub == "E3.2"
             else f"{returns[0]} was made up for {returns[1]}"
+        )
         if documented is None:  # E3.2 against another API's parameter
             return f"The likely cause: {cause}. {spec.name} takes only: {_parameters(spec)}."
         return f"The likely cause: {cause}. Write {returns[1]}= instead of {returns[0]}=: {first_sentence(documented.description)}"
     if sub == "E3.other":
         return f"The likely cause: the parameter name was made up. {spec.name} takes only: {_parameters(spec)}."
     parameter = spec.parameter(returns[0])
-    return (f"The likely cause: {returns[0]} was given {finding.value} but must be a {parameter.type}: {returns[1]} "
-            f'Write it as {returns[0]}="{_as_text(finding.value)}".')
+    return (
+        f"The likely cause: {returns[0]} was given {finding.value} but must be a {parameter.type}: {returns[1]} "
+        f'Write it as {returns[0]}="{_as_text(finding.value)}".'
+    )
 
 
 def _as_text(source: str | None) -> str:
@@ -131,8 +157,13 @@ def static_feedback(finding, specs: Mapping[str, APISpec], threshold: float = 0.
         place = f" at line {finding.line} of the program" if finding.in_program and finding.line else ""
         exists = f"There is an error in the API request {finding.request}{place}."
         where = f"Error {_label(finding.sub_type)} in {finding.location.split(': ')[-1]}: {finding.detail}."
-    parts = [exists, where, _ruled_out(finding, threshold), _cause_and_fix(finding, specs),
-             REWRITE if finding.in_program else REGENERATE]
+    parts = [
+        exists,
+        where,
+        _ruled_out(finding, threshold),
+        _cause_and_fix(finding, specs),
+        REWRITE if finding.in_program else REGENERATE,
+    ]
     return "\n".join(part for part in parts if part)
 
 

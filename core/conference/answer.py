@@ -33,36 +33,54 @@ from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.records import asked_field
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import (
-    ASKS_EMAIL, ASKS_LINK, EMAIL, HOW_MUCH, NUMBER, URL, WHEN, Amount, find_amounts, find_dates, format_amount, sentences,
+    ASKS_EMAIL,
+    ASKS_LINK,
+    EMAIL,
+    HOW_MUCH,
+    NUMBER,
+    URL,
+    WHEN,
+    Amount,
+    find_amounts,
+    find_dates,
+    format_amount,
+    sentences,
 )
 
 ANSWER_MODES = ("computed", "choose", "generate")
 
 
 def answer_mode_for(model_setting: str) -> str:
-    """"generate" when a capable model is configured (a bigger GGUF or an endpoint), else "computed".
+    """ "generate" when a capable model is configured (a bigger GGUF or an endpoint), else "computed".
 
     The bundled 135 M model copies or rambles when it writes; the computed answer is better.
     """
     from scholar_tui.models.registry import DEFAULT_LLM
 
     return "computed" if model_setting in ("", DEFAULT_LLM) else "generate"
+
+
 MAX_CANDIDATE_CHARS = 220
 MAX_LIST_ITEMS = 40
 LONG_VALUE_WORDS = 40
 """A value longer than this is cut to its sentences that match the question (a general reading
 limit: a paragraph is not an answer); chosen on ICML, reported on ISWC."""
 
-YES_NO_OPENERS = frozenset("is are am was were can could do does did will would should shall may might must has have had".split())
-NEGATIONS = re.compile(r"\b(not|no|never|cannot|can.t|won.t|isn.t|aren.t|doesn.t|don.t|none|neither|nor)\b",
-                       re.IGNORECASE)
+YES_NO_OPENERS = frozenset(
+    "is are am was were can could do does did will would should shall may might must has have had".split()
+)
+NEGATIONS = re.compile(
+    r"\b(not|no|never|cannot|can.t|won.t|isn.t|aren.t|doesn.t|don.t|none|neither|nor)\b", re.IGNORECASE
+)
 LIST_CUES = re.compile(r"\b(who are|what are|which are|which \w+ are|list|name the|names of)\b", re.IGNORECASE)
 SUM_CUES = re.compile(r"\b(together|in total|total|combined|altogether|sum)\b", re.IGNORECASE)
 EARLIEST_CUES = re.compile(r"\b(earliest|first|soonest|next|begin|begins|start|starts|opening)\b", re.IGNORECASE)
 LATEST_CUES = re.compile(r"\b(latest|last|final|end|ends|closing)\b", re.IGNORECASE)
-COMPARE_CUES = re.compile(r"\b(cheaper|more expensive|less expensive|higher|lower|more|less|earlier|later|bigger|smaller)\b"
-                          r".*\bthan\b|\bwhich (?:one )?is (?:cheaper|more|less|earlier|later|higher|lower)\b",
-                          re.IGNORECASE)
+COMPARE_CUES = re.compile(
+    r"\b(cheaper|more expensive|less expensive|higher|lower|more|less|earlier|later|bigger|smaller)\b"
+    r".*\bthan\b|\bwhich (?:one )?is (?:cheaper|more|less|earlier|later|higher|lower)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass
@@ -89,7 +107,9 @@ def question_form(question: str) -> str:
     if re.search(r"\bnumber of\b", lowered):
         return "count"
     if (WHEN.search(lowered) or "date" in lowered) and re.search(r"\b(earliest|first|soonest|latest|last)\b", lowered):
-        return "earliest" if EARLIEST_CUES.search(lowered) and not re.search(r"\b(latest|last)\b", lowered) else "latest"
+        return (
+            "earliest" if EARLIEST_CUES.search(lowered) and not re.search(r"\b(latest|last)\b", lowered) else "latest"
+        )
     if LIST_CUES.search(lowered):
         return "list"
     return "span"
@@ -200,8 +220,11 @@ def _typed_per_thing(question: str, evidence: Sequence[EvidencePath]) -> Compute
     chosen: list[tuple[EvidencePath, str]] = []
     for thing in things:
         thing_words = {word: 1.0 for word in words(thing)}
-        scored = [(_overlap(thing_words, item.path), -item.rank, index) for index, (item, _) in enumerate(typed)
-                  if all(item is not other for other, _ in chosen)]
+        scored = [
+            (_overlap(thing_words, item.path), -item.rank, index)
+            for index, (item, _) in enumerate(typed)
+            if all(item is not other for other, _ in chosen)
+        ]
         scored = [entry for entry in scored if entry[0] > 0]
         if scored:
             chosen.append(typed[max(scored)[2]])
@@ -233,8 +256,12 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
         each = _typed_per_thing(question, evidence)
         if each is not None:
             return each
-        typed = [(item, value) for item in evidence[:TYPE_MATCH_DEPTH]
-                 for value in [_typed_value(question, item)] if value is not None]
+        typed = [
+            (item, value)
+            for item in evidence[:TYPE_MATCH_DEPTH]
+            for value in [_typed_value(question, item)]
+            if value is not None
+        ]
         if typed:
             item, value = max(typed, key=lambda entry: (_heading_fit(question, entry[0].path), -entry[0].rank))
             return Computed(value, "value" if value != item.value else "span", [item.rank])
@@ -282,8 +309,11 @@ def list_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             if entry.is_leaf:
                 same_field += [entry] if entry.text else []
             else:
-                same_field += [child for child in tree.children(entry)
-                               if child.is_leaf and child.label == leaf.label and child.text]
+                same_field += [
+                    child
+                    for child in tree.children(entry)
+                    if child.is_leaf and child.label == leaf.label and child.text
+                ]
         if len(same_field) > 1:
             items = same_field
     if len(items) <= 1:
@@ -304,8 +334,11 @@ def _join(texts: Sequence[str]) -> str:
 def count_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """How many: the children of the node the question names (above the best path)."""
     leaf = _leaf(tree, evidence[0])
-    noun = re.search(r"how many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for)\b|\?|$)",
-                     question, re.IGNORECASE)
+    noun = re.search(
+        r"how many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for)\b|\?|$)",
+        question,
+        re.IGNORECASE,
+    )
     noun_text = noun.group(1).strip() if noun else ""
     if leaf is None:
         return span_answer(question, evidence, tree)
@@ -335,13 +368,18 @@ def _things_named(question: str) -> list[str]:
     return [part for part in parts if words(part)]
 
 
-def _one_per_thing(question: str, candidates: list[tuple[EvidencePath, float, Amount]]) -> list[tuple[EvidencePath, float, Amount]]:
+def _one_per_thing(
+    question: str, candidates: list[tuple[EvidencePath, float, Amount]]
+) -> list[tuple[EvidencePath, float, Amount]]:
     """For each thing the question names, the best-matching path among ``candidates`` (in rank order)."""
     chosen: list[tuple[EvidencePath, float, Amount]] = []
     for thing in _things_named(question):
         thing_words = {word: 1.0 for word in words(thing)}
-        scored = [(_overlap(thing_words, item.path), -item.rank, (item, value, currency))
-                  for item, value, currency in candidates if all(item is not other[0] for other in chosen)]
+        scored = [
+            (_overlap(thing_words, item.path), -item.rank, (item, value, currency))
+            for item, value, currency in candidates
+            if all(item is not other[0] for other in chosen)
+        ]
         scored = [entry for entry in scored if entry[0] > 0]
         if scored:
             chosen.append(max(scored)[2])
@@ -367,8 +405,11 @@ def compare_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if len(chosen) >= 2:
         pick = (min if wants_low else max)(chosen, key=lambda entry: entry[1])
         item = pick[0]
-        return Computed(f"{item.path.split('»')[-2] if '»' in item.path else item.value} ({item.value})", "compare",
-                        sorted(entry[0].rank for entry in chosen))
+        return Computed(
+            f"{item.path.split('»')[-2] if '»' in item.path else item.value} ({item.value})",
+            "compare",
+            sorted(entry[0].rank for entry in chosen),
+        )
     dated = [(item, find_dates(item.value)) for item in evidence]
     dated = [(item, found[0].day) for item, found in dated if found]
     if len(dated) >= 2:
@@ -400,9 +441,15 @@ def _differing_values(evidence: Sequence[EvidencePath], tree: Tree) -> list[Evid
     parent = tree.parent(leaf) if leaf is not None else None
     if parent is not None and parent.kind == "item":  # a record's field: its section is the list of records
         leaf = parent
-    section = [] if leaf is None else [
-        EvidencePath(0, node.id, node_path_text(tree, node), node.text or "", "", 0.0)
-        for node in _section_leaves(tree, leaf) if node.id not in {item.node_id for item in evidence}]
+    section = (
+        []
+        if leaf is None
+        else [
+            EvidencePath(0, node.id, node_path_text(tree, node), node.text or "", "", 0.0)
+            for node in _section_leaves(tree, leaf)
+            if node.id not in {item.node_id for item in evidence}
+        ]
+    )
     for item in [*evidence, *section]:
         amounts = find_amounts(item.value) or []
         key = amounts[0].text if amounts else None
@@ -414,8 +461,9 @@ def _differing_values(evidence: Sequence[EvidencePath], tree: Tree) -> list[Evid
     return list(found.values())
 
 
-RESTRICTION = re.compile(r"\b(only|solely|exclusively|need|needs|needed|required|require|requires|mandatory|must|fixed)\b",
-                         re.IGNORECASE)
+RESTRICTION = re.compile(
+    r"\b(only|solely|exclusively|need|needs|needed|required|require|requires|mandatory|must|fixed)\b", re.IGNORECASE
+)
 """Words by which a yes/no question asks whether something is restricted or obliged ("Do I need
 to …?", "Is only … allowed?", "Is the number … fixed?")."""
 
@@ -448,14 +496,17 @@ def _negates_the_question(question: str, support: str) -> bool:
     asked = set(words(question))
     tokens = WORD.findall(support.lower().replace("’", "'"))
     for position, token in enumerate(tokens):
-        if NEGATIONS.fullmatch(token) and asked & set(words(" ".join(tokens[position + 1:position + 1 + NEGATION_SCOPE]))):
+        if NEGATIONS.fullmatch(token) and asked & set(
+            words(" ".join(tokens[position + 1 : position + 1 + NEGATION_SCOPE]))
+        ):
             return True
     return False
 
 
 OBLIGATION = re.compile(r"\b(?:have to|has to|need to|needs to|must|required|mandatory|obliged)\b", re.IGNORECASE)
-NOT_REQUIRED = re.compile(r"\b(?:not|no longer|never)\s+(?:be\s+)?(?:required|mandatory|necessary|needed|obligatory)\b",
-                          re.IGNORECASE)
+NOT_REQUIRED = re.compile(
+    r"\b(?:not|no longer|never)\s+(?:be\s+)?(?:required|mandatory|necessary|needed|obligatory)\b", re.IGNORECASE
+)
 
 
 def yes_no_verdict(question: str, support: str) -> str:
@@ -472,7 +523,11 @@ def yes_no_verdict(question: str, support: str) -> str:
     if OBLIGATION.search(question) and NOT_REQUIRED.search(support):  # "Masks are not required at this time."
         return "No"
     restrictions = {word.lower() for word in RESTRICTION.findall(question)}
-    if restrictions and not asked_negated and not restrictions & {word.lower() for word in RESTRICTION.findall(support)}:
+    if (
+        restrictions
+        and not asked_negated
+        and not restrictions & {word.lower() for word in RESTRICTION.findall(support)}
+    ):
         return "No"
     return "Yes"
 
@@ -504,8 +559,12 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
 
 
 OPERATORS = {
-    "span": span_answer, "list": list_answer, "count": count_answer, "sum": sum_answer,
-    "compare": compare_answer, "yes_no": yes_no_answer,
+    "span": span_answer,
+    "list": list_answer,
+    "count": count_answer,
+    "sum": sum_answer,
+    "compare": compare_answer,
+    "yes_no": yes_no_answer,
     "earliest": lambda question, evidence, tree: date_order_answer(question, evidence, tree, latest=False),
     "latest": lambda question, evidence, tree: date_order_answer(question, evidence, tree, latest=True),
 }
@@ -516,17 +575,25 @@ def site_data(tree: Tree) -> str:
     return f"{tree.root.label or tree.name}'s site data"
 
 
-ONLINE_ACTION = re.compile(r"\bwhere\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|"
-                           r"see|read|register|apply|submit|sign up|upload|buy)\b", re.IGNORECASE)
+ONLINE_ACTION = re.compile(
+    r"\bwhere\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|"
+    r"see|read|register|apply|submit|sign up|upload|buy)\b",
+    re.IGNORECASE,
+)
 """"Where can I find the slides?" asks for a pointer (a link, a page), not for a place."""
-FIND_ACTION = re.compile(r"\bhow\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|see|"
-                         r"reach|visit)\b", re.IGNORECASE)
+FIND_ACTION = re.compile(
+    r"\bhow\s+(?:can|do|should|could|may)\s+(?:i|we|you|one)\s+(?:find|get|download|access|see|"
+    r"reach|visit)\b",
+    re.IGNORECASE,
+)
 """"How can I find the accepted workshops?" asks for a pointer too: a bare link may answer it."""
 
 
-HEAD_NOUN = re.compile(r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
-                       r"(?:of|on|for|about|in|at|to|regarding|should|would|will|can|could|do|does|did|is|are|must)\b",
-                       re.IGNORECASE)
+HEAD_NOUN = re.compile(
+    r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
+    r"(?:of|on|for|about|in|at|to|regarding|should|would|will|can|could|do|does|did|is|are|must)\b",
+    re.IGNORECASE,
+)
 """"What <thing> of/should …": the thing names what is asked ("What review aspects should be considered
 when reviewing …?" asks for aspects, whatever its "when" clause says)."""
 
@@ -560,8 +627,12 @@ def _counted(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     found = kinds.collection(question, evidence, tree)
     if found is None:
         return None
-    return Computed(f"{len(found.items)} {noun}".strip(), "count", found.ranks,
-                    [found.node] if found.node is not None else found.items[:1])
+    return Computed(
+        f"{len(found.items)} {noun}".strip(),
+        "count",
+        found.ranks,
+        [found.node] if found.node is not None else found.items[:1],
+    )
 
 
 def _listed(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
@@ -570,8 +641,9 @@ def _listed(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: T
     if found is None:
         return None
     texts = [kinds.item_text(kind, record, tree) for record in found.items[:MAX_LIST_ITEMS]]
-    return Computed(_join(texts), "list", found.ranks,
-                    [found.node] if found.node is not None else found.items[:MAX_LIST_ITEMS])
+    return Computed(
+        _join(texts), "list", found.ranks, [found.node] if found.node is not None else found.items[:MAX_LIST_ITEMS]
+    )
 
 
 CHECKED = (Kind.PLACE, Kind.DATE, Kind.MONEY, Kind.PEOPLE, Kind.COUNT)
@@ -605,8 +677,11 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     named = _named_value(question, evidence, tree)
     if named is not None:
         return named
-    if form == "yes_no" and not SAME.search(question) and not kinds.names_topic(
-            question, tree, f"{evidence[0].path} {evidence[0].value}"):
+    if (
+        form == "yes_no"
+        and not SAME.search(question)
+        and not kinds.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
+    ):
         # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     if ONLINE_ACTION.search(question):
@@ -630,8 +705,11 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
     else:
         answer = OPERATORS[form](question, evidence, tree)
-    if form == "span" and URL.fullmatch(answer.text.strip()) and not any(
-            pattern.search(question) for pattern in (ASKS_LINK, ONLINE_ACTION, FIND_ACTION)):
+    if (
+        form == "span"
+        and URL.fullmatch(answer.text.strip())
+        and not any(pattern.search(question) for pattern in (ASKS_LINK, ONLINE_ACTION, FIND_ACTION))
+    ):
         # a bare link answers "which time zone …?" with a converter's address: the next value instead
         rest = [item for item in evidence if not URL.fullmatch(item.value.strip())]
         answer = span_answer(question, rest, tree) if rest else _abstain(tree, kind.noun, _topic(question, tree))
@@ -666,7 +744,7 @@ POINTER_WORDS = 30
 
 
 def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
-    """"Where can I find the proceedings?": the best ranked link whose path names the thing asked."""
+    """ "Where can I find the proceedings?": the best ranked link whose path names the thing asked."""
     for item in evidence:
         found = URL.search(item.value)
         if found and kinds.names_topic(question, tree, item.path):
@@ -678,8 +756,14 @@ def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
 def _topic(question: str, tree: Tree) -> str:
     """What the question is about, in its own words, for the abstain sentence ("hotel room cost night")."""
     asked = [word for word in WORD.findall(question.lower()) if word in set(words(question)) or len(word) > 3]
-    asked = [word for word in asked if word not in kinds.STOPWORDS and kinds.stem(word) not in kinds.GENERIC
-             and word not in words(tree.root.label) and word not in ("how", "much", "many", "does", "the")]
+    asked = [
+        word
+        for word in asked
+        if word not in kinds.STOPWORDS
+        and kinds.stem(word) not in kinds.GENERIC
+        and word not in words(tree.root.label)
+        and word not in ("how", "much", "many", "does", "the")
+    ]
     return " ".join(asked[:6]) or None
 
 
@@ -716,8 +800,9 @@ def generate_prompt(question: str, evidence: Sequence[EvidencePath], computed: C
 CITATION = re.compile(r"\s*\[(\d+)\]")
 
 
-def answer_question(question: str, evidence: Sequence[EvidencePath], tree: Tree, llm=None,
-                    mode: str = "computed") -> Answered:
+def answer_question(
+    question: str, evidence: Sequence[EvidencePath], tree: Tree, llm=None, mode: str = "computed"
+) -> Answered:
     """The answer event for ``question`` over ``evidence`` (conference, method and time filled by the engine)."""
     if mode not in ANSWER_MODES:
         raise ValueError(f"answer mode must be one of {', '.join(ANSWER_MODES)}")
@@ -729,15 +814,24 @@ def answer_question(question: str, evidence: Sequence[EvidencePath], tree: Tree,
             known = kinds.node_evidence(tree, node, len(shown) + 1)
             shown.append(known)
         computed.cited = sorted({*computed.cited, known.rank})
-    answered = Answered(question=question, conference="", method="", evidence=shown,
-                        answer=computed.text, operation=computed.operation, cited=computed.cited,
-                        computed=computed.text)
+    answered = Answered(
+        question=question,
+        conference="",
+        method="",
+        evidence=shown,
+        answer=computed.text,
+        operation=computed.operation,
+        cited=computed.cited,
+        computed=computed.text,
+    )
     if llm is None or mode == "computed" or not evidence or computed.operation == "abstain":
         return answered
     if mode == "choose":
         # The tiny model's one decision: which path answers; the operator then runs on that path first.
         choices = [str(item.rank) for item in evidence]
-        probabilities = llm.choose(None, choices, messages=[{"role": "user", "content": choice_prompt(question, evidence)}])
+        probabilities = llm.choose(
+            None, choices, messages=[{"role": "user", "content": choice_prompt(question, evidence)}]
+        )
         best = max(choices, key=lambda choice: probabilities.get(choice, 0.0))
         chosen = evidence[choices.index(best)]
         reordered = [chosen, *(item for item in evidence if item is not chosen)]
@@ -745,15 +839,18 @@ def answer_question(question: str, evidence: Sequence[EvidencePath], tree: Tree,
         answered.answer, answered.operation, answered.cited = picked.text, picked.operation, picked.cited
         answered.model_detail = f"{llm.model_name} chose path {best} (p={probabilities.get(best, 0.0):.2f})"
     else:
-        completion = llm.complete(messages=[{"role": "user", "content": generate_prompt(question, evidence, computed)}],
-                                  max_tokens=120, temperature=0.0)
+        completion = llm.complete(
+            messages=[{"role": "user", "content": generate_prompt(question, evidence, computed)}],
+            max_tokens=120,
+            temperature=0.0,
+        )
         text = " ".join(completion.text.split())
         cited = sorted({int(number) for number in CITATION.findall(text) if 0 < int(number) <= len(evidence)})
         answered.answer = CITATION.sub("", text).strip() or computed.text
         answered.operation = "model"
         answered.cited = cited or computed.cited
-        answered.model_detail = f"{llm.model_name}, {completion.completion_tokens} tokens in {completion.duration_s:.1f} s"
+        answered.model_detail = (
+            f"{llm.model_name}, {completion.completion_tokens} tokens in {completion.duration_s:.1f} s"
+        )
     answered.answer_mode = mode
     return answered
-
-

@@ -55,8 +55,11 @@ class DescriptionInput:
         return "»".join([*self.labels, self.value] if self.value else self.labels)
 
     def content_hash(self, describer_id: str) -> str:
-        payload = json.dumps([describer_id, self.labels, self.value, self.siblings, self.parent_description]
-                             + ([self.long_section] if self.long_section else []), ensure_ascii=False)
+        payload = json.dumps(
+            [describer_id, self.labels, self.value, self.siblings, self.parent_description]
+            + ([self.long_section] if self.long_section else []),
+            ensure_ascii=False,
+        )
         return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
@@ -159,8 +162,10 @@ def star_prompt(item: DescriptionInput) -> str:
     more = item.long_section - 1 - len(item.siblings) if item.long_section else 0
     siblings = "; ".join(item.siblings) + (f"; and {more:,} more" if more > 0 else "") or "none"
     parent = item.parent_description or "none (this is the root)"
-    return (f"{STAR_INSTRUCTION}Same-level nodes: {siblings}\nParent description: {_shorten(parent, 400)}\n"
-            f"Query path: {_shorten(item.path, 600)}\nSentence:")
+    return (
+        f"{STAR_INSTRUCTION}Same-level nodes: {siblings}\nParent description: {_shorten(parent, 400)}\n"
+        f"Query path: {_shorten(item.path, 600)}\nSentence:"
+    )
 
 
 class LLMDescriber:
@@ -176,12 +181,17 @@ class LLMDescriber:
         for item in inputs:
             completion = self.llm.complete(
                 messages=[{"role": "user", "content": star_prompt(item)}],
-                max_tokens=self.max_tokens, temperature=0.0, stop=["\n"],
+                max_tokens=self.max_tokens,
+                temperature=0.0,
+                stop=["\n"],
             )
             text = " ".join(completion.text.split())
             # An empty or cut-off reply still must not lose the path: the path is always kept.
-            descriptions.append(f"{text} ({READABLE_SEPARATOR.join(item.labels[1:])}: {item.value or ''})"
-                                if item.value else (text or item.path))
+            descriptions.append(
+                f"{text} ({READABLE_SEPARATOR.join(item.labels[1:])}: {item.value or ''})"
+                if item.value
+                else (text or item.path)
+            )
         return descriptions
 
 
@@ -227,7 +237,7 @@ def describe_tree(
     for depth in sorted(levels):
         nodes = levels[depth]
         for start in range(0, len(nodes), batch_size):
-            batch = nodes[start:start + batch_size]
+            batch = nodes[start : start + batch_size]
             inputs = [
                 description_input(tree, node, results[node.parent][1] if node.parent is not None else "")
                 for node in batch
@@ -237,10 +247,10 @@ def describe_tree(
             missing = [index for index, key in enumerate(hashes) if key not in known]
             if missing:
                 fresh = describer.describe([inputs[index] for index in missing])
-                new_rows = [(hashes[index], text) for index, text in zip(missing, fresh)]
+                new_rows = [(hashes[index], text) for index, text in zip(missing, fresh, strict=False)]
                 cache_store(new_rows)
                 known = {**known, **dict(new_rows)}
-            for node, key in zip(batch, hashes):
+            for node, key in zip(batch, hashes, strict=False):
                 results[node.id] = (key, known[key])
             generated += len(missing)
             cached += len(batch) - len(missing)

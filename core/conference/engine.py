@@ -20,8 +20,19 @@ import numpy as np
 from scholar_tui.config.locations import Locations
 from scholar_tui.core.conference.answer import ANSWER_MODES, answer_question
 from scholar_tui.core.conference.describe import DescribeProgress, Describer, describe_tree, embedded_text
-from scholar_tui.core.conference.events import (Answered, EmbedProgress, EvalFinished, EvalProgress, EvalReport, EvidenceFound, EvidencePath,
-                     IndexBuilt, MethodReport, TreeLoaded, TypeScores)
+from scholar_tui.core.conference.events import (
+    Answered,
+    EmbedProgress,
+    EvalFinished,
+    EvalProgress,
+    EvalReport,
+    EvidenceFound,
+    EvidencePath,
+    IndexBuilt,
+    MethodReport,
+    TreeLoaded,
+    TypeScores,
+)
 from scholar_tui.core.conference.evidence import EvidenceIndex, hit_at_k
 from scholar_tui.core.conference.metrics import exact_match, token_f1
 from scholar_tui.core.conference.paths import leaf_paths, node_path_text
@@ -45,13 +56,30 @@ def _text_hash(embedder_name: str, text: str) -> str:
 
 
 def node_rows(tree: Tree, descriptions: dict[int, tuple[str, str]]) -> list[NodeRow]:
-    return [NodeRow(node.id, node.parent, node.position, node.kind, node.key, node.label, node.text, node.depth,
-                    node_path_text(tree, node), descriptions.get(node.id, (None, ""))[0]) for node in tree.nodes]
+    return [
+        NodeRow(
+            node.id,
+            node.parent,
+            node.position,
+            node.kind,
+            node.key,
+            node.label,
+            node.text,
+            node.depth,
+            node_path_text(tree, node),
+            descriptions.get(node.id, (None, ""))[0],
+        )
+        for node in tree.nodes
+    ]
 
 
 def tree_from_rows(name: str, rows: Sequence[NodeRow]) -> Tree:
-    nodes = [Node(id=row.id, parent=row.parent_id, kind=row.kind, key=row.key, label=row.label, text=row.text,
-                  depth=row.depth) for row in rows]
+    nodes = [
+        Node(
+            id=row.id, parent=row.parent_id, kind=row.kind, key=row.key, label=row.label, text=row.text, depth=row.depth
+        )
+        for row in rows
+    ]
     for node in nodes:
         if node.parent is not None:
             node.position = len(nodes[node.parent].children)
@@ -94,7 +122,9 @@ class ConferenceEngine:
             if record.name == name:
                 return record
         known = ", ".join(record.name for record in records) or "none imported yet"
-        raise ConferenceError(f"no conference named {name!r} (known: {known}; import one with `scholar-tui conf import`)")
+        raise ConferenceError(
+            f"no conference named {name!r} (known: {known}; import one with `scholar-tui conf import`)"
+        )
 
     def load_tree(self, name: str) -> Tree:
         """The stored tree, as imported (node ids and order preserved)."""
@@ -114,8 +144,9 @@ class ConferenceEngine:
         return self._retrievers[name]
 
     # -- import and index --------------------------------------------------------------------
-    def build(self, tree: Tree, source: str, describer: Describer, *, rebuild: bool = False
-              ) -> Iterator[TreeLoaded | DescribeProgress | EmbedProgress | IndexBuilt]:
+    def build(
+        self, tree: Tree, source: str, describer: Describer, *, rebuild: bool = False
+    ) -> Iterator[TreeLoaded | DescribeProgress | EmbedProgress | IndexBuilt]:
         """Store the tree, describe every node top-down (cached), embed what changed, write the table.
 
         Incremental: a description is regenerated only when its inputs changed, and a text is
@@ -131,8 +162,11 @@ class ConferenceEngine:
             results: dict[int, tuple[str, str]] = {}
             progress = DescribeProgress(0, len(tree.nodes), 0, 0, 0)
             for event in describe_tree(
-                tree, describer, store.cached_descriptions,
-                lambda rows: store.store_descriptions(rows, describer.identity), force=rebuild,
+                tree,
+                describer,
+                store.cached_descriptions,
+                lambda rows: store.store_descriptions(rows, describer.identity),
+                force=rebuild,
             ):
                 if isinstance(event, DescribeProgress):
                     progress = event
@@ -145,41 +179,63 @@ class ConferenceEngine:
             embed_started = time.perf_counter()
             rows = [
                 vectors.PathRow(
-                    node_id=path.node_id, path=path.text, value=path.value, description=results[path.node_id][1],
+                    node_id=path.node_id,
+                    path=path.text,
+                    value=path.value,
+                    description=results[path.node_id][1],
                     star_hash=_text_hash(self.embedder.name, embedded_text(results[path.node_id][1])),
                     path_hash=_text_hash(self.embedder.name, path.text),
                 )
                 for path in paths
             ]
-            wanted = [("star", row.star_hash, embedded_text(row.description)) for row in rows] + \
-                     [("path", row.path_hash, row.path) for row in rows]
+            wanted = [("star", row.star_hash, embedded_text(row.description)) for row in rows] + [
+                ("path", row.path_hash, row.path) for row in rows
+            ]
             if not rebuild and vectors.holds_rows(self.where, tree.name, rows):
                 # nothing changed: the table is reused as it is, not read and written again
                 reused, load_s = len({(method, key) for method, key, _ in wanted}), 0.0
                 yield EmbedProgress(reused, reused, reused)
             else:
-                known, reused, load_s = yield from self._embed(wanted, {"star": {}, "path": {}} if rebuild
-                                                               else vectors.existing_vectors(self.where, tree.name))
+                known, reused, load_s = yield from self._embed(
+                    wanted, {"star": {}, "path": {}} if rebuild else vectors.existing_vectors(self.where, tree.name)
+                )
                 star = np.stack([known[("star", row.star_hash)] for row in rows])
                 path_matrix = np.stack([known[("path", row.path_hash)] for row in rows])
                 vectors.write_table(self.where, tree.name, rows, star, path_matrix)
             embedded = len({(method, key) for method, key, _ in wanted}) - reused
             embed_s = time.perf_counter() - embed_started - load_s
             build_s = time.perf_counter() - started - load_s
-            store.record_build(tree.name, embedder=self.embedder.name, describe_s=round(describe_s, 3),
-                               embed_s=round(embed_s, 3), build_s=round(build_s, 3),
-                               generated=progress.generated, embedded=embedded)
+            store.record_build(
+                tree.name,
+                embedder=self.embedder.name,
+                describe_s=round(describe_s, 3),
+                embed_s=round(embed_s, 3),
+                build_s=round(build_s, 3),
+                generated=progress.generated,
+                embedded=embedded,
+            )
             yield IndexBuilt(
-                conference=tree.name, leaves=len(paths), describer=describer.kind,
-                describer_identity=describer.identity, generated=progress.generated, cached=progress.cached,
-                embedded=embedded, reused=reused, describe_s=describe_s, embed_s=embed_s, build_s=build_s,
-                embedder=self.embedder.name, embedder_load_s=load_s, cpu_s=time.process_time() - cpu_started,
+                conference=tree.name,
+                leaves=len(paths),
+                describer=describer.kind,
+                describer_identity=describer.identity,
+                generated=progress.generated,
+                cached=progress.cached,
+                embedded=embedded,
+                reused=reused,
+                describe_s=describe_s,
+                embed_s=embed_s,
+                build_s=build_s,
+                embedder=self.embedder.name,
+                embedder_load_s=load_s,
+                cpu_s=time.process_time() - cpu_started,
             )
         finally:
             store.close()
 
-    def _embed(self, wanted: list[tuple[str, str, str]], previous: dict[str, dict[str, np.ndarray]]
-               ) -> Iterator[EmbedProgress]:
+    def _embed(
+        self, wanted: list[tuple[str, str, str]], previous: dict[str, dict[str, np.ndarray]]
+    ) -> Iterator[EmbedProgress]:
         """Vectors for every (method, hash, text): kept from ``previous`` when there, embedded otherwise.
 
         Returns (vectors by (method, hash), how many were reused, seconds spent loading the embedder).
@@ -201,26 +257,43 @@ class ConferenceEngine:
             load_s = time.perf_counter() - load_started
         pending = list(missing.items())
         for start in range(0, len(pending), EMBED_BATCH):
-            batch = pending[start:start + EMBED_BATCH]
-            for (slot, _), vector in zip(batch, self.embedder.embed([text for _, text in batch])):
+            batch = pending[start : start + EMBED_BATCH]
+            for (slot, _), vector in zip(batch, self.embedder.embed([text for _, text in batch]), strict=False):
                 known[slot] = vector
             yield EmbedProgress(reused + start + len(batch), total, reused)
         return known, reused, load_s
 
     # -- asking ------------------------------------------------------------------------------
-    def search(self, conference: str, question: str, method: str = "star", k: int = TOP_K,
-               query_vector: np.ndarray | None = None, parts: RetrievalParts | None = None) -> list[EvidencePath]:
+    def search(
+        self,
+        conference: str,
+        question: str,
+        method: str = "star",
+        k: int = TOP_K,
+        query_vector: np.ndarray | None = None,
+        parts: RetrievalParts | None = None,
+    ) -> list[EvidencePath]:
         retriever = self.retriever(conference)
         parts = parts or method_parts(method)
         if query_vector is None and parts.dense:
             query_vector = self.embedder.embed([question])[0]
         table = retriever.table
-        return [EvidencePath(rank, table.node_ids[found.row], table.paths[found.row], table.values[found.row],
-                             table.descriptions[found.row], found.score, found.kept)
-                for rank, found in enumerate(retriever.search(question, query_vector, parts, k), start=1)]
+        return [
+            EvidencePath(
+                rank,
+                table.node_ids[found.row],
+                table.paths[found.row],
+                table.values[found.row],
+                table.descriptions[found.row],
+                found.score,
+                found.kept,
+            )
+            for rank, found in enumerate(retriever.search(question, query_vector, parts, k), start=1)
+        ]
 
-    def ask(self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
-            ) -> Iterator[EvidenceFound | Answered]:
+    def ask(
+        self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
+    ) -> Iterator[EvidenceFound | Answered]:
         """Find the evidence (``EvidenceFound``), then answer from it (``Answered``, with citations)."""
         started = time.perf_counter()
         if not question.strip():
@@ -234,9 +307,19 @@ class ConferenceEngine:
         yield answered
 
     # -- evaluation --------------------------------------------------------------------------
-    def evaluate(self, directory: Path, describer: Describer, *, methods: Sequence[str] = ("star", "path"),
-                 ablation: bool = False, name: str | None = None, rebuild: bool = False, k: int = TOP_K,
-                 person: Sequence[PersonQuestion] = (), person_part: str = "dev") -> Iterator[object]:
+    def evaluate(
+        self,
+        directory: Path,
+        describer: Describer,
+        *,
+        methods: Sequence[str] = ("star", "path"),
+        ablation: bool = False,
+        name: str | None = None,
+        rebuild: bool = False,
+        k: int = TOP_K,
+        person: Sequence[PersonQuestion] = (),
+        person_part: str = "dev",
+    ) -> Iterator[object]:
         """Import and index a ConferenceQA directory (reusing caches), then score every question
         with each method (and each ablation row) in the same run.
 
@@ -256,7 +339,9 @@ class ConferenceEngine:
         for question in questions:
             resolutions = [evidence_index.resolve(source) for source in question.sources]
             leaves = frozenset().union(*(evidence_index.evidence_leaves(item) for item in resolutions))
-            gold.append((leaves, [node_path_text(tree, tree.nodes[node]) for item in resolutions for node in item.nodes]))
+            gold.append(
+                (leaves, [node_path_text(tree, tree.nodes[node]) for item in resolutions for node in item.nodes])
+            )
         query_vectors = self.embedder.embed([question.question for question in questions])
         configurations = [(method, method_parts(method)) for method in methods]
         if ablation:
@@ -267,41 +352,73 @@ class ConferenceEngine:
         done = 0
         for label, parts in configurations:
             rows: list[dict] = []
-            for question, vector, (leaves, gold_paths) in zip(questions, query_vectors, gold):
+            for question, vector, (leaves, gold_paths) in zip(questions, query_vectors, gold, strict=False):
                 evidence = self.search(tree.name, question.question, k=k, query_vector=vector, parts=parts)
                 answered = answer_question(question.question, evidence, tree, self.llm, self.answer_mode)
                 retrieved = [item.node_id for item in evidence]
                 resolved = bool(leaves)
-                rows.append({
-                    "type": question.question_type, "question": question.question, "gold": question.answer,
-                    "from": list(question.sources), "gold_paths": gold_paths,
-                    "answer": answered.answer, "operation": answered.operation, "cited": answered.cited,
-                    "f1": token_f1(question.answer, answered.answer), "em": exact_match(question.answer, answered.answer),
-                    "evidence_resolved": resolved,
-                    "hit_at_1": resolved and hit_at_k(retrieved, leaves, 1),
-                    "hit_at_5": resolved and hit_at_k(retrieved, leaves, 5),
-                    "top_paths": [item.path for item in evidence],
-                })
+                rows.append(
+                    {
+                        "type": question.question_type,
+                        "question": question.question,
+                        "gold": question.answer,
+                        "from": list(question.sources),
+                        "gold_paths": gold_paths,
+                        "answer": answered.answer,
+                        "operation": answered.operation,
+                        "cited": answered.cited,
+                        "f1": token_f1(question.answer, answered.answer),
+                        "em": exact_match(question.answer, answered.answer),
+                        "evidence_resolved": resolved,
+                        "hit_at_1": resolved and hit_at_k(retrieved, leaves, 1),
+                        "hit_at_5": resolved and hit_at_k(retrieved, leaves, 5),
+                        "top_paths": [item.path for item in evidence],
+                    }
+                )
                 done += 1
                 yield EvalProgress(done, total, question.question_type, rows[-1]["hit_at_5"] if resolved else None)
-            reports.append(MethodReport(
-                method=label, retrieval=parts.name, rows=rows, overall=_scores("all", rows),
-                by_type=[_scores(kind, [row for row in rows if row["type"] == kind])
-                         for kind in QUESTION_TYPES if any(row["type"] == kind for row in rows)],
-            ))
+            reports.append(
+                MethodReport(
+                    method=label,
+                    retrieval=parts.name,
+                    rows=rows,
+                    overall=_scores("all", rows),
+                    by_type=[
+                        _scores(kind, [row for row in rows if row["type"] == kind])
+                        for kind in QUESTION_TYPES
+                        if any(row["type"] == kind for row in rows)
+                    ],
+                )
+            )
         person_scores = None
         if person:  # a person's questions, answered by STAR as `conf ask` answers them
             verdicts = []
             for item in person:
                 evidence = self.search(tree.name, item.question, k=k)
                 answered = answer_question(item.question, evidence, tree, self.llm, self.answer_mode)
-                verdicts.append(PersonVerdict(item.question, item.expect, item.held_out, answered.answer,
-                                              person_verdict(item, answered.answer), list(answered.cited_paths)))
+                verdicts.append(
+                    PersonVerdict(
+                        item.question,
+                        item.expect,
+                        item.held_out,
+                        answered.answer,
+                        person_verdict(item, answered.answer),
+                        list(answered.cited_paths),
+                    )
+                )
             person_scores = score_person(person_part, verdicts)
-        yield EvalFinished(EvalReport(
-            conference=tree.name, describer=describer.kind, answer_mode=self.answer_mode, k=k, index=built,
-            methods=reports, answer_s=time.perf_counter() - answer_started, person=person_scores,
-        ))
+        yield EvalFinished(
+            EvalReport(
+                conference=tree.name,
+                describer=describer.kind,
+                answer_mode=self.answer_mode,
+                k=k,
+                index=built,
+                methods=reports,
+                answer_s=time.perf_counter() - answer_started,
+                person=person_scores,
+            )
+        )
 
 
 def _scores(question_type: str, rows: list[dict]) -> TypeScores:
@@ -335,10 +452,12 @@ def errors_text(report: EvalReport, method: str = "star") -> str:
         reasons = missed(row)
         if not reasons:
             continue
-        lines = [f"## {number}. [{row['type']}] {row['question']}",
-                 f"missed: {', '.join(reasons)} · F1 {100 * row['f1']:.1f} · hit@1 {int(row['hit_at_1'])} hit@5 {int(row['hit_at_5'])}",
-                 f"gold answer: {row['gold']}",
-                 f"gold from: {' | '.join(row['from'])}"]
+        lines = [
+            f"## {number}. [{row['type']}] {row['question']}",
+            f"missed: {', '.join(reasons)} · F1 {100 * row['f1']:.1f} · hit@1 {int(row['hit_at_1'])} hit@5 {int(row['hit_at_5'])}",
+            f"gold answer: {row['gold']}",
+            f"gold from: {' | '.join(row['from'])}",
+        ]
         lines += [f"gold path: {path}" for path in row["gold_paths"][:3]] or ["gold path: (not found in the tree)"]
         lines.append(f"answer ({row['operation']}, cites {row['cited']}): {row['answer']}")
         lines += [f"  {rank}. {path}" for rank, path in enumerate(row["top_paths"], start=1)]

@@ -10,8 +10,18 @@ from scholar_tui.core.conference.describe import DescribeProgress
 from scholar_tui.core.events import Event
 
 __all__ = [
-    "Answered", "DescribeProgress", "EmbedProgress", "EvalFinished", "EvalProgress", "EvalReport", "EvidenceFound",
-    "EvidencePath", "IndexBuilt", "MethodReport", "TreeLoaded", "TypeScores",
+    "Answered",
+    "DescribeProgress",
+    "EmbedProgress",
+    "EvalFinished",
+    "EvalProgress",
+    "EvalReport",
+    "EvidenceFound",
+    "EvidencePath",
+    "IndexBuilt",
+    "MethodReport",
+    "TreeLoaded",
+    "TypeScores",
 ]
 
 
@@ -202,6 +212,8 @@ class EvalFinished(Event):
     kind: str = "eval_finished"
 
     def summary(self) -> str:
-        parts = [f"{item.method} hit@5 {100 * item.overall.hit_at_5:.1f} F1 {100 * item.overall.f1:.1f}"
-                 for item in self.report.methods]
+        parts = [
+            f"{item.method} hit@5 {100 * item.overall.hit_at_5:.1f} F1 {100 * item.overall.f1:.1f}"
+            for item in self.report.methods
+        ]
         return f"{self.report.conference}: " + " · ".join(parts)

@@ -177,7 +177,10 @@ def _edit_distance(first: str, second: str, limit: int) -> int:
 def _fuzzy_end(key: str, target: str, position: int) -> int | None:
     limit = max(1, len(key) // 20)
     for length in range(len(key) - limit, len(key) + limit + 1):
-        if position + length <= len(target) and _edit_distance(key, target[position:position + length], limit) <= limit:
+        if (
+            position + length <= len(target)
+            and _edit_distance(key, target[position : position + length], limit) <= limit
+        ):
             return position + length
     return None
 

@@ -17,8 +17,31 @@ from typing import Any
 from scholar_tui.core.conference.tree import ConferenceError, Tree, check_readable, clean_text, tree_from_data
 
 HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
-BLOCKS = {"p", "li", "dd", "dt", "blockquote", "pre", "figcaption", "address", "div", "section", "article",
-          "main", "ul", "ol", "dl", "br", "hr", "tr", "table", "caption", "form", "header", "aside"}
+BLOCKS = {
+    "p",
+    "li",
+    "dd",
+    "dt",
+    "blockquote",
+    "pre",
+    "figcaption",
+    "address",
+    "div",
+    "section",
+    "article",
+    "main",
+    "ul",
+    "ol",
+    "dl",
+    "br",
+    "hr",
+    "tr",
+    "table",
+    "caption",
+    "form",
+    "header",
+    "aside",
+}
 SKIPPED = {"script", "style", "noscript", "template", "svg", "nav", "footer", "head", "button", "select"}
 TEXT_KEY = "content"
 
@@ -151,8 +174,14 @@ class _PageParser(HTMLParser):
         header = rows[0][:-1] if rows[0][-1:] == ["\x00header"] else None
         body = [row for row in (rows[1:] if header else rows) if row[-1:] != ["\x00header"]]
         if header:
-            records = [{(header[i] if i < len(header) and header[i] else f"column {i + 1}"): cell
-                        for i, cell in enumerate(row) if cell} for row in body]
+            records = [
+                {
+                    (header[i] if i < len(header) and header[i] else f"column {i + 1}"): cell
+                    for i, cell in enumerate(row)
+                    if cell
+                }
+                for row in body
+            ]
             self._put("table", [record for record in records if record])
         elif all(len(row) == 2 for row in body):
             self._put("table", {row[0] or "value": row[1] for row in body})

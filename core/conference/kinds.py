@@ -28,34 +28,60 @@ from dataclasses import dataclass
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.answer_kind import fits as kind_fits
 from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.lexical import WORD, STOPWORDS, stem, words
+from scholar_tui.core.conference.lexical import STOPWORDS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import find_amounts, find_dates
 
 LABEL_WORDS: dict[Kind, frozenset[str]] = {
-    Kind.PLACE: frozenset(stem(word) for word in "location locations venue venues address place city country room where "
-                                                 "held site".split()),
-    Kind.DATE: frozenset(stem(word) for word in "date dates time times deadline deadlines due day days when start starts "
-                                                "end ends period".split()),
-    Kind.MONEY: frozenset(stem(word) for word in "price prices fee fees cost costs money prize rate rates amount".split()),
-    Kind.PEOPLE: frozenset(stem(word) for word in "name names speaker speakers chair chairs author authors organizer "
-                                                  "organizers organiser organisers moderator panelist panelists president "
-                                                  "secretary treasurer winner winners presenter presenters".split()),
+    Kind.PLACE: frozenset(
+        stem(word) for word in "location locations venue venues address place city country room where held site".split()
+    ),
+    Kind.DATE: frozenset(
+        stem(word)
+        for word in "date dates time times deadline deadlines due day days when start starts end ends period".split()
+    ),
+    Kind.MONEY: frozenset(
+        stem(word) for word in "price prices fee fees cost costs money prize rate rates amount".split()
+    ),
+    Kind.PEOPLE: frozenset(
+        stem(word)
+        for word in "name names speaker speakers chair chairs author authors organizer "
+        "organizers organiser organisers moderator panelist panelists president "
+        "secretary treasurer winner winners presenter presenters".split()
+    ),
 }
-PLACE_STATEMENT = re.compile(r"\b(?:held in|held at|take place in|takes place in|taking place in|located (?:in|on|at)|"
-                             r"will be in|venue is)\b", re.IGNORECASE)
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "eleven": 11, "twelve": 12}
+PLACE_STATEMENT = re.compile(
+    r"\b(?:held in|held at|take place in|takes place in|taking place in|located (?:in|on|at)|"
+    r"will be in|venue is)\b",
+    re.IGNORECASE,
+)
+NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
 UNKNOWN_MIN_LETTERS = 5
 """A question word shorter than this ("kids", "visa") may be a variant the site spells otherwise; a
 longer one the site never uses names a topic it does not cover."""
-GENERIC = frozenset(stem(word) for word in """conference conferences event events attend attendee attendees
+GENERIC = frozenset(
+    stem(word)
+    for word in """conference conferences event events attend attendee attendees
 available there provide provided offer offered anyone someone something anything going people person question
 questions information please tell know need want would could should which where when what whom whose
 take takes taking took held hold holds happen happens happening begin begins start starts end ends finish
 come comes coming get gets getting give given find found bring wear allowed allow required require include
-included includes cost costs pay paid open opens close closes there here""".split())
+included includes cost costs pay paid open opens close closes there here""".split()
+)
 """Words of a question that say how it asks, not what about (verbs of happening, having, asking)."""
 
 
@@ -80,8 +106,9 @@ def holds_kind(kind: Kind, node: Node, tree: Tree) -> bool:
         return False
     parent = tree.parent(node)
     # a paragraph of a list is labelled by its list ("Cost» The current self-parking rate … is 15.00")
-    labelled = kind in label_kinds(node.label) or (not node.label and parent is not None
-                                                    and kind in label_kinds(parent.label))
+    labelled = kind in label_kinds(node.label) or (
+        not node.label and parent is not None and kind in label_kinds(parent.label)
+    )
     if kind is Kind.PLACE:
         return (labelled and not _only_dates(text)) or bool(PLACE_STATEMENT.search(text))
     if kind is Kind.DATE:  # a date written as one ("23:59 AoE" is a time of day, not the deadline's date)
@@ -101,7 +128,7 @@ def _only_dates(text: str) -> bool:
 
 
 def _split_digits(text: str) -> str:
-    """"icml2024" read as "icml 2024", as a heading writes it."""
+    """ "icml2024" read as "icml 2024", as a heading writes it."""
     return re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)
 
 
@@ -139,8 +166,15 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
                 candidates[node.id] = (node, None)
     if not candidates:
         return None
-    node, rank = max(candidates.values(), key=lambda entry: (heading_fit(question, tree, entry[0]), -entry[0].depth,
-                                                             entry[1] is not None, -(entry[1] or 99)))
+    node, rank = max(
+        candidates.values(),
+        key=lambda entry: (
+            heading_fit(question, tree, entry[0]),
+            -entry[0].depth,
+            entry[1] is not None,
+            -(entry[1] or 99),
+        ),
+    )
     return Found(node, _statement(kind, node.text or ""), rank)
 
 
@@ -150,7 +184,7 @@ def _statement(kind: Kind, text: str) -> str:
         match = PLACE_STATEMENT.search(text)
         start = text.rfind(".", 0, match.start()) + 1
         end = text.find(".", match.end())
-        return text[start:end + 1 if end >= 0 else None].strip()
+        return text[start : end + 1 if end >= 0 else None].strip()
     return text
 
 
@@ -170,11 +204,13 @@ def asked_noun(question: str) -> list[str]:
     return [word for word in words(phrase) if word not in GENERIC]
 
 
-NOUN_PATTERN = re.compile(r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for|"
-                      r"there|does)\b|\?|$)"
-                      r"|\b(?:which|what)\s+([a-z][\w\s-]*?)\s+(?:are|is|were|will|do|does)\b"
-                      r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
-                      r"|\b(?:list|name)\s+(?:all\s+)?(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)")
+NOUN_PATTERN = re.compile(
+    r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for|"
+    r"there|does)\b|\?|$)"
+    r"|\b(?:which|what)\s+([a-z][\w\s-]*?)\s+(?:are|is|were|will|do|does)\b"
+    r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
+    r"|\b(?:list|name)\s+(?:all\s+)?(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
+)
 
 
 def _names(label: str, noun: list[str]) -> bool:
@@ -193,8 +229,9 @@ class Collection:
     ranks: list[int]  # the evidence paths inside it
 
 
-COMPLEMENT = re.compile(r"^\s*(?:which|what)\s+[a-z][\w\s-]*?\s+(?:are|is|were)\s+(?:the\s+)?([a-z][\w\s-]*?)\s*\??$",
-                        re.IGNORECASE)
+COMPLEMENT = re.compile(
+    r"^\s*(?:which|what)\s+[a-z][\w\s-]*?\s+(?:are|is|were)\s+(?:the\s+)?([a-z][\w\s-]*?)\s*\??$", re.IGNORECASE
+)
 """"Which companies are Gold sponsors?": the list is named by what they are ("Gold Sponsors")."""
 
 
@@ -203,25 +240,52 @@ def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
     found = _collection(question, asked_noun(question), evidence, tree)
     complement = COMPLEMENT.match(question)
     if found is None and complement:
-        found = _collection(question, [word for word in words(complement.group(1)) if word not in GENERIC], evidence,
-                            tree, labelled_only=True)
+        found = _collection(
+            question,
+            [word for word in words(complement.group(1)) if word not in GENERIC],
+            evidence,
+            tree,
+            labelled_only=True,
+        )
     return found
 
 
-def _collection(question: str, noun: list[str], evidence: Sequence[EvidencePath], tree: Tree,
-                labelled_only: bool = False) -> Collection | None:
+def _collection(
+    question: str, noun: list[str], evidence: Sequence[EvidencePath], tree: Tree, labelled_only: bool = False
+) -> Collection | None:
     if not noun:
         return None
-    near = {ancestor.id for item in evidence if 0 <= item.node_id < len(tree.nodes)
-            for ancestor in tree.ancestors(tree.nodes[item.node_id])}
-    labelled = [node for node in tree.nodes if not node.is_leaf and _names(_with_parents(node, tree), noun)
-                and len(_records(node, tree)) >= 2 and any(not child.is_leaf for child in tree.children(node))]
+    near = {
+        ancestor.id
+        for item in evidence
+        if 0 <= item.node_id < len(tree.nodes)
+        for ancestor in tree.ancestors(tree.nodes[item.node_id])
+    }
+    labelled = [
+        node
+        for node in tree.nodes
+        if not node.is_leaf
+        and _names(_with_parents(node, tree), noun)
+        and len(_records(node, tree)) >= 2
+        and any(not child.is_leaf for child in tree.children(node))
+    ]
     if labelled:  # a list of records (its entries, not a page's sections) first, the one named most fully, the longest
-        best = max(labelled, key=lambda node: (_is_list(node, tree), _names(node.label, noun),
-                                               heading_fit(question, tree, node), len(_records(node, tree)),
-                                               node.id in near, -node.depth))
-        inside = [item.rank for item in evidence if 0 <= item.node_id < len(tree.nodes)
-                  and best in tree.ancestors(tree.nodes[item.node_id])]
+        best = max(
+            labelled,
+            key=lambda node: (
+                _is_list(node, tree),
+                _names(node.label, noun),
+                heading_fit(question, tree, node),
+                len(_records(node, tree)),
+                node.id in near,
+                -node.depth,
+            ),
+        )
+        inside = [
+            item.rank
+            for item in evidence
+            if 0 <= item.node_id < len(tree.nodes) and best in tree.ancestors(tree.nodes[item.node_id])
+        ]
         return Collection(best, _records(best, tree), inside)
     if labelled_only:
         return None
@@ -237,8 +301,13 @@ def _collection(question: str, noun: list[str], evidence: Sequence[EvidencePath]
         if len(named) >= 2:
             return Collection(None, named, [item.rank])
     # anywhere in the site: the list with most records naming it (ICML's keynotes sit in one workshop's program)
-    lists = [(len(named), node.id, named) for node in tree.nodes if not node.is_leaf and _is_list(node, tree)
-             for named in [_named_records(node, tree, specific)] if len(named) >= 2]
+    lists = [
+        (len(named), node.id, named)
+        for node in tree.nodes
+        if not node.is_leaf and _is_list(node, tree)
+        for named in [_named_records(node, tree, specific)]
+        if len(named) >= 2
+    ]
     if lists:
         return Collection(None, max(lists)[2], [])
     return None
@@ -258,8 +327,12 @@ def _is_list(node: Node, tree: Tree) -> bool:
 
 def _named_records(parent: Node, tree: Tree, specific: list[str]) -> list[Node]:
     """The records of ``parent`` whose own fields (not their sub-lists) name the thing."""
-    return [entry for entry in tree.children(parent) if entry.kind == "item"
-            and any(_names(leaf.text or "", specific) for leaf in tree.children(entry) if leaf.is_leaf and leaf.label)]
+    return [
+        entry
+        for entry in tree.children(parent)
+        if entry.kind == "item"
+        and any(_names(leaf.text or "", specific) for leaf in tree.children(entry) if leaf.is_leaf and leaf.label)
+    ]
 
 
 def _record_of(tree: Tree, leaf: Node) -> Node | None:
@@ -279,8 +352,10 @@ def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, 
         for position, token in enumerate(tokens[:-1]):
             if not (token.isdigit() or token in NUMBER_WORDS) or re.fullmatch(r"(?:19|20)\d\d", token):
                 continue  # a year ("ISWC 2022 keynote") is not how many
-            after = [stem(word) for word in tokens[position + 1:position + 1 + len(noun) + 1] if word not in STOPWORDS]
-            if after and noun[-1] in after[:len(noun)]:
+            after = [
+                stem(word) for word in tokens[position + 1 : position + 1 + len(noun) + 1] if word not in STOPWORDS
+            ]
+            if after and noun[-1] in after[: len(noun)]:
                 return token, item.rank
     return None
 
@@ -311,8 +386,10 @@ def tree_vocabulary(tree: Tree) -> set[str]:
 
 PREFIX = 5
 """Two words that agree in their first five letters are one ("remotely"/"remote", "limit"/"limited")."""
-ASKING = frozenset("earliest latest first last together total combined cheaper cheapest expensive higher lower more "
-                   "less same different".split())
+ASKING = frozenset(
+    "earliest latest first last together total combined cheaper cheapest expensive higher lower more "
+    "less same different".split()
+)
 """Words by which an operator reads the question ("the earliest deadline"), not what it is about."""
 
 
@@ -334,8 +411,12 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
             continue
         if word in ASKING or word.endswith(("ed", "ing", "ly")):  # "donated", "reviewing": how, not what about
             continue
-        if stem(word) not in known and word not in known and word[:PREFIX] not in known and not any(
-                part in known for part in raw.lower().split("-") if len(part) >= UNKNOWN_MIN_LETTERS):
+        if (
+            stem(word) not in known
+            and word not in known
+            and word[:PREFIX] not in known
+            and not any(part in known for part in raw.lower().split("-") if len(part) >= UNKNOWN_MIN_LETTERS)
+        ):
             return raw
     return None
 
@@ -346,11 +427,15 @@ def node_evidence(tree: Tree, node: Node, rank: int) -> EvidencePath:
 
 
 # -- a person named in a sentence ---------------------------------------------------------------------
-PERSON_IN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s(?:van|von|der|den|de|da|del|di|le|la|bin))*"
-                       r"(?:[- ][A-Z][a-z]+){1,2})\b")
-NOT_NAMES = frozenset("""january february march april may june july august september october november december
+PERSON_IN = re.compile(
+    r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s(?:van|von|der|den|de|da|del|di|le|la|bin))*"
+    r"(?:[- ][A-Z][a-z]+){1,2})\b"
+)
+NOT_NAMES = frozenset(
+    """january february march april may june july august september october november december
 monday tuesday wednesday thursday friday saturday sunday please the this click here convention center centre
-hawaii honolulu conference university""".split())
+hawaii honolulu conference university""".split()
+)
 
 
 def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
@@ -368,8 +453,12 @@ def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
                 name = match.group(1)
                 parts = {part.lower() for part in re.split(r"[- ]", name)}
                 # a name the question itself says ("Deep Learning" of the workshop asked about) is not the answer
-                if match.start() > 0 and not parts & NOT_NAMES and not parts <= set(question.lower().split()) | {
-                        word.strip("'\"?") for word in question.lower().split()}:
+                if (
+                    match.start() > 0
+                    and not parts & NOT_NAMES
+                    and not parts
+                    <= set(question.lower().split()) | {word.strip("'\"?") for word in question.lower().split()}
+                ):
                     return Computed(name, "value", [item.rank])
     return None
 
@@ -390,8 +479,11 @@ def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[Evi
 # -- the thing the question names, in the value's own node ----------------------------------------------
 def topic_words(question: str, tree: Tree) -> set[str]:
     """The question's words beyond how it asks, the kind it asks for and the conference's name (by prefix)."""
-    topic = {word[:PREFIX] for word in words(question) if word not in GENERIC and word not in ASKING
-             and not any(word in cue for cue in LABEL_WORDS.values())}
+    topic = {
+        word[:PREFIX]
+        for word in words(question)
+        if word not in GENERIC and word not in ASKING and not any(word in cue for cue in LABEL_WORDS.values())
+    }
     return topic - {word[:PREFIX] for word in words(tree.root.label)} - {word[:PREFIX] for word in GENERIC}
 
 
@@ -420,8 +512,12 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
     for item in evidence:
         if 0 <= item.node_id < len(tree.nodes):
             leaf = tree.nodes[item.node_id]
-            if (stem(leaf.label.lower()) in TITLE_LABELS and leaf.text and names_topic(thing, tree, item.path)
-                    and not set(words(leaf.text)) <= asked):
+            if (
+                stem(leaf.label.lower()) in TITLE_LABELS
+                and leaf.text
+                and names_topic(thing, tree, item.path)
+                and not set(words(leaf.text)) <= asked
+            ):
                 return Found(leaf, leaf.text, item.rank)
     for item in evidence:
         if not 0 <= item.node_id < len(tree.nodes):
@@ -431,8 +527,14 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
         record = _record_of(tree, leaf)
         if record is None or not named or not named <= asked:
             continue
-        title = next((child for child in tree.children(record) if child.is_leaf and child.text
-                      and stem(child.label.lower()) in TITLE_LABELS), None)
+        title = next(
+            (
+                child
+                for child in tree.children(record)
+                if child.is_leaf and child.text and stem(child.label.lower()) in TITLE_LABELS
+            ),
+            None,
+        )
         return Found(title or record, title.text if title else record.label, item.rank)
     return None
 
@@ -440,8 +542,9 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
 TITLE_LABELS = frozenset({stem("title")})
 """A "name" field holds a person; a "title" field what a talk, panel or paper is called."""
 
-WON = re.compile(r"\bwho\s+(?:won|received|got|was awarded|were awarded)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*\??$",
-                 re.IGNORECASE)
+WON = re.compile(
+    r"\bwho\s+(?:won|received|got|was awarded|were awarded)\s+(?:the\s+|a\s+|an\s+)?(.+?)\s*\??$", re.IGNORECASE
+)
 """"Who won the best paper award in the research track?": the record whose category names every word of the prize."""
 CATEGORY_MAX_WORDS = 12
 """A category field is short ("Best Student Paper -- Research Track"); a paragraph that mentions the
@@ -464,7 +567,9 @@ def award_winner(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
 
     def is_category(node: Node) -> bool:
         text = set(words(node.text or ""))
-        return node.is_leaf and bool(node.text) and len((node.text or "").split()) <= CATEGORY_MAX_WORDS and prize <= text
+        return (
+            node.is_leaf and bool(node.text) and len((node.text or "").split()) <= CATEGORY_MAX_WORDS and prize <= text
+        )
 
     ranked = [(tree.nodes[item.node_id], item.rank) for item in evidence if 0 <= item.node_id < len(tree.nodes)]
     candidates = [(node, rank) for node, rank in ranked if is_category(node)]
@@ -475,6 +580,12 @@ def award_winner(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
         return None
     node, rank = min(candidates, key=lambda entry: (len(set(words(entry[0].text or "")) - prize), entry[1] or 99))
     record = _record_of(tree, node)
-    title = next((child for child in tree.children(record) if child.is_leaf and child.text
-                  and stem(child.label.lower()) in TITLE_LABELS), None)
+    title = next(
+        (
+            child
+            for child in tree.children(record)
+            if child.is_leaf and child.text and stem(child.label.lower()) in TITLE_LABELS
+        ),
+        None,
+    )
     return Found(title or record, title.text if title else record.label, rank)

@@ -29,30 +29,33 @@ STOPWORDS = frozenset(
 )
 
 # General conference vocabulary: words in one group stand for each other.
-SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(frozenset(group.split()) for group in (
-    "deadline deadlines due dates date",
-    "rebuttal response responses discussion",
-    "fee fees cost costs price prices pricing pay paid payment rate rates registration",
-    "venue location place held city address",
-    "remote remotely virtual online hybrid",
-    "hotel hotels accommodation accommodations lodging stay",
-    "keynote keynotes invited plenary speaker speakers talk talks",
-    "chair chairs organizer organizers organizing committee",
-    "visa visas invitation",
-    "camera ready final",
-    "template templates style latex format formatting",
-    "contact email mail",
-    "homepage website webpage url link",
-    "page pages length limit",
-    "sponsor sponsors sponsorship exhibitor exhibitors expo",
-    "grant grants funding financial support scholarship",
-    "award awards prize prizes",
-    "proceedings publisher publish published publication",
-    "paper papers submission submissions manuscript manuscripts article",
-    "review reviews reviewer reviewers reviewing",
-    "child childcare care children",
-    "policy policies rule rules guideline guidelines",
-))
+SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(
+    frozenset(group.split())
+    for group in (
+        "deadline deadlines due dates date",
+        "rebuttal response responses discussion",
+        "fee fees cost costs price prices pricing pay paid payment rate rates registration",
+        "venue location place held city address",
+        "remote remotely virtual online hybrid",
+        "hotel hotels accommodation accommodations lodging stay",
+        "keynote keynotes invited plenary speaker speakers talk talks",
+        "chair chairs organizer organizers organizing committee",
+        "visa visas invitation",
+        "camera ready final",
+        "template templates style latex format formatting",
+        "contact email mail",
+        "homepage website webpage url link",
+        "page pages length limit",
+        "sponsor sponsors sponsorship exhibitor exhibitors expo",
+        "grant grants funding financial support scholarship",
+        "award awards prize prizes",
+        "proceedings publisher publish published publication",
+        "paper papers submission submissions manuscript manuscripts article",
+        "review reviews reviewer reviewers reviewing",
+        "child childcare care children",
+        "policy policies rule rules guideline guidelines",
+    )
+)
 # What kind of label answers a question word.
 QUESTION_WORD_HINTS = {
     "when": "date dates deadline time",
@@ -142,8 +145,9 @@ class BM25:
                 rows, counts = postings.setdefault(word, ([], []))
                 rows.append(index)
                 counts.append(frequency)
-        self.postings = {word: (np.array(rows), np.array(counts, dtype=np.float32))
-                         for word, (rows, counts) in postings.items()}
+        self.postings = {
+            word: (np.array(rows), np.array(counts, dtype=np.float32)) for word, (rows, counts) in postings.items()
+        }
 
     def idf(self, word: str) -> float:
         return bm25_idf(self.count, len(self.postings[word][0]) if word in self.postings else 0)

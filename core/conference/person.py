@@ -52,8 +52,10 @@ class PersonScores:
 
     def line(self) -> str:
         share = (lambda n: f"{100 * n / self.total:.0f} %") if self.total else (lambda n: "-")
-        return (f"person-written ({self.part}, {self.total} questions): right {self.right} ({share(self.right)}) · "
-                f"wrong {self.wrong} ({share(self.wrong)}) · abstained {self.abstained} ({share(self.abstained)})")
+        return (
+            f"person-written ({self.part}, {self.total} questions): right {self.right} ({share(self.right)}) · "
+            f"wrong {self.wrong} ({share(self.wrong)}) · abstained {self.abstained} ({share(self.abstained)})"
+        )
 
     def as_dict(self) -> dict:
         return {**asdict(self), "total": self.total}
@@ -73,10 +75,15 @@ def read_person_set(path: Path, part: str = "dev") -> list[PersonQuestion]:
             continue
         try:
             record = json.loads(line)
-            item = PersonQuestion(str(record["question"]), None if record["expect"] is None
-                                  else [str(value) for value in record["expect"]], bool(record.get("held_out")))
+            item = PersonQuestion(
+                str(record["question"]),
+                None if record["expect"] is None else [str(value) for value in record["expect"]],
+                bool(record.get("held_out")),
+            )
         except (ValueError, KeyError, TypeError) as error:
-            raise ConferenceError(f"{Path(path).name} line {number}: not a person-written question ({error})") from error
+            raise ConferenceError(
+                f"{Path(path).name} line {number}: not a person-written question ({error})"
+            ) from error
         if part == "all" or item.held_out == (part == "held-out"):
             questions.append(item)
     return questions

@@ -9,7 +9,12 @@ from typing import Any
 from scholar_tui.core.conference.tree import ConferenceError, read_json
 
 QUESTION_TYPES = ("extraction_atomic", "extraction_complex", "reasoning_atomic", "reasoning_complex")
-SHORT_TYPE = {"extraction_atomic": "EA", "extraction_complex": "EC", "reasoning_atomic": "RA", "reasoning_complex": "RC"}
+SHORT_TYPE = {
+    "extraction_atomic": "EA",
+    "extraction_complex": "EC",
+    "reasoning_atomic": "RA",
+    "reasoning_complex": "RC",
+}
 
 
 @dataclass(frozen=True)
@@ -46,8 +51,14 @@ def load_questions(path: Path, question_type: str) -> list[Question]:
             raise ConferenceError(f"{path}: item {index} has no 'question'")
         source = record.get("from") or ""
         sources = tuple(str(item) for item in source) if isinstance(source, list) else (str(source),)
-        questions.append(Question(_text(record["question"]), _text(record.get("answer", "")),
-                                  tuple(item for item in sources if item.strip()), question_type))
+        questions.append(
+            Question(
+                _text(record["question"]),
+                _text(record.get("answer", "")),
+                tuple(item for item in sources if item.strip()),
+                question_type,
+            )
+        )
     return questions
 
 
@@ -61,7 +72,9 @@ def find_dataset_files(directory: Path) -> DatasetFiles:
     """The tree JSON and the question files of a directory in ConferenceQA form."""
     if not directory.is_dir():
         raise ConferenceError(f"{directory}: not a directory (expected one tree JSON plus the four question files)")
-    question_files = {kind: directory / f"{kind}.json" for kind in QUESTION_TYPES if (directory / f"{kind}.json").exists()}
+    question_files = {
+        kind: directory / f"{kind}.json" for kind in QUESTION_TYPES if (directory / f"{kind}.json").exists()
+    }
     if not question_files:
         raise ConferenceError(f"{directory}: none of {', '.join(name + '.json' for name in QUESTION_TYPES)} found")
     trees = sorted(path for path in directory.glob("*.json") if path.stem not in QUESTION_TYPES)

@@ -12,7 +12,6 @@ from scholar_tui.core.conference.lexical import words
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import holds_asked_value
 
-
 NAMED_SHARE = 2 / 3
 """A short value "is named" by the question when this share of its words is in it ("Who is the
 Past President?" names "Elected & Past President"); a general majority, not tuned."""
@@ -57,8 +56,9 @@ def asked_field(question: str, asked: dict[str, float], leaf: Node, tree: Tree, 
     record = named_record(question, leaf, tree)
     if record is None:
         return None
-    fields = [node for node in tree.siblings(leaf)
-              if node.is_leaf and node.text and not names_the_value(question, node.text)]
+    fields = [
+        node for node in tree.siblings(leaf) if node.is_leaf and node.text and not names_the_value(question, node.text)
+    ]
     if not fields:
         return None
 

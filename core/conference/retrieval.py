@@ -89,17 +89,22 @@ class RetrievalParts:
     def name(self) -> str:
         if not self.lexical and not self.tree:
             return f"{self.vectors} dense"
-        parts = [f"{self.vectors} dense" if self.dense else "", "BM25" if self.lexical else "",
-                 "rankers' heads kept" if self.lexical and self.dense and self.heads else "",
-                 "conference facts" if self.lexical and self.conference_facts else "",
-                 "query expansion" if self.lexical and self.query_expansion else "", f"tree ({self.tree})" if self.tree else "",
-                 "record fields" if self.records and self.tree else ""]
+        parts = [
+            f"{self.vectors} dense" if self.dense else "",
+            "BM25" if self.lexical else "",
+            "rankers' heads kept" if self.lexical and self.dense and self.heads else "",
+            "conference facts" if self.lexical and self.conference_facts else "",
+            "query expansion" if self.lexical and self.query_expansion else "",
+            f"tree ({self.tree})" if self.tree else "",
+            "record fields" if self.records and self.tree else "",
+        ]
         return " + ".join(part for part in parts if part)
 
 
 STAR = RetrievalParts()
-PATH_BASELINE = RetrievalParts(vectors="path", lexical=False, query_expansion=False, heads=False, conference_facts=False,
-                               tree="", records=False)
+PATH_BASELINE = RetrievalParts(
+    vectors="path", lexical=False, query_expansion=False, heads=False, conference_facts=False, tree="", records=False
+)
 METHODS = {"star": STAR, "path": PATH_BASELINE}
 _PLAIN = replace(STAR, conference_facts=False)
 ABLATION = (
@@ -148,12 +153,15 @@ class PathRetriever:
         self._row_of = row_of
         depths = [tree.nodes[node_id].depth for node_id in table.node_ids if node_id < len(tree.nodes)]
         shallowest = min(depths, default=0)
-        self.top_level_rows = [row for row, node_id in enumerate(table.node_ids)
-                               if node_id < len(tree.nodes) and tree.nodes[node_id].depth <= shallowest + 1
-                               and tree.nodes[node_id].label]
+        self.top_level_rows = [
+            row
+            for row, node_id in enumerate(table.node_ids)
+            if node_id < len(tree.nodes) and tree.nodes[node_id].depth <= shallowest + 1 and tree.nodes[node_id].label
+        ]
 
-    def stage_one(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts
-                  ) -> tuple[np.ndarray, np.ndarray, dict[int, str]]:
+    def stage_one(
+        self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts
+    ) -> tuple[np.ndarray, np.ndarray, dict[int, str]]:
         """Every path's score (cosine or BM25 alone, else fused), its order (the score lifted for
         the paths kept in the top k whatever it says; higher first), and why each kept path is."""
         rankings: list[tuple[str, np.ndarray]] = []
@@ -165,7 +173,11 @@ class PathRetriever:
                     return cosine, cosine, {}
                 rankings.append((f"the {kind} vectors'" if len(kinds) > 1 else "the dense search's", cosine))
         if parts.lexical:
-            query = expanded_query(question, self.bm25.postings) if parts.query_expansion else {word: 1.0 for word in words(question)}
+            query = (
+                expanded_query(question, self.bm25.postings)
+                if parts.query_expansion
+                else {word: 1.0 for word in words(question)}
+            )
             lexical = self.bm25.scores(query)
             if not parts.dense:
                 return lexical, lexical, {}
@@ -225,15 +237,22 @@ class PathRetriever:
         relevance = {int(row): (float(scores[row]) - low) / (high - low) if high > low else 0.0 for row in top}
         rescored = np.full(len(scores), -np.inf, dtype=np.float64)
         for row in relevance:
-            siblings = sorted((relevance[other] for other in self.rows_under[self.parent_rows[row]]
-                               if other != row and other in relevance), reverse=True)[:SIBLINGS_COUNTED]
+            siblings = sorted(
+                (
+                    relevance[other]
+                    for other in self.rows_under[self.parent_rows[row]]
+                    if other != row and other in relevance
+                ),
+                reverse=True,
+            )[:SIBLINGS_COUNTED]
             rescored[row] = relevance[row] + SIBLING_SHARE * sum(siblings) / SIBLINGS_COUNTED
         rest = np.setdiff1d(np.arange(len(scores)), top)
         rescored[rest] = -1.0 - (high - scores[rest])  # below every candidate, in stage 1's order
         return rescored
 
-    def search(self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts = STAR,
-               k: int = 5) -> list[Retrieved]:
+    def search(
+        self, question: str, query_vector: np.ndarray | None, parts: RetrievalParts = STAR, k: int = 5
+    ) -> list[Retrieved]:
         """The best ``k`` paths, best first."""
         scores, lifted, kept = self.stage_one(question, query_vector, parts)
         if parts.tree == "siblings":

@@ -22,9 +22,11 @@ def _json_tree(path: Path, name: str | None) -> Tree:
         data: Any = read_json(path)
         if not isinstance(data, dict):
             kind = {str: "a string", list: "a list", int: "a number", float: "a number", bool: "true/false"}.get(
-                type(data), "null")
+                type(data), "null"
+            )
             raise ConferenceError(
-                f"{path}: not a conference tree: expected a JSON object of pages and headings, found {kind}")
+                f"{path}: not a conference tree: expected a JSON object of pages and headings, found {kind}"
+            )
         return tree_from_data(data, name)
     except RecursionError:
         raise ConferenceError(f"{path}: not a conference tree: the JSON is nested too deeply") from None
@@ -56,8 +58,9 @@ def fetch_page(url: str, *, offline: bool, timeout_s: float) -> str:
     import httpx
 
     try:
-        response = httpx.get(url, timeout=timeout_s, follow_redirects=True,
-                             headers={"User-Agent": "scholar-tui (conference import)"})
+        response = httpx.get(
+            url, timeout=timeout_s, follow_redirects=True, headers={"User-Agent": "scholar-tui (conference import)"}
+        )
         response.raise_for_status()
     except httpx.HTTPStatusError as error:
         raise ConferenceError(f"cannot fetch {url}: HTTP {error.response.status_code}") from error

@@ -23,8 +23,24 @@ NodeKind = Literal["root", "section", "item", "leaf"]
 PATH_SEPARATOR = "»"
 
 # Field names that usually hold a record's title; the first one present labels the record.
-TITLE_FIELDS = ("title", "name", "session", "workshop", "tutorial", "speaker", "event", "track",
-                "paper", "question", "q", "level", "conference", "type", "label", "heading")
+TITLE_FIELDS = (
+    "title",
+    "name",
+    "session",
+    "workshop",
+    "tutorial",
+    "speaker",
+    "event",
+    "track",
+    "paper",
+    "question",
+    "q",
+    "level",
+    "conference",
+    "type",
+    "label",
+    "heading",
+)
 MAX_LABEL_CHARS = 80
 
 
@@ -92,7 +108,7 @@ class Tree:
             return []
         children = parent.children
         start = max(0, min(node.position - limit // 2, len(children) - limit - 1))
-        return [self.nodes[child] for child in children[start:start + limit + 1] if child != node.id][:limit]
+        return [self.nodes[child] for child in children[start : start + limit + 1] if child != node.id][:limit]
 
     def children(self, node: Node) -> list[Node]:
         return [self.nodes[child] for child in node.children]
@@ -118,8 +134,11 @@ def clean_text(value: Any) -> str:
 def _record_label(record: Any, position: int, parent_label: str) -> str:
     """What a list element is called in a path: a record's title, else its position."""
     if isinstance(record, dict):
-        scalars = {str(key): clean_text(value) for key, value in record.items()
-                   if not isinstance(value, (dict, list)) and clean_text(value)}
+        scalars = {
+            str(key): clean_text(value)
+            for key, value in record.items()
+            if not isinstance(value, (dict, list)) and clean_text(value)
+        }
         lowered = {key.lower().strip(): key for key in scalars}
         for wanted in TITLE_FIELDS:
             for lower, key in lowered.items():
@@ -139,8 +158,13 @@ class _Builder:
 
     def add(self, parent: Node | None, kind: NodeKind, key: str, label: str, text: str | None = None) -> Node:
         node = Node(
-            id=len(self.nodes), parent=None if parent is None else parent.id, kind=kind,
-            key=key, label=label, text=text, depth=0 if parent is None else parent.depth + 1,
+            id=len(self.nodes),
+            parent=None if parent is None else parent.id,
+            kind=kind,
+            key=key,
+            label=label,
+            text=text,
+            depth=0 if parent is None else parent.depth + 1,
             position=0 if parent is None else len(parent.children),
         )
         self.nodes.append(node)
@@ -215,7 +239,9 @@ def read_json(path: Path) -> Any:
     except UnicodeDecodeError as error:
         raise ConferenceError(f"{path}: not UTF-8 text ({error.reason})") from error
     except json.JSONDecodeError as error:
-        raise ConferenceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from error
+        raise ConferenceError(
+            f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from error
     except ValueError as error:  # json's int() of a number over 4,300 digits (Python's guard against slow parsing)
         raise ConferenceError(f"{path}: not read: it holds a number of over 4,300 digits") from error
     except OSError as error:

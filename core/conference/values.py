@@ -11,11 +11,27 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-MONTHS = {name: number for number, names in enumerate((
-    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
-    ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"), ("oct", "october"), ("nov", "november"),
-    ("dec", "december"),
-), start=1) for name in names}
+MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
 _MONTH = r"(?P<month>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _YEAR = r"(?:,?\s*(?P<year>(?:19|20)\d\d)|\s*'(?P<short>\d\d))?"
@@ -35,7 +51,9 @@ NUMBER = re.compile(r"\b\d+(?:\.\d+)?\b")
 WHEN = re.compile(r"\b(when|what date|which date|what day|deadline|due)\b", re.IGNORECASE)
 HOW_MUCH = re.compile(r"\b(how much|cost|price|fee|fees|pay)\b", re.IGNORECASE)
 ASKS_EMAIL = re.compile(r"\b(e-?mail|contact)\b", re.IGNORECASE)
-ASKS_LINK = re.compile(r"\b(link|url|website|web page|webpage|homepage|home page|site|download|learn more)\b", re.IGNORECASE)
+ASKS_LINK = re.compile(
+    r"\b(link|url|website|web page|webpage|homepage|home page|site|download|learn more)\b", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True)
@@ -92,8 +110,15 @@ def find_amounts(text: str) -> list[Amount]:
         currency = {"US$": "$", "USD": "$", "DOLLARS": "$", "EUROS": "€", "EUR": "€"}.get(currency, currency)
         decimals = len(number.split(".", 1)[1]) if "." in number else 0
         try:
-            amounts.append(Amount(float(number.replace(",", "")), currency, match.group(0).strip(), decimals,
-                                  (match.group("code") or "").strip().upper()))
+            amounts.append(
+                Amount(
+                    float(number.replace(",", "")),
+                    currency,
+                    match.group(0).strip(),
+                    decimals,
+                    (match.group("code") or "").strip().upper(),
+                )
+            )
         except ValueError:
             continue
     return amounts
@@ -113,5 +138,12 @@ def sentences(text: str) -> list[str]:
 def holds_asked_value(question: str, text: str) -> bool:
     """Whether ``text`` holds a value of the kind ``question`` asks for (a date for "when", an
     amount for "how much", an address for "e-mail", a link for "website")."""
-    return any(pattern.search(question) and finder(text) for pattern, finder in (
-        (WHEN, find_dates), (HOW_MUCH, find_amounts), (ASKS_EMAIL, EMAIL.search), (ASKS_LINK, URL.search)))
+    return any(
+        pattern.search(question) and finder(text)
+        for pattern, finder in (
+            (WHEN, find_dates),
+            (HOW_MUCH, find_amounts),
+            (ASKS_EMAIL, EMAIL.search),
+            (ASKS_LINK, URL.search),
+        )
+    )

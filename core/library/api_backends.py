@@ -14,7 +14,9 @@ from typing import Any
 from scholar_tui.core.library.apis import APIError, Backend
 
 
-def _rank_people(candidates: list[dict], name: str | None, organization: str | None, interest: str | None) -> list[dict]:
+def _rank_people(
+    candidates: list[dict], name: str | None, organization: str | None, interest: str | None
+) -> list[dict]:
     """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible ones."""
     from scholar_tui.indexes.fuzzy import name_score, overlap_score
 
@@ -53,8 +55,13 @@ class LocalBackend(Backend):
     # ids
     def _person(self, api: str, person_id: str) -> int:
         if not re.fullmatch(r"person:\d+|\d+|(https://openalex\.org/)?A\d+", person_id):
-            raise APIError("E_BAD_ARGUMENT", f"{person_id!r} is not a person id of the local library "
-                           "(they look like person:12; get one from searchPerson)", api=api, parameter="person_id")
+            raise APIError(
+                "E_BAD_ARGUMENT",
+                f"{person_id!r} is not a person id of the local library "
+                "(they look like person:12; get one from searchPerson)",
+                api=api,
+                parameter="person_id",
+            )
         found = self.library.resolve_person(person_id)
         if found is None:
             raise APIError("E_NOT_FOUND", f"no person {person_id} in the local library", api=api, parameter="person_id")
@@ -65,9 +72,13 @@ class LocalBackend(Backend):
 
         text = pub_id.strip()
         if not (re.fullmatch(r"paper:\d+|\d+", text) or arxiv_id(text) or doi(text) or openalex_id(text)):
-            raise APIError("E_BAD_ARGUMENT", f"{pub_id!r} is not a publication id of the local library "
-                           "(they look like paper:34, an arXiv id or a DOI; get one from searchPublication)",
-                           api=api, parameter="pub_id")
+            raise APIError(
+                "E_BAD_ARGUMENT",
+                f"{pub_id!r} is not a publication id of the local library "
+                "(they look like paper:34, an arXiv id or a DOI; get one from searchPublication)",
+                api=api,
+                parameter="pub_id",
+            )
         found = self.library.resolve_paper(text)
         if found is None:
             raise APIError("E_NOT_FOUND", f"no publication {pub_id} in the local library", api=api, parameter="pub_id")
@@ -97,8 +108,9 @@ class LocalBackend(Backend):
         return max(person["works_count"] or 0, len(self.library.person_papers(person["id"])))
 
     # the APIs
-    def searchPerson(self, name: str | None = None, organization: str | None = None,
-                     interest: str | None = None) -> list[dict]:
+    def searchPerson(
+        self, name: str | None = None, organization: str | None = None, interest: str | None = None
+    ) -> list[dict]:
         from scholar_tui.indexes.fuzzy import name_score
 
         by_person: dict[int, dict] = {}
@@ -110,22 +122,28 @@ class LocalBackend(Backend):
         candidates = []
         for person_id, entry in by_person.items():
             person = self.library.person(person_id)
-            entry.update(name=person["name"], organizations=[o for o in [person["organization"], *person["organizations"]] if o],
-                         interests=self._interests(person), person=person)
+            entry.update(
+                name=person["name"],
+                organizations=[o for o in [person["organization"], *person["organizations"]] if o],
+                interests=self._interests(person),
+                person=person,
+            )
             entry["num_citation"] = self._num_citation(person)
             candidates.append(entry)
         results = []
         for entry in _rank_people(candidates, name, organization, interest)[:SEARCH_LIMIT]:
             person = entry["person"]
-            results.append({
-                "person_id": f"person:{person['id']}",
-                "name": person["name"],
-                "num_citation": entry["num_citation"],
-                "interest": entry["interests"],
-                "num_pubs": self._num_pubs(person),
-                "organization": person["organization"],
-                "aliases": [variant for variant in person["names"] if variant != person["name"]],
-            })
+            results.append(
+                {
+                    "person_id": f"person:{person['id']}",
+                    "name": person["name"],
+                    "num_citation": entry["num_citation"],
+                    "interest": entry["interests"],
+                    "num_pubs": self._num_pubs(person),
+                    "organization": person["organization"],
+                    "aliases": [variant for variant in person["names"] if variant != person["name"]],
+                }
+            )
         return results
 
     def searchPublication(self, publication_info: str) -> list[dict]:
@@ -138,13 +156,22 @@ class LocalBackend(Backend):
             if score >= TITLE_MATCH:
                 scored.append((score, paper))
         scored.sort(key=lambda item: (-item[0], -(item[1]["cited_by_count"] or 0), item[1]["id"]))
-        return [{"pub_id": f"paper:{paper['id']}", "title": paper["title"], "year": paper["year"]}
-                for _, paper in scored[:SEARCH_LIMIT]]
+        return [
+            {"pub_id": f"paper:{paper['id']}", "title": paper["title"], "year": paper["year"]}
+            for _, paper in scored[:SEARCH_LIMIT]
+        ]
 
     def getCoauthors(self, person_id: str) -> list[dict]:
         person = self._person("getCoauthors", person_id)
-        return [{"person_id": f"person:{row['person_id']}", "name": row["name"], "relation": "coauthor",
-                 "num_joint_pubs": row["joint_papers"]} for row in self.library.coauthors(person)]
+        return [
+            {
+                "person_id": f"person:{row['person_id']}",
+                "name": row["name"],
+                "relation": "coauthor",
+                "num_joint_pubs": row["joint_papers"],
+            }
+            for row in self.library.coauthors(person)
+        ]
 
     def getPersonInterest(self, person_id: str) -> list[str]:
         return self._interests(self.library.person(self._person("getPersonInterest", person_id)))
@@ -155,8 +182,10 @@ class LocalBackend(Backend):
             "pub_id": f"paper:{paper['id']}",
             "title": paper["title"],
             "abstract": paper["abstract"],
-            "authors": [{"person_id": f"person:{a['person_id']}", "name": a["name"], "organization": a["organization"]}
-                        for a in self.library.paper_authors(paper["id"])],
+            "authors": [
+                {"person_id": f"person:{a['person_id']}", "name": a["name"], "organization": a["organization"]}
+                for a in self.library.paper_authors(paper["id"])
+            ],
             "year": paper["year"],
             "venue": paper["venue"],
             "num_citation": paper["cited_by_count"],
@@ -178,9 +207,16 @@ class LocalBackend(Backend):
 
     def getPersonPubs(self, person_id: str) -> list[dict]:
         person = self._person("getPersonPubs", person_id)
-        return [{"pub_id": f"paper:{paper['id']}", "title": paper["title"], "num_citation": paper["cited_by_count"],
-                 "year": paper["year"], "authors_name_list": self.library.paper_author_names(paper["id"])}
-                for paper in self.library.person_papers(person)]
+        return [
+            {
+                "pub_id": f"paper:{paper['id']}",
+                "title": paper["title"],
+                "num_citation": paper["cited_by_count"],
+                "year": paper["year"],
+                "authors_name_list": self.library.paper_author_names(paper["id"]),
+            }
+            for paper in self.library.person_papers(person)
+        ]
 
 
 class OpenAlexBackend(Backend):
@@ -230,9 +266,13 @@ class OpenAlexBackend(Backend):
         found = openalex_id(value)
         if not found or found[0] != letter:
             what = "person" if letter == "A" else "publication"
-            raise APIError("E_BAD_ARGUMENT", f"{value!r} is not an OpenAlex {what} id (they look like "
-                           f"{letter}5023888391); local ids work with the local backend only", api=api,
-                           parameter=parameter)
+            raise APIError(
+                "E_BAD_ARGUMENT",
+                f"{value!r} is not an OpenAlex {what} id (they look like "
+                f"{letter}5023888391); local ids work with the local backend only",
+                api=api,
+                parameter=parameter,
+            )
         return found
 
     @staticmethod
@@ -241,14 +281,19 @@ class OpenAlexBackend(Backend):
 
         record = parse_author(author)
         return {
-            "person_id": record.openalex_id, "name": record.name,
-            "names": [record.name, *record.alternative_names], "organizations": record.organizations,
-            "interests": record.interests, "num_citation": record.cited_by_count,
-            "num_pubs": record.works_count, "organization": record.organization,
+            "person_id": record.openalex_id,
+            "name": record.name,
+            "names": [record.name, *record.alternative_names],
+            "organizations": record.organizations,
+            "interests": record.interests,
+            "num_citation": record.cited_by_count,
+            "num_pubs": record.works_count,
+            "organization": record.organization,
         }
 
-    def searchPerson(self, name: str | None = None, organization: str | None = None,
-                     interest: str | None = None) -> list[dict]:
+    def searchPerson(
+        self, name: str | None = None, organization: str | None = None, interest: str | None = None
+    ) -> list[dict]:
         def fetch() -> list[dict]:
             if name:
                 return self.client.search_authors(name)
@@ -257,24 +302,41 @@ class OpenAlexBackend(Backend):
                 if not institutions:
                     return []
                 return self.client.authors_at(self._id("searchPerson", institutions[0]["id"], "I", "organization"))
-            raise APIError("E_UNSUPPORTED", "the OpenAlex backend needs a name or an organization to search people "
-                           "(the local backend also searches by interest alone)", api="searchPerson")
+            raise APIError(
+                "E_UNSUPPORTED",
+                "the OpenAlex backend needs a name or an organization to search people "
+                "(the local backend also searches by interest alone)",
+                api="searchPerson",
+            )
 
         authors = self._run("searchPerson", fetch)
         self._cache(authors=authors)
         rows = [self._person_row(author) for author in authors if author.get("display_name")]
         ranked = _rank_people(rows, name, organization, interest)[:SEARCH_LIMIT]
         keys = ("person_id", "name", "num_citation", "interest", "num_pubs", "organization")
-        return [{**{key: row["interests"] if key == "interest" else row[key] for key in keys},
-                 "aliases": [variant for variant in row["names"] if variant != row["name"]]} for row in ranked]
+        return [
+            {
+                **{key: row["interests"] if key == "interest" else row[key] for key in keys},
+                "aliases": [variant for variant in row["names"] if variant != row["name"]],
+            }
+            for row in ranked
+        ]
 
     def searchPublication(self, publication_info: str) -> list[dict]:
-        works = self._run("searchPublication", lambda: self.client.search_works(publication_info, per_page=SEARCH_LIMIT))
+        works = self._run(
+            "searchPublication", lambda: self.client.search_works(publication_info, per_page=SEARCH_LIMIT)
+        )
         self._cache(works=works)
         from scholar_tui.indexes.records import openalex_id
 
-        return [{"pub_id": openalex_id(work["id"]), "title": work.get("title") or work.get("display_name"),
-                 "year": work.get("publication_year")} for work in works]
+        return [
+            {
+                "pub_id": openalex_id(work["id"]),
+                "title": work.get("title") or work.get("display_name"),
+                "year": work.get("publication_year"),
+            }
+            for work in works
+        ]
 
     def _works_of(self, api: str, person_id: str) -> list[dict]:
         author = self._id(api, person_id, "A", "person_id")
@@ -295,8 +357,15 @@ class OpenAlexBackend(Backend):
                 author = authorship.get("author") or {}
                 other = openalex_id(author.get("id"))
                 if other and other != me:
-                    entry = counts.setdefault(other, {"person_id": other, "name": author.get("display_name"),
-                                                      "relation": "coauthor", "num_joint_pubs": 0})
+                    entry = counts.setdefault(
+                        other,
+                        {
+                            "person_id": other,
+                            "name": author.get("display_name"),
+                            "relation": "coauthor",
+                            "num_joint_pubs": 0,
+                        },
+                    )
                     entry["num_joint_pubs"] += 1
         return sorted(counts.values(), key=lambda row: (-row["num_joint_pubs"], row["name"] or ""))
 
@@ -317,23 +386,43 @@ class OpenAlexBackend(Backend):
         self._cache(works=[work])
         record = parse_work(work)
         return {
-            "pub_id": record.openalex_id, "title": record.title, "abstract": record.abstract,
-            "authors": [{"person_id": a.openalex_id, "name": a.name, "organization": a.affiliation}
-                        for a in record.authors],
-            "year": record.year, "venue": record.venue, "num_citation": record.cited_by_count, "url": record.url,
+            "pub_id": record.openalex_id,
+            "title": record.title,
+            "abstract": record.abstract,
+            "authors": [
+                {"person_id": a.openalex_id, "name": a.name, "organization": a.affiliation} for a in record.authors
+            ],
+            "year": record.year,
+            "venue": record.venue,
+            "num_citation": record.cited_by_count,
+            "url": record.url,
         }
 
     def getPersonBasicInfo(self, person_id: str) -> dict:
         row = self._person_row(self._author("getPersonBasicInfo", person_id))
-        return {"person_id": row["person_id"], "name": row["name"], "gender": None,
-                "organization": row["organization"], "position": None, "bio": None,
-                "education_experience": None, "email": None}
+        return {
+            "person_id": row["person_id"],
+            "name": row["name"],
+            "gender": None,
+            "organization": row["organization"],
+            "position": None,
+            "bio": None,
+            "education_experience": None,
+            "email": None,
+        }
 
     def getPersonPubs(self, person_id: str) -> list[dict]:
         from scholar_tui.indexes.records import openalex_id
 
-        return [{
-            "pub_id": openalex_id(work["id"]), "title": work.get("title") or work.get("display_name"),
-            "num_citation": work.get("cited_by_count"), "year": work.get("publication_year"),
-            "authors_name_list": [(a.get("author") or {}).get("display_name") for a in work.get("authorships") or []],
-        } for work in self._works_of("getPersonPubs", person_id)]
+        return [
+            {
+                "pub_id": openalex_id(work["id"]),
+                "title": work.get("title") or work.get("display_name"),
+                "num_citation": work.get("cited_by_count"),
+                "year": work.get("publication_year"),
+                "authors_name_list": [
+                    (a.get("author") or {}).get("display_name") for a in work.get("authorships") or []
+                ],
+            }
+            for work in self._works_of("getPersonPubs", person_id)
+        ]

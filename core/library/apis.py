@@ -79,9 +79,7 @@ class APISpec:
         return next((p for p in self.parameters if p.name == name), None)
 
     def signature(self) -> str:
-        arguments = ", ".join(
-            f"{p.name}: str" if p.required else f"{p.name}: str = None" for p in self.parameters
-        )
+        arguments = ", ".join(f"{p.name}: str" if p.required else f"{p.name}: str = None" for p in self.parameters)
         python = {"list[object]": "list[dict]", "object": "dict", "list[string]": "list[str]"}[self.returns_type]
         return f"{self.name}({arguments}) -> {python}"
 
@@ -106,12 +104,16 @@ class APISpec:
 
 
 PERSON_ID = Parameter(
-    "person_id", "string", True,
+    "person_id",
+    "string",
+    True,
     "A person id from searchPerson or getCoauthors of the same backend (local: 'person:12'; OpenAlex: 'A5023888391').",
     "person:1",
 )
 PUB_ID = Parameter(
-    "pub_id", "string", True,
+    "pub_id",
+    "string",
+    True,
     "A publication id from searchPublication or getPersonPubs (local: 'paper:34', or an arXiv id, DOI or "
     "OpenAlex work id of a library paper; OpenAlex: 'W2741809807').",
     "paper:1",
@@ -128,7 +130,9 @@ SPECS: dict[str, APISpec] = {
             "the best matches first. With a name, organization and interest rank the matches; without one, "
             "they filter. Use it to turn a scholar's name into a person_id.",
             (
-                Parameter("name", "string", False, "The scholar's name or part of it ('Michelen', 'M. Michelen').", "Michelen"),
+                Parameter(
+                    "name", "string", False, "The scholar's name or part of it ('Michelen', 'M. Michelen').", "Michelen"
+                ),
                 Parameter("organization", "string", False, "An organization the scholar works at.", "MIT"),
                 Parameter("interest", "string", False, "A research interest or field ('probability').", "probability"),
             ),
@@ -138,11 +142,19 @@ SPECS: dict[str, APISpec] = {
                 ReturnField("name", "string", "The scholar's name.", False),
                 ReturnField("num_citation", "integer", "Citations of the scholar's work, when the source counts them."),
                 ReturnField("interest", "list[string]", "Research interests, most prominent first.", False),
-                ReturnField("num_pubs", "integer", "Number of publications (in the source), over every spelling "
-                            "of the name.", False),
+                ReturnField(
+                    "num_pubs",
+                    "integer",
+                    "Number of publications (in the source), over every spelling of the name.",
+                    False,
+                ),
                 ReturnField("organization", "string", "The latest known organization."),
-                ReturnField("aliases", "list[string]", "Other spellings of the name that are the same person "
-                            "('A. Del Maestro' for 'Adrian Del Maestro').", False),
+                ReturnField(
+                    "aliases",
+                    "list[string]",
+                    "Other spellings of the name that are the same person ('A. Del Maestro' for 'Adrian Del Maestro').",
+                    False,
+                ),
             ),
             ("E_BAD_ARGUMENT", "E_UNSUPPORTED", "E_OFFLINE", "E_UPSTREAM"),
             at_least_one_of=("name", "organization", "interest"),
@@ -152,8 +164,15 @@ SPECS: dict[str, APISpec] = {
             "searchPublication",
             "Search publications by title or other publication information (a partial or paraphrased title, "
             "possibly with authors and year); the best matches first. Use it to turn a title into a pub_id.",
-            (Parameter("publication_info", "string", True, "The title or a description of the publication.",
-                       "Zeros of a growing number of derivatives of random polynomials"),),
+            (
+                Parameter(
+                    "publication_info",
+                    "string",
+                    True,
+                    "The title or a description of the publication.",
+                    "Zeros of a growing number of derivatives of random polynomials",
+                ),
+            ),
             "list[object]",
             (
                 ReturnField("pub_id", "string", "The id to pass to getPublication.", False),
@@ -197,8 +216,13 @@ SPECS: dict[str, APISpec] = {
                 ReturnField("pub_id", "string", "The publication's id.", False),
                 ReturnField("title", "string", "Title.", False),
                 ReturnField("abstract", "string", "Abstract."),
-                ReturnField("authors", "list[object]", "Authors in order: {person_id, name, organization}.", False,
-                            fields=("person_id", "name", "organization")),
+                ReturnField(
+                    "authors",
+                    "list[object]",
+                    "Authors in order: {person_id, name, organization}.",
+                    False,
+                    fields=("person_id", "name", "organization"),
+                ),
                 ReturnField("year", "integer", "Year of publication."),
                 ReturnField("venue", "string", "Journal, conference or 'arXiv'."),
                 ReturnField("num_citation", "integer", "Times cited, when the source counts it."),
@@ -228,8 +252,7 @@ SPECS: dict[str, APISpec] = {
         ),
         APISpec(
             "getPersonPubs",
-            "A person's publications, most cited first (then newest): pub_id, title, citations, year and "
-            "author names.",
+            "A person's publications, most cited first (then newest): pub_id, title, citations, year and author names.",
             (PERSON_ID,),
             "list[object]",
             (
@@ -258,8 +281,13 @@ class APIError(Exception):
         self.parameter = parameter
 
     def as_dict(self) -> dict:
-        return {"code": self.code, "message": self.message, "api": self.api, "parameter": self.parameter,
-                "meaning": ERROR_CODES[self.code]}
+        return {
+            "code": self.code,
+            "message": self.message,
+            "api": self.api,
+            "parameter": self.parameter,
+            "meaning": ERROR_CODES[self.code],
+        }
 
 
 def specs_as_dicts() -> list[dict]:
@@ -270,13 +298,20 @@ def validate(spec: APISpec, args: tuple, kwargs: dict[str, Any]) -> dict[str, st
     """Positional and keyword arguments -> checked keyword arguments, or APIError(E_BAD_ARGUMENT)."""
     names = [p.name for p in spec.parameters]
     if len(args) > len(names):
-        raise APIError("E_BAD_ARGUMENT", f"{spec.name} takes at most {len(names)} arguments ({', '.join(names)}); "
-                       f"{len(args)} were given", api=spec.name)
-    arguments: dict[str, Any] = dict(zip(names, args))
+        raise APIError(
+            "E_BAD_ARGUMENT",
+            f"{spec.name} takes at most {len(names)} arguments ({', '.join(names)}); {len(args)} were given",
+            api=spec.name,
+        )
+    arguments: dict[str, Any] = dict(zip(names, args, strict=False))
     for key, value in kwargs.items():
         if key not in names:
-            raise APIError("E_BAD_ARGUMENT", f"{spec.name} has no parameter {key!r}; its parameters are "
-                           f"{', '.join(names)}", api=spec.name, parameter=key)
+            raise APIError(
+                "E_BAD_ARGUMENT",
+                f"{spec.name} has no parameter {key!r}; its parameters are {', '.join(names)}",
+                api=spec.name,
+                parameter=key,
+            )
         if key in arguments:
             raise APIError("E_BAD_ARGUMENT", f"{spec.name}: {key!r} given twice", api=spec.name, parameter=key)
         arguments[key] = value
@@ -285,19 +320,29 @@ def validate(spec: APISpec, args: tuple, kwargs: dict[str, Any]) -> dict[str, st
         value = arguments.get(parameter.name)
         if value is None:
             if parameter.required:
-                raise APIError("E_BAD_ARGUMENT", f"{spec.name} needs {parameter.name!r} ({parameter.description})",
-                               api=spec.name, parameter=parameter.name)
+                raise APIError(
+                    "E_BAD_ARGUMENT",
+                    f"{spec.name} needs {parameter.name!r} ({parameter.description})",
+                    api=spec.name,
+                    parameter=parameter.name,
+                )
             continue
         if not isinstance(value, str):
-            raise APIError("E_BAD_ARGUMENT", f"{spec.name}: {parameter.name!r} must be a string, not "
-                           f"{type(value).__name__} ({value!r})", api=spec.name, parameter=parameter.name)
+            raise APIError(
+                "E_BAD_ARGUMENT",
+                f"{spec.name}: {parameter.name!r} must be a string, not {type(value).__name__} ({value!r})",
+                api=spec.name,
+                parameter=parameter.name,
+            )
         if not value.strip():
-            raise APIError("E_BAD_ARGUMENT", f"{spec.name}: {parameter.name!r} is empty", api=spec.name,
-                           parameter=parameter.name)
+            raise APIError(
+                "E_BAD_ARGUMENT", f"{spec.name}: {parameter.name!r} is empty", api=spec.name, parameter=parameter.name
+            )
         checked[parameter.name] = value.strip()
     if spec.at_least_one_of and not any(name in checked for name in spec.at_least_one_of):
-        raise APIError("E_BAD_ARGUMENT", f"{spec.name} needs at least one of {', '.join(spec.at_least_one_of)}",
-                       api=spec.name)
+        raise APIError(
+            "E_BAD_ARGUMENT", f"{spec.name} needs at least one of {', '.join(spec.at_least_one_of)}", api=spec.name
+        )
     return checked
 
 
@@ -328,13 +373,16 @@ class AcademicAPI:
             function.__name__ = name
             function.__doc__ = f"{SPECS[name].signature()}\n\n{SPECS[name].description}"
             # the spec's parameters as the signature: callers (the sandbox's call log) see names
-            function.__signature__ = inspect.Signature([
-                inspect.Parameter(
-                    parameter.name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                    default=inspect.Parameter.empty if parameter.required else None,
-                )
-                for parameter in sorted(SPECS[name].parameters, key=lambda p: not p.required)
-            ])
+            function.__signature__ = inspect.Signature(
+                [
+                    inspect.Parameter(
+                        parameter.name,
+                        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                        default=inspect.Parameter.empty if parameter.required else None,
+                    )
+                    for parameter in sorted(SPECS[name].parameters, key=lambda p: not p.required)
+                ]
+            )
             return function
 
         return {name: bind(name) for name in SPECS}

@@ -70,9 +70,7 @@ def parse_entry(entry: ET.Element) -> PaperRecord:
     )
 
 
-def parse_feed(
-    text: str | bytes, on_bad: Callable[[str], None] | None = None
-) -> tuple[list[PaperRecord], int | None]:
+def parse_feed(text: str | bytes, on_bad: Callable[[str], None] | None = None) -> tuple[list[PaperRecord], int | None]:
     """All entries of a feed and opensearch:totalResults; ArxivFeedError names the line.
 
     A malformed entry raises, or with ``on_bad`` is passed to it (as one line) and left out."""

@@ -20,16 +20,43 @@ from functools import lru_cache
 
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi, fold, strip_controls
 
-MONTHS = {name: str(number) for number, name in enumerate(
-    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1)}
+MONTHS = {
+    name: str(number)
+    for number, name in enumerate(
+        ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), start=1
+    )
+}
 ESCAPED = {"&": r"\&", "%": r"\%", "#": r"\#", "_": r"\_"}
 PARTICLES = {"de", "van", "von", "der", "den", "da", "di", "du", "del", "della", "dos", "das", "le", "la", "ter", "zu"}
 NOT_WORKS = {"set", "xdata", "ieeetranbstctl", "comment", "preamble", "string", "control"}
 NOT_PEOPLE = {"others", "et al", "et al.", "and others"}
 # Commands whose argument is the text (pylatexenc drops some of them, or prints '<cit.>' for others).
-KEEP_ARGUMENT = ("texttt", "mkbibquote", "mkbibemph", "mkbibitalic", "mkbibbold", "enquote", "url", "path", "nolinkurl",
-                 "textsc", "textsf", "textrm", "textup", "textmd", "textnormal", "ensuremath", "mbox", "hbox", "text",
-                 "MakeUppercase", "MakeLowercase", "uppercase", "lowercase", "NoCaseChange")
+KEEP_ARGUMENT = (
+    "texttt",
+    "mkbibquote",
+    "mkbibemph",
+    "mkbibitalic",
+    "mkbibbold",
+    "enquote",
+    "url",
+    "path",
+    "nolinkurl",
+    "textsc",
+    "textsf",
+    "textrm",
+    "textup",
+    "textmd",
+    "textnormal",
+    "ensuremath",
+    "mbox",
+    "hbox",
+    "text",
+    "MakeUppercase",
+    "MakeLowercase",
+    "uppercase",
+    "lowercase",
+    "NoCaseChange",
+)
 DROP = ("cite", "citep", "citet", "footnote", "label", "ref", "noop", "index", "hspace", "vspace")
 
 
@@ -101,8 +128,12 @@ def resolve_value(raw: str, macros: dict[str, str]) -> str:
             shown = " ".join(part.split())[:30]
             raise ValueError(f"{shown!r} is not a BibTeX value (is a ',' missing after it?)")
         else:  # a macro; BibTeX substitutes nothing for an unknown one, keeping its name loses less
-            out.append(macros.get(part.lower(), MONTHS.get(part.lower()[:3], part) if part.lower()[:3] in MONTHS
-                                  and len(part) <= 9 else part))
+            out.append(
+                macros.get(
+                    part.lower(),
+                    MONTHS.get(part.lower()[:3], part) if part.lower()[:3] in MONTHS and len(part) <= 9 else part,
+                )
+            )
     return "".join(out)
 
 
@@ -185,15 +216,24 @@ def _decoder():
     from pylatexenc import latex2text, latexwalker, macrospec
 
     walker = latexwalker.get_default_latex_context_db()
-    walker.add_context_category("scholar-tui", prepend=True, macros=[
-        *[macrospec.MacroSpec(name, "[{") for name in (*KEEP_ARGUMENT, *DROP)],
-        macrospec.MacroSpec("textcolor", "[{{")])
+    walker.add_context_category(
+        "scholar-tui",
+        prepend=True,
+        macros=[
+            *[macrospec.MacroSpec(name, "[{") for name in (*KEEP_ARGUMENT, *DROP)],
+            macrospec.MacroSpec("textcolor", "[{{"),
+        ],
+    )
     text = latex2text.get_default_latex_context_db()
-    text.add_context_category("scholar-tui", prepend=True, macros=[
-        *[latex2text.MacroTextSpec(name, simplify_repl="%(2)s") for name in KEEP_ARGUMENT],
-        *[latex2text.MacroTextSpec(name, discard=True) for name in DROP],
-        latex2text.MacroTextSpec("textcolor", simplify_repl="%(3)s"),
-    ])
+    text.add_context_category(
+        "scholar-tui",
+        prepend=True,
+        macros=[
+            *[latex2text.MacroTextSpec(name, simplify_repl="%(2)s") for name in KEEP_ARGUMENT],
+            *[latex2text.MacroTextSpec(name, discard=True) for name in DROP],
+            latex2text.MacroTextSpec("textcolor", simplify_repl="%(3)s"),
+        ],
+    )
     converter = latex2text.LatexNodes2Text(latex_context=text, math_mode="verbatim", strict_latex_spaces=True)
     return walker, converter
 
@@ -252,7 +292,7 @@ def split_authors(value: str) -> list[str]:
         elif token == "}":
             depth -= 1
         elif depth == 0:
-            names.append(value[start:match.start()])
+            names.append(value[start : match.start()])
             start = match.end()
     names.append(value[start:])
     return [name.strip() for name in names if name.strip() and name.strip().lower() not in NOT_PEOPLE]
@@ -315,8 +355,11 @@ def entry_to_record(entry: BibEntry) -> PaperRecord:
         venue=venue or ("arXiv" if found_arxiv else None),
         categories=[fields["primaryclass"]] + keywords if fields.get("primaryclass") else keywords,
         url=fields.get("url") or None,
-        authors=[AuthorRecord(name=natural_name(name)) for name in split_authors(entry.fields.get("author", ""))
-                 if natural_name(name)],
+        authors=[
+            AuthorRecord(name=natural_name(name))
+            for name in split_authors(entry.fields.get("author", ""))
+            if natural_name(name)
+        ],
     )
 
 

@@ -21,7 +21,15 @@ from xml.etree import ElementTree
 import httpx
 
 from scholar_tui.core.library.pdf_layout import PdfError
-from scholar_tui.indexes.records import AuthorRecord, PaperRecord, ReferenceRecord, SectionRecord, arxiv_id, clean_space, doi
+from scholar_tui.indexes.records import (
+    AuthorRecord,
+    PaperRecord,
+    ReferenceRecord,
+    SectionRecord,
+    arxiv_id,
+    clean_space,
+    doi,
+)
 
 TEI = "{http://www.tei-c.org/ns/1.0}"
 XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
@@ -29,8 +37,9 @@ COORDINATES = ("ref", "s", "head", "p", "biblStruct")
 MAX_TEI_BYTES = 64 * 1024 * 1024
 
 
-def read_with_grobid(path: Path, url: str, *, timeout_s: float = 120.0,
-                     transport: httpx.BaseTransport | None = None) -> PaperRecord:
+def read_with_grobid(
+    path: Path, url: str, *, timeout_s: float = 120.0, transport: httpx.BaseTransport | None = None
+) -> PaperRecord:
     """Send ``path`` to GROBID at ``url`` and read its TEI; PdfError (one line) when that fails."""
     tei = _fulltext(path, url, timeout_s, transport)
     record = parse_tei(tei, path.name)
@@ -39,8 +48,12 @@ def read_with_grobid(path: Path, url: str, *, timeout_s: float = 120.0,
 
 
 def _fulltext(path: Path, url: str, timeout_s: float, transport: httpx.BaseTransport | None) -> bytes:
-    data = {"segmentSentences": "1", "consolidateHeader": "0", "consolidateCitations": "0",
-            "teiCoordinates": list(COORDINATES)}
+    data = {
+        "segmentSentences": "1",
+        "consolidateHeader": "0",
+        "consolidateCitations": "0",
+        "teiCoordinates": list(COORDINATES),
+    }
     endpoint = f"{url.rstrip('/')}/api/processFulltextDocument"
     try:
         content = path.read_bytes()
@@ -50,13 +63,14 @@ def _fulltext(path: Path, url: str, timeout_s: float, transport: httpx.BaseTrans
         raise PdfError(f"{path.name}: empty file (0 bytes), not a PDF")
     try:
         with httpx.Client(timeout=timeout_s, transport=transport) as client:
-            response = client.post(endpoint, data=data,
-                                   files={"input": (path.name, content, "application/pdf")})
+            response = client.post(endpoint, data=data, files={"input": (path.name, content, "application/pdf")})
     except httpx.TimeoutException:
         raise PdfError(f"{path.name}: GROBID at {url} did not answer within {timeout_s:.0f} s") from None
     except httpx.HTTPError as error:
-        raise PdfError(f"{path.name}: GROBID at {url} is not reachable ({type(error).__name__}); "
-                       "start it or unset pdf.grobid_url to use the built-in reader") from None
+        raise PdfError(
+            f"{path.name}: GROBID at {url} is not reachable ({type(error).__name__}); "
+            "start it or unset pdf.grobid_url to use the built-in reader"
+        ) from None
     if response.status_code == 503:
         raise PdfError(f"{path.name}: GROBID at {url} is busy (503); try again")
     if response.status_code != 200:
@@ -105,27 +119,40 @@ def parse_tei(tei: bytes, name: str = "the PDF") -> PaperRecord:
     header = root.find(f"{TEI}teiHeader")
     title = _text(root.find(f".//{TEI}titleStmt/{TEI}title"))
     analytic = root.find(f".//{TEI}sourceDesc//{TEI}analytic")
-    authors = [AuthorRecord(name=person) for pers in (analytic.iter(f"{TEI}persName") if analytic is not None else [])
-               if (person := _person(pers))]
+    authors = [
+        AuthorRecord(name=person)
+        for pers in (analytic.iter(f"{TEI}persName") if analytic is not None else [])
+        if (person := _person(pers))
+    ]
     date, _ = _year(root.find(f".//{TEI}publicationStmt/{TEI}date"))
     if date is None:
         date, _ = _year(root.find(f".//{TEI}sourceDesc//{TEI}imprint/{TEI}date"))
-    ids = {(idno.get("type") or "").lower(): _text(idno) for idno in (header.iter(f"{TEI}idno") if header is not None else [])}
+    ids = {
+        (idno.get("type") or "").lower(): _text(idno)
+        for idno in (header.iter(f"{TEI}idno") if header is not None else [])
+    }
     abstract = _text(root.find(f".//{TEI}profileDesc/{TEI}abstract"))
     references, ordinals = _references(root)
     body = root.find(f".//{TEI}text/{TEI}body")
     sections = _sections(body, ordinals) if body is not None else []
     identifier = arxiv_id(ids.get("arxiv"))
     return PaperRecord(
-        title=title or Path(name).stem, source="pdf", arxiv_id=identifier, doi=doi(ids.get("doi")),
-        abstract=abstract, date=date, url=f"https://arxiv.org/abs/{identifier}" if identifier else None,
-        authors=authors, sections=sections, references=references,
+        title=title or Path(name).stem,
+        source="pdf",
+        arxiv_id=identifier,
+        doi=doi(ids.get("doi")),
+        abstract=abstract,
+        date=date,
+        url=f"https://arxiv.org/abs/{identifier}" if identifier else None,
+        authors=authors,
+        sections=sections,
+        references=references,
     )
 
 
 def _references(root: ElementTree.Element) -> tuple[list[ReferenceRecord], dict[str, int]]:
     references, ordinals = [], {}
-    for position, bibl in enumerate(root.iter(f"{TEI}biblStruct"), start=0):
+    for _position, bibl in enumerate(root.iter(f"{TEI}biblStruct"), start=0):
         key = bibl.get(XML_ID)
         if key is None:  # the header's own biblStruct has no xml:id
             continue
@@ -138,17 +165,31 @@ def _references(root: ElementTree.Element) -> tuple[list[ReferenceRecord], dict[
         if title is None:
             title, venue = venue, None
         holder = analytic if analytic is not None and analytic.find(f"{TEI}author") is not None else monogr
-        names = [person for pers in (holder.iter(f"{TEI}persName") if holder is not None else []) if (person := _person(pers))]
+        names = [
+            person
+            for pers in (holder.iter(f"{TEI}persName") if holder is not None else [])
+            if (person := _person(pers))
+        ]
         _, year = _year(bibl.find(f".//{TEI}imprint/{TEI}date"))
         ids = {(idno.get("type") or "").lower(): _text(idno) or "" for idno in bibl.iter(f"{TEI}idno")}
         raw = _text(bibl.find(f"{TEI}note[@type='raw_reference']")) or "; ".join(
-            part for part in (", ".join(names), title, venue, str(year) if year else None) if part)
+            part for part in (", ".join(names), title, venue, str(year) if year else None) if part
+        )
         page = _page(bibl)
-        references.append(ReferenceRecord(
-            ref_key=f"pdf:{ordinal}", ordinal=ordinal, raw=raw, title=title, year=year,
-            arxiv_id=arxiv_id(ids.get("arxiv")), doi=doi(ids.get("doi")), authors=names, venue=venue,
-            ids={"grobid": key, **({"page": str(page)} if page else {})},
-        ))
+        references.append(
+            ReferenceRecord(
+                ref_key=f"pdf:{ordinal}",
+                ordinal=ordinal,
+                raw=raw,
+                title=title,
+                year=year,
+                arxiv_id=arxiv_id(ids.get("arxiv")),
+                doi=doi(ids.get("doi")),
+                authors=names,
+                venue=venue,
+                ids={"grobid": key, **({"page": str(page)} if page else {})},
+            )
+        )
     return references, ordinals
 
 
@@ -177,12 +218,18 @@ def _sections(body: ElementTree.Element, ordinals: dict[str, int]) -> list[Secti
         title = _text(head)
         if not title and not paragraphs:
             continue
-        sections.append(SectionRecord(
-            ordinal=len(sections) + 1, number=number, title=title,
-            level=number.count(".") + 1 if number else 1, text="\n\n".join(paragraphs),
-            reference_keys=mentions, page=(_page(head) if head is not None else None) or (pages[0][1] if pages else None),
-            pages=pages,
-        ))
+        sections.append(
+            SectionRecord(
+                ordinal=len(sections) + 1,
+                number=number,
+                title=title,
+                level=number.count(".") + 1 if number else 1,
+                text="\n\n".join(paragraphs),
+                reference_keys=mentions,
+                page=(_page(head) if head is not None else None) or (pages[0][1] if pages else None),
+                pages=pages,
+            )
+        )
     return sections
 
 

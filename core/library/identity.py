@@ -27,11 +27,33 @@ from urllib.parse import parse_qs, unquote
 
 from scholar_tui.indexes.records import fold
 
-PARTICLES = {"van", "von", "de", "der", "den", "del", "della", "da", "di", "du", "dos", "das", "le", "la",
-             "ter", "ten", "bin", "al", "el", "st", "mac"}
+PARTICLES = {
+    "van",
+    "von",
+    "de",
+    "der",
+    "den",
+    "del",
+    "della",
+    "da",
+    "di",
+    "du",
+    "dos",
+    "das",
+    "le",
+    "la",
+    "ter",
+    "ten",
+    "bin",
+    "al",
+    "el",
+    "st",
+    "mac",
+}
 # The most frequent surnames of the authors of arXiv and OpenAlex (Chinese, Korean, Vietnamese,
 # Indian, Japanese, Western); a shared surname among these says nothing about identity.
-COMMON_SURNAMES = set("""
+COMMON_SURNAMES = set(
+    """
 wang li zhang liu chen yang huang zhao wu zhou xu sun ma zhu hu guo he lin gao luo zheng liang xie song tang
 han feng deng cao peng zeng xiao tian dong pan yuan cai jiang yu du ye cheng wei su lu ding ren shen yao
 kim lee park choi jung kang cho yoon jang lim nguyen tran le pham hoang phan vu dang bui do ngo
@@ -42,11 +64,37 @@ anderson thomas taylor moore jackson martin white harris clark lewis walker youn
 muller mueller schmidt schneider fischer weber meyer wagner becker schulz hoffmann
 rossi russo ferrari silva santos oliveira souza pereira costa ivanov smirnov kuznetsov popov
 cohen levy dubois bernard durand moreau
-""".split())
-LATEX_ACCENTS = {"'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-                 ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328"}
-LATEX_LETTERS = {"ss": "ß", "o": "ø", "O": "Ø", "l": "ł", "L": "Ł", "aa": "å", "AA": "Å", "ae": "æ",
-                 "AE": "Æ", "oe": "œ", "OE": "Œ", "i": "i", "j": "j"}
+""".split()
+)
+LATEX_ACCENTS = {
+    "'": "\u0301",
+    "`": "\u0300",
+    "^": "\u0302",
+    '"': "\u0308",
+    "~": "\u0303",
+    "=": "\u0304",
+    ".": "\u0307",
+    "u": "\u0306",
+    "v": "\u030c",
+    "H": "\u030b",
+    "c": "\u0327",
+    "k": "\u0328",
+}
+LATEX_LETTERS = {
+    "ss": "ß",
+    "o": "ø",
+    "O": "Ø",
+    "l": "ł",
+    "L": "Ł",
+    "aa": "å",
+    "AA": "Å",
+    "ae": "æ",
+    "AE": "Æ",
+    "oe": "œ",
+    "OE": "Œ",
+    "i": "i",
+    "j": "j",
+}
 _ACCENT = re.compile(r"\\([\'`^\"~=.]|[uvHck](?=[\s{]))\s*\{?\s*(\\?[A-Za-z])\}?")
 _LETTER = re.compile(r"\\(ss|aa|AA|ae|AE|oe|OE|[oOlLij])(?![A-Za-z])\s*")
 
@@ -196,8 +244,11 @@ def plan_merges(candidates: list[Candidate], queried: set[str], apart: set[froze
         if not person.orcid:
             continue
         other = by_orcid.setdefault(person.orcid, person)
-        if other is not person and not (other.openalex_id and person.openalex_id) \
-                and frozenset((other.person_id, person.person_id)) not in apart:
+        if (
+            other is not person
+            and not (other.openalex_id and person.openalex_id)
+            and frozenset((other.person_id, person.person_id)) not in apart
+        ):
             merges.append(Merge(other.person_id, person.person_id, other.name, person.name, "same ORCID"))
     taken = {merge.merged_id for merge in merges}
     groups: list[list[Candidate]] = []  # each group: one person, the most specific name first
@@ -236,7 +287,9 @@ def _group_evidence(person: Candidate, group: list[Candidate], queried: set[str]
     return None
 
 
-def merge_people(library, *, person_ids: list[int] | None = None, queried: set[str] | frozenset[str] = frozenset()) -> list[Merge]:
+def merge_people(
+    library, *, person_ids: list[int] | None = None, queried: set[str] | frozenset[str] = frozenset()
+) -> list[Merge]:
     """Find and apply the merges among the people sharing a surname with ``person_ids`` (all when None).
 
     Runs inside the caller's transaction when there is one; returns what was merged.
@@ -270,9 +323,16 @@ def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[
         ids = [row["id"] for row in group]
         context = library.identity_context(ids)
         candidates = [
-            Candidate(row["id"], row["name"], context["names"].get(row["id"], [row["name"]]), row["parsed"],
-                      row["openalex_id"], row["orcid"], context["coauthors"].get(row["id"], set()),
-                      {fold(a) for a in context["affiliations"].get(row["id"], set()) if fold(a)})
+            Candidate(
+                row["id"],
+                row["name"],
+                context["names"].get(row["id"], [row["name"]]),
+                row["parsed"],
+                row["openalex_id"],
+                row["orcid"],
+                context["coauthors"].get(row["id"], set()),
+                {fold(a) for a in context["affiliations"].get(row["id"], set()) if fold(a)},
+            )
             for row in group
         ]
         for merge in plan_merges(candidates, queried, apart):

@@ -63,8 +63,10 @@ class ImportFinished:
         merged = merges_note(self.merged)
         works = works_note(self.works_merged)
         left_out = f"; left out {len(self.skipped)} records, each named" if self.skipped else ""
-        return (f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-                f" in {self.seconds:.1f} s{works}{merged}{left_out}")
+        return (
+            f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
+            f" in {self.seconds:.1f} s{works}{merged}{left_out}"
+        )
 
 
 def works_note(lines: list[str]) -> str:
@@ -77,8 +79,10 @@ def works_note(lines: list[str]) -> str:
 
 def work_merge_line(row: dict) -> str:
     """One merge of works, for an import's summary: what joined what, why, and how to undo it."""
-    return (f"“{row['title']}” ({row['record_source']}) joined paper:{row['kept_id']} ({row['evidence']}; "
-            f"undo: scholar-tui library split paper:{row['kept_id']} --merge {row['id']})")
+    return (
+        f"“{row['title']}” ({row['record_source']}) joined paper:{row['kept_id']} ({row['evidence']}; "
+        f"undo: scholar-tui library split paper:{row['kept_id']} --merge {row['id']})"
+    )
 
 
 @dataclass
@@ -139,8 +143,12 @@ def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
                 last = not stream.read(1)
                 reason = getattr(error, "msg", str(error))
                 column = f", column {error.colno}" if isinstance(error, json.JSONDecodeError) else ""
-                hint = " (the file looks truncated: the last line ends early)" if last and not line.endswith(b"\n") else ""
-                raise LibraryImportError(f"{path.name} line {number}: not valid JSON ({reason}{column}){hint}") from error
+                hint = (
+                    " (the file looks truncated: the last line ends early)" if last and not line.endswith(b"\n") else ""
+                )
+                raise LibraryImportError(
+                    f"{path.name} line {number}: not valid JSON ({reason}{column}){hint}"
+                ) from error
             try:
                 records: list[Record] | BadRecord = parse(data)
             except ValueError as error:
@@ -233,7 +241,9 @@ def _bibtex(path: Path) -> Read:
     for index, entry in enumerate(bib.entries, start=1):
         try:
             # the entry's key names it in its file: two entries are two records, even when identical
-            records: list[Record | tuple[Record, str]] | NamedSkip = [(entry_to_record(entry), f"{path.name}#{entry.key}")]
+            records: list[Record | tuple[Record, str]] | NamedSkip = [
+                (entry_to_record(entry), f"{path.name}#{entry.key}")
+            ]
         except BibtexError as error:
             records = NamedSkip(f"{path.name} line {error.line}: {error}")
         yield index, total, records
@@ -266,7 +276,11 @@ def store_records(library: Library, records: list[Record]) -> tuple[list[int], i
 
 
 def import_file(
-    kind: str, path: str | Path | None, library: Library, *, should_stop: Callable[[], bool] | None = None,
+    kind: str,
+    path: str | Path | None,
+    library: Library,
+    *,
+    should_stop: Callable[[], bool] | None = None,
     skip_bad: bool = False,
 ) -> Iterator[Event]:
     """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back).
@@ -325,12 +339,23 @@ def import_file(
             after = library.counts()
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
-            library.record_import(kind, str(path), started, seconds,
-                                  {**added, "skipped_records": len(skipped)} if skipped else added)
+            library.record_import(
+                kind, str(path), started, seconds, {**added, "skipped_records": len(skipped)} if skipped else added
+            )
     except LibraryBusy as error:  # only `begin immediate` waits for the lock, so nothing was written
         raise LibraryImportError(str(error)) from error
-    yield ImportFinished(kind, str(path), records_read, added, seconds, new_citations, sorted(set(paper_ids)), merged,
-                         skipped, works_merged)
+    yield ImportFinished(
+        kind,
+        str(path),
+        records_read,
+        added,
+        seconds,
+        new_citations,
+        sorted(set(paper_ids)),
+        merged,
+        skipped,
+        works_merged,
+    )
 
 
 def _nothing_read(kind: str, path: Path, skipped: list[str]) -> str:
@@ -353,5 +378,11 @@ def run_import(kind: str, path: str | Path, library: Library) -> ImportFinished:
 
 
 __all__ = [
-    "KINDS", "ImportFinished", "ImportProgress", "LibraryImportError", "import_file", "run_import", "store_records",
+    "KINDS",
+    "ImportFinished",
+    "ImportProgress",
+    "LibraryImportError",
+    "import_file",
+    "run_import",
+    "store_records",
 ]

@@ -42,7 +42,7 @@ class _Reader:
     def _fill(self) -> None:
         """Drop what was read, then read at least as much again as is pending (amortised linear)."""
         self.lines_before += self.text.count("\n", 0, self.pos)
-        self.text = self.text[self.pos:]
+        self.text = self.text[self.pos :]
         self.pos = 0
         data = self.stream.read(max(CHUNK, len(self.text)))
         try:
@@ -64,14 +64,16 @@ class _Reader:
             while self.pos < len(self.text) and self.text[self.pos] in WHITESPACE:
                 self.pos += 1
             if self.pos < len(self.text) or self.eof:
-                return self.text[self.pos:self.pos + 1]
+                return self.text[self.pos : self.pos + 1]
             self._fill()
 
     def expect(self, allowed: str, after: str) -> str:
         char = self.peek()
         if not char or char not in allowed:
             found = repr(char) if char else "the end of the file"
-            raise self._error(f"expected {' or '.join(repr(c) for c in allowed)} after {after}, found {found}", self.pos)
+            raise self._error(
+                f"expected {' or '.join(repr(c) for c in allowed)} after {after}, found {found}", self.pos
+            )
         self.pos += 1
         return char
 
@@ -148,4 +150,3 @@ def _members(reader: _Reader) -> Iterator[tuple[str, Any]]:
                 break
     if not streamed:
         yield "object 1", kept
-

@@ -95,9 +95,7 @@ class PoliteClient:
     def get(self, url: str, params: dict[str, Any] | None = None) -> httpx.Response:
         host = urlparse(url).netloc
         if self.network.offline:
-            raise OfflineError(
-                f"offline (network.offline is set): {host} is not asked; {OFFLINE_STEP}"
-            )
+            raise OfflineError(f"offline (network.offline is set): {host} is not asked; {OFFLINE_STEP}")
         deadline = time.monotonic() + self.total_s
         with self._client() as client:
             for attempt in range(self.retries + 1):
@@ -119,8 +117,10 @@ class PoliteClient:
                             f"{OFFLINE_STEP}"
                         ) from error
                     if attempt == 0 and self.notice is not None:
-                        self.notice(f"{host} is not answering ({type(error).__name__}); trying again for at most "
-                                    f"{deadline - time.monotonic():.0f} s more")
+                        self.notice(
+                            f"{host} is not answering ({type(error).__name__}); trying again for at most "
+                            f"{deadline - time.monotonic():.0f} s more"
+                        )
                     self.sleep(delay)
                     continue
                 if response.status_code in RETRY_STATUSES:
@@ -128,8 +128,10 @@ class PoliteClient:
                     if attempt == self.retries:
                         raise SourceError(f"{host} answered {response.status_code} after {attempt + 1} tries")
                     if deadline - time.monotonic() <= delay:
-                        raise SourceError(f"{host} answered {response.status_code}; waiting {delay:g} s more would "
-                                          f"pass the {self.total_s:g} s limit (twice network.timeout_s)")
+                        raise SourceError(
+                            f"{host} answered {response.status_code}; waiting {delay:g} s more would "
+                            f"pass the {self.total_s:g} s limit (twice network.timeout_s)"
+                        )
                     self.sleep(delay)
                     continue
                 if response.status_code == 404:
@@ -189,7 +191,10 @@ class OpenAlexClient:
 
     def authors_at(self, institution_id: str, *, per_page: int = 25) -> list[dict]:
         return self._list(
-            "authors", filter=f"last_known_institutions.id:{institution_id}", sort="cited_by_count:desc", per_page=per_page
+            "authors",
+            filter=f"last_known_institutions.id:{institution_id}",
+            sort="cited_by_count:desc",
+            per_page=per_page,
         )
 
     def work(self, work_id: str) -> dict:
@@ -201,7 +206,7 @@ class OpenAlexClient:
     def works_by_ids(self, work_ids: list[str]) -> list[dict]:
         found: list[dict] = []
         for start in range(0, len(work_ids), 50):  # OpenAlex ORs at most 50 values in one filter
-            batch = work_ids[start:start + 50]
+            batch = work_ids[start : start + 50]
             found += self._list("works", filter=f"openalex:{'|'.join(batch)}", per_page=50)
         return found
 
@@ -215,9 +220,7 @@ class OpenAlexClient:
         return self._list("works", filter=f"cites:{work_id}", sort="cited_by_count:desc", per_page=per_page)
 
     def works_of(self, author_id: str, *, per_page: int = 50) -> list[dict]:
-        return self._list(
-            "works", filter=f"author.id:{author_id}", sort="cited_by_count:desc", per_page=per_page
-        )
+        return self._list("works", filter=f"author.id:{author_id}", sort="cited_by_count:desc", per_page=per_page)
 
 
 class ArxivClient:
@@ -243,8 +246,12 @@ class ArxivClient:
 
         response = self.http.get(
             self.base_url,
-            {"search_query": self.query_for(text, before), "start": 0, "max_results": max_results,
-             "sortBy": "relevance"},
+            {
+                "search_query": self.query_for(text, before),
+                "start": 0,
+                "max_results": max_results,
+                "sortBy": "relevance",
+            },
         )
         try:
             records, _ = parse_feed(response.content)
@@ -328,8 +335,9 @@ def open_online(where, network: NetworkSettings, *, transport: httpx.BaseTranspo
 class OnlineSources:
     """Online search whose results land in the library; returns library paper/person ids."""
 
-    def __init__(self, library, network: NetworkSettings, *, transport: httpx.BaseTransport | None = None,
-                 backoff_s: float = 1.0) -> None:
+    def __init__(
+        self, library, network: NetworkSettings, *, transport: httpx.BaseTransport | None = None, backoff_s: float = 1.0
+    ) -> None:
         self.library = library
         self.merged: list = []  # identity merges made by the last add
         self.http = PoliteClient(network, transport=transport, backoff_s=backoff_s)
@@ -349,8 +357,9 @@ class OnlineSources:
 
         with self.library.transaction():
             paper_ids, _ = store_records(self.library, records)
-            self.merged += merge_people(self.library, person_ids=self.library.authors_of(paper_ids),
-                                        queried=queried_surnames(query))
+            self.merged += merge_people(
+                self.library, person_ids=self.library.authors_of(paper_ids), queried=queried_surnames(query)
+            )
         return paper_ids
 
     # -- search, then add the chosen results (the Library tab's and `library online search`'s flow) --
@@ -383,20 +392,28 @@ class OnlineSources:
         for done, record in enumerate(records, start=1):
             paper_ids += self.cache_papers([record], query=query)
             yield AddProgress(done, len(records), "papers")
-        cited = list(dict.fromkeys(ref.openalex_id for record in records for ref in record.references
-                                   if ref.openalex_id)) if references else []
+        cited = (
+            list(dict.fromkeys(ref.openalex_id for record in records for ref in record.references if ref.openalex_id))
+            if references
+            else []
+        )
         cited_ids: list[int] = []
         problem = ""
         for start in range(0, len(cited), 50):  # one request per 50 ids, as OpenAlex allows
             try:
-                works = self.openalex.works_by_ids(cited[start:start + 50])
+                works = self.openalex.works_by_ids(cited[start : start + 50])
             except (OfflineError, SourceError) as error:
                 problem = f"references not fetched: {error}"
                 break
             cited_ids += self.cache_works(works)
             yield AddProgress(min(start + 50, len(cited)), len(cited), "references")
-        yield AddFinished(sorted(set(paper_ids)), sorted(set(cited_ids) - set(paper_ids)),
-                          [merge.summary() for merge in self.merged], time.monotonic() - started, problem)
+        yield AddFinished(
+            sorted(set(paper_ids)),
+            sorted(set(cited_ids) - set(paper_ids)),
+            [merge.summary() for merge in self.merged],
+            time.monotonic() - started,
+            problem,
+        )
 
     def cache_authors(self, authors: list[dict]) -> list[int]:
         from scholar_tui.core.library.openalex import parse_author

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from scholar_tui.core.library.schemas import OpenAlexAuthor, OpenAlexWork, check, json_type
 from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
@@ -21,7 +22,6 @@ from scholar_tui.indexes.records import (
     doi,
     openalex_id,
 )
-from scholar_tui.core.library.schemas import OpenAlexAuthor, OpenAlexWork, check, json_type
 
 
 class OpenAlexFormatError(ValueError):
@@ -54,7 +54,7 @@ def abstract_text(inverted: dict[str, list[int]] | None) -> str | None:
 
 
 def _venue(work: dict) -> str | None:
-    source = ((work.get("primary_location") or {}).get("source") or {})
+    source = (work.get("primary_location") or {}).get("source") or {}
     name = clean_space(source.get("display_name"))
     if name and name.lower().startswith("arxiv"):
         return "arXiv"  # 'arXiv (Cornell University)'
@@ -105,11 +105,15 @@ def parse_work(work: dict) -> PaperRecord:
                 name=name,
                 openalex_id=openalex_id(author.get("id")),
                 orcid=(author.get("orcid") or "").rsplit("/", 1)[-1] or None,
-                affiliation=institutions[0] if institutions else clean_space(raw_affiliations[0]) if raw_affiliations else None,
+                affiliation=institutions[0]
+                if institutions
+                else clean_space(raw_affiliations[0])
+                if raw_affiliations
+                else None,
             )
         )
     references = []
-    for ordinal, cited in enumerate(work.get("referenced_works") or [], start=1):
+    for _ordinal, cited in enumerate(work.get("referenced_works") or [], start=1):
         cited_id = openalex_id(cited)
         if cited_id:
             references.append(ReferenceRecord(ref_key=f"openalex:{cited_id}", ordinal=None, openalex_id=cited_id))
@@ -149,9 +153,7 @@ def parse_author(author: dict) -> PersonRecord:
     if last_known is None and author.get("last_known_institution"):
         last_known = [author["last_known_institution"]]
     latest = _labels(last_known)
-    affiliations = sorted(
-        author.get("affiliations") or [], key=lambda item: -max(item.get("years") or [0])
-    )
+    affiliations = sorted(author.get("affiliations") or [], key=lambda item: -max(item.get("years") or [0]))
     history = _labels([item.get("institution") or {} for item in affiliations], limit=20)
     organizations = list(dict.fromkeys(latest + history))
     interests = _labels(author.get("topics"), 10) or _labels(author.get("x_concepts"), 10)
@@ -179,4 +181,3 @@ def parse_object(obj: Any) -> PaperRecord | PersonRecord:
     if kind == "author":
         return parse_author(obj)
     raise OpenAlexFormatError("neither an OpenAlex work nor an author (no W… or A… id)")
-

@@ -23,7 +23,14 @@ from pathlib import Path
 
 from scholar_tui.core.library.pdf_citations import CitationIndex, link
 from scholar_tui.core.library.pdf_layout import (
-    RAISED_OPEN, Layout, Line, PdfError, median_gap, read_layout, render_lines, without_raised,
+    RAISED_OPEN,
+    Layout,
+    Line,
+    PdfError,
+    median_gap,
+    read_layout,
+    render_lines,
+    without_raised,
 )
 from scholar_tui.core.library.pdf_references import references_from, split_entries
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, SectionRecord, arxiv_id, clean_space, doi
@@ -33,13 +40,21 @@ __all__ = ["PdfError", "read_pdf"]
 ARXIV_STAMP = re.compile(r"arXiv:(\d{4}\.\d{4,5})(v\d+)?\s*\[[^\]]+\]\s*(\d{1,2}\s+[A-Z][a-z]{2}\s+\d{4})?")
 DOI_PRINTED = re.compile(r"(?:doi(?:\.org)?[:/]\s*)(10\.\d{4,9}/[^\s,;]+)", re.I)
 NUMBERED_HEADING = re.compile(r"^((?:\d{1,2}|[A-Z]|[IVX]{1,4})(?:\.\d{1,2}){0,3})\.?\s+(\S.*)$")
-REFERENCES_HEADING = re.compile(r"^(?:references?|bibliography|literature cited|works cited|references and notes)$", re.I)
+REFERENCES_HEADING = re.compile(
+    r"^(?:references?|bibliography|literature cited|works cited|references and notes)$", re.I
+)
 ABSTRACT_HEADING = re.compile(r"^abstract\b[\s.:—–-]*", re.I)
-AFFILIATION = re.compile(r"univ|institut|depart|dept\.|laborator|\blab\b|research|school|college|academy|\binc\b|ltd|"
-                         r"corporation|company|center|centre|hospital|@|e-?mail|faculty|\d{5}", re.I)
-KNOWN_UNNUMBERED = re.compile(r"^(?:abstract|introduction|references?|bibliography|acknowledge?ments?|appendix|appendices|"
-                              r"conclusions?|discussion|related work|supplementary|limitations|ethics statement|"
-                              r"author contributions|conflicts? of interest|funding|data availability)\b", re.I)
+AFFILIATION = re.compile(
+    r"univ|institut|depart|dept\.|laborator|\blab\b|research|school|college|academy|\binc\b|ltd|"
+    r"corporation|company|center|centre|hospital|@|e-?mail|faculty|\d{5}",
+    re.I,
+)
+KNOWN_UNNUMBERED = re.compile(
+    r"^(?:abstract|introduction|references?|bibliography|acknowledge?ments?|appendix|appendices|"
+    r"conclusions?|discussion|related work|supplementary|limitations|ethics statement|"
+    r"author contributions|conflicts? of interest|funding|data availability)\b",
+    re.I,
+)
 NOT_HEADING = re.compile(r"^(?:table|figure|fig\.|algorithm|listing|equation|proof|theorem|lemma|definition)\b", re.I)
 PAGE_MARK = 0xF0000  # a private-use character per page inside paragraph text, removed when stored
 SENTENCE_END = (".", ":", "?", "!")
@@ -78,9 +93,14 @@ def read_pdf(path: Path, *, grobid_url: str | None = None, grobid_timeout_s: flo
     sections = [section for section in _sections(drafts, index) if section.text or section.title]
     title, authors = _title_and_authors(front, layout)
     record = PaperRecord(
-        title=title or clean_space(layout.metadata.get("Title")) or path.stem, source="pdf", abstract=abstract,
-        authors=[AuthorRecord(name=name) for name in authors], sections=sections, references=references,
-        pdf_path=str(path.resolve()), notes=list(layout.skipped_pages),
+        title=title or clean_space(layout.metadata.get("Title")) or path.stem,
+        source="pdf",
+        abstract=abstract,
+        authors=[AuthorRecord(name=name) for name in authors],
+        sections=sections,
+        references=references,
+        pdf_path=str(path.resolve()),
+        notes=list(layout.skipped_pages),
     )
     _identify(record, layout)
     return record
@@ -90,12 +110,18 @@ def _split_paper(lines: list[Line], body_size: float) -> tuple[list[Line], list[
     """Front matter, the section drafts, and the reference list's entries."""
     headings = _headings(lines, body_size)
     heading_at = {id(heading.line): heading for heading in headings}
-    references_at = next((i for i, line in enumerate(lines)
-                          if id(line) in heading_at and REFERENCES_HEADING.match(heading_at[id(line)].title)), None)
+    references_at = next(
+        (
+            i
+            for i, line in enumerate(lines)
+            if id(line) in heading_at and REFERENCES_HEADING.match(heading_at[id(line)].title)
+        ),
+        None,
+    )
     _letters_only_in_appendices(lines, heading_at, references_at)
     after_references = _end_of_references(lines, references_at, heading_at)
     front, drafts = _drafts(lines, heading_at, references_at, after_references)
-    reference_lines = lines[references_at + 1:after_references] if references_at is not None else []
+    reference_lines = lines[references_at + 1 : after_references] if references_at is not None else []
     return front, drafts, split_entries(reference_lines)
 
 
@@ -128,8 +154,11 @@ def _body_lines(layout: Layout) -> list[Line]:
     repeated = _running_heads(layout.lines)
     # Reference lists are often set smaller than the body (IEEE: 8 pt under 10 pt): from the last
     # 'References' line on, only text much smaller than the body (figure labels) is dropped.
-    starts = [i for i, line in enumerate(layout.lines)
-              if REFERENCES_HEADING.match(re.sub(r"^\d{1,2}\.?\s+", "", without_raised(line.text).strip()))]
+    starts = [
+        i
+        for i, line in enumerate(layout.lines)
+        if REFERENCES_HEADING.match(re.sub(r"^\d{1,2}\.?\s+", "", without_raised(line.text).strip()))
+    ]
     small_from = starts[-1] if starts else len(layout.lines)
     kept = []
     for position, line in enumerate(layout.lines):
@@ -178,9 +207,16 @@ def _headings(lines: list[Line], body: float) -> list[Heading]:
         alone = all(other.bold or other.size > body * 1.12 for other in block) and len(block) <= 3
         # A heading pdftext grouped with the paragraph below it still opens its block.
         alone = alone or (block[0] is line and bool(NUMBERED_HEADING.match(text) or KNOWN_UNNUMBERED.fullmatch(text)))
-        if (styled and alone and 2 < len(text) < 110 and not NOT_HEADING.match(text)
-                and re.match(r"[A-Z0-9IVX]", text) and sum(c.isalpha() for c in text) >= 3
-                and not text.endswith((",", ";")) and sum(c.isdigit() for c in text) <= len(text) * 0.3):
+        if (
+            styled
+            and alone
+            and 2 < len(text) < 110
+            and not NOT_HEADING.match(text)
+            and re.match(r"[A-Z0-9IVX]", text)
+            and sum(c.isalpha() for c in text) >= 3
+            and not text.endswith((",", ";"))
+            and sum(c.isdigit() for c in text) <= len(text) * 0.3
+        ):
             candidates.append(line)
     candidates = _after_front_matter(candidates)
     sizes = sorted({round(line.size) for line in candidates}, reverse=True)
@@ -188,7 +224,9 @@ def _headings(lines: list[Line], body: float) -> list[Heading]:
     for line in candidates:
         text = line.text.strip()
         numbered = NUMBERED_HEADING.match(text)
-        number, title = (numbered.group(1), numbered.group(2)) if numbered and len(numbered.group(2)) > 2 else (None, text)
+        number, title = (
+            (numbered.group(1), numbered.group(2)) if numbered and len(numbered.group(2)) > 2 else (None, text)
+        )
         if number and re.fullmatch(r"[A-Z]", number) and not line.bold:
             number, title = None, text
         level = number.count(".") + 1 if number else min(3, sizes.index(round(line.size)) + 1)
@@ -204,7 +242,12 @@ def _after_front_matter(candidates: list[Line]) -> list[Line]:
     'Introduction' or the first numbered heading."""
     for position, line in enumerate(candidates):
         text = line.text.strip()
-        if line.page > 1 or ABSTRACT_HEADING.match(text) or re.match(r"\d{1,2}\.?\s+[A-Z]", text) or KNOWN_UNNUMBERED.match(text):
+        if (
+            line.page > 1
+            or ABSTRACT_HEADING.match(text)
+            or re.match(r"\d{1,2}\.?\s+[A-Z]", text)
+            or KNOWN_UNNUMBERED.match(text)
+        ):
             return candidates[position:]
     return candidates
 
@@ -213,7 +256,12 @@ def _letters_only_in_appendices(lines: list[Line], heading_at: dict[int, Heading
     """'A Perspective on …' is a title, not appendix A: letter numbers count after the references."""
     for position, line in enumerate(lines):
         heading = heading_at.get(id(line))
-        if heading and heading.number and heading.number[0].isalpha() and (references_at is None or position < references_at):
+        if (
+            heading
+            and heading.number
+            and heading.number[0].isalpha()
+            and (references_at is None or position < references_at)
+        ):
             heading.number, heading.title = None, without_raised(line.text.strip()).rstrip(". ")
 
 
@@ -222,8 +270,13 @@ def _merge_two_line_headings(headings: list[Heading]) -> list[Heading]:
     merged: list[Heading] = []
     for heading in headings:
         previous = merged[-1] if merged else None
-        if (previous and previous.line.page == heading.line.page and previous.line.block == heading.line.block
-                and heading.number is None and previous.level == heading.level):
+        if (
+            previous
+            and previous.line.page == heading.line.page
+            and previous.line.block == heading.line.block
+            and heading.number is None
+            and previous.level == heading.level
+        ):
             previous.title = f"{previous.title} {heading.title}"
             heading.line.text = ""  # its words now live in the previous heading
             continue
@@ -242,8 +295,9 @@ def _end_of_references(lines: list[Line], start: int | None, heading_at: dict[in
 
 
 # -- sections ------------------------------------------------------------------------------------
-def _drafts(lines: list[Line], heading_at: dict[int, Heading], references_at: int | None,
-            after_references: int) -> tuple[list[Line], list[Draft]]:
+def _drafts(
+    lines: list[Line], heading_at: dict[int, Heading], references_at: int | None, after_references: int
+) -> tuple[list[Line], list[Draft]]:
     """Front matter (lines before the first heading that is not 'Abstract') and section drafts."""
     front: list[Line] = []
     drafts: list[Draft] = []
@@ -283,8 +337,10 @@ def _indented(line: Line, lines: list[Line], position: int) -> bool:
 
 
 def _column_right(line: Line, lines: list[Line], position: int) -> float:
-    nearby = lines[max(0, position - 12):position + 12]
-    return max((other.x1 for other in nearby if other.page == line.page and abs(other.x0 - line.x0) < 30), default=line.x1)
+    nearby = lines[max(0, position - 12) : position + 12]
+    return max(
+        (other.x1 for other in nearby if other.page == line.page and abs(other.x0 - line.x0) < 30), default=line.x1
+    )
 
 
 def _join(paragraph: list[Line]) -> str:
@@ -312,12 +368,18 @@ def _sections(drafts: list[Draft], index: CitationIndex) -> list[SectionRecord]:
         mentions: dict[int, int] = {}
         texts = [link(_join(paragraph), index, mentions) for paragraph in draft.paragraphs]
         text, pages = _strip_page_marks("\n\n".join(texts))
-        sections.append(SectionRecord(
-            ordinal=ordinal, number=heading.number if heading else None, title=heading.title if heading else None,
-            level=heading.level if heading else None, text=text,
-            reference_keys={f"pdf:{number}": count for number, count in mentions.items()},
-            page=heading.line.page if heading else (pages[0][1] if pages else None), pages=pages,
-        ))
+        sections.append(
+            SectionRecord(
+                ordinal=ordinal,
+                number=heading.number if heading else None,
+                title=heading.title if heading else None,
+                level=heading.level if heading else None,
+                text=text,
+                reference_keys={f"pdf:{number}": count for number, count in mentions.items()},
+                page=heading.line.page if heading else (pages[0][1] if pages else None),
+                pages=pages,
+            )
+        )
     return sections
 
 
@@ -362,7 +424,7 @@ def _title_and_authors(front: list[Line], layout: Layout) -> tuple[str | None, l
         return None, []
     title_run = max(titled, key=lambda run: (run[0].size, -first_page.index(run[0])))
     title = clean_space(without_raised(" ".join(line.text for line in title_run)))
-    after = first_page[first_page.index(title_run[-1]) + 1:]
+    after = first_page[first_page.index(title_run[-1]) + 1 :]
     return title, _authors(after)
 
 
@@ -378,7 +440,12 @@ def _authors(lines: list[Line]) -> list[str]:
             name = " ".join(name.split())
             if _plausible_name(name):
                 names.append(name)
-            elif name and names and re.fullmatch(r"[A-Z][\w.\-']*(?: [A-Z][\w.\-']*)?", name) and len(names[-1].split()) == 1:
+            elif (
+                name
+                and names
+                and re.fullmatch(r"[A-Z][\w.\-']*(?: [A-Z][\w.\-']*)?", name)
+                and len(names[-1].split()) == 1
+            ):
                 names[-1] = f"{names[-1]} {name}"
     merged: list[str] = []
     for name in names:  # 'Andrew' at a line's end, 'D. White' on the next
@@ -393,8 +460,10 @@ def _plausible_name(name: str) -> bool:
     words = name.split()
     if not 1 <= len(words) <= 5 or any(char.isdigit() for char in name) or len(name) > 60:
         return False
-    return all(word[:1].isupper() or word.lower() in ("van", "von", "de", "der", "di", "da", "la", "le", "du")
-               for word in words)
+    return all(
+        word[:1].isupper() or word.lower() in ("van", "von", "de", "der", "di", "da", "la", "le", "du")
+        for word in words
+    )
 
 
 def _abstract(front: list[Line], drafts: list[Draft]) -> str | None:
@@ -405,7 +474,7 @@ def _abstract(front: list[Line], drafts: list[Draft]) -> str | None:
             return clean_space(without_raised(_strip_page_marks(text)[0]))
     for position, line in enumerate(front):  # 'Abstract—We …' run into its paragraph
         if ABSTRACT_HEADING.match(line.text):
-            rest = ([line] if len(line.text) > 20 else []) + front[position + 1:]
+            rest = ([line] if len(line.text) > 20 else []) + front[position + 1 :]
             text = _join(rest)
             return clean_space(without_raised(ABSTRACT_HEADING.sub("", _strip_page_marks(text)[0], count=1)))
     return None

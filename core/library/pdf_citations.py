@@ -44,14 +44,15 @@ class CitationIndex:
     @classmethod
     def build(cls, style: str, references: list, parsed: list[dict]) -> "CitationIndex":
         index = cls(style, {reference.ordinal for reference in references})
-        for reference, fields in zip(references, parsed):
+        for reference, fields in zip(references, parsed, strict=False):
             if fields.get("year") is None:
                 continue
             surnames = [_surname(name) for name in fields.get("authors") or []]
             surnames = [name for name in surnames if name]
             if surnames:
                 index.by_year.setdefault(fields["year"], []).append(
-                    AuthorYear(reference.ordinal, fields["year"], fields.get("suffix") or "", surnames))
+                    AuthorYear(reference.ordinal, fields["year"], fields.get("suffix") or "", surnames)
+                )
         return index
 
 
@@ -106,7 +107,7 @@ def _link_author_year(text: str, index: CitationIndex, mentions: dict[int, int])
         if not candidates:
             continue
         start = max(previous_end, match.start() - LOOK_BACK)
-        window = text[start:match.start()]
+        window = text[start : match.start()]
         # the authors of this citation, not the previous sentence's ('et al.' and initials do not end it)
         window = re.split(r";|(?<!\bal)(?<!\b[A-Z])\.(?=\s)", window)[-1]
         if previous_end and match.start() - previous_end < 4 and not re.search(r"[A-Za-z]", window):

@@ -44,10 +44,14 @@ class PdfImportFinished:
     @property
     def summary(self) -> str:
         parts = ", ".join(f"{count} {name}" for name, count in self.added.items() if count)
-        stopped = f"; cancelled after {len(self.papers) + len(self.skipped)} of {self.files} files" if self.cancelled else ""
+        stopped = (
+            f"; cancelled after {len(self.papers) + len(self.skipped)} of {self.files} files" if self.cancelled else ""
+        )
         skipped = f"; skipped {len(self.skipped)}" if self.skipped else ""
-        return (f"read {len(self.papers)} of {self.files} PDFs from {Path(self.path).name}: added {parts or 'nothing new'}"
-                f" in {self.seconds:.1f} s{skipped}{stopped}{merges_note(self.merged)}")
+        return (
+            f"read {len(self.papers)} of {self.files} PDFs from {Path(self.path).name}: added {parts or 'nothing new'}"
+            f" in {self.seconds:.1f} s{skipped}{stopped}{merges_note(self.merged)}"
+        )
 
 
 def pdf_files(path: Path) -> list[Path]:
@@ -55,8 +59,10 @@ def pdf_files(path: Path) -> list[Path]:
     if path.is_file():
         return [path]
     if path.is_dir():
-        return sorted((item for item in path.rglob("*") if item.suffix.lower() == ".pdf" and item.is_file()),
-                      key=lambda item: str(item).lower())
+        return sorted(
+            (item for item in path.rglob("*") if item.suffix.lower() == ".pdf" and item.is_file()),
+            key=lambda item: str(item).lower(),
+        )
     raise LibraryImportError(f"{path}: no such file or folder")
 
 
@@ -70,13 +76,17 @@ def store_pdf(library: Library, record: PaperRecord, path: Path) -> tuple[int, b
         new_citations = library.relink()
         merged = [merge.summary() for merge in after_import(library, "pdf", path, [paper_id])]
         after = library.counts()
-        library.record_import("pdf", str(path), started, time.monotonic() - clock,
-                              {name: after[name] - before[name] for name in after})
+        library.record_import(
+            "pdf", str(path), started, time.monotonic() - clock, {name: after[name] - before[name] for name in after}
+        )
     return paper_id, created, merged, new_citations
 
 
 def import_pdfs(
-    path: str | Path, library: Library, *, grobid_url: str | None = None,
+    path: str | Path,
+    library: Library,
+    *,
+    grobid_url: str | None = None,
     should_stop: Callable[[], bool] | None = None,
     reader: Callable[..., PaperRecord] = read_pdf,
 ) -> Iterator[ImportProgress | PdfImportFinished]:

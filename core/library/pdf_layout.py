@@ -26,8 +26,16 @@ SUPERSCRIPT_CITATION = re.compile(r"^[\d,\s–\-]*\d[\d,\s–\-]*$")
 RAISED_OPEN, RAISED_CLOSE = "\ue010", "\ue011"
 RAISED = re.compile(f"{RAISED_OPEN}([^{RAISED_CLOSE}]*){RAISED_CLOSE}")
 # LaTeX's OT1 fonts print accents as separate spacing characters before the letter (M¨uller).
-SPACING_ACCENTS = {"¨": "\u0308", "´": "\u0301", "`": "\u0300", "ˆ": "\u0302", "˜": "\u0303", "¸": "\u0327",
-                   "ˇ": "\u030c", "˚": "\u030a"}
+SPACING_ACCENTS = {
+    "¨": "\u0308",
+    "´": "\u0301",
+    "`": "\u0300",
+    "ˆ": "\u0302",
+    "˜": "\u0303",
+    "¸": "\u0327",
+    "ˇ": "\u030c",
+    "˚": "\u030a",
+}
 ACCENTED = re.compile("([" + "".join(SPACING_ACCENTS) + r"])\s?([A-Za-zıȷ])")
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|medi|[-_,]bd|cmbx|cmssbx|\bbx", re.I)
 
@@ -88,7 +96,9 @@ def _open(path: Path):
         document = pdfium.PdfDocument(str(path))
     except pdfium.PdfiumError as error:
         if getattr(error, "err_code", None) == pdfium_c.FPDF_ERR_PASSWORD:
-            raise PdfError(f"{path.name}: encrypted (password-protected); open it in a viewer and save a copy without a password") from None
+            raise PdfError(
+                f"{path.name}: encrypted (password-protected); open it in a viewer and save a copy without a password"
+            ) from None
         reason = str(error).split(":")[-1].strip() or "unknown error"
         raise PdfError(f"{path.name}: damaged PDF that PDFium cannot open ({reason})") from None
     pages = len(document)
@@ -104,7 +114,7 @@ def _open(path: Path):
 def _metadata(document) -> dict[str, str]:
     try:
         return {key: value for key, value in document.get_metadata_dict().items() if value}
-    except Exception:  # noqa: BLE001 - metadata is a bonus; a broken info dictionary costs nothing
+    except Exception:
         return {}
 
 
@@ -134,12 +144,27 @@ def _line(page_number: int, block_number: int, raw: dict) -> Line | None:
         parts.append((text, bool(raised)))
     font = max(spans, key=lambda span: len(span["text"]))["font"]
     weight = font.get("weight") or 0
-    bold_chars = sum(len(s["text"].strip()) for s in spans
-                     if (s["font"].get("weight") or 0) >= 600 or BOLD_NAME.search(s["font"].get("name") or ""))
+    bold_chars = sum(
+        len(s["text"].strip())
+        for s in spans
+        if (s["font"].get("weight") or 0) >= 600 or BOLD_NAME.search(s["font"].get("name") or "")
+    )
     total = sum(len(s["text"].strip()) for s in spans) or 1
     x0, y0, x1, y1 = raw["bbox"].bbox
-    return Line(page_number, block_number, x0, y0, x1, y1, "", main, bold_chars / total > 0.8 or weight >= 600,
-                font.get("name") or "", superscripts, parts)
+    return Line(
+        page_number,
+        block_number,
+        x0,
+        y0,
+        x1,
+        y1,
+        "",
+        main,
+        bold_chars / total > 0.8 or weight >= 600,
+        font.get("name") or "",
+        superscripts,
+        parts,
+    )
 
 
 def _is_raised(span: dict, line: dict) -> bool:
@@ -183,8 +208,10 @@ def read_layout(path: Path) -> Layout:
         for index in range(total):
             try:
                 pages = get_pages(document, [index], flatten_pdf=False, need_chars=False)
-            except Exception as error:  # noqa: BLE001 - PDFium or pdftext on one bad page: skip it, name it
-                skipped.append(f"page {index + 1}: unreadable ({' '.join(str(error).split())[:120] or type(error).__name__})")
+            except Exception as error:
+                skipped.append(
+                    f"page {index + 1}: unreadable ({' '.join(str(error).split())[:120] or type(error).__name__})"
+                )
                 continue
             for page in pages:
                 for block_number, block in enumerate(page["blocks"]):
@@ -212,5 +239,5 @@ def render_lines(layout: Layout) -> None:
 
 
 def median_gap(lines: list[Line]) -> float:
-    gaps = [b.y0 - a.y0 for a, b in zip(lines, lines[1:]) if a.page == b.page and 0 < b.y0 - a.y0 < 40]
+    gaps = [b.y0 - a.y0 for a, b in zip(lines, lines[1:], strict=False) if a.page == b.page and 0 < b.y0 - a.y0 < 40]
     return statistics.median(gaps) if gaps else 14.0

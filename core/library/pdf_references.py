@@ -23,7 +23,9 @@ ARXIV_URL = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", re.I)
 DOI_IN = re.compile(r"(?:doi(?:\.org)?[:/]\s*|\b)(10\.\d{4,9}/[^\s,;]+)", re.I)
 QUOTED = re.compile(r"[“\"]([^”\"]{8,}?)[,.]?[”\"]")
 # ACS: "Surname, I. J.; Surname, I.;" … the last author ends with the initials' period.
-ACS_AUTHORS = re.compile(r"^((?:[^;.]{1,60}?,\s(?:[A-Z][a-z]?\.[\s\-]?)+;\s*)*[^;.]{1,60}?,\s(?:[A-Z][a-z]?\.[\s\-]?)+)\s*")
+ACS_AUTHORS = re.compile(
+    r"^((?:[^;.]{1,60}?,\s(?:[A-Z][a-z]?\.[\s\-]?)+;\s*)*[^;.]{1,60}?,\s(?:[A-Z][a-z]?\.[\s\-]?)+)\s*"
+)
 # ACL/natbib: "Names. 2024. Title. Venue."
 NAMES_YEAR = re.compile(r"^(.{3,600}?)\.\s+((?:19|20)\d\d[a-z]?)\.\s+(.+)$")
 # APA: "Names (2020). Title. Venue."
@@ -44,9 +46,16 @@ class Entry:
                 text = text[:-1] + line
             elif re.search(r"[A-Z]\.-$", text):
                 text = text + line  # 'K.-' + 'R.;': hyphenated initials
-            elif text.endswith("-") and re.search(r"[a-z]-$", text) and line[:1].islower() and not re.search(r"(?:https?:|www\.)\S*$", text):
+            elif (
+                text.endswith("-")
+                and re.search(r"[a-z]-$", text)
+                and line[:1].islower()
+                and not re.search(r"(?:https?:|www\.)\S*$", text)
+            ):
                 text = text + line  # a hyphen the PDF printed as text; 'blood-brain' loses nothing here
-            elif text.endswith(("/", "_")) or (re.search(r"(?:https?://|www\.|doi\.org)\S*$", text) and not line[:1].isupper()):
+            elif text.endswith(("/", "_")) or (
+                re.search(r"(?:https?://|www\.|doi\.org)\S*$", text) and not line[:1].isupper()
+            ):
                 text = text + line  # a URL or DOI broken over two lines
             else:
                 text = f"{text} {line}" if text else line
@@ -117,9 +126,15 @@ def parse_entry(raw: str) -> dict:
     """authors, title, year (with its a/b suffix), venue, doi and arXiv id of one entry's text."""
     found_doi = DOI_IN.search(raw)
     found_arxiv = ARXIV_IN.search(raw) or ARXIV_URL.search(raw)
-    fields = {"authors": [], "title": None, "year": None, "suffix": "", "venue": None,
-              "doi": doi(found_doi.group(1).rstrip(".)")) if found_doi else None,
-              "arxiv_id": arxiv_id(found_arxiv.group(1)) if found_arxiv else None}
+    fields = {
+        "authors": [],
+        "title": None,
+        "year": None,
+        "suffix": "",
+        "venue": None,
+        "doi": doi(found_doi.group(1).rstrip(".)")) if found_doi else None,
+        "arxiv_id": arxiv_id(found_arxiv.group(1)) if found_arxiv else None,
+    }
     text = re.sub(r"\s*(?:https?://\S+|doi:\s*\S+|PMID:\s*\d+\.?)", "", raw).strip()
     for reader in (_acs, _names_year, _names_paren_year, _ieee, _fallback):
         read = reader(text)
@@ -130,7 +145,7 @@ def parse_entry(raw: str) -> dict:
     if fields["year"] is None and years:
         fields["year"], fields["suffix"] = int(years[-1][0]), years[-1][1]
     if fields["title"]:
-        fields["title"] = fields["title"].strip(" .,;:“”\"")
+        fields["title"] = fields["title"].strip(' .,;:“”"')
     if fields["venue"]:
         fields["venue"] = _venue(fields["venue"])
     return fields
@@ -139,8 +154,9 @@ def parse_entry(raw: str) -> dict:
 def _venue(text: str) -> str | None:
     """'In ICML, 2017. arXiv:1704.01212.' -> 'ICML'; 'Nature 2020, 5, 1–9' -> 'Nature'."""
     text = re.sub(r"^in\s+", "", text.strip(), flags=re.I)
-    text = re.split(r"[,(]?\s*(?:19|20)\d\d\b|\barXiv\b|\bdoi\b|\bURL\b|,\s*(?:\d|pages?\b|pp\.|vol)", text,
-                    maxsplit=1, flags=re.I)[0]
+    text = re.split(
+        r"[,(]?\s*(?:19|20)\d\d\b|\barXiv\b|\bdoi\b|\bURL\b|,\s*(?:\d|pages?\b|pp\.|vol)", text, maxsplit=1, flags=re.I
+    )[0]
     return text.strip(" ,.;:") or None
 
 
@@ -157,11 +173,16 @@ def _acs(text: str) -> dict | None:
         return None
     authors = [" ".join(part.split()) for part in match.group(1).split(";") if part.strip()]
     authors = [_surname_first(name) for name in authors]
-    title, venue = _title_then_rest(text[match.end():])
+    title, venue = _title_then_rest(text[match.end() :])
     year = YEAR.search(venue or "")
     venue_name = re.split(r"\s(?:19|20)\d\d\b", venue)[0].strip(" ,.") if venue else None
-    return {"authors": authors, "title": title, "venue": venue_name or None,
-            "year": int(year.group(1)) if year else None, "suffix": year.group(2) or "" if year else ""}
+    return {
+        "authors": authors,
+        "title": title,
+        "venue": venue_name or None,
+        "year": int(year.group(1)) if year else None,
+        "suffix": year.group(2) or "" if year else "",
+    }
 
 
 def _surname_first(name: str) -> str:
@@ -176,8 +197,13 @@ def _names_year(text: str) -> dict | None:
         return None
     title, venue = _title_then_rest(match.group(3))
     year = match.group(2)
-    return {"authors": _split_names(match.group(1)), "title": title, "venue": venue.strip(" .") or None,
-            "year": int(year[:4]), "suffix": year[4:]}
+    return {
+        "authors": _split_names(match.group(1)),
+        "title": title,
+        "venue": venue.strip(" .") or None,
+        "year": int(year[:4]),
+        "suffix": year[4:],
+    }
 
 
 def _title_then_rest(text: str) -> tuple[str, str]:
@@ -185,7 +211,7 @@ def _title_then_rest(text: str) -> tuple[str, str]:
     found = re.search(r"(?<!\d)\.\s+(?=\S)|(?<=[?!])\s+(?=[A-Z])", text)
     if not found:
         return text, ""
-    return text[:found.start()], text[found.end():]
+    return text[: found.start()], text[found.end() :]
 
 
 def _names_paren_year(text: str) -> dict | None:
@@ -194,18 +220,26 @@ def _names_paren_year(text: str) -> dict | None:
         return None
     title, venue = _title_then_rest(match.group(3))
     year = match.group(2)
-    return {"authors": _split_names(match.group(1)), "title": title, "venue": venue.strip(" .") or None,
-            "year": int(year[:4]), "suffix": year[4:]}
+    return {
+        "authors": _split_names(match.group(1)),
+        "title": title,
+        "venue": venue.strip(" .") or None,
+        "year": int(year[:4]),
+        "suffix": year[4:],
+    }
 
 
 def _ieee(text: str) -> dict | None:
     match = QUOTED.search(text)
     if not match:
         return None
-    venue = text[match.end():].strip(" ,.")
+    venue = text[match.end() :].strip(" ,.")
     venue = re.sub(r"^in\s+", "", venue, flags=re.I)
-    return {"authors": _split_names(text[:match.start()].strip(" ,")), "title": match.group(1),
-            "venue": re.split(r",\s", venue)[0] or None}
+    return {
+        "authors": _split_names(text[: match.start()].strip(" ,")),
+        "title": match.group(1),
+        "venue": re.split(r",\s", venue)[0] or None,
+    }
 
 
 def _fallback(text: str) -> dict | None:
@@ -226,10 +260,19 @@ def references_from(entries: list[Entry]) -> tuple[list[ReferenceRecord], list[d
         fields = parse_entry(raw)
         ordinal = entry.label or position
         ids = {"page": str(entry.page)}
-        records.append(ReferenceRecord(
-            ref_key=f"pdf:{ordinal}", ordinal=ordinal, raw=raw[:2000], title=fields["title"], year=fields["year"],
-            arxiv_id=fields["arxiv_id"], doi=fields["doi"], authors=fields["authors"][:100], venue=fields["venue"],
-            ids=ids,
-        ))
+        records.append(
+            ReferenceRecord(
+                ref_key=f"pdf:{ordinal}",
+                ordinal=ordinal,
+                raw=raw[:2000],
+                title=fields["title"],
+                year=fields["year"],
+                arxiv_id=fields["arxiv_id"],
+                doi=fields["doi"],
+                authors=fields["authors"][:100],
+                venue=fields["venue"],
+                ids=ids,
+            )
+        )
         parsed.append(fields)
     return records, parsed

@@ -24,8 +24,8 @@ from pathlib import Path
 from scholar_tui.indexes.library import Library
 
 Launcher = Callable[[str], object]
-SUPERSCRIPT = dict(zip("0123456789+-=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ"))
-SUBSCRIPT = dict(zip("0123456789+-=()aeoxijnmkt", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓᵢⱼₙₘₖₜ"))
+SUPERSCRIPT = dict(zip("0123456789+-=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", strict=False))
+SUBSCRIPT = dict(zip("0123456789+-=()aeoxijnmkt", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₒₓᵢⱼₙₘₖₜ", strict=False))
 MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$|\\\((.+?)\\\)", re.S)
 SCRIPT = re.compile(r"([\^_])(?:\{([^{}]*)\}|(\\?[A-Za-z0-9+\-=()]))")
 
@@ -109,10 +109,11 @@ def abstract_text(text: str | None) -> str:
         return text
     from pylatexenc.latex2text import LatexNodes2Text
 
-    prepared = MATH.sub(lambda match: "$" + _scripts(next(group for group in match.groups() if group is not None)) + "$",
-                        text)
+    prepared = MATH.sub(
+        lambda match: "$" + _scripts(next(group for group in match.groups() if group is not None)) + "$", text
+    )
     try:
         rendered = LatexNodes2Text(math_mode="text", strict_latex_spaces=True).latex_to_text(prepared)
-    except Exception:  # noqa: BLE001 - pylatexenc on malformed LaTeX: show the abstract as written
+    except Exception:
         return text
     return " ".join(rendered.split()) or text

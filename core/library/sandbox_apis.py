@@ -10,12 +10,22 @@ FACTORY = "scholar_tui.core.library.sandbox_apis:academic_functions"
 
 def sandbox_kwargs(where, backend: str = "local") -> dict[str, str]:
     """The factory's arguments for this installation's folders (a worker then reads ``where``, whatever its env)."""
-    return {"config_dir": str(where.config_dir), "data_dir": str(where.data_dir),
-            "cache_dir": str(where.cache_dir), "log_dir": str(where.log_dir), "backend": backend}
+    return {
+        "config_dir": str(where.config_dir),
+        "data_dir": str(where.data_dir),
+        "cache_dir": str(where.cache_dir),
+        "log_dir": str(where.log_dir),
+        "backend": backend,
+    }
 
 
-def academic_functions(backend: str = "local", config_dir: str | None = None, data_dir: str | None = None,
-                       cache_dir: str | None = None, log_dir: str | None = None) -> dict[str, Any]:
+def academic_functions(
+    backend: str = "local",
+    config_dir: str | None = None,
+    data_dir: str | None = None,
+    cache_dir: str | None = None,
+    log_dir: str | None = None,
+) -> dict[str, Any]:
     """Sandbox API factory: the seven APIs over this installation's library (or OpenAlex).
 
     Runs in the worker process: it opens its own library connection there. Without folders it

@@ -15,8 +15,13 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 EXPECTED = {
-    "string_type": "a string", "int_type": "an integer", "list_type": "a list", "dict_type": "an object",
-    "model_type": "an object", "model_attributes_type": "an object", "none_required": "null",
+    "string_type": "a string",
+    "int_type": "an integer",
+    "list_type": "a list",
+    "dict_type": "an object",
+    "model_type": "an object",
+    "model_attributes_type": "an object",
+    "none_required": "null",
 }
 
 
@@ -25,8 +30,15 @@ class _Schema(BaseModel):
 
 
 def json_type(value: Any) -> str:
-    return {dict: "object", list: "list", str: "string", bool: "boolean", int: "integer", float: "number",
-            type(None): "null"}.get(type(value), type(value).__name__)
+    return {
+        dict: "object",
+        list: "list",
+        str: "string",
+        bool: "boolean",
+        int: "integer",
+        float: "number",
+        type(None): "null",
+    }.get(type(value), type(value).__name__)
 
 
 def _field_path(location: tuple) -> str:

@@ -19,6 +19,7 @@ import re
 from email.utils import parsedate_to_datetime
 from typing import Any
 
+from scholar_tui.core.library.schemas import UnarxiveLine, check
 from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
@@ -29,7 +30,6 @@ from scholar_tui.indexes.records import (
     doi,
     openalex_id,
 )
-from scholar_tui.core.library.schemas import UnarxiveLine, check
 
 MARKER = re.compile(r"\{\{(cite|formula|figure|table):([^{}]+)\}\}")
 LEVELS = {"section": 1, "subsection": 2, "subsubsection": 3}
@@ -94,11 +94,13 @@ def _references(bib_entries: dict[str, Any]) -> list[ReferenceRecord]:
         raw = clean_space(entry.get("bib_entry_raw"))
         years = YEAR.findall(raw or "")
         extra = {
-            name: value for name, value in (
+            name: value
+            for name, value in (
                 ("sem_open_alex_id", ids.get("sem_open_alex_id")),
                 ("pubmed_id", ids.get("pubmed_id")),
                 ("pmc_id", ids.get("pmc_id")),
-            ) if value
+            )
+            if value
         }
         links = [link.get("url") if isinstance(link, dict) else link for link in entry.get("contained_links") or []]
         if any(links):
@@ -112,7 +114,8 @@ def _references(bib_entries: dict[str, Any]) -> list[ReferenceRecord]:
                 ordinal=ordinal,
                 raw=raw,
                 year=int(years[-1]) if years else None,
-                arxiv_id=arxiv_id(ids.get("arxiv_id")) or next((arxiv_id(c) for c in contained if arxiv_id(c)), None)
+                arxiv_id=arxiv_id(ids.get("arxiv_id"))
+                or next((arxiv_id(c) for c in contained if arxiv_id(c)), None)
                 or (arxiv_id(in_raw_arxiv.group(1)) if in_raw_arxiv else None),
                 doi=doi(ids.get("doi")) or (doi(in_raw_doi.group(1).rstrip(".)")) if in_raw_doi else None),
                 openalex_id=openalex_id(ids.get("open_alex_id")),
@@ -147,16 +150,20 @@ def _sections(body: list[dict], ordinals: dict[str, int], ref_entries: dict[str,
                 numbers[level - 1] = number
                 for deeper in range(level, 3):
                     numbers[deeper] = None
-                if number and "." not in number and level > 1 and all(numbers[:level - 1]):
-                    number = ".".join([*numbers[:level - 1], number])
+                if number and "." not in number and level > 1 and all(numbers[: level - 1]):
+                    number = ".".join([*numbers[: level - 1], number])
             else:
                 number = None  # paragraph headings ('On Metric Spaces.') carry local numbers only
             mentions: dict[str, int] = {}
             title = clean_space(_render(title_raw, ordinals, ref_entries, mentions)) if title_raw else None
             sections.append(
                 SectionRecord(
-                    ordinal=len(sections) + 1, number=number, title=title,
-                    level=level or (4 if title else None), text="", reference_keys=mentions,
+                    ordinal=len(sections) + 1,
+                    number=number,
+                    title=title,
+                    level=level or (4 if title else None),
+                    text="",
+                    reference_keys=mentions,
                 )
             )
         text = paragraph.get("text") or ""

@@ -22,7 +22,15 @@ from pathlib import Path
 
 from scholar_tui.core.library.importer import ImportProgress, LibraryImportError, work_merge_line
 from scholar_tui.core.library.zotero_db import (
-    VENUE_FIELDS, WRITERS, Attachment, ZoteroError, ZoteroItem, ZoteroSnapshot, default_folder, is_pdf, read_zotero,
+    VENUE_FIELDS,
+    WRITERS,
+    Attachment,
+    ZoteroError,
+    ZoteroItem,
+    ZoteroSnapshot,
+    default_folder,
+    is_pdf,
+    read_zotero,
 )
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, SectionRecord, arxiv_id, arxiv_id_from_doi, doi
@@ -56,18 +64,24 @@ class ZoteroFinished:
     def summary(self) -> str:
         trash = f" ({self.trashed} in Zotero's trash left out)" if self.trashed else ""
         pdfs = f", {self.standalone_pdfs} stand-alone PDF{'s' if self.standalone_pdfs != 1 else ''}"
-        return (f"read {self.items} Zotero items{trash}{pdfs} from {', '.join(self.libraries) or 'no library'}: "
-                f"{self.added} new papers, {self.joined} merged with papers already here, {self.updated} updated, "
-                f"{self.unchanged} unchanged; "
-                f"{self.collections} collections, {self.tags} tags; {self.pdfs_read} PDFs read"
-                f"{'; ' + str(len(self.deleted)) + ' deleted in Zotero' if self.deleted else ''}"
-                f" in {self.seconds:.1f} s")
+        return (
+            f"read {self.items} Zotero items{trash}{pdfs} from {', '.join(self.libraries) or 'no library'}: "
+            f"{self.added} new papers, {self.joined} merged with papers already here, {self.updated} updated, "
+            f"{self.unchanged} unchanged; "
+            f"{self.collections} collections, {self.tags} tags; {self.pdfs_read} PDFs read"
+            f"{'; ' + str(len(self.deleted)) + ' deleted in Zotero' if self.deleted else ''}"
+            f" in {self.seconds:.1f} s"
+        )
 
     def lines(self) -> list[str]:
         """The summary, then one line per fallback, deletion and merge."""
-        return ([self.summary] + [f"no PDF: {line}" for line in self.full_text_fallbacks]
-                + [f"left out: {line}" for line in self.untitled]
-                + [f"deleted: {line}" for line in self.deleted] + [f"merged: {line}" for line in self.merged])
+        return (
+            [self.summary]
+            + [f"no PDF: {line}" for line in self.full_text_fallbacks]
+            + [f"left out: {line}" for line in self.untitled]
+            + [f"deleted: {line}" for line in self.deleted]
+            + [f"merged: {line}" for line in self.merged]
+        )
 
 
 # -- item -> record ---------------------------------------------------------------------------------
@@ -90,8 +104,12 @@ def _extra(item: ZoteroItem, name: str) -> str | None:
 
 
 def _arxiv(item: ZoteroItem) -> str | None:
-    for value in (_extra(item, "arXiv"), item.fields.get("archiveID"), item.fields.get("url"),
-                  item.fields.get("number") if item.item_type == "preprint" else None):
+    for value in (
+        _extra(item, "arXiv"),
+        item.fields.get("archiveID"),
+        item.fields.get("url"),
+        item.fields.get("number") if item.item_type == "preprint" else None,
+    ):
         found = arxiv_id(value) if value else None
         if found:
             return found
@@ -198,9 +216,13 @@ def _label(item: ZoteroItem) -> str:
     return f"“{item.title or item.key}” ({item.library}, {item.key})"
 
 
-def import_zotero(folder: str | Path | None, library: Library, *, should_stop: Callable[[], bool] | None = None,
-                  read_pdf: Callable[[Path], PaperRecord] = read_pdf_record,
-                  ) -> Iterator[ImportProgress | ZoteroFinished]:
+def import_zotero(
+    folder: str | Path | None,
+    library: Library,
+    *,
+    should_stop: Callable[[], bool] | None = None,
+    read_pdf: Callable[[Path], PaperRecord] = read_pdf_record,
+) -> Iterator[ImportProgress | ZoteroFinished]:
     """Import a Zotero data folder (default ``~/Zotero``); see the module docstring."""
     folder = Path(folder).expanduser() if folder else default_folder()
     clock = time.monotonic()
@@ -236,23 +258,53 @@ def import_zotero(folder: str | Path | None, library: Library, *, should_stop: C
             library.relink()
             merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             seconds = time.monotonic() - clock
-            library.record_import(SOURCE, str(folder), started, seconds, {
-                "added": counts["added"], "joined": counts["joined"], "updated": counts["updated"],
-                "unchanged": counts["unchanged"],
-                "deleted": len(deleted), "merged": len(merged)})
+            library.record_import(
+                SOURCE,
+                str(folder),
+                started,
+                seconds,
+                {
+                    "added": counts["added"],
+                    "joined": counts["joined"],
+                    "updated": counts["updated"],
+                    "unchanged": counts["unchanged"],
+                    "deleted": len(deleted),
+                    "merged": len(merged),
+                },
+            )
     except LibraryBusy as error:
         raise LibraryImportError(str(error)) from error
     yield ImportProgress(len(work), len(work), "items", len(work))
     yield ZoteroFinished(
-        str(folder), len(snapshot.items), len(snapshot.items) - len(live), len(snapshot.standalone),
-        counts["added"], counts["joined"], counts["updated"], counts["unchanged"], len(snapshot.collections),
+        str(folder),
+        len(snapshot.items),
+        len(snapshot.items) - len(live),
+        len(snapshot.standalone),
+        counts["added"],
+        counts["joined"],
+        counts["updated"],
+        counts["unchanged"],
+        len(snapshot.collections),
         len(snapshot.tags),
-        counts["pdfs"], fallbacks, deleted, merged, sorted({name for _, name in snapshot.libraries.values()}),
-        seconds, sorted(set(paper_ids)), untitled)
+        counts["pdfs"],
+        fallbacks,
+        deleted,
+        merged,
+        sorted({name for _, name in snapshot.libraries.values()}),
+        seconds,
+        sorted(set(paper_ids)),
+        untitled,
+    )
 
 
-def _import_item(library: Library, snapshot: ZoteroSnapshot, item: ZoteroItem, standalone: bool,
-                 read_pdf: Callable, fallbacks: list[str]) -> tuple[str, int, int]:
+def _import_item(
+    library: Library,
+    snapshot: ZoteroSnapshot,
+    item: ZoteroItem,
+    standalone: bool,
+    read_pdf: Callable,
+    fallbacks: list[str],
+) -> tuple[str, int, int]:
     """Store one item (skipped when unchanged): (status, paper id, PDFs read); 'untitled' stores nothing."""
     ident = source_id(snapshot, item)
     known = library.paper_of_source(SOURCE, ident)
@@ -267,8 +319,13 @@ def _import_item(library: Library, snapshot: ZoteroSnapshot, item: ZoteroItem, s
     record.sections, record.references = text.sections, text.references
     if known is not None:
         library.update_from_source(known, record)
-    paper_id, created = library.store_paper(record, source_id=ident, library=item.library,
-                                            item_type="attachment" if standalone else item.item_type, stamp=item.stamp)
+    paper_id, created = library.store_paper(
+        record,
+        source_id=ident,
+        library=item.library,
+        item_type="attachment" if standalone else item.item_type,
+        stamp=item.stamp,
+    )
     library.set_labels(paper_id, origin(snapshot, item.library_key), item.collections, item.tags)
     status = "updated" if known is not None else "added" if created else "joined"
     return status, paper_id, int(text.from_pdf)
@@ -294,8 +351,10 @@ def _forget_deleted(library: Library, snapshot: ZoteroSnapshot, present: set[str
         library_key = row["source_id"].split("/")[1]
         library.set_labels(row["paper_id"], origin(snapshot, library_key), [], [])
         library.forget_source(SOURCE, row["source_id"])
-        lines.append(f"paper:{row['paper_id']} “{row['title']}” ({row['library']}, "
-                     f"{row['source_id'].rsplit('/', 1)[-1]}) is no longer in Zotero; kept in the library")
+        lines.append(
+            f"paper:{row['paper_id']} “{row['title']}” ({row['library']}, "
+            f"{row['source_id'].rsplit('/', 1)[-1]}) is no longer in Zotero; kept in the library"
+        )
     return lines
 
 

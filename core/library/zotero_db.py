@@ -46,11 +46,38 @@ REQUIRED_COLUMNS = {
 }
 NOT_WORKS = {"attachment", "note", "annotation"}  # item types that are parts of an item, not works
 # Creator types that write the work; editors and translators only when no one else is named.
-WRITERS = {"author", "artist", "programmer", "presenter", "inventor", "director", "podcaster", "performer",
-           "composer", "cartographer", "interviewee", "sponsor", "wordsBy", "scriptwriter"}
-VENUE_FIELDS = ("publicationTitle", "proceedingsTitle", "bookTitle", "conferenceName", "websiteTitle",
-                "blogTitle", "forumTitle", "encyclopediaTitle", "dictionaryTitle", "programTitle",
-                "university", "institution", "repository", "publisher")
+WRITERS = {
+    "author",
+    "artist",
+    "programmer",
+    "presenter",
+    "inventor",
+    "director",
+    "podcaster",
+    "performer",
+    "composer",
+    "cartographer",
+    "interviewee",
+    "sponsor",
+    "wordsBy",
+    "scriptwriter",
+}
+VENUE_FIELDS = (
+    "publicationTitle",
+    "proceedingsTitle",
+    "bookTitle",
+    "conferenceName",
+    "websiteTitle",
+    "blogTitle",
+    "forumTitle",
+    "encyclopediaTitle",
+    "dictionaryTitle",
+    "programTitle",
+    "university",
+    "institution",
+    "repository",
+    "publisher",
+)
 COPY_TRIES = 5
 
 
@@ -106,8 +133,11 @@ class ZoteroSnapshot:
 
 def default_folder() -> Path:
     """Zotero's data folder where Zotero puts it by default on every platform: ~/Zotero."""
-    home = Path(os.environ.get("USERPROFILE", "")) if sys.platform == "win32" and os.environ.get("USERPROFILE") \
+    home = (
+        Path(os.environ.get("USERPROFILE", ""))
+        if sys.platform == "win32" and os.environ.get("USERPROFILE")
         else Path.home()
+    )
     return home / "Zotero"
 
 
@@ -148,14 +178,18 @@ def _check_schema(conn: sqlite3.Connection, database: Path) -> int:
     row = conn.execute("select version from version where schema = 'userdata'").fetchone()
     version = int(row[0]) if row and str(row[0]).isdigit() else -1
     if version not in KNOWN_USERDATA:
-        raise ZoteroError(f"{database}: Zotero schema version {version} is not one this reader knows "
-                          f"({KNOWN_USERDATA.start}–{KNOWN_USERDATA.stop - 1}); nothing was imported")
+        raise ZoteroError(
+            f"{database}: Zotero schema version {version} is not one this reader knows "
+            f"({KNOWN_USERDATA.start}–{KNOWN_USERDATA.stop - 1}); nothing was imported"
+        )
     for table, wanted in REQUIRED_COLUMNS.items():
         have = {column[1] for column in conn.execute(f"pragma table_info({table})")}
         missing = sorted(wanted - have)
         if missing:
-            raise ZoteroError(f"{database}: Zotero schema version {version} lacks {table}.{missing[0]}; "
-                              "this reader does not know that layout, nothing was imported")
+            raise ZoteroError(
+                f"{database}: Zotero schema version {version} lacks {table}.{missing[0]}; "
+                "this reader does not know that layout, nothing was imported"
+            )
     return version
 
 
@@ -164,16 +198,19 @@ def read_zotero(folder: str | Path) -> ZoteroSnapshot:
     folder = Path(folder).expanduser()
     database = folder / "zotero.sqlite" if folder.is_dir() else folder
     if not database.is_file():
-        raise ZoteroError(f"{folder}: no zotero.sqlite there (Zotero's data folder is usually ~/Zotero; "
-                          "Zotero shows it under Settings → Advanced → Files and Folders)")
+        raise ZoteroError(
+            f"{folder}: no zotero.sqlite there (Zotero's data folder is usually ~/Zotero; "
+            "Zotero shows it under Settings → Advanced → Files and Folders)"
+        )
     if database.stat().st_size == 0:
         raise ZoteroError(f"{database}: the file is empty, not a Zotero database")
     with tempfile.TemporaryDirectory(prefix="scholar-tui-zotero-") as scratch:
         try:
             copy = private_copy(database, Path(scratch))
         except OSError as error:
-            raise ZoteroError(f"{database}: cannot read it ({error.strerror or error}); is another program "
-                              "holding it exclusively?") from error
+            raise ZoteroError(
+                f"{database}: cannot read it ({error.strerror or error}); is another program holding it exclusively?"
+            ) from error
         conn = sqlite3.connect(copy)
         try:
             version = _check_schema(conn, database)
@@ -191,8 +228,10 @@ def _rows(conn: sqlite3.Connection, sql: str, params: tuple = ()) -> list[tuple]
 def _libraries(conn: sqlite3.Connection) -> dict[int, tuple[str, str]]:
     groups = {}
     if "groups" in {row[0] for row in conn.execute("select name from sqlite_master where type = 'table'")}:
-        groups = {library: (group, name) for group, library, name in
-                  _rows(conn, "select groupID, libraryID, name from groups")}
+        groups = {
+            library: (group, name)
+            for group, library, name in _rows(conn, "select groupID, libraryID, name from groups")
+        }
     libraries = {}
     for library_id, kind in _rows(conn, "select libraryID, type from libraries"):
         if kind == "user":
@@ -210,8 +249,12 @@ def _field_table(conn: sqlite3.Connection) -> str:
 
 
 def _collection_paths(conn: sqlite3.Connection, libraries: dict) -> dict[int, tuple[str, str, str]]:
-    rows = {cid: (name, parent, library, key) for cid, name, parent, library, key in _rows(
-        conn, "select collectionID, collectionName, parentCollectionID, libraryID, key from collections")}
+    rows = {
+        cid: (name, parent, library, key)
+        for cid, name, parent, library, key in _rows(
+            conn, "select collectionID, collectionName, parentCollectionID, libraryID, key from collections"
+        )
+    }
     paths: dict[int, tuple[str, str, str]] = {}
     for cid, (name, parent, library, key) in rows.items():
         if library not in libraries:
@@ -236,7 +279,7 @@ def _attachment_file(folder: Path, key: str, link_mode: int | None, path: str | 
     if not path:
         return None
     if path.startswith("storage:"):
-        return folder / "storage" / key / path[len("storage:"):]
+        return folder / "storage" / key / path[len("storage:") :]
     if link_mode == 2 and not path.startswith("attachments:"):
         return Path(path)
     return None  # a path relative to a base folder only Zotero's preferences know
@@ -249,23 +292,38 @@ def _read(conn: sqlite3.Connection, folder: Path, version: int) -> ZoteroSnapsho
     items: dict[int, ZoteroItem] = {}
     kinds: dict[int, str] = {}
     for item_id, type_name, library_id, key, item_version, modified in _rows(
-            conn, """select items.itemID, itemTypes.typeName, items.libraryID, items.key, items.version,
-                     items.dateModified from items join itemTypes using (itemTypeID) order by items.itemID"""):
+        conn,
+        """select items.itemID, itemTypes.typeName, items.libraryID, items.key, items.version,
+                     items.dateModified from items join itemTypes using (itemTypeID) order by items.itemID""",
+    ):
         if library_id not in libraries:
             continue
         kinds[item_id] = type_name
         library_key, library_name = libraries[library_id]
-        items[item_id] = ZoteroItem(library_name, library_key, key, type_name, int(item_version or 0),
-                                    str(modified), {}, [], trashed=item_id in trashed)
+        items[item_id] = ZoteroItem(
+            library_name,
+            library_key,
+            key,
+            type_name,
+            int(item_version or 0),
+            str(modified),
+            {},
+            [],
+            trashed=item_id in trashed,
+        )
     for item_id, name, value in _rows(
-            conn, f"""select itemData.itemID, f.fieldName, itemDataValues.value from itemData
-                      join {fields_table} as f using (fieldID) join itemDataValues using (valueID)"""):
+        conn,
+        f"""select itemData.itemID, f.fieldName, itemDataValues.value from itemData
+                      join {fields_table} as f using (fieldID) join itemDataValues using (valueID)""",
+    ):
         if item_id in items and value is not None:
             items[item_id].fields[name] = str(value)
     for item_id, kind, first, last, mode in _rows(
-            conn, """select itemCreators.itemID, creatorTypes.creatorType, creators.firstName, creators.lastName,
+        conn,
+        """select itemCreators.itemID, creatorTypes.creatorType, creators.firstName, creators.lastName,
                      creators.fieldMode from itemCreators join creators using (creatorID)
-                     join creatorTypes using (creatorTypeID) order by itemCreators.itemID, itemCreators.orderIndex"""):
+                     join creatorTypes using (creatorTypeID) order by itemCreators.itemID, itemCreators.orderIndex""",
+    ):
         if item_id in items and _name(first, last, mode):
             items[item_id].creators.append((kind, _name(first, last, mode)))
     for item_id, name in _rows(conn, "select itemTags.itemID, tags.name from itemTags join tags using (tagID)"):
@@ -279,22 +337,29 @@ def _read(conn: sqlite3.Connection, folder: Path, version: int) -> ZoteroSnapsho
     regular = [item for item_id, item in items.items() if kinds[item_id] not in NOT_WORKS]
     database_id = _database_id(conn)
     tags = {tag for item in regular for tag in item.tags}
-    return ZoteroSnapshot(folder, database_id, version, libraries, regular, standalone,
-                          sorted(collections.values()), tags)
+    return ZoteroSnapshot(
+        folder, database_id, version, libraries, regular, standalone, sorted(collections.values()), tags
+    )
 
 
-def _attach(conn: sqlite3.Connection, folder: Path, items: dict[int, ZoteroItem],
-            trashed: set[int]) -> list[ZoteroItem]:
+def _attach(
+    conn: sqlite3.Connection, folder: Path, items: dict[int, ZoteroItem], trashed: set[int]
+) -> list[ZoteroItem]:
     """Hang each file attachment on its parent; return the stand-alone PDFs (no parent)."""
     standalone = []
     for item_id, parent, link_mode, content_type, path in _rows(
-            conn, "select itemID, parentItemID, linkMode, contentType, path from itemAttachments"):
+        conn, "select itemID, parentItemID, linkMode, contentType, path from itemAttachments"
+    ):
         if item_id not in items or item_id in trashed:
             continue
         own = items[item_id]
-        attachment = Attachment(own.key, own.fields.get("title"), content_type,
-                                _attachment_file(folder, own.key, link_mode, path),
-                                folder / "storage" / own.key / ".zotero-ft-cache")
+        attachment = Attachment(
+            own.key,
+            own.fields.get("title"),
+            content_type,
+            _attachment_file(folder, own.key, link_mode, path),
+            folder / "storage" / own.key / ".zotero-ft-cache",
+        )
         if parent in items:
             items[parent].attachments.append(attachment)
         elif parent is None and is_pdf(attachment):

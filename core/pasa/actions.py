@@ -48,7 +48,7 @@ def _ordered_picks(marker: str, options: Sequence[str], actions: int, *, at_leas
         return " | ".join(f"{literals[j]} t{j}-{count}" for j in range(after + 1, len(options)))
 
     first = f'"{marker} " ({picks(-1, 1)})'
-    lines.append(f'root ::= {first}' + ('' if at_least_one else ' | "[Stop]"'))
+    lines.append(f"root ::= {first}" + ("" if at_least_one else ' | "[Stop]"'))
     for count in range(1, actions + 1):
         for index in range(count - 1, len(options)):  # the c-th pick is at least option c-1
             more = picks(index, count + 1) if count < actions else ""
@@ -105,8 +105,12 @@ def validate(text: str, kind: str, allowed: Sequence[str] | None, actions: int) 
             seen.add(argument.lower())
         else:
             refused.append(action.render())
-            if well_formed and allowed_set is not None and argument not in allowed_set \
-                    and len(kept) + len(outside) < actions:
+            if (
+                well_formed
+                and allowed_set is not None
+                and argument not in allowed_set
+                and len(kept) + len(outside) < actions
+            ):
                 outside.append(CrawlerAction(action.kind, argument, action.start, action.end))
                 seen.add(argument.lower())
     return CheckedActions(kept, refused, outside)

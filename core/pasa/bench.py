@@ -81,8 +81,14 @@ def _crawl(agent: PaSaEngine, query: ScholarQuery, before: str | None, cancel, o
     return finished, via_expand, via_retry, retry_nodes, feedback
 
 
-def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source: bool = False,
-               cancel: CancelToken | None = None, on_event=None) -> Iterator[QueryDone | BenchFinished]:
+def bench_pasa(
+    agent: PaSaEngine,
+    queries: list[ScholarQuery],
+    *,
+    include_source: bool = False,
+    cancel: CancelToken | None = None,
+    on_event=None,
+) -> Iterator[QueryDone | BenchFinished]:
     """Run every query; yields each query's scores, then the summary. ``on_event`` sees PaSa's events."""
     clock = time.monotonic()
     scores: list[QueryScores] = []
@@ -102,9 +108,16 @@ def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source
         labels = [paper.paper_id in answers for paper in judged]
         selected = [paper.paper_id for paper in finished.selected]
         query_scores = score_query(
-            query.query, answers, ranking, finished.queue, selected,
-            [paper.paper_id for paper in finished.results], actions=finished.actions, seconds=finished.seconds,
-            search_seconds=search_seconds, stop_reason=finished.stop_reason,
+            query.query,
+            answers,
+            ranking,
+            finished.queue,
+            selected,
+            [paper.paper_id for paper in finished.results],
+            actions=finished.actions,
+            seconds=finished.seconds,
+            search_seconds=search_seconds,
+            stop_reason=finished.stop_reason,
             found_by_expand=len(via_expand & answers),
             retried_calls=sum(event.retried for event in feedback),
             retries=len(retry_nodes),
@@ -115,8 +128,10 @@ def bench_pasa(agent: PaSaEngine, queries: list[ScholarQuery], *, include_source
                 "first_results_seconds": finished.first_results_seconds,
                 "auc_head": auc([paper.score for paper in judged], labels),
                 "auc_p_true": auc([paper.parts.p_true for paper in judged], labels),
-                "auc_head_pool": auc([paper.score for paper in finished.results],
-                                     [paper.paper_id in answers for paper in finished.results]),
+                "auc_head_pool": auc(
+                    [paper.score for paper in finished.results],
+                    [paper.paper_id in answers for paper in finished.results],
+                ),
                 **moved,
             },
         )
@@ -140,18 +155,22 @@ def summary_with_head(scores: list[QueryScores]) -> dict:
     """PaSa's macro averages, plus F1, the AUCs and the time figures (medians)."""
     summary = summarize(scores)
     seconds = [score.seconds for score in scores]
-    first = [score.extra["first_results_seconds"] for score in scores if score.extra.get("first_results_seconds") is not None]
-    summary["pasa"].update({
-        "f1": _mean(score.extra.get("f1") for score in scores) or 0.0,
-        "auc_head": _mean(score.extra.get("auc_head") for score in scores),
-        "auc_p_true": _mean(score.extra.get("auc_p_true") for score in scores),
-        "auc_head_pool": _mean(score.extra.get("auc_head_pool") for score in scores),
-        "median_seconds": statistics.median(seconds) if seconds else 0.0,
-        "median_first_results_seconds": statistics.median(first) if first else None,
-        "max_first_results_seconds": max(first) if first else None,
-        "top20_gained": sum(score.extra.get("top20_gained", 0) for score in scores),
-        "top20_lost": sum(score.extra.get("top20_lost", 0) for score in scores),
-    })
+    first = [
+        score.extra["first_results_seconds"] for score in scores if score.extra.get("first_results_seconds") is not None
+    ]
+    summary["pasa"].update(
+        {
+            "f1": _mean(score.extra.get("f1") for score in scores) or 0.0,
+            "auc_head": _mean(score.extra.get("auc_head") for score in scores),
+            "auc_p_true": _mean(score.extra.get("auc_p_true") for score in scores),
+            "auc_head_pool": _mean(score.extra.get("auc_head_pool") for score in scores),
+            "median_seconds": statistics.median(seconds) if seconds else 0.0,
+            "median_first_results_seconds": statistics.median(first) if first else None,
+            "max_first_results_seconds": max(first) if first else None,
+            "top20_gained": sum(score.extra.get("top20_gained", 0) for score in scores),
+            "top20_lost": sum(score.extra.get("top20_lost", 0) for score in scores),
+        }
+    )
     return summary
 
 
@@ -164,15 +183,34 @@ def table(summary: dict, model: str, head: str) -> str:
     search, pasa = summary["search"], summary["pasa"]
     rows = [
         ("Method", "Crawler recall", "Precision", "Recall", "F1", "R@100", "R@50", "R@20", "AUC", "s/query"),
-        ("Plain search (library hybrid)", "-", "-", "-", "-", _cell(search["recall@100"]), _cell(search["recall@50"]),
-         _cell(search["recall@20"]), "-", _cell(summary["mean_search_seconds"], 2)),
-        (f"PaSa ({model}, {head})", _cell(pasa["crawler_recall"]), _cell(pasa["precision"]), _cell(pasa["recall"]),
-         _cell(pasa["f1"]), _cell(pasa["recall@100"]), _cell(pasa["recall@50"]), _cell(pasa["recall@20"]),
-         _cell(pasa["auc_head"], 3), _cell(pasa["median_seconds"], 1)),
+        (
+            "Plain search (library hybrid)",
+            "-",
+            "-",
+            "-",
+            "-",
+            _cell(search["recall@100"]),
+            _cell(search["recall@50"]),
+            _cell(search["recall@20"]),
+            "-",
+            _cell(summary["mean_search_seconds"], 2),
+        ),
+        (
+            f"PaSa ({model}, {head})",
+            _cell(pasa["crawler_recall"]),
+            _cell(pasa["precision"]),
+            _cell(pasa["recall"]),
+            _cell(pasa["f1"]),
+            _cell(pasa["recall@100"]),
+            _cell(pasa["recall@50"]),
+            _cell(pasa["recall@20"]),
+            _cell(pasa["auc_head"], 3),
+            _cell(pasa["median_seconds"], 1),
+        ),
         ("  P(True) alone, same judged papers", "", "", "", "", "", "", "", _cell(pasa["auc_p_true"], 3), ""),
     ]
     widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(lines)
 
@@ -227,11 +265,14 @@ class PersonVerdict:
 
     def line(self) -> str:
         wanted = len(self.query.expected)
-        where = (f"{self.found_in_top}/{wanted} expected in the top {TOP_SHOWN}" if wanted
-                 else "nothing in the library fits")
+        where = (
+            f"{self.found_in_top}/{wanted} expected in the top {TOP_SHOWN}" if wanted else "nothing in the library fits"
+        )
         said = "said nothing fits" if self.nothing_fits else f"top: {self.top[0][:60] if self.top else '-'}"
-        return (f"{'held-out' if self.query.held_out else 'dev':8} {self.verdict:9} {where} · {said} · "
-                f"{self.seconds:.0f} s · {self.query.query}")
+        return (
+            f"{'held-out' if self.query.held_out else 'dev':8} {self.verdict:9} {where} · {said} · "
+            f"{self.seconds:.0f} s · {self.query.query}"
+        )
 
 
 def read_person_set(path: str | Path, library: Library, part: str = "dev") -> list[PersonQuery]:

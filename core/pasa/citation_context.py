@@ -13,10 +13,12 @@ import re
 from scholar_tui.core.pasa.queries import CITE, FORMULA, split_sentences
 
 WORD = re.compile(r"[a-z][a-z0-9\-]{2,}")
-STOP = frozenset("""the and for with from that this these those which what who whom could would should you your some
+STOP = frozenset(
+    """the and for with from that this these those which what who whom could would should you your some
 any about into onto over under are was were been being has have had not but can may might will using used use based
 via per than then there their them they its our ours provide works work papers paper studies study show shows shown
-such also more most other others between within without each both only well how why when where while like""".split())
+such also more most other others between within without each both only well how why when where while like""".split()
+)
 MAX_SENTENCE_CHARS = 400
 
 

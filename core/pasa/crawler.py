@@ -60,8 +60,15 @@ class SessionResult:
 
 
 class Crawler:
-    def __init__(self, llm: LLM, *, query_mode: str = "auto", actions_per_session: int = 3,
-                 expand_at_least_one: bool = True, max_tokens: int = 96) -> None:
+    def __init__(
+        self,
+        llm: LLM,
+        *,
+        query_mode: str = "auto",
+        actions_per_session: int = 3,
+        expand_at_least_one: bool = True,
+        max_tokens: int = 96,
+    ) -> None:
         self.llm = llm
         # An expand session opens only for a paper whose sections cite something. An untrained
         # tiny model answers "[Stop]" first almost always, so by default it must name one section
@@ -72,11 +79,17 @@ class Crawler:
         self.max_tokens = max_tokens
         self.calls = 0
 
-    def _generate(self, prompt: str, grammar: str, cancel: CancelToken | None,
-                  follow_up: tuple[dict, ...] = ()) -> tuple[str, float, int]:
+    def _generate(
+        self, prompt: str, grammar: str, cancel: CancelToken | None, follow_up: tuple[dict, ...] = ()
+    ) -> tuple[str, float, int]:
         clock = time.perf_counter()
-        completion = self.llm.chat([{"role": "user", "content": prompt}, *follow_up], grammar=grammar,
-                                   max_tokens=self.max_tokens, temperature=0.0, cancel=cancel)
+        completion = self.llm.chat(
+            [{"role": "user", "content": prompt}, *follow_up],
+            grammar=grammar,
+            max_tokens=self.max_tokens,
+            temperature=0.0,
+            cancel=cancel,
+        )
         self.calls += 1
         return completion.text.strip(), time.perf_counter() - clock, completion.prompt_tokens
 
@@ -87,17 +100,28 @@ class Crawler:
         text, seconds, tokens = self._generate(crawler_prompt(query), grammar, cancel)
         return SessionResult(text, validate(text, "Search", allowed, self.actions_per_session), seconds, tokens, True)
 
-    def expand_session(self, query: str, paper: Paper, expandable: list[str],
-                       cancel: CancelToken | None = None) -> SessionResult:
+    def expand_session(
+        self, query: str, paper: Paper, expandable: list[str], cancel: CancelToken | None = None
+    ) -> SessionResult:
         """S_q+p: which of the paper's sections to expand; only ``expandable`` ones can be named."""
         if not expandable:  # the grammar's only sentence would be "[Stop]": no need to ask
             return SessionResult("[Stop]", CheckedActions([], []), 0.0, 0, False)
         grammar = expand_grammar(expandable, self.actions_per_session, at_least_one=self.expand_at_least_one)
         text, seconds, tokens = self._generate(expand_prompt(query, paper), grammar, cancel)
-        return SessionResult(text, validate(text, "Expand", expandable, self.actions_per_session), seconds, tokens, True)
+        return SessionResult(
+            text, validate(text, "Expand", expandable, self.actions_per_session), seconds, tokens, True
+        )
 
-    def retry(self, query: str, paper: Paper | None, kind: str, options: list[str] | None, session_text: str,
-              feedback: str, cancel: CancelToken | None = None) -> SessionResult:
+    def retry(
+        self,
+        query: str,
+        paper: Paper | None,
+        kind: str,
+        options: list[str] | None,
+        session_text: str,
+        feedback: str,
+        cancel: CancelToken | None = None,
+    ) -> SessionResult:
         """One replacement action after AutoFeedback found the session's last one wanting.
 
         The session's prompt and response are sent again as they were (llama.cpp reuses their
@@ -113,8 +137,10 @@ class Crawler:
             assert paper is not None and options is not None
             grammar = expand_grammar(options, 1)
             prompt = expand_prompt(query, paper)
-        follow_up = ({"role": "assistant", "content": session_text},
-                     {"role": "user", "content": retry_prompt(feedback, kind)})
+        follow_up = (
+            {"role": "assistant", "content": session_text},
+            {"role": "user", "content": retry_prompt(feedback, kind)},
+        )
         text, seconds, tokens = self._generate(prompt, grammar, cancel, follow_up)
         return SessionResult(text, validate(text, kind, options, 1), seconds, tokens, True)
 

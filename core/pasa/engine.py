@@ -56,14 +56,21 @@ from scholar_tui.core.pasa.events import (
 from scholar_tui.core.pasa.evidence import Evidence, Pool, evidence
 from scholar_tui.core.pasa.fit import DENSE_FIT, fits, lift_title_matches, named_phrase, shares_nothing
 from scholar_tui.core.pasa.phrases import search_candidates
+from scholar_tui.core.pasa.prompts import CrawlerAction, CrawlerSession, SelectorRecord
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector import Selector, scored_rationale
 from scholar_tui.core.pasa.selector_head import Selection, SelectorHead, threshold_selection
-from scholar_tui.core.pasa.tool_requests import EXPAND_API, SEARCH_API, ToolAttempt, ToolExecutor, expand_request, search_request
+from scholar_tui.core.pasa.tool_requests import (
+    EXPAND_API,
+    SEARCH_API,
+    ToolAttempt,
+    ToolExecutor,
+    expand_request,
+    search_request,
+)
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import LLM, CancelToken
-from scholar_tui.core.pasa.prompts import CrawlerAction, CrawlerSession, SelectorRecord
 
 
 @dataclass
@@ -171,8 +178,17 @@ class CrawlRun:
         self.library_exhausted = self.tools.returned_whole_library(hits, self.date)
         added = self.pool.add_plain(hits, node, self.node)
         rows = self.tools.library.papers([entry.paper_id for entry in added])
-        yield PapersFound(node, [self._found(entry.node, entry.paper_id, rows[entry.paper_id], 1)
-                                 for entry in added if entry.paper_id in rows], 0, 0, "library")
+        yield PapersFound(
+            node,
+            [
+                self._found(entry.node, entry.paper_id, rows[entry.paper_id], 1)
+                for entry in added
+                if entry.paper_id in rows
+            ],
+            0,
+            0,
+            "library",
+        )
         ranking = self.engine.rank(self)
         self.first_results = self.elapsed
         yield Ranking(ranking, "plain", round(self.first_results, 3))
@@ -182,9 +198,15 @@ class CrawlRun:
         candidates = search_candidates(self.query, engine.options.candidates) or [" ".join(self.query.split()[:12])]
         result = engine.crawler.search_session(self.query, candidates, self.cancel)
         engine.sessions.append(session_record(self.query, "search", None, result))
-        yield CrawlerDecided("search", None, result.text, [a.render() for a in result.checked.kept],
-                             result.checked.refused, round(result.seconds, 3),
-                             candidates if engine.crawler.query_mode == "candidates" else [])
+        yield CrawlerDecided(
+            "search",
+            None,
+            result.text,
+            [a.render() for a in result.checked.kept],
+            result.checked.refused,
+            round(result.seconds, 3),
+            candidates if engine.crawler.query_mode == "candidates" else [],
+        )
         options = candidates if engine.crawler.query_mode == "candidates" else None
         searched = {action.argument.lower() for action in result.checked.kept}
         for action in result.checked.kept:
@@ -212,16 +234,31 @@ class CrawlRun:
             if self.executor is not None:  # a section the grammar did not offer is sent: its error says why
                 to_run = _with_outside(result.checked, engine.crawler.actions_per_session)
                 refused = [text for text in refused if text not in {a.render() for a in to_run}]
-            yield CrawlerDecided("expand", entry.node, result.text, [a.render() for a in to_run],
-                                 refused, round(result.seconds, 3), outline.expandable)
+            yield CrawlerDecided(
+                "expand",
+                entry.node,
+                result.text,
+                [a.render() for a in to_run],
+                refused,
+                round(result.seconds, 3),
+                outline.expandable,
+            )
             expanded = {action.argument.lower() for action in to_run}
             for action in to_run:
                 if not self.may_act():
                     return
                 self.actions += 1
-                call = CheckedCall("Expand", action.argument, result.text, outline.expandable, expanded,
-                                   depth=entry.depth + 1, paper_id=entry.paper_id, parent_node=entry.node,
-                                   outline=outline)
+                call = CheckedCall(
+                    "Expand",
+                    action.argument,
+                    result.text,
+                    outline.expandable,
+                    expanded,
+                    depth=entry.depth + 1,
+                    paper_id=entry.paper_id,
+                    parent_node=entry.node,
+                    outline=outline,
+                )
                 yield from self.expand_action(self.node(), call)
 
     def judge(self) -> Iterator[Event]:
@@ -247,8 +284,9 @@ class CrawlRun:
         if self.executor is not None:
             yield from self.checked_call(node, call)
             return
-        yield from self.add_papers(self.tools.search(call.argument, self.date), node, call.depth,
-                                   call.found_by(call.argument))
+        yield from self.add_papers(
+            self.tools.search(call.argument, self.date), node, call.depth, call.found_by(call.argument)
+        )
 
     def expand_action(self, node: int, call: CheckedCall) -> Iterator[Event]:
         yield SectionExpanded(node, call.parent_node, call.paper_id, call.argument)
@@ -264,8 +302,9 @@ class CrawlRun:
         if loop is not None:  # None: cancelled half-way; what was sent is still shown
             finished = loop.event()
             yield from finished.rounds
-            yield CallFeedback(loop.loop_id, loop.status, finished.static_rounds, finished.dynamic_rounds,
-                               finished.rounds, node=node)
+            yield CallFeedback(
+                loop.loop_id, loop.status, finished.static_rounds, finished.dynamic_rounds, finished.rounds, node=node
+            )
         sent: set[str] = set()
         for attempt in attempts:
             if attempt.request in sent:  # the Crawler had nothing else to try: no new node
@@ -273,8 +312,11 @@ class CrawlRun:
             at = node
             if sent:
                 at = self.node()
-                yield (SearchIssued(at, 0, attempt.argument, retry_of=node) if call.kind == "Search"
-                       else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node))
+                yield (
+                    SearchIssued(at, 0, attempt.argument, retry_of=node)
+                    if call.kind == "Search"
+                    else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node)
+                )
             sent.add(attempt.request)
             if attempt.result is not None:
                 yield from self.add_papers(attempt.result, at, call.depth, call.found_by(attempt.argument))
@@ -318,8 +360,14 @@ class CrawlRun:
 class PaSaEngine:
     """One agent over one library; ``run`` may be called for several queries in turn."""
 
-    def __init__(self, llm: LLM, tools: LibraryTools, options: PaSaOptions | None = None,
-                 feedback: FeedbackLoop | None = None, head: SelectorHead | None = None) -> None:
+    def __init__(
+        self,
+        llm: LLM,
+        tools: LibraryTools,
+        options: PaSaOptions | None = None,
+        feedback: FeedbackLoop | None = None,
+        head: SelectorHead | None = None,
+    ) -> None:
         self.llm = llm
         self.tools = tools
         self.feedback = feedback
@@ -327,8 +375,12 @@ class PaSaEngine:
         self.options = options or PaSaOptions()
         self.head = head if self.options.use_head else None
         budgets = self.options.budgets
-        self.crawler = Crawler(llm, query_mode=self.options.query_mode, actions_per_session=budgets.actions_per_session,
-                               expand_at_least_one=self.options.expand_at_least_one)
+        self.crawler = Crawler(
+            llm,
+            query_mode=self.options.query_mode,
+            actions_per_session=budgets.actions_per_session,
+            expand_at_least_one=self.options.expand_at_least_one,
+        )
         self.selector = Selector(llm, rationale=self.options.rationale)
         self.sessions: list[CrawlerSession] = []  # every session run, in Table 8 form
         self.selections: list[SelectorRecord] = []  # every decision, as Selector training records
@@ -347,9 +399,16 @@ class PaSaEngine:
         run = CrawlRun(self, query, date, cancel or CancelToken(), Pool(budgets.max_papers, budgets.max_depth))
         calls_before = self.crawler.calls + self.selector.calls
         papers_before = self.library.paper_count()  # online searches and expansions may add papers
-        yield CrawlStarted(query, date, self.llm.model_name, self.crawler.query_mode, self.selector.rationale_mode,
-                           self.tools.online is not None, budgets.as_dict(),
-                           self.head.origin if self.head is not None else "")
+        yield CrawlStarted(
+            query,
+            date,
+            self.llm.model_name,
+            self.crawler.query_mode,
+            self.selector.rationale_mode,
+            self.tools.online is not None,
+            budgets.as_dict(),
+            self.head.origin if self.head is not None else "",
+        )
         if self.offline_notice:
             yield CrawlNotice(self.offline_notice)
         if self.feedback is not None:
@@ -367,15 +426,23 @@ class PaSaEngine:
             rows = self.library.papers([paper.paper_id for paper in results[:5] if paper.selected])
             for paper in results[:5]:
                 if paper.paper_id in rows and not run.cancel.cancelled:
-                    reason = self.selector.model_rationale(run.query, paper.title,
-                                                           rows[paper.paper_id]["abstract"] or "", True, run.cancel)
+                    reason = self.selector.model_rationale(
+                        run.query, paper.title, rows[paper.paper_id]["abstract"] or "", True, run.cancel
+                    )
                     paper.rationale += f" The model: {reason}"  # beside the score's reasons, never instead
         self._record_selections(run, results)
         yield Ranking(results, "judged", round(run.elapsed, 3))
-        yield CrawlFinished(results=results, queue=run.pool.ids, stop_reason=run.stop_reason, actions=run.actions,
-                            llm_calls=self.crawler.calls + self.selector.calls - calls_before,
-                            seconds=round(run.elapsed, 3), first_results_seconds=run.first_results,
-                            cancelled=run.cancel.cancelled, library_added=self.library.paper_count() - papers_before)
+        yield CrawlFinished(
+            results=results,
+            queue=run.pool.ids,
+            stop_reason=run.stop_reason,
+            actions=run.actions,
+            llm_calls=self.crawler.calls + self.selector.calls - calls_before,
+            seconds=round(run.elapsed, 3),
+            first_results_seconds=run.first_results,
+            cancelled=run.cancel.cancelled,
+            library_added=self.library.paper_count() - papers_before,
+        )
 
     def rank(self, run: CrawlRun) -> list[RankedPaper]:
         """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL.
@@ -393,7 +460,7 @@ class PaSaEngine:
         scores, selection = self._scores(run, [found[paper_id] for paper_id in ids])
         order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
         ranked, held_back, names, unrelated = [], set(), set(), set()
-        for paper_id, score, chosen, reason in zip(ids, scores, selection.chosen, selection.reasons):
+        for paper_id, score, chosen, reason in zip(ids, scores, selection.chosen, selection.reasons, strict=False):
             row, entry, item = rows[paper_id], run.pool.entries[paper_id], found[paper_id]
             if self.head is not None and entry.plain is None and not chosen:
                 held_back.add(paper_id)  # the head's own choice: the ranking stays the head's
@@ -405,16 +472,34 @@ class PaSaEngine:
             # the sentence that cites it is one more description of the paper (selector_head's module doc)
             fitting = fits(run.query, row["title"], f"{abstract} {item.parts.citing_sentence}", item.parts.query_dense)
             if chosen and not fitting:  # selected only when it is about what was asked (core/pasa/fit.py)
-                chosen, reason = False, (f"not selected: the head's choice, but it holds no key phrase of the query "
-                                         f"and its dense match {item.parts.query_dense:.2f} is below {DENSE_FIT:.2f}")
-            ranked.append(RankedPaper(paper_id, row["title"], round(float(score), 4), bool(chosen), item.parts,
-                                      scored_rationale(run.query, row, item.parts, float(score), reason),
-                                      entry.depth, row["date"], row["arxiv_id"], paper_url(row), entry.found_by[0]))
+                chosen, reason = (
+                    False,
+                    (
+                        f"not selected: the head's choice, but it holds no key phrase of the query "
+                        f"and its dense match {item.parts.query_dense:.2f} is below {DENSE_FIT:.2f}"
+                    ),
+                )
+            ranked.append(
+                RankedPaper(
+                    paper_id,
+                    row["title"],
+                    round(float(score), 4),
+                    bool(chosen),
+                    item.parts,
+                    scored_rationale(run.query, row, item.parts, float(score), reason),
+                    entry.depth,
+                    row["date"],
+                    row["arxiv_id"],
+                    paper_url(row),
+                    entry.found_by[0],
+                )
+            )
         # Ties (frequent for P(True) of a tiny model) keep the order the papers were found in.
         ranked.sort(key=lambda paper: (paper.paper_id in held_back, -paper.score, order[paper.paper_id]))
         # A title that names what the query asks for never ranks below a paper sharing no word of it.
-        return lift_title_matches(ranked, lambda paper: paper.paper_id in names,
-                                  lambda paper: paper.paper_id in unrelated)
+        return lift_title_matches(
+            ranked, lambda paper: paper.paper_id in names, lambda paper: paper.paper_id in unrelated
+        )
 
     def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], Selection]:
         """Each paper's score, and which are selected (with the reason each is or is not)."""
@@ -430,9 +515,15 @@ class PaSaEngine:
         abstracts = self.library.papers([paper.paper_id for paper in results if paper.parts.p_true is not None])
         for paper in results:
             if paper.paper_id in abstracts:
-                self.selections.append(SelectorRecord(query=run.query, title=paper.title,
-                                                      abstract=abstracts[paper.paper_id]["abstract"] or "",
-                                                      decision=paper.selected, rationale=paper.rationale))
+                self.selections.append(
+                    SelectorRecord(
+                        query=run.query,
+                        title=paper.title,
+                        abstract=abstracts[paper.paper_id]["abstract"] or "",
+                        decision=paper.selected,
+                        rationale=paper.rationale,
+                    )
+                )
 
     def through_feedback(self, run: CrawlRun, call: CheckedCall) -> tuple[list[ToolAttempt], LoopResult | None]:
         """Run one action as a feedback loop; the Crawler picks each retry."""
@@ -448,8 +539,15 @@ class PaSaEngine:
             if cancel.cancelled:  # no more retries; the log marks the loop failed, with this reason
                 raise CrawlCancelled("the crawl was cancelled")
             left = None if call.options is None else [o for o in call.options if o.lower() not in call.tried]
-            retry = self.crawler.retry(query, call.outline.paper if call.outline else None, call.kind, left,
-                                       call.session_text, history[-1].feedback, cancel)
+            retry = self.crawler.retry(
+                query,
+                call.outline.paper if call.outline else None,
+                call.kind,
+                left,
+                call.session_text,
+                history[-1].feedback,
+                cancel,
+            )
             offered = retry.checked.kept + (retry.checked.outside if call.kind == "Expand" else [])
             picks = [action for action in offered if action.argument.lower() not in call.tried]  # free text may repeat
             if not picks:  # nothing untried: the same request again, and the loop runs out

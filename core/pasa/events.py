@@ -32,8 +32,10 @@ class CrawlStarted(Event):
 
     def summary(self) -> str:
         network = "online" if self.online else "offline: arXiv and OpenAlex are not asked"
-        return (f"PaSa with {self.model} ({self.query_mode} queries, {self.rationale_mode} rationales, {network}) · "
-                f"cut-off {self.date or 'none'} · head: {Path(self.head).name if self.head else 'none (P(True) alone)'}")
+        return (
+            f"PaSa with {self.model} ({self.query_mode} queries, {self.rationale_mode} rationales, {network}) · "
+            f"cut-off {self.date or 'none'} · head: {Path(self.head).name if self.head else 'none (P(True) alone)'}"
+        )
 
 
 @dataclass
@@ -122,8 +124,12 @@ class PapersFound(Event):
     kind: str = "found"
 
     def summary(self) -> str:
-        extra = "".join([f", {self.duplicates} already in the pool" if self.duplicates else "",
-                         f", {self.over_budget} over the paper budget" if self.over_budget else ""])
+        extra = "".join(
+            [
+                f", {self.duplicates} already in the pool" if self.duplicates else "",
+                f", {self.over_budget} over the paper budget" if self.over_budget else "",
+            ]
+        )
         return f"→ {counted(len(self.papers), 'new paper')} ({self.origin}{extra})"
 
 
@@ -188,9 +194,11 @@ class RankedPaper:
     def line(self) -> str:
         mark = "✓" if self.selected else "·"
         p_true = "  -" if self.parts.p_true is None else f"{self.parts.p_true:.2f}"
-        return (f"{mark} score {self.score:.2f} (P(True) {p_true}, query {self.parts.query_dense:.2f}/"
-                f"{self.parts.query_lexical:.2f}, context {self.parts.citation_context:.2f})  paper:{self.paper_id}  "
-                f"{self.date or '????'}  {self.title}")
+        return (
+            f"{mark} score {self.score:.2f} (P(True) {p_true}, query {self.parts.query_dense:.2f}/"
+            f"{self.parts.query_lexical:.2f}, context {self.parts.citation_context:.2f})  paper:{self.paper_id}  "
+            f"{self.date or '????'}  {self.title}"
+        )
 
 
 @dataclass
@@ -234,11 +242,27 @@ class CrawlFinished(Event):
     def summary(self) -> str:
         state = "cancelled" if self.cancelled else "done"
         added = f"; {counted(self.library_added, 'paper')} added to the library" if self.library_added else ""
-        return (f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {counted(self.actions, 'action')}, "
-                f"{counted(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason}){added}")
+        return (
+            f"{state}: {len(self.queue)} papers in the pool, {len(self.selected)} selected, {counted(self.actions, 'action')}, "
+            f"{counted(self.llm_calls, 'model call')}, {self.seconds:.1f} s ({self.stop_reason}){added}"
+        )
 
 
 PLAIN_DEPTH = 100  # the plain search's result count, as `library search` and the benchmark's baseline use
 
-__all__ = ["CallFeedback", "CrawlFinished", "CrawlNotice", "CrawlStarted", "CrawlerDecided", "Event", "FoundPaper",
-           "PapersFound", "Ranking", "RankedPaper", "ScoreParts", "SearchIssued", "SectionExpanded", "Verdict"]
+__all__ = [
+    "CallFeedback",
+    "CrawlFinished",
+    "CrawlNotice",
+    "CrawlStarted",
+    "CrawlerDecided",
+    "Event",
+    "FoundPaper",
+    "PapersFound",
+    "Ranking",
+    "RankedPaper",
+    "ScoreParts",
+    "SearchIssued",
+    "SectionExpanded",
+    "Verdict",
+]

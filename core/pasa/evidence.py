@@ -31,7 +31,6 @@ from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
 from scholar_tui.indexes.pasa_works import citing_papers
 from scholar_tui.models.embeddings import normalized
 
-
 COHERENCE_TOP = 5  # plain-search hits whose centroid stands for the query's topic
 
 
@@ -51,7 +50,7 @@ class MemoEmbedder:
         if missing:
             if len(self._memo) + len(missing) > self.size:
                 self._memo.clear()
-            self._memo.update(zip(missing, self.embedder.embed(missing)))
+            self._memo.update(zip(missing, self.embedder.embed(missing), strict=False))
         return np.array([self._memo[text] for text in texts])
 
 
@@ -121,8 +120,9 @@ def _cosine(a, b) -> float:
 
 def plain_centroid(pool: Pool, stored: dict[int, object], top: int = COHERENCE_TOP) -> np.ndarray | None:
     """The direction of the plain search's ``top`` best hits, hit r weighted 1/sqrt(r) (None without vectors)."""
-    best = sorted((entry for entry in pool.entries.values() if entry.plain_rank is not None),
-                  key=lambda entry: entry.plain_rank)[:top]
+    best = sorted(
+        (entry for entry in pool.entries.values() if entry.plain_rank is not None), key=lambda entry: entry.plain_rank
+    )[:top]
     best = [entry for entry in best if entry.paper_id in stored]
     if not best:
         return None
@@ -137,8 +137,16 @@ class Evidence:
     parts: ScoreParts
 
 
-def evidence(query: str, pool: Pool, library: Library, index: LibraryIndex, *, query_vector=None,
-             p_true: dict[int, float] | None = None, rows: dict[int, dict] | None = None) -> dict[int, Evidence]:
+def evidence(
+    query: str,
+    pool: Pool,
+    library: Library,
+    index: LibraryIndex,
+    *,
+    query_vector=None,
+    p_true: dict[int, float] | None = None,
+    rows: dict[int, dict] | None = None,
+) -> dict[int, Evidence]:
     """One row of features per pool paper (see ``selector_head.FEATURES``)."""
     ids = pool.ids
     rows = rows if rows is not None else library.papers(ids)
@@ -178,8 +186,17 @@ def evidence(query: str, pool: Pool, library: Library, index: LibraryIndex, *, q
             "has_abstract": 1.0 if row["abstract"] else 0.0,
             "centroid_dense": coherence,
         }
-        parts = ScoreParts(p_true.get(paper_id), round(dense, 3), round(lexical, 3), round(context_lexical, 3),
-                           sentence, entry.plain_rank, len(entry.found_by), cited_by, entry.depth,
-                           round(coherence, 3))
+        parts = ScoreParts(
+            p_true.get(paper_id),
+            round(dense, 3),
+            round(lexical, 3),
+            round(context_lexical, 3),
+            sentence,
+            entry.plain_rank,
+            len(entry.found_by),
+            cited_by,
+            entry.depth,
+            round(coherence, 3),
+        )
         out[paper_id] = Evidence(features, parts)
     return out

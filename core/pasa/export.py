@@ -15,18 +15,23 @@ FORMATS = ("bib", "json")
 
 def results_bibtex(library: Library, results: list[RankedPaper]) -> str:
     rows = library.papers([paper.paper_id for paper in results])
-    pairs = [(rows[paper.paper_id], library.paper_author_names(paper.paper_id))
-             for paper in results if paper.paper_id in rows]
+    pairs = [
+        (rows[paper.paper_id], library.paper_author_names(paper.paper_id))
+        for paper in results
+        if paper.paper_id in rows
+    ]
     return write_bibtex(pairs)
 
 
 def results_json(query: str, date: str | None, results: list[RankedPaper]) -> str:
-    return json.dumps({"query": query, "date": date, "results": [asdict(paper) for paper in results]},
-                      indent=2, ensure_ascii=False)
+    return json.dumps(
+        {"query": query, "date": date, "results": [asdict(paper) for paper in results]}, indent=2, ensure_ascii=False
+    )
 
 
-def export_results(path: str | Path, fmt: str, library: Library, query: str, date: str | None,
-                   results: list[RankedPaper]) -> int:
+def export_results(
+    path: str | Path, fmt: str, library: Library, query: str, date: str | None, results: list[RankedPaper]
+) -> int:
     """Write ``results`` to ``path`` as ``fmt`` ('bib' or 'json'); returns how many were written."""
     if fmt not in FORMATS:
         raise ValueError(f"export format must be one of {', '.join(FORMATS)}, not {fmt!r}")

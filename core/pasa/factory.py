@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from scholar_tui.config.settings import Settings
 from scholar_tui.config.locations import Locations
+from scholar_tui.config.settings import Settings
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.selector_head import SelectorHead, load_head
@@ -40,7 +40,9 @@ def check_not_empty(library: Library) -> None:
         raise EmptyLibrary(missing.summary())
 
 
-def prepare_library(where: Locations, library: Library, embedder) -> Iterator[CitedWorks | IndexProgress | IndexFinished]:
+def prepare_library(
+    where: Locations, library: Library, embedder
+) -> Iterator[CitedWorks | IndexProgress | IndexFinished]:
     """Cited works first (they must be indexed too), then the index sync; events as they come."""
     yield prepare_cited_works(library)
     yield from LibraryIndex(where, embedder).sync(library)
@@ -57,11 +59,23 @@ def prepare(where: Locations, library: Library, embedder) -> Prepared:
     return Prepared(cited, finished)
 
 
-def open_pasa(where: Locations, settings: Settings, library: Library, llm, embedder, *,
-              options: PaSaOptions | None = None, online: bool | None = None, transport=None,
-              search_limit: int = 10, plain_depth: int = PLAIN_DEPTH, feedback: bool | None = None,
-              feedback_source: str = "pasa", head: SelectorHead | None = None,
-              within: set[int] | None = None) -> PaSaEngine:
+def open_pasa(
+    where: Locations,
+    settings: Settings,
+    library: Library,
+    llm,
+    embedder,
+    *,
+    options: PaSaOptions | None = None,
+    online: bool | None = None,
+    transport=None,
+    search_limit: int = 10,
+    plain_depth: int = PLAIN_DEPTH,
+    feedback: bool | None = None,
+    feedback_source: str = "pasa",
+    head: SelectorHead | None = None,
+    within: set[int] | None = None,
+) -> PaSaEngine:
     """The engine; ``online`` None follows ``network.offline``, ``transport`` replays recorded answers,
     ``plain_depth`` is how many of the plain search's hits start the pool.
 
@@ -79,8 +93,9 @@ def open_pasa(where: Locations, settings: Settings, library: Library, llm, embed
             notice = OFFLINE
         else:
             sources = OnlineSources(library, settings.network, transport=transport)
-    tools = LibraryTools(where, library, embedder, online=sources, search_limit=search_limit, plain_limit=plain_depth,
-                         within=within)
+    tools = LibraryTools(
+        where, library, embedder, online=sources, search_limit=search_limit, plain_limit=plain_depth, within=within
+    )
     loop = None
     if settings.autofeedback.pasa if feedback is None else feedback:
         from scholar_tui.core.autofeedback import open_autofeedback

@@ -54,8 +54,11 @@ def _coined(word: str) -> bool:
     letters = [char for char in word if char.isalpha()]
     if len(letters) < 2:
         return False
-    return (any(char.isupper() for char in word[1:]) or (word.isupper() and len(letters) >= 2)
-            or (any(char.isdigit() for char in word) and bool(letters)))
+    return (
+        any(char.isupper() for char in word[1:])
+        or (word.isupper() and len(letters) >= 2)
+        or (any(char.isdigit() for char in word) and bool(letters))
+    )
 
 
 def key_phrases(query: str) -> list[list[str]]:
@@ -70,7 +73,7 @@ def key_phrases(query: str) -> list[list[str]]:
 
 def _contains(tokens: list[str], phrase: list[str]) -> bool:
     width = len(phrase)
-    return any(tokens[start:start + width] == phrase for start in range(len(tokens) - width + 1))
+    return any(tokens[start : start + width] == phrase for start in range(len(tokens) - width + 1))
 
 
 def named_phrase(query: str, text: str) -> str | None:

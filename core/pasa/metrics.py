@@ -57,8 +57,15 @@ class QueryScores:
     extra: dict = field(default_factory=dict)
 
 
-def score_query(query: str, answers: set[int], search_ranking: Sequence[int], queue: Sequence[int],
-                selected: Iterable[int], pasa_ranking: Sequence[int], **details) -> QueryScores:
+def score_query(
+    query: str,
+    answers: set[int],
+    search_ranking: Sequence[int],
+    queue: Sequence[int],
+    selected: Iterable[int],
+    pasa_ranking: Sequence[int],
+    **details,
+) -> QueryScores:
     return QueryScores(
         query=query,
         answers=len(answers),

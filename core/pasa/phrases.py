@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a about above after again against all also although am among an and any are as at be because been before being
 below between both but by can could did do does doing down during each either else etc even ever every few for
 from further had has have having he her here hers him his how however i if in into is it its itself just least
@@ -26,7 +27,8 @@ works work papers paper studies study research researches articles article appro
 propose proposed proposes recent recently existing related different various new novel specifically particular
 especially mainly namely e g i ie eg al general aims aim focused focus focuses
 how way ways well kind kinds type types
-""".split())
+""".split()
+)
 FRAME = re.compile(
     r"^\s*(?:(?:could|can|would)\s+you\s+(?:please\s+)?(?:provide|give|show|find|recommend|list)\s+(?:me\s+)?"
     r"(?:with\s+)?(?:some\s+|any\s+)?(?:works?|papers?|studies|research|articles|literature)?\s*"
@@ -69,7 +71,7 @@ def candidate_phrases(text: str) -> list[tuple[str, float]]:
         if len(phrase) <= MAX_PHRASE_WORDS:
             windows.append(phrase)
         else:
-            windows += [phrase[start:start + MAX_PHRASE_WORDS] for start in range(0, len(phrase) - 1, 2)]
+            windows += [phrase[start : start + MAX_PHRASE_WORDS] for start in range(0, len(phrase) - 1, 2)]
     frequency: dict[str, int] = {}
     degree: dict[str, int] = {}
     for phrase in windows:

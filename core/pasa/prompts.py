@@ -113,7 +113,12 @@ class CrawlerSession:
             raise FormatError(f"{where}: a [Search] or [Expand] action needs its query or section name")
         kinds = [found[0].kind for found in parsed]
         allowed = "Search" if kind == "search" else "Expand"
-        if not kinds or kinds[-1] != "Stop" or any(k not in (allowed, "Stop") for k in kinds) or kinds.count("Stop") != 1:
+        if (
+            not kinds
+            or kinds[-1] != "Stop"
+            or any(k not in (allowed, "Stop") for k in kinds)
+            or kinds.count("Stop") != 1
+        ):
             raise FormatError(f"{where}: a {kind} session is [{allowed}] actions ending with one [Stop]")
         return cls(
             query=require(data, "query", str, where),
@@ -123,8 +128,12 @@ class CrawlerSession:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "kind": self.kind,
-                "paper": self.paper.to_dict() if self.paper else None, "actions": list(self.actions)}
+        return {
+            "query": self.query,
+            "kind": self.kind,
+            "paper": self.paper.to_dict() if self.paper else None,
+            "actions": list(self.actions),
+        }
 
 
 # -- PaSa Selector (Table 15; decision token first, §4.3) ---------------------------------------
@@ -181,7 +190,7 @@ def parse_actions(text: str) -> list[CrawlerAction]:
             actions.append(CrawlerAction("Stop", "", marker.start(), marker.end()))
             continue
         stop = markers[index + 1].start() if index + 1 < len(markers) else len(text)
-        raw = text[marker.end():stop]
+        raw = text[marker.end() : stop]
         argument = raw.strip()
         end = marker.end() + len(raw.rstrip())
         actions.append(CrawlerAction(kind, argument, marker.start(), end))  # type: ignore[arg-type]

@@ -36,19 +36,43 @@ from pathlib import Path
 from scholar_tui.core.jsonl import json_objects
 from scholar_tui.indexes.library import Library
 
-RELATED = re.compile(r"related\s+work|background|previous\s+work|prior\s+work|literature|state\s+of\s+the\s+art|"
-                     r"overview of|review of", re.I)
+RELATED = re.compile(
+    r"related\s+work|background|previous\s+work|prior\s+work|literature|state\s+of\s+the\s+art|"
+    r"overview of|review of",
+    re.I,
+)
 INTRODUCTION = re.compile(r"^\s*introduction\s*$", re.I)
 CITE = re.compile(r"\[(\d+)\]")
 FORMULA = re.compile(r"\$[^$]*\$")
-ABBREVIATIONS = ("et al.", "e.g.", "i.e.", "Fig.", "Figs.", "Eq.", "Eqs.", "Ref.", "Refs.", "cf.", "vs.", "Sec.", "resp.")
-LEADING = re.compile(r"^(?:(?:however|moreover|furthermore|in addition|additionally|also|for example|for instance|"
-                     r"similarly|likewise|recently|in particular|then|thus|hence|finally|notably|besides|indeed)\s*,?\s+)+",
-                     re.I)
-SUBJECT = re.compile(r"^(?:(?:the\s+)?(?:authors|works?|papers?|studies|references?)\s+(?:in|of)\s+)?"
-                     r"\[\d+\](?:\s*(?:,|and|&)\s*\[\d+\])*", re.I)
+ABBREVIATIONS = (
+    "et al.",
+    "e.g.",
+    "i.e.",
+    "Fig.",
+    "Figs.",
+    "Eq.",
+    "Eqs.",
+    "Ref.",
+    "Refs.",
+    "cf.",
+    "vs.",
+    "Sec.",
+    "resp.",
+)
+LEADING = re.compile(
+    r"^(?:(?:however|moreover|furthermore|in addition|additionally|also|for example|for instance|"
+    r"similarly|likewise|recently|in particular|then|thus|hence|finally|notably|besides|indeed)\s*,?\s+)+",
+    re.I,
+)
+SUBJECT = re.compile(
+    r"^(?:(?:the\s+)?(?:authors|works?|papers?|studies|references?)\s+(?:in|of)\s+)?"
+    r"\[\d+\](?:\s*(?:,|and|&)\s*\[\d+\])*",
+    re.I,
+)
 IN_CITATION = re.compile(r"^(?:in|see)\s+\[\d+\](?:\s*(?:,|and|&)\s*\[\d+\])*\s*,?\s*", re.I)
-DANGLING = re.compile(r"(?:[\s,;:(]+(?:in|by|see|also|and|of|e\.g\.|i\.e\.|for example|such as|like|cf\.))+[\s,;:(]*$", re.I)
+DANGLING = re.compile(
+    r"(?:[\s,;:(]+(?:in|by|see|also|and|of|e\.g\.|i\.e\.|for example|such as|like|cf\.))+[\s,;:(]*$", re.I
+)
 WORD = re.compile(r"[A-Za-z][A-Za-z\-]{2,}")
 
 
@@ -88,15 +112,27 @@ class ScholarQuery:
     @classmethod
     def from_dict(cls, data: dict, where: str = "query") -> "ScholarQuery":
         try:
-            answers = [AnswerPaper(int(item["paper_id"]), str(item.get("title") or ""), item.get("arxiv_id"))
-                       for item in data["answers"]]
+            answers = [
+                AnswerPaper(int(item["paper_id"]), str(item.get("title") or ""), item.get("arxiv_id"))
+                for item in data["answers"]
+            ]
             query, date = data["query"], data["query_date"]
         except (KeyError, TypeError, ValueError) as error:
-            raise QuerySetError(f"{where}: not an AutoScholarQuery line (needs query, answers, query_date): {error}") from error
+            raise QuerySetError(
+                f"{where}: not an AutoScholarQuery line (needs query, answers, query_date): {error}"
+            ) from error
         if not isinstance(query, str) or not query.strip() or not isinstance(date, str):
             raise QuerySetError(f"{where}: 'query' and 'query_date' must be strings")
-        return cls(query, answers, date, data.get("source_paper_id"), data.get("source_arxiv_id"),
-                   data.get("section"), data.get("passage"), data.get("clause"))
+        return cls(
+            query,
+            answers,
+            date,
+            data.get("source_paper_id"),
+            data.get("source_arxiv_id"),
+            data.get("section"),
+            data.get("passage"),
+            data.get("clause"),
+        )
 
 
 @dataclass
@@ -138,10 +174,10 @@ def question_for(clause: str) -> str | None:
         return None  # LaTeX the converter left behind: not a readable question
     body = IN_CITATION.sub("", LEADING.sub("", clause.strip()))
     subject = SUBJECT.match(body)
-    if subject and body[subject.end():].lstrip().startswith(","):
+    if subject and body[subject.end() :].lstrip().startswith(","):
         subject = None  # '[20] and [26], words are swapped …': the citations are not the subject
-        body = body[SUBJECT.match(body).end():].lstrip(" ,")
-    cleaned = clean_clause(body[subject.end():] if subject else body)
+        body = body[SUBJECT.match(body).end() :].lstrip(" ,")
+    cleaned = clean_clause(body[subject.end() :] if subject else body)
     words = cleaned.split()
     if len(WORD.findall(cleaned)) < 5 or len(words) > 45:
         return None
@@ -160,8 +196,9 @@ def _passage_kind(title: str | None) -> str | None:
     return None
 
 
-def build_queries(library: Library, *, min_answers: int = 2, per_section: int = 5,
-                  paper_ids: Iterable[int] | None = None) -> BuildReport:
+def build_queries(
+    library: Library, *, min_answers: int = 2, per_section: int = 5, paper_ids: Iterable[int] | None = None
+) -> BuildReport:
     """Queries from every full paper's related-work passages (see the module doc)."""
     report = BuildReport()
     wanted = set(paper_ids) if paper_ids is not None else None
@@ -191,8 +228,11 @@ def build_queries(library: Library, *, min_answers: int = 2, per_section: int = 
                     if not ordinals:
                         continue
                     report.clauses_with_citations += 1
-                    answers = list({ordinal_to_work[n]["id"]: ordinal_to_work[n] for n in ordinals
-                                    if n in ordinal_to_work}.values())
+                    answers = list(
+                        {
+                            ordinal_to_work[n]["id"]: ordinal_to_work[n] for n in ordinals if n in ordinal_to_work
+                        }.values()
+                    )
                     if len(answers) < min_answers:
                         continue
                     question = question_for(clause)
@@ -201,16 +241,18 @@ def build_queries(library: Library, *, min_answers: int = 2, per_section: int = 
                     candidates.append((len(candidates), question, clause.strip(), answers))
             best = sorted(candidates, key=lambda item: (-len(item[3]), item[0]))[:per_section]
             for _, question, clause, answers in sorted(best):
-                report.queries.append(ScholarQuery(
-                    query=question,
-                    answers=[AnswerPaper(work["id"], work["title"], work["arxiv_id"]) for work in answers],
-                    query_date=paper["date"],
-                    source_paper_id=paper["id"],
-                    source_arxiv_id=paper["arxiv_id"],
-                    section=" ".join(part for part in (section["number"], section["title"]) if part),
-                    passage=kind,
-                    clause=clean_clause(clause),
-                ))
+                report.queries.append(
+                    ScholarQuery(
+                        query=question,
+                        answers=[AnswerPaper(work["id"], work["title"], work["arxiv_id"]) for work in answers],
+                        query_date=paper["date"],
+                        source_paper_id=paper["id"],
+                        source_arxiv_id=paper["arxiv_id"],
+                        section=" ".join(part for part in (section["number"], section["title"]) if part),
+                        passage=kind,
+                        clause=clean_clause(clause),
+                    )
+                )
                 made += 1
         report.papers += made > 0
     return report

@@ -36,10 +36,34 @@ VENUE_START = re.compile(
     re.I,
 )
 ABBREVIATION = re.compile(r"\b[A-Z][a-z]{0,5}\.")
-PARTICLES = {"van", "von", "der", "de", "den", "des", "da", "di", "du", "la", "le", "del", "dos", "y", "bin", "ter",
-             "van't", "jr", "jr.", "ii", "iii", "iv"}
-SURNAME_NEXT = re.compile(r"(?:(?:van|von|de|der|den|des|da|di|du|la|le|del|dos)\s+)*[^\W\d_][\w'’-]*"
-                          r"(?:\s+(?:Jr\.?|II|III|IV))?(?:,|\s+and\b|\s+et al|\s+&)")
+PARTICLES = {
+    "van",
+    "von",
+    "der",
+    "de",
+    "den",
+    "des",
+    "da",
+    "di",
+    "du",
+    "la",
+    "le",
+    "del",
+    "dos",
+    "y",
+    "bin",
+    "ter",
+    "van't",
+    "jr",
+    "jr.",
+    "ii",
+    "iii",
+    "iv",
+}
+SURNAME_NEXT = re.compile(
+    r"(?:(?:van|von|de|der|den|des|da|di|du|la|le|del|dos)\s+)*[^\W\d_][\w'’-]*"
+    r"(?:\s+(?:Jr\.?|II|III|IV))?(?:,|\s+and\b|\s+et al|\s+&)"
+)
 
 
 def _clean(text: str) -> str:
@@ -155,7 +179,7 @@ def _period_style(text: str) -> str | None:
     periods too, so the first '. ' is often inside the list)."""
     best = None
     for match in re.finditer(r"\.\s+", text):
-        prefix, rest = text[:match.start() + 1], text[match.end():]
+        prefix, rest = text[: match.start() + 1], text[match.end() :]
         last = prefix.split()[-1]
         # 'H. Neven, Characterizing …': the period ends an initial and a surname follows.
         if INITIAL.match(last) and SURNAME_NEXT.match(rest):
@@ -190,8 +214,12 @@ def _comma_style(text: str) -> str | None:
         return None
     title_parts = []
     for segment in segments[index:]:
-        if title_parts and (VENUE_START.match(segment) or YEAR.search(segment) or re.search(r"\d", segment)
-                            or len(ABBREVIATION.findall(segment)) >= 1):
+        if title_parts and (
+            VENUE_START.match(segment)
+            or YEAR.search(segment)
+            or re.search(r"\d", segment)
+            or len(ABBREVIATION.findall(segment)) >= 1
+        ):
             break
         title_parts.append(segment)
         if re.search(r"\d", segment) or VENUE_START.match(segment):

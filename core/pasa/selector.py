@@ -16,12 +16,12 @@ write one may be asked for it with ``rationale="model"``.
 
 from __future__ import annotations
 
-from scholar_tui.core.pasa.crawler import TINY_MODEL_MARKERS
 from scholar_tui.core.events import counted
+from scholar_tui.core.pasa.crawler import TINY_MODEL_MARKERS
 from scholar_tui.core.pasa.phrases import matched_phrases
+from scholar_tui.core.pasa.prompts import selector_prompt
 from scholar_tui.models.base import LLM, CancelToken
 from scholar_tui.models.grammars import gbnf_literal
-from scholar_tui.core.pasa.prompts import selector_prompt
 
 MAX_ABSTRACT_WORDS = 150
 
@@ -47,8 +47,14 @@ def scored_rationale(query: str, row: dict, parts, score: float, selection: str)
     """
     found = matched_phrases(query, f"{row['title']} {row['abstract'] or ''}")
     bits = [f"{selection}; score {score:.2f}"]
-    bits.append(f"{'title and abstract' if row['abstract'] else 'title'} "
-                + (f"mention {', '.join(repr(phrase) for phrase in found)}" if found else "share none of the query's key phrases"))
+    bits.append(
+        f"{'title and abstract' if row['abstract'] else 'title'} "
+        + (
+            f"mention {', '.join(repr(phrase) for phrase in found)}"
+            if found
+            else "share none of the query's key phrases"
+        )
+    )
     if parts.citing_sentence:
         bits.append(f"cited as “{parts.citing_sentence[:160]}”")
     if parts.plain_rank is not None:
@@ -75,17 +81,24 @@ class Selector:
 
     def probability(self, query: str, title: str, abstract: str, cancel: CancelToken | None = None) -> float:
         """P(True) for one <query, paper> pair."""
-        scores = self.llm.choose(None, ["True", "False"], messages=self._messages(query, title, abstract),
-                                 temperature=0.0, cancel=cancel)
+        scores = self.llm.choose(
+            None, ["True", "False"], messages=self._messages(query, title, abstract), temperature=0.0, cancel=cancel
+        )
         self.calls += 1
         return float(scores.get("True", 0.0))
 
-    def model_rationale(self, query: str, title: str, abstract: str, decision: bool,
-                        cancel: CancelToken | None = None) -> str:
+    def model_rationale(
+        self, query: str, title: str, abstract: str, decision: bool, cancel: CancelToken | None = None
+    ) -> str:
         token = "True" if decision else "False"
-        grammar = f'root ::= {gbnf_literal(token + chr(10) + "Reason: ")} [^\\n]+\n'
-        completion = self.llm.chat(self._messages(query, title, abstract), grammar=grammar,
-                                   max_tokens=self.rationale_tokens, temperature=0.0, cancel=cancel)
+        grammar = f"root ::= {gbnf_literal(token + chr(10) + 'Reason: ')} [^\\n]+\n"
+        completion = self.llm.chat(
+            self._messages(query, title, abstract),
+            grammar=grammar,
+            max_tokens=self.rationale_tokens,
+            temperature=0.0,
+            cancel=cancel,
+        )
         self.calls += 1
         text = completion.text.split("Reason:", 1)[-1].strip()
         return text + ("…" if completion.finish_reason == "length" else "")

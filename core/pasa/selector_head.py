@@ -50,9 +50,22 @@ from pathlib import Path
 import numpy as np
 
 # Every input ``evidence`` computes (a head file may name any of them).
-ROW_FEATURES = ("p_true", "query_dense", "query_lexical", "description_lexical", "plain_log_rank", "vector_rank",
-                "text_rank", "plain_score", "plain_hit", "context_lexical", "found_by", "depth", "has_abstract",
-                "centroid_dense")
+ROW_FEATURES = (
+    "p_true",
+    "query_dense",
+    "query_lexical",
+    "description_lexical",
+    "plain_log_rank",
+    "vector_rank",
+    "text_rank",
+    "plain_score",
+    "plain_hit",
+    "context_lexical",
+    "found_by",
+    "depth",
+    "has_abstract",
+    "centroid_dense",
+)
 # The trained heads' inputs. Left out, because on citation-derived queries they learn the benchmark's
 # construction rather than relevance: "cited by pool papers" and "context_lexical" on their own (see the
 # module doc), and "has_abstract" (every answer is a cited work, which the library holds without abstract).
@@ -83,8 +96,9 @@ class LogisticHead:
         return _sigmoid(z @ np.asarray(self.weights) + self.bias)
 
     @classmethod
-    def fit(cls, features: tuple[str, ...], rows: np.ndarray, labels: np.ndarray, *, l2: float = 1.0,
-            steps: int = 50) -> "LogisticHead":
+    def fit(
+        cls, features: tuple[str, ...], rows: np.ndarray, labels: np.ndarray, *, l2: float = 1.0, steps: int = 50
+    ) -> "LogisticHead":
         rows = np.asarray(rows, dtype=float)
         labels = np.asarray(labels, dtype=float)
         if rows.ndim != 2 or len(rows) != len(labels) or len(rows) == 0:
@@ -127,8 +141,9 @@ def _newton(x: np.ndarray, labels: np.ndarray, l2: float, steps: int, *, shrink_
     return w
 
 
-def fit_ranking(features: tuple[str, ...], groups: list[tuple[np.ndarray, np.ndarray]], *, l2: float = 1.0,
-                steps: int = 50) -> LogisticHead:
+def fit_ranking(
+    features: tuple[str, ...], groups: list[tuple[np.ndarray, np.ndarray]], *, l2: float = 1.0, steps: int = 50
+) -> LogisticHead:
     """A within-query ranker, calibrated: (rows, labels) per query in, a ``LogisticHead`` out.
 
     The weights come from a pairwise logistic regression (answer minus non-answer of the same query,
@@ -153,10 +168,12 @@ def fit_ranking(features: tuple[str, ...], groups: list[tuple[np.ndarray, np.nda
     both_ways = np.vstack([pairs, -pairs])
     direction = _newton(both_ways, np.r_[np.ones(len(pairs)), np.zeros(len(pairs))], l2, steps, shrink_last=True)
     ranking_score = ((everything - mean) / scale) @ direction
-    platt = _newton(np.c_[ranking_score, np.ones(len(ranking_score))], labels.astype(float), 1e-6, steps,
-                    shrink_last=False)
-    return LogisticHead(tuple(features), _rounded(direction * platt[0]), round(float(platt[1]), 6), _rounded(mean),
-                        _rounded(scale))
+    platt = _newton(
+        np.c_[ranking_score, np.ones(len(ranking_score))], labels.astype(float), 1e-6, steps, shrink_last=False
+    )
+    return LogisticHead(
+        tuple(features), _rounded(direction * platt[0]), round(float(platt[1]), 6), _rounded(mean), _rounded(scale)
+    )
 
 
 @dataclass
@@ -175,8 +192,13 @@ class SelectorHead:
         return self.prior.score(np.array([[row[name] for name in self.prior.features] for row in rows]))
 
     def full_scores(self, rows: list[dict[str, float]]) -> np.ndarray:
-        table = [[self.p_true_mean if name == "p_true" and row.get(name) is None else row[name]
-                  for name in self.full.features] for row in rows]
+        table = [
+            [
+                self.p_true_mean if name == "p_true" and row.get(name) is None else row[name]
+                for name in self.full.features
+            ]
+            for row in rows
+        ]
         return self.full.score(np.array(table, dtype=float))
 
     def select(self, scores) -> "Selection":
@@ -206,16 +228,28 @@ class SelectorHead:
         path = Path(path)
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            prior, full = LogisticHead(**{**data["prior"], "features": tuple(data["prior"]["features"])}), \
-                LogisticHead(**{**data["full"], "features": tuple(data["full"]["features"])})
+            prior, full = (
+                LogisticHead(**{**data["prior"], "features": tuple(data["prior"]["features"])}),
+                LogisticHead(**{**data["full"], "features": tuple(data["full"]["features"])}),
+            )
             cap = data.get("max_selected")
-            head = cls(prior, full, float(data["p_true_mean"]), float(data["threshold"]),
-                       int(data.get("judge_limit", 5)), None if cap is None else int(cap),
-                       str(data.get("selection", "threshold")), data.get("provenance", {}), str(path))
+            head = cls(
+                prior,
+                full,
+                float(data["p_true_mean"]),
+                float(data["threshold"]),
+                int(data.get("judge_limit", 5)),
+                None if cap is None else int(cap),
+                str(data.get("selection", "threshold")),
+                data.get("provenance", {}),
+                str(path),
+            )
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise HeadFileError(f"{path}: not a Selector head file ({error})") from error
         if head.selection not in SELECTION_RULES:
-            raise HeadFileError(f"{path}: unknown selection rule {head.selection!r} (one of {', '.join(SELECTION_RULES)})")
+            raise HeadFileError(
+                f"{path}: unknown selection rule {head.selection!r} (one of {', '.join(SELECTION_RULES)})"
+            )
         for model in (prior, full):
             unknown = set(model.features) - set(ROW_FEATURES)
             if unknown or not (len(model.weights) == len(model.mean) == len(model.scale) == len(model.features)):
@@ -286,8 +320,15 @@ class Selection:
 def threshold_selection(scores, threshold: float, max_selected: int | None) -> Selection:
     chosen = selected_mask(scores, threshold, max_selected)
     cap = "" if max_selected is None else f", at most {max_selected}"
-    return Selection(chosen, [f"selected: score above the threshold {threshold:.3f}{cap}" if chosen_one
-                              else f"not selected: below the threshold {threshold:.3f}{cap}" for chosen_one in chosen])
+    return Selection(
+        chosen,
+        [
+            f"selected: score above the threshold {threshold:.3f}{cap}"
+            if chosen_one
+            else f"not selected: below the threshold {threshold:.3f}{cap}"
+            for chosen_one in chosen
+        ],
+    )
 
 
 def expected_f1_by_cut(probabilities) -> np.ndarray:
@@ -329,12 +370,15 @@ def expected_f1_selection(scores) -> Selection:
     rank = np.empty(len(scores), dtype=int)
     rank[order] = np.arange(1, len(scores) + 1)
     cut = f"k={k} of the expected-F1 cut (expected F1 {expected[k]:.2f})"
-    return Selection(rank <= k, [f"selected: rank {r}, top {cut}" if r <= k else f"not selected: rank {r}, below the top {cut}"
-                                 for r in rank])
+    return Selection(
+        rank <= k,
+        [f"selected: rank {r}, top {cut}" if r <= k else f"not selected: rank {r}, below the top {cut}" for r in rank],
+    )
 
 
-def best_selection(groups: list[tuple[list[float], list[bool], int]],
-                   caps=(None, 1, 2, 3, 4, 5, 6, 8, 10)) -> tuple[float, int | None, float]:
+def best_selection(
+    groups: list[tuple[list[float], list[bool], int]], caps=(None, 1, 2, 3, 4, 5, 6, 8, 10)
+) -> tuple[float, int | None, float]:
     """The threshold and cap with the best mean per-query F1 (scores, labels, answer count per query), and that F1."""
     every = sorted({round(score, 4) for scores, _, _ in groups for score in scores})
     candidates = sorted(set(every[:: max(len(every) // 200, 1)]) | {0.5})

@@ -52,8 +52,13 @@ TOOL_ERROR_CODES: dict[str, str] = {
     ),
 }
 
-FOUND = ReturnField("papers", "list[object]", "The papers the call added to the queue, in the order the tool found them.", False,
-                    ("paper_id", "title", "date"))
+FOUND = ReturnField(
+    "papers",
+    "list[object]",
+    "The papers the call added to the queue, in the order the tool found them.",
+    False,
+    ("paper_id", "title", "date"),
+)
 
 TOOL_SPECS: dict[str, APISpec] = {
     spec.name: spec
@@ -62,8 +67,18 @@ TOOL_SPECS: dict[str, APISpec] = {
             SEARCH_API,
             "Search the paper library (and arXiv/OpenAlex when online) for papers published before the query date; "
             "the papers it finds go into the paper queue. Use it to find papers on the user's topic.",
-            (Parameter("query", "string", True, "A short search query made of the topic's key phrases.", "graph neural networks"),),
-            "list[object]", (FOUND,), ("E_BAD_ARGUMENT", "E_NOTHING_NEW"),
+            (
+                Parameter(
+                    "query",
+                    "string",
+                    True,
+                    "A short search query made of the topic's key phrases.",
+                    "graph neural networks",
+                ),
+            ),
+            "list[object]",
+            (FOUND,),
+            ("E_BAD_ARGUMENT", "E_NOTHING_NEW"),
             example=f'{SEARCH_API}(query="graph neural networks")',
         ),
         APISpec(
@@ -71,10 +86,16 @@ TOOL_SPECS: dict[str, APISpec] = {
             "Queue the papers cited in one section of a paper already in the queue. Use it to follow a paper's "
             "related work to the papers it cites.",
             (
-                Parameter("paper_id", "string", True, "The queued paper whose section is expanded ('paper:12').", "paper:12"),
-                Parameter("section", "string", True, "The section's name exactly as in the paper's outline.", "2 Related Work"),
+                Parameter(
+                    "paper_id", "string", True, "The queued paper whose section is expanded ('paper:12').", "paper:12"
+                ),
+                Parameter(
+                    "section", "string", True, "The section's name exactly as in the paper's outline.", "2 Related Work"
+                ),
             ),
-            "list[object]", (FOUND,), ("E_BAD_ARGUMENT", "E_NOT_FOUND", "E_NO_SUCH_SECTION", "E_NO_CITATIONS", "E_NOTHING_NEW"),
+            "list[object]",
+            (FOUND,),
+            ("E_BAD_ARGUMENT", "E_NOT_FOUND", "E_NO_SUCH_SECTION", "E_NO_CITATIONS", "E_NOTHING_NEW"),
             example=f'{EXPAND_API}(paper_id="paper:12", section="2 Related Work")',
         ),
     )
@@ -141,19 +162,33 @@ class ToolExecutor:
             fresh = [paper_id for paper_id in result.paper_ids if paper_id not in self.known]
             self.known.update(fresh)  # a retry must find what this attempt did not
             rows = self.tools.library.papers(fresh)
-            papers = [{"paper_id": f"paper:{paper_id}", "title": rows[paper_id]["title"], "date": rows[paper_id]["date"]}
-                      for paper_id in fresh if paper_id in rows]
+            papers = [
+                {"paper_id": f"paper:{paper_id}", "title": rows[paper_id]["title"], "date": rows[paper_id]["date"]}
+                for paper_id in fresh
+                if paper_id in rows
+            ]
             if result.paper_ids and not papers:
                 found = len(result.paper_ids)
-                raise ToolRequestError("E_NOTHING_NEW", "the one paper it found is already queued" if found == 1
-                                       else f"all {found} papers it found are already queued")
-            call = APICall(name=request.api, arguments=arguments, ok=True, result=papers,
-                           duration_s=time.perf_counter() - started)
+                raise ToolRequestError(
+                    "E_NOTHING_NEW",
+                    "the one paper it found is already queued"
+                    if found == 1
+                    else f"all {found} papers it found are already queued",
+                )
+            call = APICall(
+                name=request.api, arguments=arguments, ok=True, result=papers, duration_s=time.perf_counter() - started
+            )
         except RequestSyntaxError as error:
             call = APICall(name="", arguments={}, ok=False, error=str(error), error_code=None)
         except ToolRequestError as error:
-            call = APICall(name=request.api, arguments=arguments, ok=False, error=str(error), error_code=error.code,
-                           duration_s=time.perf_counter() - started)
+            call = APICall(
+                name=request.api,
+                arguments=arguments,
+                ok=False,
+                error=str(error),
+                error_code=error.code,
+                duration_s=time.perf_counter() - started,
+            )
         attempt = ToolAttempt(text, call, action, argument, result)  # an E_NOTHING_NEW keeps its duplicates
         self.attempts.append(attempt)
         return attempt
@@ -181,11 +216,15 @@ class ToolExecutor:
             raise ToolRequestError("E_NOT_FOUND", f"no paper:{paper_id} in the library") from None
         if section not in outline.section_ids:
             listed = "; ".join(outline.expandable[:12]) or "none"
-            raise ToolRequestError("E_NO_SUCH_SECTION", f"paper:{paper_id} has no section {section!r}; "
-                                                        f"sections that cite something: {listed}")
+            raise ToolRequestError(
+                "E_NO_SUCH_SECTION",
+                f"paper:{paper_id} has no section {section!r}; sections that cite something: {listed}",
+            )
         result = self.tools.expand(paper_id, outline, section)
         if not result.paper_ids:
-            raise ToolRequestError("E_NO_CITATIONS", f"{section!r} of paper:{paper_id} cites no paper the library resolves")
+            raise ToolRequestError(
+                "E_NO_CITATIONS", f"{section!r} of paper:{paper_id} cites no paper the library resolves"
+            )
         return result
 
 

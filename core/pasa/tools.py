@@ -21,10 +21,10 @@ from scholar_tui.core.library.online import OfflineError, OnlineSources, SourceE
 from scholar_tui.core.pasa.citation_context import citing_sentences
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.evidence import MemoEmbedder
+from scholar_tui.core.pasa.prompts import Paper
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
 from scholar_tui.indexes.pasa_works import expandable_sections, paper_citations, section_citations, section_text
-from scholar_tui.core.pasa.prompts import Paper
 
 REFERENCES_SECTION = "References"
 OFFLINE = "offline: arXiv and OpenAlex cannot be reached; searching the library alone"
@@ -57,8 +57,17 @@ def section_name(section: dict) -> str | None:
 class LibraryTools:
     """Search and expand over one library; ``online`` is None when working offline."""
 
-    def __init__(self, where, library: Library, embedder, *, online: OnlineSources | None = None,
-                 search_limit: int = 10, plain_limit: int = PLAIN_DEPTH, within: set[int] | None = None) -> None:
+    def __init__(
+        self,
+        where,
+        library: Library,
+        embedder,
+        *,
+        online: OnlineSources | None = None,
+        search_limit: int = 10,
+        plain_limit: int = PLAIN_DEPTH,
+        within: set[int] | None = None,
+    ) -> None:
         self.where = where
         self.library = library
         self.index = LibraryIndex(where, MemoEmbedder(embedder))
@@ -129,7 +138,9 @@ class LibraryTools:
                 name = f"{name} (§{section['ordinal']})"
             names.append(name)
             section_ids[name] = section["id"]
-            cites_something = section["resolved_count"] > 0 or (self.online is not None and section["reference_count"] > 0)
+            cites_something = section["resolved_count"] > 0 or (
+                self.online is not None and section["reference_count"] > 0
+            )
             if cites_something:
                 expandable.append(name)
         if not names and self.online is not None and paper["openalex_id"]:
@@ -149,8 +160,11 @@ class LibraryTools:
                 origin = "library+online" if fetched else origin
             except (OfflineError, SourceError) as error:
                 self._went_offline(error, notices)
-        rows = (section_citations(self.library, section_id) if section_id is not None
-                else paper_citations(self.library, paper_id))
+        rows = (
+            section_citations(self.library, section_id)
+            if section_id is not None
+            else paper_citations(self.library, paper_id)
+        )
         ids = [row["cited_paper_id"] for row in rows if row["cited_paper_id"] and row["cited_paper_id"] != paper_id]
         contexts: dict[int, list[str]] = {}
         if section_id is not None:

@@ -38,8 +38,10 @@ class CitedWorks:
     seconds: float
 
     def summary(self) -> str:
-        return (f"{self.linked} references linked to cited works ({self.added} new papers); "
-                f"{self.untitled} entries name no readable title")
+        return (
+            f"{self.linked} references linked to cited works ({self.added} new papers); "
+            f"{self.untitled} entries name no readable title"
+        )
 
 
 def cited_work_record(reference: dict, title: str) -> PaperRecord:

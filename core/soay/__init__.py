@@ -18,9 +18,18 @@ from collections.abc import Callable
 from typing import Any
 
 
-def open_soay(where, settings, *, embedder, llm_provider: Callable[[], Any] | None = None,
-                backend: str = "local", choice_mode: str = "auto", code_mode: str = "template",
-                feedback: bool | None = None, feedback_source: str = "soay"):
+def open_soay(
+    where,
+    settings,
+    *,
+    embedder,
+    llm_provider: Callable[[], Any] | None = None,
+    backend: str = "local",
+    choice_mode: str = "auto",
+    code_mode: str = "template",
+    feedback: bool | None = None,
+    feedback_source: str = "soay",
+):
     """``feedback``: run programs through AutoFeedback (default: the ``autofeedback.soay`` setting)."""
     from scholar_tui.core.library.apis import open_api
     from scholar_tui.core.soay.engine import SoAyEngine
@@ -30,6 +39,13 @@ def open_soay(where, settings, *, embedder, llm_provider: Callable[[], Any] | No
         from scholar_tui.core.autofeedback import open_autofeedback
 
         loop = open_autofeedback(where, settings, embedder, source=feedback_source)
-    return SoAyEngine(open_api(where, settings, backend), embedder, llm_provider=llm_provider,
-                      backend=backend, choice_mode=choice_mode, code_mode=code_mode, feedback=loop,
-                      cache_dir=where.cache_dir)
+    return SoAyEngine(
+        open_api(where, settings, backend),
+        embedder,
+        llm_provider=llm_provider,
+        backend=backend,
+        choice_mode=choice_mode,
+        code_mode=code_mode,
+        feedback=loop,
+        cache_dir=where.cache_dir,
+    )

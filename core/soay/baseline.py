@@ -40,8 +40,13 @@ def _api_menu(specs) -> str:
 
 def _items(observation: Any) -> list[dict]:
     if isinstance(observation, dict):
-        nested = [item for value in observation.values() if isinstance(value, list)
-                  for item in value if isinstance(item, dict)]
+        nested = [
+            item
+            for value in observation.values()
+            if isinstance(value, list)
+            for item in value
+            if isinstance(item, dict)
+        ]
         return [observation] + nested
     if isinstance(observation, list):
         return [item for item in observation if isinstance(item, dict)]
@@ -97,7 +102,7 @@ class StepByStepAgent:
                 break
             try:
                 observation = self.api.call(name, **arguments)
-            except Exception as error:  # noqa: BLE001 - an observation for the next turn
+            except Exception as error:
                 observation = {"error": str(error)}
             result.solution.append(name)
             result.turns.append({"api": name, "arguments": arguments})

@@ -49,8 +49,16 @@ def findable(kind: str, entity: str, api) -> bool:
     return (api.searchPublication(publication_info=entity) or [{}])[0].get("title") == entity
 
 
-def generate_bench(library, api, sandbox: Sandbox, *, per_intent: int = 8, seed: int = 0,
-                   seen_per_entity: int = 2, intents: Iterable[Intent] = INTENTS) -> Iterator[SoAyRecord | BenchProgress]:
+def generate_bench(
+    library,
+    api,
+    sandbox: Sandbox,
+    *,
+    per_intent: int = 8,
+    seed: int = 0,
+    seen_per_entity: int = 2,
+    intents: Iterable[Intent] = INTENTS,
+) -> Iterator[SoAyRecord | BenchProgress]:
     """Yield SoAyRecords (and progress); ``per_intent`` entities per intent, gold by execution.
 
     Candidates are drawn in random order and checked as they are drawn, so a library of thousands
@@ -81,10 +89,24 @@ def generate_bench(library, api, sandbox: Sandbox, *, per_intent: int = 8, seed:
             slot = {"name": entity, "title": entity}
             seen = rng.sample(intent.seen_phrasings, min(seen_per_entity, len(intent.seen_phrasings)))
             for index, phrasing in enumerate(seen):
-                yield SoAyRecord(f"{intent.key}-{kept}-train{index}", phrasing.format(**slot),
-                                 list(intent.solution), intent.program_for(entity), gold.value, intent.hops, "train")
-            yield SoAyRecord(f"{intent.key}-{kept}-test", intent.held_out_phrasing.format(**slot),
-                             list(intent.solution), intent.program_for(entity), gold.value, intent.hops, "test")
+                yield SoAyRecord(
+                    f"{intent.key}-{kept}-train{index}",
+                    phrasing.format(**slot),
+                    list(intent.solution),
+                    intent.program_for(entity),
+                    gold.value,
+                    intent.hops,
+                    "train",
+                )
+            yield SoAyRecord(
+                f"{intent.key}-{kept}-test",
+                intent.held_out_phrasing.format(**slot),
+                list(intent.solution),
+                intent.program_for(entity),
+                gold.value,
+                intent.hops,
+                "test",
+            )
         yield BenchProgress(number, len(intents), f"{intent.key}: {kept} entities")
 
 
@@ -100,15 +122,20 @@ class MethodRun:
         return statistics.median(self.latencies_s) if self.latencies_s else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"method": self.name, **self.report.as_dict(),
-                "median_latency_s": round(self.median_latency_s, 3), "questions": len(self.latencies_s)}
+        return {
+            "method": self.name,
+            **self.report.as_dict(),
+            "median_latency_s": round(self.median_latency_s, 3),
+            "questions": len(self.latencies_s),
+        }
 
 
 Answerer = Callable[[str], Any]  # returns an object with .ok, .solution, .value
 
 
-def score_method(name: str, answer: Answerer, records: list[SoAyRecord],
-                 progress: Callable[[int, int], None] | None = None) -> MethodRun:
+def score_method(
+    name: str, answer: Answerer, records: list[SoAyRecord], progress: Callable[[int, int], None] | None = None
+) -> MethodRun:
     outcomes, latencies, rows = [], [], []
     for number, record in enumerate(records, start=1):
         started = time.perf_counter()

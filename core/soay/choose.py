@@ -21,21 +21,31 @@ from scholar_tui.core.soay.plans import FIELD_WORDS, Plan, Start, default_plans
 ROUTE_CUES = {
     "first_author": re.compile(
         r"\b(?:first|lead|leading|primary|main|principal)[- ](?:author|writer|name)|\blisted first|"
-        r"\bfirst[- ]listed|\bcomes? first|\bfirst on\b", re.I),
+        r"\bfirst[- ]listed|\bcomes? first|\bfirst on\b",
+        re.I,
+    ),
     "coauthors": re.compile(
         r"\bco-?authors?\b|\bco-?authored\b|\bcollaborat\w*|\bco-?wr[io]te\b|\bco-?writers?\b|\bwith whom\b|"
         r"\b(?:work|works|worked|working|written|wrote|write|writes|publish|published|publishes|partnered|"
-        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b", re.I),
+        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b",
+        re.I,
+    ),
     "pubs": re.compile(
         r"\b(?:papers?|publications?|articles?|works|pubs|preprints?|manuscripts?)\b|\bwork of\b|"
-        r"\b(?:publish\w*|wrote|written|write|authored)\b", re.I),
-    "authors": re.compile(r"\bauthors\b|\beach author\b|\bevery author\b|\bwriters\b|\bpeople (?:behind|who wrote)",
-                          re.I),
+        r"\b(?:publish\w*|wrote|written|write|authored)\b",
+        re.I,
+    ),
+    "authors": re.compile(
+        r"\bauthors\b|\beach author\b|\bevery author\b|\bwriters\b|\bpeople (?:behind|who wrote)", re.I
+    ),
 }
 # Cues that, when present, a plan must follow (a "first author" question never answers for all authors).
 BINDING = ("first_author", "coauthors")
-TOPIC = re.compile(r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
-                   r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])", re.I)
+TOPIC = re.compile(
+    r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
+    r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
+    re.I,
+)
 YEAR = re.compile(r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b", re.I)
 NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
 SLOT = "X"
@@ -62,7 +72,7 @@ def read_question(masked: str, start: Start) -> Reading:
         found = YEAR.search(masked)
         year = int(found.group(1)) if found else None
         if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
-            masked_topic = masked[: found.start()] + masked[found.end():]
+            masked_topic = masked[: found.start()] + masked[found.end() :]
         else:
             masked_topic = masked
         match = TOPIC.search(masked_topic)
@@ -90,9 +100,13 @@ def _word_hits(words: tuple[str, ...], text: str) -> int:
                 places.add(word)
             continue
         for index, token in enumerate(tokens):
-            typo = (len(word) >= 5 and len(token) >= 5 and abs(len(token) - len(word)) <= 1
-                    and not word.startswith(token)  # "work" is a word of its own, not a typo of "works"
-                    and SequenceMatcher(None, token, word).ratio() >= 0.83)
+            typo = (
+                len(word) >= 5
+                and len(token) >= 5
+                and abs(len(token) - len(word)) <= 1
+                and not word.startswith(token)  # "work" is a word of its own, not a typo of "works"
+                and SequenceMatcher(None, token, word).ratio() >= 0.83
+            )
             if token.startswith(word) or typo:
                 places.add(index)
     return len(places)
@@ -109,8 +123,11 @@ def support(plan: Plan, reading: Reading) -> int:
 # What the question asks for, in its own words, for the sentence saying that no field holds it.
 ASKED_THING = (
     re.compile(r"\bhow many\s+([\w\- ]{2,40}?)\s+(?:does|do|did|has|have|is|are|was|were)\b", re.I),
-    re.compile(r"\b(?:what|which)(?:'s|’s| is| are| was| were)?\s+(?:the\s+|an?\s+)?(?:X(?:'s|’s)\s+)?"
-               r"([\w\- ]{2,40}?)\s+(?:of|for|does|did|do|has|have|is|are|was|were|behind)\b", re.I),
+    re.compile(
+        r"\b(?:what|which)(?:'s|’s| is| are| was| were)?\s+(?:the\s+|an?\s+)?(?:X(?:'s|’s)\s+)?"
+        r"([\w\- ]{2,40}?)\s+(?:of|for|does|did|do|has|have|is|are|was|were|behind)\b",
+        re.I,
+    ),
     re.compile(r"\bX(?:'s|’s)\s+([\w\- ]{2,40}?)\s*[?.!]*$", re.I),
     re.compile(r"\bthe\s+([\w\- ]{2,40}?)\s+(?:of|for|behind)\s+X\b", re.I),
 )
@@ -156,9 +173,13 @@ def score_plan(plan: Plan, reading: Reading) -> float:
 
 def candidate_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> list[Plan]:
     plans = plans if plans is not None else default_plans()
-    return [plan for plan in plans
-            if plan.start == reading.start and (plan.narrow != "topic" or reading.topic)
-            and (plan.narrow != "year" or reading.year)]
+    return [
+        plan
+        for plan in plans
+        if plan.start == reading.start
+        and (plan.narrow != "topic" or reading.topic)
+        and (plan.narrow != "year" or reading.year)
+    ]
 
 
 def rank_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> list[tuple[Plan, float]]:

@@ -62,8 +62,10 @@ class SolutionChosen(Event):
     kind: str = "solution_chosen"
 
     def summary(self) -> str:
-        return (f"solution: {' → '.join(self.solution)} ({counted(self.hops, 'hop')}, asks for a {self.asked}, "
-                f"chosen by {self.mode}) · {self.description}")
+        return (
+            f"solution: {' → '.join(self.solution)} ({counted(self.hops, 'hop')}, asks for a {self.asked}, "
+            f"chosen by {self.mode}) · {self.description}"
+        )
 
 
 @dataclass
@@ -143,8 +145,18 @@ class Finished(Event):
         return {"kind": self.kind, **self.answer.as_dict()}
 
 
-SoAyEvent = (EntityLinked | SolutionChosen | ProgramWritten | ProgramRan | FeedbackRound | FeedbackFinished
-             | AnswerPhrased | Abstained | Failed | Finished)
+SoAyEvent = (
+    EntityLinked
+    | SolutionChosen
+    | ProgramWritten
+    | ProgramRan
+    | FeedbackRound
+    | FeedbackFinished
+    | AnswerPhrased
+    | Abstained
+    | Failed
+    | Finished
+)
 
 
 @dataclass
@@ -185,8 +197,12 @@ def render_value(value: Any) -> str:
     return str(value)
 
 
-ROLES = {"first_author": "the first author of", "coauthors": "the coauthors of", "pubs": "the papers of",
-         "authors": "the authors of"}
+ROLES = {
+    "first_author": "the first author of",
+    "coauthors": "the coauthors of",
+    "pubs": "the papers of",
+    "authors": "the authors of",
+}
 
 
 @dataclass(frozen=True)
@@ -236,14 +252,6 @@ def field_noun(plan: Plan) -> str:
     if plan.first_item and plan.field == "authors.organization":
         return "affiliation"
     return FIELD_NOUNS.get(plan.field, plan.field.rsplit(".", 1)[-1].replace("_", " "))
-
-
-def render_value(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(render_value(item) for item in value) if value else "(none)"
-    if value is None:
-        return "(unknown)"
-    return str(value)
 
 
 def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
@@ -303,19 +311,25 @@ MODEL_CODE_PREFIX = (
 )
 
 
-def model_code_prompt(question: str, plan: Plan, api_signatures: str, entity: str,
-                      previous: "FeedbackRecord | None" = None) -> str:
+def model_code_prompt(
+    question: str, plan: Plan, api_signatures: str, entity: str, previous: "FeedbackRecord | None" = None
+) -> str:
     examples = [other for other in default_plans() if other.solution == plan.solution and other.narrow == ""][:2]
+
     def example(other: Plan) -> str:
         entity = "Ada Lovelace" if other.start != "paper" else "On Computable Numbers"
-        return (f"Task: {other.description}\nSolution: {' -> '.join(other.solution)}\n```python\n"
-                f"{other.program_for(entity, 'Alan Turing')}\n```")
+        return (
+            f"Task: {other.description}\nSolution: {' -> '.join(other.solution)}\n```python\n"
+            f"{other.program_for(entity, 'Alan Turing')}\n```"
+        )
 
     shots = "\n\n".join(example(other) for other in examples)
     retry = ""
     if previous is not None:  # AutoFeedback: the failed program and what was wrong with it
-        retry = (f"This program failed:\n```python\n{previous.request}\n```\nFeedback: {previous.feedback}\n"
-                 "Corrected program:\n")
+        retry = (
+            f"This program failed:\n```python\n{previous.request}\n```\nFeedback: {previous.feedback}\n"
+            "Corrected program:\n"
+        )
     return (
         f"{MODEL_CODE_PREFIX}{api_signatures}\n\n{shots}\n\n"
         f"Question: {question}\nTask: {plan.description}\nSolution: {' -> '.join(plan.solution)}\n"
@@ -400,9 +414,14 @@ class SoAyEngine:
         probabilities = llm.choose(choice_prompt(reading.masked, options), letters, max_tokens=1)
         picked = max(letters, key=lambda letter: probabilities[letter])
         chosen = options[letters.index(picked)]
-        return PlanChoice(chosen, reading, candidates, "llm",
-                          {options[letters.index(k)].key: v for k, v in probabilities.items()},
-                          supported=support(chosen, reading) > 0)
+        return PlanChoice(
+            chosen,
+            reading,
+            candidates,
+            "llm",
+            {options[letters.index(k)].key: v for k, v in probabilities.items()},
+            supported=support(chosen, reading) > 0,
+        )
 
     def run(self, question: str) -> Iterator[SoAyEvent]:
         """The question through every stage, one event each; the last is always ``Finished``."""
@@ -428,8 +447,11 @@ class SoAyEngine:
         linked = link(question, self.api)
         lap("entity")
         if linked is None:
-            yield from fail("entity", "no scholar or paper of the library is named in the question: check the "
-                            "spelling, or import their papers (Library tab F5, `scholar-tui import`)")
+            yield from fail(
+                "entity",
+                "no scholar or paper of the library is named in the question: check the "
+                "spelling, or import their papers (Library tab F5, `scholar-tui import`)",
+            )
             return
         head = linked.mentions[0]
         answer.entity, answer.entity_kind = linked.names(), linked.start
@@ -441,8 +463,16 @@ class SoAyEngine:
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
         answer.asked = reading.asked.value
         lap("solution")
-        yield SolutionChosen(plan.key, list(plan.solution), len(plan.hops), choice.mode, choice.candidates,
-                             choice.probabilities, asked=reading.asked.value, description=plan.description)
+        yield SolutionChosen(
+            plan.key,
+            list(plan.solution),
+            len(plan.hops),
+            choice.mode,
+            choice.candidates,
+            choice.probabilities,
+            asked=reading.asked.value,
+            description=plan.description,
+        )
 
         if not choice.supported:  # nothing any API returns is named: no value of another field stands in
             thing = asked_thing(reading.masked)
@@ -469,19 +499,23 @@ class SoAyEngine:
             lap("program_and_run")
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
-            message = result.error or (f"{failed_call.name}: {failed_call.error}" if failed_call
-                                       else "the program failed")
+            message = result.error or (
+                f"{failed_call.name}: {failed_call.error}" if failed_call else "the program failed"
+            )
             if answer.feedback and answer.feedback["status"] == "limit_hit":
-                message += (f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
-                            "fix the program by hand in the API debugger (F4)")
+                message += (
+                    f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
+                    "fix the program by hand in the API debugger (F4)"
+                )
             yield from fail("run", message)
             return
         yield from self._judge(answer, plan, reading, linked, result)
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         yield Finished(answer)
 
-    def _judge(self, answer: SoAyAnswer, plan: Plan, reading: Reading, linked: Linked,
-               result: SandboxResult) -> Iterator[SoAyEvent]:
+    def _judge(
+        self, answer: SoAyAnswer, plan: Plan, reading: Reading, linked: Linked, result: SandboxResult
+    ) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
         subject = subject_of(plan, linked, reading.topic, reading.year)
@@ -518,8 +552,9 @@ class SoAyEngine:
             # An empty answer is an answer in SoAy (a scholar may have no coauthors); failures are not.
             return run.ok and all(call.ok for call in run.calls)
 
-        events = loop.events(question, generate, self.sandbox.run, mode="program", relevant=list(plan.solution),
-                             accept=accept)
+        events = loop.events(
+            question, generate, self.sandbox.run, mode="program", relevant=list(plan.solution), accept=accept
+        )
         while True:
             try:
                 event = next(events)
@@ -536,8 +571,9 @@ class SoAyEngine:
         result = outcome.final_response
         if result is None:  # nothing could be run (no API call at all): report the static finding
             finding = outcome.rounds[-1].finding if outcome.rounds else None
-            result = SandboxResult(ok=False, error=finding.detail if finding else "no program could be run",
-                                   error_kind="refused")
+            result = SandboxResult(
+                ok=False, error=finding.detail if finding else "no program could be run", error_kind="refused"
+            )
         answer.result = result.as_dict()
         yield ProgramRan(result)
         return result
@@ -549,8 +585,9 @@ class SoAyEngine:
         if llm is None:
             raise RuntimeError("code mode 'model' (and AutoFeedback's retries) need an LLM")
         signatures = "\n".join(SPECS[name].signature() for name in SPECS)
-        completion = llm.complete(model_code_prompt(question, plan, signatures, entity, previous),
-                                  max_tokens=220, stop=["```"])
+        completion = llm.complete(
+            model_code_prompt(question, plan, signatures, entity, previous), max_tokens=220, stop=["```"]
+        )
         return completion.text.strip()
 
 

@@ -60,7 +60,7 @@ def _words(question: str) -> list[tuple[int, int, str]]:
 def _capitalised_runs(question: str) -> list[tuple[int, int]]:
     words = _words(question)
     runs, current = [], []
-    for index, (start, end, word) in enumerate(words):
+    for index, (start, _end, word) in enumerate(words):
         clean = _strip(word).rstrip("'s").rstrip("’s")
         first = clean[:1]
         capitalised = bool(first) and first.isupper() and index > 0
@@ -77,11 +77,74 @@ def _capitalised_runs(question: str) -> list[tuple[int, int]]:
 
 # Words that never start or end a name typed in lower case ("who did adrian del maestro work with").
 FRAME_WORDS = {
-    "a", "an", "the", "of", "on", "in", "at", "by", "for", "with", "and", "or", "to", "from", "about", "is", "are",
-    "was", "were", "be", "been", "has", "have", "had", "do", "does", "did", "who", "whom", "whose", "what", "which",
-    "where", "when", "how", "many", "much", "why", "paper", "papers", "work", "worked", "works", "write", "wrote",
-    "written", "publish", "published", "author", "authors", "coauthors", "co-authors", "collaborators", "their",
-    "his", "her", "its", "this", "that", "these", "those", "me", "tell", "list", "name", "give", "show", "all",
+    "a",
+    "an",
+    "the",
+    "of",
+    "on",
+    "in",
+    "at",
+    "by",
+    "for",
+    "with",
+    "and",
+    "or",
+    "to",
+    "from",
+    "about",
+    "is",
+    "are",
+    "was",
+    "were",
+    "be",
+    "been",
+    "has",
+    "have",
+    "had",
+    "do",
+    "does",
+    "did",
+    "who",
+    "whom",
+    "whose",
+    "what",
+    "which",
+    "where",
+    "when",
+    "how",
+    "many",
+    "much",
+    "why",
+    "paper",
+    "papers",
+    "work",
+    "worked",
+    "works",
+    "write",
+    "wrote",
+    "written",
+    "publish",
+    "published",
+    "author",
+    "authors",
+    "coauthors",
+    "co-authors",
+    "collaborators",
+    "their",
+    "his",
+    "her",
+    "its",
+    "this",
+    "that",
+    "these",
+    "those",
+    "me",
+    "tell",
+    "list",
+    "name",
+    "give",
+    "show",
+    "all",
 }
 LOWERCASE_THRESHOLD = 0.85  # an uncapitalised span must read almost exactly like a name
 
@@ -141,7 +204,7 @@ def _person_in(question: str, start: int, end: int, api: Any) -> Mention | None:
         return None
     try:
         hits = api.searchPerson(name=span)
-    except Exception:  # noqa: BLE001 - a span the API refuses is just not a name
+    except Exception:
         return None
     best: Mention | None = None
     for hit in hits[:3]:
@@ -179,8 +242,29 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
 
 
 QUESTION_WORDS = FRAME_WORDS | {
-    "many", "cited", "citations", "citation", "count", "venue", "journal", "year", "abstract", "first", "lead",
-    "'s", "it", "have", "get", "got", "come", "came", "out", "appear", "appeared", "released", "posted",
+    "many",
+    "cited",
+    "citations",
+    "citation",
+    "count",
+    "venue",
+    "journal",
+    "year",
+    "abstract",
+    "first",
+    "lead",
+    "'s",
+    "it",
+    "have",
+    "get",
+    "got",
+    "come",
+    "came",
+    "out",
+    "appear",
+    "appeared",
+    "released",
+    "posted",
 }
 
 
@@ -204,7 +288,7 @@ def find_paper(question: str, api: Any) -> Mention | None:
     for query in queries:
         try:
             hits = api.searchPublication(publication_info=_strip(query))
-        except Exception:  # noqa: BLE001
+        except Exception:
             continue
         for hit in hits[:3]:
             start, end, score = _best_span_for(hit["title"], question)

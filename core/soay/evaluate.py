@@ -105,8 +105,11 @@ class SoAyEvalReport:
         return {
             "score": round(self.score, 2),
             "by_hops": {
-                hops: {"count": report.count, **{k: round(v, 2) for k, v in report.rates.items()},
-                       "ACC": round(report.accuracy, 2)}
+                hops: {
+                    "count": report.count,
+                    **{k: round(v, 2) for k, v in report.rates.items()},
+                    "ACC": round(report.accuracy, 2),
+                }
                 for hops, report in sorted(self.by_hops.items())
             },
         }

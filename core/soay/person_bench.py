@@ -39,8 +39,12 @@ class PersonQuestion:
         expected = data.get("expected")
         if expected != ABSTAIN and not (isinstance(expected, list) and expected):
             raise FormatError(f"{where}: 'expected' must be a non-empty list of values or \"abstain\"")
-        return cls(str(require(data, "id", (str, int), where)), require(data, "question", str, where),
-                   expected, str(data.get("note", "")))
+        return cls(
+            str(require(data, "id", (str, int), where)),
+            require(data, "question", str, where),
+            expected,
+            str(data.get("note", "")),
+        )
 
 
 def _fold(text: Any) -> str:
@@ -76,8 +80,13 @@ class PersonOutcome:
     answer: str
 
     def as_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "question": self.question, "expected": self.expected, "verdict": self.verdict,
-                "answer": self.answer}
+        return {
+            "id": self.id,
+            "question": self.question,
+            "expected": self.expected,
+            "verdict": self.verdict,
+            "answer": self.answer,
+        }
 
 
 @dataclass
@@ -92,12 +101,14 @@ class PersonReport:
         return 100.0 * self.count(verdict) / len(self.outcomes) if self.outcomes else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        return {"set": self.name, "questions": len(self.outcomes),
-                **{verdict: self.count(verdict) for verdict in ("right", "wrong", "abstained")},
-                **{f"{verdict}_percent": round(self.percent(verdict), 1)
-                   for verdict in ("right", "wrong", "abstained")},
-                "correct_abstentions": sum(o.verdict == "right" and o.expected == ABSTAIN for o in self.outcomes),
-                "wrong_answers": [o.as_dict() for o in self.outcomes if o.verdict == "wrong"]}
+        return {
+            "set": self.name,
+            "questions": len(self.outcomes),
+            **{verdict: self.count(verdict) for verdict in ("right", "wrong", "abstained")},
+            **{f"{verdict}_percent": round(self.percent(verdict), 1) for verdict in ("right", "wrong", "abstained")},
+            "correct_abstentions": sum(o.verdict == "right" and o.expected == ABSTAIN for o in self.outcomes),
+            "wrong_answers": [o.as_dict() for o in self.outcomes if o.verdict == "wrong"],
+        }
 
 
 def verdict(question: PersonQuestion, answer) -> tuple[str, str]:
@@ -114,8 +125,12 @@ def verdict(question: PersonQuestion, answer) -> tuple[str, str]:
     return "wrong", shown
 
 
-def run_person_set(name: str, questions: Iterable[PersonQuestion], ask: Callable[[str], Any],
-                   progress: Callable[[int], None] | None = None) -> PersonReport:
+def run_person_set(
+    name: str,
+    questions: Iterable[PersonQuestion],
+    ask: Callable[[str], Any],
+    progress: Callable[[int], None] | None = None,
+) -> PersonReport:
     report = PersonReport(name)
     for number, question in enumerate(questions, start=1):
         judged, shown = verdict(question, ask(question.question))

@@ -40,8 +40,7 @@ RECORD = {  # api -> (one, many, what it is)
 
 # Fields a question names with other words than the documentation's (what people type).
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
-    "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet",
-              "presented"),
+    "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet", "presented"),
     "num_citation": ("citation", "citations", "cited", "cites", "citation count"),
     "year": ("year", "when", "date"),
     "abstract": ("abstract", "about", "summar", "describe", "content", "say"),
@@ -50,15 +49,63 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "authors.organization": ("affiliation", "institution", "organization", "organisation", "university", "where"),
     "authors.person_id": ("id", "identifier"),
     "authors_name_list": ("author names", "authors"),
-    "title": ("title", "titles", "papers", "publications", "articles", "works", "paper", "published", "written",
-              "wrote", "write", "authored"),
+    "title": (
+        "title",
+        "titles",
+        "papers",
+        "publications",
+        "articles",
+        "works",
+        "paper",
+        "published",
+        "written",
+        "wrote",
+        "write",
+        "authored",
+    ),
     "url": ("url", "link", "where can i read", "read it", "pdf"),
-    "organization": ("organization", "organisation", "affiliation", "affiliated", "institution", "university",
-                     "work", "works", "employ", "based"),
-    "interest": ("interest", "interests", "topic", "topics", "field", "fields", "research area", "areas",
-                 "research", "study", "work on", "works on", "subjects"),
-    "interests": ("interest", "interests", "topic", "topics", "field", "fields", "research area", "areas",
-                  "research", "study", "work on", "works on", "subjects"),
+    "organization": (
+        "organization",
+        "organisation",
+        "affiliation",
+        "affiliated",
+        "institution",
+        "university",
+        "work",
+        "works",
+        "employ",
+        "based",
+    ),
+    "interest": (
+        "interest",
+        "interests",
+        "topic",
+        "topics",
+        "field",
+        "fields",
+        "research area",
+        "areas",
+        "research",
+        "study",
+        "work on",
+        "works on",
+        "subjects",
+    ),
+    "interests": (
+        "interest",
+        "interests",
+        "topic",
+        "topics",
+        "field",
+        "fields",
+        "research area",
+        "areas",
+        "research",
+        "study",
+        "work on",
+        "works on",
+        "subjects",
+    ),
     "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs"),
     "aliases": ("alias", "aliases", "spelling", "spellings", "other names", "also known", "variants"),
     "name": ("name", "names"),
@@ -67,8 +114,19 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "gender": ("gender", "male", "female"),
     "position": ("position", "title", "role", "job", "rank"),
     "bio": ("bio", "biography", "background", "about"),
-    "education_experience": ("education", "educated", "study", "studied", "school", "graduate", "graduated",
-                             "alma mater", "degree", "phd", "attend"),
+    "education_experience": (
+        "education",
+        "educated",
+        "study",
+        "studied",
+        "school",
+        "graduate",
+        "graduated",
+        "alma mater",
+        "degree",
+        "phd",
+        "attend",
+    ),
     "email": ("email", "e-mail", "mail", "contact"),
     "person_id": ("id", "identifier"),
     "pub_id": ("id", "identifier"),
@@ -76,13 +134,28 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
 
 # How an answer names a field that is missing ("The library has no ‹noun› for ‹entity›.").
 FIELD_NOUNS = {
-    "num_citation": "citation count", "num_pubs": "publication count", "num_joint_pubs": "count of joint papers",
-    "venue": "venue", "year": "year", "abstract": "abstract", "organization": "affiliation",
-    "authors.organization": "author affiliations", "education_experience": "education",
+    "num_citation": "citation count",
+    "num_pubs": "publication count",
+    "num_joint_pubs": "count of joint papers",
+    "venue": "venue",
+    "year": "year",
+    "abstract": "abstract",
+    "organization": "affiliation",
+    "authors.organization": "author affiliations",
+    "education_experience": "education",
     "interest": "research interests",
-    "interests": "research interests", "email": "e-mail address", "bio": "biography", "url": "link",
-    "authors": "authors", "authors.name": "authors", "authors_name_list": "author names", "title": "titles",
-    "name": "names", "aliases": "other spellings", "position": "position", "gender": "gender",
+    "interests": "research interests",
+    "email": "e-mail address",
+    "bio": "biography",
+    "url": "link",
+    "authors": "authors",
+    "authors.name": "authors",
+    "authors_name_list": "author names",
+    "title": "titles",
+    "name": "names",
+    "aliases": "other spellings",
+    "position": "position",
+    "gender": "gender",
 }
 
 
@@ -145,10 +218,15 @@ class Plan:
             names.remove("coauthors")  # a pair's coauthor record is the second person's own
         return tuple(names)
 
-    def program_for(self, entity: str, other: str | None = None, topic: str | None = None,
-                    year: int | None = None) -> str:
-        return (self.program.replace("OTHER", repr(other or "")).replace("TOPIC", repr(topic or ""))
-                .replace("YEAR", repr(year)).replace("ENTITY", repr(entity)))
+    def program_for(
+        self, entity: str, other: str | None = None, topic: str | None = None, year: int | None = None
+    ) -> str:
+        return (
+            self.program.replace("OTHER", repr(other or ""))
+            .replace("TOPIC", repr(topic or ""))
+            .replace("YEAR", repr(year))
+            .replace("ENTITY", repr(entity))
+        )
 
 
 # -- generating ------------------------------------------------------------------------------------
@@ -166,7 +244,7 @@ def _hops(apis: tuple[str, ...], specs: Mapping) -> list[tuple[Hop, ...]]:
     """Every way of taking a solution's hops: a paper's authors feed the next API as the first
     author or as every author; any other list feeds it item by item."""
     ways: list[tuple[Hop, ...]] = [(Hop(apis[0], "one", "name" if apis[0] == "searchPerson" else "publication_info"),)]
-    for before, api in zip(apis, apis[1:]):
+    for before, api in zip(apis, apis[1:], strict=False):
         params = {p.name for p in specs[api].parameters}
         nested = {f"{f.name}.{inner}" for f in specs[before].returns for inner in f.fields if inner in params}
         grown = []
@@ -192,16 +270,22 @@ def _is_many(hops: tuple[Hop, ...], specs: Mapping) -> bool:
     return many
 
 
-def _describe(hops: tuple[Hop, ...], field_doc: str, field: str, count: bool, narrow: Narrow,
-              first_item: bool = False) -> str:
+def _describe(
+    hops: tuple[Hop, ...], field_doc: str, field: str, count: bool, narrow: Narrow, first_item: bool = False
+) -> str:
     start = "a scholar" if hops[0].api == "searchPerson" else "a paper"
     path = [start + (" and a second scholar" if narrow == "pair" else "")]
     for hop in hops[1:]:
         who = {"first": "its first author", "each": "each of its authors"}.get(hop.pick, "")
         if hop.through.startswith("authors.") and who:
             path.append(who)
-        what = {"getCoauthors": "coauthors", "getPersonPubs": "papers", "getPublication": "paper details",
-                "getPersonBasicInfo": "profile", "getPersonInterest": "research interests"}[hop.api]
+        what = {
+            "getCoauthors": "coauthors",
+            "getPersonPubs": "papers",
+            "getPublication": "paper details",
+            "getPersonBasicInfo": "profile",
+            "getPersonInterest": "research interests",
+        }[hop.api]
         path.append(f"{what} ({hop.api})")
     if narrow == "pair":
         path.append("only those written with the second scholar")
@@ -215,8 +299,9 @@ def _describe(hops: tuple[Hop, ...], field_doc: str, field: str, count: bool, na
     return f"{head} — of {' → '.join(path)}"
 
 
-def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, specs: Mapping,
-             first_item: bool = False) -> str:
+def _program(
+    hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, specs: Mapping, first_item: bool = False
+) -> str:
     """The plan's program, readable as a person would write it."""
     head = hops[0]
     if head.api == "searchPerson":
@@ -243,8 +328,11 @@ def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, spe
         if many_in:
             item = "x"
             call = f"{hop.api}({name}={item}[{name!r}])"
-            lines.append(f"{plural} = [y for {item} in {source} for y in {call}]" if returns_list
-                         else f"{plural} = [{call} for {item} in {source}]")
+            lines.append(
+                f"{plural} = [y for {item} in {source} for y in {call}]"
+                if returns_list
+                else f"{plural} = [{call} for {item} in {source}]"
+            )
             current, many, flattened = plural, True, flattened or returns_list
         else:
             call = f"{hop.api}({name}={source}[{name!r}])"
@@ -255,8 +343,10 @@ def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, spe
             lines += _narrowing(narrow, current)
             narrowed = True
         if hop.api == "getCoauthors" and narrow == "pair" and not narrowed:
-            lines += ["other = searchPerson(name=OTHER)[0]",
-                      f"{current} = [c for c in {current} if c['person_id'] == other['person_id']]"]
+            lines += [
+                "other = searchPerson(name=OTHER)[0]",
+                f"{current} = [c for c in {current} if c['person_id'] == other['person_id']]",
+            ]
             narrowed = True
     if first_item:  # one paper's first author: the nested list's first item
         top, _, inner = field.partition(".")
@@ -274,14 +364,18 @@ def _program(hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, spe
 
 def _narrowing(narrow: Narrow, current: str) -> list[str]:
     if narrow == "pair":  # the second person's own papers, matched by id (names vary between records)
-        return ["other = searchPerson(name=OTHER)[0]",
-                "theirs = {p['pub_id'] for p in getPersonPubs(person_id=other['person_id'])}",
-                f"{current} = [p for p in {current} if p['pub_id'] in theirs]"]
+        return [
+            "other = searchPerson(name=OTHER)[0]",
+            "theirs = {p['pub_id'] for p in getPersonPubs(person_id=other['person_id'])}",
+            f"{current} = [p for p in {current} if p['pub_id'] in theirs]",
+        ]
     if narrow == "year":
         return [f"{current} = [p for p in {current} if p['year'] == YEAR]"]
     # a topic: papers whose title holds most of the topic's words (their first five letters: stems)
-    return ["stems = [w[:5] for w in TOPIC.lower().split() if len(w) > 2]",
-            f"{current} = [p for p in {current} if 2 * sum(s in p['title'].lower() for s in stems) >= len(stems)]"]
+    return [
+        "stems = [w[:5] for w in TOPIC.lower().split() if len(w) > 2]",
+        f"{current} = [p for p in {current} if 2 * sum(s in p['title'].lower() for s in stems) >= len(stems)]",
+    ]
 
 
 def _list_valued(api: str, field: str, specs: Mapping) -> bool:
@@ -336,17 +430,31 @@ def generate_plans(specs: Mapping) -> list[Plan]:
                     if not many and "." in field and field.startswith("authors"):
                         variants.append((False, True))  # the first author's name, organization, id
                     for count, first_item in variants:
-                        key = "|".join([("pair" if narrow == "pair" else hops[0].api), *(
-                            f"{h.api}:{h.pick}" for h in hops[1:]), ("first:" if first_item else "") + field,
-                            "count" if count else "value", narrow or "all"])
-                        plans.append(Plan(
-                            key=key, start="pair" if narrow == "pair" else ("person" if hops[0].api == "searchPerson"
-                                                                             else "paper"),
-                            hops=hops, field=field, kind=Kind.COUNT if count else kind, count=count, narrow=narrow,
-                            first_item=first_item,
-                            description=_describe(hops, doc, field, count, narrow, first_item),
-                            program=_program(hops, field, count, narrow, specs, first_item),
-                        ))
+                        key = "|".join(
+                            [
+                                ("pair" if narrow == "pair" else hops[0].api),
+                                *(f"{h.api}:{h.pick}" for h in hops[1:]),
+                                ("first:" if first_item else "") + field,
+                                "count" if count else "value",
+                                narrow or "all",
+                            ]
+                        )
+                        plans.append(
+                            Plan(
+                                key=key,
+                                start="pair"
+                                if narrow == "pair"
+                                else ("person" if hops[0].api == "searchPerson" else "paper"),
+                                hops=hops,
+                                field=field,
+                                kind=Kind.COUNT if count else kind,
+                                count=count,
+                                narrow=narrow,
+                                first_item=first_item,
+                                description=_describe(hops, doc, field, count, narrow, first_item),
+                                program=_program(hops, field, count, narrow, specs, first_item),
+                            )
+                        )
     return plans
 
 

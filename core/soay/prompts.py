@@ -53,7 +53,6 @@ class SoAyRecord:
         return asdict(self)
 
 
-
 # -- SoAy: API description + query -> solution + program (SoAy Appendix B) ------------------------
 def soay_prompt(question: str, api_description: str) -> str:
     return (
@@ -67,7 +66,9 @@ def soay_response(solution: list[str], program: str) -> str:
     return f"Solution: {' -> '.join(solution)}\nProgram:\n```python\n{program.strip()}\n```"
 
 
-_SOAY_RESPONSE = re.compile(r"Solution:\s*(?P<solution>[^\n]*)\nProgram:\s*\n```(?:python)?\n(?P<program>.*?)(?:\n```|$)", re.S)
+_SOAY_RESPONSE = re.compile(
+    r"Solution:\s*(?P<solution>[^\n]*)\nProgram:\s*\n```(?:python)?\n(?P<program>.*?)(?:\n```|$)", re.S
+)
 
 
 def parse_soay_response(text: str) -> tuple[list[str], str] | None:

@@ -43,8 +43,9 @@ class IntentChoice:
     probabilities: dict[str, float] = field(default_factory=dict)
 
 
-def softmax_regression(features: np.ndarray, labels: list[int], classes: int, *, l2: float = 1e-3,
-                       steps: int = 400, rate: float = 2.0) -> tuple[np.ndarray, np.ndarray]:
+def softmax_regression(
+    features: np.ndarray, labels: list[int], classes: int, *, l2: float = 1e-3, steps: int = 400, rate: float = 2.0
+) -> tuple[np.ndarray, np.ndarray]:
     """Multinomial logistic regression by full-batch gradient descent (tiny data: no library)."""
     targets = np.eye(classes)[labels]
     weights = np.zeros((features.shape[1], classes))
@@ -110,8 +111,10 @@ class IntentIndex:
         rows = [(number, phrasing) for number, intent in enumerate(self.intents) for phrasing in intent.seen_phrasings]
         vectors = features(self._embedder, [phrasing for _, phrasing in rows])
         labels = np.array([number for number, _ in rows])
-        return (softmax_regression(vectors, list(self._solution_of[labels]), len(self.solutions)),
-                softmax_regression(vectors, list(self._tail_of[labels]), len(self.tails)))
+        return (
+            softmax_regression(vectors, list(self._solution_of[labels]), len(self.solutions)),
+            softmax_regression(vectors, list(self._tail_of[labels]), len(self.tails)),
+        )
 
     def rank(self, masked_question: str, kind: EntityKind) -> list[tuple[Intent, float]]:
         """Intents for this kind of entity with P(intent | question), best first."""
@@ -123,7 +126,7 @@ class IntentIndex:
         logits = np.where(allowed, logits - logits[allowed].max(), -np.inf)
         probabilities = np.exp(logits) / np.exp(logits).sum()
         ranked = sorted(
-            ((intent, float(p)) for intent, p, ok in zip(self.intents, probabilities, allowed) if ok),
+            ((intent, float(p)) for intent, p, ok in zip(self.intents, probabilities, allowed, strict=False) if ok),
             key=lambda item: -item[1],
         )
         return ranked
@@ -138,8 +141,12 @@ def _trained_path(cache_dir: Path | None, embedder, intents: tuple[Intent, ...])
     name = getattr(embedder, "name", None)
     if cache_dir is None or not name:
         return None
-    recipe = [TRAINING_VERSION, name, list(map(sorted, (f.items() for f in SLOT_FILLERS))),
-              [[i.key, i.solution, i.tail_output, list(i.seen_phrasings)] for i in intents]]
+    recipe = [
+        TRAINING_VERSION,
+        name,
+        list(map(sorted, (f.items() for f in SLOT_FILLERS))),
+        [[i.key, i.solution, i.tail_output, list(i.seen_phrasings)] for i in intents],
+    ]
     digest = hashlib.sha256(json.dumps(recipe, default=str).encode()).hexdigest()[:20]
     return Path(cache_dir) / f"soay-intents-{digest}.npz"
 
@@ -172,8 +179,9 @@ def choice_prompt(masked_question: str, options: list[Intent]) -> str:
     return CHOICE_PREFIX + "Requests:\n" + "\n".join(lines) + f"\n\nQuestion: {masked_question}\nRequest:"
 
 
-def choose_intent(index: IntentIndex, masked_question: str, kind: EntityKind, llm=None,
-                  mode: ChoiceMode = "auto") -> IntentChoice:
+def choose_intent(
+    index: IntentIndex, masked_question: str, kind: EntityKind, llm=None, mode: ChoiceMode = "auto"
+) -> IntentChoice:
     ranked = index.rank(masked_question, kind)
     if not ranked:
         raise LookupError(f"no intent takes a {kind}")
@@ -185,5 +193,9 @@ def choose_intent(index: IntentIndex, masked_question: str, kind: EntityKind, ll
     letters = list(LETTERS[: len(options)])
     probabilities = llm.choose(choice_prompt(masked_question, options), letters, max_tokens=1)
     picked = max(letters, key=lambda letter: probabilities[letter])
-    return IntentChoice(options[letters.index(picked)], candidates, "llm",
-                        {options[letters.index(k)].key: v for k, v in probabilities.items()})
+    return IntentChoice(
+        options[letters.index(picked)],
+        candidates,
+        "llm",
+        {options[letters.index(k)].key: v for k, v in probabilities.items()},
+    )
