@@ -10,6 +10,8 @@ new screen is written beside it (``*.new.svg``) to look at.
 from __future__ import annotations
 
 import os
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.locations import Locations
 from scholar_tui.config.settings import load_settings
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
+from scholar_tui.models.registry import ModelEntry
 
 from .conftest import ScriptedLLM
 from .library_support import HashingEmbedder
@@ -36,6 +39,41 @@ MAIN_WIDGETS = {
     ("f5", "library"): ("#library-query", "#library-results", "#search-button"),
     ("f6", "settings"): ("#playground-input", "#playground-output", "#generate"),
 }
+
+
+@dataclass(frozen=True)
+class ShownModel(ModelEntry):
+    """A model as the Settings tab lists it, its location under a fixed prefix (found or not as the real one)."""
+
+    present: bool = True
+
+    @property
+    def available(self) -> bool:
+        return self.present
+
+
+@pytest.fixture(autouse=True)
+def same_model_paths(monkeypatch) -> None:
+    """The bundled models live in this checkout's environment (/work/main/.venv/…, /tmp/ci-clone/.venv/…):
+    the Settings tab shows them under one prefix, so its snapshot reads the same in every clone."""
+    from scholar_tui.app.panes import settings as settings_pane
+
+    real = settings_pane.all_models
+
+    def shown(where):
+        return [
+            ShownModel(
+                entry.name,
+                entry.kind,
+                entry.location.replace(sys.prefix, "/venv"),
+                entry.source,
+                entry.adapter,
+                present=entry.available,
+            )
+            for entry in real(where)
+        ]
+
+    monkeypatch.setattr(settings_pane, "all_models", shown)
 
 
 @pytest.fixture
