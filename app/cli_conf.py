@@ -10,7 +10,7 @@ from typing import Callable
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text, whole
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, person_part_option, terminal_text, whole
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")
@@ -277,13 +277,7 @@ def _print_person(scores) -> None:
     help="Also answer a person's attendee questions (JSON lines: question, expect, held_out) and print "
     "right / wrong / abstained beside the usual figures.",
 )
-@click.option(
-    "--person-part",
-    type=click.Choice(["dev", "held-out", "all"]),
-    default="dev",
-    show_default=True,
-    help="Which part of --person-set to run (held-out: once, at the end).",
-)
+@person_part_option
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @conference_errors

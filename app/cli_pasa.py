@@ -13,7 +13,7 @@ from typing import Any
 
 import click
 
-from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, terminal_text, whole
+from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, person_part_option, terminal_text, whole
 from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.fit import CLOSEST_SHOWN
@@ -638,13 +638,7 @@ def _read_query_file(path: Path | None) -> list:
     help="A person's queries with the papers they expect (query<TAB>titles|… or -<TAB>dev|held-out): "
     "right / wrong / abstained and the top 5 of each, beside the usual figures.",
 )
-@click.option(
-    "--person-part",
-    type=click.Choice(["dev", "held-out", "all"]),
-    default="dev",
-    show_default=True,
-    help="Which part of --person-set to run (held-out: once, at the end).",
-)
+@person_part_option
 @click.option("--limit", type=click.IntRange(min=0), help="Only the first N queries (0: only --person-set).")
 @click.option(
     "--include-source",

@@ -53,6 +53,15 @@ def whole(minimum: int = 1, maximum: int | None = None) -> click.IntRange:
 
 SEED = click.IntRange(0, 2**32 - 1)
 
+# Which part of a benchmark's person-written set runs: the held-out quarter is run once, at the end.
+person_part_option = click.option(
+    "--person-part",
+    type=click.Choice(["dev", "held-out", "all"]),
+    default="dev",
+    show_default=True,
+    help="Which part of --person-set to run (held-out: once, at the end).",
+)
+
 
 class OneLineGroup(click.Group):
     """The root command: stored state that cannot be used (a broken home, config file or

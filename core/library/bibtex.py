@@ -118,7 +118,7 @@ def resolve_value(raw: str, macros: dict[str, str]) -> str:
     out = []
     for part in _split_top_level(raw.strip(), "#"):
         part = part.strip()
-        if len(part) >= 2 and part[0] == "{" and part[-1] == "}" and _balanced_inside(part[1:-1]):
+        if len(part) >= 2 and part[0] == "{" and part[-1] == "}" and _balanced(part[1:-1]):
             out.append(part[1:-1])
         elif len(part) >= 2 and part[0] == '"' and part[-1] == '"':
             out.append(part[1:-1])
@@ -135,15 +135,6 @@ def resolve_value(raw: str, macros: dict[str, str]) -> str:
                 )
             )
     return "".join(out)
-
-
-def _balanced_inside(text: str) -> bool:
-    depth = 0
-    for char in text:
-        depth += {"{": 1, "}": -1}.get(char, 0)
-        if depth < 0:
-            return False
-    return depth == 0
 
 
 def read_bib(text: str) -> BibFile:
@@ -259,6 +250,7 @@ def latex_to_text(value: str) -> str:
 
 
 def _balanced(text: str) -> bool:
+    """Whether every brace in ``text`` closes, and none closes before it opens."""
     depth = 0
     for char in text:
         depth += {"{": 1, "}": -1}.get(char, 0)

@@ -191,8 +191,10 @@ def _surname_first(name: str) -> str:
     return f"{given.strip()} {surname.strip()}".strip() if given.strip() else surname.strip()
 
 
-def _names_year(text: str) -> dict | None:
-    match = NAMES_YEAR.match(text)
+def _names_then_year(pattern: re.Pattern, text: str) -> dict | None:
+    """An entry printed as names, year (bare or in parentheses), then title and venue: ``pattern``'s
+    groups are the names, the year with its letter (2020a), and the rest."""
+    match = pattern.match(text)
     if not match:
         return None
     title, venue = _title_then_rest(match.group(3))
@@ -204,6 +206,10 @@ def _names_year(text: str) -> dict | None:
         "year": int(year[:4]),
         "suffix": year[4:],
     }
+
+
+def _names_year(text: str) -> dict | None:
+    return _names_then_year(NAMES_YEAR, text)
 
 
 def _title_then_rest(text: str) -> tuple[str, str]:
@@ -215,18 +221,7 @@ def _title_then_rest(text: str) -> tuple[str, str]:
 
 
 def _names_paren_year(text: str) -> dict | None:
-    match = NAMES_PAREN_YEAR.match(text)
-    if not match:
-        return None
-    title, venue = _title_then_rest(match.group(3))
-    year = match.group(2)
-    return {
-        "authors": _split_names(match.group(1)),
-        "title": title,
-        "venue": venue.strip(" .") or None,
-        "year": int(year[:4]),
-        "suffix": year[4:],
-    }
+    return _names_then_year(NAMES_PAREN_YEAR, text)
 
 
 def _ieee(text: str) -> dict | None:

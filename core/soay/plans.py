@@ -38,6 +38,23 @@ RECORD = {  # api -> (one, many, what it is)
     "getPersonInterest": ("interests", "interest_lists", "interests"),
 }
 
+# A person's interests: getPerson's field is 'interests', a record's item 'interest'; people say either.
+INTEREST_WORDS = (
+    "interest",
+    "interests",
+    "topic",
+    "topics",
+    "field",
+    "fields",
+    "research area",
+    "areas",
+    "research",
+    "study",
+    "work on",
+    "works on",
+    "subjects",
+)
+
 # Fields a question names with other words than the documentation's (what people type).
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet", "presented"),
@@ -76,36 +93,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "employ",
         "based",
     ),
-    "interest": (
-        "interest",
-        "interests",
-        "topic",
-        "topics",
-        "field",
-        "fields",
-        "research area",
-        "areas",
-        "research",
-        "study",
-        "work on",
-        "works on",
-        "subjects",
-    ),
-    "interests": (
-        "interest",
-        "interests",
-        "topic",
-        "topics",
-        "field",
-        "fields",
-        "research area",
-        "areas",
-        "research",
-        "study",
-        "work on",
-        "works on",
-        "subjects",
-    ),
+    "interest": INTEREST_WORDS,
+    "interests": INTEREST_WORDS,
     "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs"),
     "aliases": ("alias", "aliases", "spelling", "spellings", "other names", "also known", "variants"),
     "name": ("name", "names"),
