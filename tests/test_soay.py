@@ -48,7 +48,7 @@ def ask(engine, question: str):
 
 @pytest.fixture
 def engine(imported, real_embedder):
-    engine = SoAyEngine(local_api(imported), real_embedder, choice_mode="retrieval")
+    engine = SoAyEngine(local_api(imported), choice_mode="retrieval")
     yield engine
     engine.close()
 
@@ -88,9 +88,7 @@ def test_events_stream_in_order(engine):
 def test_a_model_program_that_loops_forever_is_stopped_and_scored_ee(imported, real_embedder):
     forever = "n = 0\nwhile True:\n    n += 1"
     llm = ScriptedLLM(forever, forever)  # once asked directly, once through the bench's scoring
-    engine = SoAyEngine(
-        local_api(imported), real_embedder, llm_provider=lambda: llm, choice_mode="retrieval", code_mode="model"
-    )
+    engine = SoAyEngine(local_api(imported), llm_provider=lambda: llm, choice_mode="retrieval", code_mode="model")
     try:
         answer = ask(engine, "How many papers has Marcus Michelen published?")
         assert not answer.ok and answer.error_stage == "run"
@@ -132,51 +130,3 @@ def test_ask_without_a_library_entity_is_one_line(imported, real_embedder, monke
     result = CliRunner().invoke(cli, ["ask", "What is the weather like today?", "--choice", "retrieval"])
     assert result.exit_code == 1
     assert "no scholar or paper of the library is named in the question" in result.output
-
-
-@pytest.mark.embeddings
-def test_held_out_wordings_mostly_reach_their_intent(real_embedder):
-    """The classifier generalises to wordings it never saw (17 of 19 when it was chosen)."""
-    from scholar_tui.core.soay.retrieval import IntentIndex
-
-    index = IntentIndex(real_embedder)
-    right = [
-        intent.key for intent in INTENTS if index.rank(intent.held_out_phrasing, intent.entity)[0][0].key == intent.key
-    ]
-    assert len(right) >= 17, sorted(set(i.key for i in INTENTS) - set(right))
-
-
-def test_the_intent_index_trains_once_per_embedder_and_reuses_the_cache(tmp_path):
-    """Training embeds every seen phrasing twice; a second process with the same embedder loads it."""
-    from scholar_tui.core.soay.retrieval import IntentIndex
-
-    from .library_support import HashingEmbedder
-
-    first_embedder = HashingEmbedder()
-    first = IntentIndex(first_embedder, cache_dir=tmp_path)
-    assert first_embedder.texts > 100 and len(list(tmp_path.glob("soay-intents-*.npz"))) == 1
-    again_embedder = HashingEmbedder()
-    again = IntentIndex(again_embedder, cache_dir=tmp_path)
-    assert again_embedder.texts == 0  # nothing embedded: the trained regressions came from the cache
-    question = "How many papers has X published?"
-    assert [(i.key, round(p, 6)) for i, p in again.rank(question, "person")] == [
-        (i.key, round(p, 6)) for i, p in first.rank(question, "person")
-    ]
-
-    other = HashingEmbedder()
-    other.name = "another-embedder"  # another embedder's vectors: trained anew, kept apart
-    IntentIndex(other, cache_dir=tmp_path)
-    assert other.texts > 100 and len(list(tmp_path.glob("soay-intents-*.npz"))) == 2
-
-
-def test_a_damaged_intent_cache_is_trained_again(tmp_path):
-    from scholar_tui.core.soay.retrieval import IntentIndex
-
-    from .library_support import HashingEmbedder
-
-    IntentIndex(HashingEmbedder(), cache_dir=tmp_path)
-    (cached,) = tmp_path.glob("soay-intents-*.npz")
-    cached.write_bytes(b"not a numpy file")
-    embedder = HashingEmbedder()
-    index = IntentIndex(embedder, cache_dir=tmp_path)
-    assert embedder.texts > 100 and index.rank("Who did X work with?", "person")

@@ -65,7 +65,7 @@ def test_a_paper_named_by_the_first_words_of_its_title_is_found(imported):
 
 @pytest.fixture
 def engine(imported):
-    engine = SoAyEngine(local_api(imported), None)
+    engine = SoAyEngine(local_api(imported))
     yield engine
     engine.close()
 

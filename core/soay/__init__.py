@@ -6,8 +6,7 @@ benchmarks share it and read its one stream of events, ``engine.run(question)`` 
 generated from it: every output field within three hops, with descriptions and programs), choose
 (a question's asked kind, start and relations pick a plan), entities (linking the question's
 spans), engine (the pipeline as events; answers checked against ``core.answer_kind``), intents
-(hand-written phrasings: SoAyBench and training data), retrieval (the intent classifier over
-them), prompts (SoAyBench records, the fine-tuning prompt), bench (SoAyBench and scoring),
+(hand-written phrasings: SoAyBench and training data), prompts (SoAyBench records, the fine-tuning prompt), bench (SoAyBench and scoring),
 person_bench (person-written questions: right / wrong / abstained), baseline (the step-by-step
 agent), evaluate (SoAyEval).
 """
@@ -41,11 +40,9 @@ def open_soay(
         loop = open_autofeedback(where, settings, embedder, source=feedback_source)
     return SoAyEngine(
         open_api(where, settings, backend),
-        embedder,
         llm_provider=llm_provider,
         backend=backend,
         choice_mode=choice_mode,
         code_mode=code_mode,
         feedback=loop,
-        cache_dir=where.cache_dir,
     )

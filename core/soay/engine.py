@@ -19,7 +19,6 @@ import json
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
@@ -377,7 +376,6 @@ class SoAyEngine:
     def __init__(
         self,
         api: Any,
-        embedder: Any = None,
         *,
         llm_provider: Callable[[], Any] | None = None,
         sandbox: Sandbox | None = None,
@@ -385,11 +383,9 @@ class SoAyEngine:
         choice_mode: ChoiceMode = "auto",
         code_mode: CodeMode = "template",
         feedback: "FeedbackLoop | None" = None,
-        cache_dir: Path | None = None,
     ) -> None:
         self.api = api
         self.plans = default_plans()
-        self.embedder = embedder  # kept for callers; the plan choice needs no embedding
         self.llm_provider = llm_provider
         self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
         self.choice_mode = choice_mode
