@@ -412,3 +412,22 @@ def m400_history(db: sqlite_utils.Database) -> None:
         )"""
     )
     db.execute("create index history_tab on history (tab, id)")
+
+
+# -- the prompt log, linked to its runs (issue #23) -------------------------------------------------
+@migration
+def m410_llm_call_origins(db: sqlite_utils.Database) -> None:
+    """What made each logged model call (``models.origin``): its kind ('pasa', 'soay', 'conference',
+    'autofeedback'), the run's id (an AutoFeedback loop's row id; a short id for a crawl or a
+    question), what was asked, and the run around it (a question's loop has the question as parent).
+    Calls logged before stay NULL there: their origin was never known."""
+    for statement in (
+        "alter table llm_calls add column origin text",
+        "alter table llm_calls add column origin_run text",
+        "alter table llm_calls add column origin_text text",
+        "alter table llm_calls add column parent_origin text",
+        "alter table llm_calls add column parent_run text",
+        "create index llm_calls_origin_run on llm_calls (origin_run)",
+        "create index llm_calls_parent_run on llm_calls (parent_run)",
+    ):
+        db.execute(statement)

@@ -44,6 +44,7 @@ from scholar_tui.core.conference.retrieval import ABLATION, METHODS, PathRetriev
 from scholar_tui.core.conference.tree import ConferenceError, Node, Tree, load_json_tree
 from scholar_tui.indexes import conference_vectors as vectors
 from scholar_tui.indexes.conference_store import ConferenceRecord, ConferenceStore, NodeRow
+from scholar_tui.models.origin import logs_prompts_as
 
 TOP_K = 5
 EMBED_BATCH = 128
@@ -291,6 +292,7 @@ class ConferenceEngine:
             for rank, found in enumerate(retriever.search(question, query_vector, parts, k), start=1)
         ]
 
+    @logs_prompts_as("conference", text="question")  # the question's model calls, in the prompt log
     def ask(
         self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
     ) -> Iterator[EvidenceFound | Answered]:

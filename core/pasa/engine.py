@@ -71,6 +71,7 @@ from scholar_tui.core.pasa.tool_requests import (
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.models.origin import logs_prompts_as
 
 
 @dataclass
@@ -392,6 +393,7 @@ class PaSaEngine:
             return self.options.judge_limit
         return self.head.judge_limit if self.head is not None else self.options.budgets.max_papers
 
+    @logs_prompts_as("pasa", text="query")  # each crawl's model calls, linked to it in the prompt log
     def run(self, query: str, *, date: str | None = None, cancel: CancelToken | None = None) -> Iterator[Event]:
         if not query.strip():
             raise ValueError("the query is empty")
