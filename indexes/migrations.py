@@ -24,7 +24,7 @@ def migration(function: Migration) -> Migration:
 @migration
 def m001_llm_calls(db: sqlite_utils.Database) -> None:
     """Every prompt and response, as simonw/llm logs them: enough to replay and to audit."""
-    db["llm_calls"].create(
+    db.table("llm_calls").create(
         {
             "id": int,
             "datetime_utc": str,
@@ -45,7 +45,7 @@ def m001_llm_calls(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["llm_calls"].create_index(["datetime_utc"])
+    db.table("llm_calls").create_index(["datetime_utc"])
 
 
 def applied(db: sqlite_utils.Database) -> list[str]:

@@ -26,7 +26,7 @@ class PromptLog:
         with self._lock:
             db = self._database()
             with db.conn:  # committed at once: a crash later loses nothing logged
-                db["llm_calls"].insert(row)
+                db.table("llm_calls").insert(row)
 
     def _database(self) -> sqlite_utils.Database:
         if self._db is None:

@@ -16,7 +16,7 @@ import math
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
@@ -240,7 +240,7 @@ class LLM(ABC):
 
     # -- what a backend provides -----------------------------------------------------------
     @abstractmethod
-    def _generate(self, request: Request) -> Iterator[Chunk]:
+    def _generate(self, request: Request) -> Generator[Chunk, None, None]:
         """Yield the reply piece by piece; close() on the generator must stop the work."""
 
     def close(self) -> None:
