@@ -9,7 +9,7 @@ from typing import Any
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import open_database
+from scholar_tui.indexes.db import fits_sqlite, open_database
 
 
 class PromptLog:
@@ -45,11 +45,15 @@ class PromptLog:
             conditions.append("(origin_run = ? or parent_run = ?)")
             values += [run, run]
         condition = f"where {' and '.join(conditions)}" if conditions else ""
+        if not fits_sqlite(limit):  # more than SQLite can count is all of them (-1: no limit)
+            limit = -1
         with self._lock:
             query = f"select * from llm_calls {condition} order by id desc limit ?"
             return list(self._database().query(query, [*values, limit]))
 
     def call(self, call_id: int) -> dict[str, Any] | None:
+        if not fits_sqlite(call_id):  # no row has an id SQLite cannot hold
+            return None
         with self._lock:
             rows = list(self._database().query("select * from llm_calls where id = ?", [call_id]))
         return rows[0] if rows else None

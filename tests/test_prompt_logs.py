@@ -89,6 +89,9 @@ def test_show_prints_one_call_whole_and_as_json(three_calls):
     assert (row["origin"], row["origin_run"], row["parent_origin"]) == ("autofeedback", "12", "soay")
     missing = run("logs", "prompts", "show", "99")
     assert missing.exit_code == 1 and "no logged model call 99" in missing.output
+    beyond = run("logs", "prompts", "show", str(2**70))  # past SQLite's integers: one line, no OverflowError
+    assert beyond.exit_code == 1 and f"no logged model call {2**70}" in beyond.output
+    assert len(json.loads(run("logs", "prompts", "-n", str(2**70), "--json").output)) == 3
 
 
 def test_hostile_model_text_is_shown_escaped(where):
