@@ -11,9 +11,10 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_conf import conf
-from scholar_tui.app.cli_feedback import bench_feedback, feedback, logs
+from scholar_tui.app.cli_feedback import bench_feedback, feedback
 from scholar_tui.app.cli_history import export, history
 from scholar_tui.app.cli_library import api, import_command, library
+from scholar_tui.app.cli_logs import logs
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_startup import bench_startup

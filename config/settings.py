@@ -187,6 +187,14 @@ class Settings(_Section):
     pdf: PdfSettings = PdfSettings()
 
 
+def _section_model(section: str) -> type[BaseModel]:
+    """The model of one section of ``Settings`` (``llm``, ``network``…): each field of it is one."""
+    model = Settings.model_fields[section].annotation
+    if not (isinstance(model, type) and issubclass(model, BaseModel)):
+        raise TypeError(f"Settings.{section} is not a section of settings")
+    return model
+
+
 def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
     overrides: dict[str, dict[str, str]] = {}
     for key, value in environ.items():
@@ -200,7 +208,7 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
 
 def _coerce_env(section: str, field: str, raw: str) -> Any:
     """Environment values are strings; lists are given as comma-separated values."""
-    annotation = Settings.model_fields[section].annotation.model_fields.get(field)
+    annotation = _section_model(section).model_fields.get(field)
     if annotation is not None and "list" in str(annotation.annotation):
         return [item.strip() for item in raw.split(",") if item.strip()]
     return raw
@@ -267,7 +275,7 @@ def load_settings(where: Locations | None = None, environ: dict[str, str] | None
 
 def _allowed(section: str, field: str) -> str:
     """The values a setting takes, from its declared bounds: 'a number from 0 to 2'."""
-    section_model = Settings.model_fields[section].annotation
+    section_model = _section_model(section)
     info = section_model.model_fields.get(field)
     if info is None:
         return ""
@@ -304,7 +312,7 @@ def save_setting(where: Locations, dotted_key: str, value: Any) -> None:
     section, _, field = dotted_key.partition(".")
     if section not in Settings.model_fields or not field:
         raise ConfigError(f"unknown setting {dotted_key!r}")
-    section_model = Settings.model_fields[section].annotation
+    section_model = _section_model(section)
     if field not in section_model.model_fields:
         raise ConfigError(f"unknown setting {dotted_key!r}")
     try:  # refuse a bad value before touching the file

@@ -27,21 +27,25 @@ class _Keeper:
     def __init__(self) -> None:
         self.seen: dict[str, dict] = {}
 
-    def watch(self, event: Event) -> None:
-        self.seen[event.kind] = event.to_json()
+    def watch(self, event: Event) -> str:
+        """Keeps the event's JSON; returns its kind (every event's JSON names it)."""
+        data = event.to_json()
+        self.seen[data["kind"]] = data
+        return data["kind"]
 
-    def kept(self, event: Event) -> tuple[str, Any, bool]:
-        """(summary, result, ok) of the run whose last event is ``event``."""
+    def kept(self, event: Any) -> tuple[str, Any, bool]:
+        """(summary, result, ok) of the run whose last event is ``event`` (the tab's own final event:
+        PaSa's CrawlFinished, SoAy's Finished, the conference's Answered, each with its own fields)."""
         raise NotImplementedError
 
 
 class _PaperSearchKeeper(_Keeper):
-    def kept(self, event: Event) -> tuple[str, Any, bool]:
+    def kept(self, event: Any) -> tuple[str, Any, bool]:
         return event.summary(), {"finished": event.to_json()}, bool(event.results)
 
 
 class _ScholarKeeper(_Keeper):
-    def kept(self, event: Event) -> tuple[str, Any, bool]:
+    def kept(self, event: Any) -> tuple[str, Any, bool]:
         answer = event.answer
         summary = answer.answer if answer.ok and answer.answer else f"no answer: {answer.error or 'unknown'}"
         return summary, {"answer": answer.as_dict(), "solution": self.seen.get("solution_chosen")}, answer.ok
@@ -50,7 +54,7 @@ class _ScholarKeeper(_Keeper):
 class _ConferenceKeeper(_Keeper):
     final_kind = "answered"
 
-    def kept(self, event: Event) -> tuple[str, Any, bool]:
+    def kept(self, event: Any) -> tuple[str, Any, bool]:
         return event.summary(), {"answered": event.to_json()}, bool(event.answer)
 
 
@@ -82,8 +86,7 @@ def remembered(
         raise ValueError(f"history is kept for {', '.join(TABS)}, not {tab!r}")
     keeper = KEEPERS[tab]()
     for event in events:
-        keeper.watch(event)
-        if event.kind == keeper.final_kind:  # kept first: whoever shows the last event finds it listed
+        if keeper.watch(event) == keeper.final_kind:  # kept first: whoever shows the last event finds it listed
             summary, result, ok = keeper.kept(event)
             record(where, tab, text, summary, result, context, ok)
         yield event

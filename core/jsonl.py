@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 
 class FormatError(ValueError):
@@ -18,7 +18,7 @@ class FormatError(ValueError):
 
 class JsonRecord(Protocol):
     @classmethod
-    def from_dict(cls, data: dict[str, Any], where: str = "record") -> "JsonRecord": ...
+    def from_dict(cls, data: dict[str, Any], where: str = "record") -> Self: ...
 
     def to_dict(self) -> dict[str, Any]: ...
 

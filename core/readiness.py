@@ -69,7 +69,7 @@ def library_missing_at(where, *, people: bool = False) -> Missing | None:
 def api_missing(api) -> Missing | None:
     """Before an academic API call: a local backend over an empty library answers nothing."""
     backend = getattr(api, "backend", None)
-    if getattr(backend, "name", None) != "local":
+    if backend is None or getattr(backend, "name", None) != "local":
         return None
     return people_missing(backend.library)
 

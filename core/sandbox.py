@@ -25,7 +25,7 @@ import time
 import warnings
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import IO, Any, Literal, overload
 
 SAFE_BUILTINS = (
     "abs", "all", "any", "bool", "dict", "enumerate", "filter", "float", "int", "isinstance", "len",
@@ -60,6 +60,14 @@ EOF: Any = object()  # the worker's stdout closed: it died
 TOO_LONG: Any = object()  # the worker's reply ran past Limits.reply_chars
 
 
+def _pipe(stream: IO[Any] | None) -> IO[Any]:
+    """One of the worker's pipes: Popen types them optional, but the worker is always started with
+    all three (stdin, stdout, stderr = PIPE)."""
+    if stream is None:
+        raise RuntimeError("the sandbox worker was started without its pipes")
+    return stream
+
+
 class StderrTail:
     """Drains a worker's stderr in a daemon thread, keeping only its last few KiB for diagnostics.
 
@@ -72,7 +80,7 @@ class StderrTail:
         self._kept = 0
         self._keep_bytes = keep_bytes
         self._thread = threading.Thread(
-            target=self._drain, args=(process.stderr.fileno(),), name="sandbox-stderr", daemon=True
+            target=self._drain, args=(_pipe(process.stderr).fileno(),), name="sandbox-stderr", daemon=True
         )
         self._thread.start()
 
@@ -120,6 +128,12 @@ def _assigned_names(tree: ast.AST) -> set[str]:
     return names
 
 
+@overload
+def parse_quietly(source: str, mode: Literal["exec"] = "exec") -> ast.Module: ...
+@overload
+def parse_quietly(source: str, mode: Literal["eval"]) -> ast.Expression: ...
+@overload
+def parse_quietly(source: str, mode: str) -> ast.AST: ...
 def parse_quietly(source: str, mode: str = "exec") -> ast.AST:
     """``ast.parse`` without its warnings ("invalid decimal literal" for ``1if``; "invalid escape
     sequence" for ``'\\('``, a DeprecationWarning before Python 3.12): text from a model or a person is
@@ -302,8 +316,8 @@ class Sandbox:
         )
         self._stderr = StderrTail(process)
         hello = {"factory": self.api_factory, "kwargs": self.factory_kwargs, "memory_mb": self.limits.memory_mb}
-        process.stdin.write(json.dumps(hello) + "\n")
-        process.stdin.flush()
+        _pipe(process.stdin).write(json.dumps(hello) + "\n")
+        _pipe(process.stdin).flush()
         ready = self._read_line(process, timeout_s=60.0, most_chars=self.limits.reply_chars)
         if not isinstance(ready, dict) or not ready.get("ready"):
             process.kill()
@@ -316,10 +330,11 @@ class Sandbox:
     def _read_line(process: subprocess.Popen, timeout_s: float, most_chars: int) -> dict[str, Any] | None:
         """The worker's next reply; None when it is silent past ``timeout_s``; EOF when it died;
         TOO_LONG when the line runs past ``most_chars`` (never read further: this process stays small)."""
-        readable, _, _ = select.select([process.stdout], [], [], timeout_s)
+        stdout = _pipe(process.stdout)
+        readable, _, _ = select.select([stdout], [], [], timeout_s)
         if not readable:
             return None
-        line = process.stdout.readline(most_chars + 1)
+        line = stdout.readline(most_chars + 1)
         if not line:
             return EOF
         if not line.endswith("\n"):
@@ -364,8 +379,8 @@ class Sandbox:
                 "reply_chars": self.limits.reply_chars,
             }
             try:
-                process.stdin.write(json.dumps(request) + "\n")
-                process.stdin.flush()
+                _pipe(process.stdin).write(json.dumps(request) + "\n")
+                _pipe(process.stdin).flush()
                 reply = self._read_line(process, timeout_s=self.limits.time_s, most_chars=self.limits.reply_chars)
             except (BrokenPipeError, ValueError):
                 reply = EOF
@@ -386,6 +401,7 @@ class Sandbox:
 
     def _no_reply(self, reply: Any, elapsed: float) -> SandboxResult:
         """What a run that got no readable reply (None, TOO_LONG or EOF from ``_read_line``) reports."""
+        kind: ErrorKind
         if reply is None:
             error, kind = f"stopped after {self.limits.time_s:g} s (time limit)", "timeout"
         elif reply is TOO_LONG:
@@ -398,7 +414,7 @@ class Sandbox:
         with self._lock:
             if self._process is not None and self._process.poll() is None:
                 try:
-                    self._process.stdin.close()
+                    _pipe(self._process.stdin).close()
                     self._process.wait(timeout=2)
                 except Exception:
                     pass

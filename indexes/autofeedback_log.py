@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import fits_sqlite, open_database
+from scholar_tui.indexes.db import fits_sqlite, inserted_id, open_database
 
 STATUSES = ("running", "solved", "limit_hit", "fixed_by_hand", "failed")
 KINDS = ("static", "dynamic", "human")
@@ -51,7 +51,7 @@ class FeedbackLog:
                 "static_limit, dynamic_limit) values (?, ?, ?, ?, ?, 'running', ?, ?)",
                 [now, now, source, mode, instruction, static_limit, dynamic_limit],
             )
-        return int(cursor.lastrowid)
+        return inserted_id(cursor)
 
     def add_round(
         self,

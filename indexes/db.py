@@ -23,6 +23,14 @@ def fits_sqlite(number: int) -> bool:
     return -(2**63) <= number < 2**63
 
 
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The row id an ``insert`` statement gave (``lastrowid`` is typed optional: it is None only
+    when the statement inserted nothing, which an insert without ``or ignore`` never does)."""
+    if cursor.lastrowid is None:
+        raise sqlite3.DatabaseError("the insert stored no row")
+    return cursor.lastrowid
+
+
 def open_database(where: Locations) -> sqlite_utils.Database:
     """The project's database, in WAL mode, migrated to the current schema.
 

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import open_database
+from scholar_tui.indexes.db import inserted_id, open_database
 
 TABS = ("paper-search", "scholar-qa", "conference-qa")
 
@@ -42,7 +42,7 @@ class HistoryStore:
                     json.dumps(result, ensure_ascii=False, default=str),
                 ],
             )
-        return int(cursor.lastrowid)
+        return inserted_id(cursor)
 
     def entries(self, tab: str | None = None, limit: int = 100) -> list[dict]:
         """The newest runs first (without their stored result: a list need not read it)."""

@@ -18,7 +18,7 @@ from typing import Any
 import sqlite_utils
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.db import fits_sqlite, open_database
+from scholar_tui.indexes.db import fits_sqlite, inserted_id, open_database
 from scholar_tui.indexes.library_works import WorksMixin, native_source_id, work_key
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, PersonRecord, name_key
 
@@ -135,8 +135,8 @@ class Library(WorksMixin):
         if paper_id is None:
             paper_id, evidence = self.find_work(record)
         created = paper_id is None
-        before = self.contributions(paper_id) if evidence else None
-        if created:
+        before = self.contributions(paper_id) if evidence and paper_id is not None else None
+        if paper_id is None:
             paper_id = self.insert_paper(record)
         else:
             self._merge_paper(paper_id, record, _now())
@@ -150,7 +150,7 @@ class Library(WorksMixin):
     def insert_paper(self, record: PaperRecord) -> int:
         """A new paper row with its authors, sections and references (no identity lookup)."""
         now = _now()
-        paper_id = self.conn.execute(
+        cursor = self.conn.execute(
             """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
                venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
@@ -174,7 +174,8 @@ class Library(WorksMixin):
                 now,
                 record.pdf_path,
             ),
-        ).lastrowid
+        )
+        paper_id = inserted_id(cursor)
         self._store_authors(paper_id, record.authors)
         self._store_sections_and_references(paper_id, record)
         return paper_id
@@ -265,11 +266,12 @@ class Library(WorksMixin):
 
     def _new_person(self, name: str, source: str, openalex: str | None = None, orcid: str | None = None) -> int:
         now = _now()
-        person_id = self.conn.execute(
+        cursor = self.conn.execute(
             """insert into people (name, name_key, openalex_id, orcid, organizations, interests, source,
                added_at, updated_at) values (?, ?, ?, ?, '[]', '[]', ?, ?, ?)""",
             (name, name_key(name), openalex, orcid, source, now, now),
-        ).lastrowid
+        )
+        person_id = inserted_id(cursor)
         self._add_name(person_id, name)
         return person_id
 
@@ -343,7 +345,7 @@ class Library(WorksMixin):
         """Insert or merge a scholar profile (OpenAlex authors): (id, created)."""
         person_id = self._find_person(record.name, record.openalex_id)
         created = person_id is None
-        if created:
+        if person_id is None:
             person_id = self._new_person(record.name, record.source, record.openalex_id, record.orcid)
         else:
             self._adopt_ids(person_id, record.openalex_id, record.orcid)
@@ -414,11 +416,12 @@ class Library(WorksMixin):
         authorships = self._rows(
             "select paper_id, position, name_as_written, affiliation from authorships where person_id = ?", (merged_id,)
         )
-        merge_id = self.conn.execute(
+        cursor = self.conn.execute(
             """insert into person_merges (kept_id, merged_id, evidence, merged_row, names, authorships, merged_at)
                values (?, ?, ?, ?, ?, ?, ?)""",
             (kept_id, merged_id, evidence, json.dumps(row), json.dumps(names), json.dumps(authorships), _now()),
-        ).lastrowid
+        )
+        merge_id = inserted_id(cursor)
         for authorship in authorships:  # a paper both were on keeps the kept person's row
             self.conn.execute(
                 """insert or ignore into authorships (paper_id, person_id, position, name_as_written, affiliation)

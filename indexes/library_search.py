@@ -452,6 +452,7 @@ def rebuild_index(index: LibraryIndex, library: Library) -> IndexFinished:
     for event in index.sync(library):
         if isinstance(event, IndexFinished):
             finished = event
+    assert finished is not None, "a sync always ends with IndexFinished"
     return finished
 
 
@@ -461,4 +462,5 @@ def sync_index(where: Locations, library: Library, embedder) -> IndexFinished:
     for event in LibraryIndex(where, embedder).sync(library):
         if isinstance(event, IndexFinished):
             finished = event
+    assert finished is not None, "a sync always ends with IndexFinished"
     return finished

@@ -19,6 +19,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
+from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
@@ -87,8 +88,15 @@ def record_from_json(text: str) -> PaperRecord:
 class WorksMixin:
     conn: Any
 
-    def _one(self, sql: str, params: tuple | list = ()) -> Any: ...  # provided by Library
-    def _rows(self, sql: str, params: tuple | list = ()) -> list[dict]: ...  # provided by Library
+    # provided by Library; declared here so that the mixin's own code is checked against them
+    def _one(self, sql: str, params: tuple | list = ()) -> Any:
+        raise NotImplementedError
+
+    def _rows(self, sql: str, params: tuple | list = ()) -> list[dict]:
+        raise NotImplementedError
+
+    def insert_paper(self, record: PaperRecord) -> int:
+        raise NotImplementedError
 
     # -- which paper is this record -------------------------------------------------------------------
     def paper_of_source(self, source: str, source_id: str) -> int | None:
@@ -215,11 +223,13 @@ class WorksMixin:
             "references": sorted(after["references"] - before["references"]),
             "authors": after["authors"] and not before["authors"],
         }
-        return self.conn.execute(
-            """insert into paper_merges (kept_id, source_row_id, evidence, record, changes, merged_at)
+        return inserted_id(
+            self.conn.execute(
+                """insert into paper_merges (kept_id, source_row_id, evidence, record, changes, merged_at)
                values (?, ?, ?, ?, ?, ?)""",
-            (kept_id, source_row_id, evidence, json.dumps(asdict(record)), json.dumps(changes), _now()),
-        ).lastrowid
+                (kept_id, source_row_id, evidence, json.dumps(asdict(record)), json.dumps(changes), _now()),
+            )
+        )
 
     def last_work_merge_id(self) -> int:
         return self._one("select coalesce(max(id), 0) from paper_merges")

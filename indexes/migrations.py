@@ -24,7 +24,7 @@ def migration(function: Migration) -> Migration:
 @migration
 def m001_llm_calls(db: sqlite_utils.Database) -> None:
     """Every prompt and response, as simonw/llm logs them: enough to replay and to audit."""
-    db["llm_calls"].create(
+    db.table("llm_calls").create(
         {
             "id": int,
             "datetime_utc": str,
@@ -45,7 +45,7 @@ def m001_llm_calls(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["llm_calls"].create_index(["datetime_utc"])
+    db.table("llm_calls").create_index(["datetime_utc"])
 
 
 def applied(db: sqlite_utils.Database) -> list[str]:
@@ -412,3 +412,22 @@ def m400_history(db: sqlite_utils.Database) -> None:
         )"""
     )
     db.execute("create index history_tab on history (tab, id)")
+
+
+# -- the prompt log, linked to its runs (issue #23) -------------------------------------------------
+@migration
+def m410_llm_call_origins(db: sqlite_utils.Database) -> None:
+    """What made each logged model call (``models.origin``): its kind ('pasa', 'soay', 'conference',
+    'autofeedback'), the run's id (an AutoFeedback loop's row id; a short id for a crawl or a
+    question), what was asked, and the run around it (a question's loop has the question as parent).
+    Calls logged before stay NULL there: their origin was never known."""
+    for statement in (
+        "alter table llm_calls add column origin text",
+        "alter table llm_calls add column origin_run text",
+        "alter table llm_calls add column origin_text text",
+        "alter table llm_calls add column parent_origin text",
+        "alter table llm_calls add column parent_run text",
+        "create index llm_calls_origin_run on llm_calls (origin_run)",
+        "create index llm_calls_parent_run on llm_calls (parent_run)",
+    ):
+        db.execute(statement)

@@ -10,6 +10,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 ARXIV_NEW = re.compile(r"(\d{4}\.\d{4,5})(v\d+)?$")
 ARXIV_OLD = re.compile(r"([a-z\-]+(?:\.[A-Z]{2})?/\d{7})(v\d+)?$")
@@ -103,7 +107,7 @@ def clean_space(text: str | None) -> str | None:
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
-def _scrub(record: object) -> None:
+def _scrub(record: DataclassInstance) -> None:
     """Strip control characters from every text field of a record: every source passes here."""
     kind = type(record)
     if kind not in _FIELD_NAMES:

@@ -16,9 +16,11 @@ import math
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
+
+from scholar_tui.models.origin import Origin, current_origin
 
 FinishReason = Literal["stop", "length", "cancelled"]
 
@@ -94,6 +96,8 @@ class Completion:
     duration_s: float = 0.0
     first_token_s: float | None = None
     tokens: list[TokenLogprob] | None = None
+    origin: Origin | None = None
+    """What made the call (``models.origin``): the crawl, question or loop; None outside any."""
 
     def json(self) -> Any:
         """The reply parsed as JSON (for ``schema``-constrained requests)."""
@@ -133,6 +137,7 @@ class Completion:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "duration_ms": round(self.duration_s * 1000, 1),
+            **(self.origin.as_log_columns() if self.origin is not None else {}),
         }
 
 
@@ -147,6 +152,8 @@ class Stream:
         self._request = request
         self._cancel = cancel
         self.completion: Completion | None = None
+        # taken here, where the engine asked for the stream; it may be read later, elsewhere
+        self.origin = current_origin()
 
     def __iter__(self) -> Iterator[str]:
         request, started = self._request, time.perf_counter()
@@ -216,6 +223,7 @@ class Stream:
             duration_s=time.perf_counter() - started,
             first_token_s=first_token_s,
             tokens=tokens if request.logprobs else None,
+            origin=self.origin or current_origin(),
         )
         self._llm._record(self.completion)
 
@@ -232,7 +240,7 @@ class LLM(ABC):
 
     # -- what a backend provides -----------------------------------------------------------
     @abstractmethod
-    def _generate(self, request: Request) -> Iterator[Chunk]:
+    def _generate(self, request: Request) -> Generator[Chunk, None, None]:
         """Yield the reply piece by piece; close() on the generator must stop the work."""
 
     def close(self) -> None:

@@ -57,6 +57,8 @@ class FreeCores:
                 last = now
                 time.sleep(WINDOW_S)
                 now = self._now()
+                if now is None:  # the counters could be read a moment ago and no longer can
+                    return self.cores
             self._last = now
         wall = now[0] - last[0]
         if wall <= 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -217,7 +218,7 @@ class SentenceTransformerEmbedder(Embedder):
         self.model_path = model_path
         self.device = device
         self.batch_size = batch_size
-        self._model = None
+        self._model: Any = None  # a SentenceTransformer once loaded (the train extra: imported late)
 
     def _load(self):
         with self._lock:

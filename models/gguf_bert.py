@@ -18,11 +18,15 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from scholar_tui.config.locations import Locations
 from scholar_tui.models.base import LLMError
+
+if TYPE_CHECKING:  # gguf is imported where a conversion runs
+    import gguf
 
 # Bump when the written file changes, so a cached conversion from an older release is redone.
 CONVERTER_VERSION = 1
@@ -95,7 +99,7 @@ def read_bert_folder(folder: Path) -> BertFolder:
     return BertFolder(folder, config, tokenizer, _pooling(folder), max_tokens)
 
 
-def _vocabulary(bert: BertFolder) -> tuple[list[str], list[int]]:
+def _vocabulary(bert: BertFolder) -> tuple[list[str], list[gguf.TokenType]]:
     """The token list in llama.cpp's "bert" form, with each token's type.
 
     llama.cpp marks word starts with U+2581 instead of marking continuations with ``##``

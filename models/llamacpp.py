@@ -5,13 +5,13 @@ from __future__ import annotations
 import codecs
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from scholar_tui.models.base import LLM, Chunk, LLMError, Request, TokenLogprob
+from scholar_tui.models.base import LLM, Chunk, FinishReason, LLMError, Request, TokenLogprob
 from scholar_tui.models.cpu import Threads
 from scholar_tui.models.llama_open import open_llama
 
@@ -107,8 +107,8 @@ class LlamaCppLLM(LLM):
                     grammar = LlamaGrammar.from_json_schema(json.dumps(request.schema), verbose=False)
                 except Exception as error:  # the converter raises bare Exceptions on odd schemas
                     raise LLMError(f"JSON schema not supported for constrained decoding: {error}") from error
-            else:
-                grammar = LlamaGrammar.from_string(request.grammar, verbose=False)
+            else:  # a grammar, since the key was made from one
+                grammar = LlamaGrammar.from_string(request.grammar or "", verbose=False)
             self._check_grammar(grammar._grammar)
             self._grammars[key] = grammar
         return self._grammars[key]
@@ -133,14 +133,14 @@ class LlamaCppLLM(LLM):
         logprobs = shifted - np.log(np.exp(shifted).sum())
         best = np.argpartition(-logprobs, top_k)[:top_k]
         best = best[np.argsort(-logprobs[best])]
-        top = {}
+        top: dict[str, float] = {}
         for candidate in best:
             piece = self._llama.detokenize([int(candidate)]).decode("utf-8", errors="replace")
             top.setdefault(piece, float(logprobs[candidate]))
         return TokenLogprob(token=text, logprob=float(logprobs[token]), top=top)
 
     # -- generation --------------------------------------------------------------------------
-    def _generate(self, request: Request) -> Iterator[Chunk]:
+    def _generate(self, request: Request) -> Generator[Chunk, None, None]:
         stops = list(request.stop)
         if request.messages is not None:
             prompt, template_stops = self.format_chat(request.messages)
@@ -157,7 +157,7 @@ class LlamaCppLLM(LLM):
         held = ""  # text that might be the start of a stop string
         keep = max((len(stop) for stop in stops), default=1) - 1
         generated = 0
-        finish = "length"
+        finish: FinishReason = "length"
         with self._lock:
             if self.threads.pinned is None:  # a pinned count is the one the context was opened with
                 threads = self.threads.now()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import httpx
@@ -158,7 +158,7 @@ class OpenAICompatibleLLM(LLM):
             body["logprobs"] = request.logprobs
         return "/completions", body
 
-    def _generate(self, request: Request) -> Iterator[Chunk]:
+    def _generate(self, request: Request) -> Generator[Chunk, None, None]:
         path, body = self._body(request)
         where = f"{self.base_url}{path}"
         limits = CallLimits(where, self.deadline_s, request.max_tokens)

@@ -112,7 +112,7 @@ def semantic_chunks(paragraphs: list[DocParagraph], embedder, threshold: float =
     previous: np.ndarray | None = None
 
     def close() -> None:
-        if current:
+        if current and current_paragraph is not None:
             paragraph = paragraphs[current_paragraph]
             chunks.append(
                 DocChunk(paragraph.api, paragraph.section, f"{paragraph.heading} {' '.join(current)}", len(current))

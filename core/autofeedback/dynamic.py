@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scholar_tui.core.autofeedback.docs import ANY_API, api_documentation, fingerprint, semantic_chunks
 from scholar_tui.core.autofeedback.request_parser import (
@@ -24,6 +24,9 @@ from scholar_tui.core.autofeedback.request_parser import (
     parse_request,
 )
 from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APIError, APISpec
+
+if TYPE_CHECKING:  # the documentation index (LanceDB) is opened when first needed
+    from scholar_tui.indexes.autofeedback_docs import DocIndex
 from scholar_tui.core.sandbox import APICall, SandboxResult
 
 RESPONSE_CHARS = 300
@@ -136,7 +139,7 @@ class DynamicAnalyser:
         self.embedder = embedder
         self.specs = dict(specs)
         self.error_codes = dict(error_codes)
-        self._index = None
+        self._index: DocIndex | None = None
         self._lock = threading.Lock()
 
     # -- the index -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from scholar_tui.core.autofeedback.dynamic import DynamicObservation, ReActStep
 from scholar_tui.core.autofeedback.static import StaticFinding
 from scholar_tui.core.autofeedback.templates import dynamic_feedback
 from scholar_tui.core.events import FeedbackFinished, FeedbackRound
+from scholar_tui.models.origin import new_run_id, prompt_origin
 
 Mode = Literal["request", "program"]
 
@@ -191,6 +192,7 @@ class FeedbackLoop:
                 static_limit=self.limits.static,
                 dynamic_limit=self.limits.dynamic,
             )
+        origin_run = loop_id if loop_id is not None else new_run_id()  # the prompt log's link to this loop
         history: list[FeedbackRecord] = []
         steps: list[ReActStep] = []
         rounds: list[Round] = []
@@ -198,7 +200,8 @@ class FeedbackLoop:
 
         def produce() -> tuple[Generation, float]:
             started = time.perf_counter()
-            value = _generation(generate(list(history)))
+            with prompt_origin("autofeedback", origin_run, instruction):  # the round's model calls, in the prompt log
+                value = _generation(generate(list(history)))
             return value, time.perf_counter() - started
 
         def record(kind, text, generation, finding, observation, feedback, seconds) -> FeedbackRound:

@@ -184,7 +184,7 @@ def parse_request(text: str, *, require_tags: bool = True) -> ParsedRequest:
         tree = _parse(inner, mode="eval")
     except SyntaxError as error:
         raise RequestSyntaxError(f"{inner[:80]!r} is not of the form APINAME(key=value, …): {error.msg}") from error
-    call = tree.body
+    call = tree.body if isinstance(tree, ast.Expression) else None  # mode "eval" parses to one
     if not isinstance(call, ast.Call):
         raise RequestSyntaxError(f"{inner[:80]!r} is not a call of the form APINAME(key=value, …)")
     if not isinstance(call.func, ast.Name):

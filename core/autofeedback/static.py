@@ -144,7 +144,7 @@ class StaticScanner:
         try:
             request = parse_request(text)
         except RequestSyntaxError as error:
-            finding = StaticFinding("E1", (), request=text or "", detail=str(error))
+            finding: StaticFinding | None = StaticFinding("E1", (), request=text or "", detail=str(error))
         else:
             finding = self.detect(request, instruction, relevant)
         if finding is not None:
@@ -232,7 +232,7 @@ class StaticScanner:
         check_selection: bool = True,
     ) -> StaticFinding | None:
         """E2 → E3 → E4 on one parsed request; the first error found, or None."""
-        base = dict(request=request.text, api=request.api, line=request.line, call_index=request.index)
+        base: dict[str, Any] = dict(request=request.text, api=request.api, line=request.line, call_index=request.index)
         wanted: list[str] | None = list(relevant) if relevant else None
 
         def relevant_set() -> list[str]:

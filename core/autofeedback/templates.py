@@ -131,8 +131,9 @@ def _cause_and_fix(finding, specs: Mapping[str, APISpec]) -> str:
     if sub == "E3.other":
         return f"The likely cause: the parameter name was made up. {spec.name} takes only: {_parameters(spec)}."
     parameter = spec.parameter(returns[0])
+    wanted = parameter.type if parameter is not None else "value of the documented type"
     return (
-        f"The likely cause: {returns[0]} was given {finding.value} but must be a {parameter.type}: {returns[1]} "
+        f"The likely cause: {returns[0]} was given {finding.value} but must be a {wanted}: {returns[1]} "
         f'Write it as {returns[0]}="{_as_text(finding.value)}".'
     )
 

@@ -215,8 +215,7 @@ def _typed_per_thing(question: str, evidence: Sequence[EvidencePath]) -> Compute
     things = _things_named(question)
     if len(things) < 2 or not re.search(r"\band\b", question, re.IGNORECASE):
         return None
-    typed = [(item, _typed_value(question, item)) for item in evidence]
-    typed = [(item, value) for item, value in typed if value is not None]
+    typed = [(item, value) for item in evidence if (value := _typed_value(question, item)) is not None]
     chosen: list[tuple[EvidencePath, str]] = []
     for thing in things:
         thing_words = {word: 1.0 for word in words(thing)}
@@ -301,11 +300,12 @@ def list_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
         return span_answer(question, evidence, tree)
     parent = tree.parent(leaf)
     items = _section_leaves(tree, leaf)
-    if parent is not None and parent.kind == "item" and tree.parent(parent) is not None:
+    above = tree.parent(parent) if parent is not None else None
+    if parent is not None and parent.kind == "item" and above is not None:
         # a record's field matched: list the same field of every record in the list (and the
         # list's bare entries, which are records of one field)
         same_field: list[Node] = []
-        for entry in tree.children(tree.parent(parent)):
+        for entry in tree.children(above):
             if entry.is_leaf:
                 same_field += [entry] if entry.text else []
             else:
@@ -410,8 +410,7 @@ def compare_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
             "compare",
             sorted(entry[0].rank for entry in chosen),
         )
-    dated = [(item, find_dates(item.value)) for item in evidence]
-    dated = [(item, found[0].day) for item, found in dated if found]
+    dated = [(item, found[0].day) for item in evidence if (found := find_dates(item.value))]
     if len(dated) >= 2:
         item = (min if wants_low else max)(dated[:3], key=lambda entry: entry[1])[0]
         return Computed(item.value, "compare", sorted(entry[0].rank for entry in dated[:3]))
@@ -731,7 +730,8 @@ def _named_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     description that mentions the thing, a role, or another prize's winner."""
     if kinds.asks_title(question):
         found = kinds.titled(question, evidence, tree)
-        thing = kinds.TITLE_OF.search(question).group(1)
+        asked = kinds.TITLE_OF.search(question)
+        thing = asked.group(1) if asked else question  # asks_title matched it: the fallback is never used
         return _found(found) if found else _abstain(tree, "title", _topic(thing, tree))
     if kinds.asked_prize(question):
         winner = kinds.award_winner(question, evidence, tree)
@@ -753,7 +753,7 @@ def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     return None
 
 
-def _topic(question: str, tree: Tree) -> str:
+def _topic(question: str, tree: Tree) -> str | None:
     """What the question is about, in its own words, for the abstain sentence ("hotel room cost night")."""
     asked = [word for word in WORD.findall(question.lower()) if word in set(words(question)) or len(word) > 3]
     asked = [

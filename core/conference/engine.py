@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from statistics import mean
+from typing import cast
 
 import numpy as np
 
@@ -41,9 +42,10 @@ from scholar_tui.core.conference.person import score as score_person
 from scholar_tui.core.conference.person import verdict as person_verdict
 from scholar_tui.core.conference.questions import QUESTION_TYPES, find_dataset_files, load_dataset_questions
 from scholar_tui.core.conference.retrieval import ABLATION, METHODS, PathRetriever, RetrievalParts
-from scholar_tui.core.conference.tree import ConferenceError, Node, Tree, load_json_tree
+from scholar_tui.core.conference.tree import ConferenceError, Node, NodeKind, Tree, load_json_tree
 from scholar_tui.indexes import conference_vectors as vectors
 from scholar_tui.indexes.conference_store import ConferenceRecord, ConferenceStore, NodeRow
+from scholar_tui.models.origin import logs_prompts_as
 
 TOP_K = 5
 EMBED_BATCH = 128
@@ -76,7 +78,13 @@ def node_rows(tree: Tree, descriptions: dict[int, tuple[str, str]]) -> list[Node
 def tree_from_rows(name: str, rows: Sequence[NodeRow]) -> Tree:
     nodes = [
         Node(
-            id=row.id, parent=row.parent_id, kind=row.kind, key=row.key, label=row.label, text=row.text, depth=row.depth
+            id=row.id,
+            parent=row.parent_id,
+            kind=cast(NodeKind, row.kind),  # stored from a Node's kind (indexes knows no NodeKind)
+            key=row.key,
+            label=row.label,
+            text=row.text,
+            depth=row.depth,
         )
         for row in rows
     ]
@@ -235,7 +243,7 @@ class ConferenceEngine:
 
     def _embed(
         self, wanted: list[tuple[str, str, str]], previous: dict[str, dict[str, np.ndarray]]
-    ) -> Iterator[EmbedProgress]:
+    ) -> Generator[EmbedProgress, None, tuple[dict[tuple[str, str], np.ndarray], int, float]]:
         """Vectors for every (method, hash, text): kept from ``previous`` when there, embedded otherwise.
 
         Returns (vectors by (method, hash), how many were reused, seconds spent loading the embedder).
@@ -291,6 +299,7 @@ class ConferenceEngine:
             for rank, found in enumerate(retriever.search(question, query_vector, parts, k), start=1)
         ]
 
+    @logs_prompts_as("conference", text="question")  # the question's model calls, in the prompt log
     def ask(
         self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
     ) -> Iterator[EvidenceFound | Answered]:

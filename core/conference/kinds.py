@@ -166,7 +166,7 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
                 candidates[node.id] = (node, None)
     if not candidates:
         return None
-    node, rank = max(
+    best, best_rank = max(
         candidates.values(),
         key=lambda entry: (
             heading_fit(question, tree, entry[0]),
@@ -175,13 +175,13 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
             -(entry[1] or 99),
         ),
     )
-    return Found(node, _statement(kind, node.text or ""), rank)
+    return Found(best, _statement(kind, best.text or ""), best_rank)
 
 
 def _statement(kind: Kind, text: str) -> str:
     """A place said inside a sentence is answered with that sentence, not the paragraph."""
-    if kind is Kind.PLACE and PLACE_STATEMENT.search(text) and len(text.split()) > 30:
-        match = PLACE_STATEMENT.search(text)
+    match = PLACE_STATEMENT.search(text) if kind is Kind.PLACE else None
+    if match is not None and len(text.split()) > 30:
         start = text.rfind(".", 0, match.start()) + 1
         end = text.find(".", match.end())
         return text[start : end + 1 if end >= 0 else None].strip()
@@ -295,9 +295,10 @@ def _collection(
         if not 0 <= item.node_id < len(tree.nodes):
             continue
         record = _record_of(tree, tree.nodes[item.node_id])
-        if record is None or tree.parent(record) is None:
+        above = tree.parent(record) if record is not None else None
+        if above is None:
             continue
-        named = _named_records(tree.parent(record), tree, specific)
+        named = _named_records(above, tree, specific)
         if len(named) >= 2:
             return Collection(None, named, [item.rank])
     # anywhere in the site: the list with most records naming it (ICML's keynotes sit in one workshop's program)
@@ -507,7 +508,10 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
     else the record holding a field that the question names whole ("Francesca Rossi's keynote" → the
     keynote record holding "name: Francesca Rossi"), by its title field or its label. A description
     that merely mentions keynotes is not a title."""
-    thing = re.sub(r"['’]s\b", "", TITLE_OF.search(question).group(1))  # "Rossi's keynote" names Rossi
+    asked_title = TITLE_OF.search(question)
+    if asked_title is None:  # not a "title of …" question (asks_title says which are)
+        return None
+    thing = re.sub(r"['’]s\b", "", asked_title.group(1))  # "Rossi's keynote" names Rossi
     asked = set(words(thing))
     for item in evidence:
         if 0 <= item.node_id < len(tree.nodes):
@@ -535,7 +539,7 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
             ),
             None,
         )
-        return Found(title or record, title.text if title else record.label, item.rank)
+        return Found(title or record, title.text if title and title.text else record.label, item.rank)
     return None
 
 
@@ -572,14 +576,15 @@ def award_winner(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
         )
 
     ranked = [(tree.nodes[item.node_id], item.rank) for item in evidence if 0 <= item.node_id < len(tree.nodes)]
-    candidates = [(node, rank) for node, rank in ranked if is_category(node)]
+    candidates: list[tuple[Node, int | None]] = [(node, rank) for node, rank in ranked if is_category(node)]
     if not candidates:
         candidates = [(node, None) for node in tree.leaves() if is_category(node)]
-    candidates = [(node, rank) for node, rank in candidates if _record_of(tree, node) is not None]
-    if not candidates:
+    in_records = [(node, rank, record) for node, rank in candidates if (record := _record_of(tree, node)) is not None]
+    if not in_records:
         return None
-    node, rank = min(candidates, key=lambda entry: (len(set(words(entry[0].text or "")) - prize), entry[1] or 99))
-    record = _record_of(tree, node)
+    node, rank, record = min(
+        in_records, key=lambda entry: (len(set(words(entry[0].text or "")) - prize), entry[1] or 99)
+    )
     title = next(
         (
             child
@@ -588,4 +593,4 @@ def award_winner(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
         ),
         None,
     )
-    return Found(title or record, title.text if title else record.label, rank)
+    return Found(title or record, title.text if title and title.text else record.label, rank)

@@ -185,7 +185,7 @@ class PathRetriever:
         fused = np.zeros(len(self.table), dtype=np.float32)
         for _, scores in rankings:
             fused += 1.0 / (RRF_K + _ranks(scores))
-        order, heads = fused.copy(), {}
+        order, heads = fused.copy(), dict[int, list[str]]()
         if parts.heads:
             # Each ranker's best path stays in the top k: an exact lexical match (a name, a title)
             # that the dense side ranks 1,000th, or the reverse, would otherwise fall below paths

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from scholar_tui.core.library.apis import APIError, Backend
@@ -240,7 +240,7 @@ class OpenAlexBackend(Backend):
         except SourceError as error:
             raise APIError("E_UPSTREAM", str(error), api=api) from error
 
-    def _cache(self, works: list[dict] = (), authors: list[dict] = ()) -> None:
+    def _cache(self, works: Sequence[dict] = (), authors: Sequence[dict] = ()) -> None:
         if self.library is None:
             return
         from scholar_tui.core.library.importer import store_records

@@ -373,7 +373,8 @@ class AcademicAPI:
             function.__name__ = name
             function.__doc__ = f"{SPECS[name].signature()}\n\n{SPECS[name].description}"
             # the spec's parameters as the signature: callers (the sandbox's call log) see names
-            function.__signature__ = inspect.Signature(
+            # inspect.signature() reads __signature__; a function's type does not declare it
+            function.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
                 [
                     inspect.Parameter(
                         parameter.name,

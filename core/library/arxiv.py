@@ -48,7 +48,8 @@ def parse_entry(entry: ET.Element) -> PaperRecord:
         if name:
             authors.append(AuthorRecord(name=name, affiliation=_text(author, "arxiv:affiliation")))
     primary = entry.find("arxiv:primary_category", NS)
-    categories = [primary.get("term")] if primary is not None and primary.get("term") else []
+    primary_term = primary.get("term") if primary is not None else None
+    categories = [primary_term] if primary_term else []
     for category in entry.findall("atom:category", NS):
         term = category.get("term")
         if term and term not in categories:

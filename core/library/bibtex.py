@@ -150,21 +150,23 @@ def read_bib(text: str) -> BibFile:
             macros[string.key.lower()] = resolve_value(string.value, macros)
         except ValueError:
             macros[string.key.lower()] = string.value  # kept as written, as BibTeX would warn and go on
-    problems = [BibtexError(_failure(block), block.start_line + 1) for block in parsed.failed_blocks]
+    problems = [BibtexError(_failure(block), (block.start_line or 0) + 1) for block in parsed.failed_blocks]
     entries, not_works = [], 0
     for entry in parsed.entries:
         kind = entry.entry_type.lower()
         if kind in NOT_WORKS or kind.startswith("ieeetran"):
             not_works += 1
             continue
-        fields = {}
+        fields: dict[str, str] = {}
         try:
             for item in entry.fields:
                 fields.setdefault(item.key.lower(), resolve_value(item.value, macros))
         except ValueError as error:
-            problems.append(BibtexError(f"@{kind}{{{entry.key}: field {item.key!r}: {error}", entry.start_line + 1))
+            problems.append(
+                BibtexError(f"@{kind}{{{entry.key}: field {item.key!r}: {error}", (entry.start_line or 0) + 1)
+            )
             continue
-        entries.append(BibEntry(kind, entry.key, fields, entry.start_line + 1))
+        entries.append(BibEntry(kind, entry.key, fields, (entry.start_line or 0) + 1))
     _follow_crossrefs(entries)
     return BibFile(entries, problems, not_works)
 

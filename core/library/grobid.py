@@ -151,7 +151,8 @@ def parse_tei(tei: bytes, name: str = "the PDF") -> PaperRecord:
 
 
 def _references(root: ElementTree.Element) -> tuple[list[ReferenceRecord], dict[str, int]]:
-    references, ordinals = [], {}
+    references: list[ReferenceRecord] = []
+    ordinals: dict[str, int] = {}
     for _position, bibl in enumerate(root.iter(f"{TEI}biblStruct"), start=0):
         key = bibl.get(XML_ID)
         if key is None:  # the header's own biblStruct has no xml:id
@@ -194,7 +195,7 @@ def _references(root: ElementTree.Element) -> tuple[list[ReferenceRecord], dict[
 
 
 def _sections(body: ElementTree.Element, ordinals: dict[str, int]) -> list[SectionRecord]:
-    sections = []
+    sections: list[SectionRecord] = []
     for div in body.iter(f"{TEI}div"):
         head = div.find(f"{TEI}head")
         number = (head.get("n") or None) if head is not None else None
@@ -204,7 +205,7 @@ def _sections(body: ElementTree.Element, ordinals: dict[str, int]) -> list[Secti
         length = 0
         for paragraph in div.findall(f"{TEI}p"):
             sentences = paragraph.findall(f"{TEI}s") or [paragraph]
-            pieces = []
+            pieces: list[str] = []
             for sentence in sentences:
                 page = _page(sentence) or _page(paragraph)
                 offset = length + sum(len(piece) + 1 for piece in pieces)

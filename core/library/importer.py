@@ -17,16 +17,19 @@ from __future__ import annotations
 import gzip
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any, cast
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.core.library.identity import after_import, merges_note
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
+
+if TYPE_CHECKING:  # zotero imports this module: its import is made where a Zotero folder is read
+    from scholar_tui.core.library.zotero import ZoteroFinished
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 
@@ -104,11 +107,16 @@ Event = ImportProgress | ImportFinished
 Record = PaperRecord | PersonRecord
 
 
+def _binary(stream: gzip.GzipFile) -> IO[bytes]:
+    """A gzip stream as the binary file it reads as (typeshed does not derive GzipFile from IO)."""
+    return cast(IO[bytes], stream)
+
+
 def _open_text(path: Path) -> IO[bytes]:
     """Binary handle (so progress can count bytes); .gz snapshots are read through gzip."""
     raw = path.open("rb")
     if path.suffix == ".gz":
-        return gzip.GzipFile(fileobj=raw)  # progress still counts the compressed bytes via raw
+        return _binary(gzip.GzipFile(fileobj=raw))  # progress still counts the compressed bytes via raw
     return raw
 
 
@@ -125,14 +133,14 @@ def _json_line(line: bytes) -> Any:
 
 
 # (done, total, what one step read); a record may come with its id in the source (a BibTeX key)
-Read = Iterator[tuple[int, int, list[Record] | list[Record | tuple[Record, str]] | BadRecord | NamedSkip]]
+Read = Iterator[tuple[int, int, Sequence[Record] | Sequence[Record | tuple[Record, str]] | BadRecord | NamedSkip]]
 
 
 def _jsonl(path: Path, parse: Callable[[Any], list[Record]], what: str) -> Read:
     """(bytes done, bytes total, records) per line; a line that is not JSON raises with its number."""
     total = path.stat().st_size
     raw = path.open("rb")
-    stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
+    stream: IO[bytes] = _binary(gzip.GzipFile(fileobj=raw)) if path.suffix == ".gz" else raw
     try:
         for number, line in enumerate(stream, start=1):
             if not line.strip():
@@ -192,7 +200,7 @@ def _openalex_document(path: Path, parse: Callable[[Any], Record]) -> Read:
 
     total = path.stat().st_size
     raw = path.open("rb")
-    stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
+    stream: IO[bytes] = _binary(gzip.GzipFile(fileobj=raw)) if path.suffix == ".gz" else raw
     try:
         for where, obj in objects(stream):
             try:
@@ -264,7 +272,7 @@ READERS = {"unarxive": _unarxive, "openalex": _openalex, "arxiv": _arxiv, "bibte
 UNITS = {"unarxive": "bytes", "openalex": "bytes", "arxiv": "entries", "bibtex": "entries", "pdf": "files"}
 
 
-def store_records(library: Library, records: list[Record]) -> tuple[list[int], int]:
+def store_records(library: Library, records: Sequence[Record]) -> tuple[list[int], int]:
     """Write records inside the caller's transaction; returns (paper ids, new citation edges)."""
     paper_ids = []
     for record in records:
@@ -282,7 +290,7 @@ def import_file(
     *,
     should_stop: Callable[[], bool] | None = None,
     skip_bad: bool = False,
-) -> Iterator[Event]:
+) -> Iterator[Event | ZoteroFinished]:
     """Import one file; see the module docstring. ``should_stop`` cancels (and rolls back).
 
     A malformed record (valid JSON or BibTeX, but a field of the wrong type, no title…) stops the

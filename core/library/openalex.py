@@ -157,7 +157,7 @@ def parse_author(author: dict) -> PersonRecord:
     history = _labels([item.get("institution") or {} for item in affiliations], limit=20)
     organizations = list(dict.fromkeys(latest + history))
     interests = _labels(author.get("topics"), 10) or _labels(author.get("x_concepts"), 10)
-    alternatives = [clean_space(n) for n in author.get("display_name_alternatives") or [] if clean_space(n)]
+    alternatives = [cleaned for n in author.get("display_name_alternatives") or [] if (cleaned := clean_space(n))]
     return PersonRecord(
         name=name,
         source="openalex",

@@ -231,8 +231,8 @@ def _headings(lines: list[Line], body: float) -> list[Heading]:
             number, title = None, text
         level = number.count(".") + 1 if number else min(3, sizes.index(round(line.size)) + 1)
         headings.append(Heading(line, number, without_raised(title).rstrip(". "), level))
-    numbered = sum(1 for heading in headings if heading.number)
-    if numbered >= 3:  # numbered sections: an unnumbered bold line is a table head or a box title
+    numbered_count = sum(1 for heading in headings if heading.number)
+    if numbered_count >= 3:  # numbered sections: an unnumbered bold line is a table head or a box title
         headings = [heading for heading in headings if heading.number or KNOWN_UNNUMBERED.match(heading.title)]
     return _merge_two_line_headings(headings)
 

@@ -132,7 +132,7 @@ def _line(page_number: int, block_number: int, raw: dict) -> Line | None:
     for span in spans:
         size = round(float(span["font"]["size"] or 0), 1)
         sizes[size] = sizes.get(size, 0) + len(span["text"].strip())
-    main = max(sizes, key=sizes.get)
+    main = max(sizes, key=lambda size: sizes[size])
     parts: list[tuple[str, bool]] = []
     superscripts = []
     for span in raw["spans"]:
@@ -228,7 +228,7 @@ def read_layout(path: Path) -> Layout:
     weights: dict[float, int] = {}
     for line in lines:
         weights[line.size] = weights.get(line.size, 0) + sum(len(text) for text, raised in line.parts if not raised)
-    body = max(weights, key=weights.get)
+    body = max(weights, key=lambda size: weights[size])
     return Layout(lines, total, skipped, metadata, body)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from scholar_tui.core.library.pdf_layout import Line, without_raised
 from scholar_tui.indexes.records import ReferenceRecord, arxiv_id, doi
@@ -126,7 +127,7 @@ def parse_entry(raw: str) -> dict:
     """authors, title, year (with its a/b suffix), venue, doi and arXiv id of one entry's text."""
     found_doi = DOI_IN.search(raw)
     found_arxiv = ARXIV_IN.search(raw) or ARXIV_URL.search(raw)
-    fields = {
+    fields: dict[str, Any] = {
         "authors": [],
         "title": None,
         "year": None,

@@ -37,8 +37,8 @@ def academic_functions(
     from scholar_tui.config.settings import load_settings
     from scholar_tui.core.library.apis import open_api
 
-    if config_dir is None:
-        where = locations()
+    if config_dir is None or data_dir is None or cache_dir is None or log_dir is None:
+        where = locations()  # the folders come all four together, or not at all
     else:
         where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
     return open_api(where, load_settings(where), backend).functions()

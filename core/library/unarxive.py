@@ -151,7 +151,7 @@ def _sections(body: list[dict], ordinals: dict[str, int], ref_entries: dict[str,
                 for deeper in range(level, 3):
                     numbers[deeper] = None
                 if number and "." not in number and level > 1 and all(numbers[: level - 1]):
-                    number = ".".join([*numbers[: level - 1], number])
+                    number = ".".join([*(part for part in numbers[: level - 1] if part), number])
             else:
                 number = None  # paragraph headings ('On Metric Spaces.') carry local numbers only
             mentions: dict[str, int] = {}

@@ -146,7 +146,7 @@ def _companions(database: Path) -> list[Path]:
 
 
 def _signature(paths: list[Path]) -> list[tuple[str, int, int] | None]:
-    out = []
+    out: list[tuple[str, int, int] | None] = []
     for path in paths:
         try:
             stat = path.stat()

@@ -71,6 +71,7 @@ from scholar_tui.core.pasa.tool_requests import (
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
 from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.models.origin import logs_prompts_as
 
 
 @dataclass
@@ -102,8 +103,15 @@ class CheckedCall:
     parent_node: int = 0
     outline: Outline | None = None
 
+    @property
+    def expanded(self) -> tuple[int, Outline]:
+        """The paper an [Expand] reads and its outline (an Expand call is always made with both)."""
+        if self.paper_id is None or self.outline is None:
+            raise ValueError(f"a {self.kind} call names no paper to expand")
+        return self.paper_id, self.outline
+
     def request(self, argument: str) -> str:
-        return search_request(argument) if self.kind == "Search" else expand_request(self.paper_id, argument)
+        return search_request(argument) if self.kind == "Search" else expand_request(self.expanded[0], argument)
 
     def found_by(self, argument: str) -> str:
         return f'search "{argument}"' if self.kind == "Search" else f"expand paper:{self.paper_id} “{argument}”"
@@ -289,11 +297,12 @@ class CrawlRun:
         )
 
     def expand_action(self, node: int, call: CheckedCall) -> Iterator[Event]:
-        yield SectionExpanded(node, call.parent_node, call.paper_id, call.argument)
+        paper_id, outline = call.expanded
+        yield SectionExpanded(node, call.parent_node, paper_id, call.argument)
         if self.executor is not None:
             yield from self.checked_call(node, call)
             return
-        cited = self.tools.expand(call.paper_id, call.outline, call.argument)
+        cited = self.tools.expand(paper_id, outline, call.argument)
         yield from self.add_papers(cited, node, call.depth, call.found_by(call.argument))
 
     def checked_call(self, node: int, call: CheckedCall) -> Iterator[Event]:
@@ -315,7 +324,7 @@ class CrawlRun:
                 yield (
                     SearchIssued(at, 0, attempt.argument, retry_of=node)
                     if call.kind == "Search"
-                    else SectionExpanded(at, call.parent_node, call.paper_id, attempt.argument, retry_of=node)
+                    else SectionExpanded(at, call.parent_node, call.expanded[0], attempt.argument, retry_of=node)
                 )
             sent.add(attempt.request)
             if attempt.result is not None:
@@ -392,6 +401,7 @@ class PaSaEngine:
             return self.options.judge_limit
         return self.head.judge_limit if self.head is not None else self.options.budgets.max_papers
 
+    @logs_prompts_as("pasa", text="query")  # each crawl's model calls, linked to it in the prompt log
     def run(self, query: str, *, date: str | None = None, cancel: CancelToken | None = None) -> Iterator[Event]:
         if not query.strip():
             raise ValueError("the query is empty")

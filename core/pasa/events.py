@@ -26,7 +26,7 @@ class CrawlStarted(Event):
     query_mode: str  # "candidates": picked from key phrases; "free": written by the model
     rationale_mode: str  # "template" | "model"
     online: bool
-    budgets: dict[str, int]
+    budgets: dict[str, float]
     head: str = ""  # where the Selector's scoring head came from
     kind: str = "started"
 

@@ -20,6 +20,7 @@ cut-off. ``COHERENCE_TOP`` and the weights were chosen by cross-validation on th
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -118,16 +119,17 @@ def _cosine(a, b) -> float:
     return float(a @ b) / norm if norm else 0.0
 
 
-def plain_centroid(pool: Pool, stored: dict[int, object], top: int = COHERENCE_TOP) -> np.ndarray | None:
+def plain_centroid(pool: Pool, stored: Mapping[int, Sequence[float]], top: int = COHERENCE_TOP) -> np.ndarray | None:
     """The direction of the plain search's ``top`` best hits, hit r weighted 1/sqrt(r) (None without vectors)."""
-    best = sorted(
-        (entry for entry in pool.entries.values() if entry.plain_rank is not None), key=lambda entry: entry.plain_rank
+    ranked = sorted(
+        ((rank, entry) for entry in pool.entries.values() if (rank := entry.plain_rank) is not None),
+        key=lambda pair: pair[0],
     )[:top]
-    best = [entry for entry in best if entry.paper_id in stored]
+    best = [(rank, entry) for rank, entry in ranked if entry.paper_id in stored]
     if not best:
         return None
-    directions = normalized(np.array([stored[entry.paper_id] for entry in best], dtype=float))
-    weights = 1 / np.sqrt([entry.plain_rank for entry in best])
+    directions = normalized(np.array([stored[entry.paper_id] for _, entry in best], dtype=float))
+    weights = 1 / np.sqrt([rank for rank, _ in best])
     return normalized((weights @ directions)[None, :])[0]
 
 

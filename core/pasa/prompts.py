@@ -122,7 +122,7 @@ class CrawlerSession:
             raise FormatError(f"{where}: a {kind} session is [{allowed}] actions ending with one [Stop]")
         return cls(
             query=require(data, "query", str, where),
-            kind=kind,  # type: ignore[arg-type]
+            kind=kind,
             paper=Paper.from_dict(paper_data, f"{where} paper") if paper_data is not None else None,
             actions=[found[0].render() for found in parsed],
         )

@@ -175,8 +175,8 @@ def question_for(clause: str) -> str | None:
     body = IN_CITATION.sub("", LEADING.sub("", clause.strip()))
     subject = SUBJECT.match(body)
     if subject and body[subject.end() :].lstrip().startswith(","):
+        body = body[subject.end() :].lstrip(" ,")
         subject = None  # '[20] and [26], words are swapped …': the citations are not the subject
-        body = body[SUBJECT.match(body).end() :].lstrip(" ,")
     cleaned = clean_clause(body[subject.end() :] if subject else body)
     words = cleaned.split()
     if len(WORD.findall(cleaned)) < 5 or len(words) > 45:
@@ -221,7 +221,7 @@ def build_queries(
             if kind is None:
                 continue
             report.passages += 1
-            candidates = []
+            candidates: list[tuple[int, str, str, list[dict]]] = []  # (order, question, clause, answers)
             for sentence in split_sentences(section["text"]):
                 for clause in sentence.split(";"):
                     ordinals = list(dict.fromkeys(int(n) for n in CITE.findall(clause)))

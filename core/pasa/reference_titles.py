@@ -212,7 +212,7 @@ def _comma_style(text: str) -> str | None:
         break
     if index == 0 or index >= len(segments):
         return None
-    title_parts = []
+    title_parts: list[str] = []
     for segment in segments[index:]:
         if title_parts and (
             VENUE_START.match(segment)

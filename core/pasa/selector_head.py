@@ -44,6 +44,7 @@ wrote). Taken as one more description of the paper, it inherits the word match's
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -188,10 +189,10 @@ class SelectorHead:
     provenance: dict = field(default_factory=dict)  # how it was trained, and its figures
     origin: str = ""  # the file it was read from
 
-    def prior_scores(self, rows: list[dict[str, float]]) -> np.ndarray:
+    def prior_scores(self, rows: Sequence[Mapping[str, float | None]]) -> np.ndarray:
         return self.prior.score(np.array([[row[name] for name in self.prior.features] for row in rows]))
 
-    def full_scores(self, rows: list[dict[str, float]]) -> np.ndarray:
+    def full_scores(self, rows: Sequence[Mapping[str, float | None]]) -> np.ndarray:
         table = [
             [
                 self.p_true_mean if name == "p_true" and row.get(name) is None else row[name]

@@ -14,7 +14,10 @@ agent), evaluate (SoAyEval).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the engine (and numpy with it) is imported when one is opened
+    from scholar_tui.core.soay.engine import ChoiceMode, CodeMode
 
 
 def open_soay(
@@ -24,8 +27,8 @@ def open_soay(
     embedder,
     llm_provider: Callable[[], Any] | None = None,
     backend: str = "local",
-    choice_mode: str = "auto",
-    code_mode: str = "template",
+    choice_mode: ChoiceMode = "auto",
+    code_mode: CodeMode = "template",
     feedback: bool | None = None,
     feedback_source: str = "soay",
 ):

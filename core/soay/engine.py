@@ -29,6 +29,7 @@ from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people
 from scholar_tui.core.soay.plans import FIELD_NOUNS, Plan, default_plans
+from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
     from scholar_tui.core.autofeedback import FeedbackLoop, FeedbackRecord
@@ -419,6 +420,7 @@ class SoAyEngine:
             supported=support(chosen, reading) > 0,
         )
 
+    @logs_prompts_as("soay", text="question")  # the question's model calls, linked to it in the prompt log
     def run(self, question: str) -> Iterator[SoAyEvent]:
         """The question through every stage, one event each; the last is always ``Finished``."""
         answer = SoAyAnswer(question=question)

@@ -59,7 +59,8 @@ def _words(question: str) -> list[tuple[int, int, str]]:
 
 def _capitalised_runs(question: str) -> list[tuple[int, int]]:
     words = _words(question)
-    runs, current = [], []
+    runs: list[tuple[int, int]] = []
+    current: list[tuple[int, int]] = []
     for index, (start, _end, word) in enumerate(words):
         clean = _strip(word).rstrip("'s").rstrip("’s")
         first = clean[:1]

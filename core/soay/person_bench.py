@@ -66,7 +66,7 @@ def holds(expected: Any, text: str | None, value: Any) -> bool:
     if isinstance(expected, (int, float)) and not isinstance(expected, bool):
         if any(isinstance(v, (int, float)) and not isinstance(v, bool) and v == expected for v in leaves):
             return True
-        return bool(text) and re.search(rf"(?<![\d.]){re.escape(str(expected))}(?![\d])", text) is not None
+        return text is not None and re.search(rf"(?<![\d.]){re.escape(str(expected))}(?![\d])", text) is not None
     wanted = _fold(expected)
     return wanted in _fold(text or "") or any(wanted in _fold(v) for v in leaves if v is not None)
 

@@ -46,7 +46,7 @@ class SoAyRecord:
             program=require(data, "program", str, where),
             answer=data["answer"],
             hops=require(data, "hops", int, where),
-            split=split,  # type: ignore[arg-type]
+            split=split,
         )
 
     def to_dict(self) -> dict[str, Any]:
