@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.locations import Locations
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.models.registry import ModelEntry
 

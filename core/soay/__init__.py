@@ -13,36 +13,48 @@ agent), evaluate (SoAyEval).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from scholar_tui.core.services import Services
+    from scholar_tui.core.soay.engine import ChoiceMode, CodeMode, SoAyEngine
 
 
 def open_soay(
-    where,
-    settings,
+    services: Services,
     *,
-    embedder,
-    llm_provider: Callable[[], Any] | None = None,
     backend: str = "local",
-    choice_mode: str = "auto",
-    code_mode: str = "template",
+    choice_mode: ChoiceMode = "auto",
+    code_mode: CodeMode = "template",
     feedback: bool | None = None,
     feedback_source: str = "soay",
-):
-    """``feedback``: run programs through AutoFeedback (default: the ``autofeedback.soay`` setting)."""
-    from scholar_tui.core.library.apis import open_api
+) -> SoAyEngine:
+    """The engine over this installation's library (``backend`` "local") or OpenAlex, with the services'
+    LLM (loaded only when a stage asks for it). ``feedback``: run programs through AutoFeedback
+    (default: the ``autofeedback.soay`` setting). As a context manager it closes its sandbox, its
+    library connection and its feedback log.
+    """
+    from scholar_tui.core.library.apis import APIError, local_api, openalex_api
     from scholar_tui.core.soay.engine import SoAyEngine
 
+    if backend not in ("local", "openalex"):
+        raise APIError("E_BAD_ARGUMENT", f"unknown backend {backend!r}: local or openalex", parameter="backend")
+    library = services.library()
+    api = local_api(library) if backend == "local" else openalex_api(services.settings.network, library)
     loop = None
-    if settings.autofeedback.soay if feedback is None else feedback:
+    if services.settings.autofeedback.soay if feedback is None else feedback:
         from scholar_tui.core.autofeedback import open_autofeedback
 
-        loop = open_autofeedback(where, settings, embedder, source=feedback_source)
-    return SoAyEngine(
-        open_api(where, settings, backend),
-        llm_provider=llm_provider,
+        loop = open_autofeedback(services, source=feedback_source)
+    engine = SoAyEngine(
+        api,
+        llm_provider=services.llm,
         backend=backend,
         choice_mode=choice_mode,
         code_mode=code_mode,
         feedback=loop,
     )
+    engine.owns(library.close)
+    if loop is not None:
+        engine.owns(loop.close)
+    return engine
