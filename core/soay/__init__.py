@@ -1,8 +1,8 @@
 """SoAy: solution-based API use for scholar questions (solution library, programs, SoAyEval).
 
-``open_soay`` builds the engine over this installation's library; the CLI, the TUI and the
-benchmarks share it and read its one stream of events, ``engine.run(question)`` (the shape of
-``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
+``open_soay(services, …)`` builds the engine over this installation's library; the CLI, the TUI
+and the benchmarks share it and read its one stream of events, ``engine.run(question, cancel=…)``
+(the shape of ``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
 generated from it: every output field within three hops, with descriptions and programs), choose
 (a question's asked kind, start and relations pick a plan), entities (linking the question's
 spans), engine (the pipeline as events; answers checked against ``core.answer_kind``), intents
