@@ -22,11 +22,14 @@ FEEDBACK = click.option(
 
 def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None, source: str = "soay"):
     """``open_soay`` over the command's services (the LLM loads only when a stage asks for it)."""
-    from scholar_tui.core.soay import open_soay
+    from scholar_tui.core.soay import NothingToAsk, open_soay
 
-    return open_soay(
-        obj.services, backend=backend, choice_mode=choice, code_mode=code, feedback=feedback, feedback_source=source
-    )
+    try:  # an empty library is said before any model loads
+        return open_soay(
+            obj.services, backend=backend, choice_mode=choice, code_mode=code, feedback=feedback, feedback_source=source
+        )
+    except NothingToAsk as error:
+        raise click.ClickException(str(error)) from error
 
 
 @click.command()
@@ -57,12 +60,8 @@ def ask(
     obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool
 ) -> None:
     """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
-    from scholar_tui.core.readiness import library_missing_at
     from scholar_tui.core.soay.engine import Finished, ProgramWritten
 
-    missing = library_missing_at(obj.where, people=True) if backend == "local" else None
-    if missing is not None:  # before loading any model: there is nothing to ask about
-        raise click.ClickException(missing.summary())
     last = None
     with _engine(obj, choice, code, backend, feedback) as engine:
         for last in engine.run(question):

@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from scholar_tui.core.soay.engine import ChoiceMode, CodeMode, SoAyEngine
 
 
+class NothingToAsk(ValueError):
+    """The library has nobody to ask about; the message is ``core.readiness``'s line (what is missing
+    and the next step), said before any model or sandbox starts."""
+
+
 def open_soay(
     services: Services,
     *,
@@ -32,14 +37,20 @@ def open_soay(
     """The engine over this installation's library (``backend`` "local") or OpenAlex, with the services'
     LLM (loaded only when a stage asks for it). ``feedback``: run programs through AutoFeedback
     (default: the ``autofeedback.soay`` setting). As a context manager it closes its sandbox, its
-    library connection and its feedback log.
+    library connection and its feedback log. Over an empty local library it raises ``NothingToAsk``:
+    the one readiness check of `ask` and the Scholar Q&A tab.
     """
     from scholar_tui.core.library.apis import APIError, local_api, openalex_api
+    from scholar_tui.core.readiness import people_missing
     from scholar_tui.core.soay.engine import SoAyEngine
 
     if backend not in ("local", "openalex"):
         raise APIError("E_BAD_ARGUMENT", f"unknown backend {backend!r}: local or openalex", parameter="backend")
     library = services.library()
+    missing = people_missing(library) if backend == "local" else None
+    if missing is not None:
+        library.close()
+        raise NothingToAsk(missing.summary())
     api = local_api(library) if backend == "local" else openalex_api(services.settings.network, library)
     loop = None
     if services.settings.autofeedback.soay if feedback is None else feedback:

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
 from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRound, cancelled, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
-from scholar_tui.core.readiness import api_missing
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people
@@ -445,10 +444,6 @@ class SoAyEngine(Engine):
             yield Failed(stage, message)
             yield Finished(answer)
 
-        missing = api_missing(self.api)
-        if missing is not None:  # nothing to link the question to: say what to import
-            yield from fail(missing.what, missing.summary())
-            return
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
