@@ -182,3 +182,68 @@ def test_every_factory_takes_the_services_first(opener, where):
     parameters = list(inspect.signature(opener).parameters.values())
     assert parameters[0].name == "services"
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY or p.kind is p.VAR_KEYWORD for p in parameters[1:])
+
+
+# -- flows both front ends take, once --------------------------------------------------------------
+def test_conf_ask_opens_one_engine_and_reads_the_conference_row_once(where, monkeypatch):
+    from click.testing import CliRunner
+
+    from scholar_tui.app.cli import cli
+    from scholar_tui.indexes.conference_store import ConferenceStore
+
+    embedder = HashingEmbedder()
+    monkeypatch.setattr("scholar_tui.models.load_embedder", lambda settings: embedder)
+    list(ConferenceEngine(where, embedder).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
+    reads, opened = [], []
+    rows = ConferenceStore.conferences
+    monkeypatch.setattr(ConferenceStore, "conferences", lambda self: reads.append(1) or rows(self))
+    init = ConferenceEngine.__init__
+    monkeypatch.setattr(ConferenceEngine, "__init__", lambda self, *a, **k: opened.append(1) or init(self, *a, **k))
+    result = CliRunner().invoke(cli, ["conf", "ask", "TINY2024", "When does the author rebuttal period end?"])
+    assert result.exit_code == 0 and "March 19, 2024" in result.output
+    assert (len(opened), len(reads)) == (1, 1)
+
+
+def test_feedback_send_parses_its_text_once(where, monkeypatch):
+    from click.testing import CliRunner
+
+    from scholar_tui.app.cli import cli
+    from scholar_tui.core.autofeedback import dynamic, human, registry, request_parser
+
+    soay_library(where)
+    parses = []
+
+    def counted(*args, **kwargs):
+        parses.append(args[0])
+        return request_parser.parse_request(*args, **kwargs)
+
+    for module in (human, dynamic, registry):  # every module that reads a request's text
+        monkeypatch.setattr(module, "parse_request", counted)
+    result = CliRunner().invoke(cli, ["feedback", "send", 'searchPerson(name="Lovelace")'])
+    assert result.exit_code == 0 and "Ada Lovelace" in result.output
+    assert parses == ['searchPerson(name="Lovelace")']
+
+
+def test_the_answer_mode_follows_the_active_model_for_pane_and_cli_alike(where):
+    services = TrackedServices(where)
+    assert open_conference(services).answer_mode == "computed"  # the bundled model: computed answers
+    services.settings = services.settings.model_copy(
+        update={"llm": services.settings.llm.model_copy(update={"model": "http://localhost:8080/v1"})}
+    )
+    assert open_conference(services).answer_mode == "generate"
+    assert open_conference(services, answer_mode="computed").answer_mode == "computed"  # --answerer computed
+
+
+def test_the_active_model_is_listed_once_for_models_list_and_the_settings_tab(where):
+    from scholar_tui.core.model_choice import listed_models, use_model
+    from scholar_tui.models.registry import DEFAULT_EMBEDDING, DEFAULT_LLM, ModelNotFound
+
+    services = TrackedServices(where)
+    roles = {row.name: row.active_as for row in listed_models(where, services.settings) if row.active_as}
+    assert roles == {DEFAULT_LLM: "llm", DEFAULT_EMBEDDING: "embeddings"}
+    with pytest.raises(ModelNotFound, match="is an embedding model; choose an LLM"):
+        use_model(services, DEFAULT_EMBEDDING)
+    use_model(services, "http://localhost:8080/v1")
+    listed = listed_models(where, services.settings)
+    assert [row.name for row in listed if row.active_as == "llm"] == ["http://localhost:8080/v1"]  # the endpoint too
+    assert load_settings(where).llm.model == "http://localhost:8080/v1"
