@@ -219,8 +219,6 @@ def prompt(
     as_json: bool,
 ) -> None:
     """Send TEXT to the active model and stream the reply (logged like every call)."""
-    from scholar_tui.core.llm import open_llm
-
     options: dict[str, Any] = {"max_tokens": max_tokens, "logprobs": logprobs}
     if schema:
         raw = Path(schema[1:]).read_text() if schema.startswith("@") else schema
@@ -238,8 +236,7 @@ def prompt(
         text_arg = text
     from scholar_tui.models.base import LLMError
 
-    llm = open_llm(obj.settings, obj.where)
-    stream = llm.stream(text_arg, **options)
+    stream = obj.services.llm().stream(text_arg, **options)  # closed with the command's services
     printed = False
     try:
         for piece in stream:
@@ -250,8 +247,6 @@ def prompt(
         if printed:  # the error's line starts on a line of its own, after what the model sent
             click.echo()
         raise
-    finally:
-        llm.close()
     completion = stream.completion
     if as_json:
         record = completion.as_log_record()
