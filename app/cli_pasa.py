@@ -212,9 +212,8 @@ def search_command(
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
     from scholar_tui.core.library.labels import LabelError, labelled_papers
-    from scholar_tui.indexes.library import Library
 
-    labels = Library.open(obj.where)  # before the model loads: a wrong collection name is said at once
+    labels = obj.services.library()  # before the model loads: a wrong collection name is said at once
     try:
         within = labelled_papers(labels, collection, tag)
     except LabelError as error:
