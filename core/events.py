@@ -7,12 +7,14 @@ factory opened for it (library connections, a sandbox, an LLM it loaded itself),
 ``Services`` holds. A request answers with one stream of typed events: a plain (sync) generator,
 because everything it waits on blocks (SQLite, llama.cpp, LanceDB, the sandbox).
 
-- Every request method takes ``cancel: threading.Event | None``. Setting it from any thread stops the
-  stream at the engine's next check: between steps, and inside a generation between tokens (the
-  ``Event`` is handed to the LLM). The stream then ends with its usual last event, marked cancelled
-  where the event has room for it (PaSa's ``CrawlFinished.cancelled``, SoAy's ``Failed`` at stage
-  ``cancelled``); a step that does not wait on a model (a SQLite query, one sandbox run) finishes first.
-  Closing the generator (``stream.close()``) stops it too, at the ``yield`` it is paused on.
+- Every request method takes ``cancel: threading.Event | None`` (``models.CancelToken`` is one).
+  Setting it from any thread stops the stream at the engine's next check, between steps: the step
+  under way finishes first (a SQLite query, one sandbox run, one generation), except in PaSa, which
+  also hands the ``Event`` to every generation so that a crawl stops between tokens. The stream then
+  ends with its usual last event where it has room to say so (PaSa's ``CrawlFinished.cancelled``,
+  SoAy's ``Failed`` at stage ``cancelled``, AutoFeedback's ``FeedbackFinished`` with status
+  ``cancelled``), or simply ends (STAR's ``build``, ``ask`` and ``evaluate``: nothing half-written is
+  indexed). Closing the generator (``stream.close()``) stops it too, at the ``yield`` it is paused on.
 - The CLI and the benchmarks iterate the generator; ``--json`` prints ``event.to_json()``.
 - The TUI runs it in a thread worker (``@work(thread=True, exclusive=True, exit_on_error=False)``)
   and hands each event to its pane; no ``asyncio.run`` in a worker.
