@@ -39,6 +39,7 @@ def cli(ctx: click.Context, home: Path | None) -> None:
     if home is not None:
         os.environ[HOME_ENV] = str(home.resolve())
     ctx.obj = Context()
+    ctx.call_on_close(ctx.obj.close)
     if ctx.invoked_subcommand not in OneLineGroup.REPORTS_STATE:
         ctx.obj.where.check()  # a file or a newline where the home should be: one line, before any work
     if ctx.invoked_subcommand is None:
@@ -50,7 +51,6 @@ def cli(ctx: click.Context, home: Path | None) -> None:
 @one_line_errors
 def tui(obj: Context) -> None:
     """Open the terminal app (the default)."""
-    from scholar_tui.app.services import Services
     from scholar_tui.app.tui import ScholarApp, StateProblemApp
     from scholar_tui.core.doctor import state_problem
 
@@ -58,7 +58,7 @@ def tui(obj: Context) -> None:
     if problem is not None:  # the app shows the line (and what to do) instead of failing in a tab
         StateProblemApp(problem).run()
         raise click.ClickException(problem)
-    ScholarApp(Services(obj.where, obj.settings), check_network_on_start=True).run()
+    ScholarApp(obj.services, check_network_on_start=True).run()
 
 
 @cli.command()
@@ -117,25 +117,9 @@ def models() -> None:
 @one_line_errors
 def models_list(obj: Context, as_json: bool) -> None:
     """Bundled, pulled and registered models; * marks the active LLM and embedder."""
-    from scholar_tui.models.registry import all_models
+    from scholar_tui.core.model_choice import listed_models
 
-    settings = obj.settings
-    active = {settings.llm.model, settings.embeddings.model}
-    rows = [
-        {**entry.__dict__, "available": entry.available, "active": entry.name in active or entry.location in active}
-        for entry in all_models(obj.where)
-    ]
-    if settings.llm.model.startswith(("http://", "https://")):
-        rows.append(
-            {
-                "name": settings.llm.model,
-                "kind": "endpoint",
-                "location": settings.llm.model,
-                "source": "setting",
-                "available": True,
-                "active": True,
-            }
-        )
+    rows = [entry.as_dict() for entry in listed_models(obj.where, obj.settings)]
     if as_json:
         emit_json(rows)
         return
@@ -169,16 +153,14 @@ def models_pull(obj: Context, repo: str, filename: str, name: str | None, endpoi
 @one_line_errors
 def models_use(obj: Context, name: str) -> None:
     """Make NAME (a model name, a .gguf path or an endpoint URL) the active LLM."""
-    from scholar_tui.config.settings import save_setting
-    from scholar_tui.models.registry import ModelNotFound, resolve_llm
+    from scholar_tui.core.model_choice import use_model
+    from scholar_tui.models.registry import ModelNotFound
 
     try:
-        entry = resolve_llm(name, obj.where)
+        entry = use_model(obj.services, name)
     except ModelNotFound as error:
         raise click.ClickException(str(error)) from error
-    value = entry.location if entry.source == "path" else name
-    save_setting(obj.where, "llm.model", value)
-    click.echo(f"active model: {value} ({entry.kind})")
+    click.echo(f"active model: {obj.settings.llm.model} ({entry.kind})")
 
 
 # -- doctor ------------------------------------------------------------------------------------
@@ -238,8 +220,6 @@ def prompt(
     as_json: bool,
 ) -> None:
     """Send TEXT to the active model and stream the reply (logged like every call)."""
-    from scholar_tui.core.llm import open_llm
-
     options: dict[str, Any] = {"max_tokens": max_tokens, "logprobs": logprobs}
     if schema:
         raw = Path(schema[1:]).read_text() if schema.startswith("@") else schema
@@ -257,8 +237,7 @@ def prompt(
         text_arg = text
     from scholar_tui.models.base import LLMError
 
-    llm = open_llm(obj.settings, obj.where)
-    stream = llm.stream(text_arg, **options)
+    stream = obj.services.llm().stream(text_arg, **options)  # closed with the command's services
     printed = False
     try:
         for piece in stream:
@@ -269,8 +248,6 @@ def prompt(
         if printed:  # the error's line starts on a line of its own, after what the model sent
             click.echo()
         raise
-    finally:
-        llm.close()
     completion = stream.completion
     if as_json:
         record = completion.as_log_record()

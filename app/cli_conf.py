@@ -14,13 +14,13 @@ from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, per
 
 DESCRIBERS = ("structural", "llm")
 METHODS = ("star", "path")
-ANSWERERS = ("computed", "choose", "generate")
+ANSWERERS = ("auto", "computed", "choose", "generate")
 DESCRIBER_NOTE = {
     "structural": "structural (deterministic: parent description + path + siblings, no model)",
     "llm": "llm (the active model writes each description)",
 }
 ANSWERER_HELP = (
-    "computed: answered from the evidence by the question's form (span, yes/no, count, sum, "
+    "auto: as the Conference QA tab chooses, by the active model (computed for the bundled one); computed: answered from the evidence by the question's form (span, yes/no, count, sum, "
     "earliest/latest), offline; choose: the model picks the path first (constrained); "
     "generate: the model writes the answer from the evidence (for a capable model or endpoint)."
 )
@@ -45,26 +45,17 @@ def _describer(obj: Context, kind: str):
 
     if kind == "structural":
         return StructuralDescriber()
-    from scholar_tui.core.llm import open_llm
-
-    return LLMDescriber(open_llm(obj.settings, obj.where))
+    return LLMDescriber(obj.services.llm())
 
 
-def _engine(obj: Context, answerer: str = "computed", *, models: bool = True):
-    """The engine with the embedder (loaded on first use) and, for a model answerer, the active LLM;
-    ``models=False`` for what needs neither (listing, checking a name before loading anything)."""
+def _engine(obj: Context, answerer: str = "auto"):
+    """``open_conference`` over the command's services: the embedder loads when a request first
+    searches, the LLM only for an answerer that uses it; both are closed with the command."""
     from scholar_tui.core.conference.engine import open_conference
 
-    if not models:
-        return open_conference(obj.where)
-    from scholar_tui.models import load_embedder
-
-    llm = None
-    if answerer != "computed":
-        from scholar_tui.core.llm import open_llm
-
-        llm = open_llm(obj.settings, obj.where)
-    return open_conference(obj.where, load_embedder(obj.settings), llm=llm, answer_mode=answerer)
+    engine = open_conference(obj.services, answer_mode=answerer)
+    click.get_current_context().call_on_close(engine.close)
+    return engine
 
 
 class _Progress:
@@ -141,7 +132,7 @@ def conf_import(obj: Context, source: str, name: str | None, describer: str, reb
 @conference_errors
 def conf_list(obj: Context, as_json: bool) -> None:
     """The imported conferences, with their size, describer and last build time."""
-    records = _engine(obj, models=False).conferences()
+    records = _engine(obj).conferences()
     if as_json:
         emit_json([record.__dict__ for record in records])
         return
@@ -166,7 +157,7 @@ def conf_list(obj: Context, as_json: bool) -> None:
     show_default=True,
     help="star: hybrid search over path descriptions, re-scored with the tree; path: raw paths (the baseline).",
 )
-@click.option("--answerer", type=click.Choice(ANSWERERS), default="computed", show_default=True, help=ANSWERER_HELP)
+@click.option("--answerer", type=click.Choice(ANSWERERS), default="auto", show_default=True, help=ANSWERER_HELP)
 @click.option("-k", "k", type=whole(1, 1000), default=5, show_default=True, help="How many paths to retrieve.")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -175,16 +166,10 @@ def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str,
     """Answer QUESTION from conference NAME, citing the evidence paths."""
     from scholar_tui.core.conference.events import Answered
 
-    _engine(obj, models=False).conference(name)  # a clear error before loading any model
-    engine = _engine(obj, answerer)
     answered = None
-    try:
-        for event in engine.ask(name, question, method=method, k=k):
-            if isinstance(event, Answered):
-                answered = event
-    finally:
-        if engine.llm is not None:
-            engine.llm.close()
+    for event in _engine(obj, answerer).ask(name, question, method=method, k=k):  # an unknown name: before any model
+        if isinstance(event, Answered):
+            answered = event
     if as_json:
         emit_json(answered.to_json())
         return
@@ -323,8 +308,6 @@ def conf_eval(
                 report = event.report
     finally:
         progress.done()
-        if engine.llm is not None:
-            engine.llm.close()
     if errors_file is not None:
         try:
             errors_file.write_text(errors_text(report), encoding="utf-8")

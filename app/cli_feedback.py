@@ -24,10 +24,13 @@ from scholar_tui.app.cli_support import (
 )
 
 
-def _embedder(obj: Context):
-    from scholar_tui.models import load_embedder
+def _open_autofeedback(obj: Context, source: str, **documentation):
+    """``open_autofeedback`` over the command's services; its log is closed with the command."""
+    from scholar_tui.core.autofeedback import open_autofeedback
 
-    return load_embedder(obj.settings)
+    engine = open_autofeedback(obj.services, source=source, **documentation)
+    click.get_current_context().call_on_close(engine.close)
+    return engine
 
 
 def _short(value, width: int = 100) -> str:
@@ -130,35 +133,18 @@ def feedback_check(
 ) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
     import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
-    from scholar_tui.core.autofeedback import AutoFeedback
     from scholar_tui.core.autofeedback.registry import tool_apis
 
     _require_utf8(TEXT=text, instruction=instruction)
 
     if apis == "pasa" and program:
         raise click.BadParameter("PaSa's tools take requests, not programs", param_hint="--program")
-    embedder = _embedder(obj)
-    tools = tool_apis(apis) if apis != "academic" else None
-    af = AutoFeedback.from_settings(obj.where, obj.settings, embedder, **(tools.documentation if tools else {}))
-    findings = af.scan_program(text, instruction) if program else [f for f in [af.scan_request(text, instruction)] if f]
-    observation = None
-    if send_it and tools is not None:
-        observation = af.analyse_response(tools.send(obj.where, obj.settings, text, embedder), instruction)
-    elif send_it:
-        from scholar_tui.core.autofeedback.dynamic import send_request
-        from scholar_tui.core.autofeedback.human import run_program
-        from scholar_tui.core.library.apis import open_api
-
-        if program:
-            observation = af.analyse_program(run_program(obj.where, text, backend), instruction)
-        else:
-            observation = af.analyse_response(
-                send_request(open_api(obj.where, obj.settings, backend), text), instruction
-            )
+    documentation = tool_apis(apis).documentation if apis != "academic" else {}
+    engine = _open_autofeedback(obj, "check", **documentation)
+    (checked,) = engine.check(text, instruction, program=program, send=send_it, backend=backend)
+    findings, observation = checked.findings, checked.observation
     if as_json:
-        emit_json(
-            {"findings": [f.as_dict() for f in findings], "observation": observation.as_dict() if observation else None}
-        )
+        emit_json(checked.to_json())
         return
     if not findings:
         click.echo("no static error found: the request may be sent")
@@ -186,25 +172,19 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
     Exits with status 1 when the request or program failed (its error is the last line).
     """
     import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
-    from scholar_tui.core.autofeedback.human import send_by_hand
-    from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
     _require_utf8(TEXT=text)
 
-    log = None
-    if loop_id is not None:
-        log = FeedbackLog(obj.where)
-        if log.loop(loop_id) is None:
-            raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
+    engine = _open_autofeedback(obj, "api")
+    if loop_id is not None and engine.log.loop(loop_id) is None:
+        raise click.ClickException(f"no AutoFeedback loop {loop_id} (see `scholar-tui logs`)")
     if backend == "local":
         from scholar_tui.core.readiness import library_missing_at
 
         missing = library_missing_at(obj.where)
         if missing is not None:  # the request is still sent: an empty answer is then explained
             click.echo(click.style(missing.summary(), fg="yellow"), err=True)
-    result = send_by_hand(
-        obj.where, obj.settings, text, backend=backend, log=log, loop_id=loop_id, embedder=lambda: _embedder(obj)
-    )
+    (result,) = engine.send(text, backend=backend, loop_id=loop_id)
     if as_json:
         emit_json(result.to_json())
     else:
@@ -269,8 +249,8 @@ def bench_feedback(
     cases = make_cases(tasks, per_type=per_type, per_api_model=per_api, sub_types=sub_types)
     settings = obj.settings.model_copy(deep=True)
     settings.llm.log_prompts = False  # a benchmark measures, it does not fill the prompt log
-    embedder = _embedder(obj)
-    llm = open_llm(settings, obj.where)
+    embedder = obj.services.embedder()
+    llm = open_llm(settings, obj.where)  # its own, unlogged: closed below
     af = AutoFeedback.from_settings(obj.where, settings, embedder)
 
     def progress(done: int, total: int, text: str) -> None:

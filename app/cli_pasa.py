@@ -32,30 +32,43 @@ def _say(text: str, quiet: bool) -> None:
         click.echo(terminal_text(text), err=True)  # model-written search queries and rationales included
 
 
-def _open(obj: Context, *, quiet: bool, need_llm: bool = True):
-    """Library, embedder and model; the library is prepared (cited works, index) first."""
-    from scholar_tui.core.llm import open_llm
-    from scholar_tui.core.pasa.factory import EmptyLibrary, check_not_empty, prepare_library
+def _preparing(quiet: bool):
+    """What `search`, `bench pasa` and the `pasa` commands say while the library is prepared."""
     from scholar_tui.core.pasa.works import CitedWorks
-    from scholar_tui.indexes.library import Library
     from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
-    from scholar_tui.models import load_embedder
 
-    library = Library.open(obj.where)
-    try:
-        check_not_empty(library)
-    except EmptyLibrary as error:
-        raise click.ClickException(str(error)) from error
-    embedder = load_embedder(obj.settings)
-    for event in prepare_library(obj.where, library, embedder):
+    def say(event) -> None:
         if isinstance(event, CitedWorks) and event.linked:
             _say(f"library: {event.summary()}", quiet)
         elif isinstance(event, IndexProgress) and event.total and event.done == 0:
             _say(f"library: embedding {event.total} papers for search…", quiet)
         elif isinstance(event, IndexFinished) and event.embedded:
             _say(f"library: {event.embedded} papers embedded in {event.seconds:.1f} s", quiet)
-    llm = open_llm(obj.settings, obj.where) if need_llm else None
-    return library, embedder, llm
+
+    return say
+
+
+def _library(obj: Context, *, quiet: bool):
+    """The library, prepared (cited works, index), for the commands that use its tools without a crawl;
+    an empty library is one line. It is closed when the command ends."""
+    from scholar_tui.core.pasa.factory import EmptyLibrary, prepared_library
+
+    try:
+        library = prepared_library(obj.services, _preparing(quiet))
+    except EmptyLibrary as error:
+        raise click.ClickException(str(error)) from error
+    click.get_current_context().call_on_close(library.close)
+    return library
+
+
+def _open_pasa(obj: Context, *, quiet: bool, **options):
+    """``open_pasa`` as every PaSa command opens it: preparation said on stderr, an empty library one line."""
+    from scholar_tui.core.pasa.factory import EmptyLibrary, open_pasa
+
+    try:
+        return open_pasa(obj.services, on_progress=_preparing(quiet), **options)
+    except EmptyLibrary as error:
+        raise click.ClickException(str(error)) from error
 
 
 def _options(max_actions: int, max_papers: int, depth: int, query_mode: str, rationale: str, head: bool = True):
@@ -193,46 +206,46 @@ def search_command(
     as_json: bool,
 ) -> None:
     """PaSa paper search: the plain search's hits, the Crawler's searches and expansions, ranked by the Selector's score."""
-    from scholar_tui.core.jsonl import write_jsonl
-    from scholar_tui.core.pasa.export import export_results
-    from scholar_tui.core.pasa.factory import open_pasa
     from scholar_tui.indexes.library_search import SearchError
 
     if not query.strip():
         raise click.BadParameter("the query is empty", param_hint="QUERY")
     options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
     from scholar_tui.core.library.labels import LabelError, labelled_papers
-    from scholar_tui.indexes.library import Library
 
-    labels = Library.open(obj.where)  # before the model loads: a wrong collection name is said at once
+    labels = obj.services.library()  # before the model loads: a wrong collection name is said at once
     try:
         within = labelled_papers(labels, collection, tag)
     except LabelError as error:
         raise click.ClickException(str(error)) from error
     finally:
         labels.close()
-    library, embedder, llm = _open(obj, quiet=as_json)
-    agent = open_pasa(
-        obj.where,
-        obj.settings,
-        library,
-        llm,
-        embedder,
+    with _open_pasa(
+        obj,
+        quiet=as_json,
         options=options,
         online=False if offline else None,
         plain_depth=plain_depth,
         feedback=feedback,
         within=within,
-    )
-    events: list[Any] = []
-    try:
-        for event in agent.run(query, date=date):
-            events.append(event)
-            line = _progress_line(event)
-            if line:
-                _say(line, as_json)
-    except SearchError as error:
-        raise click.ClickException(str(error)) from error
+    ) as agent:
+        events: list[Any] = []
+        try:
+            for event in agent.run(query, date=date):
+                events.append(event)
+                line = _progress_line(event)
+                if line:
+                    _say(line, as_json)
+        except SearchError as error:
+            raise click.ClickException(str(error)) from error
+        _show_search(agent, query, date, events, show_all, export, save_sessions, save_selections, as_json)
+
+
+def _show_search(agent, query, date, events, show_all, export, save_sessions, save_selections, as_json) -> None:
+    """What `search` prints (or writes) from its run's events."""
+    from scholar_tui.core.jsonl import write_jsonl
+    from scholar_tui.core.pasa.export import export_results
+
     finished = events[-1]
     shown = finished.results if show_all else finished.selected
     if save_sessions:
@@ -243,14 +256,14 @@ def search_command(
         _say(f"wrote {len(agent.selections)} Selector records to {save_selections}", as_json)
     if export:
         fmt, path = export
-        count = export_results(path, fmt, library, query, date, finished.selected)
+        count = export_results(path, fmt, agent.library, query, date, finished.selected)
         _say(f"exported {count} selected papers to {path} ({fmt})", as_json)
     if as_json:
         emit_json(
             {
                 "query": query,
                 "date": date,
-                "model": llm.model_name,
+                "model": agent.llm.model_name,
                 "head": agent.head.origin if agent.head else None,
                 "nothing_fits": finished.nothing_fits,
                 "results": [asdict(paper) for paper in shown],
@@ -290,12 +303,11 @@ def pasa() -> None:
 def pasa_prepare(obj: Context, as_json: bool) -> None:
     """Turn titled bibliography entries into library papers (cited works) and index them."""
     from scholar_tui.core.pasa.factory import prepare
-    from scholar_tui.indexes.library import Library
     from scholar_tui.indexes.pasa_works import source_counts
-    from scholar_tui.models import load_embedder
 
-    library = Library.open(obj.where)
-    prepared = prepare(obj.where, library, load_embedder(obj.settings))
+    library = obj.services.library()
+    click.get_current_context().call_on_close(library.close)
+    prepared = prepare(obj.where, library, obj.services.embedder())
     sources = source_counts(library)
     if as_json:
         emit_json(
@@ -401,8 +413,9 @@ def pasa_selector_pairs(obj: Context, queries_file: Path, negatives: int, held_o
     from scholar_tui.training.selector_pairs import selector_pairs
 
     query_set = _read_query_file(queries_file)
-    library, embedder, _ = _open(obj, quiet=False, need_llm=False)
-    pairs = selector_pairs(LibraryTools(obj.where, library, embedder), query_set, negatives_per_positive=negatives)
+    library = _library(obj, quiet=False)
+    tools = LibraryTools(obj.where, library, obj.services.embedder())
+    pairs = selector_pairs(tools, query_set, negatives_per_positive=negatives)
     held_out = held_out or output.with_suffix(".heldout.jsonl")
     write_jsonl(output, pairs.train)
     write_jsonl(held_out, pairs.held_out)
@@ -441,8 +454,7 @@ def pasa_selector_auc(
     from scholar_tui.training.selector_auc import judged_pairs, score_model
 
     query_set = _read_query_file(queries_file)
-    library, embedder, _ = _open(obj, quiet=as_json, need_llm=False)
-    tools = LibraryTools(obj.where, library, embedder)
+    tools = LibraryTools(obj.where, _library(obj, quiet=as_json), obj.services.embedder())
     head = load_head(obj.where.data_dir)
     judged = judged_pairs(tools, query_set, head, split=split, limit=limit)
     pairs = sum(len(item.labels) for item in judged)
@@ -512,11 +524,11 @@ def pasa_train_selector(
     from scholar_tui.training.selector_head import train_head
 
     query_set = _read_query_file(queries_file)
-    library, embedder, llm = _open(obj, quiet=as_json, need_llm=not no_model)
+    library = _library(obj, quiet=as_json)
     if queries_file is None:
         query_set = build_queries(library).queries
-    tools = LibraryTools(obj.where, library, embedder)
-    selector = Selector(llm, rationale="template") if llm is not None else None
+    tools = LibraryTools(obj.where, library, obj.services.embedder())
+    selector = None if no_model else Selector(obj.services.llm(), rationale="template")
     try:
         head = train_head(
             tools,
@@ -685,12 +697,20 @@ def bench_pasa_command(
         read_person_set,
         table,
     )
-    from scholar_tui.core.pasa.factory import open_pasa
     from scholar_tui.core.pasa.queries import QuerySetError, build_queries, split_queries
 
     options = _options(max_actions, max_papers, depth, query_mode, rationale, head)
     query_set = _read_query_file(queries_file)
-    library, embedder, llm = _open(obj, quiet=as_json)
+    agent = _open_pasa(
+        obj,
+        quiet=as_json,
+        options=options,
+        online=False if offline else None,
+        feedback=feedback,
+        feedback_source="bench-pasa",
+    )
+    click.get_current_context().call_on_close(agent.close)
+    library, llm = agent.library, agent.llm
     if queries_file is not None:
         origin = str(queries_file)
     else:
@@ -713,17 +733,6 @@ def bench_pasa_command(
             raise click.ClickException(str(error)) from error
     if not any(queries for _, queries in sets) and not person:
         raise click.ClickException("no queries to run")
-    agent = open_pasa(
-        obj.where,
-        obj.settings,
-        library,
-        llm,
-        embedder,
-        options=options,
-        online=False if offline else None,
-        feedback=feedback,
-        feedback_source="bench-pasa",
-    )
     head_name = "head" if agent.head is not None else "P(True) alone"
     _say(
         f"bench pasa: {', '.join(f'{len(q)} {name} queries' for name, q in sets)} ({origin}), model {llm.model_name}, "

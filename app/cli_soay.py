@@ -21,29 +21,15 @@ FEEDBACK = click.option(
 
 
 def _engine(obj: Context, choice: str, code: str, backend: str, feedback: bool | None = None, source: str = "soay"):
-    from scholar_tui.core.llm import open_llm
-    from scholar_tui.core.soay import open_soay
-    from scholar_tui.models import load_embedder
+    """``open_soay`` over the command's services (the LLM loads only when a stage asks for it)."""
+    from scholar_tui.core.soay import NothingToAsk, open_soay
 
-    settings = obj.settings
-    llm_cache = {}
-
-    def llm():
-        if "llm" not in llm_cache:
-            llm_cache["llm"] = open_llm(settings, obj.where)
-        return llm_cache["llm"]
-
-    return open_soay(
-        obj.where,
-        settings,
-        embedder=load_embedder(settings),
-        llm_provider=llm,
-        backend=backend,
-        choice_mode=choice,
-        code_mode=code,
-        feedback=feedback,
-        feedback_source=source,
-    )
+    try:  # an empty library is said before any model loads
+        return open_soay(
+            obj.services, backend=backend, choice_mode=choice, code_mode=code, feedback=feedback, feedback_source=source
+        )
+    except NothingToAsk as error:
+        raise click.ClickException(str(error)) from error
 
 
 @click.command()
@@ -74,22 +60,15 @@ def ask(
     obj: Context, question: str, choice: str, code: str, backend: str, feedback: bool | None, as_json: bool
 ) -> None:
     """Answer QUESTION about scholars and papers: solution, program, result, answer, timings."""
-    from scholar_tui.core.readiness import library_missing_at
     from scholar_tui.core.soay.engine import Finished, ProgramWritten
 
-    missing = library_missing_at(obj.where, people=True) if backend == "local" else None
-    if missing is not None:  # before loading any model: there is nothing to ask about
-        raise click.ClickException(missing.summary())
-    engine = _engine(obj, choice, code, backend, feedback)
     last = None
-    try:
+    with _engine(obj, choice, code, backend, feedback) as engine:
         for last in engine.run(question):
             if not as_json:
                 click.echo(terminal_text(last.summary()))  # a model's words and a program's value
                 if isinstance(last, ProgramWritten):
                     click.echo(terminal_text(textwrap.indent(last.source, "    ")))
-    finally:
-        engine.close()
     assert isinstance(last, Finished)  # every run ends with its answer
     if as_json:
         emit_json(last.to_json())
@@ -236,14 +215,11 @@ def bench_soay(
     if limit:
         test = test[:limit]
     person_sets = [(p, read_jsonl(p, PersonQuestion)) for p in (person_files or filter(None, [default_person_set()]))]
-    engine = _engine(obj, choice, "template", "local", feedback, source="bench-soay")
-    try:
+    with _engine(obj, choice, "template", "local", feedback, source="bench-soay") as engine:
         soay_run, baseline_run = compare_with_baseline(engine, test, baseline_limit)
         person_reports = [
             run_person_set(p.name, questions, lambda q: final_answer(engine.run(q))) for p, questions in person_sets
         ]
-    finally:
-        engine.close()
     runs = [soay_run, baseline_run]
     if as_json:
         emit_json(

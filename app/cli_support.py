@@ -22,17 +22,22 @@ from scholar_tui.indexes.records import show_controls
 # load neither pydantic nor numpy (tests/test_lean_runtime.py).
 if TYPE_CHECKING:
     from scholar_tui.config.settings import Settings
+    from scholar_tui.core.services import Services
 
 
 class Context:
-    """What every command needs: where state lives and the settings in force."""
+    """What every command needs: where state lives, and the ``Services`` every engine is opened with
+    (the settings in force and the models, loaded once, on first use), as the TUI holds them."""
 
     def __init__(self) -> None:
         self.where: Locations = locations()
         self._settings: Settings | None = None
+        self._services: Services | None = None
 
     @property
     def settings(self) -> Settings:
+        if self._services is not None:  # reloaded with the services (`models use` in the same process)
+            return self._services.settings
         if self._settings is None:
             from scholar_tui.config.settings import ConfigError, load_settings
 
@@ -41,6 +46,20 @@ class Context:
             except ConfigError as error:
                 raise click.ClickException(str(error)) from error
         return self._settings
+
+    @property
+    def services(self) -> Services:
+        """Built on first use: `--help`, `paths` and `config` load no model code."""
+        if self._services is None:
+            from scholar_tui.core.services import Services
+
+            self._services = Services(self.where, self.settings)
+        return self._services
+
+    def close(self) -> None:
+        """The models the command loaded (the root command calls it when the command ends)."""
+        if self._services is not None:
+            self._services.close()
 
 
 # Numeric options take only values that mean something (`--limit -5` returned all hits but five):

@@ -9,7 +9,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.fuzzy import Matcher
 
 from scholar_tui.app.widgets.markup import plain
-from scholar_tui.models.registry import all_models
+from scholar_tui.core.model_choice import listed_models
 
 
 def highlighted(matcher: Matcher, name: str) -> Text:
@@ -34,7 +34,7 @@ class ScholarCommands(Provider):
         commands.append(("Help", app.action_help, "What each tab does, an example for each, and the keys (F7)"))
         commands.append(("Run doctor", app.action_run_doctor, "Check models, storage and network"))
         commands.append(("Reload settings", app.action_reload_settings, "Re-read config.toml and reload the model"))
-        for entry in all_models(app.services.where):
+        for entry in listed_models(app.services.where, app.services.settings):
             if entry.kind == "gguf" and entry.available:
                 # the help line is read as markup by the palette: it names no file
                 commands.append(

@@ -21,11 +21,11 @@ LIMIT_S = 120.0
 async def wait_until_ready(limit_s: float = LIMIT_S, *, known=None) -> str:
     """The bar's model state once it is ready or an error (or the limit passed); ``known(state)``
     is called at that moment, with the app still running."""
-    from scholar_tui.app.services import Services
     from scholar_tui.app.tui import ScholarApp
     from scholar_tui.app.widgets.status_bar import StatusBar
     from scholar_tui.config.locations import locations
     from scholar_tui.config.settings import load_settings
+    from scholar_tui.core.services import Services
 
     where = locations()
     app = ScholarApp(Services(where, load_settings(where)))

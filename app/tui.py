@@ -12,13 +12,15 @@ from scholar_tui.app.help import HelpScreen
 from scholar_tui.app.messages import LibraryChanged, ModelStateChanged, NetworkChecked, SettingsChanged
 from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
-from scholar_tui.app.services import Services
 from scholar_tui.app.widgets.focus import StayingTabPane, focus_if_showing
 from scholar_tui.app.widgets.markup import editable, notify_plain, plain
 from scholar_tui.app.widgets.status_bar import StatusBar
-from scholar_tui.config.settings import ConfigError, save_setting
+from scholar_tui.config.settings import ConfigError
+from scholar_tui.core.model_choice import use_model
 from scholar_tui.core.readiness import network_missing
+from scholar_tui.core.services import Services
 from scholar_tui.models.base import LLMError
+from scholar_tui.models.registry import ModelNotFound
 
 
 class ScholarApp(App):
@@ -120,9 +122,8 @@ class ScholarApp(App):
 
     def use_model(self, name: str) -> None:
         try:
-            save_setting(self.services.where, "llm.model", name)
-            self.services.reload_settings()
-        except ConfigError as error:
+            use_model(self.services, name)
+        except (ConfigError, ModelNotFound) as error:
             notify_plain(self, error, severity="error")
             return
         self.post_message(SettingsChanged())

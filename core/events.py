@@ -1,25 +1,69 @@
 """The one shape every engine has, and the AutoFeedback events that engines share.
 
-An engine is opened by one factory (``open_pasa``, ``open_soay``, ``open_conference``,
-``open_autofeedback``) and answers a request with one stream of typed events: a plain (sync)
-generator, because everything it waits on blocks (SQLite, llama.cpp, LanceDB, the sandbox).
+An engine is opened by one factory with one first argument, the front end's ``core.services.Services``:
+``open_pasa(services, **options)``, ``open_soay(…)``, ``open_conference(…)``, ``open_autofeedback(…)``.
+Each returns the engine, an ``Engine`` (below): a context manager whose ``close()`` closes what the
+factory opened for it (library connections, a sandbox, an LLM it loaded itself), never the models
+``Services`` holds. A request answers with one stream of typed events: a plain (sync) generator,
+because everything it waits on blocks (SQLite, llama.cpp, LanceDB, the sandbox).
 
+- Every request method takes ``cancel: threading.Event | None`` (``models.CancelToken`` is one).
+  Setting it from any thread stops the stream at the engine's next check, between steps: the step
+  under way finishes first (a SQLite query, one sandbox run, one generation), except in PaSa, which
+  also hands the ``Event`` to every generation so that a crawl stops between tokens. The stream then
+  ends with its usual last event where it has room to say so (PaSa's ``CrawlFinished.cancelled``,
+  SoAy's ``Failed`` at stage ``cancelled``, AutoFeedback's ``FeedbackFinished`` with status
+  ``cancelled``), or simply ends (STAR's ``build``, ``ask`` and ``evaluate``: nothing half-written is
+  indexed). Closing the generator (``stream.close()``) stops it too, at the ``yield`` it is paused on.
 - The CLI and the benchmarks iterate the generator; ``--json`` prints ``event.to_json()``.
 - The TUI runs it in a thread worker (``@work(thread=True, exclusive=True, exit_on_error=False)``)
-  and hands each event to its pane with ``call_from_thread``; no ``asyncio.run`` in a worker.
-- A run is cancelled by closing the generator or by the ``threading.Event`` the engine was given.
+  and hands each event to its pane; no ``asyncio.run`` in a worker.
 - Nobody rewords an event: ``summary()`` is its one-line text for the CLI, the status bar and
   the panes; panes only choose where to put it.
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass, field, fields
 
 
 def counted(number: int, noun: str) -> str:
     """'1 action', '3 actions': how every summary counts."""
     return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def cancelled(cancel: threading.Event | None) -> bool:
+    """Whether a request's ``cancel`` is set (None: it cannot be)."""
+    return cancel is not None and cancel.is_set()
+
+
+class Engine:
+    """Base of the four engines: a context manager that closes what its factory opened for it.
+
+    The factory hands each resource's closer to ``owns``; ``close()`` runs them once, last opened
+    first, and ``closed`` says it ran (a test asserts on it and on the resources themselves).
+    """
+
+    closed: bool = False
+
+    def owns(self, close: Callable[[], object]) -> None:
+        self.__dict__.setdefault("_closers", ExitStack()).callback(close)
+
+    def close(self) -> None:
+        closers: ExitStack = self.__dict__.pop("_closers", ExitStack())
+        try:
+            closers.close()  # every closer runs, even when one fails
+        finally:
+            self.closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
 
 
 @dataclass

@@ -66,14 +66,6 @@ def library_missing_at(where, *, people: bool = False) -> Missing | None:
         library.close()
 
 
-def api_missing(api) -> Missing | None:
-    """Before an academic API call: a local backend over an empty library answers nothing."""
-    backend = getattr(api, "backend", None)
-    if backend is None or getattr(backend, "name", None) != "local":
-        return None
-    return people_missing(backend.library)
-
-
 def conference_missing(names: list[str]) -> Missing | None:
     if names:
         return None

@@ -29,18 +29,16 @@ class LLMError(Exception):
     """A model could not be loaded or reached; the message is one line for the user."""
 
 
-class CancelToken:
-    """Set from any thread (a UI button, a timeout) to stop a generation between tokens."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
+class CancelToken(threading.Event):
+    """A ``threading.Event`` set from any thread (a UI button, a timeout) to stop a generation between
+    tokens, or an engine's request between steps; any ``threading.Event`` does the same."""
 
     def cancel(self) -> None:
-        self._event.set()
+        self.set()
 
     @property
     def cancelled(self) -> bool:
-        return self._event.is_set()
+        return self.is_set()
 
 
 @dataclass
@@ -147,7 +145,7 @@ CompletionSink = Callable[[Completion], None]
 class Stream:
     """Iterate for text pieces as they are generated; ``completion`` is set once it is exhausted."""
 
-    def __init__(self, llm: "LLM", request: Request, cancel: CancelToken | None) -> None:
+    def __init__(self, llm: "LLM", request: Request, cancel: threading.Event | None) -> None:
         self._llm = llm
         self._request = request
         self._cancel = cancel
@@ -167,7 +165,7 @@ class Stream:
         failed = False
         try:
             for chunk in generator:
-                if self._cancel is not None and self._cancel.cancelled:
+                if self._cancel is not None and self._cancel.is_set():
                     finish = "cancelled"
                     break
                 if chunk.text or chunk.logprob:
@@ -296,17 +294,17 @@ class LLM(ABC):
             logprobs=logprobs,
         )
 
-    def stream(self, prompt: str | None = None, *, cancel: CancelToken | None = None, **options) -> Stream:
+    def stream(self, prompt: str | None = None, *, cancel: threading.Event | None = None, **options) -> Stream:
         return Stream(self, self.request(prompt, **options), cancel)
 
-    def complete(self, prompt: str | None = None, *, cancel: CancelToken | None = None, **options) -> Completion:
+    def complete(self, prompt: str | None = None, *, cancel: threading.Event | None = None, **options) -> Completion:
         stream = self.stream(prompt, cancel=cancel, **options)
         for _ in stream:
             pass
         assert stream.completion is not None
         return stream.completion
 
-    def chat(self, messages: list[dict[str, str]], *, cancel: CancelToken | None = None, **options) -> Completion:
+    def chat(self, messages: list[dict[str, str]], *, cancel: threading.Event | None = None, **options) -> Completion:
         return self.complete(messages=messages, cancel=cancel, **options)
 
     def choose(self, prompt: str | None = None, choices: Sequence[str] = (), **options) -> dict[str, float]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from textual.widgets import Checkbox, DataTable, Static, TextArea
 
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .autofeedback_support import imported, limit_hit_loop, prepared_library  # noqa: F401

@@ -10,7 +10,7 @@ from scholar_tui.core.conference.describe import (
     sibling_texts,
     star_prompt,
 )
-from scholar_tui.core.conference.engine import open_conference
+from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.events import IndexBuilt
 from scholar_tui.core.conference.tree import load_json_tree, tree_from_data
 from scholar_tui.indexes.conference_store import ConferenceStore
@@ -62,7 +62,7 @@ def test_star_prompt_holds_path_siblings_and_parent_description():
 def test_llm_describer_runs_top_down_with_each_parents_description(where):
     tree = tree_from_data({"C": {"Dates": {"Deadline": "May 1"}}})
     llm = ScriptedLLM("The C conference.", "The dates of C.", "C papers are due on May 1.")
-    events = list(open_conference(where, HashingEmbedder()).build(tree, "test", LLMDescriber(llm)))
+    events = list(ConferenceEngine(where, HashingEmbedder()).build(tree, "test", LLMDescriber(llm)))
     built = _built(events)
     assert built.describer == "llm" and built.generated == 3 and built.cached == 0
     prompts = [request.messages[0]["content"] for request in llm.history]
@@ -76,10 +76,10 @@ def test_llm_describer_runs_top_down_with_each_parents_description(where):
 
 def test_reimport_of_an_unchanged_conference_regenerates_nothing(where):
     embedder = HashingEmbedder()
-    first = _built(open_conference(where, embedder).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
+    first = _built(ConferenceEngine(where, embedder).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
     assert first.generated == 49 and first.cached == 0 and first.embedded == 54
     texts_embedded = embedder.texts
-    second = _built(open_conference(where, embedder).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
+    second = _built(ConferenceEngine(where, embedder).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
     assert second.generated == 0 and second.cached == 49
     assert second.embedded == 0 and second.reused == 54
     assert embedder.texts == texts_embedded  # not one text went to the embedder again
@@ -87,10 +87,10 @@ def test_reimport_of_an_unchanged_conference_regenerates_nothing(where):
 
 def test_a_changed_leaf_regenerates_only_what_depends_on_it(where, tmp_path):
     data = json.loads(TINY.read_text(encoding="utf-8-sig"))
-    _built(open_conference(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber()))
+    _built(ConferenceEngine(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber()))
     data["TINY2024"]["Attend"]["Venue"]["location"] = "Porto, Portugal"
     rebuilt = _built(
-        open_conference(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber())
+        ConferenceEngine(where, HashingEmbedder()).build(tree_from_data(data), "tiny", StructuralDescriber())
     )
     # the leaf itself and its one sibling (whose prompt lists the leaf's text) change; nothing else
     assert rebuilt.generated == 2 and rebuilt.cached == 47
@@ -100,6 +100,6 @@ def test_a_changed_leaf_regenerates_only_what_depends_on_it(where, tmp_path):
 
 def test_the_cache_is_per_describer(where):
     tree = tree_from_data({"C": {"Dates": {"Deadline": "May 1"}}})
-    _built(open_conference(where, HashingEmbedder()).build(tree, "t", StructuralDescriber()))
+    _built(ConferenceEngine(where, HashingEmbedder()).build(tree, "t", StructuralDescriber()))
     llm = ScriptedLLM("a", "b", "c")
-    assert _built(open_conference(where, HashingEmbedder()).build(tree, "t", LLMDescriber(llm))).generated == 3
+    assert _built(ConferenceEngine(where, HashingEmbedder()).build(tree, "t", LLMDescriber(llm))).generated == 3

@@ -5,7 +5,7 @@ from dataclasses import replace
 import numpy as np
 
 from scholar_tui.core.conference.describe import StructuralDescriber
-from scholar_tui.core.conference.engine import open_conference
+from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.lexical import BM25, compound_parts, expanded_query, words
 from scholar_tui.core.conference.retrieval import PATH_BASELINE, STAR, RetrievalParts
 from scholar_tui.core.conference.tree import tree_from_data
@@ -54,7 +54,7 @@ LEXICAL = RetrievalParts(dense=False, tree=False)
 
 
 def _engine(where):
-    engine = open_conference(where, ConceptEmbedder(CONCEPTS))
+    engine = ConferenceEngine(where, ConceptEmbedder(CONCEPTS))
     list(engine.build(TREE, "test", StructuralDescriber()))
     return engine
 
@@ -99,7 +99,7 @@ def test_section_stage_lets_other_parts_of_the_tree_into_the_top_k(where):
             }
         }
     )
-    engine = open_conference(where, ConceptEmbedder({}))
+    engine = ConferenceEngine(where, ConceptEmbedder({}))
     list(engine.build(tree, "test", StructuralDescriber()))
     lexical = RetrievalParts(dense=False, tree="")
     flat = [item.path for item in engine.search("FEES2025", "What are the fees?", k=3, parts=lexical)]
@@ -147,7 +147,7 @@ def test_each_rankers_head_stays_in_the_top_k(where):
             }
         }
     )
-    engine = open_conference(where, ConceptEmbedder({"based": 1}))
+    engine = ConferenceEngine(where, ConceptEmbedder({"based": 1}))
     list(engine.build(tree, "test", StructuralDescriber()))
     question = "Where is Farahnaz Akrami based?"
     without = [
@@ -190,7 +190,7 @@ def test_a_named_record_brings_the_field_asked_for(where):
             }
         }
     )
-    engine = open_conference(where, ConceptEmbedder({}))
+    engine = ConferenceEngine(where, ConceptEmbedder({}))
     list(engine.build(tree, "test", StructuralDescriber()))
     question = "What is the homepage of the General Chair, Jane Doe?"
     plain = [item.path for item in engine.search("MEET2025", question, k=2, parts=replace(STAR, records=False))]
@@ -225,7 +225,7 @@ def test_a_question_about_the_conference_itself_keeps_its_top_level_fact(where):
         "location": "Lisbon, Portugal, in the congress centre by the river, next to the old town and the harbour",
     }
     tree = tree_from_data({"MEET2025": {"Home": home, "Workshops": workshops}})
-    engine = open_conference(where, ConceptEmbedder({"room": 0, "conference": 0}))  # dense: a room is a place
+    engine = ConferenceEngine(where, ConceptEmbedder({"room": 0, "conference": 0}))  # dense: a room is a place
     list(engine.build(tree, "test", StructuralDescriber()))
     question = "What is the location of the MEET 2025 conference?"
     plain = [

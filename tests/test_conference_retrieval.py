@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from scholar_tui.core.conference.describe import StructuralDescriber
-from scholar_tui.core.conference.engine import open_conference
+from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.events import Answered, IndexBuilt
 from scholar_tui.core.conference.tree import load_json_tree
 from scholar_tui.models import load_embedder
@@ -23,7 +23,7 @@ QUESTIONS = {
 
 
 def test_star_and_path_retrieval_with_the_real_embedder(where, settings):
-    engine = open_conference(where, load_embedder(settings))
+    engine = ConferenceEngine(where, load_embedder(settings))
     built = [
         event
         for event in engine.build(load_json_tree(TINY), "tiny", StructuralDescriber())

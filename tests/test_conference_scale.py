@@ -16,7 +16,7 @@ from scholar_tui.core.conference.describe import (
     embedded_text,
     star_prompt,
 )
-from scholar_tui.core.conference.engine import node_rows, open_conference
+from scholar_tui.core.conference.engine import ConferenceEngine, node_rows
 from scholar_tui.core.conference.paths import leaf_paths
 from scholar_tui.core.conference.tree import tree_from_data
 from scholar_tui.indexes.conference_vectors import load_paths
@@ -64,7 +64,7 @@ def test_a_page_sized_leaf_is_cut_for_search_but_answers_keep_it_whole(where):
     path = next(item for item in leaf_paths(tree) if item.node_id == leaf.id)
     assert len(path.text) <= MAX_DESCRIBED_CHARS + 40 and path.text.endswith("…") and path.value == page
 
-    engine = open_conference(where, ConceptEmbedder({"programme": 0}))
+    engine = ConferenceEngine(where, ConceptEmbedder({"programme": 0}))
     list(engine.build(tree, "test", StructuralDescriber()))
     table = load_paths(where, "Long2026")
     row = table.node_ids.index(leaf.id)

@@ -7,11 +7,11 @@ from textual.widgets import DataTable, Input, Select, Static, Tree
 
 import scholar_tui.app
 from scholar_tui.app.panes.conference import ConferencePane
-from scholar_tui.app.services import Services
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.conference.describe import StructuralDescriber
-from scholar_tui.core.conference.engine import open_conference
+from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.tree import load_json_tree
+from scholar_tui.core.services import Services
 
 from .conference_fakes import HashingEmbedder
 from .conftest import ScriptedLLM
@@ -52,7 +52,7 @@ async def _settle(app, pilot, timeout_s: float = 60.0):
 
 
 async def test_typed_question_shows_answers_and_evidence(where):
-    list(open_conference(where, HashingEmbedder()).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
+    list(ConferenceEngine(where, HashingEmbedder()).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
     llm = ScriptedLLM("1")
     app = _app(where, llm)
     async with app.run_test(size=(160, 50)) as pilot:

@@ -119,9 +119,9 @@ def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedd
 async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini_library):
     from textual.widgets import Button, Input, Static
 
-    from scholar_tui.app.services import Services
     from scholar_tui.app.tui import ScholarApp
     from scholar_tui.config.settings import load_settings
+    from scholar_tui.core.services import Services
 
     from .pilot_support import wait_for
 

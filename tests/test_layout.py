@@ -17,10 +17,10 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.locations import Locations
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.models.registry import ModelEntry
 
@@ -56,9 +56,9 @@ class ShownModel(ModelEntry):
 def same_model_paths(monkeypatch) -> None:
     """The bundled models live in this checkout's environment (/work/main/.venv/…, /tmp/ci-clone/.venv/…):
     the Settings tab shows them under one prefix, so its snapshot reads the same in every clone."""
-    from scholar_tui.app.panes import settings as settings_pane
+    from scholar_tui.core import model_choice  # where the Settings tab's list comes from
 
-    real = settings_pane.all_models
+    real = model_choice.all_models
 
     def shown(where):
         return [
@@ -73,7 +73,7 @@ def same_model_paths(monkeypatch) -> None:
             for entry in real(where)
         ]
 
-    monkeypatch.setattr(settings_pane, "all_models", shown)
+    monkeypatch.setattr(model_choice, "all_models", shown)
 
 
 @pytest.fixture

@@ -89,7 +89,7 @@ def test_a_cold_library_search_imports_neither_lancedb_nor_torch(tmp_path):
 
 def test_the_tui_module_never_imports_training_packages(tmp_path):
     code = (
-        "import sys\nimport scholar_tui.app.tui, scholar_tui.app.services, scholar_tui.app.startup_probe\n"
+        "import sys\nimport scholar_tui.app.tui, scholar_tui.core.services, scholar_tui.app.startup_probe\n"
         "print(sorted({name.split('.')[0] for name in sys.modules} & %r))" % TRAINING_ONLY
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

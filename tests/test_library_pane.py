@@ -4,9 +4,9 @@ import bibtexparser
 from textual.widgets import DataTable, Input, Select, Static
 
 from scholar_tui.app.messages import LibraryChanged
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.services import Services
 
 from .conftest import ScriptedLLM
 from .library_support import UNARXIVE, HashingEmbedder, fixture_path

@@ -9,11 +9,11 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, S
 from scholar_tui.app.help import HelpScreen
 from scholar_tui.app.panes.api_debugger import CHOOSE_LOOP
 from scholar_tui.app.panes.library import LibraryPane
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.app.widgets.paths import complete_path
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core import readiness
+from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .library_support import openalex_handler

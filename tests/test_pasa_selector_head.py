@@ -29,6 +29,7 @@ from scholar_tui.core.pasa.selector_head import (
     mean_within_query_auc,
 )
 from scholar_tui.core.pasa.tools import LibraryTools
+from scholar_tui.core.services import Services
 from scholar_tui.indexes.library import Library
 from scholar_tui.training.selector_head import train_head
 
@@ -254,20 +255,20 @@ def test_an_empty_library_is_said_plainly(where, monkeypatch):
     result = CliRunner().invoke(cli, ["search", "graph neural networks"])
     assert result.exit_code == 1
     assert "The library is empty: import a file" in result.output
-    library = Library.open(where)
+    services = Services(where, load_settings(where), llm_factory=lambda s, w: RoutedLLM())
     with pytest.raises(factory.EmptyLibrary, match="The library is empty: import a file"):
-        factory.open_pasa(where, load_settings(where), library, RoutedLLM(), HashingEmbedder(), feedback=True)
-    library.close()
+        factory.open_pasa(services, feedback=True)
+    assert not services.llm_loaded  # said before any model loads
 
 
 def test_offline_is_said_plainly_and_the_header_never_says_online(where, mini_library, monkeypatch):
     monkeypatch.setattr(factory, "any_source_connects", lambda *args, **kwargs: False)
+    services = Services(
+        where, load_settings(where), llm_factory=lambda s, w: RoutedLLM(), embedder_factory=lambda s: HashingEmbedder()
+    )
     agent = factory.open_pasa(
-        where,
-        load_settings(where),
-        mini_library,
-        RoutedLLM(),
-        HashingEmbedder(),
+        services,
+        library=mini_library,
         online=True,
         feedback=False,
         options=PaSaOptions(budgets=Budgets(max_actions=1), query_mode="candidates"),

@@ -11,11 +11,11 @@ import pytest
 from textual.widgets import Button, DataTable, Input, Select, Static, TextArea, Tree
 
 from scholar_tui.app.panes.paper_search import PaperSearchPane
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.exports import gather
 from scholar_tui.core.pasa.tools import LibraryTools
+from scholar_tui.core.services import Services
 
 from .library_support import HashingEmbedder
 from .pasa_support import GatedLLM, RoutedLLM, mini_library, write_p_true_head  # noqa: F401

@@ -9,11 +9,11 @@ from click.testing import CliRunner
 from textual.widgets import DataTable, Static, TextArea
 
 from scholar_tui.app.cli import cli
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback.human import send_by_hand
 from scholar_tui.core.events import FeedbackFinished, FeedbackRound
+from scholar_tui.core.services import Services
 from scholar_tui.core.soay import open_soay
 from scholar_tui.core.soay.engine import final_answer
 from scholar_tui.core.soay.intents import INTENTS
@@ -40,11 +40,11 @@ def engine_with(where, imported, real_embedder):
     engines = []
 
     def build(llm, code_mode="model"):
+        services = Services(
+            where, load_settings(where), llm_factory=lambda s, w: llm, embedder_factory=lambda s: real_embedder
+        )
         engine = open_soay(
-            where,
-            load_settings(where),
-            embedder=real_embedder,
-            llm_provider=lambda: llm,
+            services,
             choice_mode="retrieval",
             code_mode=code_mode,
             feedback=True,

@@ -6,9 +6,9 @@ import pytest
 from textual.widgets import Input, Label, ListView, Static
 
 from scholar_tui.app.panes.scholar_qa import ScholarQAPane
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.services import Services
 
 from .conftest import ScriptedLLM
 from .library_support import imported, prepared_library, real_embedder  # noqa: F401

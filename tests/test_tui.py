@@ -3,12 +3,12 @@
 import pytest
 from textual.widgets import DataTable, Input, Static, TabbedContent
 
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.app.widgets.status_bar import StatusBar
 from scholar_tui.config.settings import load_settings
+from scholar_tui.core.services import Services
 
-from .conftest import ScriptedLLM
+from .conftest import ScriptedLLM, fake_gguf
 
 
 @pytest.fixture
@@ -115,8 +115,7 @@ async def test_doctor_runs_in_a_worker(make_app):
 
 
 async def test_choosing_a_model_writes_the_config(make_app, where):
-    gguf = where.models_dir / "bigger.gguf"
-    gguf.write_bytes(b"GGUF")
+    fake_gguf(where.models_dir / "bigger.gguf")  # checked as `models use` checks it
     app, _ = make_app(load_model_on_start=False)
     async with app.run_test(size=(140, 50)) as pilot:
         await pilot.press("f6")

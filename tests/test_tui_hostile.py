@@ -20,15 +20,15 @@ from textual.widgets import Input, ListView, Static, TextArea, Tree
 from scholar_tui.app.panes.conference import ConferencePane
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.panes.scholar_qa import ScholarQAPane
-from scholar_tui.app.services import Services
 from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.conference.describe import StructuralDescriber
-from scholar_tui.core.conference.engine import open_conference
+from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.tree import load_json_tree
 from scholar_tui.core.pasa.factory import prepare
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.core.sandbox import APICall, SandboxResult
+from scholar_tui.core.services import Services
 from scholar_tui.core.soay.engine import ProgramRan
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
@@ -131,7 +131,7 @@ def hostile_conference(where, tmp_path) -> None:
     }
     path = tmp_path / "hostile.json"
     path.write_text(json.dumps(site), encoding="utf-8")
-    list(open_conference(where, HashingEmbedder()).build(load_json_tree(path), str(path), StructuralDescriber()))
+    list(ConferenceEngine(where, HashingEmbedder()).build(load_json_tree(path), str(path), StructuralDescriber()))
 
 
 def hostile_loop(where) -> int:

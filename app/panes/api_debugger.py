@@ -255,24 +255,14 @@ class APIDebuggerPane(Vertical):
     @work(thread=True, exclusive=True, group="api-debugger", exit_on_error=False)
     def send_worker(self, loop_id: int, text: str, backend: str) -> None:
         import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
-        from scholar_tui.core.autofeedback.human import send_by_hand
+        from scholar_tui.core.autofeedback import open_autofeedback
 
-        log = FeedbackLog(self.services.where)  # this thread's own connection
         try:
-            result = send_by_hand(
-                self.services.where,
-                self.services.settings,
-                text,
-                backend=backend,
-                log=log,
-                loop_id=loop_id,
-                embedder=self.services.embedder,
-            )
-            self.app.call_from_thread(self.show_sent, result)
+            with open_autofeedback(self.services, source="api") as engine:  # this thread's own log connection
+                for result in engine.send(text, backend=backend, loop_id=loop_id):
+                    self.app.call_from_thread(self.show_sent, result)
         except Exception as error:
             self.app.call_from_thread(self.show_send_error, f"{type(error).__name__}: {error}")
-        finally:
-            log.close()
 
     def show_send_error(self, message: str) -> None:
         self.query_one("#debugger-send", Button).disabled = False

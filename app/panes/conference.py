@@ -93,18 +93,14 @@ class ConferencePane(Horizontal):
 
     # -- the engine --------------------------------------------------------------------------------
     def engine(self):
-        """The Conference QA engine with the shared models, kept while they stay the same (it holds
-        each conference's search tables); call from a worker: it may load the models."""
-        from scholar_tui.core.conference.answer import answer_mode_for
+        """The Conference QA engine over the shared services, kept (it holds each conference's search
+        tables); it asks the services for the models its requests need, in the answer mode the active
+        model calls for (``open_conference``'s "auto", as `conf ask`)."""
         from scholar_tui.core.conference.engine import open_conference
 
-        mode = answer_mode_for(self.services.settings.llm.model)
-        llm = self.services.llm() if mode != "computed" else None
-        embedder = self.services.embedder()
-        engine = self._engine
-        if engine is None or engine.llm is not llm or engine.embedder is not embedder or engine.answer_mode != mode:
-            engine = self._engine = open_conference(self.services.where, embedder, llm=llm, answer_mode=mode)
-        return engine
+        if self._engine is None:
+            self._engine = open_conference(self.services)
+        return self._engine
 
     def _run(self, events, show) -> None:
         """Hand each event of an engine request to ``show`` on the UI thread; errors end as one red line."""
@@ -119,7 +115,7 @@ class ConferencePane(Horizontal):
     def load_conferences(self, select: str | None = None) -> None:
         from scholar_tui.core.conference.engine import open_conference
 
-        names = [record.name for record in open_conference(self.services.where, None).conferences()]
+        names = [record.name for record in open_conference(self.services).conferences()]
         self.post_message(self.ConferencesLoaded(names, select))
 
     @on(ConferencesLoaded)
@@ -295,7 +291,7 @@ class ConferencePane(Horizontal):
         from scholar_tui.core.conference.engine import open_conference
 
         try:
-            tree = open_conference(self.services.where, None).load_tree(name)
+            tree = open_conference(self.services).load_tree(name)
         except ConferenceError as error:
             self.app.call_from_thread(self._status, plain(error, "red"))
             return

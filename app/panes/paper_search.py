@@ -11,7 +11,7 @@ abstract's LaTeX shows as Unicode.
 The crawl runs in a Textual thread worker with its own SQLite connection; it iterates the
 engine's event generator and hands every event to the pane with ``call_from_thread``, so the
 plain search's papers show first and the tree grows while the worker runs. Cancel sets the run's
-CancelToken: the engine stops between steps and reports what it found so far.
+``threading.Event`` (``CancelToken``): the engine stops between steps and reports what it found so far.
 """
 
 from __future__ import annotations
@@ -213,32 +213,29 @@ class PaperSearchPane(Vertical):
 
     @work(thread=True, exclusive=True, group="paper-search", exit_on_error=False)
     def run_crawl(self, query: str, date: str | None, cancel: CancelToken) -> None:
-        from scholar_tui.core.pasa.factory import EmptyLibrary, check_not_empty, open_pasa, prepare_library
+        from scholar_tui.core.pasa.factory import EmptyLibrary, open_pasa
         from scholar_tui.core.pasa.works import CitedWorks
         from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
 
-        library = Library.open(self.services.where)  # this thread's own connection
         say = self.app.call_from_thread
+
+        def preparing(event) -> None:
+            if isinstance(event, CitedWorks) and event.linked:
+                say(self._status, f"library: {event.summary()}")
+            elif isinstance(event, IndexProgress) and event.total:
+                say(self._status, f"embedding papers for search: {event.done}/{event.total}")
+            elif isinstance(event, IndexFinished) and event.embedded:
+                say(self._status, f"{event.embedded} papers embedded in {event.seconds:.1f} s")
+
         try:
-            check_not_empty(library)
-            embedder = self.services.embedder()
-            for event in prepare_library(self.services.where, library, embedder):
-                if isinstance(event, CitedWorks) and event.linked:
-                    say(self._status, f"library: {event.summary()}")
-                elif isinstance(event, IndexProgress) and event.total:
-                    say(self._status, f"embedding papers for search: {event.done}/{event.total}")
-                elif isinstance(event, IndexFinished) and event.embedded:
-                    say(self._status, f"{event.embedded} papers embedded in {event.seconds:.1f} s")
-            agent = open_pasa(self.services.where, self.services.settings, library, self.services.llm(), embedder)
-            run = agent.run(query, date=date, cancel=cancel)
-            for event in kept.remembered(self.services.where, "paper-search", query, run, {"date": date}):
-                say(self.show_event, event)
+            with open_pasa(self.services, on_progress=preparing) as agent:  # this thread's own library connection
+                run = agent.run(query, date=date, cancel=cancel)
+                for event in kept.remembered(self.services.where, "paper-search", query, run, {"date": date}):
+                    say(self.show_event, event)
         except EmptyLibrary as error:
             say(self._stopped, str(error), "yellow")
         except Exception as error:  # a worker always reports back (bad date, no model, locked file…)
             say(self._stopped, f"{type(error).__name__}: {error}", "red")
-        finally:
-            library.close()
 
     # -- events -> tree --------------------------------------------------------------------------
     def _status(self, text: str, style: str = "") -> None:

@@ -125,12 +125,7 @@ class ScholarQAPane(Vertical):
                 self.app.call_from_thread(self.show_status, "loading the embedder and the sandbox…")
                 from scholar_tui.core.soay import open_soay
 
-                self._engine = open_soay(
-                    self.services.where,
-                    self.services.settings,
-                    embedder=self.services.embedder(),
-                    llm_provider=self.services.llm,
-                )
+                self._engine = open_soay(self.services)  # closed with the pane
             for event in kept.remembered(self.services.where, "scholar-qa", question, self._engine.run(question)):
                 self.app.call_from_thread(self.show, event)
         except Exception as error:

@@ -12,10 +12,11 @@ from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Static
 
 from scholar_tui.app.messages import SettingsChanged
 from scholar_tui.app.widgets.markup import assemble, plain
-from scholar_tui.config.settings import ConfigError, save_setting
+from scholar_tui.config.settings import ConfigError
 from scholar_tui.core.doctor import run_checks
+from scholar_tui.core.model_choice import listed_models, use_model
 from scholar_tui.models.base import CancelToken, LLMError
-from scholar_tui.models.registry import all_models
+from scholar_tui.models.registry import ModelNotFound
 
 STATUS_STYLE = {"ok": ("ok", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
 
@@ -72,9 +73,8 @@ class ModelsPanel(ServicesPanel):
     def refresh_rows(self) -> None:
         table = self.query_one(DataTable)
         table.clear()
-        active = self.services.settings.llm.model
-        for entry in all_models(self.services.where):
-            mark = "*" if active in (entry.name, entry.location) else ""
+        for entry in listed_models(self.services.where, self.services.settings):
+            mark = "*" if entry.active_as == "llm" else ""
             location = entry.location if entry.available else f"{entry.location} (missing)"
             # names and paths come from files and the config: shown as written
             table.add_row(mark, *map(plain, (entry.name, entry.kind, entry.source, location)), key=entry.name)
@@ -86,17 +86,15 @@ class ModelsPanel(ServicesPanel):
         if table.row_count == 0:
             return
         name = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
-        entry = next(entry for entry in all_models(self.services.where) if entry.name == name)
         message = self.query_one("#models-message", Static)
-        if entry.kind != "gguf":
-            message.update(assemble((f"{name} is an embedding model; choose an LLM.", "yellow")))
-            return
         try:
-            save_setting(self.services.where, "llm.model", name)
+            use_model(self.services, name)
+        except ModelNotFound as error:
+            message.update(plain(f"{error}.", "yellow"))
+            return
         except ConfigError as error:
             message.update(plain(error, "red"))
             return
-        self.services.reload_settings()
         message.update(assemble("Active model: ", (name, "bold"), " (loading…)"))
         self.post_message(SettingsChanged())
 

@@ -33,8 +33,9 @@ The contract for callers (SoAy, PaSa, the CLI, the debugger), the engine shape o
     af.analyse_response(api_call, instruction)                               # -> DynamicObservation
     af.analyse_program(sandbox_result, instruction)                          # -> DynamicObservation
 
-    # the loop: this installation's limits and log (every round committed to SQLite as it ends)
-    loop = open_autofeedback(where, settings, embedder, source="soay")
+    # the engine: this installation's limits and log (every round committed to SQLite as it ends);
+    # a context manager that closes its log's connection
+    loop = open_autofeedback(services, source="soay")      # services: core.services.Services
     result = yield from loop.events(
         instruction,
         generate=lambda history: ...,   # list[FeedbackRecord] -> str | Generation (request or program)
@@ -42,14 +43,17 @@ The contract for callers (SoAy, PaSa, the CLI, the debugger), the engine shape o
         mode="request" | "program",
         relevant=None,                  # programs: the solution's APIs (else the retriever's top-1)
         accept=None,                    # (response, observation) -> bool; default: no error, not empty
+        cancel=None,                    # a threading.Event: set, no more generations nor sends
     )                                   # streams core.events.FeedbackRound per round, then FeedbackFinished
     result = loop.run(...)              # the same loop, driven to its LoopResult (no events shown)
-    result.status        # "solved" | "limit_hit" (then listed in the API debugger)
+    result.status        # "solved" | "limit_hit" (then listed in the API debugger) | "cancelled"
     result.final_request, result.final_response (the APICall / SandboxResult), result.final_observation,
     result.rounds, result.loop_id
 
-    # a person's fix (the API debugger, ``feedback send``): a SentByHand event
-    human.send_by_hand(where, settings, text, log=FeedbackLog(where), loop_id=loop_id)
+    # a person's requests, routed by one reading of the text (``human.route``: PaSa's tools, the
+    # academic APIs or a program): the API debugger and ``feedback send`` / ``feedback check``
+    loop.send(text, backend="local", loop_id=loop_id, cancel=None)        # yields one SentByHand
+    loop.check(text, instruction, program=False, send=False, cancel=None) # yields one Checked
 
 ``history[-1].feedback`` is the text to put in the model's next prompt: the static feedback, or
 after a failed run the ReAct trace (Thought / Action / Observation) and the ask to regenerate.
@@ -64,7 +68,7 @@ after a failed run the ReAct trace (Thought / Action / Observation) and the ask 
 from __future__ import annotations
 
 from scholar_tui.core.autofeedback.dynamic import DynamicAnalyser, DynamicObservation, ReActStep, send_request
-from scholar_tui.core.autofeedback.engine import AutoFeedback, open_autofeedback
+from scholar_tui.core.autofeedback.engine import AutoFeedback, AutoFeedbackEngine, Checked, open_autofeedback
 from scholar_tui.core.autofeedback.loop import (
     FeedbackLimits,
     FeedbackLoop,
@@ -87,6 +91,8 @@ from scholar_tui.core.autofeedback.taxonomy import ERROR_TYPES, STATIC_SUB_TYPES
 __all__ = [
     "APIRetriever",
     "AutoFeedback",
+    "AutoFeedbackEngine",
+    "Checked",
     "DynamicAnalyser",
     "DynamicObservation",
     "ERROR_TYPES",

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from scholar_tui.core.autofeedback.docs import ANY_API, api_documentation, fingerprint, semantic_chunks
 from scholar_tui.core.autofeedback.request_parser import (
+    ParsedRequest,
     RequestSyntaxError,
     call_arguments,
     format_request,
@@ -79,11 +80,16 @@ def send_request(api, text: str) -> APICall:
 
     Never raises for a bad request: the APICall says what went wrong, as the sandbox records it.
     """
-    started = time.perf_counter()
     try:
         request = parse_request(text, require_tags=False)
     except RequestSyntaxError as error:
         return APICall(name="", arguments={}, ok=False, error=str(error), error_code=None)
+    return send_parsed(api, request)
+
+
+def send_parsed(api, request: ParsedRequest) -> APICall:
+    """``send_request`` for a request parsed already (``human.route``: a text is parsed once)."""
+    started = time.perf_counter()
     spec = SPECS.get(request.api)
     names = [p.name for p in spec.parameters] if spec else None
     unreadable = [a.source for a in request.arguments if not a.literal]

@@ -13,10 +13,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from scholar_tui.core.autofeedback.dynamic import is_empty, send_request
-from scholar_tui.core.autofeedback.registry import tool_apis_for
-from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, parse_request
+from scholar_tui.core.autofeedback.dynamic import is_empty, send_parsed, send_request
+from scholar_tui.core.autofeedback.registry import ToolAPIs, tool_apis_for_api
+from scholar_tui.core.autofeedback.request_parser import ParsedRequest, RequestSyntaxError, parse_request
 from scholar_tui.core.events import Event
+from scholar_tui.core.sandbox import APICall
 
 
 @dataclass
@@ -47,15 +48,50 @@ class SentByHand(Event):
         return text
 
 
+@dataclass(frozen=True)
+class Route:
+    """Where a hand-written text goes, found by parsing it once: a registered engine's tools
+    (``tools``), the academic APIs (``request``, None when a tagged request does not parse: it is
+    still sent, and its syntax error is the answer) or, for anything else, the sandbox as a program."""
+
+    text: str
+    request: ParsedRequest | None
+    tools: ToolAPIs | None
+
+    @property
+    def kind(self) -> str:
+        if self.tools is not None:
+            return "tools"
+        return "request" if self.request is not None or "<<API>>" in self.text else "program"
+
+
+def route(text: str) -> Route:
+    """The one reading of a text a person sends (``feedback send``, ``feedback check --send``, F4)."""
+    try:
+        request: ParsedRequest | None = parse_request(text, require_tags=False)
+    except RequestSyntaxError:
+        request = None
+    return Route(text, request, tool_apis_for_api(request.api) if request is not None else None)
+
+
 def is_request(text: str) -> bool:
     """A single ``NAME(…)`` call, tagged or not; anything else is run as a program."""
-    if "<<API>>" in text:
-        return True
-    try:
-        parse_request(text, require_tags=False)
-    except RequestSyntaxError:
-        return False
-    return True
+    return route(text).kind != "program"
+
+
+def send_routed(where, settings, routed: Route, backend: str, embedder: Callable[[], Any] | None) -> APICall:
+    """A request sent where its route says (not a program: ``run_program``)."""
+    if routed.tools is not None:
+        if embedder is None:
+            raise ValueError(
+                f"a request to {routed.tools.name}'s tools needs the embedder (the library search is semantic)"
+            )
+        return routed.tools.send(where, settings, routed.text, embedder())
+    from scholar_tui.core.library.apis import open_api
+
+    if routed.request is None:  # a tagged request that does not parse: its syntax error is the answer
+        return send_request(None, routed.text)
+    return send_parsed(open_api(where, settings, backend), routed.request)
 
 
 def run_program(where, source: str, backend: str = "local"):
@@ -77,26 +113,19 @@ def send_by_hand(
     log=None,
     loop_id: int | None = None,
     embedder: Callable[[], Any] | None = None,
+    routed: Route | None = None,
 ) -> SentByHand:
     """Send ``text`` as a person wrote it; with ``log`` and ``loop_id`` it becomes the loop's human round.
 
     A request to a registered engine's tools (``registry``: PaSa's ``searchPapers``,
     ``expandSection``) runs against the library's search index, which needs the embedding model:
     ``embedder`` loads it, only for such a request. Anything else goes to the academic APIs.
+    ``routed``: the text's ``route``, when the caller has it already.
     """
     started = time.perf_counter()
-    tools = tool_apis_for(text)
-    if tools is not None or is_request(text):
-        if tools is not None:
-            if embedder is None:
-                raise ValueError(
-                    f"a request to {tools.name}'s tools needs the embedder (the library search is semantic)"
-                )
-            call = tools.send(where, settings, text, embedder())
-        else:
-            from scholar_tui.core.library.apis import open_api
-
-            call = send_request(open_api(where, settings, backend), text)
+    routed = routed or route(text)
+    if routed.kind != "program":
+        call = send_routed(where, settings, routed, backend, embedder)
         response = call.result if call.ok else {"error": call.error, "code": call.error_code}
         result = SentByHand(
             "request", call.ok and not is_empty(call.result), response, call.error, time.perf_counter() - started

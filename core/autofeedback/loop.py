@@ -14,6 +14,7 @@ server is the final judge, and the scanner can be wrong (the retriever's top-1 i
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from typing import Any, Literal
 from scholar_tui.core.autofeedback.dynamic import DynamicObservation, ReActStep
 from scholar_tui.core.autofeedback.static import StaticFinding
 from scholar_tui.core.autofeedback.templates import dynamic_feedback
-from scholar_tui.core.events import FeedbackFinished, FeedbackRound
+from scholar_tui.core.events import Engine, FeedbackFinished, FeedbackRound, cancelled
 from scholar_tui.models.origin import new_run_id, prompt_origin
 
 Mode = Literal["request", "program"]
@@ -102,7 +103,7 @@ class Round:
 
 @dataclass
 class LoopResult:
-    status: Literal["solved", "limit_hit"]
+    status: Literal["solved", "limit_hit", "cancelled"]
     final_request: str
     final_observation: DynamicObservation | None
     rounds: list[Round] = field(default_factory=list)
@@ -130,11 +131,15 @@ class LoopResult:
         )
 
 
+class LoopCancelled(Exception):
+    """The request's ``cancel`` was set: no more generations nor sends."""
+
+
 def _generation(value: Any) -> Generation:
     return value if isinstance(value, Generation) else Generation(text=str(value or ""))
 
 
-class FeedbackLoop:
+class FeedbackLoop(Engine):
     """Runs one instruction to a solved request or to the limits, logging every round.
 
     ``generate(history) -> str | Generation``: the request (``<<API>>…<</API>>``) or program for
@@ -182,6 +187,7 @@ class FeedbackLoop:
         mode: Mode = "request",
         relevant: Sequence[str] | None = None,
         accept: Callable[[Any, DynamicObservation], bool] | None = None,
+        cancel: threading.Event | None = None,
     ) -> Generator[FeedbackRound | FeedbackFinished, None, LoopResult]:
         loop_id = None
         if self.log is not None:
@@ -199,6 +205,8 @@ class FeedbackLoop:
         static_used = dynamic_used = 0
 
         def produce() -> tuple[Generation, float]:
+            if cancelled(cancel):
+                raise LoopCancelled
             started = time.perf_counter()
             with prompt_origin("autofeedback", origin_run, instruction):  # the round's model calls, in the prompt log
                 value = _generation(generate(list(history)))
@@ -237,7 +245,7 @@ class FeedbackLoop:
                 )
             return round_.event(loop_id)
 
-        status: Literal["solved", "limit_hit"] = "limit_hit"
+        status: Literal["solved", "limit_hit", "cancelled"] = "limit_hit"
         observation: DynamicObservation | None = None
         response: Any = None
         try:
@@ -260,6 +268,8 @@ class FeedbackLoop:
                     history.append(FeedbackRecord("static", text, finding.feedback, finding=finding))
                     generation, seconds = produce()
                     continue
+                if cancelled(cancel):  # scanned, not sent
+                    raise LoopCancelled
                 if finding is not None and finding.error_type == "E1":
                     yield record(
                         "static", text, generation, finding, None, None, seconds + time.perf_counter() - started
@@ -285,6 +295,8 @@ class FeedbackLoop:
                 yield record("dynamic", text, generation, finding, observation, feedback, elapsed)
                 history.append(FeedbackRecord("dynamic", text, feedback, observation=observation, step=step))
                 generation, seconds = produce()
+        except LoopCancelled:
+            status = "cancelled"
         except BaseException as error:  # the model or the executor crashed: the loop must not stay "running"
             if self.log is not None:
                 self.log.finish_loop(
@@ -295,7 +307,9 @@ class FeedbackLoop:
                 )
             raise
         final = rounds[-1].request if rounds else ""
-        if self.log is not None:
+        if self.log is not None and status == "cancelled":  # the log knows no such status: failed, saying why
+            self.log.finish_loop(loop_id, "failed", final_request=final, final_response={"error": "cancelled"})
+        elif self.log is not None:
             self.log.finish_loop(
                 loop_id, status, final_request=final, final_response=observation.response if observation else None
             )

@@ -57,4 +57,9 @@ def tool_apis_for(text: str) -> ToolAPIs | None:
         api = parse_request(text, require_tags=False).api
     except RequestSyntaxError:
         return None
+    return tool_apis_for_api(api)
+
+
+def tool_apis_for_api(api: str) -> ToolAPIs | None:
+    """The registered tools that define ``api``; None for the academic APIs or an unknown name."""
     return next((tools for tools in _REGISTERED.values() if api in tools.specs), None)

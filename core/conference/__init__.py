@@ -11,7 +11,8 @@ comparison or a list, citing its paths (``answer``, ``values``). ``engine.evalua
 ConferenceQA directory (token F1, EM, evidence hit@k; ``metrics``, ``evidence``) for STAR and the
 path baseline in one run.
 
-``open_conference`` opens the engine; its requests are generators of ``events``. Storage lives
+``open_conference(services, …)`` opens the engine; its requests are generators of ``events`` that
+take ``cancel``. Storage lives
 behind ``indexes`` (``conference_store`` for SQLite, ``conference_vectors`` for LanceDB).
 Importing this package stays cheap: the heavy modules (numpy, LanceDB) load with ``engine``.
 """

@@ -1,25 +1,27 @@
 """The Conference QA engine: import and index a conference, answer a question, evaluate a dataset.
 
-``open_conference(where, embedder, llm=…)`` opens it; every request is one sync generator of typed
-events (``core.events``): ``build`` yields the build's progress and ``IndexBuilt``; ``ask`` yields
-``EvidenceFound`` then ``Answered``; ``evaluate`` yields the build, ``EvalProgress`` per question
-and ``EvalFinished``. Models are arguments (an embedder; an LLM only where one answers or
-describes), so the CLI, the TUI and tests decide what runs.
+``open_conference(services, answer_mode=…)`` opens it; every request is one sync generator of typed
+events (``core.events``) that takes ``cancel``: ``build`` yields the build's progress and
+``IndexBuilt``; ``ask`` yields ``EvidenceFound`` then ``Answered``; ``evaluate`` yields the build,
+``EvalProgress`` per question and ``EvalFinished``. The models come from the services when a request
+needs them (the embedder to search, an LLM only where one answers); tests and benchmarks may hand
+them to ``ConferenceEngine`` directly.
 """
 
 from __future__ import annotations
 
 import hashlib
+import threading
 import time
 from collections.abc import Generator, Iterator, Sequence
 from pathlib import Path
 from statistics import mean
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
 from scholar_tui.config.locations import Locations
-from scholar_tui.core.conference.answer import ANSWER_MODES, answer_question
+from scholar_tui.core.conference.answer import ANSWER_MODES, answer_mode_for, answer_question
 from scholar_tui.core.conference.describe import DescribeProgress, Describer, describe_tree, embedded_text
 from scholar_tui.core.conference.events import (
     Answered,
@@ -43,10 +45,15 @@ from scholar_tui.core.conference.person import verdict as person_verdict
 from scholar_tui.core.conference.questions import QUESTION_TYPES, find_dataset_files, load_dataset_questions
 from scholar_tui.core.conference.retrieval import ABLATION, METHODS, PathRetriever, RetrievalParts
 from scholar_tui.core.conference.tree import ConferenceError, Node, NodeKind, Tree, load_json_tree
+from scholar_tui.core.events import Engine, cancelled
 from scholar_tui.indexes import conference_vectors as vectors
 from scholar_tui.indexes.conference_store import ConferenceRecord, ConferenceStore, NodeRow
 from scholar_tui.models.origin import logs_prompts_as
 
+if TYPE_CHECKING:
+    from scholar_tui.core.services import Services
+
+AUTO = "auto"  # the answer mode that follows the active model
 TOP_K = 5
 EMBED_BATCH = 128
 ANSWER_F1_MISS = 0.5
@@ -101,17 +108,57 @@ def method_parts(method: str) -> RetrievalParts:
     return METHODS[method]
 
 
-class ConferenceEngine:
-    """One user's conferences: their trees and descriptions in SQLite, their vectors in LanceDB."""
+class ConferenceEngine(Engine):
+    """One user's conferences: their trees and descriptions in SQLite, their vectors in LanceDB.
 
-    def __init__(self, where: Locations, embedder=None, *, llm=None, answer_mode: str = "computed") -> None:
-        if answer_mode not in ANSWER_MODES:
-            raise ConferenceError(f"answer mode must be one of {', '.join(ANSWER_MODES)}")
+    Models come as arguments (tests, benchmarks) or from ``services`` (``open_conference``), asked for
+    only when a request needs them: listing conferences or loading a tree loads none, and the LLM
+    loads only for an answer mode that uses it.
+    """
+
+    def __init__(
+        self,
+        where: Locations,
+        embedder=None,
+        *,
+        llm=None,
+        answer_mode: str = "computed",
+        services: Services | None = None,
+    ) -> None:
+        if answer_mode not in (*ANSWER_MODES, AUTO):
+            raise ConferenceError(f"answer mode must be one of {', '.join((AUTO, *ANSWER_MODES))}")
         self.where = where
-        self.embedder = embedder
-        self.llm = llm
-        self.answer_mode = answer_mode if llm is not None else "computed"
+        self.services = services
+        self._embedder = embedder
+        self._llm = llm
+        self._answer_mode = answer_mode
         self._retrievers: dict[str, PathRetriever] = {}
+
+    @property
+    def embedder(self):
+        if self._embedder is None and self.services is not None:
+            return self.services.embedder()
+        return self._embedder
+
+    @property
+    def answer_mode(self) -> str:
+        """The mode in force: ``auto`` is ``answer_mode_for`` the active model (the same choice for the
+        Conference tab and `conf ask`); without a model to ask, "computed"."""
+        if self._llm is None and self.services is None:
+            return "computed"
+        if self._answer_mode == AUTO:
+            return answer_mode_for(self.services.settings.llm.model) if self.services is not None else "computed"
+        return self._answer_mode
+
+    @property
+    def llm(self):
+        if self._llm is None and self.services is not None and self.answer_mode != "computed":
+            return self.services.llm()
+        return self._llm
+
+    def close(self) -> None:
+        self._retrievers.clear()
+        super().close()
 
     # -- what is imported --------------------------------------------------------------------
     def _store(self) -> ConferenceStore:
@@ -137,6 +184,9 @@ class ConferenceEngine:
     def load_tree(self, name: str) -> Tree:
         """The stored tree, as imported (node ids and order preserved)."""
         self.conference(name)
+        return self._stored_tree(name)
+
+    def _stored_tree(self, name: str) -> Tree:
         store = self._store()
         try:
             return tree_from_rows(name, store.node_rows(name))
@@ -144,22 +194,31 @@ class ConferenceEngine:
             store.close()
 
     def retriever(self, name: str) -> PathRetriever:
+        """The conference's retriever, read once (its row, vectors and tree) and kept for later requests."""
         if name not in self._retrievers:
+            self.conference(name)  # the one read of its row: an unknown name is said before any model loads
             table = vectors.load_paths(self.where, name)
             if table is None:
                 raise ConferenceError(f"conference {name!r} has no index; run `scholar-tui conf import` again")
-            self._retrievers[name] = PathRetriever(table, self.load_tree(name))
+            self._retrievers[name] = PathRetriever(table, self._stored_tree(name))
         return self._retrievers[name]
 
     # -- import and index --------------------------------------------------------------------
     def build(
-        self, tree: Tree, source: str, describer: Describer, *, rebuild: bool = False
+        self,
+        tree: Tree,
+        source: str,
+        describer: Describer,
+        *,
+        rebuild: bool = False,
+        cancel: threading.Event | None = None,
     ) -> Iterator[TreeLoaded | DescribeProgress | EmbedProgress | IndexBuilt]:
         """Store the tree, describe every node top-down (cached), embed what changed, write the table.
 
         Incremental: a description is regenerated only when its inputs changed, and a text is
         embedded only when no vector of it (same embedder, same text) is stored. ``rebuild``
-        ignores both caches, to time a cold build.
+        ignores both caches, to time a cold build. ``cancel`` stops it between descriptions (those
+        written so far stay cached) and between embedding batches, before anything is indexed.
         """
         self._retrievers.pop(tree.name, None)
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -176,6 +235,8 @@ class ConferenceEngine:
                 lambda rows: store.store_descriptions(rows, describer.identity),
                 force=rebuild,
             ):
+                if cancelled(cancel):
+                    return
                 if isinstance(event, DescribeProgress):
                     progress = event
                     yield event
@@ -205,8 +266,12 @@ class ConferenceEngine:
                 yield EmbedProgress(reused, reused, reused)
             else:
                 known, reused, load_s = yield from self._embed(
-                    wanted, {"star": {}, "path": {}} if rebuild else vectors.existing_vectors(self.where, tree.name)
+                    wanted,
+                    {"star": {}, "path": {}} if rebuild else vectors.existing_vectors(self.where, tree.name),
+                    cancel,
                 )
+                if cancelled(cancel):
+                    return
                 star = np.stack([known[("star", row.star_hash)] for row in rows])
                 path_matrix = np.stack([known[("path", row.path_hash)] for row in rows])
                 vectors.write_table(self.where, tree.name, rows, star, path_matrix)
@@ -242,7 +307,10 @@ class ConferenceEngine:
             store.close()
 
     def _embed(
-        self, wanted: list[tuple[str, str, str]], previous: dict[str, dict[str, np.ndarray]]
+        self,
+        wanted: list[tuple[str, str, str]],
+        previous: dict[str, dict[str, np.ndarray]],
+        cancel: threading.Event | None = None,
     ) -> Generator[EmbedProgress, None, tuple[dict[tuple[str, str], np.ndarray], int, float]]:
         """Vectors for every (method, hash, text): kept from ``previous`` when there, embedded otherwise.
 
@@ -265,6 +333,8 @@ class ConferenceEngine:
             load_s = time.perf_counter() - load_started
         pending = list(missing.items())
         for start in range(0, len(pending), EMBED_BATCH):
+            if cancelled(cancel):
+                break
             batch = pending[start : start + EMBED_BATCH]
             for (slot, _), vector in zip(batch, self.embedder.embed([text for _, text in batch]), strict=False):
                 known[slot] = vector
@@ -301,15 +371,23 @@ class ConferenceEngine:
 
     @logs_prompts_as("conference", text="question")  # the question's model calls, in the prompt log
     def ask(
-        self, conference: str, question: str, *, method: str = "star", k: int = TOP_K
+        self,
+        conference: str,
+        question: str,
+        *,
+        method: str = "star",
+        k: int = TOP_K,
+        cancel: threading.Event | None = None,
     ) -> Iterator[EvidenceFound | Answered]:
-        """Find the evidence (``EvidenceFound``), then answer from it (``Answered``, with citations)."""
+        """Find the evidence (``EvidenceFound``), then answer from it (``Answered``, with citations);
+        ``cancel`` set after the evidence: no answer (the model is not asked)."""
         started = time.perf_counter()
         if not question.strip():
             raise ConferenceError("the question is empty")
-        self.conference(conference)
         evidence = self.search(conference, question, method, k)
         yield EvidenceFound(question, conference, method, evidence)
+        if cancelled(cancel):
+            return
         answered = answer_question(question, evidence, self.retriever(conference).tree, self.llm, self.answer_mode)
         answered.conference, answered.method = conference, method
         answered.seconds = time.perf_counter() - started
@@ -328,21 +406,24 @@ class ConferenceEngine:
         k: int = TOP_K,
         person: Sequence[PersonQuestion] = (),
         person_part: str = "dev",
+        cancel: threading.Event | None = None,
     ) -> Iterator[object]:
         """Import and index a ConferenceQA directory (reusing caches), then score every question
         with each method (and each ablation row) in the same run.
 
-        Yields the build's events, ``EvalProgress`` per question and method, then ``EvalFinished``.
+        Yields the build's events, ``EvalProgress`` per question and method, then ``EvalFinished``;
+        ``cancel`` stops it between questions, with no ``EvalFinished``.
         """
         files = find_dataset_files(directory)
         questions = load_dataset_questions(files)
         tree = load_json_tree(files.tree_file, name)
         built: IndexBuilt | None = None
-        for event in self.build(tree, str(files.tree_file), describer, rebuild=rebuild):
+        for event in self.build(tree, str(files.tree_file), describer, rebuild=rebuild, cancel=cancel):
             if isinstance(event, IndexBuilt):
                 built = event
             yield event
-        assert built is not None
+        if cancelled(cancel) or built is None:
+            return
         evidence_index = EvidenceIndex(tree)
         gold = []
         for question in questions:
@@ -362,6 +443,8 @@ class ConferenceEngine:
         for label, parts in configurations:
             rows: list[dict] = []
             for question, vector, (leaves, gold_paths) in zip(questions, query_vectors, gold, strict=False):
+                if cancelled(cancel):
+                    return
                 evidence = self.search(tree.name, question.question, k=k, query_vector=vector, parts=parts)
                 answered = answer_question(question.question, evidence, tree, self.llm, self.answer_mode)
                 retrieved = [item.node_id for item in evidence]
@@ -475,9 +558,11 @@ def errors_text(report: EvalReport, method: str = "star") -> str:
     return header + "\n\n".join(blocks) + "\n"
 
 
-def open_conference(where: Locations, embedder=None, *, llm=None, answer_mode: str = "computed") -> ConferenceEngine:
-    """The one way to open the Conference QA engine (``core.events``' shape).
+def open_conference(services: Services, *, answer_mode: str = AUTO) -> ConferenceEngine:
+    """The one way the front ends open the Conference QA engine (``core.events``' shape), over the
+    services' models, each loaded when a request first needs it.
 
-    ``embedder`` may be None for what needs no vectors (listing conferences, loading a tree).
+    ``answer_mode``: "auto" (the default, for the Conference tab and `conf ask` alike) follows the
+    active model (``answer.answer_mode_for``); "computed", "choose" or "generate" force one.
     """
-    return ConferenceEngine(where, embedder, llm=llm, answer_mode=answer_mode)
+    return ConferenceEngine(services.where, answer_mode=answer_mode, services=services)

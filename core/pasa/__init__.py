@@ -18,6 +18,7 @@ Modules, in the order a run uses them:
   (split train/test by source paper), PaSa's metrics, and PaSa against plain search;
   ``export``: BibTeX and JSON.
 
-``factory.open_pasa`` opens the engine; ``scholar-tui search``, ``scholar-tui bench pasa`` and
-the Paper search tab consume the same event stream.
+``factory.open_pasa(services, …)`` prepares the library and opens the engine (a context manager
+that closes its library connection); ``scholar-tui search``, ``scholar-tui bench pasa`` and the
+Paper search tab open it so and consume the same event stream, ``engine.run(query, cancel=…)``.
 """

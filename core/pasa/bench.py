@@ -16,6 +16,7 @@ follows the paper's protocol. Person-written queries (``person_queries``) have n
 from __future__ import annotations
 
 import statistics
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,7 +29,6 @@ from scholar_tui.core.pasa.metrics import QueryScores, score_query, summarize
 from scholar_tui.core.pasa.queries import AnswerPaper, QuerySetError, ScholarQuery
 from scholar_tui.core.pasa.selector_head import auc, f1
 from scholar_tui.indexes.library import Library
-from scholar_tui.models.base import CancelToken
 
 
 @dataclass
@@ -86,14 +86,14 @@ def bench_pasa(
     queries: list[ScholarQuery],
     *,
     include_source: bool = False,
-    cancel: CancelToken | None = None,
+    cancel: threading.Event | None = None,
     on_event=None,
 ) -> Iterator[QueryDone | BenchFinished]:
     """Run every query; yields each query's scores, then the summary. ``on_event`` sees PaSa's events."""
     clock = time.monotonic()
     scores: list[QueryScores] = []
     for index, query in enumerate(queries, start=1):
-        if cancel is not None and cancel.cancelled:
+        if cancel is not None and cancel.is_set():
             break
         before = cutoff(query, include_source)
         answers = query.answer_ids
@@ -298,7 +298,7 @@ def read_person_set(path: str | Path, library: Library, part: str = "dev") -> li
     return queries
 
 
-def person_verdict(agent: PaSaEngine, query: PersonQuery, cancel: CancelToken | None = None) -> PersonVerdict:
+def person_verdict(agent: PaSaEngine, query: PersonQuery, cancel: threading.Event | None = None) -> PersonVerdict:
     """One query as a person sees it: right (an expected paper in the top five, or "nothing fits" when
     nothing should), abstained (said nothing fits although a paper should), wrong (anything else)."""
     finished = None

@@ -9,12 +9,13 @@ grammar (``actions``), then validated once more.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 
 from scholar_tui.core.pasa.actions import CheckedActions, expand_grammar, search_grammar, validate
 from scholar_tui.core.pasa.prompts import CrawlerSession, Paper, crawler_prompt
-from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.models.base import LLM
 
 MAX_SECTIONS_SHOWN = 40
 MAX_ABSTRACT_WORDS = 120
@@ -80,7 +81,7 @@ class Crawler:
         self.calls = 0
 
     def _generate(
-        self, prompt: str, grammar: str, cancel: CancelToken | None, follow_up: tuple[dict, ...] = ()
+        self, prompt: str, grammar: str, cancel: threading.Event | None, follow_up: tuple[dict, ...] = ()
     ) -> tuple[str, float, int]:
         clock = time.perf_counter()
         completion = self.llm.chat(
@@ -93,7 +94,7 @@ class Crawler:
         self.calls += 1
         return completion.text.strip(), time.perf_counter() - clock, completion.prompt_tokens
 
-    def search_session(self, query: str, candidates: list[str], cancel: CancelToken | None = None) -> SessionResult:
+    def search_session(self, query: str, candidates: list[str], cancel: threading.Event | None = None) -> SessionResult:
         """S_q: which searches to run. ``candidates`` constrain them in 'candidates' mode."""
         allowed = candidates if self.query_mode == "candidates" else None
         grammar = search_grammar(allowed, self.actions_per_session)
@@ -101,7 +102,7 @@ class Crawler:
         return SessionResult(text, validate(text, "Search", allowed, self.actions_per_session), seconds, tokens, True)
 
     def expand_session(
-        self, query: str, paper: Paper, expandable: list[str], cancel: CancelToken | None = None
+        self, query: str, paper: Paper, expandable: list[str], cancel: threading.Event | None = None
     ) -> SessionResult:
         """S_q+p: which of the paper's sections to expand; only ``expandable`` ones can be named."""
         if not expandable:  # the grammar's only sentence would be "[Stop]": no need to ask
@@ -120,7 +121,7 @@ class Crawler:
         options: list[str] | None,
         session_text: str,
         feedback: str,
-        cancel: CancelToken | None = None,
+        cancel: threading.Event | None = None,
     ) -> SessionResult:
         """One replacement action after AutoFeedback found the session's last one wanting.
 

@@ -25,17 +25,19 @@ With AutoFeedback on, every [Search]/[Expand] is sent as an API request (``tool_
 statically scanned, executed, and when it fails or adds nothing new, explained from the tools'
 documentation and handed back to the Crawler, which picks one untried action in its place. The
 crawl stops when nothing is left to read, or the action, paper or time budget is spent, or it is
-cancelled (a ``CancelToken``, checked between steps and passed into every generation).
+cancelled (the request's ``cancel`` event, checked between steps and passed into every generation).
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from scholar_tui.core.autofeedback.loop import FeedbackLoop, Generation, LoopResult
+from scholar_tui.core.events import Engine
 from scholar_tui.core.pasa.actions import CheckedActions
 from scholar_tui.core.pasa.crawler import Crawler, session_record
 from scholar_tui.core.pasa.events import (
@@ -70,7 +72,7 @@ from scholar_tui.core.pasa.tool_requests import (
 )
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
-from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.models.base import LLM
 from scholar_tui.models.origin import logs_prompts_as
 
 
@@ -135,7 +137,7 @@ class CrawlRun:
     engine: "PaSaEngine"
     query: str
     date: str | None
-    cancel: CancelToken
+    cancel: threading.Event
     pool: Pool
     clock: float = field(default_factory=time.monotonic)
     p_true: dict[int, float] = field(default_factory=dict)
@@ -164,7 +166,7 @@ class CrawlRun:
 
     def may_act(self) -> bool:
         """Whether one more action may run; sets the stop reason when not."""
-        if self.cancel.cancelled:
+        if self.cancel.is_set():
             self.stop_reason = "cancelled"
         elif self.actions >= self.budgets.max_actions:
             self.stop_reason = "action budget"
@@ -277,7 +279,7 @@ class CrawlRun:
         wanted = [paper.paper_id for paper in ranking if paper.paper_id not in self.p_true][:limit]
         rows = self.tools.library.papers(wanted)
         for paper_id in wanted:
-            if self.cancel.cancelled:
+            if self.cancel.is_set():
                 return
             row = rows.get(paper_id)
             if row is None:
@@ -366,7 +368,7 @@ class CrawlRun:
         return None
 
 
-class PaSaEngine:
+class PaSaEngine(Engine):
     """One agent over one library; ``run`` may be called for several queries in turn."""
 
     def __init__(
@@ -402,11 +404,11 @@ class PaSaEngine:
         return self.head.judge_limit if self.head is not None else self.options.budgets.max_papers
 
     @logs_prompts_as("pasa", text="query")  # each crawl's model calls, linked to it in the prompt log
-    def run(self, query: str, *, date: str | None = None, cancel: CancelToken | None = None) -> Iterator[Event]:
+    def run(self, query: str, *, date: str | None = None, cancel: threading.Event | None = None) -> Iterator[Event]:
         if not query.strip():
             raise ValueError("the query is empty")
         budgets = self.options.budgets
-        run = CrawlRun(self, query, date, cancel or CancelToken(), Pool(budgets.max_papers, budgets.max_depth))
+        run = CrawlRun(self, query, date, cancel or threading.Event(), Pool(budgets.max_papers, budgets.max_depth))
         calls_before = self.crawler.calls + self.selector.calls
         papers_before = self.library.paper_count()  # online searches and expansions may add papers
         yield CrawlStarted(
@@ -429,13 +431,13 @@ class PaSaEngine:
         if run.may_act():
             yield from run.expand_sessions()
         yield from run.judge()
-        if run.cancel.cancelled:
+        if run.cancel.is_set():
             run.stop_reason = "cancelled"
         results = self.rank(run)
         if self.selector.rationale_mode == "model":  # a model that can write a reason, for the best selected
             rows = self.library.papers([paper.paper_id for paper in results[:5] if paper.selected])
             for paper in results[:5]:
-                if paper.paper_id in rows and not run.cancel.cancelled:
+                if paper.paper_id in rows and not run.cancel.is_set():
                     reason = self.selector.model_rationale(
                         run.query, paper.title, rows[paper.paper_id]["abstract"] or "", True, run.cancel
                     )
@@ -450,7 +452,7 @@ class PaSaEngine:
             llm_calls=self.crawler.calls + self.selector.calls - calls_before,
             seconds=round(run.elapsed, 3),
             first_results_seconds=run.first_results,
-            cancelled=run.cancel.cancelled,
+            cancelled=run.cancel.is_set(),
             library_added=self.library.paper_count() - papers_before,
         )
 
@@ -546,7 +548,7 @@ class PaSaEngine:
         def generate(history) -> Generation:
             if not history:  # the action the session chose
                 return Generation(call.request(call.argument), thought=call.session_text)
-            if cancel.cancelled:  # no more retries; the log marks the loop failed, with this reason
+            if cancel.is_set():  # no more retries; the log marks the loop failed, with this reason
                 raise CrawlCancelled("the crawl was cancelled")
             left = None if call.options is None else [o for o in call.options if o.lower() not in call.tried]
             retry = self.crawler.retry(

@@ -16,11 +16,13 @@ write one may be asked for it with ``rationale="model"``.
 
 from __future__ import annotations
 
+import threading
+
 from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.crawler import TINY_MODEL_MARKERS
 from scholar_tui.core.pasa.phrases import matched_phrases
 from scholar_tui.core.pasa.prompts import selector_prompt
-from scholar_tui.models.base import LLM, CancelToken
+from scholar_tui.models.base import LLM
 from scholar_tui.models.grammars import gbnf_literal
 
 MAX_ABSTRACT_WORDS = 150
@@ -79,7 +81,7 @@ class Selector:
     def _messages(self, query: str, title: str, abstract: str) -> list[dict[str, str]]:
         return [{"role": "user", "content": selector_prompt(query, title, short_abstract(abstract))}]
 
-    def probability(self, query: str, title: str, abstract: str, cancel: CancelToken | None = None) -> float:
+    def probability(self, query: str, title: str, abstract: str, cancel: threading.Event | None = None) -> float:
         """P(True) for one <query, paper> pair."""
         scores = self.llm.choose(
             None, ["True", "False"], messages=self._messages(query, title, abstract), temperature=0.0, cancel=cancel
@@ -88,7 +90,7 @@ class Selector:
         return float(scores.get("True", 0.0))
 
     def model_rationale(
-        self, query: str, title: str, abstract: str, decision: bool, cancel: CancelToken | None = None
+        self, query: str, title: str, abstract: str, decision: bool, cancel: threading.Event | None = None
     ) -> str:
         token = "True" if decision else "False"
         grammar = f"root ::= {gbnf_literal(token + chr(10) + 'Reason: ')} [^\\n]+\n"

@@ -1,8 +1,8 @@
 """SoAy: solution-based API use for scholar questions (solution library, programs, SoAyEval).
 
-``open_soay`` builds the engine over this installation's library; the CLI, the TUI and the
-benchmarks share it and read its one stream of events, ``engine.run(question)`` (the shape of
-``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
+``open_soay(services, …)`` builds the engine over this installation's library; the CLI, the TUI
+and the benchmarks share it and read its one stream of events, ``engine.run(question, cancel=…)``
+(the shape of ``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
 generated from it: every output field within three hops, with descriptions and programs), choose
 (a question's asked kind, start and relations pick a plan), entities (linking the question's
 spans), engine (the pipeline as events; answers checked against ``core.answer_kind``), intents
@@ -13,39 +13,59 @@ agent), evaluate (SoAyEval).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the engine (and numpy with it) is imported when one is opened
-    from scholar_tui.core.soay.engine import ChoiceMode, CodeMode
+    from scholar_tui.core.services import Services
+    from scholar_tui.core.soay.engine import ChoiceMode, CodeMode, SoAyEngine
+
+
+class NothingToAsk(ValueError):
+    """The library has nobody to ask about; the message is ``core.readiness``'s line (what is missing
+    and the next step), said before any model or sandbox starts."""
 
 
 def open_soay(
-    where,
-    settings,
+    services: Services,
     *,
-    embedder,
-    llm_provider: Callable[[], Any] | None = None,
     backend: str = "local",
     choice_mode: ChoiceMode = "auto",
     code_mode: CodeMode = "template",
     feedback: bool | None = None,
     feedback_source: str = "soay",
-):
-    """``feedback``: run programs through AutoFeedback (default: the ``autofeedback.soay`` setting)."""
-    from scholar_tui.core.library.apis import open_api
+) -> SoAyEngine:
+    """The engine over this installation's library (``backend`` "local") or OpenAlex, with the services'
+    LLM (loaded only when a stage asks for it). ``feedback``: run programs through AutoFeedback
+    (default: the ``autofeedback.soay`` setting). As a context manager it closes its sandbox, its
+    library connection and its feedback log. Over an empty local library it raises ``NothingToAsk``:
+    the one readiness check of `ask` and the Scholar Q&A tab.
+    """
+    from scholar_tui.core.library.apis import APIError, local_api, openalex_api
+    from scholar_tui.core.readiness import people_missing
     from scholar_tui.core.soay.engine import SoAyEngine
 
+    if backend not in ("local", "openalex"):
+        raise APIError("E_BAD_ARGUMENT", f"unknown backend {backend!r}: local or openalex", parameter="backend")
+    library = services.library()
+    missing = people_missing(library) if backend == "local" else None
+    if missing is not None:
+        library.close()
+        raise NothingToAsk(missing.summary())
+    api = local_api(library) if backend == "local" else openalex_api(services.settings.network, library)
     loop = None
-    if settings.autofeedback.soay if feedback is None else feedback:
+    if services.settings.autofeedback.soay if feedback is None else feedback:
         from scholar_tui.core.autofeedback import open_autofeedback
 
-        loop = open_autofeedback(where, settings, embedder, source=feedback_source)
-    return SoAyEngine(
-        open_api(where, settings, backend),
-        llm_provider=llm_provider,
+        loop = open_autofeedback(services, source=feedback_source)
+    engine = SoAyEngine(
+        api,
+        llm_provider=services.llm,
         backend=backend,
         choice_mode=choice_mode,
         code_mode=code_mode,
         feedback=loop,
     )
+    engine.owns(library.close)
+    if loop is not None:
+        engine.owns(loop.close)
+    return engine

@@ -16,15 +16,15 @@ calls that produced it; a missing value, or one of another kind, is said in one 
 from __future__ import annotations
 
 import json
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
-from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound, counted
+from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRound, cancelled, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
-from scholar_tui.core.readiness import api_missing
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people
@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_
 CodeMode = Literal["template", "model"]
 ChoiceMode = Literal["auto", "retrieval", "llm"]
 LETTERS = "ABC"
+CANCELLED = "the question was cancelled"
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -368,7 +369,7 @@ class PlanChoice:
     supported: bool = True  # some word of the question names what the plan returns
 
 
-class SoAyEngine:
+class SoAyEngine(Engine):
     """One engine per app: it holds the plan library, the sandbox worker and an API connection.
 
     ``api`` answers entity look-ups in this process; programs call the APIs in the sandbox.
@@ -394,7 +395,10 @@ class SoAyEngine:
         self.feedback = feedback  # AutoFeedback on every program (issue #5); None runs programs as they are
 
     def close(self) -> None:
-        self.sandbox.close()
+        try:
+            self.sandbox.close()
+        finally:
+            super().close()  # what open_soay opened for it: the library connection, the feedback log
 
     def _llm(self):
         return self.llm_provider() if self.llm_provider is not None else None
@@ -421,8 +425,12 @@ class SoAyEngine:
         )
 
     @logs_prompts_as("soay", text="question")  # the question's model calls, linked to it in the prompt log
-    def run(self, question: str) -> Iterator[SoAyEvent]:
-        """The question through every stage, one event each; the last is always ``Finished``."""
+    def run(self, question: str, *, cancel: threading.Event | None = None) -> Iterator[SoAyEvent]:
+        """The question through every stage, one event each; the last is always ``Finished``.
+
+        ``cancel`` set: the stage running ends (a program run is not cut short) and the stream ends
+        with ``Failed`` at stage ``cancelled``, then ``Finished``.
+        """
         answer = SoAyAnswer(question=question)
         started = clock = time.perf_counter()
 
@@ -438,9 +446,8 @@ class SoAyEngine:
             yield Failed(stage, message)
             yield Finished(answer)
 
-        missing = api_missing(self.api)
-        if missing is not None:  # nothing to link the question to: say what to import
-            yield from fail(missing.what, missing.summary())
+        if cancelled(cancel):
+            yield from fail("cancelled", CANCELLED)
             return
         linked = link(question, self.api)
         lap("entity")
@@ -456,6 +463,9 @@ class SoAyEngine:
         for mention in linked.mentions:
             yield EntityLinked(mention)
 
+        if cancelled(cancel):
+            yield from fail("cancelled", CANCELLED)
+            return
         choice = self.choose(question, linked)
         plan, reading = choice.plan, choice.reading
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
@@ -483,6 +493,9 @@ class SoAyEngine:
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
         arguments = Arguments(head.matched, other, reading.topic, reading.year)
+        if cancelled(cancel):
+            yield from fail("cancelled", CANCELLED)
+            return
         if self.feedback is None:
             program = self._program(question, plan, arguments, None)
             answer.program, answer.code_mode = program, self.code_mode
@@ -493,8 +506,11 @@ class SoAyEngine:
             lap("run")
             yield ProgramRan(result)
         else:
-            result = yield from self._run_with_feedback(question, plan, arguments, answer)
+            result = yield from self._run_with_feedback(question, plan, arguments, answer, cancel)
             lap("program_and_run")
+        if cancelled(cancel):
+            yield from fail("cancelled", CANCELLED)
+            return
         if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
             failed_call = next((call for call in result.calls if not call.ok), None)
             message = result.error or (
@@ -534,7 +550,9 @@ class SoAyEngine:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
         return self._model_program(question, plan, arguments.entity, previous)
 
-    def _run_with_feedback(self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer):
+    def _run_with_feedback(
+        self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer, cancel: threading.Event | None
+    ):
         """The program through an AutoFeedback loop: static scan, sandbox run, dynamic analysis, retries.
 
         A template program that fails is handed to the LLM with the feedback (there is nothing else
@@ -551,7 +569,13 @@ class SoAyEngine:
             return run.ok and all(call.ok for call in run.calls)
 
         events = loop.events(
-            question, generate, self.sandbox.run, mode="program", relevant=list(plan.solution), accept=accept
+            question,
+            generate,
+            self.sandbox.run,
+            mode="program",
+            relevant=list(plan.solution),
+            accept=accept,
+            cancel=cancel,
         )
         while True:
             try:
