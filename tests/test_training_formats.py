@@ -151,3 +151,14 @@ def test_formats_and_the_cli_module_import_without_torch():
         "sys.exit(1 if 'torch' in sys.modules else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_scripts_share_their_flags_through_options_not_the_sft_loop():
+    """``option()``/``required()`` live in training/options.py: the export and PPO scripts declare
+    their flags without loading the SFT loop (they did, through training/sft.py)."""
+    code = (
+        "import sys, scholar_tui.training.export_gguf, scholar_tui.training.export_lora, "
+        "scholar_tui.training.crawler_ppo\n"
+        "sys.exit(1 if 'scholar_tui.training.sft' in sys.modules else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0

@@ -37,8 +37,7 @@ from scholar_tui.training.crawler_env import (
     count_relevant,
 )
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.options import parse_options
-from scholar_tui.training.sft import option, required
+from scholar_tui.training.options import option, parse_options, required
 
 
 @dataclass
