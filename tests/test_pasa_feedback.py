@@ -21,8 +21,8 @@ from scholar_tui.core.sandbox import APICall
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.models.base import CancelToken
 
-from .library_support import HashingEmbedder, real_embedder  # noqa: F401
-from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+from .library_support import HashingEmbedder
+from .pasa_support import GNN, RoutedLLM, paper_id
 
 QUERY = "Which papers study graph neural networks for molecules?"
 

@@ -13,7 +13,7 @@ from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.migrations import MIGRATIONS
 
-from .library_support import HashingEmbedder, empty_library  # noqa: F401
+from .library_support import HashingEmbedder
 from .pdf_papers import author_year_paper, numbered_paper
 
 

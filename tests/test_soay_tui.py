@@ -11,7 +11,6 @@ from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
 
 from .conftest import ScriptedLLM
-from .library_support import imported, prepared_library, real_embedder  # noqa: F401
 from .pilot_support import wait_for
 
 pytestmark = pytest.mark.embeddings

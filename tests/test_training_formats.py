@@ -137,7 +137,10 @@ def test_toy_environment_search_expand_queue_and_relevance():
     added = env.step(CrawlerAction("Expand", "2 related work"))
     assert [item.paper_id for item in added] == ["2111.07258"]  # the other two are in the queue
     assert env.step(CrawlerAction("Expand", "9 Nowhere")) == [] and env.step(CrawlerAction("Stop", "")) == []
-    everyone = lambda query, paper: 0.9  # noqa: E731 - a Selector that says True to all
+
+    def everyone(query, paper):  # a Selector that says True to all
+        return 0.9
+
     assert count_relevant(env, SIGN_QUERY, found, selector=everyone) == 3
     nobody = [StepPaper("1706.03762", env.paper("1706.03762"))]
     assert count_relevant(env, SIGN_QUERY, nobody, selector=lambda query, paper: 0.4) == 0

@@ -463,8 +463,11 @@ def update(
                 torch.nn.utils.clip_grad_norm_(trainable, options.max_grad_norm)
             optimizer.step()
     # policy_loss is None while the policy is frozen (JSON has no NaN).
-    mean = lambda values: sum(values) / len(values) if values else None  # noqa: E731
-    return {"policy_loss": mean(policy_losses), "value_loss": mean(value_losses)}
+    return {"policy_loss": _mean(policy_losses), "value_loss": _mean(value_losses)}
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def train(options: CrawlerPPOOptions) -> dict[str, Any]:
