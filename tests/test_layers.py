@@ -208,3 +208,31 @@ def test_static_tools_find_every_installed_folder():
         name: (ROOT / folder).resolve() for name, folder in package_dir.items()
     }
     assert set(package_dir) == {f"scholar_tui.{layer}" for layer in MAY_IMPORT}
+
+
+# A ``# noqa`` silences the linter; the comment must say why (the developers' guide), after its codes.
+NOQA = re.compile(r"#\s*noqa\b(?::?\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?(?P<reason>.*)$")
+
+
+def unexplained_noqa(paths: list[Path], root: Path = ROOT) -> list[str]:
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = NOQA.search(line)
+            if match and len(match.group("reason").strip(" -—:")) < 3:
+                found.append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+def test_every_noqa_says_why():
+    paths = [path for _, path in modules()] + sorted((ROOT / "tests").glob("*.py"))
+    assert unexplained_noqa(paths) == []
+
+
+def test_a_noqa_without_a_reason_is_caught(tmp_path):
+    code = tmp_path / "code.py"
+    code.write_text(
+        "import a  # noqa: F401\nimport b  # noqa\n"
+        "import c  # noqa: F401 - imported for its side effect: it registers the dialect\n"
+    )
+    assert unexplained_noqa([code], root=tmp_path) == ["code.py:1", "code.py:2"]
