@@ -210,7 +210,7 @@ def test_static_tools_find_every_installed_folder():
     assert set(package_dir) == {f"scholar_tui.{layer}" for layer in MAY_IMPORT}
 
 
-# A ``# noqa`` silences the linter; the comment must say why (the developers' guide), after its codes.
+# A noqa comment silences the linter; it must say why (the developers' guide), after its codes.
 NOQA = re.compile(r"#\s*noqa\b(?::?\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?(?P<reason>.*)$")
 
 
