@@ -132,7 +132,6 @@ def feedback_check(
     obj: Context, text: str, instruction: str, program: bool, send_it: bool, backend: str, apis: str, as_json: bool
 ) -> None:
     """Static scan of TEXT (E1–E4.1, Table 2's returns and the five-part feedback)."""
-    import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
     from scholar_tui.core.autofeedback.registry import tool_apis
 
     _require_utf8(TEXT=text, instruction=instruction)
@@ -171,7 +170,6 @@ def feedback_send(obj: Context, text: str, loop_id: int | None, backend: str, as
 
     Exits with status 1 when the request or program failed (its error is the last line).
     """
-    import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
 
     _require_utf8(TEXT=text)
 

@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from scholar_tui.app.cli_support import Context, emit_json, terminal_text, whole
-from scholar_tui.indexes.records import show_controls
+from scholar_tui.app.terminal_safety import show_controls
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
@@ -332,8 +332,8 @@ def _labelled(lib, collection: str | None, tag: str | None) -> set[int] | None:
 
     try:
         return labelled_papers(lib, collection, tag)
-    except LabelError as error:
-        raise click.ClickException(str(error)) from error
+    except LabelError as error:  # it lists the library's collections: outside text
+        raise click.ClickException(terminal_text(str(error))) from error
 
 
 def _utf8(argument: str) -> str:

@@ -216,8 +216,8 @@ def search_command(
     labels = obj.services.library()  # before the model loads: a wrong collection name is said at once
     try:
         within = labelled_papers(labels, collection, tag)
-    except LabelError as error:
-        raise click.ClickException(str(error)) from error
+    except LabelError as error:  # it lists the library's collections: outside text
+        raise click.ClickException(terminal_text(str(error))) from error
     finally:
         labels.close()
     with _open_pasa(

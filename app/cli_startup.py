@@ -34,6 +34,7 @@ def _mark(seconds: float, target: float | None) -> str:
 def bench_startup(obj: Context, data_dir: Path, runs: int, texts: int, as_json: bool) -> None:
     """Time --help, library search, ask, conf ask and the TUI (until ready) as whole processes,
     in a scratch home filled from DATA, then both embedding backends on the same texts."""
+    from scholar_tui.app import startup_probe
     from scholar_tui.core.startup_bench import BenchError, run_startup_bench
 
     def progress(line: str) -> None:
@@ -41,7 +42,9 @@ def bench_startup(obj: Context, data_dir: Path, runs: int, texts: int, as_json: 
             click.echo(click.style(line, dim=True), err=True)
 
     try:
-        report = run_startup_bench(data_dir, runs=runs, texts=texts, progress=progress)
+        report = run_startup_bench(
+            data_dir, tui_probe=startup_probe.__name__, runs=runs, texts=texts, progress=progress
+        )
     except BenchError as error:
         raise click.ClickException(str(error)) from error
     if as_json:

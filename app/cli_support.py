@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from scholar_tui.app.terminal_safety import show_controls
 from scholar_tui.config.files import StateError
 from scholar_tui.config.locations import Locations, locations
-from scholar_tui.indexes.records import show_controls
 
 # Settings, models and engines are imported where a command uses them: `--help` and `paths`
 # load neither pydantic nor numpy (tests/test_lean_runtime.py).

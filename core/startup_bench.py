@@ -6,8 +6,9 @@ bench fills first from the real data (the unarXive sample into the library, the 
 STAR conference), so ``library search``, ``ask`` and ``conf ask`` answer real questions; the
 STAR index build of that preparation is reported too (cold: ``--rebuild``).
 
-The TUI is timed headless (``scholar_tui.app.startup_probe``): the app runs under Textual's
-``run_test`` until its status bar says the model is ready, then the process ends at once.
+The TUI is timed headless by the probe module the caller names (``python -m PROBE``; the app's
+``startup_probe``): the app runs under Textual's ``run_test`` until its status bar says the model
+is ready, then the process ends at once. The app names it, so that core knows nothing of the app.
 
 The processes may write bytecode caches, as a person's do (the preparation commands run first,
 untimed, and leave them).
@@ -207,8 +208,15 @@ def measure_throughput(texts: list[str], embedders) -> Iterator[Throughput]:
 
 
 def run_startup_bench(
-    data_dir: Path, *, runs: int = 5, texts: int = 2000, home: Path | None = None, progress=lambda line: None
+    data_dir: Path,
+    *,
+    tui_probe: str,
+    runs: int = 5,
+    texts: int = 2000,
+    home: Path | None = None,
+    progress=lambda line: None,
 ) -> StartupReport:
+    """``tui_probe``: the module whose ``python -m`` run opens the TUI and exits once it is ready."""
     from scholar_tui.config.locations import HOME_ENV, locations
     from scholar_tui.config.settings import load_settings
     from scholar_tui.models import load_embedder
@@ -243,7 +251,7 @@ def run_startup_bench(
         ("library search", cli_command("library", "search", LIBRARY_QUERY, "--json"), 1.5),
         ("ask", cli_command("ask", ASK_QUESTION, "--json"), 3.0),
         ("conf ask", cli_command("conf", "ask", "ICML2023", CONF_QUESTION, "--json"), None),
-        ("TUI ready", [sys.executable, "-m", "scholar_tui.app.startup_probe"], 3.0),
+        ("TUI ready", [sys.executable, "-m", tui_probe], 3.0),
     ]
     for label, command, target in commands:
         timing = ProcessTiming(label, [Path(command[0]).name, *command[1:]], [], target)

@@ -3,6 +3,11 @@
 Each migration runs once, in order, inside one transaction; applied names are recorded in
 ``_migrations``. Later features append their own migrations here: never edit one that shipped.
 A migration uses DDL and ``db.execute`` only (sqlite-utils' bulk inserts commit on their own).
+
+A migration is named ``mNNN_what_it_makes``, NNN its place in the run order (001, 002, …): a new
+one, appended at the end, takes the next number. Until session 9 the numbers said the feature, not
+the order (m001, m200, m100, m300, m210…); ``RENAMED`` maps those names to today's, and a database
+that recorded them is given the new names before anything runs, so nothing is applied twice.
 """
 
 from __future__ import annotations
@@ -19,6 +24,18 @@ MIGRATIONS: list[tuple[str, Migration]] = []
 def migration(function: Migration) -> Migration:
     MIGRATIONS.append((function.__name__, function))
     return function
+
+
+# The names databases recorded before the migrations were numbered in run order (session 9).
+RENAMED = {
+    "m200_library_schema": "m002_library_schema",
+    "m100_conference_tables": "m003_conference_tables",
+    "m300_autofeedback_logs": "m004_autofeedback_logs",
+    "m210_person_identity": "m005_person_identity",
+    "m220_pdf_pages": "m006_pdf_pages",
+    "m230_paper_sources_collections": "m007_paper_sources_collections",
+    "m400_history": "m008_history",
+}
 
 
 @migration
@@ -54,9 +71,24 @@ def applied(db: sqlite_utils.Database) -> list[str]:
     return [row["name"] for row in db.query("select name from _migrations order by rowid")]
 
 
+def adopt_renamed(db: sqlite_utils.Database) -> None:
+    """Record today's name for each migration a database applied under its old one (``RENAMED``)."""
+    if not set(applied(db)) & set(RENAMED):
+        return
+    db.conn.execute("begin immediate")  # another process may rename them at the same moment: no harm
+    try:
+        for old, new in RENAMED.items():
+            db.conn.execute("update _migrations set name = ? where name = ?", [new, old])
+    except BaseException:
+        db.conn.execute("rollback")
+        raise
+    db.conn.execute("commit")
+
+
 def migrate(db: sqlite_utils.Database) -> list[str]:
     """Apply what is missing; returns the names applied now."""
     db.execute("create table if not exists _migrations (name text primary key, applied_at text)")
+    adopt_renamed(db)
     done = set(applied(db))
     newly: list[str] = []
     for name, function in MIGRATIONS:
@@ -85,7 +117,7 @@ def migrate(db: sqlite_utils.Database) -> list[str]:
 
 # -- the library (issue #3) --------------------------------------------------------------------
 @migration
-def m200_library_schema(db: sqlite_utils.Database) -> None:
+def m002_library_schema(db: sqlite_utils.Database) -> None:
     """Papers, people, authorship, sections, references and citation edges.
 
     Every source id has a unique index so that imports are idempotent: a paper is found again by
@@ -171,7 +203,7 @@ def m200_library_schema(db: sqlite_utils.Database) -> None:
 
 
 @migration
-def m100_conference_tables(db: sqlite_utils.Database) -> None:
+def m003_conference_tables(db: sqlite_utils.Database) -> None:
     """Conference QA (STAR): imported conferences, their tree nodes, and the description cache.
 
     Descriptions are cached by content hash (describer + prompt inputs), not by conference, so a
@@ -223,7 +255,7 @@ def m100_conference_tables(db: sqlite_utils.Database) -> None:
 
 # -- AutoFeedback (issue #5) -------------------------------------------------------------------
 @migration
-def m300_autofeedback_logs(db: sqlite_utils.Database) -> None:
+def m004_autofeedback_logs(db: sqlite_utils.Database) -> None:
     """AutoFeedback's logs: a loop per API request (or program) and every round of it.
 
     A round is one request looked at: stopped by static scanning (kind 'static'), sent and
@@ -272,7 +304,7 @@ def m300_autofeedback_logs(db: sqlite_utils.Database) -> None:
 
 # -- author identity (issue #16) -----------------------------------------------------------------
 @migration
-def m210_person_identity(db: sqlite_utils.Database) -> None:
+def m005_person_identity(db: sqlite_utils.Database) -> None:
     """Merged name variants, journalled so a merge can be undone, and pairs a person split apart.
 
     A merge moves the merged person's authorships and names to the kept person and deletes the
@@ -303,7 +335,7 @@ def m210_person_identity(db: sqlite_utils.Database) -> None:
 
 # -- PDFs: pages and printed reference fields (issue #27) ------------------------------------------
 @migration
-def m220_pdf_pages(db: sqlite_utils.Database) -> None:
+def m006_pdf_pages(db: sqlite_utils.Database) -> None:
     """What a paper read from a PDF adds: the local file (``papers.pdf_path``, opened by `o`), the page
     each section starts on and where its later pages begin in its text (``sections.pages``, JSON
     ``[[offset, page], …]``: a paragraph or citing sentence is cited as "p. 7"), and the authors and
@@ -320,7 +352,7 @@ def m220_pdf_pages(db: sqlite_utils.Database) -> None:
 
 # -- one paper, one record; Zotero's collections and tags (issue #27) ---------------------------------
 @migration
-def m230_paper_sources_collections(db: sqlite_utils.Database) -> None:
+def m007_paper_sources_collections(db: sqlite_utils.Database) -> None:
     """Where each paper came from, the merges of works (journalled, so they can be undone), and the
     collections and tags a reference manager keeps.
 
@@ -396,7 +428,7 @@ def m230_paper_sources_collections(db: sqlite_utils.Database) -> None:
 
 # -- history that lasts (issue #26) -----------------------------------------------------------------
 @migration
-def m400_history(db: sqlite_utils.Database) -> None:
+def m008_history(db: sqlite_utils.Database) -> None:
     """Every query, question and conference question a person ran, with its result as JSON, so a
     past session reopens as it was (indexes/history.py)."""
     db.execute(
@@ -416,7 +448,7 @@ def m400_history(db: sqlite_utils.Database) -> None:
 
 # -- the prompt log, linked to its runs (issue #23) -------------------------------------------------
 @migration
-def m410_llm_call_origins(db: sqlite_utils.Database) -> None:
+def m009_llm_call_origins(db: sqlite_utils.Database) -> None:
     """What made each logged model call (``models.origin``): its kind ('pasa', 'soay', 'conference',
     'autofeedback'), the run's id (an AutoFeedback loop's row id; a short id for a crawl or a
     question), what was asked, and the run around it (a question's loop has the question as parent).

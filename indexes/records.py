@@ -76,6 +76,7 @@ def name_key(name: str) -> str:
 
 # C0/C1 control characters (ESC, BEL, NUL…) and the bidi overrides: in imported text they can
 # only be noise or an attack on the terminal that shows it (a title that retitles the window).
+# Import strips them; the front ends show any left as escapes (app/terminal_safety.py).
 CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # Whole terminal escape sequences go, not only their ESC: OSC (ESC ] … BEL or ESC \), CSI (ESC [ …
 # final byte) and two-byte ones, so that '\033]0;PWNED\007' leaves no ']0;PWNED' behind.
@@ -89,12 +90,6 @@ def strip_controls(text: str) -> str:
     if text.isprintable():  # the common case, checked in C: no control character can be in it
         return text
     return CONTROLS.sub("", ESCAPE_SEQUENCES.sub("", text))
-
-
-def show_controls(text: str) -> str:
-    """``text`` safe for a terminal: each control character becomes a visible escape (``\\x1b``),
-    so data stored before import stripped them still cannot move the cursor or retitle a window."""
-    return CONTROLS.sub(lambda match: ascii(match.group(0))[1:-1], text)
 
 
 def clean_space(text: str | None) -> str | None:

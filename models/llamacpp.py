@@ -73,15 +73,16 @@ class LlamaCppLLM(LLM):
         if not template:
             return None
         eos_id, bos_id = self._llama.token_eos(), self._llama.token_bos()
-        piece = lambda token: (  # noqa: E731
-            self._llama._model.token_get_text(token) if token >= 0 else ""
-        )
         return Jinja2ChatFormatter(
             template=template,
-            eos_token=piece(eos_id),
-            bos_token=piece(bos_id),
+            eos_token=self._token_text(eos_id),
+            bos_token=self._token_text(bos_id),
             stop_token_ids=[eos_id],
         )
+
+    def _token_text(self, token: int) -> str:
+        """A special token's text; a model without that token (id -1) has none."""
+        return self._llama._model.token_get_text(token) if token >= 0 else ""
 
     def format_chat(self, messages: list[dict[str, str]]) -> tuple[str, list[str]]:
         """The prompt text for ``messages`` under the model's own chat template, and its stops."""

@@ -7,7 +7,7 @@ import pytest
 from scholar_tui.core.autofeedback import AutoFeedback
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
-from .library_support import HashingEmbedder, imported, prepared_library, real_embedder  # noqa: F401
+from .library_support import HashingEmbedder
 
 INSTRUCTION = "Who are the coauthors of the scholar person:1?"
 

@@ -13,6 +13,10 @@ from scholar_tui.config.locations import Locations, locations
 from scholar_tui.config.settings import Settings, load_settings
 from scholar_tui.models.base import LLM, Chunk, Request
 
+# The fixtures of the support modules, for every test module: a test takes them by name and its
+# module imports only the helpers it calls (an imported fixture reads as an unused import).
+pytest_plugins = ["tests.library_support", "tests.pasa_support", "tests.autofeedback_support"]
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
 

@@ -12,7 +12,7 @@ from scholar_tui.core.autofeedback.bench import SEEDED_TYPES, make_cases, make_t
 from scholar_tui.core.library.apis import local_api
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
-from .autofeedback_support import imported, limit_hit_loop, prepared_library, real_embedder  # noqa: F401
+from .autofeedback_support import limit_hit_loop
 
 
 def run(*args: str):

@@ -9,7 +9,6 @@ from scholar_tui.core.autofeedback.docs import ANY_API, api_documentation, seman
 from scholar_tui.core.library.apis import ERROR_CODES, SPECS, local_api
 from scholar_tui.indexes.autofeedback_docs import TABLE, DocIndex
 
-from .autofeedback_support import imported, prepared_library, real_embedder, real_feedback  # noqa: F401
 from .library_support import HashingEmbedder
 
 pytestmark = pytest.mark.embeddings

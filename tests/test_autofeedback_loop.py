@@ -7,7 +7,7 @@ from scholar_tui.core.autofeedback.request_generator import ModelRequestGenerato
 from scholar_tui.core.sandbox import APICall
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
-from .autofeedback_support import INSTRUCTION, hashed_feedback, imported, prepared_library  # noqa: F401
+from .autofeedback_support import INSTRUCTION
 from .conftest import ScriptedLLM
 
 GOOD = '<<API>>getCoauthors(person_id="person:1")<</API>>'

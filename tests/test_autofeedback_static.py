@@ -8,7 +8,7 @@ from scholar_tui.core.autofeedback import RequestSyntaxError, parse_request, pro
 from scholar_tui.core.autofeedback.request_parser import EXPRESSION, format_request
 from scholar_tui.core.autofeedback.retriever import intent, name_words
 
-from .autofeedback_support import INSTRUCTION, real_embedder, real_feedback  # noqa: F401
+from .autofeedback_support import INSTRUCTION
 
 
 # -- parsing (no model) ---------------------------------------------------------------------------------

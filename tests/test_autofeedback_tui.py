@@ -9,7 +9,7 @@ from scholar_tui.config.settings import load_settings
 from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
-from .autofeedback_support import imported, limit_hit_loop, prepared_library  # noqa: F401
+from .autofeedback_support import limit_hit_loop
 from .conftest import ScriptedLLM
 
 

@@ -13,8 +13,6 @@ from scholar_tui.core.startup_bench import bench_texts
 from scholar_tui.indexes.library_search import LibraryIndex
 from scholar_tui.models import load_embedder
 
-from .library_support import imported, prepared_library  # noqa: F401
-
 pytestmark = [pytest.mark.embeddings, pytest.mark.shared_data]
 
 QUERIES = [

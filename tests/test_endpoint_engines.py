@@ -16,8 +16,7 @@ import scholar_tui.models as models
 from scholar_tui.app.cli import cli
 from scholar_tui.models.openai_http import OpenAICompatibleLLM
 
-from .library_support import HashingEmbedder, imported, prepared_library, real_embedder  # noqa: F401
-from .pasa_support import mini_library  # noqa: F401
+from .library_support import HashingEmbedder
 from .test_endpoint_untrusted import events_body
 from .test_openai_http import Recorder, chat_chunk, sse
 

@@ -30,7 +30,7 @@ from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .conftest import ScriptedLLM
 from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401 - a fixture
+from .pasa_support import RoutedLLM
 
 TINY = Path(__file__).parent / "fixtures" / "conference" / "tinyqa" / "TINY2024.json"
 
@@ -62,7 +62,7 @@ def is_closed(connection: sqlite3.Connection) -> bool:
     return False
 
 
-def test_pasa_stops_when_cancelled_mid_crawl_and_closes_its_library(where, mini_library):  # noqa: F811 - fixture
+def test_pasa_stops_when_cancelled_mid_crawl_and_closes_its_library(where, mini_library):
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
     services = TrackedServices(where, llm)
     cancel = threading.Event()

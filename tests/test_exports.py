@@ -26,7 +26,6 @@ from scholar_tui.core.library.importer import run_import
 from scholar_tui.indexes.library import Library
 
 from .conftest import SHARED_DATA
-from .library_support import imported, prepared_library  # noqa: F401
 
 ONLINE = SHARED_DATA / "online"
 

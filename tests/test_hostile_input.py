@@ -375,6 +375,29 @@ def test_control_characters_are_stripped_at_import_and_escaped_on_output(where, 
     assert "\\x1b]0;PWNED\\x07" in runner.invoke(cli, ["library", "show", "paper:1"]).output
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["library", "search", "anything", "--collection", "Biology\033[2J"],
+        ["search", "anything", "--offline", "--collection", "Biology\033[2J"],
+    ],
+)
+def test_a_wrong_collection_lists_stored_names_escaped(where, command):
+    """The message names the collections there are, as stored (one written before import stripped
+    control characters): core says it, the CLI shows it as outside text."""
+    library = Library.open(where)
+    with library.transaction():
+        library.store_paper(PaperRecord(title="Plain title", source="bibtex"))
+    library.conn.execute(
+        "insert into collections (origin, key, path) values ('zotero:1/1', 'K', ?)", ("Evil \033]0;PWNED\007",)
+    )
+    library.conn.commit()
+    library.close()
+    line = one_line_failure(CliRunner().invoke(cli, command))
+    assert "\033" not in line and "\007" not in line
+    assert "no collection 'Biology\\x1b[2J'; collections: Evil \\x1b]0;PWNED\\x07" in line
+
+
 async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
     from textual.widgets import DataTable, Static
 

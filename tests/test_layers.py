@@ -2,7 +2,9 @@
 
 Every module of every layer is found with ``pkgutil`` and read with ``ast``, so an import written
 inside a function (the lazy ones) counts as much as one at the top, and a new module is checked
-without being listed here. A layer may import itself and any layer below it; ``indexes`` and
+without being listed here. A module named in a string counts too (``python -m scholar_tui.x``,
+``importlib.import_module("scholar_tui.x")``, a sandbox factory ``"scholar_tui.x:f"``, an
+f-string ``f"scholar_tui.x.{name}"``): it is imported all the same, only later. A layer may import itself and any layer below it; ``indexes`` and
 ``models`` stand side by side and never import each other.
 """
 
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import pkgutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -62,6 +65,27 @@ def imported_names(name: str, path: Path) -> list[tuple[int, str]]:
     return names
 
 
+# A whole string that is a module of ours (with a ``:attribute`` for a factory), or an f-string's
+# leading part that is (``f"scholar_tui.training.{name}"``); prose in a docstring is neither.
+MODULE_STRING = re.compile(r"(scholar_tui(?:\.[A-Za-z_]\w*)+)(?::[\w.]+)?")
+MODULE_PREFIX = re.compile(r"(scholar_tui(?:\.[A-Za-z_]\w*)+)\.")
+
+
+def named_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of every module of ours named by a string: imported by name at run time."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            whole = MODULE_STRING.fullmatch(node.value)
+            if whole:
+                names.append((node.lineno, whole.group(1)))
+        elif isinstance(node, ast.JoinedStr) and node.values and isinstance(node.values[0], ast.Constant):
+            start = MODULE_PREFIX.fullmatch(str(node.values[0].value))
+            if start:
+                names.append((node.lineno, start.group(1)))
+    return names
+
+
 def layer_of(module: str) -> str | None:
     parts = module.split(".")
     return parts[1] if len(parts) > 1 and parts[0] == "scholar_tui" and parts[1] in MAY_IMPORT else None
@@ -71,7 +95,7 @@ def wrong_imports(found: list[tuple[str, Path]], root: Path = ROOT) -> list[str]
     wrong = []
     for name, path in found:
         layer = layer_of(name)
-        for line, target in imported_names(name, path):
+        for line, target in imported_names(name, path) + named_modules(path):
             where = f"{path.relative_to(root)}:{line}: {name} imports {target}"
             other = layer_of(target)
             if other is not None and other != layer and other not in MAY_IMPORT[layer]:
@@ -109,6 +133,21 @@ def test_a_wrong_import_is_caught(tmp_path):
     assert wrong_imports(fakes, root=tmp_path) == [
         "index.py:1: scholar_tui.indexes.index imports scholar_tui.core.soay.engine (indexes may import config)",
         "engine.py:3: scholar_tui.core.soay.engine imports textual.app (only app/ may import the UI)",
+    ]
+
+
+def test_a_module_named_in_a_string_is_caught(tmp_path):
+    """``python -m`` and ``import_module`` import too: core starting an app module by name is caught."""
+    bench = tmp_path / "bench.py"
+    bench.write_text(
+        '"""Times ``scholar_tui.app.startup_probe`` (prose: not an import)."""\n'
+        'PROBE = ["python", "-m", "scholar_tui.app.startup_probe"]\n'
+        'FACTORY = "scholar_tui.core.library.sandbox_apis:academic_functions"\n'
+        'def script(name):\n    return f"scholar_tui.training.{name}"\n'
+    )
+    assert wrong_imports([("scholar_tui.core.bench", bench)], root=tmp_path) == [
+        "bench.py:2: scholar_tui.core.bench imports scholar_tui.app.startup_probe (core may import config, indexes, models)",
+        "bench.py:5: scholar_tui.core.bench imports scholar_tui.training (core may import config, indexes, models)",
     ]
 
 
@@ -169,3 +208,31 @@ def test_static_tools_find_every_installed_folder():
         name: (ROOT / folder).resolve() for name, folder in package_dir.items()
     }
     assert set(package_dir) == {f"scholar_tui.{layer}" for layer in MAY_IMPORT}
+
+
+# A noqa comment silences the linter; it must say why (the developers' guide), after its codes.
+NOQA = re.compile(r"#\s*noqa\b(?::?\s*[A-Z]+[0-9]+(?:\s*,\s*[A-Z]+[0-9]+)*)?(?P<reason>.*)$")
+
+
+def unexplained_noqa(paths: list[Path], root: Path = ROOT) -> list[str]:
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            match = NOQA.search(line)
+            if match and len(match.group("reason").strip(" -—:")) < 3:
+                found.append(f"{path.relative_to(root)}:{number}")
+    return found
+
+
+def test_every_noqa_says_why():
+    paths = [path for _, path in modules()] + sorted((ROOT / "tests").glob("*.py"))
+    assert unexplained_noqa(paths) == []
+
+
+def test_a_noqa_without_a_reason_is_caught(tmp_path):
+    code = tmp_path / "code.py"
+    code.write_text(
+        "import a  # noqa: F401\nimport b  # noqa\n"
+        "import c  # noqa: F401 - imported for its side effect: it registers the dialect\n"
+    )
+    assert unexplained_noqa([code], root=tmp_path) == ["code.py:1", "code.py:2"]

@@ -10,13 +10,7 @@ from scholar_tui.app.cli import cli
 from scholar_tui.config.settings import NetworkSettings
 from scholar_tui.core.library.apis import ERROR_CODES, SPECS, APIError, local_api, openalex_api
 
-from .library_support import (  # noqa: F401
-    empty_library,
-    imported,
-    openalex_handler,
-    prepared_library,
-    recording,
-)
+from .library_support import openalex_handler, recording
 
 SOAY_RETURNS = {  # the SoAy paper's (and its AMiner client's) fields for each API
     "searchPerson": {"person_id", "name", "num_citation", "interest", "num_pubs", "organization"},

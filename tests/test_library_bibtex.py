@@ -16,7 +16,7 @@ from scholar_tui.core.library.bibtex import (
 )
 from scholar_tui.core.library.importer import run_import
 
-from .library_support import empty_library, fixture_path, imported, prepared_library  # noqa: F401
+from .library_support import fixture_path
 
 SAMPLE = fixture_path("bibtex", "sample.bib")
 

@@ -10,8 +10,6 @@ from scholar_tui.app.cli import cli
 from scholar_tui.core.library.bibtex import parse_bibtex, write_bibtex
 from scholar_tui.core.library.importer import run_import
 
-from .library_support import empty_library  # noqa: F401
-
 COLUMNS = """
 @article{intro2019, title = {Editor's introduction}, author = {Smith, Ann}, journal = {J. Columns}, year = 2019}
 @article{intro2020a, title = {Editor's Introduction}, author = {Jones, Bob}, journal = {J. Columns}, year = 2020}

@@ -9,13 +9,7 @@ from scholar_tui.app.cli import cli
 from scholar_tui.core.library.importer import run_import
 from scholar_tui.indexes.library_search import IndexFinished, LibraryIndex, SearchError
 
-from .library_support import (  # noqa: F401
-    fixture_path,
-    indexed,
-    indexed_library,
-    prepared_library,
-    real_embedder,
-)
+from .library_support import fixture_path
 
 pytestmark = pytest.mark.embeddings
 

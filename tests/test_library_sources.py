@@ -18,15 +18,7 @@ from scholar_tui.core.library.online import (
     SourceError,
 )
 
-from .library_support import (  # noqa: F401
-    arxiv_handler,
-    empty_library,
-    fixture_path,
-    imported,
-    openalex_handler,
-    prepared_library,
-    recording,
-)
+from .library_support import arxiv_handler, fixture_path, openalex_handler, recording
 
 
 def test_openalex_works_merge_with_the_library_and_link_references(imported):

@@ -9,7 +9,7 @@ from scholar_tui.app.cli import cli
 from scholar_tui.core.library.importer import LibraryImportError, run_import
 from scholar_tui.core.library.unarxive import parse_paper
 
-from .library_support import UNARXIVE, empty_library, imported, prepared_library  # noqa: F401
+from .library_support import UNARXIVE
 
 
 def _raw_papers():

@@ -12,7 +12,6 @@ from scholar_tui.core.library.zotero import ZoteroFinished, import_zotero
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .conftest import SHARED_DATA
-from .library_support import empty_library  # noqa: F401
 from .zotero_support import make_zotero
 
 OPENALEX_PAGE = SHARED_DATA / "online" / "openalex-works-search.json"

@@ -16,7 +16,6 @@ from scholar_tui.core.library.zotero import PdfUnreadable, ZoteroFinished, impor
 from scholar_tui.indexes.records import PaperRecord, SectionRecord
 
 from .conftest import SHARED_DATA
-from .library_support import empty_library  # noqa: F401
 from .zotero_support import ZoteroWriter, make_zotero
 
 SAN7O = SHARED_DATA / "zotero" / "San7o"

@@ -14,7 +14,7 @@ from scholar_tui.core.pasa.prompts import CrawlerSession, SelectorRecord
 from scholar_tui.core.pasa.queries import read_queries
 
 from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library, write_p_true_head  # noqa: F401
+from .pasa_support import RoutedLLM, write_p_true_head
 
 
 @pytest.fixture

@@ -18,8 +18,7 @@ from scholar_tui.core.pasa.queries import (
 from scholar_tui.core.pasa.reference_titles import extract_title
 from scholar_tui.core.pasa.works import prepare_cited_works
 
-from .library_support import imported, prepared_library  # noqa: F401
-from .pasa_support import FILLER_TITLES, GNN, mini_library, paper_id  # noqa: F401
+from .pasa_support import FILLER_TITLES
 
 STYLES = {
     # IEEE / APS: quoted titles

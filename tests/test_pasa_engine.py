@@ -11,7 +11,7 @@ from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.models.base import CancelToken
 
 from .library_support import HashingEmbedder
-from .pasa_support import GNN, SURVEY, RoutedLLM, mini_library, paper_id  # noqa: F401
+from .pasa_support import GNN, SURVEY, RoutedLLM, paper_id
 
 SEARCH_GNN = "[Search] graph neural networks [Stop]"
 

@@ -11,7 +11,7 @@ from scholar_tui.training.crawler_env_library import LibraryCrawlerEnvironment
 from scholar_tui.training.errors import TrainingError
 
 from .library_support import HashingEmbedder
-from .pasa_support import GNN, mini_library, paper_id  # noqa: F401
+from .pasa_support import GNN, paper_id
 
 QUERY = "Which papers study graph neural networks?"
 

@@ -19,7 +19,7 @@ from scholar_tui.core.pasa.selector_head import (
     load_head,
 )
 
-from .pasa_support import crawl_with_head, mini_library  # noqa: F401
+from .pasa_support import crawl_with_head
 
 
 def _brute_force_expected_f1(p: list[float], k: int) -> float:

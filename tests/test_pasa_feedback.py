@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from scholar_tui.config.settings import load_settings
@@ -16,8 +21,8 @@ from scholar_tui.core.sandbox import APICall
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.models.base import CancelToken
 
-from .library_support import HashingEmbedder, real_embedder  # noqa: F401
-from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+from .library_support import HashingEmbedder
+from .pasa_support import GNN, RoutedLLM, paper_id
 
 QUERY = "Which papers study graph neural networks for molecules?"
 
@@ -112,6 +117,44 @@ def test_the_retrieved_meaning_keeps_the_advice_with_the_real_embedder(where, re
     )
     observation = af.analyse_response(call, QUERY)
     assert code in observation.meaning and advice in observation.meaning
+
+
+# -- the registry: PaSa's requests reach PaSa's tools whatever the caller imported --------------------
+# A fresh interpreter that imports send_by_hand alone, as a front end does: the request must be
+# answered by the library's tools, not sent to the academic APIs (which know no searchPapers).
+SEND_ALONE = """
+import json, sys
+from scholar_tui.config.locations import locations
+from scholar_tui.config.settings import load_settings
+from scholar_tui.core.autofeedback.human import send_by_hand
+from tests.library_support import HashingEmbedder
+
+before = "scholar_tui.core.pasa.tool_requests" in sys.modules
+where = locations()
+result = send_by_hand(where, load_settings(where), 'searchPapers(query="graph neural networks")', embedder=HashingEmbedder)
+print(json.dumps({"imported_before": before, "ok": result.ok, "response": result.response}))
+"""
+
+
+def test_a_pasa_request_reaches_pasas_tools_without_importing_them_first(where, mini_library):
+    mini_library.close()
+    done = subprocess.run(
+        [sys.executable, "-c", SEND_ALONE], capture_output=True, text=True, cwd=Path(__file__).parents[1]
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    sent = json.loads(done.stdout.splitlines()[-1])
+    assert sent["imported_before"] is False
+    assert sent["ok"] and any("Graph" in paper["title"] for paper in sent["response"]), sent
+
+
+def test_the_registry_names_each_tool_module_and_routes_by_api():
+    from scholar_tui.core.autofeedback.registry import TOOL_MODULES, tool_apis, tool_apis_for
+
+    assert {name: tool_apis(name).name for name in TOOL_MODULES} == {"pasa": "pasa"}
+    assert tool_apis_for(expand_request(3, "2 Related Work")) is tool_apis("pasa")
+    assert tool_apis_for('<<API>>getCoauthors(name="Ada")<</API>>') is None  # an academic API
+    with pytest.raises(ValueError, match="known: pasa"):
+        tool_apis("soay")
 
 
 # -- the crawl ------------------------------------------------------------------------------------

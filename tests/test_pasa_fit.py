@@ -5,7 +5,7 @@ from __future__ import annotations
 from scholar_tui.core.pasa.fit import closest_line, fits, key_phrases, lift_title_matches, named_phrase, shares_nothing
 from scholar_tui.core.pasa.selector_head import FEATURES, PRIOR_FEATURES, LogisticHead, SelectorHead
 
-from .pasa_support import crawl_with_head, mini_library  # noqa: F401
+from .pasa_support import crawl_with_head
 
 ADDERNET = "AdderNet: deep networks that replace multiplications with additions"
 

@@ -12,7 +12,7 @@ from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.tools import LibraryTools
 
 from .library_support import HashingEmbedder
-from .pasa_support import GNN, RoutedLLM, mini_library, paper_id  # noqa: F401
+from .pasa_support import GNN, RoutedLLM, paper_id
 
 
 def test_metrics_by_hand():

@@ -11,7 +11,7 @@ from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.tools import REFERENCES_SECTION, LibraryTools
 
 from .library_support import HashingEmbedder, arxiv_handler, openalex_handler, recording
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401
+from .pasa_support import RoutedLLM
 
 
 def both_sources(request: httpx.Request) -> httpx.Response:

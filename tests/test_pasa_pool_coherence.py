@@ -16,7 +16,7 @@ from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.indexes.library_search import SearchHit
 
 from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401
+from .pasa_support import RoutedLLM
 
 QUERY = "zzzq qqqz"  # no word of any title: every paper's word match is 0, only the vectors differ
 QUERY_VECTOR = np.array([1.0, 0.0, 0.0])

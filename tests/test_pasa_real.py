@@ -10,8 +10,7 @@ from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector import Selector
 from scholar_tui.core.pasa.tools import LibraryTools
 
-from .library_support import HashingEmbedder, prepared_library  # noqa: F401
-from .pasa_support import pasa_real_library, real_crawl_library  # noqa: F401
+from .library_support import HashingEmbedder
 
 pytestmark = pytest.mark.llm
 

@@ -34,7 +34,7 @@ from scholar_tui.indexes.library import Library
 from scholar_tui.training.selector_head import train_head
 
 from .library_support import HashingEmbedder
-from .pasa_support import GNN, RoutedLLM, crawl_with_head, mini_library, paper_id  # noqa: F401
+from .pasa_support import RoutedLLM, crawl_with_head, paper_id
 
 
 def _train_queries(library: Library) -> list[ScholarQuery]:

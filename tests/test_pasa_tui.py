@@ -18,7 +18,7 @@ from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.core.services import Services
 
 from .library_support import HashingEmbedder
-from .pasa_support import GatedLLM, RoutedLLM, mini_library, write_p_true_head  # noqa: F401
+from .pasa_support import GatedLLM, RoutedLLM, write_p_true_head
 from .pilot_support import wait_for
 
 

@@ -13,7 +13,7 @@ from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.migrations import MIGRATIONS
 
-from .library_support import HashingEmbedder, empty_library  # noqa: F401
+from .library_support import HashingEmbedder
 from .pdf_papers import author_year_paper, numbered_paper
 
 
@@ -108,7 +108,7 @@ def test_import_file_reads_one_pdf_as_one_paper(tmp_path, empty_library):
 
 def test_the_migration_comes_after_the_ones_that_shipped():
     names = [name for name, _ in MIGRATIONS]
-    assert names.index("m220_pdf_pages") > names.index("m210_person_identity")
+    assert names.index("m006_pdf_pages") > names.index("m005_person_identity")
 
 
 def test_cli_import_pdf_shows_progress_and_names_each_skipped_file(tmp_path, where):

@@ -1,5 +1,5 @@
 """`scholar-tui logs prompts` (issue #23): the prompt log read by a person, each call linked to the
-crawl, question or loop that made it (models/origin.py, migration m410_llm_call_origins)."""
+crawl, question or loop that made it (models/origin.py, migration m009_llm_call_origins)."""
 
 from __future__ import annotations
 
@@ -18,10 +18,9 @@ from scholar_tui.indexes.db import open_database
 from scholar_tui.indexes.prompt_log import PromptLog
 from scholar_tui.models.origin import ORIGIN_KINDS, logs_prompts_as, prompt_origin
 
-from .autofeedback_support import INSTRUCTION, hashed_feedback  # noqa: F401 - a fixture
+from .autofeedback_support import INSTRUCTION
 from .conftest import ScriptedLLM
-from .library_support import imported, prepared_library  # noqa: F401 - fixtures
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401 - a fixture
+from .pasa_support import RoutedLLM
 from .test_pasa_engine import SEARCH_GNN, make_agent
 
 HOSTILE = "\x1b]0;PWNED\x07\x1b[2Jwipe\x9b31m"

@@ -23,7 +23,7 @@ from scholar_tui.training.selector_pairs import selector_pairs
 from scholar_tui.training.tiny_model import build_tiny_model
 
 from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library, paper_id  # noqa: F401
+from .pasa_support import RoutedLLM, paper_id
 
 FIXTURES = Path(__file__).parent / "fixtures" / "training"
 

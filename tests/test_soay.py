@@ -15,7 +15,6 @@ from scholar_tui.core.soay.prompts import SoAyRecord
 from scholar_tui.core.soay.solutions import FUZZY_APIS, solution_library
 
 from .conftest import ScriptedLLM
-from .library_support import imported, prepared_library, real_embedder  # noqa: F401
 
 
 def test_solution_library_is_valid_and_simple():

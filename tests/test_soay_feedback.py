@@ -20,7 +20,6 @@ from scholar_tui.core.soay.intents import INTENTS
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .conftest import ScriptedLLM
-from .library_support import imported, prepared_library, real_embedder  # noqa: F401
 
 pytestmark = pytest.mark.embeddings
 

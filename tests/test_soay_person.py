@@ -12,8 +12,6 @@ from scholar_tui.core.soay.engine import SoAyEngine, final_answer
 from scholar_tui.core.soay.entities import find_entity
 from scholar_tui.core.soay.person_bench import PersonQuestion, holds, verdict
 
-from .library_support import imported, prepared_library  # noqa: F401
-
 DATA = Path(__file__).parent / "data"
 
 

@@ -11,7 +11,6 @@ from scholar_tui.config.settings import load_settings
 from scholar_tui.core.services import Services
 
 from .conftest import ScriptedLLM
-from .library_support import imported, prepared_library, real_embedder  # noqa: F401
 from .pilot_support import wait_for
 
 pytestmark = pytest.mark.embeddings

@@ -137,7 +137,10 @@ def test_toy_environment_search_expand_queue_and_relevance():
     added = env.step(CrawlerAction("Expand", "2 related work"))
     assert [item.paper_id for item in added] == ["2111.07258"]  # the other two are in the queue
     assert env.step(CrawlerAction("Expand", "9 Nowhere")) == [] and env.step(CrawlerAction("Stop", "")) == []
-    everyone = lambda query, paper: 0.9  # noqa: E731 - a Selector that says True to all
+
+    def everyone(query, paper):  # a Selector that says True to all
+        return 0.9
+
     assert count_relevant(env, SIGN_QUERY, found, selector=everyone) == 3
     nobody = [StepPaper("1706.03762", env.paper("1706.03762"))]
     assert count_relevant(env, SIGN_QUERY, nobody, selector=lambda query, paper: 0.4) == 0
@@ -149,5 +152,16 @@ def test_formats_and_the_cli_module_import_without_torch():
         "scholar_tui.training.crawler_env, "
         "scholar_tui.training.options, scholar_tui.app.cli_train\n"
         "sys.exit(1 if 'torch' in sys.modules else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code]).returncode == 0
+
+
+def test_scripts_share_their_flags_through_options_not_the_sft_loop():
+    """``option()``/``required()`` live in training/options.py: the export and PPO scripts declare
+    their flags without loading the SFT loop (they did, through training/sft.py)."""
+    code = (
+        "import sys, scholar_tui.training.export_gguf, scholar_tui.training.export_lora, "
+        "scholar_tui.training.crawler_ppo\n"
+        "sys.exit(1 if 'scholar_tui.training.sft' in sys.modules else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

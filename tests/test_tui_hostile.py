@@ -36,7 +36,7 @@ from scholar_tui.models.base import LLMError
 
 from .conftest import ScriptedLLM
 from .library_support import HashingEmbedder
-from .pasa_support import RoutedLLM, mini_library  # noqa: F401
+from .pasa_support import RoutedLLM
 from .pilot_support import wait_for
 from .tui_screen import assert_clean, screenful
 

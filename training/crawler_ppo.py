@@ -37,8 +37,7 @@ from scholar_tui.training.crawler_env import (
     count_relevant,
 )
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.options import parse_options
-from scholar_tui.training.sft import option, required
+from scholar_tui.training.options import option, parse_options, required
 
 
 @dataclass
@@ -464,8 +463,11 @@ def update(
                 torch.nn.utils.clip_grad_norm_(trainable, options.max_grad_norm)
             optimizer.step()
     # policy_loss is None while the policy is frozen (JSON has no NaN).
-    mean = lambda values: sum(values) / len(values) if values else None  # noqa: E731
-    return {"policy_loss": mean(policy_losses), "value_loss": mean(value_losses)}
+    return {"policy_loss": _mean(policy_losses), "value_loss": _mean(value_losses)}
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def train(options: CrawlerPPOOptions) -> dict[str, Any]:

@@ -26,8 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.options import parse_options
-from scholar_tui.training.sft import option, required
+from scholar_tui.training.options import option, parse_options, required
 
 CONVERTER = "convert_hf_to_gguf.py"
 OUTTYPES = ("f32", "f16", "bf16", "q8_0", "auto")

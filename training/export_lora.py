@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.options import parse_options
-from scholar_tui.training.sft import option, required
+from scholar_tui.training.options import option, parse_options, required
 
 LORA_CONVERTER = "convert_lora_to_gguf.py"
 ADAPTERS_FOLDER = "adapters"  # under the models folder, apart from the *.gguf models listed there

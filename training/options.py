@@ -13,12 +13,22 @@ import json
 import tomllib
 import types
 import typing
-from dataclasses import MISSING, asdict, fields
+from dataclasses import MISSING, asdict, field, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
 Options = TypeVar("Options")
 REQUIRED = "required"
+
+
+def required(help_text: str) -> Any:
+    """A field every run must give (flag or config key); ``help_text`` is its ``--help`` line."""
+    return field(default="", metadata={"help": help_text, REQUIRED: True})
+
+
+def option(default: Any, help_text: str) -> Any:
+    """A field with a default; ``help_text`` is its ``--help`` line."""
+    return field(default=default, metadata={"help": help_text})
 
 
 def _plain_type(annotation: Any) -> tuple[type, bool]:

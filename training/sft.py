@@ -12,22 +12,14 @@ import json
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.options import REQUIRED
+from scholar_tui.training.options import option, required
 
 IGNORE = -100  # label of a token that does not count in the loss (prompt, padding)
-
-
-def required(help_text: str) -> Any:
-    return field(default="", metadata={"help": help_text, REQUIRED: True})
-
-
-def option(default: Any, help_text: str) -> Any:
-    return field(default=default, metadata={"help": help_text})
 
 
 @dataclass

@@ -17,8 +17,8 @@ from typing import Any
 from scholar_tui.core.jsonl import read_jsonl
 from scholar_tui.core.soay.prompts import SoAyRecord, soay_prompt, soay_response
 from scholar_tui.training.errors import TrainingError
-from scholar_tui.training.options import parse_options
-from scholar_tui.training.sft import SFTOptions, option, required
+from scholar_tui.training.options import option, parse_options, required
+from scholar_tui.training.sft import SFTOptions
 
 
 @dataclass

@@ -254,7 +254,6 @@ class APIDebuggerPane(Vertical):
 
     @work(thread=True, exclusive=True, group="api-debugger", exit_on_error=False)
     def send_worker(self, loop_id: int, text: str, backend: str) -> None:
-        import scholar_tui.core.pasa.tool_requests  # noqa: F401 - PaSa's tools register with AutoFeedback
         from scholar_tui.core.autofeedback import open_autofeedback
 
         try:

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from scholar_tui.app.terminal_safety import show_controls
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core import history as kept
@@ -30,7 +31,6 @@ from scholar_tui.core.soay.engine import (
     ProgramWritten,
     SolutionChosen,
 )
-from scholar_tui.indexes.records import show_controls
 
 
 class ScholarQAPane(Vertical):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from rich.markup import escape as escape_markup
 from rich.text import Text
 
-from scholar_tui.indexes.records import show_controls
+from scholar_tui.app.terminal_safety import show_controls
 
 TAB = "    "  # a tab moves the terminal's cursor on its own: shown as spaces
 

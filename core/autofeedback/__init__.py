@@ -16,10 +16,10 @@ After *AutoFeedback: An LLM-based Framework for Efficient and Accurate API Reque
 * ``request_parser`` reads ``<<API>>NAME(…)<</API>>`` requests and a program's calls;
   ``request_generator`` is the grammar-constrained model that writes them (the bench's).
 
-Other APIs plug in with their own documentation: an engine registers its tools once
-(``registry.register_tool_apis``; PaSa's two in ``core.pasa.tool_requests``), and AutoFeedback
-checks them with ``AutoFeedback(..., **tool_apis("pasa").documentation)``; ``send_by_hand`` finds
-them by the API a request calls, without importing the engine.
+Other APIs plug in with their own documentation: ``registry.TOOL_MODULES`` names the module that
+holds an engine's tools (PaSa's two in ``core.pasa.tool_requests``), and AutoFeedback checks them
+with ``AutoFeedback(..., **tool_apis("pasa").documentation)``; ``send_by_hand`` finds them by the
+API a request calls, importing that module on first use.
 
 The contract for callers (SoAy, PaSa, the CLI, the debugger), the engine shape of ``core.events``::
 

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from scholar_tui.core.autofeedback.registry import ToolAPIs, register_tool_apis
+from scholar_tui.core.autofeedback.registry import ToolAPIs
 from scholar_tui.core.autofeedback.request_parser import RequestSyntaxError, format_request, parse_request
 from scholar_tui.core.library.apis import APISpec, Parameter, ReturnField
 from scholar_tui.core.pasa.tools import LibraryTools, ToolResult
@@ -240,4 +240,5 @@ def send_tool_request(where, settings, text: str, embedder) -> APICall:
         library.close()
 
 
-register_tool_apis(ToolAPIs("pasa", TOOL_SPECS, TOOL_ERROR_CODES, DOC_TABLE, send_tool_request))
+# What ``registry.tool_apis("pasa")`` returns: the registry names this module and reads this.
+TOOL_APIS = ToolAPIs("pasa", TOOL_SPECS, TOOL_ERROR_CODES, DOC_TABLE, send_tool_request)
