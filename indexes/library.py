@@ -11,7 +11,8 @@ It is made of stores, one module each, every one owning a few tables and readabl
 - ``people_store.PeopleStore``: people, their name variants and authorships;
 - ``identity_store.IdentityStore``: merges of people who are one person, and their undoing;
 - ``library_works.WorksMixin``: which paper a record is, its sources, merges of works, labels;
-- ``import_log_store.ImportLogStore``: the table counts and the import log.
+- ``import_log_store.ImportLogStore``: the table counts and the import log;
+- ``lookup_store.LookupStore``: the papers and people a title or name search scores (word indexes).
 
 They are mixins over one base (``sql_store.SQLStore``: the connection, the query helpers, the
 transaction) rather than objects ``Library`` holds, because they share one connection and one
@@ -29,6 +30,7 @@ from scholar_tui.indexes.db import open_database
 from scholar_tui.indexes.identity_store import IdentityStore
 from scholar_tui.indexes.import_log_store import COUNTED_TABLES, ImportLogStore
 from scholar_tui.indexes.library_works import WorksMixin, native_source_id
+from scholar_tui.indexes.lookup_store import LookupStore
 from scholar_tui.indexes.paper_store import PAPER_COLUMNS, PaperStore
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.sql_store import LibraryBusy, utc_now
@@ -36,7 +38,7 @@ from scholar_tui.indexes.sql_store import LibraryBusy, utc_now
 __all__ = ["COUNTED_TABLES", "PAPER_COLUMNS", "Library", "LibraryBusy"]
 
 
-class Library(ImportLogStore, WorksMixin, CitationStore, PaperStore, IdentityStore):
+class Library(ImportLogStore, LookupStore, WorksMixin, CitationStore, PaperStore, IdentityStore):
     """One connection's view of the library; open one per thread."""
 
     @classmethod

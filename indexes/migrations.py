@@ -412,3 +412,39 @@ def m400_history(db: sqlite_utils.Database) -> None:
         )"""
     )
     db.execute("create index history_tab on history (tab, id)")
+
+
+# -- lookups that do not scan the library (issue #28) ---------------------------------------------
+@migration
+def m500_name_title_lookup(db: sqlite_utils.Database) -> None:
+    """Word indexes over the folded titles (``papers.title_key``) and name variants
+    (``person_names.name_key``), so that searchPublication and searchPerson score only the papers and
+    people sharing a word (or a prefix, or a near spelling found in the vocabulary) with the query,
+    not every row (indexes/lookup_store.py). External-content FTS5 tables, kept level by triggers;
+    their ``*_terms`` vocabularies list the words. ``person_names`` has no integer key, so its index
+    follows its rowid: a VACUUM could renumber those (the app never runs one;
+    ``insert into person_name_index(person_name_index) values ('rebuild')`` repairs it)."""
+    for index, table, column, key in (
+        ("paper_title_index", "papers", "title_key", "id"),
+        ("person_name_index", "person_names", "name_key", "rowid"),
+    ):
+        # keys are folded ASCII words (indexes.records.fold): the plain unicode61 tokenizer splits them
+        db.execute(
+            f"""create virtual table {index} using fts5({column}, content='{table}', content_rowid='{key}',
+                tokenize='unicode61', prefix='3')"""
+        )
+        db.execute(f"create virtual table {index}_terms using fts5vocab({index}, 'row')")
+        db.execute(
+            f"""create trigger {index}_insert after insert on {table} begin
+                insert into {index} (rowid, {column}) values (new.{key}, new.{column}); end"""
+        )
+        db.execute(
+            f"""create trigger {index}_delete after delete on {table} begin
+                insert into {index} ({index}, rowid, {column}) values ('delete', old.{key}, old.{column}); end"""
+        )
+        db.execute(
+            f"""create trigger {index}_update after update of {column} on {table} begin
+                insert into {index} ({index}, rowid, {column}) values ('delete', old.{key}, old.{column});
+                insert into {index} (rowid, {column}) values (new.{key}, new.{column}); end"""
+        )
+        db.execute(f"insert into {index} ({index}) values ('rebuild')")

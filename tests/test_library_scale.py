@@ -1,0 +1,154 @@
+"""Lookups that do not scan the library (#28): title and name search score only the rows a word index
+finds, and stay level with the library as it changes.
+
+The counting tests fail if a lookup goes back to reading every paper or name: ``all_papers`` and
+``people_names`` refuse to run, and the fuzzy scorers count their calls against a library of 2,000
+papers. The timing test (2,000 against 20,000 papers) is marked ``benchmark`` and runs only when
+asked for: ``pytest -m benchmark tests/test_library_scale.py -n0``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from scholar_tui.core.library.api_backends import LocalBackend
+from scholar_tui.core.soay.entities import find_entity
+from scholar_tui.indexes import fuzzy
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.lookup_store import TITLE_CANDIDATES
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord
+
+from .library_support import empty_library  # noqa: F401 (a fixture, used by argument name)
+from .scale_support import fill, synthetic_records
+
+PAPERS = 2000
+
+
+@pytest.fixture(scope="module")
+def records() -> list[PaperRecord]:
+    return synthetic_records(PAPERS)
+
+
+@pytest.fixture
+def big_library(empty_library: Library, records: list[PaperRecord]) -> Library:
+    fill(empty_library, records)
+    return empty_library
+
+
+@pytest.fixture
+def no_scans(monkeypatch):
+    """Reading every paper or every name fails the test; the scorers' calls are counted."""
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a lookup read the whole library")
+
+    monkeypatch.setattr(Library, "all_papers", refuse)
+    monkeypatch.setattr(Library, "people_names", refuse)
+    calls = {"title_score": 0, "name_score": 0}
+    for name in calls:
+        original = getattr(fuzzy, name)
+
+        def counted(*args, _original=original, _name=name, **kwargs):
+            calls[_name] += 1
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(fuzzy, name, counted)
+    return calls
+
+
+def test_title_search_scores_only_indexed_candidates(big_library, records, no_scans):
+    api = LocalBackend(big_library)
+    wanted = records[1234]
+    words = wanted.title.split()
+    partial = " ".join(words[1:5])  # the title's middle words only
+    misspelled = " ".join([words[0][:-1] + "x", *words[1:]])  # its first word misspelled at the end
+    for query in (wanted.title, partial, misspelled):
+        hits = api.searchPublication(publication_info=query)
+        assert hits and hits[0]["title"] == wanted.title, query
+    assert no_scans["title_score"] <= 3 * TITLE_CANDIDATES
+    assert no_scans["title_score"] < PAPERS / 4  # the titles sharing a word, not all 2,000
+
+
+def test_person_search_scores_only_indexed_names(big_library, records, no_scans):
+    api = LocalBackend(big_library)
+    name = next(author.name for record in records[500:] for author in record.authors if "." not in author.name)
+    first, surname = name.split(" ", 1)
+    for query in (name, surname, f"{first[0]}. {surname}", f"{first} {surname[:-3]}xon"):  # misspelled surname
+        hits = api.searchPerson(name=query)
+        assert any(hit["name"] == name or name in hit["aliases"] for hit in hits), query
+    assert 0 < no_scans["name_score"] < 200
+
+
+def test_a_paper_question_is_answered_from_candidates(big_library, records, no_scans):
+    wanted = records[321]
+    mention = find_entity(f"Who wrote the paper {wanted.title}?", LocalBackend(big_library))
+    assert mention is not None and mention.kind == "paper" and mention.matched == wanted.title
+    assert no_scans["title_score"] <= 3 * TITLE_CANDIDATES
+
+
+def test_title_index_follows_edits_and_deletes(empty_library):
+    with empty_library.transaction():
+        paper_id, _ = empty_library.store_paper(PaperRecord("Quasicrystal tilings of the hyperbolic plane", "bibtex"))
+    assert [row["id"] for row in empty_library.title_candidates("hyperbolic quasicrystal")] == [paper_id]
+    with empty_library.transaction():
+        empty_library.update_from_source(paper_id, PaperRecord("Penrose tilings revisited", "bibtex"))
+    assert empty_library.title_candidates("hyperbolic quasicrystal") == []
+    assert [row["id"] for row in empty_library.title_candidates("penrose")] == [paper_id]
+    with empty_library.transaction():
+        empty_library.conn.execute("delete from papers where id = ?", (paper_id,))
+    assert empty_library.title_candidates("penrose") == []
+
+
+def test_name_index_follows_merges_and_splits(empty_library):
+    with empty_library.transaction():
+        for title, author in (("First paper on tilings", "Ada Quistorp"), ("Second paper on tilings", "A. Quistorp")):
+            empty_library.store_paper(PaperRecord(title, "bibtex", authors=[AuthorRecord(author)]))
+    people = {row["name"]: row["person_id"] for row in empty_library.name_candidates("Quistorp")}
+    assert set(people) == {"Ada Quistorp", "A. Quistorp"}
+    with empty_library.transaction():
+        merge = empty_library.merge_people(people["Ada Quistorp"], people["A. Quistorp"], "test")
+    merged = {(row["name"], row["person_id"]) for row in empty_library.name_candidates("Quistorp")}
+    assert merged == {("Ada Quistorp", people["Ada Quistorp"]), ("A. Quistorp", people["Ada Quistorp"])}
+    with empty_library.transaction():
+        empty_library.split_merge(merge)
+    split = {(row["name"], row["person_id"]) for row in empty_library.name_candidates("Quistorp")}
+    assert split == {(name, person) for name, person in people.items()}
+
+
+@pytest.fixture
+def benchmark_selected(request) -> None:
+    if "benchmark" not in (request.config.getoption("-m") or ""):
+        pytest.skip("a benchmark: run with -m benchmark")
+
+
+def _median_lookup_seconds(library: Library, records: list[PaperRecord]) -> float:
+    api = LocalBackend(library)
+    times = []
+    for record in records[100:120]:
+        clock = time.perf_counter()
+        find_entity(f"Who wrote the paper {record.title}?", api)
+        api.searchPerson(name=record.authors[0].name)
+        times.append(time.perf_counter() - clock)
+    return sorted(times)[len(times) // 2]
+
+
+@pytest.mark.benchmark
+def test_lookups_do_not_grow_with_the_library(benchmark_selected, tmp_path):
+    import sqlite_utils
+
+    from scholar_tui.indexes.migrations import migrate
+
+    seconds = {}
+    for size in (2_000, 20_000):
+        db = sqlite_utils.Database(tmp_path / f"scale{size}.db")
+        db.conn.execute("pragma foreign_keys = on")
+        migrate(db)
+        library = Library(db)
+        records = synthetic_records(size)
+        fill(library, records)
+        seconds[size] = _median_lookup_seconds(library, records)
+        library.close()
+    # a scan of every title grows 10x; the index keeps it within the noise of the candidates' scoring
+    assert seconds[20_000] < 3 * seconds[2_000] + 0.05, seconds
