@@ -9,10 +9,17 @@ section cites which entry.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
-from scholar_tui.indexes.library_works import work_key
+from scholar_tui.indexes.library_works import MIN_TITLE_KEY, work_key
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.sql_store import SQLStore
+
+
+def reference_title_key(title: str | None) -> str | None:
+    """The key a titled entry is linked by (``papers.title_key``); None when too short to name a work."""
+    key = work_key(title) if title else ""
+    return key if len(key) >= MIN_TITLE_KEY else None
 
 
 class CitationStore(SQLStore):
@@ -33,8 +40,8 @@ class CitationStore(SQLStore):
                 ):
                     continue  # the bibliography already has it
             self.conn.execute(
-                """insert into paper_references (paper_id, ref_key, ordinal, raw, title, year, arxiv_id, doi,
-                   openalex_id, ids, source, authors, venue) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """insert into paper_references (paper_id, ref_key, ordinal, raw, title, title_key, year, arxiv_id,
+                   doi, openalex_id, ids, source, authors, venue) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    on conflict (paper_id, ref_key) do nothing""",
                 (
                     paper_id,
@@ -42,6 +49,7 @@ class CitationStore(SQLStore):
                     reference.ordinal,
                     reference.raw,
                     reference.title,
+                    reference_title_key(reference.title),
                     reference.year,
                     reference.arxiv_id,
                     reference.doi,
@@ -91,15 +99,58 @@ class CitationStore(SQLStore):
                         (section_id, reference_id, mentions),
                     )
 
-    def relink(self) -> int:
-        """Point references at library papers that match their ids; add citation edges. Returns new edges."""
+    def relink(self, paper_ids: Iterable[int] | None = None) -> int:
+        """Point references at library papers that match their ids or title; add citation edges.
+        Returns the new edges.
+
+        With ``paper_ids`` (the papers an import stored or merged into) only the references those
+        papers make and the unlinked references naming them are looked at, through the indexes on the
+        id and title-key columns: an import costs what its own records touch, not the library's size.
+        Without, every unlinked reference is looked at."""
+        if paper_ids is None:
+            return self._relink_everything()
+        self.conn.execute("create temp table if not exists relinked_papers (id integer primary key)")
+        self.conn.execute("delete from relinked_papers")
+        self.conn.executemany("insert or ignore into relinked_papers (id) values (?)", ((i,) for i in paper_ids))
+        # CROSS JOIN keeps the few relinked papers as the outer loop, and '+cited_paper_id' keeps the
+        # planner off the index of unlinked entries (most entries of a big library): each statement
+        # goes through the index of the column it matches, a lookup per relinked paper.
+        papers = self._rows(
+            """select papers.id, papers.arxiv_id, papers.openalex_id, papers.doi, papers.title_key
+               from relinked_papers cross join papers on papers.id = relinked_papers.id"""
+        )
+        for column in ("arxiv_id", "openalex_id", "doi"):
+            match = f"(select papers.id from papers where papers.{column} = paper_references.{column})"
+            self.conn.executemany(  # what the relinked papers cite
+                f"""update paper_references set cited_paper_id = {match}
+                    where paper_id = ? and +cited_paper_id is null and {column} is not null""",
+                [(paper["id"],) for paper in papers],
+            )
+            self.conn.executemany(  # what cites them
+                f"update paper_references set cited_paper_id = ? where {column} = ? and +cited_paper_id is null",
+                [(paper["id"], paper[column]) for paper in papers if paper[column]],
+            )
+        for paper in papers:
+            self._link_by_title("paper_id = ?", (paper["id"],))
+            self._link_by_title("title_key = ?", (paper["title_key"],))
+        added = 0
+        for touching in ("paper_id", "cited_paper_id"):
+            added += self.conn.execute(
+                f"""insert or ignore into citations (citing_paper_id, cited_paper_id)
+                    select paper_id, cited_paper_id from relinked_papers
+                    cross join paper_references on paper_references.{touching} = relinked_papers.id
+                    where cited_paper_id is not null and cited_paper_id != paper_id"""
+            ).rowcount
+        return added
+
+    def _relink_everything(self) -> int:
         for column in ("arxiv_id", "openalex_id", "doi"):
             self.conn.execute(
                 f"""update paper_references set cited_paper_id =
                     (select papers.id from papers where papers.{column} = paper_references.{column})
                     where cited_paper_id is null and {column} is not null"""
             )
-        self._link_by_title()
+        self._link_by_title("1", ())
         before = self._one("select count(*) from citations")
         self.conn.execute(
             """insert or ignore into citations (citing_paper_id, cited_paper_id)
@@ -108,16 +159,16 @@ class CitationStore(SQLStore):
         )
         return self._one("select count(*) from citations") - before
 
-    def _link_by_title(self) -> None:
+    def _link_by_title(self, which: str, params: tuple) -> None:
         """Entries read with a title (PDF reference lists, GROBID) point at the library paper of the
-        same normalised title and year (±1), as ``_find_paper`` matches papers without a shared id."""
+        same normalised title and year (±1), as ``_find_paper`` matches papers without a shared id.
+        ``which`` (with ``params``): an SQL condition on ``paper_references`` choosing the entries."""
         for row in self._rows(
-            "select id, paper_id, title, year from paper_references where cited_paper_id is null and title is not null"
+            f"""select id, paper_id, title_key, year from paper_references
+                where +cited_paper_id is null and title_key is not null and {which}""",
+            params,
         ):
-            key = work_key(row["title"])
-            if len(key) < 12:
-                continue
-            for paper in self._rows("select id, year from papers where title_key = ?", (key,)):
+            for paper in self._rows("select id, year from papers where title_key = ?", (row["title_key"],)):
                 if paper["id"] != row["paper_id"] and (
                     not row["year"] or not paper["year"] or abs(row["year"] - paper["year"]) <= 1
                 ):

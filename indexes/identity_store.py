@@ -9,16 +9,42 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 from typing import Any
 
 from scholar_tui.indexes.people_store import PeopleStore
 from scholar_tui.indexes.records import name_key
 from scholar_tui.indexes.sql_store import json_list, utc_now
 
+WORDS_PER_QUERY = 200  # words OR'ed in one query of the name index
+
 
 class IdentityStore(PeopleStore):
-    def identity_rows(self) -> list[dict]:
-        return self._rows("select id, name, openalex_id, orcid from people order by id")
+    def identity_rows(
+        self, *, ids: Collection[int] | None = None, name_words: Collection[str] | None = None
+    ) -> list[dict]:
+        """Every person; or these ``ids``; or (``name_words``) those with a name variant holding one of
+        these folded words, found through the name index: the people an import's authors could be."""
+        if ids is not None:
+            found = self._rows(
+                "select id, name, openalex_id, orcid from people where id in (select value from json_each(?))",
+                (json.dumps(sorted(ids)),),
+            )
+            return sorted(found, key=lambda row: row["id"])
+        if name_words is None:
+            return self._rows("select id, name, openalex_id, orcid from people order by id")
+        rows: dict[int, dict] = {}
+        words = sorted(name_words)
+        for start in range(0, len(words), WORDS_PER_QUERY):
+            query = " OR ".join(f'"{word}"' for word in words[start : start + WORDS_PER_QUERY])
+            for row in self._rows(
+                """select id, name, openalex_id, orcid from people where id in
+                   (select person_id from person_names where rowid in
+                       (select rowid from person_name_index where person_name_index match ?))""",
+                (query,),
+            ):
+                rows[row["id"]] = row
+        return [rows[person_id] for person_id in sorted(rows)]
 
     def identity_context(self, person_ids: list[int]) -> dict[str, dict[int, Any]]:
         """Names, coauthor ids and affiliations of these people: the evidence identity weighs."""

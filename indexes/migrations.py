@@ -448,3 +448,17 @@ def m500_name_title_lookup(db: sqlite_utils.Database) -> None:
                 insert into {index} (rowid, {column}) values (new.{key}, new.{column}); end"""
         )
         db.execute(f"insert into {index} ({index}) values ('rebuild')")
+
+
+@migration
+def m510_reference_title_key(db: sqlite_utils.Database) -> None:
+    """``paper_references.title_key``: a titled entry's normalised title, indexed, so that an import
+    links the entries naming its new papers by an index lookup instead of reading every unlinked
+    entry (``CitationStore.relink``). Filled here for the entries already stored."""
+    from scholar_tui.indexes.citation_store import reference_title_key
+
+    db.execute("alter table paper_references add column title_key text")
+    rows = db.execute("select id, title from paper_references where title is not null").fetchall()
+    for reference_id, title in rows:
+        db.execute("update paper_references set title_key = ? where id = ?", (reference_title_key(title), reference_id))
+    db.execute("create index paper_references_title_key on paper_references(title_key)")

@@ -152,3 +152,71 @@ def test_lookups_do_not_grow_with_the_library(benchmark_selected, tmp_path):
         library.close()
     # a scan of every title grows 10x; the index keeps it within the noise of the candidates' scoring
     assert seconds[20_000] < 3 * seconds[2_000] + 0.05, seconds
+
+
+def _vm_steps(library: Library, action) -> int:
+    """SQLite virtual-machine steps (in thousands) an action takes: rows read, roughly."""
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    library.conn.set_progress_handler(count, 1000)
+    try:
+        action()
+    finally:
+        library.conn.set_progress_handler(None, 0)
+    return steps[0]
+
+
+def test_an_import_relinks_only_what_its_papers_touch(big_library):
+    from scholar_tui.indexes.records import ReferenceRecord
+
+    citing = PaperRecord(
+        "An older paper citing two works not yet here",
+        "bibtex",
+        references=[
+            ReferenceRecord("a", 1, raw="2399.00001", arxiv_id="2399.00001"),
+            ReferenceRecord("b", 2, raw="Some title", title="Tilings of the hyperbolic plane by quasicrystals"),
+        ],
+    )
+    with big_library.transaction():
+        citing_id, _ = big_library.store_paper(citing)
+        big_library.relink([citing_id])
+    new = [
+        PaperRecord("A new paper with that arXiv id", "arxiv", arxiv_id="2399.00001"),
+        PaperRecord("Tilings of the hyperbolic plane by quasicrystals", "bibtex"),
+    ]
+    with big_library.transaction():
+        new_ids = [big_library.store_paper(record)[0] for record in new]
+        incremental = _vm_steps(big_library, lambda: big_library.relink(new_ids))
+    assert big_library.cited_by(new_ids[0]) == [citing_id] and big_library.cited_by(new_ids[1]) == [citing_id]
+    everything = _vm_steps(big_library, big_library.relink)
+    assert incremental * 20 < everything, (incremental, everything)
+
+
+def test_an_import_merges_name_variants_without_reading_everyone(big_library, monkeypatch):
+    from scholar_tui.core.library.identity import after_import
+
+    everyone = Library.identity_rows
+
+    def only_namesakes(self, **kwargs):
+        assert kwargs, "identity read every person of the library"
+        return everyone(self, **kwargs)
+
+    monkeypatch.setattr(Library, "identity_rows", only_namesakes)
+    papers = [
+        PaperRecord(
+            "Aperiodic order in tilings", "bibtex", authors=[AuthorRecord("Ada Quistorp-Lind"), AuthorRecord("Bo Zell")]
+        ),
+        PaperRecord(
+            "More aperiodic order", "bibtex", authors=[AuthorRecord("A. Quistorp-Lind"), AuthorRecord("Bo Zell")]
+        ),
+    ]
+    with big_library.transaction():
+        ids = [big_library.store_paper(record)[0] for record in papers]
+        merges = after_import(big_library, "bibtex", "tilings.bib", ids)
+    assert [(m.kept_name, m.merged_name, m.evidence) for m in merges] == [
+        ("Ada Quistorp-Lind", "A. Quistorp-Lind", "1 shared coauthor")
+    ]

@@ -304,16 +304,8 @@ def merge_people(
 
 
 def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[Merge]:
-    rows = library.identity_rows()
-    surname_of: dict[int, str] = {}
-    by_surname: dict[str, list[dict]] = {}
-    for row in rows:
-        parsed = parse_name(row["name"])
-        if parsed is None:
-            continue
-        surname_of[row["id"]] = parsed.surname
-        by_surname.setdefault(parsed.surname, []).append({**row, "parsed": parsed})
-    wanted = {surname_of[pid] for pid in person_ids if pid in surname_of} if person_ids is not None else set(by_surname)
+    by_surname = _surname_groups(library, person_ids)
+    wanted = set(by_surname)
     apart = library.people_kept_apart()
     merges: list[Merge] = []
     for surname in sorted(wanted):
@@ -341,6 +333,47 @@ def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[
     for kept in {merge.kept_id for merge in merges}:
         library.rename_person(kept, best_name(library.person(kept)["names"]))
     return merges
+
+
+def _surname_groups(library, person_ids: list[int] | None) -> dict[str, list[dict]]:
+    """The library's people by surname: all of them, or (``person_ids``) those sharing a surname with
+    these people, found through the name index by the surname's words, not by reading everyone."""
+    rows = library.identity_rows() if person_ids is None else _namesakes(library, person_ids)
+    by_surname: dict[str, list[dict]] = {}
+    for row in rows:
+        parsed = parse_name(row["name"])
+        if parsed is not None:
+            by_surname.setdefault(parsed.surname, []).append({**row, "parsed": parsed})
+    return by_surname
+
+
+def _namesakes(library, person_ids: list[int]) -> list[dict]:
+    surnames: set[str] = set()
+    words: set[str] = set()
+    for row in library.identity_rows(ids=person_ids):
+        parsed = parse_name(row["name"])
+        if parsed is not None:
+            surnames.add(parsed.surname)
+            # 'Del Maestro' is indexed as 'del maestro', 'DelMaestro' as 'delmaestro': ask for both
+            words.update({parsed.surname, surname_word(row["name"])} - {""})
+    if not surnames:
+        return []
+    return [row for row in library.identity_rows(name_words=words) if _surname_of(row["name"]) in surnames]
+
+
+def _surname_of(name: str) -> str | None:
+    parsed = parse_name(name)
+    return parsed.surname if parsed is not None else None
+
+
+def surname_word(name: str) -> str:
+    """The last folded word of a written name's surname ('Del Maestro, Adrian' -> 'maestro',
+    "O'Brien" -> 'brien'), as the name index holds it; '' when there is none."""
+    text = " ".join(delatex(name).split())
+    if "," in text:
+        text = text.partition(",")[0]
+    words = fold(text).split()
+    return words[-1] if words else ""
 
 
 def merges_note(merged: list[str]) -> str:

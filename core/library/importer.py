@@ -272,7 +272,7 @@ def store_records(library: Library, records: list[Record]) -> tuple[list[int], i
             paper_ids.append(library.store_paper(record)[0])
         else:
             library.store_person(record)
-    return paper_ids, library.relink()
+    return paper_ids, library.relink(paper_ids)
 
 
 def import_file(
@@ -333,7 +333,7 @@ def import_file(
                 yield ImportProgress(done, total, UNITS[kind], records_read)
             if not records_read:
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
-            new_citations = library.relink()
+            new_citations = library.relink(paper_ids)  # only what this file's papers touch
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
             works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             after = library.counts()
