@@ -462,3 +462,17 @@ def m510_reference_title_key(db: sqlite_utils.Database) -> None:
     for reference_id, title in rows:
         db.execute("update paper_references set title_key = ? where id = ?", (reference_title_key(title), reference_id))
     db.execute("create index paper_references_title_key on paper_references(title_key)")
+
+
+@migration
+def m520_reference_titles_read(db: sqlite_utils.Database) -> None:
+    """The title read out of a raw bibliography entry (``read_title``; null when it names none) and
+    whether it was read (``title_read``): an import reads its new entries once (core/pasa/works.py),
+    and PaSa's preparation makes cited works from those titles instead of re-reading every unlinked
+    entry at every search. Entries stored before are read by the next preparation, once."""
+    db.execute("alter table paper_references add column read_title text")
+    db.execute("alter table paper_references add column title_read integer not null default 0")
+    db.execute(
+        """create index paper_references_to_prepare on paper_references(id)
+           where cited_paper_id is null and raw is not null and (title_read = 0 or read_title is not null)"""
+    )

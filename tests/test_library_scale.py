@@ -220,3 +220,35 @@ def test_an_import_merges_name_variants_without_reading_everyone(big_library, mo
     assert [(m.kept_name, m.merged_name, m.evidence) for m in merges] == [
         ("Ada Quistorp-Lind", "A. Quistorp-Lind", "1 shared coauthor")
     ]
+
+
+def test_cited_titles_are_read_once_at_import_and_never_at_search(big_library, monkeypatch):
+    from scholar_tui.core.pasa import works
+    from scholar_tui.indexes.records import ReferenceRecord
+
+    reads = []
+    monkeypatch.setattr(works, "extract_title", lambda raw, _read=works.extract_title: reads.append(raw) or _read(raw))
+    all_ids = [row[0] for row in big_library.conn.execute("select id from papers")]
+    with big_library.transaction():
+        works.read_cited_titles(big_library, all_ids)
+    assert len(reads) == PAPERS  # each synthetic paper cites one work outside the library
+    new = PaperRecord(
+        "A paper imported later",
+        "unarxive",
+        references=[
+            ReferenceRecord("x", 1, raw='A. Writer, "Quasicrystal tilings of the hyperbolic plane," J. Geom. 3 (2001)'),
+            ReferenceRecord("y", 2, raw="E. Turov, J. Exp. Theor. Phys. 9, 890 (1959)"),
+        ],
+    )
+    with big_library.transaction():
+        new_id, _ = big_library.store_paper(new)
+        reads.clear()
+        works.read_cited_titles(big_library, [new_id])
+    assert len(reads) == 2  # only the new paper's entries
+    reads.clear()
+    first = works.prepare_cited_works(big_library)
+    assert reads == [] and first.linked == first.read > PAPERS / 2  # titles as read at import
+    assert "Quasicrystal tilings of the hyperbolic plane" in {
+        row["cited_title"] for row in big_library.references(new_id)
+    }
+    assert works.prepare_cited_works(big_library).read == 0  # nothing is read twice

@@ -25,6 +25,7 @@ from typing import IO, Any
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.core.library.identity import after_import, merges_note
+from scholar_tui.core.pasa.works import read_cited_titles
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
@@ -334,6 +335,7 @@ def import_file(
             if not records_read:
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink(paper_ids)  # only what this file's papers touch
+            read_cited_titles(library, paper_ids)  # once, here: PaSa's searches never read them again
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
             works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             after = library.counts()
