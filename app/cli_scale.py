@@ -36,6 +36,7 @@ from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, who
 )
 @click.option("--index-budget", type=float, default=300.0, show_default=True, help="Seconds the vector build may take.")
 @click.option("--pasa-budget", type=float, default=300.0, show_default=True, help="Seconds PaSa's search may take.")
+@click.option("--import-only", is_flag=True, help="Generate and import only (the largest sizes).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 @one_line_errors
@@ -48,6 +49,7 @@ def bench_scale(
     root: Path | None,
     index_budget: float,
     pasa_budget: float,
+    import_only: bool,
     as_json: bool,
 ) -> None:
     """Generate a synthetic library of each size and time import, vectors, library search, ask
@@ -67,6 +69,7 @@ def bench_scale(
             data_dir=data_dir,
             index_budget_s=index_budget,
             pasa_budget_s=pasa_budget,
+            import_only=import_only,
             progress=progress,
         )
     except BenchError as error:

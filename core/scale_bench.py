@@ -343,6 +343,7 @@ def bench_size(
     data_dir: Path | None = None,
     index_budget_s: float = 300.0,
     pasa_budget_s: float = 300.0,
+    import_only: bool = False,
     progress: Callable[[str], None] = lambda line: None,
 ) -> SizeReport:
     from scholar_tui.config.locations import HOME_ENV
@@ -376,6 +377,8 @@ def bench_size(
     )
     if imported.returncode != 0:
         raise BenchError(f"import of {size} papers failed: {imported.last_line}")
+    if import_only:
+        return report
 
     report.figures.append(_vectors(size, home, env, index_budget_s, progress))
     report.figures.append(_search(library, home, env, bare_db, runs, progress))
@@ -501,6 +504,7 @@ def run_scale_bench(
     data_dir: Path | None = None,
     index_budget_s: float = 300.0,
     pasa_budget_s: float = 300.0,
+    import_only: bool = False,
     progress: Callable[[str], None] = lambda line: None,
 ) -> ScaleReport:
     """Every size in turn, smallest first, in scratch homes under ``root``."""
@@ -518,6 +522,7 @@ def run_scale_bench(
                 data_dir=data_dir,
                 index_budget_s=index_budget_s,
                 pasa_budget_s=pasa_budget_s,
+                import_only=import_only,
                 progress=progress,
             )
         )
