@@ -98,14 +98,18 @@ def run_measured(
     seen: dict[str, float] = {}
     lines: list[str] = []
     assert process.stdout is not None
-    for raw in process.stdout:
-        line = raw.decode("utf-8", "replace").rstrip("\n")
-        lines.append(line)
-        for name, pattern in marks.items():
-            if name not in seen and pattern.search(line):
-                seen[name] = time.perf_counter() - started
-        if stop_after and stop_after <= seen.keys() and not stopped.is_set():
-            stop()
+    try:
+        for raw in process.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            lines.append(line)
+            for name, pattern in marks.items():
+                if name not in seen and pattern.search(line):
+                    seen[name] = time.perf_counter() - started
+            if stop_after and stop_after <= seen.keys() and not stopped.is_set():
+                stop()
+    except BaseException:  # Ctrl-C does not reach a child in its own session: it is stopped here
+        stop()
+        raise
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
@@ -349,6 +353,8 @@ def bench_size(
     from scholar_tui.config.locations import HOME_ENV
 
     home = root / f"home-{size}"
+    if home.exists() and any(home.iterdir()):  # a second import would add nothing: figures of nothing
+        raise BenchError(f"{home} is not empty: give another --root, or delete it")
     home.mkdir(parents=True, exist_ok=True)
     env = {**env, HOME_ENV: str(home)}
     report = SizeReport(size, str(home))

@@ -161,3 +161,13 @@ def test_bench_scale_prints_every_figure(tmp_path: Path) -> None:
     for name in FIGURES:
         assert name in result.output
     assert "200 papers" in result.output
+
+
+def test_a_used_home_is_refused(tmp_path: Path) -> None:
+    from scholar_tui.core.scale_bench import bench_size
+    from scholar_tui.core.startup_bench import BenchError
+
+    (tmp_path / "home-200").mkdir()
+    (tmp_path / "home-200" / "scholar.db").write_text("")
+    with pytest.raises(BenchError, match="not empty"):
+        bench_size(200, tmp_path, dict(os.environ))
