@@ -3,12 +3,14 @@ finds, and stay level with the library as it changes.
 
 The counting tests fail if a lookup goes back to reading every paper or name: ``all_papers`` and
 ``people_names`` refuse to run, and the fuzzy scorers count their calls against a library of 2,000
-papers. The timing test (2,000 against 20,000 papers) is marked ``benchmark`` and runs only when
-asked for: ``pytest -m benchmark tests/test_library_scale.py -n0``.
+papers; an import's re-linking counts SQLite's steps; identity and PaSa's title reading refuse or
+count whole-library reads. The timing test (2,000 against 20,000 papers) is marked ``benchmark`` and
+runs only when asked for: ``pytest -m benchmark tests/test_library_scale.py -n0``.
 """
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -119,8 +121,9 @@ def test_name_index_follows_merges_and_splits(empty_library):
 
 @pytest.fixture
 def benchmark_selected(request) -> None:
-    if "benchmark" not in (request.config.getoption("-m") or ""):
-        pytest.skip("a benchmark: run with -m benchmark")
+    """Benchmarks run when selected (``-m benchmark``) or with RUN_BENCHMARKS=1, as bench scale's do."""
+    if "benchmark" not in (request.config.getoption("-m") or "") and not os.environ.get("RUN_BENCHMARKS"):
+        pytest.skip("a benchmark: run with -m benchmark (or RUN_BENCHMARKS=1)")
 
 
 def _median_lookup_seconds(library: Library, records: list[PaperRecord]) -> float:
@@ -252,3 +255,29 @@ def test_cited_titles_are_read_once_at_import_and_never_at_search(big_library, m
         row["cited_title"] for row in big_library.references(new_id)
     }
     assert works.prepare_cited_works(big_library).read == 0  # nothing is read twice
+
+
+def test_a_library_from_before_the_indexes_gets_them_filled(tmp_path, monkeypatch):
+    import sqlite_utils
+
+    from scholar_tui.indexes import migrations
+
+    ours = [name for name, _ in migrations.MIGRATIONS if name.startswith(("m500_", "m510_", "m520_"))]
+    earlier = [(name, function) for name, function in migrations.MIGRATIONS if name not in ours]
+    db = sqlite_utils.Database(tmp_path / "old.db")
+    monkeypatch.setattr(migrations, "MIGRATIONS", earlier)
+    migrations.migrate(db)
+    db.execute(
+        """insert into papers (title, title_key, source, added_at, updated_at)
+           values ('Penrose tilings revisited', 'penrose tilings revisited', 'bibtex', '', '')"""
+    )
+    db.execute(
+        """insert into paper_references (paper_id, ref_key, title, source)
+           values (1, 'a', 'Aperiodic order in quasicrystals', 'bibtex')"""
+    )
+    db.conn.commit()
+    monkeypatch.undo()
+    assert migrations.migrate(db) == ours
+    library = Library(db)
+    assert [row["id"] for row in library.title_candidates("penrose")] == [1]
+    assert library._one("select title_key from paper_references") == "aperiodic order in quasicrystals"
