@@ -15,6 +15,8 @@ from scholar_tui.indexes.library_works import MIN_TITLE_KEY, work_key
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.sql_store import SQLStore
 
+WHOLE_PASS_SHARE = 4  # relink everything when an import's papers are a quarter of the library or more
+
 
 def reference_title_key(title: str | None) -> str | None:
     """The key a titled entry is linked by (``papers.title_key``); None when too short to name a work."""
@@ -106,12 +108,16 @@ class CitationStore(SQLStore):
         With ``paper_ids`` (the papers an import stored or merged into) only the references those
         papers make and the unlinked references naming them are looked at, through the indexes on the
         id and title-key columns: an import costs what its own records touch, not the library's size.
-        Without, every unlinked reference is looked at."""
-        if paper_ids is None:
+        Without, or when the papers are a good part of the library, every unlinked reference is looked
+        at in one pass."""
+        ids = set(paper_ids) if paper_ids is not None else None
+        if ids is None or len(ids) * WHOLE_PASS_SHARE >= self._one("select count(*) from papers"):
+            # an import that brings a good part of the library (the first one) touches nearly every
+            # entry anyway: one set-based pass is cheaper than lookups paper by paper
             return self._relink_everything()
         self.conn.execute("create temp table if not exists relinked_papers (id integer primary key)")
         self.conn.execute("delete from relinked_papers")
-        self.conn.executemany("insert or ignore into relinked_papers (id) values (?)", ((i,) for i in paper_ids))
+        self.conn.executemany("insert or ignore into relinked_papers (id) values (?)", ((i,) for i in ids))
         # CROSS JOIN keeps the few relinked papers as the outer loop, and '+cited_paper_id' keeps the
         # planner off the index of unlinked entries (most entries of a big library): each statement
         # goes through the index of the column it matches, a lookup per relinked paper.

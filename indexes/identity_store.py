@@ -68,6 +68,9 @@ class IdentityStore(PeopleStore):
             affiliations.setdefault(row["person_id"], set()).add(row["affiliation"])
         return {"names": names, "coauthors": coauthors, "affiliations": affiliations}
 
+    def person_count(self) -> int:
+        return self._one("select count(*) from people")
+
     def people_kept_apart(self) -> set[frozenset[int]]:
         return {frozenset((row["first_id"], row["second_id"])) for row in self._rows("select * from people_apart")}
 

@@ -52,6 +52,7 @@ PARTICLES = {
 }
 # The most frequent surnames of the authors of arXiv and OpenAlex (Chinese, Korean, Vietnamese,
 # Indian, Japanese, Western); a shared surname among these says nothing about identity.
+WHOLE_READ_SHARE = 4  # read every person when an import's authors are a quarter of the library's or more
 COMMON_SURNAMES = set(
     """
 wang li zhang liu chen yang huang zhao wu zhou xu sun ma zhu hu guo he lin gao luo zheng liang xie song tang
@@ -337,17 +338,10 @@ def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[
 
 def _surname_groups(library, person_ids: list[int] | None) -> dict[str, list[dict]]:
     """The library's people by surname: all of them, or (``person_ids``) those sharing a surname with
-    these people, found through the name index by the surname's words, not by reading everyone."""
-    rows = library.identity_rows() if person_ids is None else _namesakes(library, person_ids)
-    by_surname: dict[str, list[dict]] = {}
-    for row in rows:
-        parsed = parse_name(row["name"])
-        if parsed is not None:
-            by_surname.setdefault(parsed.surname, []).append({**row, "parsed": parsed})
-    return by_surname
-
-
-def _namesakes(library, person_ids: list[int]) -> list[dict]:
+    these people, found through the name index by the surname's words when they are a few of the
+    library's people (an import's authors), read whole when they are many (the first import)."""
+    if person_ids is None:
+        return _by_surname(library.identity_rows())
     surnames: set[str] = set()
     words: set[str] = set()
     for row in library.identity_rows(ids=person_ids):
@@ -356,14 +350,20 @@ def _namesakes(library, person_ids: list[int]) -> list[dict]:
             surnames.add(parsed.surname)
             # 'Del Maestro' is indexed as 'del maestro', 'DelMaestro' as 'delmaestro': ask for both
             words.update({parsed.surname, surname_word(row["name"])} - {""})
-    if not surnames:
-        return []
-    return [row for row in library.identity_rows(name_words=words) if _surname_of(row["name"]) in surnames]
+    if len(person_ids) * WHOLE_READ_SHARE >= library.person_count():
+        groups = _by_surname(library.identity_rows())
+    else:
+        groups = _by_surname(library.identity_rows(name_words=words))
+    return {surname: group for surname, group in groups.items() if surname in surnames}
 
 
-def _surname_of(name: str) -> str | None:
-    parsed = parse_name(name)
-    return parsed.surname if parsed is not None else None
+def _by_surname(rows: list[dict]) -> dict[str, list[dict]]:
+    by_surname: dict[str, list[dict]] = {}
+    for row in rows:
+        parsed = parse_name(row["name"])
+        if parsed is not None:
+            by_surname.setdefault(parsed.surname, []).append({**row, "parsed": parsed})
+    return by_surname
 
 
 def surname_word(name: str) -> str:
