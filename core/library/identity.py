@@ -50,9 +50,9 @@ PARTICLES = {
     "st",
     "mac",
 }
+WHOLE_READ_SHARE = 4  # read every person when an import's authors are a quarter of the library's or more
 # The most frequent surnames of the authors of arXiv and OpenAlex (Chinese, Korean, Vietnamese,
 # Indian, Japanese, Western); a shared surname among these says nothing about identity.
-WHOLE_READ_SHARE = 4  # read every person when an import's authors are a quarter of the library's or more
 COMMON_SURNAMES = set(
     """
 wang li zhang liu chen yang huang zhao wu zhou xu sun ma zhu hu guo he lin gao luo zheng liang xie song tang
@@ -306,11 +306,10 @@ def merge_people(
 
 def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[Merge]:
     by_surname = _surname_groups(library, person_ids)
-    wanted = set(by_surname)
     apart = library.people_kept_apart()
     merges: list[Merge] = []
-    for surname in sorted(wanted):
-        group = by_surname.get(surname, [])
+    for surname in sorted(by_surname):
+        group = by_surname[surname]
         if len(group) < 2:
             continue
         ids = [row["id"] for row in group]

@@ -94,12 +94,9 @@ def prepare_cited_works(library: Library) -> CitedWorks:
         while batch := references_to_prepare(library, last, BATCH):
             last = batch[-1]["id"]
             read += len(batch)
-            fresh = [reference for reference in batch if not reference["title_read"]]
-            # a PDF's entries arrive with their title read (pdf_references, GROBID); unArXive's are raw
-            titles = {ref["id"]: ref["title"] or extract_title(ref["raw"]) for ref in fresh}
-            note_read_titles(library, [(title, reference_id) for reference_id, title in titles.items()])
+            titles = _titles(library, batch)
             for reference in batch:
-                title = titles[reference["id"]] if reference["id"] in titles else reference["read_title"]
+                title = titles[reference["id"]]
                 if title is None:
                     untitled += 1
                     continue
@@ -112,3 +109,13 @@ def prepare_cited_works(library: Library) -> CitedWorks:
                 added += created
         library.relink(cited)  # the cited works' own ids link the entries naming them elsewhere
     return CitedWorks(read, linked, added, untitled, time.monotonic() - clock)
+
+
+def _titles(library: Library, batch: list[dict]) -> dict[int, str | None]:
+    """Each entry's title: as read at import, or read now (and noted) for an entry stored before.
+    A PDF's entries arrive with their title read (pdf_references, GROBID); unArXive's are raw."""
+    fresh = [(ref["title"] or extract_title(ref["raw"]), ref["id"]) for ref in batch if not ref["title_read"]]
+    note_read_titles(library, fresh)
+    titles = {ref["id"]: ref["read_title"] for ref in batch}
+    titles.update((reference_id, title) for title, reference_id in fresh)
+    return titles
