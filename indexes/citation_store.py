@@ -41,7 +41,7 @@ class CitationStore(SQLStore):
                     (paper_id, reference.openalex_id, reference.ref_key),
                 ):
                     continue  # the bibliography already has it
-            self.conn.execute(
+            cursor = self.conn.execute(
                 """insert into paper_references (paper_id, ref_key, ordinal, raw, title, title_key, year, arxiv_id,
                    doi, openalex_id, ids, source, authors, venue) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                    on conflict (paper_id, ref_key) do nothing""",
@@ -62,8 +62,13 @@ class CitationStore(SQLStore):
                     reference.venue,
                 ),
             )
-            reference_ids[reference.ref_key] = self._one(
-                "select id from paper_references where paper_id = ? and ref_key = ?", (paper_id, reference.ref_key)
+            # the new row's id, or (an entry this paper already had) the stored one's
+            reference_ids[reference.ref_key] = (
+                cursor.lastrowid
+                if cursor.rowcount == 1
+                else self._one(
+                    "select id from paper_references where paper_id = ? and ref_key = ?", (paper_id, reference.ref_key)
+                )
             )
         for cited in record.cites_openalex:
             if not self._one(
@@ -75,7 +80,7 @@ class CitationStore(SQLStore):
                     (paper_id, f"openalex:{cited}", cited, record.source),
                 )
         for section in record.sections:
-            self.conn.execute(
+            cursor = self.conn.execute(
                 """insert into sections (paper_id, ordinal, number, title, level, text, page, pages)
                    values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (paper_id, ordinal) do nothing""",
                 (
@@ -89,8 +94,12 @@ class CitationStore(SQLStore):
                     json.dumps(section.pages) if section.pages else None,
                 ),
             )
-            section_id = self._one(
-                "select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal)
+            section_id = (
+                cursor.lastrowid
+                if cursor.rowcount == 1
+                else self._one(
+                    "select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal)
+                )
             )
             for ref_key, mentions in section.reference_keys.items():
                 reference_id = reference_ids.get(ref_key)
