@@ -8,18 +8,18 @@ but different first authors stay two papers (ten "Editor's introduction" columns
 A preprint and its published version carry different DOIs: they merge on title, year and first
 author, and the paper keeps both DOIs (``paper_ids``), so a reference to either finds it.
 
-``WorksMixin`` is part of ``indexes.library.Library``; it uses the connection and helpers there.
+``WorksMixin`` is one of the stores ``indexes.library.Library`` is made of (see its docstring).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
-from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
@@ -28,6 +28,7 @@ from scholar_tui.indexes.records import (
     name_key,
     title_key,
 )
+from scholar_tui.indexes.sql_store import SQLStore
 
 ID_COLUMNS = (("arxiv_id", "arXiv id"), ("doi", "DOI"), ("openalex_id", "OpenAlex id"))
 MIN_TITLE_KEY = 12  # "Introduction" is not an identity
@@ -85,18 +86,10 @@ def record_from_json(text: str) -> PaperRecord:
     return PaperRecord(**data)
 
 
-class WorksMixin:
-    conn: Any
-
-    # provided by Library; declared here so that the mixin's own code is checked against them
-    def _one(self, sql: str, params: tuple | list = ()) -> Any:
-        raise NotImplementedError
-
-    def _rows(self, sql: str, params: tuple | list = ()) -> list[dict]:
-        raise NotImplementedError
-
-    def insert_paper(self, record: PaperRecord) -> int:
-        raise NotImplementedError
+class WorksMixin(SQLStore):
+    # Undoing a merge stores the record as a paper again, with its authors and citations: the one
+    # write that spans every store, so ``Library`` provides it (declared here, not defined).
+    insert_paper: Callable[[PaperRecord], int]
 
     # -- which paper is this record -------------------------------------------------------------------
     def paper_of_source(self, source: str, source_id: str) -> int | None:
@@ -223,13 +216,11 @@ class WorksMixin:
             "references": sorted(after["references"] - before["references"]),
             "authors": after["authors"] and not before["authors"],
         }
-        return inserted_id(
-            self.conn.execute(
-                """insert into paper_merges (kept_id, source_row_id, evidence, record, changes, merged_at)
+        return self.conn.execute(
+            """insert into paper_merges (kept_id, source_row_id, evidence, record, changes, merged_at)
                values (?, ?, ?, ?, ?, ?)""",
-                (kept_id, source_row_id, evidence, json.dumps(asdict(record)), json.dumps(changes), _now()),
-            )
-        )
+            (kept_id, source_row_id, evidence, json.dumps(asdict(record)), json.dumps(changes), _now()),
+        ).lastrowid
 
     def last_work_merge_id(self) -> int:
         return self._one("select coalesce(max(id), 0) from paper_merges")

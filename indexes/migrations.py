@@ -463,3 +463,67 @@ def m009_llm_call_origins(db: sqlite_utils.Database) -> None:
         "create index llm_calls_parent_run on llm_calls (parent_run)",
     ):
         db.execute(statement)
+
+
+# -- lookups that do not scan the library (issue #28) ---------------------------------------------
+@migration
+def m010_name_title_lookup(db: sqlite_utils.Database) -> None:
+    """Word indexes over the folded titles (``papers.title_key``) and name variants
+    (``person_names.name_key``), so that searchPublication and searchPerson score only the papers and
+    people sharing a word (or a prefix, or a near spelling found in the vocabulary) with the query,
+    not every row (indexes/lookup_store.py). External-content FTS5 tables, kept level by triggers;
+    their ``*_terms`` vocabularies list the words. ``person_names`` has no integer key, so its index
+    follows its rowid: a VACUUM could renumber those (the app never runs one;
+    ``insert into person_name_index(person_name_index) values ('rebuild')`` repairs it)."""
+    for index, table, column, key in (
+        ("paper_title_index", "papers", "title_key", "id"),
+        ("person_name_index", "person_names", "name_key", "rowid"),
+    ):
+        # keys are folded ASCII words (indexes.records.fold): the plain unicode61 tokenizer splits them
+        db.execute(
+            f"""create virtual table {index} using fts5({column}, content='{table}', content_rowid='{key}',
+                tokenize='unicode61', prefix='3')"""
+        )
+        db.execute(f"create virtual table {index}_terms using fts5vocab({index}, 'row')")
+        db.execute(
+            f"""create trigger {index}_insert after insert on {table} begin
+                insert into {index} (rowid, {column}) values (new.{key}, new.{column}); end"""
+        )
+        db.execute(
+            f"""create trigger {index}_delete after delete on {table} begin
+                insert into {index} ({index}, rowid, {column}) values ('delete', old.{key}, old.{column}); end"""
+        )
+        db.execute(
+            f"""create trigger {index}_update after update of {column} on {table} begin
+                insert into {index} ({index}, rowid, {column}) values ('delete', old.{key}, old.{column});
+                insert into {index} (rowid, {column}) values (new.{key}, new.{column}); end"""
+        )
+        db.execute(f"insert into {index} ({index}) values ('rebuild')")
+
+
+@migration
+def m011_reference_title_key(db: sqlite_utils.Database) -> None:
+    """``paper_references.title_key``: a titled entry's normalised title, indexed, so that an import
+    links the entries naming its new papers by an index lookup instead of reading every unlinked
+    entry (``CitationStore.relink``). Filled here for the entries already stored."""
+    from scholar_tui.indexes.citation_store import reference_title_key
+
+    db.execute("alter table paper_references add column title_key text")
+    rows = db.execute("select id, title from paper_references where title is not null").fetchall()
+    for reference_id, title in rows:
+        db.execute("update paper_references set title_key = ? where id = ?", (reference_title_key(title), reference_id))
+    db.execute("create index paper_references_title_key on paper_references(title_key)")
+
+
+@migration
+def m012_reference_titles_read(db: sqlite_utils.Database) -> None:
+    """The title read out of a raw bibliography entry (``read_title``; null when it names none) and
+    whether it was read (``title_read``): an import reads its new entries once (core/pasa/works.py),
+    and PaSa's preparation makes cited works from those titles instead of re-reading every unlinked
+    entry at every search. Entries stored before are read by the next preparation, once."""
+    db.execute("alter table paper_references add column read_title text")
+    db.execute("alter table paper_references add column title_read integer not null default 0")
+    db.execute(
+        """create index paper_references_to_prepare on paper_references(id)
+           where cited_paper_id is null and raw is not null and (title_read = 0 or read_title is not null)"""
+    )

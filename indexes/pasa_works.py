@@ -1,11 +1,14 @@
 """The SQL that PaSa needs beyond ``Library``'s own reads: unlinked references and their links.
 
 PaSa turns each titled bibliography entry into a library paper (a "cited work") and points the
-entry at it; these are the two statements that do it, plus the read the Crawler's expand tool
-makes (a section's references, with the library paper each one resolves to).
+entry at it; these are the statements that do it (the titles read at import, the entries still to
+prepare, a batch at a time), plus the reads the Crawler's expand tool makes (a section's
+references, with the library paper each one resolves to).
 """
 
 from __future__ import annotations
+
+import json
 
 from scholar_tui.indexes.library import Library
 
@@ -16,13 +19,37 @@ def _rows(library: Library, sql: str, params: tuple = ()) -> list[dict]:
     return [dict(zip(names, row, strict=False)) for row in cursor.fetchall()]
 
 
-def unlinked_references(library: Library) -> list[dict]:
-    """Bibliography entries that point at no library paper yet, oldest first."""
+# The unlinked entries PaSa's preparation still has to look at: not read yet, or read with a title
+# and not yet pointing at a paper (the condition of the partial index paper_references_to_prepare).
+TO_PREPARE = "cited_paper_id is null and raw is not null and (title_read = 0 or read_title is not null)"
+
+
+def references_to_prepare(library: Library, after_id: int, limit: int) -> list[dict]:
+    """The next ``limit`` entries to prepare after ``after_id``, oldest first: read a batch at a time,
+    so memory holds one batch whatever the library's size."""
     return _rows(
         library,
-        """select id, paper_id, raw, title, year, arxiv_id, doi, openalex_id from paper_references
-           where cited_paper_id is null and raw is not null order by id""",
+        f"""select id, paper_id, raw, title, read_title, title_read, year, arxiv_id, doi, openalex_id
+            from paper_references where {TO_PREPARE} and id > ? order by id limit ?""",
+        (after_id, limit),
     )
+
+
+def unread_references(library: Library, paper_ids: list[int]) -> list[dict]:
+    """These papers' unlinked entries whose title was not read yet (an import's new entries)."""
+    return _rows(
+        library,
+        """select paper_references.id, paper_references.raw, paper_references.title
+           from json_each(?) cross join paper_references on paper_references.paper_id = json_each.value
+           where paper_references.cited_paper_id is null and paper_references.raw is not null
+           and paper_references.title_read = 0""",
+        (json.dumps(paper_ids),),
+    )
+
+
+def note_read_titles(library: Library, titles: list[tuple[str | None, int]]) -> None:
+    """(title or None, reference id): the entries' titles as read, never to be read again."""
+    library.conn.executemany("update paper_references set read_title = ?, title_read = 1 where id = ?", titles)
 
 
 def link_reference(library: Library, reference_id: int, paper_id: int) -> None:

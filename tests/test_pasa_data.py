@@ -56,9 +56,14 @@ def test_titles_come_out_of_every_citation_style(raw):
 
 
 def test_cited_works_become_papers_once(mini_library):
-    # The mini library was prepared when built: a second pass links nothing new.
+    # The mini library was prepared when built: a second pass reads nothing, not even the entry that
+    # names no title (the Phys. Rev. A one), read once and remembered as untitled.
     again = prepare_cited_works(mini_library)
-    assert again.linked == 0 and again.added == 0 and again.untitled == 1  # the Phys. Rev. A entry
+    assert again.read == again.linked == again.added == again.untitled == 0
+    untitled = mini_library.conn.execute(
+        "select count(*) from paper_references where title_read = 1 and read_title is null and cited_paper_id is null"
+    ).fetchone()[0]
+    assert untitled == 1
     works = [paper for paper in mini_library.all_papers() if paper["source"] == "reference"]
     titles = {paper["title"] for paper in works}
     # Gilmer et al. is cited by two papers (an arXiv id both times): one work
@@ -80,10 +85,15 @@ def test_cited_works_become_papers_once(mini_library):
 
 def test_cited_works_on_the_real_library(imported):
     before = imported.counts()
+    # the import read every entry's title once; the preparation takes only those that name one
+    read, titled = imported.conn.execute(
+        "select count(*), count(read_title) from paper_references where title_read = 1"
+    ).fetchone()
+    assert read == before["references"] == 1786
     report = prepare_cited_works(imported)
-    assert report.read == before["references"] == 1786
+    assert report.read == titled and report.untitled == 0
     # Most entries name a title; the rest are journal-only physics and astronomy entries.
-    assert 900 <= report.linked <= 1200 and report.untitled == report.read - report.linked
+    assert 900 <= report.linked <= 1200 and report.linked == titled
     after = imported.counts()
     assert after["papers"] == before["papers"] + report.added and after["citations"] >= report.linked - 50
     assert prepare_cited_works(imported).linked == 0

@@ -114,7 +114,9 @@ class LocalBackend(Backend):
         from scholar_tui.indexes.fuzzy import name_score
 
         by_person: dict[int, dict] = {}
-        for row in self.library.people_names():
+        # with a name, only the people an indexed word of it finds; without one, everyone is a candidate
+        rows = self.library.name_candidates(name) if name else self.library.people_names()
+        for row in rows:
             if name and name_score(name, row["name"]) < 0.6:
                 continue
             entry = by_person.setdefault(row["person_id"], {"id": row["person_id"], "names": []})
@@ -150,8 +152,11 @@ class LocalBackend(Backend):
         from scholar_tui.indexes.fuzzy import title_score
 
         exact = self.library.resolve_paper(publication_info) if len(publication_info) < 80 else None
+        candidates = self.library.title_candidates(publication_info)  # titles sharing a word, not all
+        if exact is not None and all(paper["id"] != exact for paper in candidates):
+            candidates.append(self.library.paper(exact))
         scored = []
-        for paper in self.library.all_papers():
+        for paper in candidates:
             score = 2.0 if paper["id"] == exact else title_score(publication_info, paper["title"], floor=TITLE_MATCH)
             if score >= TITLE_MATCH:
                 scored.append((score, paper))

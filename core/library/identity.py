@@ -50,6 +50,7 @@ PARTICLES = {
     "st",
     "mac",
 }
+WHOLE_READ_SHARE = 4  # read every person when an import's authors are a quarter of the library's or more
 # The most frequent surnames of the authors of arXiv and OpenAlex (Chinese, Korean, Vietnamese,
 # Indian, Japanese, Western); a shared surname among these says nothing about identity.
 COMMON_SURNAMES = set(
@@ -304,20 +305,11 @@ def merge_people(
 
 
 def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[Merge]:
-    rows = library.identity_rows()
-    surname_of: dict[int, str] = {}
-    by_surname: dict[str, list[dict]] = {}
-    for row in rows:
-        parsed = parse_name(row["name"])
-        if parsed is None:
-            continue
-        surname_of[row["id"]] = parsed.surname
-        by_surname.setdefault(parsed.surname, []).append({**row, "parsed": parsed})
-    wanted = {surname_of[pid] for pid in person_ids if pid in surname_of} if person_ids is not None else set(by_surname)
+    by_surname = _surname_groups(library, person_ids)
     apart = library.people_kept_apart()
     merges: list[Merge] = []
-    for surname in sorted(wanted):
-        group = by_surname.get(surname, [])
+    for surname in sorted(by_surname):
+        group = by_surname[surname]
         if len(group) < 2:
             continue
         ids = [row["id"] for row in group]
@@ -341,6 +333,46 @@ def _one_pass(library, person_ids: list[int] | None, queried: set[str]) -> list[
     for kept in {merge.kept_id for merge in merges}:
         library.rename_person(kept, best_name(library.person(kept)["names"]))
     return merges
+
+
+def _surname_groups(library, person_ids: list[int] | None) -> dict[str, list[dict]]:
+    """The library's people by surname: all of them, or (``person_ids``) those sharing a surname with
+    these people, found through the name index by the surname's words when they are a few of the
+    library's people (an import's authors), read whole when they are many (the first import)."""
+    if person_ids is None:
+        return _by_surname(library.identity_rows())
+    surnames: set[str] = set()
+    words: set[str] = set()
+    for row in library.identity_rows(ids=person_ids):
+        parsed = parse_name(row["name"])
+        if parsed is not None:
+            surnames.add(parsed.surname)
+            # 'Del Maestro' is indexed as 'del maestro', 'DelMaestro' as 'delmaestro': ask for both
+            words.update({parsed.surname, surname_word(row["name"])} - {""})
+    if len(person_ids) * WHOLE_READ_SHARE >= library.person_count():
+        groups = _by_surname(library.identity_rows())
+    else:
+        groups = _by_surname(library.identity_rows(name_words=words))
+    return {surname: group for surname, group in groups.items() if surname in surnames}
+
+
+def _by_surname(rows: list[dict]) -> dict[str, list[dict]]:
+    by_surname: dict[str, list[dict]] = {}
+    for row in rows:
+        parsed = parse_name(row["name"])
+        if parsed is not None:
+            by_surname.setdefault(parsed.surname, []).append({**row, "parsed": parsed})
+    return by_surname
+
+
+def surname_word(name: str) -> str:
+    """The last folded word of a written name's surname ('Del Maestro, Adrian' -> 'maestro',
+    "O'Brien" -> 'brien'), as the name index holds it; '' when there is none."""
+    text = " ".join(delatex(name).split())
+    if "," in text:
+        text = text.partition(",")[0]
+    words = fold(text).split()
+    return words[-1] if words else ""
 
 
 def merges_note(merged: list[str]) -> str:

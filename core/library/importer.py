@@ -25,6 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.core.library.identity import after_import, merges_note
+from scholar_tui.core.pasa.works import read_cited_titles
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
@@ -280,7 +281,7 @@ def store_records(library: Library, records: Sequence[Record]) -> tuple[list[int
             paper_ids.append(library.store_paper(record)[0])
         else:
             library.store_person(record)
-    return paper_ids, library.relink()
+    return paper_ids, library.relink(paper_ids)
 
 
 def import_file(
@@ -341,7 +342,8 @@ def import_file(
                 yield ImportProgress(done, total, UNITS[kind], records_read)
             if not records_read:
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
-            new_citations = library.relink()
+            new_citations = library.relink(paper_ids)  # only what this file's papers touch
+            read_cited_titles(library, paper_ids)  # once, here: PaSa's searches never read them again
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
             works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             after = library.counts()

@@ -11,7 +11,9 @@ the section yields it. The same work cited by two papers meets under one id or t
 library's own de-duplication). When the network is there, OpenAlex later fills in the abstract
 of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
 
-Idempotent: only entries not yet linked are read, so the second run adds nothing.
+Each entry's title is read once: an import reads its new entries' titles (``read_cited_titles``),
+and the preparation before a search makes cited works from the titles read, a batch at a time.
+An entry that names no title is never read again, so the second run reads and adds nothing.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ from dataclasses import dataclass
 
 from scholar_tui.core.pasa.reference_titles import extract_title
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.pasa_works import link_reference, unlinked_references
+from scholar_tui.indexes.pasa_works import (
+    link_reference,
+    note_read_titles,
+    references_to_prepare,
+    unread_references,
+)
 from scholar_tui.indexes.records import PaperRecord
 
 SOURCE = "reference"
@@ -59,23 +66,56 @@ def cited_work_record(reference: dict, title: str) -> PaperRecord:
     )
 
 
+BATCH = 2000  # entries held in memory at once
+
+
+def read_cited_titles(library: Library, paper_ids: list[int]) -> int:
+    """At import, inside its transaction: read the title of each new unlinked entry of these papers,
+    once, so that no search reads it again. Returns how many name a title."""
+    titles = [
+        (reference["title"] or extract_title(reference["raw"]), reference["id"])
+        for reference in unread_references(library, paper_ids)
+    ]
+    note_read_titles(library, titles)
+    return sum(title is not None for title, _ in titles)
+
+
 def prepare_cited_works(library: Library) -> CitedWorks:
-    """Make every titled, unlinked bibliography entry point at a library paper (see the module doc)."""
+    """Make every titled, unlinked bibliography entry point at a library paper (see the module doc).
+
+    Entries are taken a batch at a time; titles read at import are used as read, and an entry stored
+    before titles were read at import is read here, once: an entry naming no title is never read
+    again, so a second preparation reads nothing."""
     clock = time.monotonic()
-    references = unlinked_references(library)
-    linked = added = untitled = 0
+    read = linked = added = untitled = 0
+    cited: set[int] = set()
     with library.transaction():
-        for reference in references:
-            # A PDF's entries arrive with their title read (pdf_references, GROBID); unArXive's are raw.
-            title = reference.get("title") or extract_title(reference["raw"])
-            if title is None:
-                untitled += 1
-                continue
-            paper_id, created = library.store_paper(cited_work_record(reference, title))
-            if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
-                continue
-            link_reference(library, reference["id"], paper_id)
-            linked += 1
-            added += created
-        library.relink()
-    return CitedWorks(len(references), linked, added, untitled, time.monotonic() - clock)
+        last = 0
+        while batch := references_to_prepare(library, last, BATCH):
+            last = batch[-1]["id"]
+            read += len(batch)
+            titles = _titles(library, batch)
+            for reference in batch:
+                title = titles[reference["id"]]
+                if title is None:
+                    untitled += 1
+                    continue
+                paper_id, created = library.store_paper(cited_work_record(reference, title))
+                if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
+                    continue
+                link_reference(library, reference["id"], paper_id)
+                cited.add(paper_id)
+                linked += 1
+                added += created
+        library.relink(cited)  # the cited works' own ids link the entries naming them elsewhere
+    return CitedWorks(read, linked, added, untitled, time.monotonic() - clock)
+
+
+def _titles(library: Library, batch: list[dict]) -> dict[int, str | None]:
+    """Each entry's title: as read at import, or read now (and noted) for an entry stored before.
+    A PDF's entries arrive with their title read (pdf_references, GROBID); unArXive's are raw."""
+    fresh = [(ref["title"] or extract_title(ref["raw"]), ref["id"]) for ref in batch if not ref["title_read"]]
+    note_read_titles(library, fresh)
+    titles = {ref["id"]: ref["read_title"] for ref in batch}
+    titles.update((reference_id, title) for title, reference_id in fresh)
+    return titles
