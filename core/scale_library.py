@@ -282,7 +282,8 @@ class GeneratedLibrary:
 
 class _Titles:
     def __init__(self, material: Material, rng: random.Random) -> None:
-        self.material, self.rng, self.seen = material, rng, set()
+        self.material, self.rng = material, rng
+        self.seen: set[str] = set()
 
     def next(self) -> str:
         m, rng = self.material, self.rng

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.library_works import MIN_TITLE_KEY, work_key
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.sql_store import SQLStore
@@ -64,7 +65,7 @@ class CitationStore(SQLStore):
             )
             # the new row's id, or (an entry this paper already had) the stored one's
             reference_ids[reference.ref_key] = (
-                cursor.lastrowid
+                inserted_id(cursor)
                 if cursor.rowcount == 1
                 else self._one(
                     "select id from paper_references where paper_id = ? and ref_key = ?", (paper_id, reference.ref_key)
@@ -95,7 +96,7 @@ class CitationStore(SQLStore):
                 ),
             )
             section_id = (
-                cursor.lastrowid
+                inserted_id(cursor)
                 if cursor.rowcount == 1
                 else self._one(
                     "select id from sections where paper_id = ? and ordinal = ?", (paper_id, section.ordinal)

@@ -12,6 +12,7 @@ import json
 from collections.abc import Collection
 from typing import Any
 
+from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.people_store import PeopleStore
 from scholar_tui.indexes.records import name_key
 from scholar_tui.indexes.sql_store import json_list, utc_now
@@ -90,11 +91,13 @@ class IdentityStore(PeopleStore):
         authorships = self._rows(
             "select paper_id, position, name_as_written, affiliation from authorships where person_id = ?", (merged_id,)
         )
-        merge_id = self.conn.execute(
-            """insert into person_merges (kept_id, merged_id, evidence, merged_row, names, authorships, merged_at)
+        merge_id = inserted_id(
+            self.conn.execute(
+                """insert into person_merges (kept_id, merged_id, evidence, merged_row, names, authorships, merged_at)
                values (?, ?, ?, ?, ?, ?, ?)""",
-            (kept_id, merged_id, evidence, json.dumps(row), json.dumps(names), json.dumps(authorships), utc_now()),
-        ).lastrowid
+                (kept_id, merged_id, evidence, json.dumps(row), json.dumps(names), json.dumps(authorships), utc_now()),
+            )
+        )
         for authorship in authorships:  # a paper both were on keeps the kept person's row
             self.conn.execute(
                 """insert or ignore into authorships (paper_id, person_id, position, name_as_written, affiliation)

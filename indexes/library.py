@@ -65,8 +65,8 @@ class Library(ImportLogStore, LookupStore, WorksMixin, CitationStore, PaperStore
         if paper_id is None:
             paper_id, evidence = self.find_work(record)
         created = paper_id is None
-        before = self.contributions(paper_id) if evidence else None
-        if created:
+        before = self.contributions(paper_id) if evidence and paper_id is not None else None
+        if paper_id is None:
             paper_id = self.insert_paper(record)
         else:
             self._merge_paper(paper_id, record, utc_now())

@@ -20,6 +20,7 @@ from dataclasses import asdict
 from datetime import datetime, timezone
 from typing import Any
 
+from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.records import (
     AuthorRecord,
     PaperRecord,
@@ -216,11 +217,13 @@ class WorksMixin(SQLStore):
             "references": sorted(after["references"] - before["references"]),
             "authors": after["authors"] and not before["authors"],
         }
-        return self.conn.execute(
-            """insert into paper_merges (kept_id, source_row_id, evidence, record, changes, merged_at)
+        return inserted_id(
+            self.conn.execute(
+                """insert into paper_merges (kept_id, source_row_id, evidence, record, changes, merged_at)
                values (?, ?, ?, ?, ?, ?)""",
-            (kept_id, source_row_id, evidence, json.dumps(asdict(record)), json.dumps(changes), _now()),
-        ).lastrowid
+                (kept_id, source_row_id, evidence, json.dumps(asdict(record)), json.dumps(changes), _now()),
+            )
+        )
 
     def last_work_merge_id(self) -> int:
         return self._one("select coalesce(max(id), 0) from paper_merges")

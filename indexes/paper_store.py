@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.library_works import work_key
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.sql_store import SQLStore, digits_fit_sqlite, json_list, utc_now
@@ -25,31 +26,33 @@ class PaperStore(SQLStore):
     def insert_paper_row(self, record: PaperRecord) -> int:
         """A new row of ``papers`` alone (``Library.insert_paper`` adds its authors and citations)."""
         now = utc_now()
-        paper_id = self.conn.execute(
-            """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
+        paper_id = inserted_id(
+            self.conn.execute(
+                """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
                venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
                values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                record.arxiv_id,
-                record.doi,
-                record.openalex_id,
-                record.title,
-                work_key(record.title),
-                record.abstract,
-                record.date,
-                record.year,
-                record.venue,
-                json.dumps(record.categories),
-                record.cited_by_count,
-                record.url,
-                record.license,
-                record.discipline,
-                record.source,
-                now,
-                now,
-                record.pdf_path,
-            ),
-        ).lastrowid
+                (
+                    record.arxiv_id,
+                    record.doi,
+                    record.openalex_id,
+                    record.title,
+                    work_key(record.title),
+                    record.abstract,
+                    record.date,
+                    record.year,
+                    record.venue,
+                    json.dumps(record.categories),
+                    record.cited_by_count,
+                    record.url,
+                    record.license,
+                    record.discipline,
+                    record.source,
+                    now,
+                    now,
+                    record.pdf_path,
+                ),
+            )
+        )
         return paper_id
 
     def update_from_source(self, paper_id: int, record: PaperRecord) -> None:

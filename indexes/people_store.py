@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from scholar_tui.indexes.db import inserted_id
 from scholar_tui.indexes.paper_store import PAPER_COLUMNS
 from scholar_tui.indexes.records import AuthorRecord, PersonRecord, name_key
 from scholar_tui.indexes.sql_store import SQLStore, digits_fit_sqlite, json_list, utc_now
@@ -45,11 +46,13 @@ class PeopleStore(SQLStore):
 
     def _new_person(self, name: str, source: str, openalex: str | None = None, orcid: str | None = None) -> int:
         now = utc_now()
-        person_id = self.conn.execute(
-            """insert into people (name, name_key, openalex_id, orcid, organizations, interests, source,
+        person_id = inserted_id(
+            self.conn.execute(
+                """insert into people (name, name_key, openalex_id, orcid, organizations, interests, source,
                added_at, updated_at) values (?, ?, ?, ?, '[]', '[]', ?, ?, ?)""",
-            (name, name_key(name), openalex, orcid, source, now, now),
-        ).lastrowid
+                (name, name_key(name), openalex, orcid, source, now, now),
+            )
+        )
         self._add_name(person_id, name)
         return person_id
 
@@ -123,7 +126,7 @@ class PeopleStore(SQLStore):
         """Insert or merge a scholar profile (OpenAlex authors): (id, created)."""
         person_id = self._find_person(record.name, record.openalex_id)
         created = person_id is None
-        if created:
+        if person_id is None:
             person_id = self._new_person(record.name, record.source, record.openalex_id, record.orcid)
         else:
             self._adopt_ids(person_id, record.openalex_id, record.orcid)
