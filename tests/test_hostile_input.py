@@ -18,6 +18,7 @@ from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .library_support import HashingEmbedder, fixture_path
+from .pilot_support import make_app  # noqa: F401 - a fixture, taken as an argument
 
 NESTED = "[" * 100_000 + "]" * 100_000
 EVIL_TITLE = "Evil \033]0;PWNED\007\033[2J title"
@@ -375,10 +376,8 @@ def test_control_characters_are_stripped_at_import_and_escaped_on_output(where, 
     assert "\\x1b]0;PWNED\\x07" in runner.invoke(cli, ["library", "show", "paper:1"]).output
 
 
-async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
+async def test_the_library_tab_shows_markup_and_escapes_as_text(where, make_app):
     from textual.widgets import DataTable, Static
-
-    from .test_library_pane import make_app
 
     library = Library.open(where)
     with library.transaction():
@@ -386,7 +385,7 @@ async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
     library.conn.execute("update papers set title = ?, abstract = ? where id = 1", ("[b]Bold?[/b] \033[2J", EVIL_TITLE))
     library.conn.commit()
     library.close()
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         await pilot.pause()
