@@ -3,7 +3,7 @@
 ``make_app`` (a fixture: ``from .pilot_support import make_app  # noqa: F401`` and take it as an
 argument) builds the app over the test's own home with a scripted model and the hashing embedder
 unless the test gives its own, and fails the test if a worker queried a widget
-(``off_thread_queries``); ``wait_for`` waits for what a test is about, ``wait_for_workers`` for
+(``watch_queries``); ``wait_for`` waits for what a test is about, ``wait_for_workers`` for
 every worker to end and what they posted to be shown.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable
 
 import pytest
 from textual.dom import DOMNode
@@ -49,11 +48,10 @@ def build_app(
 QUERIES = ("query", "query_one", "query_exactly_one", "query_children")
 
 
-@pytest.fixture
-def off_thread_queries(monkeypatch):
-    """Every widget query made off the UI thread, recorded; the test fails if there was one. A worker
-    reports through messages (app/panes/workers.py): a widget read or changed from its thread races
-    the UI thread (and an error there is lost with the worker)."""
+def watch_queries(monkeypatch) -> list[str]:
+    """From now on, every widget query made off this (the UI) thread is recorded in the list returned.
+    A worker reports through messages (app/panes/workers.py): a widget read or changed from its
+    thread races the UI thread, and an error there is lost with the worker."""
     seen: list[str] = []
     ui_thread = threading.current_thread()  # the test's, where pytest-asyncio runs the app's loop
     for name in QUERIES:
@@ -65,14 +63,24 @@ def off_thread_queries(monkeypatch):
             return _real(self, *args, **kwargs)
 
         monkeypatch.setattr(DOMNode, name, guarded)
+    return seen
+
+
+@pytest.fixture
+def off_thread_queries(monkeypatch):
+    """The widget queries made off the UI thread (``watch_queries``); the test fails if there was one."""
+    seen = watch_queries(monkeypatch)
     yield seen
     assert not seen, f"widgets queried from a worker thread: {seen}"
 
 
 @pytest.fixture
-def make_app(where, off_thread_queries) -> Callable[..., ScholarApp]:
-    """``build_app`` over this test's home: ``make_app(llm=None, embedder=None, **options)``."""
-    return functools.partial(build_app, where)
+def make_app(where, monkeypatch):
+    """``build_app`` over this test's home: ``make_app(llm=None, embedder=None, **options)``; the test
+    fails if a worker queried a widget (``watch_queries``)."""
+    seen = watch_queries(monkeypatch)
+    yield functools.partial(build_app, where)
+    assert not seen, f"widgets queried from a worker thread: {seen}"
 
 
 async def wait_for(pilot, condition, timeout: float = 60.0, step: float = 0.05) -> None:
@@ -85,11 +93,11 @@ async def wait_for(pilot, condition, timeout: float = 60.0, step: float = 0.05) 
 
 
 async def wait_for_workers(pilot, timeout: float = 60.0) -> None:
-    """Until no worker runs and none has started across three repaints (a worker's last event may
-    start another: an import lists the conferences anew), so what they posted is on screen."""
+    """Until no worker runs and none has started across two rounds of messages (a worker's last event
+    may start another: an import lists the conferences anew), so what they posted is on screen."""
     app = pilot.app
     deadline, quiet = time.monotonic() + timeout, 0
-    while quiet < 3:
+    while quiet < 2:
         assert time.monotonic() < deadline, "timed out waiting for the workers"
         await app.workers.wait_for_complete()
         await pilot.pause()

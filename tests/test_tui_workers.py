@@ -19,6 +19,7 @@ from scholar_tui.core.pasa import factory as pasa_factory
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .pilot_support import (
+    build_app,
     make_app,  # noqa: F401 - a fixture, taken as an argument
     off_thread_queries,  # noqa: F401 - a fixture, taken as an argument
     wait_for_workers,
@@ -111,9 +112,9 @@ async def test_a_failing_request_in_each_tab_is_one_line_and_the_app_runs(where,
         assert f".{worker} failed" in logged
 
 
-async def test_a_widget_queried_from_a_worker_thread_is_caught(make_app, off_thread_queries):
-    """The guard every Pilot test runs under (pilot_support.off_thread_queries) sees a thread's query."""
-    app = make_app()
+async def test_a_widget_queried_from_a_worker_thread_is_caught(where, off_thread_queries):
+    """The guard every Pilot test runs under (pilot_support.watch_queries) sees a thread's query."""
+    app = build_app(where)
     async with app.run_test(size=(120, 40)) as pilot:
         worker = threading.Thread(target=lambda: app.query_one("#pasa-status"), name="a worker")
         worker.start()

@@ -180,7 +180,8 @@ class APIDebuggerPane(ReportsEngine, Vertical):
         waiting = sum(loop["status"] == "limit_hit" for loop in loops) - len(nothing_new)
         note = f" · {len(nothing_new)} only found nothing new (no one needed)" if nothing_new else ""
         self.query_one("#debugger-counts", Static).update(
-            assemble(f"{counted(len(loops), 'loop')} shown · ", (str(waiting), "red"), f" waiting for a person{note}")
+            # our words and counts only (no outside text): markup, as the kept snapshots show it
+            f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person{note}"
         )
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
         if self.loop_id is None:  # the hint follows the log: a loop logged meanwhile replaces "none yet"

@@ -10,6 +10,7 @@ is handed, so the screen never waits on a model.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -22,10 +23,12 @@ from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core import history as kept
-from scholar_tui.core.conference.events import Answered, EvidenceFound, IndexBuilt
-from scholar_tui.core.conference.tree import Tree as ConferenceTree
 from scholar_tui.core.events import Event
 from scholar_tui.core.readiness import conference_missing
+
+if TYPE_CHECKING:  # the engine's modules load with the first request, not with the app
+    from scholar_tui.core.conference.events import Answered, EvidenceFound, IndexBuilt
+    from scholar_tui.core.conference.tree import Tree as ConferenceTree
 
 METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
 MAX_TREE_LABEL = 90

@@ -46,14 +46,16 @@ def failure_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {error}".rstrip(": ")
 
 
-def log_failure(log_dir: Path, worker: str, error: BaseException) -> Path:
-    """Append the traceback to the log file (the screen shows one line); returns the file."""
-    log_dir.mkdir(parents=True, exist_ok=True)
-    path = log_dir / LOG_FILE
+def log_failure(log_dir: Path, worker: str, error: BaseException) -> None:
+    """Append the traceback to the log file (the screen shows one line). A log that cannot be
+    written (a full disk, a read-only home) loses the traceback, never the line on screen."""
     stamp = time.strftime("%Y-%m-%d %H:%M:%S")
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(f"{stamp} {worker} failed\n{''.join(traceback.format_exception(error))}\n")
-    return path
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        with (log_dir / LOG_FILE).open("a", encoding="utf-8") as handle:
+            handle.write(f"{stamp} {worker} failed\n{''.join(traceback.format_exception(error))}\n")
+    except OSError:
+        pass
 
 
 def engine_worker(group: str) -> Callable[[Callable], Callable]:
