@@ -93,12 +93,14 @@ async def wait_for(pilot, condition, timeout: float = 60.0, step: float = 0.05) 
 
 
 async def wait_for_workers(pilot, timeout: float = 60.0) -> None:
-    """Until no worker runs and none has started across two rounds of messages (a worker's last event
-    may start another: an import lists the conferences anew), so what they posted is on screen."""
+    """Until every worker has ended and what they posted is handled: one round when the last
+    worker's events start none (``pause`` drains every message queue), another when they do (an
+    import lists the conferences anew)."""
     app = pilot.app
-    deadline, quiet = time.monotonic() + timeout, 0
-    while quiet < 2:
-        assert time.monotonic() < deadline, "timed out waiting for the workers"
+    deadline = time.monotonic() + timeout
+    while True:
         await app.workers.wait_for_complete()
         await pilot.pause()
-        quiet = quiet + 1 if not any(worker.is_running for worker in app.workers) else 0
+        if all(worker.is_finished for worker in app.workers):
+            return
+        assert time.monotonic() < deadline, "timed out waiting for the workers"

@@ -5,7 +5,6 @@ leaves its traceback in the log file, not on the screen; no worker touches a wid
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 from textual.widgets import DataTable, Input, Select, TextArea
 
@@ -28,7 +27,6 @@ from .tui_screen import screenful
 
 BOOM = "boom [/nope] \x1b[2J"  # a failure quoting outside text: shown as written, one line
 SHOWN = "RuntimeError: boom [/nope] \\x1b[2J"
-TINY = Path(__file__).parent / "fixtures" / "conference" / "tinyqa" / "TINY2024.json"
 
 
 def boom(*args, **kwargs):
@@ -113,7 +111,8 @@ async def test_a_failing_request_in_each_tab_is_one_line_and_the_app_runs(where,
 
 
 async def test_a_widget_queried_from_a_worker_thread_is_caught(where, off_thread_queries):
-    """The guard every Pilot test runs under (pilot_support.watch_queries) sees a thread's query."""
+    """The guard every Pilot test runs under (``make_app``, pilot_support.watch_queries) sees a
+    thread's query: each tab's usual requests are watched by the tests of that tab."""
     app = build_app(where)
     async with app.run_test(size=(120, 40)) as pilot:
         worker = threading.Thread(target=lambda: app.query_one("#pasa-status"), name="a worker")
@@ -122,24 +121,3 @@ async def test_a_widget_queried_from_a_worker_thread_is_caught(where, off_thread
         await pilot.pause()
     assert off_thread_queries == ["ScholarApp.query_one('#pasa-status',) in a worker"]
     off_thread_queries.clear()  # seen: the test passes
-
-
-async def test_requests_that_succeed_query_no_widget_from_their_thread(make_app, tmp_path):
-    """Each tab's usual requests, watched by the guard (its teardown fails the test): a crawl on an
-    empty library, a conference imported and its tree loaded, a BibTeX import and a search, the
-    playground and the doctor."""
-    (tmp_path / "one.bib").write_text("@article{a, title={One}, author={Ann Lee}, year={2020}}\n")
-    app = make_app()
-    async with app.run_test(size=(160, 50)) as pilot:
-        await start(pilot, "f1", {"#pasa-query": "random polynomials"}, "#pasa-search")
-        assert text_of(app, "#pasa-status").startswith("The library is empty")
-        await start(pilot, "f3", {"#conf-import-path": str(TINY)}, "#conf-import")
-        assert app.query_one("#conf-select", Select).value == "TINY2024"
-        app.query_one("#import-kind", Select).value = "bibtex"
-        await start(pilot, "f5", {"#import-path": str(tmp_path / "one.bib")}, "#import-button")
-        await start(pilot, "f5", {"#library-query": "one"}, "#search-button")
-        assert text_of(app, "#results-title").startswith("1 results")
-        await start(pilot, "f6", {"#playground-input": "hello"}, "#generate")
-        app.query_one("#doctor-panel").scroll_visible()
-        await start(pilot, "f6", {}, "#run-doctor")
-        assert app.query_one("#doctor-table", DataTable).row_count > 3
