@@ -146,7 +146,7 @@ class ConferencePane(ReportsEngine, Horizontal):
                 focus_if_showing(self.query_one("#conf-question", Input))
         missing = conference_missing(listed.names)
         if missing is not None:
-            self._status(plain(missing.summary(), "yellow"))
+            self.show_status(plain(missing.summary(), "yellow"))
 
     def on_show(self) -> None:
         """Opening the tab puts the cursor where a person starts: the question, or the import box."""
@@ -169,10 +169,10 @@ class ConferencePane(ReportsEngine, Horizontal):
     def _start_import(self) -> None:
         source = self.query_one("#conf-import-path", Input).value.strip()
         if not source:
-            self._status(plain("Type a path or URL to import.", "yellow"))
+            self.show_status(plain("Type a path or URL to import.", "yellow"))
             return
         self.query_one("#conf-import", Button).disabled = True
-        self._status(plain(f"importing {source}…"))
+        self.show_status(plain(f"importing {source}…"))
         self.import_source(source)
 
     @engine_worker("conf-import")
@@ -201,8 +201,6 @@ class ConferencePane(ReportsEngine, Horizontal):
     def show_status(self, text: Text) -> None:
         self.query_one("#conf-status", Static).update(text)
 
-    _status = show_status
-
     def show_failure(self, worker: str, line: Text) -> None:
         self.show_status(line)
         if worker == "import_source":
@@ -220,7 +218,7 @@ class ConferencePane(ReportsEngine, Horizontal):
         if not self.conference:
             # none imported yet: the way to import one, not only "first"
             missing = conference_missing(self.conference_names)
-            self._status(plain(missing.summary() if missing else "Pick a conference first.", "yellow"))
+            self.show_status(plain(missing.summary() if missing else "Pick a conference first.", "yellow"))
             return
         method = self.query_one("#conf-method", Select).value
         self.query_one("#conf-answer", Static).update(plain("searching…", "dim"))
