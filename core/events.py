@@ -16,8 +16,9 @@ because everything it waits on blocks (SQLite, llama.cpp, LanceDB, the sandbox).
   ``cancelled``), or simply ends (STAR's ``build``, ``ask`` and ``evaluate``: nothing half-written is
   indexed). Closing the generator (``stream.close()``) stops it too, at the ``yield`` it is paused on.
 - The CLI and the benchmarks iterate the generator; ``--json`` prints ``event.to_json()``.
-- The TUI runs it in a thread worker (``@work(thread=True, exclusive=True, exit_on_error=False)``)
-  and hands each event to its pane; no ``asyncio.run`` in a worker.
+- The TUI runs it in a thread worker (``app/panes/workers.py``'s ``engine_worker``), which posts each
+  event to its pane as an ``EngineEvent`` message and a failure as one ``EngineFailed`` line; no
+  ``asyncio.run`` in a worker, no widget touched from it.
 - Nobody rewords an event: ``summary()`` is its one-line text for the CLI, the status bar and
   the panes; panes only choose where to put it.
 """

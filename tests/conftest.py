@@ -15,7 +15,7 @@ from scholar_tui.models.base import LLM, Chunk, Request
 
 # The fixtures of the support modules, for every test module: a test takes them by name and its
 # module imports only the helpers it calls (an imported fixture reads as an unused import).
-pytest_plugins = ["tests.library_support", "tests.pasa_support", "tests.autofeedback_support"]
+pytest_plugins = ["tests.library_support", "tests.pasa_support", "tests.autofeedback_support", "tests.pilot_support"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO_ROOT.parent / "shared" / "data"

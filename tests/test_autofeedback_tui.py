@@ -4,20 +4,17 @@ from __future__ import annotations
 
 from textual.widgets import Checkbox, DataTable, Static, TextArea
 
-from scholar_tui.app.tui import ScholarApp
-from scholar_tui.config.settings import load_settings
-from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .autofeedback_support import limit_hit_loop
-from .conftest import ScriptedLLM
+from .pilot_support import (
+    wait_for_workers,
+)
 
 
-async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported):
+async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported, make_app):
     loop_id = limit_hit_loop(where)
-    app = ScholarApp(
-        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
-    )
+    app = make_app()
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
@@ -44,8 +41,7 @@ async def test_a_limit_hit_loop_is_fixed_by_hand_in_the_debugger(where, imported
         await pilot.press("s")  # getCoauthor → getCoauthors, typed as a person would
         assert editor.text == '<<API>>getCoauthors(person_id="person:1")<</API>>'
         await pilot.press("ctrl+s")  # the pane's binding; the button does the same
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
 
         response = str(app.query_one("#debugger-response", Static).render())
         assert "ok" in response and "fixed_by_hand" in response and "Xuan-Truong Vu" in response
@@ -82,12 +78,10 @@ def nothing_new_loop(where) -> int:
     return loop_id
 
 
-async def test_loops_that_found_nothing_new_are_not_waiting_for_a_person(where, imported):
+async def test_loops_that_found_nothing_new_are_not_waiting_for_a_person(where, imported, make_app):
     limit_hit_loop(where)
     quiet = nothing_new_loop(where)
-    app = ScholarApp(
-        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
-    )
+    app = make_app()
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
@@ -101,11 +95,9 @@ async def test_loops_that_found_nothing_new_are_not_waiting_for_a_person(where, 
         await pilot.press("ctrl+q")
 
 
-async def test_the_editor_selects_all_clears_and_undoes(where):
+async def test_the_editor_selects_all_clears_and_undoes(where, make_app):
     """ctrl+a selects the whole program (F7 stays Help), Clear empties it, ctrl+z brings it back."""
-    app = ScholarApp(
-        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
-    )
+    app = make_app()
     program = 'person = searchPerson(name="Michelen")\nreturn getCoauthors(person_id=person["person_id"])'
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f4")

@@ -7,14 +7,16 @@ from textual.widgets import DataTable, Input, Select, Static, Tree
 
 import scholar_tui.app
 from scholar_tui.app.panes.conference import ConferencePane
-from scholar_tui.config.settings import load_settings
 from scholar_tui.core.conference.describe import StructuralDescriber
 from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.tree import load_json_tree
-from scholar_tui.core.services import Services
 
 from .conference_fakes import HashingEmbedder
 from .conftest import ScriptedLLM
+from .pilot_support import (
+    make_services,
+    wait_for_workers,
+)
 
 TINY = Path(__file__).parent / "fixtures" / "conference" / "tinyqa" / "TINY2024.json"
 
@@ -32,36 +34,17 @@ class PaneApp(App):
         yield ConferencePane(self.services, id="conference-qa-pane")
 
 
-def _app(where, llm):
-    embedder = HashingEmbedder()
-    services = Services(
-        where, load_settings(where), llm_factory=lambda settings, where: llm, embedder_factory=lambda settings: embedder
-    )
-    return PaneApp(services)
-
-
-async def _settle(app, pilot, timeout_s: float = 60.0):
-    """Until no worker runs and none starts across a repaint (workers start workers)."""
-    import time
-
-    deadline, quiet = time.monotonic() + timeout_s, 0
-    while quiet < 3 and time.monotonic() < deadline:
-        await app.workers.wait_for_complete()
-        await pilot.pause(0.05)
-        quiet = quiet + 1 if not any(worker.is_running for worker in app.workers) else 0
-
-
-async def test_typed_question_shows_answers_and_evidence(where):
+async def test_typed_question_shows_answers_and_evidence(where, off_thread_queries):
     list(ConferenceEngine(where, HashingEmbedder()).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
     llm = ScriptedLLM("1")
-    app = _app(where, llm)
+    app = PaneApp(make_services(where, llm))
     async with app.run_test(size=(160, 50)) as pilot:
-        await _settle(app, pilot)
+        await wait_for_workers(pilot)
         assert app.query_one("#conf-select", Select).value == "TINY2024"  # the only conference is picked
         await pilot.click("#conf-question")  # as a person would, before typing
         await pilot.press(*"How much is virtual registration for ACM members?")
         await pilot.press("enter")
-        await _settle(app, pilot)
+        await wait_for_workers(pilot)
         table = app.query_one("#conf-evidence", DataTable)
         assert table.row_count == 5
         paths = [str(table.get_row_at(row)[2]) for row in range(table.row_count)]
@@ -84,14 +67,14 @@ async def test_typed_question_shows_answers_and_evidence(where):
         assert [str(child.label) for child in tree.root.children[0].children] == ["Important Dates", "Sessions"]
 
 
-async def test_import_from_a_path_in_the_pane(where):
-    app = _app(where, ScriptedLLM())
+async def test_import_from_a_path_in_the_pane(where, off_thread_queries):
+    app = PaneApp(make_services(where))
     async with app.run_test(size=(160, 50)) as pilot:
-        await _settle(app, pilot)
+        await wait_for_workers(pilot)
         assert "No conference yet" in str(app.query_one("#conf-status", Static).render())
         app.query_one("#conf-import-path", Input).value = str(TINY)
         await pilot.click("#conf-import")
-        await _settle(app, pilot)
+        await wait_for_workers(pilot)
         status = str(app.query_one("#conf-status", Static).render())
         assert "TINY2024: index: 27 paths" in status and "49 generated" in status and "(structural)" in status
         assert app.query_one("#conf-select", Select).value == "TINY2024"

@@ -115,24 +115,14 @@ def test_ask_with_a_model_program_says_the_endpoint_failed(imported, real_embedd
     one_error_line(result, says="sent an event of the wrong shape")
 
 
-async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini_library):
+async def test_the_paper_search_tab_says_the_endpoint_gave_no_answer(where, mini_library, make_app):
     from textual.widgets import Button, Input, Static
-
-    from scholar_tui.app.tui import ScholarApp
-    from scholar_tui.config.settings import load_settings
-    from scholar_tui.core.services import Services
 
     from .pilot_support import wait_for
 
     recorder = Recorder(html_page)
     llm = OpenAICompatibleLLM(URL, model="x", transport=httpx.MockTransport(recorder))
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: llm,
-        embedder_factory=lambda settings: HashingEmbedder(),
-    )
-    app = ScholarApp(services, load_model_on_start=False)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         app.query_one("#pasa-query", Input).value = "graph neural networks"
         await pilot.click("#pasa-search")

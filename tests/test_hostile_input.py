@@ -398,10 +398,8 @@ def test_a_wrong_collection_lists_stored_names_escaped(where, command):
     assert "no collection 'Biology\\x1b[2J'; collections: Evil \\x1b]0;PWNED\\x07" in line
 
 
-async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
+async def test_the_library_tab_shows_markup_and_escapes_as_text(where, make_app):
     from textual.widgets import DataTable, Static
-
-    from .test_library_pane import make_app
 
     library = Library.open(where)
     with library.transaction():
@@ -409,7 +407,7 @@ async def test_the_library_tab_shows_markup_and_escapes_as_text(where):
     library.conn.execute("update papers set title = ?, abstract = ? where id = 1", ("[b]Bold?[/b] \033[2J", EVIL_TITLE))
     library.conn.commit()
     library.close()
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         await pilot.pause()

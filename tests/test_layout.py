@@ -17,15 +17,11 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 
-from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.locations import Locations
-from scholar_tui.config.settings import load_settings
-from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.models.registry import ModelEntry
 
-from .conftest import ScriptedLLM
-from .library_support import HashingEmbedder
+from .pilot_support import build_app
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 SIZES = [(80, 24), (100, 30), (160, 48), (220, 60)]
@@ -102,16 +98,6 @@ def log_loops(where: Locations) -> None:
     log.close()
 
 
-def make_app(where: Locations) -> ScholarApp:
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: ScriptedLLM(),
-        embedder_factory=lambda settings: HashingEmbedder(),
-    )
-    return ScholarApp(services, load_model_on_start=False)
-
-
 def on_screen(app, selector: str) -> list[str]:
     """What is wrong with where ``selector`` is drawn: [] when it is inside the screen and on top."""
     widget = app.query_one(selector)
@@ -132,7 +118,7 @@ def on_screen(app, selector: str) -> list[str]:
 
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 async def test_every_tab_keeps_its_input_result_and_button_on_screen(relative_home, size):
-    app = make_app(relative_home)
+    app = build_app(relative_home)
     problems = []
     async with app.run_test(size=size) as pilot:
         for (key, tab), selectors in MAIN_WIDGETS.items():
@@ -177,7 +163,7 @@ async def settled_screenshot(app, pilot, title: str) -> str:
 
 @pytest.mark.parametrize("size", SNAPSHOT_SIZES, ids=[f"{w}x{h}" for w, h in SNAPSHOT_SIZES])
 async def test_each_tab_matches_its_kept_snapshot(relative_home, size):
-    app = make_app(relative_home)
+    app = build_app(relative_home)
     changed = []
     async with app.run_test(size=size) as pilot:
         for key, tab in MAIN_WIDGETS:

@@ -4,33 +4,21 @@ import bibtexparser
 from textual.widgets import DataTable, Input, Select, Static
 
 from scholar_tui.app.messages import LibraryChanged
-from scholar_tui.app.tui import ScholarApp
-from scholar_tui.config.settings import load_settings
-from scholar_tui.core.services import Services
 
-from .conftest import ScriptedLLM
-from .library_support import UNARXIVE, HashingEmbedder, fixture_path
-
-
-def make_app(where):
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: ScriptedLLM(),
-        embedder_factory=lambda settings: HashingEmbedder(),
-    )
-    return ScholarApp(services, load_model_on_start=False)
+from .library_support import UNARXIVE, fixture_path
+from .pilot_support import (
+    wait_for_workers,
+)
 
 
 async def _import(app, pilot, path):
     app.query_one("#import-path", Input).value = str(path)
     await pilot.click("#import-button")
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    await wait_for_workers(pilot)
 
 
-async def test_import_browse_and_search(where, shared_data):
-    app = make_app(where)
+async def test_import_browse_and_search(where, shared_data, make_app):
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         assert "0 papers" in str(app.query_one("#library-counts", Static).render())
@@ -61,13 +49,11 @@ async def test_import_browse_and_search(where, shared_data):
         # search (a bag-of-words embedder stands in for the model here; test_library_search uses the real one)
         app.query_one("#library-query", Input).value = "derivatives of random polynomials"
         await pilot.click("#search-button")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         assert results.get_row_at(0)[0] == f"paper:{paper_id}"
         app.query_one("#library-before", Input).value = "2022-12-01"
         await pilot.click("#search-button")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         dates = [str(results.get_row_at(i)[1]) for i in range(results.row_count)]
         assert dates and all(date < "2022-12-01" for date in dates)
         # export the papers listed as BibTeX, into exports/ in the data folder: the line says where and how many
@@ -81,9 +67,9 @@ async def test_import_browse_and_search(where, shared_data):
         assert len(bibtexparser.parse_string(written[-1].read_text()).entries) == results.row_count
 
 
-async def test_a_bad_file_says_why_and_changes_nothing(where, tmp_path):
+async def test_a_bad_file_says_why_and_changes_nothing(where, tmp_path, make_app):
     broken = fixture_path("bibtex", "broken.bib")
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         app.query_one("#import-path", Input).value = str(broken)
@@ -106,14 +92,14 @@ async def test_a_bad_file_says_why_and_changes_nothing(where, tmp_path):
         assert not app.query_one("#import-button").disabled
 
 
-async def test_import_a_zotero_folder_and_counts_follow_changes_elsewhere(where, tmp_path):
+async def test_import_a_zotero_folder_and_counts_follow_changes_elsewhere(where, tmp_path, make_app):
     from scholar_tui.core.library.importer import run_import
     from scholar_tui.indexes.library import Library
 
     from .zotero_support import make_zotero
 
     folder = make_zotero(tmp_path / "Zotero")
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         app.query_one("#import-path", Input).value = ""
@@ -135,11 +121,11 @@ async def test_import_a_zotero_folder_and_counts_follow_changes_elsewhere(where,
         assert "7 papers" in str(app.query_one("#library-counts", Static).render())
 
 
-async def test_enter_in_the_path_box_while_an_import_runs_starts_no_second_one(where, tmp_path):
+async def test_enter_in_the_path_box_while_an_import_runs_starts_no_second_one(where, tmp_path, make_app):
     from .zotero_support import make_zotero
 
     folder = make_zotero(tmp_path / "Zotero")
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         pane = app.query_one("#import-path", Input)

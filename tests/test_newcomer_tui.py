@@ -9,16 +9,15 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, S
 from scholar_tui.app.help import HelpScreen
 from scholar_tui.app.panes.api_debugger import CHOOSE_LOOP
 from scholar_tui.app.panes.library import LibraryPane
-from scholar_tui.app.tui import ScholarApp
 from scholar_tui.app.widgets.paths import complete_path
-from scholar_tui.config.settings import load_settings
 from scholar_tui.core import readiness
-from scholar_tui.core.services import Services
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .library_support import openalex_handler
-from .pilot_support import wait_for
-from .test_library_pane import make_app
+from .pilot_support import (
+    wait_for,
+    wait_for_workers,
+)
 
 
 def _text(app, selector: str) -> str:
@@ -38,8 +37,8 @@ def test_complete_path_completes_as_far_as_unambiguous(tmp_path):
     assert complete_path("") is None
 
 
-async def test_empty_tabs_say_what_is_missing_and_what_to_do(where):
-    app = make_app(where)
+async def test_empty_tabs_say_what_is_missing_and_what_to_do(where, make_app):
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f2")
         assert _text(app, "#qa-hint").startswith("The library is empty: import a file")
@@ -62,13 +61,12 @@ async def test_empty_tabs_say_what_is_missing_and_what_to_do(where):
         assert str(app.query_one("#results-title", Label).render()).startswith("The library is empty")
 
 
-async def test_network_state_shows_in_settings_and_the_status_bar(where, monkeypatch):
+async def test_network_state_shows_in_settings_and_the_status_bar(where, monkeypatch, make_app):
     monkeypatch.setattr(readiness, "SOURCES", {"arXiv": "http://127.0.0.1:9/", "OpenAlex": "http://127.0.0.1:9/x"})
-    app = make_app(where)
+    app = make_app()
     app.check_network_on_start = True
     async with app.run_test(size=(160, 50)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         hint = _text(app, "#settings-hint")
         assert hint.startswith(
             "Cannot reach arXiv (127.0.0.1:9), OpenAlex (127.0.0.1:9) within 10 s: online search is off"
@@ -76,9 +74,9 @@ async def test_network_state_shows_in_settings_and_the_status_bar(where, monkeyp
         assert "arXiv/OpenAlex unreachable" in str(app.query_one("#status-bar").render())
 
 
-async def test_library_import_with_path_completion_merges_del_maestro(where, shared_data):
+async def test_library_import_with_path_completion_merges_del_maestro(where, shared_data, make_app):
     feed = shared_data / "online" / "arxiv-atom-au-del_maestro.xml"
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         await pilot.pause()
@@ -90,8 +88,7 @@ async def test_library_import_with_path_completion_merges_del_maestro(where, sha
         assert box.value == str(feed)
         assert app.query_one("#import-kind", Select).value == "arxiv"  # guessed from the name
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         message = _text(app, "#import-message")
         assert (
             "added 10 papers, 11 people" in message
@@ -100,8 +97,8 @@ async def test_library_import_with_path_completion_merges_del_maestro(where, sha
         assert _text(app, "#library-hint") == ""
 
 
-async def test_library_online_search_marks_and_adds_with_references(where):
-    app = make_app(where)
+async def test_library_online_search_marks_and_adds_with_references(where, make_app):
+    app = make_app()
     LibraryPane.online_transport = httpx.MockTransport(openalex_handler)
     try:
         async with app.run_test(size=(160, 50)) as pilot:
@@ -109,8 +106,7 @@ async def test_library_online_search_marks_and_adds_with_references(where):
             app.query_one("#online-source", Select).value = "openalex"
             app.query_one("#online-query", Input).value = "random polynomials"
             await pilot.click("#online-search")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await wait_for_workers(pilot)
             results = app.query_one("#online-results", DataTable)
             assert results.row_count == 2 and app.query_one("#online-box").display
             assert _text(app, "#import-message").startswith("2 results from OpenAlex for “random polynomials”")
@@ -120,27 +116,25 @@ async def test_library_online_search_marks_and_adds_with_references(where):
             assert str(results.get_row_at(0)[0]) == "[x]"
             assert app.query_one("#online-references", Checkbox).value
             await pilot.click("#online-add")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await wait_for_workers(pilot)
             assert _text(app, "#import-message").startswith("added 1 papers to the library and 3 works they cite")
             assert "4 papers" in _text(app, "#library-counts")
     finally:
         LibraryPane.online_transport = None
 
 
-async def test_library_online_search_offline_is_one_plain_line(where):
+async def test_library_online_search_offline_is_one_plain_line(where, make_app):
     def unreachable(request):
         raise httpx.ConnectError("[Errno -2] Name or service not known", request=request)
 
-    app = make_app(where)
+    app = make_app()
     LibraryPane.online_transport = httpx.MockTransport(unreachable)
     try:
         async with app.run_test(size=(160, 50)) as pilot:
             await pilot.press("f5")
             app.query_one("#online-query", Input).value = "au:del_maestro"
             await pilot.click("#online-search")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            await wait_for_workers(pilot)
             assert _text(app, "#import-message") == (
                 "cannot reach export.arxiv.org (ConnectError): working offline; import files instead; the local library still answers"
             )
@@ -149,8 +143,8 @@ async def test_library_online_search_offline_is_one_plain_line(where):
         LibraryPane.online_transport = None
 
 
-async def test_help_screen_from_the_key_and_the_palette(where):
-    app = make_app(where)
+async def test_help_screen_from_the_key_and_the_palette(where, make_app):
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f7")
         await pilot.pause()
@@ -182,25 +176,17 @@ async def test_help_screen_from_the_key_and_the_palette(where):
         assert isinstance(app.screen, HelpScreen)
 
 
-def _no_model_app(where):
-    """The app with models that may not load: nothing is there for them to work on."""
-
-    def no_model(*args, **kwargs):
-        raise AssertionError("no model may load for an empty library")
-
-    return ScholarApp(
-        Services(where, load_settings(where), llm_factory=no_model, embedder_factory=no_model),
-        load_model_on_start=False,
-    )
+def no_model(*args, **kwargs):
+    """A model factory for tabs that must not load one: nothing is there for them to work on."""
+    raise AssertionError("no model may load for an empty library")
 
 
-async def test_paper_search_on_an_empty_library_says_how_to_fill_it_before_any_model(where):
-    app = _no_model_app(where)
+async def test_paper_search_on_an_empty_library_says_how_to_fill_it_before_any_model(where, make_app):
+    app = make_app(llm_factory=no_model, embedder_factory=no_model)
     async with app.run_test(size=(160, 50)) as pilot:
         app.query_one("#pasa-query", Input).value = "graph neural networks for molecules"
         await pilot.press("enter")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         # the readiness line (the Library tab and an online fetch too), not a crawl over nothing
         assert _text(app, "#pasa-status") == readiness.library_missing_at(app.services.where).summary()
         assert app.query_one("#pasa-cancel", Button).disabled
@@ -211,8 +197,8 @@ async def test_paper_search_on_an_empty_library_says_how_to_fill_it_before_any_m
         assert not app.query_one("#pasa-tree", Tree).root.children
 
 
-async def test_a_question_with_no_conference_says_how_to_import_one(where):
-    app = make_app(where)
+async def test_a_question_with_no_conference_says_how_to_import_one(where, make_app):
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f3")
         await wait_for(pilot, lambda: "No conference yet" in _text(app, "#conf-status"))
@@ -223,8 +209,8 @@ async def test_a_question_with_no_conference_says_how_to_import_one(where):
         assert _text(app, "#conf-status") == readiness.conference_missing([]).summary()
 
 
-async def test_the_debugger_hint_follows_the_log(where):
-    app = make_app(where)
+async def test_the_debugger_hint_follows_the_log(where, make_app):
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
@@ -241,8 +227,8 @@ async def test_the_debugger_hint_follows_the_log(where):
         assert app.query_one("#debugger-loops", DataTable).row_count == 1
 
 
-async def test_an_empty_library_search_shows_the_whole_next_step(where):
-    app = make_app(where)
+async def test_an_empty_library_search_shows_the_whole_next_step(where, make_app):
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         await pilot.pause()

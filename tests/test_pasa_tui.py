@@ -11,15 +11,14 @@ import pytest
 from textual.widgets import Button, DataTable, Input, Select, Static, TextArea, Tree
 
 from scholar_tui.app.panes.paper_search import PaperSearchPane
-from scholar_tui.app.tui import ScholarApp
-from scholar_tui.config.settings import load_settings
 from scholar_tui.core.exports import gather
 from scholar_tui.core.pasa.tools import LibraryTools
-from scholar_tui.core.services import Services
 
-from .library_support import HashingEmbedder
 from .pasa_support import GatedLLM, RoutedLLM, write_p_true_head
-from .pilot_support import wait_for
+from .pilot_support import (
+    wait_for,
+    wait_for_workers,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -30,16 +29,6 @@ def crawl_tree_only(monkeypatch, where):
     write_p_true_head(where)
 
 
-def make_app(where, llm):
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: llm,
-        embedder_factory=lambda settings: HashingEmbedder(),
-    )
-    return ScholarApp(services, load_model_on_start=False)
-
-
 def labels(node) -> list[str]:
     found = [str(node.label)]
     for child in node.children:
@@ -47,10 +36,10 @@ def labels(node) -> list[str]:
     return found
 
 
-async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path, monkeypatch):
+async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path, monkeypatch, make_app):
     monkeypatch.chdir(tmp_path)
     llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = app.query_one(PaperSearchPane)
         tree = app.query_one("#pasa-tree", Tree)
@@ -123,9 +112,9 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         assert "https://arxiv.org/abs/2206.00001" in str(app.query_one("#pasa-status", Static).render())
 
 
-async def test_cancel_stops_the_crawl(where, mini_library):
+async def test_cancel_stops_the_crawl(where, mini_library, make_app):
     llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = app.query_one(PaperSearchPane)
         app.query_one("#pasa-query", Input).value = "graph neural networks"
@@ -142,8 +131,8 @@ async def test_cancel_stops_the_crawl(where, mini_library):
         assert str(app.query_one("#pasa-status", Static).render()).startswith("cancelled:")
 
 
-async def test_an_empty_query_asks_for_one(where, mini_library):
-    app = make_app(where, RoutedLLM())
+async def test_an_empty_query_asks_for_one(where, mini_library, make_app):
+    app = make_app(RoutedLLM())
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.click("#pasa-search")
         await pilot.pause()
@@ -162,7 +151,7 @@ async def crawl(app, pilot, query: str = "Which papers study graph neural networ
     return next(child for child in search_node.children if "Graph neural networks for" in str(child.label))
 
 
-async def test_a_call_autofeedback_sent_back_shows_its_retry_and_its_loop(where, mini_library):
+async def test_a_call_autofeedback_sent_back_shows_its_retry_and_its_loop(where, mini_library, make_app):
     # The search for graphs queues what the GNN paper's Introduction cites: expanding it adds
     # nothing, AutoFeedback says so, and the Crawler expands Related Work in its place.
     llm = RoutedLLM(
@@ -170,7 +159,7 @@ async def test_a_call_autofeedback_sent_back_shows_its_retry_and_its_loop(where,
         expand=["[Expand] 1 Introduction [Stop]"],
         retry=["[Expand] 2 Related Work [Stop]"],
     )
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         gnn_node = await crawl(app, pilot)
         sent, retried = gnn_node.children[:2]
@@ -189,10 +178,10 @@ async def test_a_call_autofeedback_sent_back_shows_its_retry_and_its_loop(where,
         assert {str(loops.get_row_at(row)[2]) for row in range(loops.row_count)} == {"pasa"}
 
 
-async def test_a_call_with_nothing_left_to_try_is_fixed_by_hand_in_the_debugger(where, mini_library):
+async def test_a_call_with_nothing_left_to_try_is_fixed_by_hand_in_the_debugger(where, mini_library, make_app):
     # The Crawler has no other section to offer (its retry names none): the loop runs out.
     llm = RoutedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 1 Introduction [Stop]"])
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         gnn_node = await crawl(app, pilot)
         sent = gnn_node.children[0]
@@ -210,17 +199,16 @@ async def test_a_call_with_nothing_left_to_try_is_fixed_by_hand_in_the_debugger(
         assert "1 Introduction" in editor.text and editor.text.startswith("<<API>>expandSection(")
         editor.text = editor.text.replace("1 Introduction", "2 Related Work")  # the person's fix
         await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         response = str(app.query_one("#debugger-response", Static).render())
         assert "fixed_by_hand" in response and "Attention is all you need" in response
 
 
-async def test_a_past_search_reopens_as_it_finished_after_a_restart(where, mini_library):
+async def test_a_past_search_reopens_as_it_finished_after_a_restart(where, mini_library, make_app):
     """History that lasts: a new app recalls the last query with Up and reopens its ranking (no re-run)."""
     llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
     llm.gate.set()
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = app.query_one(PaperSearchPane)
         app.query_one("#pasa-query", Input).value = "Which papers study graph neural networks?"
@@ -230,7 +218,7 @@ async def test_a_past_search_reopens_as_it_finished_after_a_restart(where, mini_
         first_run = [(paper.paper_id, paper.score, paper.selected) for paper in pane.finished.results]
         await pilot.press("ctrl+q")
     calls = len(llm.requests) if hasattr(llm, "requests") else None
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = app.query_one(PaperSearchPane)
         app.query_one("#pasa-query", Input).focus()
@@ -249,11 +237,11 @@ async def test_a_past_search_reopens_as_it_finished_after_a_restart(where, mini_
         await pilot.press("ctrl+q")
 
 
-async def test_a_bad_date_clears_the_previous_search(where, mini_library):
+async def test_a_bad_date_clears_the_previous_search(where, mini_library, make_app):
     """After a bad date the old results header and the previous paper's details are gone."""
     llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
     llm.gate.set()
-    app = make_app(where, llm)
+    app = make_app(llm)
     async with app.run_test(size=(160, 48)) as pilot:
         pane = app.query_one(PaperSearchPane)
         app.query_one("#pasa-query", Input).value = "Which papers study graph neural networks?"

@@ -10,7 +10,9 @@ from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import PaperRecord
 
 from .pdf_papers import author_year_paper, numbered_paper
-from .test_library_pane import make_app
+from .pilot_support import (
+    wait_for_workers,
+)
 
 
 def _folder(tmp_path):
@@ -22,9 +24,9 @@ def _folder(tmp_path):
     return folder
 
 
-async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, tmp_path):
+async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, tmp_path, make_app):
     opened: list[str] = []
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         await pilot.press("f5")
         pane = app.query_one("#library-pane")
@@ -33,8 +35,7 @@ async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, t
         await pilot.pause()
         assert app.query_one("#import-kind", Select).value == "pdf"  # a folder is guessed as PDFs
         await pilot.click("#import-button")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         message = str(app.query_one("#import-message", Static).render())
         assert "read 2 of 3 PDFs from papers: added 2 papers" in message
         assert "notes.pdf: not a PDF (no %PDF- header)" in message
@@ -61,7 +62,7 @@ async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, t
         assert "author = {Lovelace, Ada and Turing, Alan}" in app.clipboard
 
 
-async def test_f1_opens_the_link_of_a_paper_without_pdf_and_renders_its_latex(where):
+async def test_f1_opens_the_link_of_a_paper_without_pdf_and_renders_its_latex(where, make_app):
     library = Library.open(where)
     with library.transaction():
         paper_id, _ = library.store_paper(
@@ -74,7 +75,7 @@ async def test_f1_opens_the_link_of_a_paper_without_pdf_and_renders_its_latex(wh
         )
     library.close()
     opened: list[str] = []
-    app = make_app(where)
+    app = make_app()
     async with app.run_test(size=(160, 50)) as pilot:
         pane = app.query_one("#paper-search-pane")
         pane.launcher = opened.append

@@ -9,7 +9,6 @@ from click.testing import CliRunner
 from textual.widgets import DataTable, Static, TextArea
 
 from scholar_tui.app.cli import cli
-from scholar_tui.app.tui import ScholarApp
 from scholar_tui.config.settings import load_settings
 from scholar_tui.core.autofeedback.human import send_by_hand
 from scholar_tui.core.events import FeedbackFinished, FeedbackRound
@@ -20,6 +19,9 @@ from scholar_tui.core.soay.intents import INTENTS
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 
 from .conftest import ScriptedLLM
+from .pilot_support import (
+    wait_for_workers,
+)
 
 pytestmark = pytest.mark.embeddings
 
@@ -138,12 +140,10 @@ def test_a_failing_template_program_goes_to_the_model_with_the_feedback(where, e
     assert "person:999999" in llm.history[0].prompt  # the model saw the failed template
 
 
-async def test_the_debugger_lists_a_soay_loop_and_a_person_fixes_it(where, engine_with):
+async def test_the_debugger_lists_a_soay_loop_and_a_person_fixes_it(where, engine_with, make_app):
     answer = final_answer(engine_with(ScriptedLLM(WRONG_VALUE, WRONG_VALUE, WRONG_VALUE)).run(QUESTION))
     loop_id = answer.feedback["loop_id"]
-    app = ScholarApp(
-        Services(where, load_settings(where), llm_factory=lambda s, w: ScriptedLLM()), load_model_on_start=False
-    )
+    app = make_app()
     async with app.run_test(size=(150, 50)) as pilot:
         await pilot.press("f4")
         await pilot.pause()
@@ -159,8 +159,7 @@ async def test_the_debugger_lists_a_soay_loop_and_a_person_fixes_it(where, engin
         assert editor.text == WRONG_VALUE
         editor.text = RIGHT
         await pilot.press("ctrl+s")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         response = str(app.query_one("#debugger-response", Static).render())
         assert "fixed_by_hand" in response and "Xuan-Truong Vu" in response
         await pilot.press("ctrl+q")

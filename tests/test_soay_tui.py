@@ -6,12 +6,10 @@ import pytest
 from textual.widgets import Input, Label, ListView, Static
 
 from scholar_tui.app.panes.scholar_qa import ScholarQAPane
-from scholar_tui.app.tui import ScholarApp
-from scholar_tui.config.settings import load_settings
-from scholar_tui.core.services import Services
 
-from .conftest import ScriptedLLM
-from .pilot_support import wait_for
+from .pilot_support import (
+    wait_for,
+)
 
 pytestmark = pytest.mark.embeddings
 
@@ -20,14 +18,8 @@ def text_of(app, selector: str) -> str:
     return str(app.query_one(selector, Static).render())
 
 
-async def test_a_typed_question_shows_every_stage(where, imported, real_embedder):
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: ScriptedLLM(),
-        embedder_factory=lambda settings: real_embedder,
-    )
-    app = ScholarApp(services, load_model_on_start=False)
+async def test_a_typed_question_shows_every_stage(where, imported, real_embedder, make_app):
+    app = make_app(embedder=real_embedder)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("f2")
         await pilot.pause()
@@ -75,17 +67,11 @@ def history_item(app, text: str) -> int:
     return next(index for index, row in enumerate(rows) if text in row)
 
 
-async def test_history_reopens_each_question_with_its_own_answer(where, imported, real_embedder):
+async def test_history_reopens_each_question_with_its_own_answer(where, imported, real_embedder, make_app):
     """The mix-up of issue #26: ask two questions, pick the first in History: its own solution,
     program, result and answer show, and Copy answer copies its answer, not the last one's."""
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: ScriptedLLM(),
-        embedder_factory=lambda settings: real_embedder,
-    )
     first, second = "Which collaborators does Marcus Michelen have?", "What is the weather like today?"
-    app = ScholarApp(services, load_model_on_start=False)
+    app = make_app(embedder=real_embedder)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("f2")
         pane = app.query_one(ScholarQAPane)
@@ -116,15 +102,7 @@ async def test_history_reopens_each_question_with_its_own_answer(where, imported
         await pilot.press("ctrl+q")
 
     # the next day: a new app on the same data remembers both, with the first's program
-    app = ScholarApp(
-        Services(
-            where,
-            load_settings(where),
-            llm_factory=lambda settings, where: ScriptedLLM(),
-            embedder_factory=lambda settings: real_embedder,
-        ),
-        load_model_on_start=False,
-    )
+    app = make_app(embedder=real_embedder)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("f2")
         await pilot.pause()

@@ -21,14 +21,13 @@ from scholar_tui.app.panes.conference import ConferencePane
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.panes.scholar_qa import ScholarQAPane
 from scholar_tui.app.tui import ScholarApp
-from scholar_tui.config.settings import load_settings
 from scholar_tui.core.conference.describe import StructuralDescriber
 from scholar_tui.core.conference.engine import ConferenceEngine
 from scholar_tui.core.conference.tree import load_json_tree
+from scholar_tui.core.llm import open_llm
 from scholar_tui.core.pasa.factory import prepare
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.core.sandbox import APICall, SandboxResult
-from scholar_tui.core.services import Services
 from scholar_tui.core.soay.engine import ProgramRan
 from scholar_tui.indexes.autofeedback_log import FeedbackLog
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
@@ -37,7 +36,10 @@ from scholar_tui.models.base import LLMError
 from .conftest import ScriptedLLM
 from .library_support import HashingEmbedder
 from .pasa_support import RoutedLLM
-from .pilot_support import wait_for
+from .pilot_support import (
+    wait_for,
+    wait_for_workers,
+)
 from .tui_screen import assert_clean, screenful
 
 CLICKS = "[@click=app.quit]QUIT[/] [@click=app.screenshot('notes.txt','~/papers')]CLICKME[/]"
@@ -74,16 +76,6 @@ async def click_the_text(pilot, app, fired: list) -> None:
             await pilot.pause()
     assert fired == []
     assert app.is_running
-
-
-def make_app(where, llm, **kwargs) -> ScholarApp:
-    services = Services(
-        where,
-        load_settings(where),
-        llm_factory=lambda settings, where: llm,
-        embedder_factory=lambda settings: HashingEmbedder(),
-    )
-    return ScholarApp(services, load_model_on_start=False, **kwargs)
 
 
 def with_raw_bytes(library, table: str, column: str, like: str) -> None:
@@ -156,8 +148,8 @@ def hostile_loop(where) -> int:
 
 # -- defect 1, 2, 3 in the Settings playground: the model's reply ----------------------------------
 @pytest.mark.parametrize("reply", [CLICKS, STRAY, BYTES], ids=["click-markup", "stray-tag", "escapes"])
-async def test_the_playground_shows_a_model_reply_as_written(where, fired, reply):
-    app = make_app(where, ScriptedLLM(reply))
+async def test_the_playground_shows_a_model_reply_as_written(where, fired, reply, make_app):
+    app = make_app(ScriptedLLM(reply))
     async with app.run_test(size=(160, 60)) as pilot:
         await pilot.press("f6")
         app.query_one("#playground-input", Input).value = "say it"
@@ -171,13 +163,13 @@ async def test_the_playground_shows_a_model_reply_as_written(where, fired, reply
         assert str(output.render()).split()[0] == reply.split()[0].replace("\x1b", "\\x1b")  # literal, not markup
 
 
-async def test_an_endpoint_error_quoting_its_body_is_one_red_line(where, fired):
+async def test_an_endpoint_error_quoting_its_body_is_one_red_line(where, fired, make_app):
     class Failing(ScriptedLLM):
         def _generate(self, request):
             raise LLMError(f"http://127.0.0.1:9/v1 answered 500: <pre>{EVIL}</pre>")
             yield
 
-    app = make_app(where, Failing())
+    app = make_app(Failing())
     async with app.run_test(size=(160, 60)) as pilot:
         await pilot.press("f6")
         app.query_one("#playground-input", Input).value = "say it"
@@ -189,18 +181,16 @@ async def test_an_endpoint_error_quoting_its_body_is_one_red_line(where, fired):
 
 
 # -- defect 2: a config value (and a model's error quoting it) at start-up -------------------------
-async def test_a_hostile_model_setting_neither_crashes_nor_escapes_at_start(where, fired):
+async def test_a_hostile_model_setting_neither_crashes_nor_escapes_at_start(where, fired, make_app):
     where.config_file.write_text(
         '[llm]\nmodel = "/x[/nope]\\u001b[2J[@click=app.quit]QUIT[/].gguf"\n'
         '[ui]\nkeymap = {"app.help" = "f7,[/nope]\\u001b[2J"}\n',
         encoding="utf-8",
     )
     (where.models_dir / "[@click=app.quit]QUIT \x1b]52;c;SGVsbG8=\x07.gguf").write_bytes(b"GGUF")
-    services = Services(where, load_settings(where), embedder_factory=lambda settings: HashingEmbedder())
-    app = ScholarApp(services)  # the real model loader: it fails, quoting the setting
+    app = make_app(llm_factory=open_llm, load_model_on_start=True)  # the real loader: it fails, quoting the setting
     async with app.run_test(size=(160, 60)) as pilot:
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_for_workers(pilot)
         assert app.query_one("#status-bar").model_state == "error"
         assert_clean(app)  # the status bar and the error's notification
         await pilot.press("f6")
@@ -226,8 +216,8 @@ async def test_a_hostile_model_setting_neither_crashes_nor_escapes_at_start(wher
 
 
 # -- defects 1–3 in Scholar Q&A: an imported author in the answer, the result and the history -------
-async def test_scholar_qa_shows_a_hostile_author_as_text(where, hostile_library, fired):
-    app = make_app(where, ScriptedLLM())
+async def test_scholar_qa_shows_a_hostile_author_as_text(where, hostile_library, fired, make_app):
+    app = make_app(ScriptedLLM())
     async with app.run_test(size=(180, 60)) as pilot:
         await pilot.press("f2")
         pane = app.query_one(ScholarQAPane)
@@ -252,15 +242,15 @@ async def test_scholar_qa_shows_a_hostile_author_as_text(where, hostile_library,
 
 
 # -- #26 / #29 item 11: a result line cut at an unbalanced '[' and a value holding '\[' ------------
-async def test_the_result_pane_shows_the_value_and_its_line_as_they_are(where, fired):
-    app = make_app(where, ScriptedLLM())
+async def test_the_result_pane_shows_the_value_and_its_line_as_they_are(where, fired, make_app):
+    app = make_app(ScriptedLLM())
     value = ["Zeros of \\[random] polynomials", "On [3, 4" + "x" * 300]
     result = SandboxResult(
         ok=True, value=value, calls=[APICall("searchPerson", {}, True), APICall("getPersonPubs", {}, True)]
     )
     async with app.run_test(size=(180, 60)) as pilot:
         await pilot.press("f2")
-        app.query_one(ScholarQAPane).show(ProgramRan(result))
+        app.query_one(ScholarQAPane).show_event(ProgramRan(result))
         await pilot.pause()
         shown = str(app.query_one("#qa-result", Static).render())
         assert shown == json.dumps(value, indent=2, ensure_ascii=False) + "\n" + ProgramRan(result).summary()
@@ -269,9 +259,9 @@ async def test_the_result_pane_shows_the_value_and_its_line_as_they_are(where, f
 
 
 # -- defects 2, 3 in Conference QA: a site's keys in the tree, the evidence and the answer ---------
-async def test_the_conference_tab_shows_hostile_keys_as_text(where, tmp_path, fired):
+async def test_the_conference_tab_shows_hostile_keys_as_text(where, tmp_path, fired, make_app):
     hostile_conference(where, tmp_path)
-    app = make_app(where, ScriptedLLM())
+    app = make_app(ScriptedLLM())
     async with app.run_test(size=(180, 60)) as pilot:
         await pilot.press("f3")
         pane = app.query_one(ConferencePane)
@@ -312,8 +302,8 @@ class HostileRoutedLLM(RoutedLLM):
 
 
 # -- defect 3 in the editors: Input and TextArea draw ESC and C1 raw --------------------------------
-async def test_pasted_control_characters_show_as_text_in_the_boxes(where, fired):
-    app = make_app(where, ScriptedLLM())
+async def test_pasted_control_characters_show_as_text_in_the_boxes(where, fired, make_app):
+    app = make_app(ScriptedLLM())
     async with app.run_test(size=(160, 60)) as pilot:
         query = app.query_one("#pasa-query", Input)
         query.focus()
@@ -334,14 +324,14 @@ async def test_pasted_control_characters_show_as_text_in_the_boxes(where, fired)
 
 
 # -- every tab in one run: the hostile library, the model's replies, a loop, the help and palette ---
-async def test_every_tab_with_hostile_data_and_replies(where, hostile_library, tmp_path, fired, monkeypatch):
+async def test_every_tab_with_hostile_data_and_replies(where, hostile_library, tmp_path, fired, monkeypatch, make_app):
     monkeypatch.chdir(tmp_path)
     # no plain search: the small library would be all found by it, and the Crawler would not search
     monkeypatch.setattr(LibraryTools, "plain_search", lambda self, query, before: [])
     hostile_conference(where, tmp_path)
     loop_id = hostile_loop(where)
     llm = HostileRoutedLLM(search=[f"[Search] graph networks {BYTES} [Stop]"], relevant=lambda title: True)
-    app = make_app(where, llm)
+    app = make_app(llm)
     tabs_seen = []
     async with app.run_test(size=(180, 60)) as pilot:
         # F1: a crawl that finds the hostile paper, and a search query the model wrote

@@ -6,8 +6,8 @@ program — and send it against the API backend; the hand-made request is logged
 round and a good response marks the loop ``fixed_by_hand``.
 
 The pane reads the log through its own SQLite connection on the UI thread (a few indexed rows);
-sending runs in a thread worker with a connection of its own; its ``SentByHand`` event comes back
-to the UI thread (``call_from_thread``) and is shown in its own words (``summary()``).
+sending runs in a thread worker with a connection of its own; its ``SentByHand`` event is reported
+to the pane (``app/panes/workers.py``) and shown in its own words (``summary()``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import json
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, HorizontalScroll, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Label, Select, Static, TextArea
 
+from scholar_tui.app.panes.workers import ReportsEngine, engine_worker
 from scholar_tui.app.widgets.editor import ProgramEditor
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.app.widgets.markup import assemble, editable, plain
@@ -76,7 +77,7 @@ def round_card(row: dict) -> Text:
     return assemble(*parts)
 
 
-class APIDebuggerPane(Vertical):
+class APIDebuggerPane(ReportsEngine, Vertical):
     BINDINGS = [
         Binding(
             "ctrl+s",
@@ -179,6 +180,7 @@ class APIDebuggerPane(Vertical):
         waiting = sum(loop["status"] == "limit_hit" for loop in loops) - len(nothing_new)
         note = f" · {len(nothing_new)} only found nothing new (no one needed)" if nothing_new else ""
         self.query_one("#debugger-counts", Static).update(
+            # our words and counts only (no outside text): markup, as the kept snapshots show it
             f"{counted(len(loops), 'loop')} shown · [red]{waiting}[/] waiting for a person{note}"
         )
         missing = loops_missing(len(loops) or len(self.feedback_log.loops(limit=1)))
@@ -246,28 +248,28 @@ class APIDebuggerPane(Vertical):
             )
             return
         if not text:
-            response.update('[yellow]Write a request (<<API>>NAME(key="value")<</API>>) or a program to send.[/]')
+            response.update(plain('Write a request (<<API>>NAME(key="value")<</API>>) or a program to send.', "yellow"))
             return
         self.query_one("#debugger-send", Button).disabled = True
-        response.update("[dim]sending…[/]")
+        response.update(plain("sending…", "dim"))
         self.send_worker(self.loop_id, text, self.query_one("#debugger-backend", Select).value)
 
-    @work(thread=True, exclusive=True, group="api-debugger", exit_on_error=False)
+    @engine_worker("api-debugger")
     def send_worker(self, loop_id: int, text: str, backend: str) -> None:
         from scholar_tui.core.autofeedback import open_autofeedback
 
-        try:
-            with open_autofeedback(self.services, source="api") as engine:  # this thread's own log connection
-                for result in engine.send(text, backend=backend, loop_id=loop_id):
-                    self.app.call_from_thread(self.show_sent, result)
-        except Exception as error:
-            self.app.call_from_thread(self.show_send_error, f"{type(error).__name__}: {error}")
+        with open_autofeedback(self.services, source="api") as engine:  # this thread's own log connection
+            for result in engine.send(text, backend=backend, loop_id=loop_id):
+                self.report(result)
 
-    def show_send_error(self, message: str) -> None:
+    def show_status(self, text: Text) -> None:
+        self.query_one("#debugger-response", Static).update(text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
         self.query_one("#debugger-send", Button).disabled = False
-        self.query_one("#debugger-response", Static).update(plain(message, "red"))  # may quote an HTTP body
+        self.show_status(line)  # it may quote an HTTP body: plain text
 
-    def show_sent(self, result: SentByHand) -> None:
+    def _on_sent_by_hand(self, result: SentByHand) -> None:
         """The hand-sent request's own summary, then what came back; the loop is shown as it now is."""
         self.query_one("#debugger-send", Button).disabled = False
         colour = "green" if result.ok else "red"

@@ -3,25 +3,32 @@
 Left: the conference's tree, loaded lazily as branches open. Right: the question, the answer
 with the paths it cites and the evidence table (rank, score, path, description). The engine
 (``core.conference.engine``) does the work: each request is its generator of events, run in a
-thread worker; the pane only renders the events it is handed, so the screen never waits on a model.
+thread worker that reports them (``app/panes/workers.py``); the pane only renders the events it
+is handed, so the screen never waits on a model.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
+from scholar_tui.app.panes.workers import ReportsEngine, engine_worker
 from scholar_tui.app.widgets.focus import focus_if_showing, focus_start
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core import history as kept
-from scholar_tui.core.conference.tree import ConferenceError
+from scholar_tui.core.events import Event
 from scholar_tui.core.readiness import conference_missing
-from scholar_tui.models.base import LLMError
+
+if TYPE_CHECKING:  # the engine's modules load with the first request, not with the app
+    from scholar_tui.core.conference.events import Answered, EvidenceFound, IndexBuilt
+    from scholar_tui.core.conference.tree import Tree as ConferenceTree
 
 METHOD_OPTIONS = [("STAR descriptions", "star"), ("raw paths (baseline)", "path")]
 MAX_TREE_LABEL = 90
@@ -36,19 +43,30 @@ def _tail(path: str, limit: int) -> str:
     return path if len(path) <= limit else "…" + path[-(limit - 1) :]
 
 
-class ConferencePane(Horizontal):
-    class ConferencesLoaded(Message):
-        def __init__(self, names: list[str], select: str | None = None) -> None:
-            super().__init__()
-            self.names = names
-            self.select = select
+@dataclass
+class ConferencesListed(Event):
+    """The conferences imported so far; ``select``: the one to pick (just imported)."""
 
-    class TreeReady(Message):
-        def __init__(self, name: str, tree) -> None:
-            super().__init__()
-            self.name = name
-            self.tree = tree
+    names: list[str]
+    select: str | None = None
+    kind: str = "conferences_listed"
 
+
+@dataclass
+class TreeReady(Event):
+    name: str
+    tree: ConferenceTree
+    kind: str = "tree_ready"
+
+
+@dataclass
+class ImportEnded(Event):
+    """The import worker is done (its last event, or its failure, said how)."""
+
+    kind: str = "import_ended"
+
+
+class ConferencePane(ReportsEngine, Horizontal):
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
@@ -102,38 +120,30 @@ class ConferencePane(Horizontal):
             self._engine = open_conference(self.services)
         return self._engine
 
-    def _run(self, events, show) -> None:
-        """Hand each event of an engine request to ``show`` on the UI thread; errors end as one red line."""
-        try:
-            for event in events:
-                self.app.call_from_thread(show, event)
-        except (ConferenceError, LLMError) as error:
-            self.app.call_from_thread(self._status, plain(error, "red"))
-
     # -- conferences -----------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="conf-list", exit_on_error=False)
+    @engine_worker("conf-list")
     def load_conferences(self, select: str | None = None) -> None:
         from scholar_tui.core.conference.engine import open_conference
 
-        names = [record.name for record in open_conference(self.services).conferences()]
-        self.post_message(self.ConferencesLoaded(names, select))
+        with open_conference(self.services) as engine:  # this thread's own tables
+            names = [record.name for record in engine.conferences()]
+        self.report(ConferencesListed(names, select))
 
-    @on(ConferencesLoaded)
-    def _show_conferences(self, message: ConferencesLoaded) -> None:
+    def _on_conferences_listed(self, listed: ConferencesListed) -> None:
         current = self.conference
-        self.conference_names = message.names
+        self.conference_names = listed.names
         select = self.query_one("#conf-select", Select)
-        select.set_options([(plain(name), name) for name in message.names])  # a site's name, not markup
+        select.set_options([(plain(name), name) for name in listed.names])  # a site's name, not markup
         # keep the current pick; otherwise take the one just imported, else the first
-        wanted = message.select or current or (message.names[0] if message.names else None)
-        if wanted in message.names:
+        wanted = listed.select or current or (listed.names[0] if listed.names else None)
+        if wanted in listed.names:
             select.value = wanted
             importing = self.query_one("#conf-import-path", Input)
             if importing.has_focus and not importing.value:
                 focus_if_showing(self.query_one("#conf-question", Input))
-        missing = conference_missing(message.names)
+        missing = conference_missing(listed.names)
         if missing is not None:
-            self._status(plain(missing.summary(), "yellow"))
+            self.show_status(plain(missing.summary(), "yellow"))
 
     def on_show(self) -> None:
         """Opening the tab puts the cursor where a person starts: the question, or the import box."""
@@ -156,41 +166,44 @@ class ConferencePane(Horizontal):
     def _start_import(self) -> None:
         source = self.query_one("#conf-import-path", Input).value.strip()
         if not source:
-            self._status(plain("Type a path or URL to import.", "yellow"))
+            self.show_status(plain("Type a path or URL to import.", "yellow"))
             return
         self.query_one("#conf-import", Button).disabled = True
-        self._status(plain(f"importing {source}…"))
+        self.show_status(plain(f"importing {source}…"))
         self.import_source(source)
 
-    @work(thread=True, exclusive=True, group="conf-import", exit_on_error=False)
+    @engine_worker("conf-import")
     def import_source(self, source: str) -> None:
         from scholar_tui.core.conference.describe import StructuralDescriber
         from scholar_tui.core.conference.sources import load_source
 
         settings = self.services.settings
 
-        def build():
-            tree = load_source(source, offline=settings.network.offline, timeout_s=settings.network.timeout_s)
-            yield from self.engine().build(tree, source, StructuralDescriber())
+        tree = load_source(source, offline=settings.network.offline, timeout_s=settings.network.timeout_s)
+        for event in self.engine().build(tree, source, StructuralDescriber()):
+            self.report(event)
+        self.report(ImportEnded())
 
-        try:
-            self._run(build(), self._show_build_event)
-        finally:
-            self.app.call_from_thread(setattr, self.query_one("#conf-import", Button), "disabled", False)
+    def _on_describe_progress(self, event) -> None:
+        if event.done == event.total or event.done % 512 < 64:  # a status line per batch would flicker
+            self.show_status(plain(event.summary()))
 
-    def _show_build_event(self, event) -> None:
-        from scholar_tui.core.conference.events import DescribeProgress, IndexBuilt
+    def _on_index_built(self, event: IndexBuilt) -> None:
+        self.show_status(assemble((event.conference, "green"), ": ", event.summary()))
+        self.load_conferences(event.conference)
 
-        if isinstance(event, DescribeProgress) and not (event.done == event.total or event.done % 512 < 64):
-            return  # a status line per batch would flicker
-        if isinstance(event, IndexBuilt):
-            self._status(assemble((event.conference, "green"), ": ", event.summary()))
-            self.load_conferences(event.conference)
-        else:
-            self._status(plain(event.summary()))
+    def _on_import_ended(self, event: ImportEnded) -> None:
+        self.query_one("#conf-import", Button).disabled = False
 
-    def _status(self, text: Text) -> None:
+    def show_status(self, text: Text) -> None:
         self.query_one("#conf-status", Static).update(text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
+        self.show_status(line)
+        if worker == "import_source":
+            self._on_import_ended(ImportEnded())
+        elif worker == "ask":
+            self.query_one("#conf-answer", Static).update("")  # not "searching…" forever
 
     # -- asking ------------------------------------------------------------------------------------
     @on(Input.Submitted, "#conf-question")
@@ -202,50 +215,46 @@ class ConferencePane(Horizontal):
         if not self.conference:
             # none imported yet: the way to import one, not only "first"
             missing = conference_missing(self.conference_names)
-            self._status(plain(missing.summary() if missing else "Pick a conference first.", "yellow"))
+            self.show_status(plain(missing.summary() if missing else "Pick a conference first.", "yellow"))
             return
         method = self.query_one("#conf-method", Select).value
-        self.query_one("#conf-answer", Static).update("[dim]searching…[/]")
+        self.query_one("#conf-answer", Static).update(plain("searching…", "dim"))
         self.query_one("#conf-evidence", DataTable).clear()
         self.query_one("#conf-question", HistoryInput).remember(question)
         self.ask(self.conference, question, str(method))
 
-    @work(thread=True, exclusive=True, group="conf-ask", exit_on_error=False)
+    @engine_worker("conf-ask")
     def ask(self, conference: str, question: str, method: str) -> None:
-        def asking():
-            yield from kept.remembered(
-                self.services.where,
-                "conference-qa",
-                question,
-                self.engine().ask(conference, question, method=method),
-                {"conference": conference, "method": method},
-            )
+        for event in kept.remembered(
+            self.services.where,
+            "conference-qa",
+            question,
+            self.engine().ask(conference, question, method=method),
+            {"conference": conference, "method": method},
+        ):
+            self.report(event)
 
-        self._run(asking(), self._show_ask_event)
+    def _on_evidence_found(self, event: EvidenceFound) -> None:
+        self._show_evidence(event.evidence, cited=[])
+        self.query_one("#conf-answer", Static).update(plain("answering…", "dim"))
 
-    def _show_ask_event(self, event) -> None:
-        from scholar_tui.core.conference.events import Answered, EvidenceFound
-
-        if isinstance(event, EvidenceFound):
-            self._show_evidence(event.evidence, cited=[])
-            self.query_one("#conf-answer", Static).update("[dim]answering…[/]")
-        elif isinstance(event, Answered):
-            self._show_evidence(event.evidence, cited=event.cited)
-            # the site's or a model's text: never markup (plain); an abstention reads as one plain sentence
-            heading = (
-                ("Not in the site data: ", "bold yellow") if event.operation == "abstain" else ("Answer", "bold"),
-                "" if event.operation == "abstain" else f" ({event.operation}): ",
+    def _on_answered(self, event: Answered) -> None:
+        self._show_evidence(event.evidence, cited=event.cited)
+        # the site's or a model's text: never markup (plain); an abstention reads as one plain sentence
+        heading = (
+            ("Not in the site data: ", "bold yellow") if event.operation == "abstain" else ("Answer", "bold"),
+            "" if event.operation == "abstain" else f" ({event.operation}): ",
+        )
+        cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
+        self.query_one("#conf-answer", Static).update(
+            Text.assemble(
+                *heading,
+                plain(event.answer),
+                "\n",
+                plain(f"cites {cites}", "dim"),
+                *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ()),
             )
-            cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
-            self.query_one("#conf-answer", Static).update(
-                Text.assemble(
-                    *heading,
-                    plain(event.answer),
-                    "\n",
-                    plain(f"cites {cites}", "dim"),
-                    *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ()),
-                )
-            )
+        )
 
     def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)
@@ -286,25 +295,20 @@ class ConferencePane(Horizontal):
             )
 
     # -- the tree browser ------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="conf-tree", exit_on_error=False)
+    @engine_worker("conf-tree")
     def load_tree(self, name: str) -> None:
         from scholar_tui.core.conference.engine import open_conference
 
-        try:
-            tree = open_conference(self.services).load_tree(name)
-        except ConferenceError as error:
-            self.app.call_from_thread(self._status, plain(error, "red"))
-            return
-        self.post_message(self.TreeReady(name, tree))
+        with open_conference(self.services) as engine:
+            self.report(TreeReady(name, engine.load_tree(name)))
 
-    @on(TreeReady)
-    def _show_tree(self, message: TreeReady) -> None:
-        self._tree = message.tree
+    def _on_tree_ready(self, ready: TreeReady) -> None:
+        self._tree = ready.tree
         widget = self.query_one("#conf-tree", Tree)
         widget.clear()
-        paths = sum(1 for leaf in message.tree.leaves() if leaf.text)
-        widget.root.set_label(assemble(message.tree.root.label, f" ({paths} paths)"))
-        widget.root.data = message.tree.root.id
+        paths = sum(1 for leaf in ready.tree.leaves() if leaf.text)
+        widget.root.set_label(assemble(ready.tree.root.label, f" ({paths} paths)"))
+        widget.root.data = ready.tree.root.id
         self._add_children(widget.root)
         widget.root.expand()
 

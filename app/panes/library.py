@@ -9,7 +9,7 @@ Unicode. Searching arXiv or OpenAlex online lists results without storing them; 
 the ones to keep and "Add chosen" adds them — with the works they cite, when OpenAlex lists them.
 
 Imports and searches run in thread workers, each with its own SQLite connection (a connection
-belongs to its thread); they report back with messages. Reading one paper's details is a few
+belongs to its thread); they report back through ``app/panes/workers.py``. Reading one paper's details is a few
 indexed queries and happens on the UI thread through the pane's own connection.
 """
 
@@ -17,21 +17,23 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
 
+from scholar_tui.app.panes.workers import ReportsEngine, engine_worker, failure_line, log_failure
 from scholar_tui.app.widgets.export_dialog import ExportDialog
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
+from scholar_tui.core.events import Event
 from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
 from scholar_tui.core.library.online import (
     ONLINE_SOURCES,
@@ -48,6 +50,33 @@ from scholar_tui.core.library.zotero_db import default_folder as default_zotero_
 from scholar_tui.core.readiness import library_missing
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+
+
+@dataclass
+class ImportStep(Event):
+    """How far an import (or the embedding after it) has got: the progress bar and, reading a PDF or a
+    Zotero item, the message line."""
+
+    done: int
+    total: int
+    label: str
+    kind: str = "import_step"
+
+
+@dataclass
+class Imported(Event):
+    """An import or an online add ended: ``text`` says what it did, ``ok`` whether anything changed."""
+
+    text: Text
+    ok: bool
+    kind: str = "imported"
+
+
+@dataclass
+class SearchResults(Event):
+    hits: list = field(default_factory=list)
+    note: Text = field(default_factory=Text)
+    kind: str = "search_results"
 
 
 def cell(text: str | None) -> Text:
@@ -102,7 +131,7 @@ def _sources_line(library: Library, paper_id: int) -> str:
     return (f"\nfrom {sources}" if sources else "") + (f" · in {filed}" if filed.strip() else "")
 
 
-class LibraryPane(Vertical):
+class LibraryPane(ReportsEngine, Vertical):
     BINDINGS = [
         Binding(
             "o",
@@ -119,26 +148,6 @@ class LibraryPane(Vertical):
             tooltip="Copy the chosen paper's citation as BibTeX",
         ),
     ]
-
-    class Progress(Message):
-        def __init__(self, done: int, total: int, label: str) -> None:
-            super().__init__()
-            self.done, self.total, self.label = done, total, label
-
-    class Imported(Message):
-        def __init__(self, text: Text, ok: bool) -> None:
-            super().__init__()
-            self.text, self.ok = text, ok
-
-    class Found(Message):
-        def __init__(self, hits: list, note: Text) -> None:
-            super().__init__()
-            self.hits, self.note = hits, note
-
-    class OnlineEvent(Message):
-        def __init__(self, event) -> None:
-            super().__init__()
-            self.event = event
 
     online_transport = None  # tests replay recorded answers through an httpx.MockTransport
     launcher = staticmethod(system_launcher)  # what `o` hands a PDF or URL to; tests record instead
@@ -231,8 +240,10 @@ class LibraryPane(Vertical):
     # -- counts and lists ------------------------------------------------------------------------
     def refresh_counts(self) -> None:
         counts = self.library.counts()
-        text = " · ".join(
-            f"[b]{value}[/b] {name.replace('_', ' ')}" for name, value in counts.items() if name != "section_references"
+        text = Text(" · ").join(
+            Text.assemble((str(value), "bold"), f" {name.replace('_', ' ')}")
+            for name, value in counts.items()
+            if name != "section_references"
         )
         self.query_one("#library-counts", Static).update(text)
         missing = library_missing(self.library)
@@ -272,7 +283,7 @@ class LibraryPane(Vertical):
         path = self.query_one("#import-path", Input).value.strip()
         kind = self.query_one("#import-kind", Select).value
         if not path and kind != "zotero":
-            self.query_one("#import-message", Static).update("[yellow]Type the path of a file to import.[/]")
+            self.show_status(plain("Type the path of a file to import.", "yellow"))
             return
         target = Path(path).expanduser() if path else default_zotero_folder()
         self.query_one("#import-button", Button).disabled = True
@@ -281,7 +292,7 @@ class LibraryPane(Vertical):
         self.query_one("#import-message", Static).update(plain(f"importing {target.name} as {KIND_LABELS[kind]}…"))
         self.run_import(kind, target, self.import_cancel)
 
-    @work(thread=True, exclusive=True, group="library-import", exit_on_error=False)
+    @engine_worker("library-import")
     def run_import(self, kind: str, path: Path, cancel: threading.Event) -> None:
         library = Library.open(self.services.where)  # this thread's own connection
         try:
@@ -293,22 +304,20 @@ class LibraryPane(Vertical):
             for event in import_file(kind, path, library, should_stop=cancel.is_set):
                 if isinstance(event, ImportProgress) and time.monotonic() - last_post > 0.1:
                     label = f"reading {event.message}" if event.message else "importing"  # a Zotero item
-                    self.post_message(self.Progress(event.done, event.total, label))
+                    self.report(ImportStep(event.done, event.total, label))
                     last_post = time.monotonic()
                 elif isinstance(event, (ImportFinished, ZoteroFinished)):
                     finished = event
-            self.post_message(self.Progress(1, 1, "imported"))
+            self.report(ImportStep(1, 1, "imported"))
             summary = "\n".join(
                 finished.lines()
                 if isinstance(finished, ZoteroFinished)
                 else [finished.summary, *finished.works_merged[:3], *finished.skipped[:3]]
             )
             index_note = self._sync_index(library)
-            self.post_message(self.Imported(assemble(summary, index_note), True))
-        except LibraryImportError as error:  # it quotes the file: plain text
-            self.post_message(self.Imported(plain(f"{error}; the library is unchanged", "red"), False))
-        except Exception as error:  # a worker must always report back (a full disk, a locked file…)
-            self.post_message(self.Imported(plain(f"import failed: {error}", "red"), False))
+            self.report(Imported(assemble(summary, index_note), True))
+        except LibraryImportError as error:  # a bad file, not a failure: it quotes the file, plain text
+            self.report(Imported(plain(f"{error}; the library is unchanged", "red"), False))
         finally:
             library.close()
 
@@ -319,16 +328,14 @@ class LibraryPane(Vertical):
             path, library, grobid_url=self.services.settings.pdf.grobid_url, should_stop=self.import_cancel.is_set
         ):
             if isinstance(event, ImportProgress):
-                self.post_message(
-                    self.Progress(event.done, event.total, f"reading {event.message}" if event.message else "")
-                )
+                self.report(ImportStep(event.done, event.total, f"reading {event.message}" if event.message else ""))
             elif isinstance(event, PdfImportFinished):
                 finished = event
         index_note = self._sync_index(library) if finished.papers else Text()
         message = assemble(finished.summary, index_note)
         for line in finished.skipped + finished.notes:  # each file left out, one line each
             message.append_text(assemble("\n", (line, "yellow")))
-        self.post_message(self.Imported(message, True))
+        self.report(Imported(message, True))
 
     @on(Button.Pressed, "#import-cancel")
     def cancel_import(self) -> None:
@@ -343,15 +350,30 @@ class LibraryPane(Vertical):
             index = LibraryIndex(self.services.where, self.services.embedder())
             for event in index.sync(library):
                 if isinstance(event, IndexProgress) and event.total:
-                    self.post_message(self.Progress(event.done, event.total, "embedding"))
+                    self.report(ImportStep(event.done, event.total, "embedding"))
                 elif isinstance(event, IndexFinished):
                     return plain(f" · search index: {event.embedded} embedded in {event.seconds:.1f} s")
-        except Exception as error:
-            return plain(f" · search index not updated: {error}", "yellow")
+        except Exception as error:  # not the worker's failure: the papers stay imported, the note says so
+            log_failure(self.services.where.log_dir, "LibraryPane._sync_index", error)
+            return plain(f" · search index not updated: {failure_line(error)}", "yellow")
         return Text()
 
-    @on(Progress)
-    def _progress(self, message: Progress) -> None:
+    # -- what the workers report, on the UI thread ----------------------------------------------------
+    def show_status(self, text: Text) -> None:
+        self.query_one("#import-message", Static).update(text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
+        """One line under the import box; what the failed request held is free again."""
+        if worker == "run_search":
+            self._fill_results([], line)
+        elif worker == "run_online_search":
+            self.query_one("#online-search", Button).disabled = False
+            self.show_status(line)
+        else:  # an import or an online add: the library is as it was
+            doing = "import" if worker == "run_import" else "adding"
+            self._on_imported(Imported(assemble((f"{doing} failed: ", "red"), line), False))
+
+    def _on_import_step(self, message: ImportStep) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
         if message.label.startswith("reading ") and not self.import_cancel.is_set():
@@ -359,8 +381,7 @@ class LibraryPane(Vertical):
                 plain(f"{message.label} ({message.done + 1}/{message.total})")
             )
 
-    @on(Imported)
-    def _imported(self, message: Imported) -> None:
+    def _on_imported(self, message: Imported) -> None:
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
         self.query_one("#import-cancel", Button).disabled = True
@@ -385,34 +406,31 @@ class LibraryPane(Vertical):
         self.query_one("#online-search", Button).disabled = True
         self.run_online_search(source, query)
 
-    @work(thread=True, exclusive=True, group="library-online", exit_on_error=False)
+    @engine_worker("library-online")
     def run_online_search(self, source: str, query: str) -> None:
         sources = open_online(self.services.where, self.services.settings.network, transport=self.online_transport)
         try:
             for event in sources.search(source, query, limit=25):
-                self.post_message(self.OnlineEvent(event))
+                self.report(event)
         finally:
             sources.library.close()
 
-    @on(OnlineEvent)
-    def _online_event(self, message: OnlineEvent) -> None:
-        event = message.event
-        text = self.query_one("#import-message", Static)
-        if isinstance(event, (OnlineFound, OnlineFailed)):
-            self.query_one("#online-search", Button).disabled = False
-        if isinstance(event, OnlineFailed):
-            text.update(plain(event.summary(), "red"))
-        elif isinstance(event, OnlineFound):
-            self.online_records, self.online_chosen, self.online_query = event.records, set(), event.query
-            self._fill_online()
-            hint = " · Enter marks a result, then Add chosen" if event.records else ""
-            text.update(assemble(event.summary(), hint))
-            if event.records:
-                self.query_one("#online-results", DataTable).focus()
-        elif isinstance(event, AddProgress):
-            bar = self.query_one("#import-progress", ProgressBar)
-            bar.update(total=max(event.total, 1), progress=event.done)
-            text.update(plain(event.summary()))
+    def _on_online_failed(self, event: OnlineFailed) -> None:
+        self.query_one("#online-search", Button).disabled = False
+        self.show_status(plain(event.summary(), "red"))
+
+    def _on_online_found(self, event: OnlineFound) -> None:
+        self.query_one("#online-search", Button).disabled = False
+        self.online_records, self.online_chosen, self.online_query = event.records, set(), event.query
+        self._fill_online()
+        hint = " · Enter marks a result, then Add chosen" if event.records else ""
+        self.show_status(assemble(event.summary(), hint))
+        if event.records:
+            self.query_one("#online-results", DataTable).focus()
+
+    def _on_add_progress(self, event: AddProgress) -> None:
+        self.query_one("#import-progress", ProgressBar).update(total=max(event.total, 1), progress=event.done)
+        self.show_status(plain(event.summary()))
 
     def _fill_online(self) -> None:
         table = self.query_one("#online-results", DataTable)
@@ -454,18 +472,16 @@ class LibraryPane(Vertical):
         source = self.query_one("#online-source", Select).value
         self.run_online_add(records, self.online_query if source == "arxiv" else "", references)
 
-    @work(thread=True, exclusive=True, group="library-online", exit_on_error=False)
+    @engine_worker("library-online")
     def run_online_add(self, records: list, query: str, references: bool) -> None:
         sources = open_online(self.services.where, self.services.settings.network, transport=self.online_transport)
         try:
             for event in sources.add(records, query=query, references=references):
                 if isinstance(event, AddFinished):
                     note = self._sync_index(sources.library)
-                    self.post_message(self.Imported(assemble(event.summary(), note), True))
+                    self.report(Imported(assemble(event.summary(), note), True))
                 else:
-                    self.post_message(self.OnlineEvent(event))
-        except Exception as error:  # a worker must always report back
-            self.post_message(self.Imported(plain(f"adding failed: {error}", "red"), False))
+                    self.report(event)
         finally:
             sources.library.close()
 
@@ -486,23 +502,20 @@ class LibraryPane(Vertical):
         self.query_one("#results-title", Label).update("Searching…")
         self.run_search(query, before)
 
-    @work(thread=True, exclusive=True, group="library-search", exit_on_error=False)
+    @engine_worker("library-search")
     def run_search(self, query: str, before: str | None) -> None:
         library = Library.open(self.services.where)
-        try:
+        try:  # a bad date (SearchError), an embedder that will not load: one line (show_failure)
             index = LibraryIndex(self.services.where, self.services.embedder())
             for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
                 pass
             hits = index.search(library, query, before=before, limit=25)
-            note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
-        except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
-            hits, note = [], plain(error, "red")
         finally:
             library.close()
-        self.post_message(self.Found(hits, note))
+        note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
+        self.report(SearchResults(hits, note))
 
-    @on(Found)
-    def _found(self, message: Found) -> None:
+    def _on_search_results(self, message: SearchResults) -> None:
         self._fill_results([(hit.paper_id, hit.date, hit.title) for hit in message.hits], message.note)
 
     # -- export ------------------------------------------------------------------------------------

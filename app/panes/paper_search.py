@@ -9,7 +9,7 @@ paper shown, `o` opens its PDF (or its link) and `c` copies its BibTeX (core.lib
 abstract's LaTeX shows as Unicode.
 
 The crawl runs in a Textual thread worker with its own SQLite connection; it iterates the
-engine's event generator and hands every event to the pane with ``call_from_thread``, so the
+engine's event generator and reports every event to the pane (``app/panes/workers.py``), so the
 plain search's papers show first and the tree grows while the worker runs. Cancel sets the run's
 ``threading.Event`` (``CancelToken``): the engine stops between steps and reports what it found so far.
 """
@@ -21,7 +21,7 @@ import sys
 import webbrowser
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -29,6 +29,7 @@ from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tre
 from textual.widgets.tree import TreeNode
 
 from scholar_tui.app.messages import LibraryChanged
+from scholar_tui.app.panes.workers import Note, ReportsEngine, engine_worker
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain, visible
@@ -87,7 +88,7 @@ def _can_open_browser() -> bool:
     return sys.platform in ("darwin", "win32") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-class PaperSearchPane(Vertical):
+class PaperSearchPane(ReportsEngine, Vertical):
     BINDINGS = [
         Binding(
             "o",
@@ -211,53 +212,49 @@ class PaperSearchPane(Vertical):
             self.cancel_token.cancel()
             self._status("cancelling: the crawl stops after the current step…")
 
-    @work(thread=True, exclusive=True, group="paper-search", exit_on_error=False)
+    @engine_worker("paper-search")
     def run_crawl(self, query: str, date: str | None, cancel: CancelToken) -> None:
         from scholar_tui.core.pasa.factory import EmptyLibrary, open_pasa
         from scholar_tui.core.pasa.works import CitedWorks
         from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
 
-        say = self.app.call_from_thread
-
         def preparing(event) -> None:
             if isinstance(event, CitedWorks) and event.linked:
-                say(self._status, f"library: {event.summary()}")
+                self.report(Note(f"library: {event.summary()}"))
             elif isinstance(event, IndexProgress) and event.total:
-                say(self._status, f"embedding papers for search: {event.done}/{event.total}")
+                self.report(Note(f"embedding papers for search: {event.done}/{event.total}"))
             elif isinstance(event, IndexFinished) and event.embedded:
-                say(self._status, f"{event.embedded} papers embedded in {event.seconds:.1f} s")
+                self.report(Note(f"{event.embedded} papers embedded in {event.seconds:.1f} s"))
 
         try:
             with open_pasa(self.services, on_progress=preparing) as agent:  # this thread's own library connection
                 run = agent.run(query, date=date, cancel=cancel)
                 for event in kept.remembered(self.services.where, "paper-search", query, run, {"date": date}):
-                    say(self.show_event, event)
-        except EmptyLibrary as error:
-            say(self._stopped, str(error), "yellow")
-        except Exception as error:  # a worker always reports back (bad date, no model, locked file…)
-            say(self._stopped, f"{type(error).__name__}: {error}", "red")
+                    self.report(event)
+        except EmptyLibrary as error:  # not a failure: the tab says how to fill the library
+            self.report(Note(str(error), "yellow", kind="stopped"))
 
     # -- events -> tree --------------------------------------------------------------------------
     def _status(self, text: str, style: str = "") -> None:
         # Plain text, never markup, control characters visible: model output such as
         # "[Expand] 2 Related Work" must show as written, an ESC in it must not reach the terminal.
-        self.query_one("#pasa-status", Static).update(plain(text, style))
+        self.show_status(plain(text, style))
 
-    def _stopped(self, text: str, style: str = "") -> None:
-        """The run ended before the engine's last event (empty library, an error): say why, free Cancel."""
-        self._status(text, style)
+    def show_status(self, text: Text) -> None:
+        self.query_one("#pasa-status", Static).update(text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
+        """The run ended before the engine's last event (a bad date, no model, a locked file): say why,
+        free Cancel."""
+        self.show_status(line)
         self.query_one("#pasa-cancel", Button).disabled = True
         self.cancel_token = None
         if not self.query_one("#pasa-results", DataTable).row_count:  # no "0 selected of 0" for a failed run
             self.query_one("#pasa-results-title", Label).update(NO_RESULTS)
 
-    def show_event(self, event) -> None:
-        """One engine event: its own handler where the tree or the table grows, else its summary."""
-        handler = getattr(self, f"_on_{event.kind}", None)
-        if handler is not None:
-            handler(event)
-        elif event.kind in ("started", "decided"):
-            self._status(event.summary())
+    def _on_stopped(self, note: Note) -> None:
+        """An empty library: the run stops before any model loads, and the line says what to do."""
+        self.show_failure("run_crawl", plain(note.text, note.style))
 
     def _on_search(self, event) -> None:
         parent = self.nodes.get(event.parent, self.query_one("#pasa-tree", Tree).root)

@@ -1,7 +1,8 @@
 """The Scholar Q&A tab (SoAy): a question in; solution, program, result and answer out, as they come.
 
-The engine's stream (``SoAyEngine.run``) runs in a thread worker; each event reaches ``show`` on
-the UI thread (``call_from_thread``) and is written where it belongs in its own words (``summary()``).
+The engine's stream (``SoAyEngine.run``) runs in a thread worker that reports each event to the
+pane (``app/panes/workers.py``); on the UI thread its ``_on_{kind}`` method writes it where it belongs,
+in its own words (``summary()``).
 """
 
 from __future__ import annotations
@@ -10,16 +11,17 @@ import json
 
 from rich.syntax import Syntax
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
+from scholar_tui.app.panes.workers import Note, ReportsEngine, engine_worker
 from scholar_tui.app.terminal_safety import show_controls
 from scholar_tui.app.widgets.history_input import HistoryInput
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.core import history as kept
-from scholar_tui.core.events import Event, FeedbackFinished, FeedbackRound
+from scholar_tui.core.events import FeedbackFinished, FeedbackRound
 from scholar_tui.core.readiness import library_missing_at
 from scholar_tui.core.soay.engine import (
     Abstained,
@@ -32,8 +34,10 @@ from scholar_tui.core.soay.engine import (
     SolutionChosen,
 )
 
+VIEWS = ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer")
 
-class ScholarQAPane(Vertical):
+
+class ScholarQAPane(ReportsEngine, Vertical):
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
@@ -43,6 +47,7 @@ class ScholarQAPane(Vertical):
         self.shown: dict | None = None  # the kept result on screen: {"answer": …, "solution": …}
         self._solution: dict | None = None  # the live run's SolutionChosen, kept with its answer
         self._feedback_lines: list[Text] = []
+        self.replaying = False  # a kept run shown again: its Finished is not a new answer
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="qa-ask-row"):
@@ -109,80 +114,90 @@ class ScholarQAPane(Vertical):
             return
         if self.show_missing():  # no engine, no model loaded, for a library with nobody in it
             return
-        for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer"):
+        for view in VIEWS:
             self.query_one(view, Static).update("")
-        self.query_one("#qa-status", Static).update("[dim]working…[/]")
+        self.show_status(plain("working…", "dim"))
         self.query_one("#qa-ask", Button).disabled = True
         self._feedback_lines = []
         self._solution = None
         self.shown = None
         self.run_question(question)
 
-    @work(thread=True, exclusive=True, group="soay", exit_on_error=False)
+    @engine_worker("soay")
     def run_question(self, question: str) -> None:
-        try:
-            if self._engine is None:
-                self.app.call_from_thread(self.show_status, "loading the embedder and the sandbox…")
-                from scholar_tui.core.soay import open_soay
+        if self._engine is None:
+            self.report(Note("loading the embedder and the sandbox…", "dim"))
+            from scholar_tui.core.soay import open_soay
 
-                self._engine = open_soay(self.services)  # closed with the pane
-            for event in kept.remembered(self.services.where, "scholar-qa", question, self._engine.run(question)):
-                self.app.call_from_thread(self.show, event)
-        except Exception as error:
-            self.app.call_from_thread(self.show, Failed("engine", str(error)))
-            self.app.call_from_thread(self.enable_ask)
+            self._engine = open_soay(self.services)  # closed with the pane
+        for event in kept.remembered(self.services.where, "scholar-qa", question, self._engine.run(question)):
+            self.report(event)
 
-    def show_status(self, text: str) -> None:
-        self.query_one("#qa-status", Static).update(plain(text, "dim"))
+    # -- events -> views: every view is a Text (the words come from the library, the program and the
+    # model: an author named ``[@click=app.quit]``, a value cut at an unbalanced ``[``), never markup
+    def show_status(self, text: Text) -> None:
+        self.query_one("#qa-status", Static).update(text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
+        self.query_one("#qa-answer", Static).update(line)
+        self.show_status(Text())
+        self.enable_ask()
 
     def enable_ask(self) -> None:
         self.query_one("#qa-ask", Button).disabled = False
 
-    def show(self, event: Event, *, replay: bool = False) -> None:
-        """One engine event, in its own words, in the view it belongs to (``replay``: a kept run shown again).
+    def _on_entity_linked(self, event: EntityLinked) -> None:
+        self.show_status(plain(event.summary(), "dim"))
 
-        Every view is a ``Text``: the words come from the library, the program and the model (an
-        author named ``[@click=app.quit]``, a value cut at an unbalanced ``[``), never markup."""
-        line = event.summary()
-        if isinstance(event, EntityLinked):
-            self.show_status(event.summary())
-        elif isinstance(event, SolutionChosen):
-            self._solution = event.to_json()
-            ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
-            self.query_one("#qa-solution", Static).update(
-                assemble((line, "bold"), "\n", (f"candidates: {ranked}", "dim"))
-            )
-        elif isinstance(event, ProgramWritten):
-            self.query_one("#qa-program", Static).update(
-                Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark")
-            )
-        elif isinstance(event, ProgramRan):
-            result = event.result
-            shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else ""
-            self.query_one("#qa-result", Static).update(
-                assemble(shown, "\n", (line, "dim")) if shown else plain(line, "red")
-            )
-        elif isinstance(event, FeedbackRound | FeedbackFinished):
-            good = event.ok if isinstance(event, FeedbackRound) else event.status == "solved"
-            colour = "green" if good else "yellow"
-            self._feedback_lines.append(plain(line, colour))
-            self.query_one("#qa-feedback", Static).update(Text("\n").join(self._feedback_lines))
-        elif isinstance(event, AnswerPhrased | Abstained):
-            # the answer (or the sentence saying what the library lacks) and the calls it came from
-            shown = plain(event.text, "bold" if isinstance(event, AnswerPhrased) else "bold yellow")
-            if event.sources:
-                shown = assemble(shown, "\n", (f"from {'; '.join(event.sources)}", "dim"))
-            self.query_one("#qa-answer", Static).update(shown)
-        elif isinstance(event, Failed):
-            self.query_one("#qa-answer", Static).update(plain(line, "red"))
-        elif isinstance(event, Finished):
-            self.shown = {"answer": event.answer.as_dict(), "solution": self._solution}
-            if replay:
-                return
-            self.history.append(event.answer.as_dict())
-            self.load_past()  # the run was kept just before this event: it heads the list
-            self.show_status(event.summary())
-            self.enable_ask()
+    def _on_solution_chosen(self, event: SolutionChosen) -> None:
+        self._solution = event.to_json()
+        ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
+        self.query_one("#qa-solution", Static).update(
+            assemble((event.summary(), "bold"), "\n", (f"candidates: {ranked}", "dim"))
+        )
+
+    def _on_program_written(self, event: ProgramWritten) -> None:
+        self.query_one("#qa-program", Static).update(
+            Syntax(show_controls(event.source), "python", word_wrap=True, theme="ansi_dark")
+        )
+
+    def _on_program_ran(self, event: ProgramRan) -> None:
+        result = event.result
+        shown = json.dumps(result.value, indent=2, ensure_ascii=False)[:4000] if result.ok else ""
+        self.query_one("#qa-result", Static).update(
+            assemble(shown, "\n", (event.summary(), "dim")) if shown else plain(event.summary(), "red")
+        )
+
+    def _on_feedback_round(self, event: FeedbackRound) -> None:
+        self._show_feedback(event.summary(), event.ok)
+
+    def _on_feedback_finished(self, event: FeedbackFinished) -> None:
+        self._show_feedback(event.summary(), event.status == "solved")
+
+    def _show_feedback(self, line: str, good: bool) -> None:
+        self._feedback_lines.append(plain(line, "green" if good else "yellow"))
+        self.query_one("#qa-feedback", Static).update(Text("\n").join(self._feedback_lines))
+
+    def _on_answer_phrased(self, event: AnswerPhrased | Abstained) -> None:
+        """The answer (or the sentence saying what the library lacks) and the calls it came from."""
+        shown = plain(event.text, "bold" if isinstance(event, AnswerPhrased) else "bold yellow")
+        if event.sources:
+            shown = assemble(shown, "\n", (f"from {'; '.join(event.sources)}", "dim"))
+        self.query_one("#qa-answer", Static).update(shown)
+
+    _on_abstained = _on_answer_phrased
+
+    def _on_failed(self, event: Failed) -> None:
+        self.query_one("#qa-answer", Static).update(plain(event.summary(), "red"))
+
+    def _on_finished(self, event: Finished) -> None:
+        self.shown = {"answer": event.answer.as_dict(), "solution": self._solution}
+        if self.replaying:
+            return
+        self.history.append(event.answer.as_dict())
+        self.load_past()  # the run was kept just before this event: it heads the list
+        self.show_status(plain(event.summary(), "dim"))
+        self.enable_ask()
 
     @on(ListView.Selected, "#qa-history")
     def recall(self, message: ListView.Selected) -> None:
@@ -195,13 +210,17 @@ class ScholarQAPane(Vertical):
         if entry is None or not entry["result"]:
             self.query_one("#qa-status", Static).update(plain("that run was not kept in full", "yellow"))
             return
-        for view in ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer"):
+        for view in VIEWS:
             self.query_one(view, Static).update("")
         self._feedback_lines = []
         self._solution = None
         self.query_one("#qa-question", Input).value = entry["text"]
-        for event in kept.scholar_replay(entry["result"]):
-            self.show(event, replay=True)
+        self.replaying = True
+        try:
+            for event in kept.scholar_replay(entry["result"]):
+                self.show_event(event)
+        finally:
+            self.replaying = False
         self.query_one("#qa-status", Static).update(
             Text.assemble(("asked ", "dim"), plain(entry["created_at"][:16].replace("T", " "), "dim"))
         )

@@ -3,22 +3,55 @@
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
-from textual import on, work
+from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.message import Message
 from textual.widgets import Button, DataTable, Input, Label, ProgressBar, Static
 
 from scholar_tui.app.messages import SettingsChanged
+from scholar_tui.app.panes.workers import ReportsEngine, engine_worker
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.config.settings import ConfigError
-from scholar_tui.core.doctor import run_checks
+from scholar_tui.core.doctor import Check, run_checks
+from scholar_tui.core.events import Event
 from scholar_tui.core.model_choice import listed_models, use_model
-from scholar_tui.models.base import CancelToken, LLMError
+from scholar_tui.models.base import CancelToken
 from scholar_tui.models.registry import ModelNotFound
 
 STATUS_STYLE = {"ok": ("ok", "green"), "warn": ("warn", "yellow"), "fail": ("FAIL", "red")}
+
+
+@dataclass
+class Piece(Event):
+    """Tokens of the playground's reply since the last repaint."""
+
+    text: str
+    tokens: int
+    kind: str = "piece"
+
+
+@dataclass
+class Generated(Event):
+    """The reply is complete: its figures, one line."""
+
+    stats: Text
+    kind: str = "generated"
+
+
+@dataclass
+class Checked(Event):
+    """One of the doctor's checks, done."""
+
+    check: Check
+    kind: str = "checked"
+
+
+@dataclass
+class DoctorDone(Event):
+    kind: str = "doctor_done"
 
 
 class ServicesPanel(Static):
@@ -99,19 +132,8 @@ class ModelsPanel(ServicesPanel):
         self.post_message(SettingsChanged())
 
 
-class Playground(ServicesPanel):
+class Playground(ReportsEngine, ServicesPanel):
     """Type a prompt, watch the reply stream, stop it at any token."""
-
-    class Piece(Message):
-        def __init__(self, text: str, tokens: int) -> None:
-            super().__init__()
-            self.text = text
-            self.tokens = tokens
-
-    class Finished(Message):
-        def __init__(self, stats) -> None:
-            super().__init__()
-            self.stats = stats
 
     def __init__(self, services, **kwargs) -> None:
         super().__init__(services, **kwargs)
@@ -136,7 +158,7 @@ class Playground(ServicesPanel):
             return
         self._reply = ""
         self.query_one("#playground-output", Static).update("")
-        self.query_one("#playground-stats", Static).update("[dim]loading model…[/]")
+        self.show_status(plain("loading model…", "dim"))
         self.query_one("#generation-progress", ProgressBar).update(progress=0)
         self.query_one("#generate", Button).disabled = True
         self.query_one("#stop", Button).disabled = False
@@ -148,48 +170,53 @@ class Playground(ServicesPanel):
         if self._cancel is not None:
             self._cancel.cancel()
 
-    @work(thread=True, exclusive=True, group="playground", exit_on_error=False)
+    @engine_worker("playground")
     def generate(self, prompt: str, cancel: CancelToken) -> None:
-        try:
-            llm = self.services.llm()
-            stream = llm.stream(messages=[{"role": "user", "content": prompt}], max_tokens=128, cancel=cancel)
-            pending, last_post = [], 0.0
-            for piece in stream:
-                pending.append(piece)
-                # Repaint at most ~12 times a second: on 2 cores every repaint is taken from
-                # llama.cpp's threads. post_message, because the generator must never wait for the UI.
-                if time.monotonic() - last_post > 0.08:
-                    self.post_message(self.Piece("".join(pending), len(pending)))
-                    pending, last_post = [], time.monotonic()
-            if pending:
-                self.post_message(self.Piece("".join(pending), len(pending)))
-            completion = stream.completion
-            # the finish reason and the model's name may come from an endpoint: plain text
-            stats = plain(
-                f"{completion.completion_tokens} tokens in {completion.duration_s:.2f} s "
-                f"({completion.tokens_per_second:.1f} tokens/s) · {completion.finish_reason} · "
-                f"{llm.model_name} ({llm.backend_name})"
+        llm = self.services.llm()
+        stream = llm.stream(messages=[{"role": "user", "content": prompt}], max_tokens=128, cancel=cancel)
+        pending, last_post = [], 0.0
+        for piece in stream:
+            pending.append(piece)
+            # Repaint at most ~12 times a second: on 2 cores every repaint is taken from
+            # llama.cpp's threads. Reported (posted), because the generator must never wait for the UI.
+            if time.monotonic() - last_post > 0.08:
+                self.report(Piece("".join(pending), len(pending)))
+                pending, last_post = [], time.monotonic()
+        if pending:
+            self.report(Piece("".join(pending), len(pending)))
+        completion = stream.completion
+        # the finish reason and the model's name may come from an endpoint: plain text
+        self.report(
+            Generated(
+                plain(
+                    f"{completion.completion_tokens} tokens in {completion.duration_s:.2f} s "
+                    f"({completion.tokens_per_second:.1f} tokens/s) · {completion.finish_reason} · "
+                    f"{llm.model_name} ({llm.backend_name})"
+                )
             )
-        except LLMError as error:  # an endpoint's error may quote its body ('[/nope]', ESC…)
-            stats = plain(error, "red")
-        self.post_message(self.Finished(stats))
+        )
 
-    @on(Piece)
-    def _append(self, message: Piece) -> None:
-        self._reply += message.text
+    def show_status(self, text: Text) -> None:
+        self.query_one("#playground-stats", Static).update(text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
+        """An endpoint's error may quote its body ('[/nope]', ESC…): one plain red line."""
+        self._on_generated(Generated(line))
+
+    def _on_piece(self, piece: Piece) -> None:
+        self._reply += piece.text
         # the model's words, never markup: '[@click=app.quit]' in a reply stays those characters
         self.query_one("#playground-output", Static).update(plain(self._reply))
-        self.query_one("#generation-progress", ProgressBar).advance(message.tokens)
-        self.query_one("#playground-stats", Static).update("[dim]generating…[/]")
+        self.query_one("#generation-progress", ProgressBar).advance(piece.tokens)
+        self.show_status(plain("generating…", "dim"))
 
-    @on(Finished)
-    def _finish(self, message: Finished) -> None:
-        self.query_one("#playground-stats", Static).update(message.stats)
+    def _on_generated(self, generated: Generated) -> None:
+        self.show_status(generated.stats)
         self.query_one("#generate", Button).disabled = False
         self.query_one("#stop", Button).disabled = True
 
 
-class DoctorPanel(ServicesPanel):
+class DoctorPanel(ReportsEngine, ServicesPanel):
     """`scholar-tui doctor` inside the app: checks appear as they complete."""
 
     def compose(self) -> ComposeResult:
@@ -208,16 +235,29 @@ class DoctorPanel(ServicesPanel):
         self.scroll_visible()
         self.run_doctor()
 
-    @work(thread=True, exclusive=True, group="doctor", exit_on_error=False)
+    @engine_worker("doctor")
     def run_doctor(self) -> None:
         for check in run_checks(self.services.where):
-            self.app.call_from_thread(
-                self.query_one(DataTable).add_row,
-                plain(*STATUS_STYLE[check.status]),
-                plain(check.name),
-                plain(check.detail),  # a detail quotes paths, config values and errors
-            )
-        self.app.call_from_thread(setattr, self.query_one("#run-doctor", Button), "disabled", False)
+            self.report(Checked(check))
+        self.report(DoctorDone())
+
+    def _on_checked(self, checked: Checked) -> None:
+        check = checked.check
+        self._row(plain(*STATUS_STYLE[check.status]), check.name, check.detail)  # a detail quotes paths and errors
+
+    def _on_doctor_done(self, done: DoctorDone) -> None:
+        self.query_one("#run-doctor", Button).disabled = False
+
+    def _row(self, status: Text, name: str, detail: Text | str) -> None:
+        self.query_one(DataTable).add_row(status, plain(name), detail if isinstance(detail, Text) else plain(detail))
+
+    def show_status(self, text: Text) -> None:
+        self._row(Text(), "doctor", text)
+
+    def show_failure(self, worker: str, line: Text) -> None:
+        """The checks stop where they failed: the last row says why; the button works again."""
+        self._row(plain(*STATUS_STYLE["fail"]), "doctor", line)
+        self._on_doctor_done(DoctorDone())
 
 
 class SettingsPane(VerticalScroll):
