@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import kinds
+from scholar_tui.core.conference import kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -590,7 +590,8 @@ FIND_ACTION = re.compile(
 
 
 HEAD_NOUN = re.compile(
-    r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
+    r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?"
+    r"(?!(?:does|do|did|can|could|will|would|should|must|has|have)\b)([a-z][\w\s-]*?)\s+"
     r"(?:of|on|for|about|in|at|to|regarding|should|would|will|can|could|do|does|did|is|are|must)\b",
     re.IGNORECASE,
 )
@@ -665,7 +666,37 @@ def _of_kind(kind: Kind, text: str) -> bool:
 
 
 def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
-    """The answer of the kind the question asks for, or one plain sentence saying what the data lacks."""
+    """The answer of the kind the question asks for, or one plain sentence saying what the data lacks.
+
+    The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
+    question is about is refused, whatever operator produced it."""
+    answer = _computed(question, evidence, tree)
+    if answer.operation == "abstain":
+        return answer
+    kind = conference_kind(question)
+    if support.supported(question, tree, kind, answer_paths(answer, evidence, tree)):
+        return answer
+    missing = (
+        "mention of" if answer.operation == "yes_no" else (kind.noun if kind is not Kind.TEXT else "information on")
+    )
+    topic = _topic(question, tree) or "it"
+    return Computed(f"{site_data(tree)} has no {missing} {topic}.", "abstain", [])
+
+
+def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[str]:
+    """The paths an answer rests on: the evidence it cites and the tree nodes it was read from, with the
+    other fields of a record it was read from (a prize winner's title is supported by its category)."""
+    nodes = [_leaf(tree, item) for item in evidence if item.rank in answer.cited] + list(answer.read)
+    paths = [item.path for item in evidence if item.rank in answer.cited]
+    paths += [node_path_text(tree, node) for node in answer.read]
+    for node in nodes:
+        parent = tree.parent(node) if node is not None else None
+        if parent is not None and parent.kind == "item":
+            paths += [f"{child.label} {child.text}" for child in tree.children(parent) if child.is_leaf and child.text]
+    return paths
+
+
+def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     if not evidence:
         return _abstain(tree, "evidence", f"“{question.strip()}”")
     unknown = kinds.unknown_topic(question, tree)

@@ -127,14 +127,14 @@ def _only_dates(text: str) -> bool:
     return bool(found) and len(set(words(text)) - set(words(" ".join(item.text for item in found)))) <= 3
 
 
-def _split_digits(text: str) -> str:
+def split_digits(text: str) -> str:
     """ "icml2024" read as "icml 2024", as a heading writes it."""
     return re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)
 
 
 def heading_fit(question: str, tree: Tree, node: Node) -> int:
     """How many of the question's words the node's headings hold (the root and the value left out)."""
-    asked = set(words(_split_digits(question))) - GENERIC - set(words(_split_digits(tree.root.label)))
+    asked = set(words(split_digits(question))) - GENERIC - set(words(split_digits(tree.root.label)))
     headings = {word for ancestor in tree.ancestors(node)[1:] for word in words(ancestor.label)}
     return len(asked & (headings | set(words(node.label))))
 

@@ -1,0 +1,137 @@
+"""The confidence check: does the node an answer was read from say what the question is about?
+
+An answer of the right kind can still be about the wrong thing: "What is the acceptance rate
+this year?" answered with the refund deadline (a date under "Year(2023)"), "Are pets allowed in
+the convention center?" with Yes from the child-care rules (which name the convention center).
+Sharing *a* word with the question is not enough; sharing its *informative* words is.
+
+So the question's subject is its words beyond how it asks (``kinds.GENERIC``, "how big",
+"this year"), beyond the labels of the kind it asks for ("deadline" in a "when", "fee" in a "how
+much") and beyond the conference's own name; each word weighs its inverse document frequency
+over the site's paths (a word on every page, "workshop" at ICML, says little; "pets" says a lot).
+An answer is supported when the paths it cites hold at least ``SUPPORT_SHARE`` of that weight (a
+word counts when it or a word of its synonym group is there, compared by five-letter prefix). A
+path about another edition of the conference ("ICML 2025 » location") supports nothing unless the
+question names that year. Below the share the engine says plainly that the site data does not
+hold it: a wrong answer costs more than an abstention.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.kinds import ASKING, GENERIC, LABEL_WORDS, PREFIX, split_digits
+from scholar_tui.core.conference.lexical import stem, words
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.tree import Tree
+
+SUPPORT_SHARE = 0.5
+"""More than half of what the question is about (by information) must be on the cited paths: a
+plain majority, the prior this check starts from; not tuned per conference."""
+
+FORM_WORDS = frozenset(
+    stem(word)
+    for word in """big bigger large larger small long longer short far often soon much many size
+exactly approximately roughly total year years this today now also still won win wins receive received
+awarded back sent send sends released release announced announce second third fourth fifth email mail
+address link url website phone title titles""".split()
+)
+"""Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
+second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
+
+YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _prefixes(text: str) -> set[str]:
+    return {word[:PREFIX] for word in words(split_digits(re.sub(r"(?i)\be-mail", "email", text)))}
+
+
+SAME_THING = tuple(
+    frozenset(stem(word)[:PREFIX] for word in group.split())
+    for group in ("notification notifications notify notified decision decisions hear informed told",)
+)
+"""Words that name one thing in a question and on a site ("When will I hear back?" asks for the
+notification date). Kept apart from retrieval's broad synonym groups (``lexical.SYNONYM_GROUPS``), where
+"rate" stands for "fee": "acceptance rate" is not supported by a registration fee."""
+_SYNONYMS: dict[str, set[str]] = {prefix: set(group) for group in SAME_THING for prefix in group}
+
+
+def _frequencies(tree: Tree) -> tuple[Counter, int]:
+    """How many of the site's leaf paths hold each word prefix, and how many paths there are (cached)."""
+    cached = getattr(tree, "_prefix_frequencies", None)
+    if cached is None:
+        counter: Counter = Counter()
+        leaves = [leaf for leaf in tree.leaves() if leaf.text]
+        for leaf in leaves:
+            counter.update(_prefixes(node_path_text(tree, leaf)))
+        cached = (counter, len(leaves))
+        tree._prefix_frequencies = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def weight(tree: Tree, prefix: str) -> float:
+    """Inverse document frequency of a word prefix over the site's paths (a word it never uses weighs most)."""
+    counter, total = _frequencies(tree)
+    return math.log((total + 1) / (counter.get(prefix, 0) + 1))
+
+
+def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
+    """The prefixes of the words saying what the question is about (see the module doc)."""
+    own = LABEL_WORDS.get(kind, frozenset())
+    asked = {
+        word[:PREFIX]
+        for word in words(split_digits(question))
+        if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
+    }
+    generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
+    return asked - generic - identity(tree)
+
+
+IDENTITY_LABELS = frozenset({"location", "full name", "name"})
+
+
+def identity(tree: Tree) -> set[str]:
+    """The words that name the conference itself: its root, and its own name and location (the shallowest
+    nodes so labelled). "At the convention center" or "at ICML" adds nothing to what a question is about."""
+    cached = getattr(tree, "_identity", None)
+    if cached is None:
+        own = [leaf for leaf in tree.leaves() if leaf.text and leaf.label.lower() in IDENTITY_LABELS]
+        shallowest = min((leaf.depth for leaf in own), default=0)
+        cached = _prefixes(tree.root.label)
+        for leaf in own:
+            if leaf.depth == shallowest:
+                cached |= _prefixes(leaf.text or "")
+        tree._identity = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def other_edition(question: str, tree: Tree, text: str) -> bool:
+    """Whether ``text`` is about another year's conference: it names years, none of them the conference's
+    own (in its name) nor one the question names ("ICML 2025 » location" for "Where is ICML 2023?")."""
+    years = set(YEAR.findall(split_digits(text)))
+    own = set(YEAR.findall(split_digits(tree.root.label))) | set(YEAR.findall(split_digits(question)))
+    return bool(years) and not years & own
+
+
+def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> float:
+    """The share (0–1) of the question's subject, by weight, that ``texts`` (the cited paths) hold."""
+    about = subject(question, tree, kind)
+    if not about:
+        return 1.0
+    said: set[str] = set()
+    for text in texts:
+        if not other_edition(question, tree, text):
+            said |= _prefixes(text)
+    total = sum(weight(tree, prefix) for prefix in about)
+    if total <= 0:
+        return 1.0
+    covered = sum(weight(tree, prefix) for prefix in about if prefix in said or _SYNONYMS.get(prefix, set()) & said)
+    return covered / total
+
+
+def supported(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> bool:
+    return support(question, tree, kind, texts) >= SUPPORT_SHARE
