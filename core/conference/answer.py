@@ -238,10 +238,21 @@ PREFIX_CHARS = 5
 ("notified" / "Notification date"): truncation stemming, a general IR technique, not tuned."""
 
 
+HEAR_BACK = re.compile(
+    r"\b(?:will|do|can|would)\s+(?:i|we|you|authors?|applicants?)\s+(?:know|hear|learn|find out|be told|be informed)\b"
+    r"|\bhear back\b",
+    re.IGNORECASE,
+)
+""""When will I know / hear back …?" asks for the notification, which a site labels so."""
+
+
 def _heading_fit(question: str, path: str) -> int:
     """How many of the question's words (by prefix) the path's headings hold (its value left out)."""
     headings = {word[:PREFIX_CHARS] for word in words(" ".join(path.split("»")[:-1]))}
-    return len({word[:PREFIX_CHARS] for word in words(question)} & headings)
+    asked = {word[:PREFIX_CHARS] for word in words(question)}
+    if HEAR_BACK.search(question):
+        asked.add("notif")
+    return len(asked & headings)
 
 
 def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -509,6 +520,16 @@ NOT_REQUIRED = re.compile(
 )
 
 
+PERMISSION = re.compile(
+    r"^\s*(?:can|may|could)\s+(?:i|we|you|one|they|attendees|authors)\b|\b(?:allowed|permitted)\b", re.I
+)
+NOT_ALLOWED = re.compile(
+    r"\b(?:(?:is|are|be)\s+not\s+(?:allowed|permitted)|not\s+allowed|not\s+permitted|prohibited|forbidden)\b", re.I
+)
+"""A permission asked ("Can I …?", "Is … allowed?") is refused by a sentence that forbids it, wherever its
+negation sits ("Overnight parking is not allowed" negates no word of "Can I park my car overnight?")."""
+
+
 def yes_no_verdict(question: str, support: str) -> str:
     """Yes or No for ``question`` from its supporting sentence.
 
@@ -522,6 +543,8 @@ def yes_no_verdict(question: str, support: str) -> str:
         return "No"
     if OBLIGATION.search(question) and NOT_REQUIRED.search(support):  # "Masks are not required at this time."
         return "No"
+    if PERMISSION.search(question) and not asked_negated and NOT_ALLOWED.search(support):
+        return "No"  # "Can I park overnight?" — "Overnight parking is not allowed."
     restrictions = {word.lower() for word in RESTRICTION.findall(question)}
     if (
         restrictions
@@ -708,13 +731,6 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     named = _named_value(question, evidence, tree)
     if named is not None:
         return named
-    if (
-        form == "yes_no"
-        and not SAME.search(question)
-        and not kinds.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
-    ):
-        # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
-        return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     if ONLINE_ACTION.search(question):
         pointer = _pointer(question, evidence, tree)
         if pointer is not None:
@@ -734,6 +750,16 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
             return named
         found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
+    elif form == "span" and kind is Kind.DATE and kinds.asks_itself(question, tree):
+        found = kinds.typed_value(Kind.DATE, question, evidence, tree)  # the conference's own dates
+        return _found(found) if found else _abstain(tree, "date", _topic(question, tree))
+    elif form == "span" and kind is Kind.PEOPLE and (holders := kinds.role_holders(question, evidence, tree)):
+        answer = Computed(
+            _join([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]),
+            "list",
+            [evidence[0].rank],
+            holders,
+        )
     else:
         answer = OPERATORS[form](question, evidence, tree)
     if (
@@ -744,6 +770,8 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         # a bare link answers "which time zone …?" with a converter's address: the next value instead
         rest = [item for item in evidence if not URL.fullmatch(item.value.strip())]
         answer = span_answer(question, rest, tree) if rest else _abstain(tree, kind.noun, _topic(question, tree))
+    if form == "span" and kind in (Kind.DATE, Kind.MONEY) and answer.operation != "abstain":
+        answer = _from_labelled(kind, question, answer, evidence, tree)
     # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
     # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
     about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
@@ -754,6 +782,21 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _from_labelled(
+    kind: Kind, question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """A date or an amount read from a node not named by what the question asks about ("What day are the
+    tutorials?" answered from the tutorial *proposals'* paragraph) gives way to the node so labelled."""
+    nodes = [_leaf(tree, item) for item in evidence if item.rank in answer.cited] + list(answer.read)
+    if any(node is not None and support.names_subject(question, tree, kind, node) for node in nodes):
+        return answer
+    node = support.labelled(kind, question, tree, [item.node_id for item in evidence])
+    if node is None:
+        return answer
+    rank = next((item.rank for item in evidence if item.node_id == node.id), None)
+    return _found(kinds.Found(node, node.text or "", rank))
 
 
 def _named_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:

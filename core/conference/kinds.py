@@ -158,24 +158,63 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
         if node.id not in candidates and holds_kind(kind, node, tree):
             candidates[node.id] = (node, rank)
     names_more = any(heading_fit(question, tree, node) for node, _ in _local(tree, evidence))
-    if kind is Kind.PLACE and not names_more:
-        # the conference's own location, asked of the conference itself, may sit on another page than the
-        # evidence; a question naming a thing of its own ("Where do I print my poster?") is not about it
+    whole_site = (kind is Kind.PLACE and not names_more) or (kind is Kind.DATE and asks_itself(question, tree))
+    if whole_site:
+        # the conference's own location or dates, asked of the conference itself, may sit on another page than
+        # the evidence; a question naming a thing of its own ("Where do I print my poster?") is not about it
         for node in tree.leaves():
             if node.id not in candidates and kind in label_kinds(node.label) and holds_kind(kind, node, tree):
                 candidates[node.id] = (node, None)
+    # another year's conference ("ICML 2025 » location") answers nothing about this one
+    candidates = {
+        key: entry
+        for key, entry in candidates.items()
+        if not other_edition(question, tree, node_path_text(tree, entry[0]))
+    }
     if not candidates:
         return None
+    city = bool(ASKS_TOWN.search(question))
     node, rank = max(
         candidates.values(),
         key=lambda entry: (
             heading_fit(question, tree, entry[0]),
+            city and _names_town(entry[0].text or ""),
             -entry[0].depth,
             entry[1] is not None,
             -(entry[1] or 99),
         ),
     )
     return Found(node, _statement(kind, node.text or ""), rank)
+
+
+ASKS_TOWN = re.compile(r"\b(?:city|cities|town|country|countries)\b", re.IGNORECASE)
+""""Which city …?" asks for a town, not a building: of equal fit, a value written as an address ("Honolulu,
+Hawai'i, USA", "Hangzhou, China") or said as one ("will now be held in Honolulu") over "Hawaii Convention Center"."""
+
+
+def _names_town(text: str) -> bool:
+    return "," in text or bool(PLACE_STATEMENT.search(text))
+
+
+ITSELF_WORDS = frozenset(stem(word) for word in "date dates day days time times".split())
+
+
+def asks_itself(question: str, tree: Tree) -> bool:
+    """Whether a question names nothing but the conference and how it asks ("What are the dates of the
+    conference?", "When does ICML start?"): its own dates answer it, not a session's or a deadline's."""
+    root = set(words(split_digits(tree.root.label)))
+    return not (set(words(split_digits(question))) - GENERIC - ASKING - ITSELF_WORDS - root)
+
+
+YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def other_edition(question: str, tree: Tree, text: str) -> bool:
+    """Whether ``text`` is about another year's conference: it names years, none of them the conference's
+    own (in its name) nor one the question names ("ICML 2025 » location" for "Where is ICML 2023?")."""
+    years = set(YEAR.findall(split_digits(text)))
+    own = set(YEAR.findall(split_digits(tree.root.label))) | set(YEAR.findall(split_digits(question)))
+    return bool(years) and not years & own
 
 
 def _statement(kind: Kind, text: str) -> str:
@@ -340,6 +379,29 @@ def _record_of(tree: Tree, leaf: Node) -> Node | None:
         if node.kind == "item":
             return node
     return None
+
+
+def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """ "Who chairs the industry track?" matched one record's role ("type: Industry Track Chairs"): every
+    record of that list holding the same role, when there are several (a role is often shared)."""
+    if not evidence or not 0 <= evidence[0].node_id < len(tree.nodes):
+        return []
+    leaf = tree.nodes[evidence[0].node_id]
+    record = tree.parent(leaf)
+    if record is None or record.kind != "item" or Kind.PEOPLE in label_kinds(leaf.label) or not leaf.text:
+        return []
+    if len(leaf.text.split()) > CATEGORY_MAX_WORDS or not set(words(leaf.text)) & set(words(question)) - GENERIC:
+        return []  # a field the question names ("Industry Track Chairs"), not a paragraph that mentions it
+    holders = [
+        entry
+        for entry in tree.siblings(record) + [record]
+        if entry.kind == "item"
+        and any(
+            child.is_leaf and child.label == leaf.label and child.text == leaf.text for child in tree.children(entry)
+        )
+    ]
+    holders.sort(key=lambda entry: entry.id)
+    return holders if len(holders) >= 2 else []
 
 
 def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, int] | None:

@@ -21,13 +21,13 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.kinds import ASKING, GENERIC, LABEL_WORDS, PREFIX, split_digits
-from scholar_tui.core.conference.lexical import stem, words
+from scholar_tui.core.conference.kinds import ASKING, GENERIC, LABEL_WORDS, PREFIX, other_edition, split_digits
+from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
-from scholar_tui.core.conference.tree import Tree
+from scholar_tui.core.conference.tree import Node, Tree
 
 SUPPORT_SHARE = 0.5
 """More than half of what the question is about (by information) must be on the cited paths: a
@@ -38,26 +38,38 @@ FORM_WORDS = frozenset(
     for word in """big bigger large larger small long longer short far often soon much many size
 exactly approximately roughly total year years this today now also still won win wins receive received
 awarded back sent send sends released release announced announce second third fourth fifth email mail
-address link url website phone title titles""".split()
+address link url website phone title titles number charge charges every each under regarding concerning
+already ever during within between among they them their his her hers own don't""".split()
 )
 """Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
 second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
 
-YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+HOW = re.compile(r"^(?:[a-z]{3,}(?:ed|ing)|[a-z]{4,}ly)$")
+"""A verb's participle or an adverb ("fixed", "registering", "physically") says how or what happens, not
+what about (``kinds.unknown_topic`` reads them so too)."""
 
 
 def _prefixes(text: str) -> set[str]:
     return {word[:PREFIX] for word in words(split_digits(re.sub(r"(?i)\be-mail", "email", text)))}
 
 
+LOOSE = frozenset({"rate", "city"})
 SAME_THING = tuple(
-    frozenset(stem(word)[:PREFIX] for word in group.split())
-    for group in ("notification notifications notify notified decision decisions hear informed told",)
+    frozenset(stem(word)[:PREFIX] for word in group)
+    for group in (
+        *(group for group in SYNONYM_GROUPS if not group & LOOSE),
+        frozenset("notification notifications notify notified decision decisions hear informed told".split()),
+    )
 )
-"""Words that name one thing in a question and on a site ("When will I hear back?" asks for the
-notification date). Kept apart from retrieval's broad synonym groups (``lexical.SYNONYM_GROUPS``), where
-"rate" stands for "fee": "acceptance rate" is not supported by a registration fee."""
-_SYNONYMS: dict[str, set[str]] = {prefix: set(group) for group in SAME_THING for prefix in group}
+"""Words that name one thing in a question and on a site: retrieval's synonym groups
+(``lexical.SYNONYM_GROUPS``) but for the loose ones, where "rate" stands for "fee" and "city" for
+"address" (an acceptance rate is not supported by a registration fee), and "When will I hear back?"
+asking for the notification."""
+_SYNONYMS: dict[str, set[str]] = {}
+for _group in SAME_THING:
+    for _prefix in _group:
+        _SYNONYMS.setdefault(_prefix, set()).update(_group)
 
 
 def _frequencies(tree: Tree) -> tuple[Counter, int]:
@@ -84,7 +96,9 @@ def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
     own = LABEL_WORDS.get(kind, frozenset())
     asked = {
         word[:PREFIX]
-        for word in words(split_digits(question))
+        for raw in WORD.findall(split_digits(question).lower())
+        if not HOW.search(raw)
+        for word in words(raw)
         if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
     }
     generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
@@ -109,14 +123,6 @@ def identity(tree: Tree) -> set[str]:
     return cached
 
 
-def other_edition(question: str, tree: Tree, text: str) -> bool:
-    """Whether ``text`` is about another year's conference: it names years, none of them the conference's
-    own (in its name) nor one the question names ("ICML 2025 » location" for "Where is ICML 2023?")."""
-    years = set(YEAR.findall(split_digits(text)))
-    own = set(YEAR.findall(split_digits(tree.root.label))) | set(YEAR.findall(split_digits(question)))
-    return bool(years) and not years & own
-
-
 def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> float:
     """The share (0–1) of the question's subject, by weight, that ``texts`` (the cited paths) hold."""
     about = subject(question, tree, kind)
@@ -135,3 +141,42 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
 
 def supported(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> bool:
     return support(question, tree, kind, texts) >= SUPPORT_SHARE
+
+
+# -- the node labelled with what the question asks about -------------------------------------------------
+def heading(node: Node, tree: Tree, kind: Kind) -> str:
+    """What a value's node is called: its label, or when the label only says the kind ("date", "Start
+    Date", "price") or is missing, its parent's label too ("Tutorials » Start Date")."""
+    own = set(words(node.label)) - GENERIC - LABEL_WORDS.get(kind, frozenset())
+    parent = tree.parent(node)
+    if own or parent is None:
+        return node.label
+    return f"{parent.label} {node.label}"
+
+
+def names_subject(question: str, tree: Tree, kind: Kind, node: Node) -> bool:
+    """Whether the node's own heading names everything the question is about."""
+    about = subject(question, tree, kind)
+    return bool(about) and about <= _prefixes(heading(node, tree, kind))
+
+
+def labelled(kind: Kind, question: str, tree: Tree, evidence_ids: Sequence[int] = ()) -> Node | None:
+    """The leaf holding a value of ``kind`` whose own heading names the question's whole subject ("What
+    day are the tutorials?" → "Important Dates » Tutorials: Mon Jul 24th"), of several the one retrieved
+    first, else the shallowest; None when no leaf is so labelled."""
+    from scholar_tui.core.conference.kinds import holds_kind
+
+    about = subject(question, tree, kind)
+    if not about:
+        return None
+    found = [
+        leaf
+        for leaf in tree.leaves()
+        if about <= _prefixes(heading(leaf, tree, kind))
+        and holds_kind(kind, leaf, tree)
+        and not other_edition(question, tree, node_path_text(tree, leaf))
+    ]
+    if not found:
+        return None
+    order = {node_id: rank for rank, node_id in enumerate(evidence_ids)}
+    return min(found, key=lambda leaf: (order.get(leaf.id, len(order)), leaf.depth, leaf.id))
