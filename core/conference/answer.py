@@ -731,6 +731,13 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     named = _named_value(question, evidence, tree)
     if named is not None:
         return named
+    if (
+        form == "yes_no"
+        and not SAME.search(question)
+        and not kinds.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
+    ):
+        # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
+        return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     if ONLINE_ACTION.search(question):
         pointer = _pointer(question, evidence, tree)
         if pointer is not None:

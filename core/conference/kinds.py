@@ -212,7 +212,7 @@ YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 def other_edition(question: str, tree: Tree, text: str) -> bool:
     """Whether ``text`` is about another year's conference: it names years, none of them the conference's
     own (in its name) nor one the question names ("ICML 2025 » location" for "Where is ICML 2023?")."""
-    years = set(YEAR.findall(split_digits(text)))
+    years = set(YEAR.findall(split_digits(text.replace(tree.root.label, " "))))  # a path starts at the root
     own = set(YEAR.findall(split_digits(tree.root.label))) | set(YEAR.findall(split_digits(question)))
     return bool(years) and not years & own
 

@@ -24,7 +24,16 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.kinds import ASKING, GENERIC, LABEL_WORDS, PREFIX, other_edition, split_digits
+from scholar_tui.core.conference.kinds import (
+    ASKING,
+    GENERIC,
+    LABEL_WORDS,
+    MIN_VOCABULARY,
+    PREFIX,
+    other_edition,
+    split_digits,
+    tree_vocabulary,
+)
 from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Node, Tree
@@ -45,9 +54,9 @@ already ever during within between among they them their his her hers own don't"
 second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
 
 
-HOW = re.compile(r"^(?:[a-z]{3,}(?:ed|ing)|[a-z]{4,}ly)$")
-"""A verb's participle or an adverb ("fixed", "registering", "physically") says how or what happens, not
-what about (``kinds.unknown_topic`` reads them so too)."""
+HOW = re.compile(r"^(?:[a-z]{3,}ed|[a-z]{4,}ly)$")
+"""A past participle or an adverb ("fixed", "physically") says how or what happens, not what about. An
+-ing word may be a noun ("parking", "printing") and stays."""
 
 
 def _prefixes(text: str) -> set[str]:
@@ -102,7 +111,12 @@ def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
         if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
     }
     generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
-    return asked - generic - identity(tree)
+    about = asked - generic - identity(tree)
+    if len(tree_vocabulary(tree)) < MIN_VOCABULARY:
+        # a small site's silence on a word says nothing (as for ``kinds.unknown_topic``): only its own words count
+        counter, _ = _frequencies(tree)
+        about = {prefix for prefix in about if counter.get(prefix)}
+    return about
 
 
 IDENTITY_LABELS = frozenset({"location", "full name", "name"})
