@@ -191,9 +191,13 @@ def _typed_value(question: str, item: EvidencePath) -> str | None:
             return None
         if len(value.split()) <= 8:
             return value
-        # the sentence that says it, when it is short enough to read as an answer
-        said = next((part for part in sentences(value) if dates[0].text in part), "")
-        return said if said and len(said.split()) <= DATE_SENTENCE_WORDS else dates[0].text
+        # the sentence that says it (of several dated ones, the one sharing most of the question's words:
+        # "The deadline to register is July 5" for "By when do I register …?"), when short enough to read
+        dated = [part for part in sentences(value) if find_dates(part)] or [value]
+        asked = _beyond_headings(expanded_query(question), item.path)
+        said = max(dated, key=lambda part: _overlap(asked, part))
+        first = find_dates(said) or dates
+        return said if len(said.split()) <= DATE_SENTENCE_WORDS else first[0].text
     if HOW_MUCH.search(question):
         amounts = find_amounts(value)
         return None if not amounts else (amounts[0].text if len(value.split()) > 4 else value)
@@ -255,6 +259,13 @@ def _heading_fit(question: str, path: str) -> int:
     return len(asked & headings)
 
 
+def _beyond_headings(asked: dict[str, float], path: str) -> dict[str, float]:
+    """The question's words a path's headings do not hold: what its value must say itself (of two
+    paragraphs under "Child Care", the one that says "register" for "By when do I register …?")."""
+    headings = set(words(" ".join(path.split("»")[:-1])))
+    return {word: weight for word, weight in asked.items() if word not in headings}
+
+
 def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """The best path's value; a record's other field when the path is the thing named; the value
     of the asked type (date, amount, address, link) among the top paths whose headings the
@@ -274,7 +285,15 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             if value is not None
         ]
         if typed:
-            item, value = max(typed, key=lambda entry: (_heading_fit(question, entry[0].path), -entry[0].rank))
+            asked = expanded_query(question)
+            item, value = max(
+                typed,
+                key=lambda entry: (
+                    _heading_fit(question, entry[0].path),
+                    _overlap(_beyond_headings(asked, entry[0].path), entry[1]),
+                    -entry[0].rank,
+                ),
+            )
             return Computed(value, "value" if value != item.value else "span", [item.rank])
     paragraphs = _paragraph_list(tree, top)
     if paragraphs is not None:

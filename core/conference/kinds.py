@@ -212,9 +212,17 @@ YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 def other_edition(question: str, tree: Tree, text: str) -> bool:
     """Whether ``text`` is about another year's conference: it names years, none of them the conference's
     own (in its name) nor one the question names ("ICML 2025 » location" for "Where is ICML 2023?")."""
-    years = set(YEAR.findall(split_digits(text.replace(tree.root.label, " "))))  # a path starts at the root
+    years = set(_edition_years(tree).findall(split_digits(text.replace(tree.root.label, " "))))  # paths start at it
     own = set(YEAR.findall(split_digits(tree.root.label))) | set(YEAR.findall(split_digits(question)))
     return bool(years) and not years & own
+
+
+def _edition_years(tree: Tree) -> re.Pattern:
+    """A year written as an edition's: after the conference's acronym ("ICML 2025") or as "Year(2025)";
+    an amount ("Gold (2000 USD)") or a date's year is not an edition."""
+    name = split_digits(tree.root.label).split()
+    acronym = re.escape(name[0]) if name and name[0].isalpha() else r"(?!x)x"
+    return re.compile(rf"(?:\b{acronym}|\byear)\s*[(']?\s*((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
 def _statement(kind: Kind, text: str) -> str:
