@@ -166,3 +166,12 @@ def test_a_person_s_expected_yes_or_no_is_read_from_the_answer_s_first_word():
     assert verdict(expects_no, "Yes, overnight parking is not allowed.") == "wrong"
     assert verdict(expects_no, "No, overnight parking is not allowed.") == "right"
     assert verdict(PersonQuestion("Can I attend remotely?", ["Yes|hybrid"], False), "The format is hybrid.") == "right"
+
+
+def test_what_does_x_cost_asks_for_an_amount_and_a_when_clause_asks_nothing():
+    """Before: "What does parking … cost?" read "does parking" as the thing asked, so any text answered it."""
+    from scholar_tui.core.conference.answer import conference_kind
+
+    assert conference_kind("What does parking at the convention center cost?") is Kind.MONEY
+    assert conference_kind("What do I need to pay attention to when I register?") is Kind.TEXT
+    assert conference_kind("What day are the tutorials?") is Kind.DATE

@@ -641,11 +641,22 @@ HEAD_NOUN = re.compile(
 when reviewing …?" asks for aspects, whatever its "when" clause says)."""
 
 
+WHAT_DO = re.compile(r"^\s*(?:what|which)\s+(?:do|does|did|should|must|can|could|will|would)\b", re.IGNORECASE)
+SUBORDINATE = re.compile(r"\b(?:when|where|if|while|before|after|once)\b.*$", re.IGNORECASE)
+""""What does X cost?" asks for what its verb or object says; a clause opened by "when"/"where"/"if" after
+it only sets the scene."""
+
+
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
     head = HEAD_NOUN.match(question)
-    kind = asked_kind(f"what {head.group(1)}?") if head else asked_kind(question)
+    if head:
+        kind = asked_kind(f"what {head.group(1)}?")
+    elif WHAT_DO.match(question):  # "What do I need to bring when I register?": the "when" clause asks nothing
+        kind = asked_kind(SUBORDINATE.sub("", question))
+    else:
+        kind = asked_kind(question)
     if kind is Kind.VENUE:
         kind = Kind.PLACE
     if kind is Kind.PLACE and ONLINE_ACTION.search(question):
