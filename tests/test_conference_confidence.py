@@ -175,3 +175,11 @@ def test_what_does_x_cost_asks_for_an_amount_and_a_when_clause_asks_nothing():
     assert conference_kind("What does parking at the convention center cost?") is Kind.MONEY
     assert conference_kind("What do I need to pay attention to when I register?") is Kind.TEXT
     assert conference_kind("What day are the tutorials?") is Kind.DATE
+
+
+def test_when_and_where_over_the_same_side_by_side_node_each_take_their_own_kind():
+    """The date and the location sit side by side under "Year(2030)": each question takes its own, never the other."""
+    when = _ask("When is Conf 2030?", "Year(2030)»location»Harbour Convention Centre")
+    where = _ask("Where is Conf 2030?", "Year(2030)»date»Sun Jul 23rd through Sat the 29th")
+    assert when.answer == "Sun Jul 23rd through Sat the 29th"
+    assert where.answer == "Harbour Convention Centre"
