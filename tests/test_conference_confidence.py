@@ -37,6 +37,7 @@ SITE = {
             }
         },
         "Attend": {
+            "Registration": {"Register url": "https://registration.conf2030.org/"},
             "Parking": {"Cost": "The current self-parking rate at the centre is 15.00, per vehicle payable at exit."},
             "Child Care": {
                 "rules": "A parent must remain at the venue (Harbour Convention Centre) while their child is in care.",
@@ -183,3 +184,10 @@ def test_when_and_where_over_the_same_side_by_side_node_each_take_their_own_kind
     where = _ask("Where is Conf 2030?", "Year(2030)»date»Sun Jul 23rd through Sat the 29th")
     assert when.answer == "Sun Jul 23rd through Sat the 29th"
     assert where.answer == "Harbour Convention Centre"
+
+
+def test_where_do_i_sign_up_is_answered_by_the_link_the_site_labels_so_beyond_the_evidence():
+    """Before: the value of the best path ("Mon Jul 24th"): a pointer question answered with no pointer."""
+    answered = _ask("Where do I sign up for the conference?", "Important Dates»Tutorials»Mon Jul 24th")
+    assert answered.answer == "https://registration.conf2030.org/"
+    assert any(path.endswith("Register url»https://registration.conf2030.org/") for path in _cited(answered))

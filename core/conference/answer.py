@@ -861,6 +861,10 @@ def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
         if found and kinds.names_topic(question, tree, item.path):
             text = item.value if len(item.value.split()) <= POINTER_WORDS else found.group(0)
             return Computed(text, "value", [item.rank])
+    node = support.labelled(Kind.TEXT, question, tree, [item.node_id for item in evidence], holds=URL.search)
+    if node is not None:  # a link the site labels with the thing ("Register url"), beyond the evidence
+        found = URL.search(node.text or "")
+        return _found(kinds.Found(node, found.group(0) if found else node.text or "", None))
     return None
 
 

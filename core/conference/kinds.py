@@ -80,7 +80,8 @@ available there provide provided offer offered anyone someone something anything
 questions information please tell know need want would could should which where when what whom whose
 take takes taking took held hold holds happen happens happening begin begins start starts end ends finish
 come comes coming get gets getting give given find found bring wear allowed allow required require include
-included includes cost costs pay paid open opens close closes there here""".split()
+included includes cost costs pay paid open opens close closes there here download downloads access visit
+upload""".split()
 )
 """Words of a question that say how it asks, not what about (verbs of happening, having, asking)."""
 

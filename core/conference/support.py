@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference.kinds import (
@@ -48,7 +48,7 @@ FORM_WORDS = frozenset(
 exactly approximately roughly total year years this today now also still won win wins receive received
 awarded back sent send sends released release announced announce second third fourth fifth email mail
 address link url website phone title titles number charge charges every each under regarding concerning
-already ever during within between among they them their his her hers own don't""".split()
+already ever during within between among they them their his her hers own don't up""".split()
 )
 """Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
 second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
@@ -69,6 +69,7 @@ SAME_THING = tuple(
     for group in (
         *(group for group in SYNONYM_GROUPS if not group & LOOSE),
         frozenset("notification notifications notify notified decision decisions hear informed told".split()),
+        frozenset("register registration sign signup enrol enroll".split()),
     )
 )
 """Words that name one thing in a question and on a site: retrieval's synonym groups
@@ -171,10 +172,21 @@ def heading(node: Node, tree: Tree, kind: Kind) -> str:
 def names_subject(question: str, tree: Tree, kind: Kind, node: Node) -> bool:
     """Whether the node's own heading names everything the question is about."""
     about = subject(question, tree, kind)
-    return bool(about) and about <= _prefixes(heading(node, tree, kind))
+    return bool(about) and _covered(about, _prefixes(heading(node, tree, kind)))
 
 
-def labelled(kind: Kind, question: str, tree: Tree, evidence_ids: Sequence[int] = ()) -> Node | None:
+def _covered(about: set[str], said: set[str]) -> bool:
+    """Every word of ``about`` is in ``said``, itself or by a word of its synonym group."""
+    return all(prefix in said or _SYNONYMS.get(prefix, set()) & said for prefix in about)
+
+
+def labelled(
+    kind: Kind,
+    question: str,
+    tree: Tree,
+    evidence_ids: Sequence[int] = (),
+    holds: Callable[[str], object] | None = None,
+) -> Node | None:
     """The leaf holding a value of ``kind`` whose own heading names the question's whole subject ("What
     day are the tutorials?" → "Important Dates » Tutorials: Mon Jul 24th"), of several the one retrieved
     first, else the shallowest; None when no leaf is so labelled."""
@@ -186,8 +198,8 @@ def labelled(kind: Kind, question: str, tree: Tree, evidence_ids: Sequence[int] 
     found = [
         leaf
         for leaf in tree.leaves()
-        if about <= _prefixes(heading(leaf, tree, kind))
-        and holds_kind(kind, leaf, tree)
+        if _covered(about, _prefixes(heading(leaf, tree, kind)))
+        and (holds(leaf.text or "") if holds is not None else holds_kind(kind, leaf, tree))
         and not other_edition(question, tree, node_path_text(tree, leaf))
     ]
     if not found:
