@@ -27,6 +27,10 @@ SITE = {
                 "Last chance for a refund on registration fees": "Jul 01 '30 01:59 PM",
             },
         },
+        "Dates": {
+            "Industry Submission": {"date": "26 July 2030", "deadline": "23:59 AoE"},
+            "Industry Papers Notification": {"date": "25 August 2030", "deadline": "23:59 AoE"},
+        },
         "Future Meetings": {
             "Conf 2031": {"meeting name": "Conf 2031", "location": "Northtown, Elbonia"},
         },
@@ -51,6 +55,9 @@ SITE = {
                 {"name": "Cleo Cole", "type": "Industry Track Chairs"},
             ],
             "Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)],
+            "Research Track PC": {
+                "Program Committee Members": [{"name": f"Member{number} Person"} for number in range(4)],
+            },
         },
     }
 }
@@ -191,3 +198,19 @@ def test_where_do_i_sign_up_is_answered_by_the_link_the_site_labels_so_beyond_th
     answered = _ask("Where do I sign up for the conference?", "Important Dates»Tutorials»Mon Jul 24th")
     assert answered.answer == "https://registration.conf2030.org/"
     assert any(path.endswith("Register url»https://registration.conf2030.org/") for path in _cited(answered))
+
+
+def test_a_deadline_is_not_answered_by_the_notification_of_the_same_thing():
+    """Before: "25 August 2030", the industry papers' notification, whose record has a field labelled "deadline"."""
+    answered = _ask("What is the deadline for industry papers?", "Industry Papers Notification»date»25 August 2030")
+    assert is_abstain(answered.answer)
+    told = _ask("When will industry papers be notified?", "Industry Papers Notification»date»25 August 2030")
+    assert told.answer == "25 August 2030"
+
+
+def test_how_many_people_counts_the_list_the_question_names():
+    """Before: the children of the best path's parent, whatever they were."""
+    answered = _ask(
+        "How many people are on the research track program committee?", "Industry Submission»date»26 July 2030"
+    )
+    assert answered.answer.startswith("4 ")

@@ -713,8 +713,12 @@ def _of_kind(kind: Kind, text: str) -> bool:
         return bool(re.match(r"\s*(\d[\d,]*|" + "|".join(kinds.NUMBER_WORDS) + r")\b", text, re.IGNORECASE))
     if kind is Kind.PLACE:
         return fits(Kind.PLACE, text) and not kinds._only_dates(text)
-    if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it
-        return fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE]
+    if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it; a sentence names nobody
+        names = text.split()
+        capitalised = sum(word[:1].isupper() for word in names)
+        return (
+            fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE] and capitalised * 2 >= len(names)
+        )
     return fits(kind, text)
 
 

@@ -158,7 +158,11 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
     for node, rank in _local(tree, evidence):
         if node.id not in candidates and holds_kind(kind, node, tree):
             candidates[node.id] = (node, rank)
-    names_more = any(heading_fit(question, tree, node) for node, _ in _local(tree, evidence))
+    # what the question names beyond the kind it asks ("Where is the conference venue?" names nothing more)
+    beyond_kind = " ".join(
+        word for word in WORD.findall(question.lower()) if stem(word) not in LABEL_WORDS.get(kind, ())
+    )
+    names_more = any(heading_fit(beyond_kind, tree, node) for node, _ in _local(tree, evidence))
     whole_site = (kind is Kind.PLACE and not names_more) or (kind is Kind.DATE and asks_itself(question, tree))
     if whole_site:
         # the conference's own location or dates, asked of the conference itself, may sit on another page than
@@ -256,7 +260,7 @@ NOUN_PATTERN = re.compile(
     r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for|"
     r"there|does)\b|\?|$)"
     r"|\b(?:which|what)\s+([a-z][\w\s-]*?)\s+(?:are|is|were|will|do|does)\b"
-    r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
+    r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on|this|these|next)\b|\?|$)"
     r"|\b(?:list|name)\s+(?:all\s+)?(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
 )
 
@@ -283,9 +287,24 @@ COMPLEMENT = re.compile(
 """"Which companies are Gold sponsors?": the list is named by what they are ("Gold Sponsors")."""
 
 
+HOW_MANY_PEOPLE = re.compile(r"\bhow many\s+(?:people|persons|members|of them)\b", re.IGNORECASE)
+CONTAINER = re.compile(r"\b(?:on|in|of)\s+the\s+([a-z][\w\s-]*?)\s*\??$", re.IGNORECASE)
+""""How many people are on the X?": when the thing counted is only people, the list counted is the X."""
+
+
 def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Collection | None:
     """The records a "how many …"/"which …" question asks about (see the module doc)."""
     found = _collection(question, asked_noun(question), evidence, tree)
+    container = CONTAINER.search(question)
+    if found is None and container and HOW_MANY_PEOPLE.search(question):
+        # "How many people are on the research track program committee?": the list the question names
+        found = _collection(
+            question,
+            [word for word in words(container.group(1)) if word not in GENERIC],
+            evidence,
+            tree,
+            labelled_only=True,
+        )
     complement = COMPLEMENT.match(question)
     if found is None and complement:
         found = _collection(

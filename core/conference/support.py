@@ -36,7 +36,7 @@ from scholar_tui.core.conference.kinds import (
 )
 from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
-from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 
 SUPPORT_SHARE = 0.5
 """More than half of what the question is about (by information) must be on the cited paths: a
@@ -138,8 +138,34 @@ def identity(tree: Tree) -> set[str]:
     return cached
 
 
+EVENTS = (
+    frozenset(stem(word)[:PREFIX] for word in "deadline deadlines due submission submissions submit".split()),
+    frozenset(stem(word)[:PREFIX] for word in "notification notifications notify notified decision".split()),
+)
+"""Two dates of one thing that a site keeps apart: when it is due, and when its outcome is told."""
+
+
+def other_event(question: str, texts: Sequence[str]) -> bool:
+    """Whether the question asks for one of ``EVENTS`` and the cited paths name only the other ("the deadline
+    for industry papers" answered by "Industry Papers Notification")."""
+    asked, said = _prefixes(question), set()
+    for text in texts:
+        parts = text.split(PATH_SEPARATOR)[:-1]  # the headings, not the value nor a record's bare fields
+        if parts and not set(words(parts[-1])) - LABEL_WORDS[Kind.DATE] - GENERIC:
+            parts = parts[:-1]  # a field labelled only by the kind ("date", "deadline") names no event
+        said |= _prefixes(" ".join(parts))
+    for wanted, other in (EVENTS, EVENTS[::-1]):
+        if asked & wanted and not asked & other and said & other and not said & wanted:
+            return True
+    return False
+
+
 def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> float:
-    """The share (0–1) of the question's subject, by weight, that ``texts`` (the cited paths) hold."""
+    """The share (0–1) of the question's subject, by weight, that ``texts`` (the cited paths) hold; 0 for
+    another year's conference or another event of the thing (its notification for its deadline)."""
+    texts = list(texts)
+    if kind is Kind.DATE and other_event(question, texts):
+        return 0.0
     about = subject(question, tree, kind)
     if not about:
         return 1.0
