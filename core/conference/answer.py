@@ -733,11 +733,12 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     kind = conference_kind(question)
     if support.supported(question, tree, kind, answer_paths(answer, evidence, tree)):
         return answer
-    missing = (
-        "mention of" if answer.operation == "yes_no" else (kind.noun if kind is not Kind.TEXT else "information on")
-    )
     topic = _topic(question, tree) or "it"
-    return Computed(f"{site_data(tree)} has no {missing} {topic}.", "abstain", [])
+    if answer.operation == "yes_no":
+        return _abstain(tree, f"mention of {topic}")
+    if kind is Kind.TEXT:
+        return _abstain(tree, f"information on {topic}")
+    return _abstain(tree, kind.noun, topic)  # "ICML2023's site data has no date for acceptance rate."
 
 
 def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[str]:
@@ -882,6 +883,7 @@ def _topic(question: str, tree: Tree) -> str:
         and kinds.stem(word) not in kinds.GENERIC
         and word not in words(tree.root.label)
         and word not in ("how", "much", "many", "does", "the")
+        and kinds.stem(word) not in support.FORM_WORDS
     ]
     return " ".join(asked[:6]) or None
 
