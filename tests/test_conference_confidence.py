@@ -38,6 +38,7 @@ SITE = {
             "Call For Tutorials": {
                 "introduction": "Tutorial proposals should be submitted via this form by Friday, February 17th 2030.",
                 "decisions": "Acceptance and rejection decisions are sent by email.",
+                "Submission system": "Proposals are sent through the conference's own submission system.",
             }
         },
         "Attend": {
@@ -214,3 +215,17 @@ def test_how_many_people_counts_the_list_the_question_names():
         "How many people are on the research track program committee?", "Industry Submission»date»26 July 2030"
     )
     assert answered.answer.startswith("4 ")
+
+
+def test_an_either_or_question_is_not_answered_yes_or_no():
+    """Before: "Is the conference in person or virtual?" → "Yes"."""
+    from scholar_tui.core.conference.answer import question_form
+
+    assert question_form("Is the conference in person or virtual?") != "yes_no"
+    assert question_form("Is the conference in person?") == "yes_no"
+
+
+def test_a_question_asking_what_something_is_is_not_answered_by_a_bare_date():
+    """Before: "26 July 2030", the value of the best path, for a question that asks for no date."""
+    answered = _ask("What is the submission system?", "Industry Submission»date»26 July 2030")
+    assert is_abstain(answered.answer) and "submission system" in answered.answer

@@ -100,8 +100,8 @@ def question_form(question: str) -> str:
         return "count"
     if SUM_CUES.search(lowered) and HOW_MUCH.search(lowered):
         return "sum"
-    if first and first[0] in YES_NO_OPENERS:
-        return "yes_no"
+    if first and first[0] in YES_NO_OPENERS and not re.search(r"\bor\b", lowered):
+        return "yes_no"  # "Is it in person or virtual?" asks which, not whether
     if COMPARE_CUES.search(lowered):
         return "compare"
     if re.search(r"\bnumber of\b", lowered):
@@ -641,6 +641,8 @@ HEAD_NOUN = re.compile(
 when reviewing …?" asks for aspects, whatever its "when" clause says)."""
 
 
+TIME_WORDS = re.compile(r"\b(?:days?|dates?|deadlines?|due|when|time|long|years?|months?|weeks?)\b", re.IGNORECASE)
+"""A question that says one of these may be answered by a date, whatever kind its head reads as."""
 WHAT_DO = re.compile(r"^\s*(?:what|which)\s+(?:do|does|did|should|must|can|could|will|would)\b", re.IGNORECASE)
 SUBORDINATE = re.compile(r"\b(?:when|where|if|while|before|after|once)\b.*$", re.IGNORECASE)
 """"What does X cost?" asks for what its verb or object says; a clause opened by "when"/"where"/"if" after
@@ -748,9 +750,9 @@ def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree)
     paths = [item.path for item in evidence if item.rank in answer.cited]
     paths += [node_path_text(tree, node) for node in answer.read]
     for node in nodes:
-        parent = tree.parent(node) if node is not None else None
-        if parent is not None and parent.kind == "item":
-            paths += [f"{child.label} {child.text}" for child in tree.children(parent) if child.is_leaf and child.text]
+        record = node if node is not None and node.kind == "item" else (tree.parent(node) if node is not None else None)
+        if record is not None and record.kind == "item":
+            paths += [f"{child.label} {child.text}" for child in tree.children(record) if child.is_leaf and child.text]
     return paths
 
 
@@ -777,12 +779,15 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         pointer = _pointer(question, evidence, tree)
         if pointer is not None:
             return pointer
-    if form == "count":
+    if form in ("span", "list") and kind is Kind.PEOPLE and (holders := kinds.role_holders(question, evidence, tree)):
+        # a role several records hold: every holder, cited by its record
+        return Computed(_join([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]), "list", [], holders)
+    elif form == "count":
         answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
         answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
         items = [item for item in re.split(r", | and ", answer.text) if item]
-        people = sum(bool(fits(Kind.PEOPLE, item) or kinds.PERSON_IN.search(item)) for item in items)
+        people = sum(_of_kind(Kind.PEOPLE, item) or bool(kinds.PERSON_IN.search(item)) for item in items)
         if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
             person = kinds.person_in_sentences(question, evidence)
             return person or _abstain(tree, "person", _topic(question, tree))
@@ -795,13 +800,6 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     elif form == "span" and kind is Kind.DATE and kinds.asks_itself(question, tree):
         found = kinds.typed_value(Kind.DATE, question, evidence, tree)  # the conference's own dates
         return _found(found) if found else _abstain(tree, "date", _topic(question, tree))
-    elif form == "span" and kind is Kind.PEOPLE and (holders := kinds.role_holders(question, evidence, tree)):
-        answer = Computed(
-            _join([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]),
-            "list",
-            [evidence[0].rank],
-            holders,
-        )
     else:
         answer = OPERATORS[form](question, evidence, tree)
     if (
@@ -817,6 +815,9 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
     # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
     about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
+    if form == "span" and kind is Kind.TEXT and kinds._only_dates(answer.text) and not TIME_WORDS.search(question):
+        # "What is the submission system?" is not answered by a bare date
+        return _abstain(tree, f"information on {_topic(question, tree) or 'it'}")
     if form in ("span", "count") and kind in CHECKED and (not about or not _of_kind(kind, answer.text)):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
         if found and kinds.about_the_question(question, tree, _found(found), evidence):

@@ -410,16 +410,26 @@ def _record_of(tree: Tree, leaf: Node) -> Node | None:
 
 
 def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
-    """ "Who chairs the industry track?" matched one record's role ("type: Industry Track Chairs"): every
-    record of that list holding the same role, when there are several (a role is often shared)."""
-    if not evidence or not 0 <= evidence[0].node_id < len(tree.nodes):
-        return []
-    leaf = tree.nodes[evidence[0].node_id]
-    record = tree.parent(leaf)
-    if record is None or record.kind != "item" or Kind.PEOPLE in label_kinds(leaf.label) or not leaf.text:
-        return []
-    if len(leaf.text.split()) > CATEGORY_MAX_WORDS or not set(words(leaf.text)) & set(words(question)) - GENERIC:
-        return []  # a field the question names ("Industry Track Chairs"), not a paragraph that mentions it
+    """ "Who chairs the industry track?" matched a record's role ("type: Industry Track Chairs"): every
+    record of that list holding the same role, when there are several (a role is often shared). The
+    role is the evidence leaf, a record's short field, that names most of what the question names and
+    least else (a role word aside), of equals the best ranked."""
+    asked = set(words(question)) - GENERIC
+    roles = []
+    for item in evidence:
+        if not 0 <= item.node_id < len(tree.nodes):
+            continue
+        leaf = tree.nodes[item.node_id]
+        record = tree.parent(leaf)
+        if record is None or record.kind != "item" or Kind.PEOPLE in label_kinds(leaf.label) or not leaf.text:
+            continue
+        said = set(words(leaf.text))
+        if len(leaf.text.split()) <= CATEGORY_MAX_WORDS and len(said & asked) >= min(2, len(said)):
+            extra = said - asked - LABEL_WORDS[Kind.PEOPLE]
+            roles.append((len(said & asked), -len(extra), -item.rank, leaf, record))
+    if not roles:
+        return []  # no field the question names ("Industry Track Chairs"), only paragraphs that mention it
+    *_, leaf, record = max(roles, key=lambda role: role[:3])
     holders = [
         entry
         for entry in tree.siblings(record) + [record]
@@ -546,6 +556,7 @@ def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
                 if (
                     match.start() > 0
                     and not parts & NOT_NAMES
+                    and not set(words(name)) & LABEL_WORDS[Kind.PEOPLE]  # "Program Chairs" is a role
                     and not parts
                     <= set(question.lower().split()) | {word.strip("'\"?") for word in question.lower().split()}
                 ):

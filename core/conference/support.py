@@ -47,7 +47,7 @@ FORM_WORDS = frozenset(
     for word in """big bigger large larger small long longer short far often soon much many size
 exactly approximately roughly total year years this today now also still won win wins receive received
 awarded back sent send sends released release announced announce second third fourth fifth email mail
-address link url website phone title titles number charge charges every each under regarding concerning
+address link url website phone contact contacts title titles number charge charges every each under regarding concerning
 already ever during within between among they them their his her hers own don't up""".split()
 )
 """Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
