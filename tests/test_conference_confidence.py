@@ -35,11 +35,15 @@ SITE = {
             "Conf 2031": {"meeting name": "Conf 2031", "location": "Northtown, Elbonia"},
         },
         "Calls": {
+            "Call For Workshops": {
+                "FAQ": "Will there be financial support for inviting speakers? No, but the rooms are free.",
+                "notes": "Conf does not provide travel funding for workshop speakers.",
+            },
             "Call For Tutorials": {
                 "introduction": "Tutorial proposals should be submitted via this form by Friday, February 17th 2030.",
                 "decisions": "Acceptance and rejection decisions are sent by email.",
                 "Submission system": "Proposals are sent through the conference's own submission system.",
-            }
+            },
         },
         "Attend": {
             "Registration": {"Register url": "https://registration.conf2030.org/"},
@@ -229,3 +233,16 @@ def test_a_question_asking_what_something_is_is_not_answered_by_a_bare_date():
     """Before: "26 July 2030", the value of the best path, for a question that asks for no date."""
     answered = _ask("What is the submission system?", "Industry Submission»date»26 July 2030")
     assert is_abstain(answered.answer) and "submission system" in answered.answer
+
+
+def test_a_yes_or_no_rests_on_the_path_that_says_most_of_what_is_asked_not_the_first():
+    """Before: the first path (a socials FAQ about financial support) was the verdict's ground."""
+    answered = _ask(
+        "Does the conference provide free travel for workshop speakers?",
+        "Call For Workshops»FAQ»Will there be financial support for inviting speakers? No, but the rooms are free.",
+        "Call For Workshops»notes»Conf does not provide travel funding for workshop speakers.",
+    )
+    assert answered.answer.startswith("No")
+    assert _cited(answered) == [
+        "Conf2030»Calls»Call For Workshops»notes»Conf does not provide travel funding for workshop speakers."
+    ]

@@ -31,7 +31,7 @@ from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.records import asked_field
-from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 from scholar_tui.core.conference.values import (
     ASKS_EMAIL,
     ASKS_LINK,
@@ -733,7 +733,12 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "abstain":
         return answer
     kind = conference_kind(question)
-    if support.supported(question, tree, kind, answer_paths(answer, evidence, tree)):
+    paths = (
+        [_said_for_yes_no(question, item) for item in evidence if item.rank in answer.cited]
+        if answer.operation == "yes_no"
+        else answer_paths(answer, evidence, tree)
+    )
+    if support.supported(question, tree, kind, paths):
         return answer
     topic = _topic(question, tree) or "it"
     if answer.operation == "yes_no":
@@ -741,6 +746,13 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if kind is Kind.TEXT:
         return _abstain(tree, f"information on {topic}")
     return _abstain(tree, kind.noun, topic)  # "ICML2023's site data has no date for acceptance rate."
+
+
+def _said_for_yes_no(question: str, item: EvidencePath) -> str:
+    """What a yes or no rests on: the path's headings and the one sentence of its value the verdict reads
+    (a page that says "care" in one sentence and "children" in another says nothing of child care)."""
+    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    return f"{headings} {_support_sentence(question, item.value)}"
 
 
 def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[str]:
@@ -752,7 +764,11 @@ def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree)
     for node in nodes:
         record = node if node is not None and node.kind == "item" else (tree.parent(node) if node is not None else None)
         if record is not None and record.kind == "item":
-            paths += [f"{child.label} {child.text}" for child in tree.children(record) if child.is_leaf and child.text]
+            paths += [
+                f"{child.label} {child.text}"
+                for child in tree.children(record)
+                if child.is_leaf and child.text and len(child.text.split()) <= kinds.CATEGORY_MAX_WORDS
+            ]  # a record's short fields (its category, its role), not a page's paragraphs
     return paths
 
 
@@ -768,6 +784,10 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     named = _named_value(question, evidence, tree)
     if named is not None:
         return named
+    if form == "yes_no":  # a yes or no rests on the path that says most of what is asked, not merely the first
+        evidence = sorted(
+            evidence, key=lambda item: -support.support(question, tree, kind, [_said_for_yes_no(question, item)])
+        )
     if (
         form == "yes_no"
         and not SAME.search(question)

@@ -63,7 +63,7 @@ def _prefixes(text: str) -> set[str]:
     return {word[:PREFIX] for word in words(split_digits(re.sub(r"(?i)\be-mail", "email", text)))}
 
 
-LOOSE = frozenset({"rate", "city"})
+LOOSE = frozenset({"rate", "city", "care"})
 SAME_THING = tuple(
     frozenset(stem(word)[:PREFIX] for word in group)
     for group in (
@@ -73,8 +73,9 @@ SAME_THING = tuple(
     )
 )
 """Words that name one thing in a question and on a site: retrieval's synonym groups
-(``lexical.SYNONYM_GROUPS``) but for the loose ones, where "rate" stands for "fee" and "city" for
-"address" (an acceptance rate is not supported by a registration fee), and "When will I hear back?"
+(``lexical.SYNONYM_GROUPS``) but for the loose ones, where "rate" stands for "fee", "city" for
+"address" and "care" for "child" (an acceptance rate is not supported by a registration fee, child care
+not by "who should care?"), and "When will I hear back?"
 asking for the notification."""
 _SYNONYMS: dict[str, set[str]] = {}
 for _group in SAME_THING:
