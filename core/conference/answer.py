@@ -26,12 +26,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import kinds
+from scholar_tui.core.conference import kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.records import asked_field
-from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 from scholar_tui.core.conference.values import (
     ASKS_EMAIL,
     ASKS_LINK,
@@ -100,8 +100,8 @@ def question_form(question: str) -> str:
         return "count"
     if SUM_CUES.search(lowered) and HOW_MUCH.search(lowered):
         return "sum"
-    if first and first[0] in YES_NO_OPENERS:
-        return "yes_no"
+    if first and first[0] in YES_NO_OPENERS and not re.search(r"\bor\b", lowered):
+        return "yes_no"  # "Is it in person or virtual?" asks which, not whether
     if COMPARE_CUES.search(lowered):
         return "compare"
     if re.search(r"\bnumber of\b", lowered):
@@ -191,9 +191,13 @@ def _typed_value(question: str, item: EvidencePath) -> str | None:
             return None
         if len(value.split()) <= 8:
             return value
-        # the sentence that says it, when it is short enough to read as an answer
-        said = next((part for part in sentences(value) if dates[0].text in part), "")
-        return said if said and len(said.split()) <= DATE_SENTENCE_WORDS else dates[0].text
+        # the sentence that says it (of several dated ones, the one sharing most of the question's words:
+        # "The deadline to register is July 5" for "By when do I register …?"), when short enough to read
+        dated = [part for part in sentences(value) if find_dates(part)] or [value]
+        asked = _beyond_headings(expanded_query(question), item.path)
+        said = max(dated, key=lambda part: _overlap(asked, part))
+        first = find_dates(said) or dates
+        return said if len(said.split()) <= DATE_SENTENCE_WORDS else first[0].text
     if HOW_MUCH.search(question):
         amounts = find_amounts(value)
         return None if not amounts else (amounts[0].text if len(value.split()) > 4 else value)
@@ -237,10 +241,28 @@ PREFIX_CHARS = 5
 ("notified" / "Notification date"): truncation stemming, a general IR technique, not tuned."""
 
 
+HEAR_BACK = re.compile(
+    r"\b(?:will|do|can|would)\s+(?:i|we|you|authors?|applicants?)\s+(?:know|hear|learn|find out|be told|be informed)\b"
+    r"|\bhear back\b",
+    re.IGNORECASE,
+)
+""""When will I know / hear back …?" asks for the notification, which a site labels so."""
+
+
 def _heading_fit(question: str, path: str) -> int:
     """How many of the question's words (by prefix) the path's headings hold (its value left out)."""
     headings = {word[:PREFIX_CHARS] for word in words(" ".join(path.split("»")[:-1]))}
-    return len({word[:PREFIX_CHARS] for word in words(question)} & headings)
+    asked = {word[:PREFIX_CHARS] for word in words(question)}
+    if HEAR_BACK.search(question):
+        asked.add("notif")
+    return len(asked & headings)
+
+
+def _beyond_headings(asked: dict[str, float], path: str) -> dict[str, float]:
+    """The question's words a path's headings do not hold: what its value must say itself (of two
+    paragraphs under "Child Care", the one that says "register" for "By when do I register …?")."""
+    headings = set(words(" ".join(path.split("»")[:-1])))
+    return {word: weight for word, weight in asked.items() if word not in headings}
 
 
 def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -262,7 +284,15 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             if value is not None
         ]
         if typed:
-            item, value = max(typed, key=lambda entry: (_heading_fit(question, entry[0].path), -entry[0].rank))
+            asked = expanded_query(question)
+            item, value = max(
+                typed,
+                key=lambda entry: (
+                    _heading_fit(question, entry[0].path),
+                    _overlap(_beyond_headings(asked, entry[0].path), entry[1]),
+                    -entry[0].rank,
+                ),
+            )
             return Computed(value, "value" if value != item.value else "span", [item.rank])
     paragraphs = _paragraph_list(tree, top)
     if paragraphs is not None:
@@ -508,6 +538,16 @@ NOT_REQUIRED = re.compile(
 )
 
 
+PERMISSION = re.compile(
+    r"^\s*(?:can|may|could)\s+(?:i|we|you|one|they|attendees|authors)\b|\b(?:allowed|permitted)\b", re.I
+)
+NOT_ALLOWED = re.compile(
+    r"\b(?:(?:is|are|be)\s+not\s+(?:allowed|permitted)|not\s+allowed|not\s+permitted|prohibited|forbidden)\b", re.I
+)
+"""A permission asked ("Can I …?", "Is … allowed?") is refused by a sentence that forbids it, wherever its
+negation sits ("Overnight parking is not allowed" negates no word of "Can I park my car overnight?")."""
+
+
 def yes_no_verdict(question: str, support: str) -> str:
     """Yes or No for ``question`` from its supporting sentence.
 
@@ -521,6 +561,8 @@ def yes_no_verdict(question: str, support: str) -> str:
         return "No"
     if OBLIGATION.search(question) and NOT_REQUIRED.search(support):  # "Masks are not required at this time."
         return "No"
+    if PERMISSION.search(question) and not asked_negated and NOT_ALLOWED.search(support):
+        return "No"  # "Can I park overnight?" — "Overnight parking is not allowed."
     restrictions = {word.lower() for word in RESTRICTION.findall(question)}
     if (
         restrictions
@@ -589,7 +631,8 @@ FIND_ACTION = re.compile(
 
 
 HEAD_NOUN = re.compile(
-    r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s+"
+    r"^\s*(?:what|which)\s+(?:(?:is|are|was|were)\s+)?(?:the\s+|a\s+|an\s+)?"
+    r"(?!(?:does|do|did|can|could|will|would|should|must|has|have)\b)([a-z][\w\s-]*?)\s+"
     r"(?:of|on|for|about|in|at|to|regarding|should|would|will|can|could|do|does|did|is|are|must)\b",
     re.IGNORECASE,
 )
@@ -597,11 +640,24 @@ HEAD_NOUN = re.compile(
 when reviewing …?" asks for aspects, whatever its "when" clause says)."""
 
 
+TIME_WORDS = re.compile(r"\b(?:days?|dates?|deadlines?|due|when|time|long|years?|months?|weeks?)\b", re.IGNORECASE)
+"""A question that says one of these may be answered by a date, whatever kind its head reads as."""
+WHAT_DO = re.compile(r"^\s*(?:what|which)\s+(?:do|does|did|should|must|can|could|will|would)\b", re.IGNORECASE)
+SUBORDINATE = re.compile(r"\b(?:when|where|if|while|before|after|once)\b.*$", re.IGNORECASE)
+""""What does X cost?" asks for what its verb or object says; a clause opened by "when"/"where"/"if" after
+it only sets the scene."""
+
+
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
     head = HEAD_NOUN.match(question)
-    kind = asked_kind(f"what {head.group(1)}?") if head else asked_kind(question)
+    if head:
+        kind = asked_kind(f"what {head.group(1)}?")
+    elif WHAT_DO.match(question):  # "What do I need to bring when I register?": the "when" clause asks nothing
+        kind = asked_kind(SUBORDINATE.sub("", question))
+    else:
+        kind = asked_kind(question)
     if kind is Kind.VENUE:
         kind = Kind.PLACE
     if kind is Kind.PLACE and ONLINE_ACTION.search(question):
@@ -658,13 +714,64 @@ def _of_kind(kind: Kind, text: str) -> bool:
         return bool(re.match(r"\s*(\d[\d,]*|" + "|".join(kinds.NUMBER_WORDS) + r")\b", text, re.IGNORECASE))
     if kind is Kind.PLACE:
         return fits(Kind.PLACE, text) and not kinds._only_dates(text)
-    if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it
-        return fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE]
+    if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it; a sentence names nobody
+        names = text.split()
+        capitalised = sum(word[:1].isupper() for word in names)
+        return (
+            fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE] and capitalised * 2 >= len(names)
+        )
     return fits(kind, text)
 
 
 def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
-    """The answer of the kind the question asks for, or one plain sentence saying what the data lacks."""
+    """The answer of the kind the question asks for, or one plain sentence saying what the data lacks.
+
+    The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
+    question is about is refused, whatever operator produced it."""
+    answer = _computed(question, evidence, tree)
+    if answer.operation == "abstain":
+        return answer
+    kind = conference_kind(question)
+    paths = (
+        [_said_for_yes_no(question, item) for item in evidence if item.rank in answer.cited]
+        if answer.operation == "yes_no"
+        else answer_paths(answer, evidence, tree)
+    )
+    if support.supported(question, tree, kind, paths):
+        return answer
+    topic = _topic(question, tree) or "it"
+    if answer.operation == "yes_no":
+        return _abstain(tree, f"mention of {topic}")
+    if kind is Kind.TEXT:
+        return _abstain(tree, f"information on {topic}")
+    return _abstain(tree, kind.noun, topic)  # "ICML2023's site data has no date for acceptance rate."
+
+
+def _said_for_yes_no(question: str, item: EvidencePath) -> str:
+    """What a yes or no rests on: the path's headings and the one sentence of its value the verdict reads
+    (a page that says "care" in one sentence and "children" in another says nothing of child care)."""
+    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    return f"{headings} {_support_sentence(question, item.value)}"
+
+
+def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[str]:
+    """The paths an answer rests on: the evidence it cites and the tree nodes it was read from, with the
+    other fields of a record it was read from (a prize winner's title is supported by its category)."""
+    nodes = [_leaf(tree, item) for item in evidence if item.rank in answer.cited] + list(answer.read)
+    paths = [item.path for item in evidence if item.rank in answer.cited]
+    paths += [node_path_text(tree, node) for node in answer.read]
+    for node in nodes:
+        record = node if node is not None and node.kind == "item" else (tree.parent(node) if node is not None else None)
+        if record is not None and record.kind == "item":
+            paths += [
+                f"{child.label} {child.text}"
+                for child in tree.children(record)
+                if child.is_leaf and child.text and len(child.text.split()) <= kinds.CATEGORY_MAX_WORDS
+            ]  # a record's short fields (its category, its role), not a page's paragraphs
+    return paths
+
+
+def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     if not evidence:
         return _abstain(tree, "evidence", f"“{question.strip()}”")
     unknown = kinds.unknown_topic(question, tree)
@@ -676,6 +783,10 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     named = _named_value(question, evidence, tree)
     if named is not None:
         return named
+    if form == "yes_no":  # a yes or no rests on the path that says most of what is asked, not merely the first
+        evidence = sorted(
+            evidence, key=lambda item: -support.support(question, tree, kind, [_said_for_yes_no(question, item)])
+        )
     if (
         form == "yes_no"
         and not SAME.search(question)
@@ -687,12 +798,15 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         pointer = _pointer(question, evidence, tree)
         if pointer is not None:
             return pointer
-    if form == "count":
+    if form in ("span", "list") and kind is Kind.PEOPLE and (holders := kinds.role_holders(question, evidence, tree)):
+        # a role several records hold: every holder, cited by its record
+        return Computed(_join([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]), "list", [], holders)
+    elif form == "count":
         answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
         answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
         items = [item for item in re.split(r", | and ", answer.text) if item]
-        people = sum(bool(fits(Kind.PEOPLE, item) or kinds.PERSON_IN.search(item)) for item in items)
+        people = sum(_of_kind(Kind.PEOPLE, item) or bool(kinds.PERSON_IN.search(item)) for item in items)
         if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
             person = kinds.person_in_sentences(question, evidence)
             return person or _abstain(tree, "person", _topic(question, tree))
@@ -702,6 +816,9 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
             return named
         found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
+    elif form == "span" and kind is Kind.DATE and kinds.asks_itself(question, tree):
+        found = kinds.typed_value(Kind.DATE, question, evidence, tree)  # the conference's own dates
+        return _found(found) if found else _abstain(tree, "date", _topic(question, tree))
     else:
         answer = OPERATORS[form](question, evidence, tree)
     if (
@@ -712,9 +829,14 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         # a bare link answers "which time zone …?" with a converter's address: the next value instead
         rest = [item for item in evidence if not URL.fullmatch(item.value.strip())]
         answer = span_answer(question, rest, tree) if rest else _abstain(tree, kind.noun, _topic(question, tree))
+    if form == "span" and kind in (Kind.DATE, Kind.MONEY) and answer.operation != "abstain":
+        answer = _from_labelled(kind, question, answer, evidence, tree)
     # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
     # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
     about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
+    if form == "span" and kind is Kind.TEXT and kinds._only_dates(answer.text) and not TIME_WORDS.search(question):
+        # "What is the submission system?" is not answered by a bare date
+        return _abstain(tree, f"information on {_topic(question, tree) or 'it'}")
     if form in ("span", "count") and kind in CHECKED and (not about or not _of_kind(kind, answer.text)):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
         if found and kinds.about_the_question(question, tree, _found(found), evidence):
@@ -722,6 +844,21 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _from_labelled(
+    kind: Kind, question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """A date or an amount read from a node not named by what the question asks about ("What day are the
+    tutorials?" answered from the tutorial *proposals'* paragraph) gives way to the node so labelled."""
+    nodes = [_leaf(tree, item) for item in evidence if item.rank in answer.cited] + list(answer.read)
+    if any(node is not None and support.names_subject(question, tree, kind, node) for node in nodes):
+        return answer
+    node = support.labelled(kind, question, tree, [item.node_id for item in evidence])
+    if node is None:
+        return answer
+    rank = next((item.rank for item in evidence if item.node_id == node.id), None)
+    return _found(kinds.Found(node, node.text or "", rank))
 
 
 def _named_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
@@ -750,6 +887,10 @@ def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
         if found and kinds.names_topic(question, tree, item.path):
             text = item.value if len(item.value.split()) <= POINTER_WORDS else found.group(0)
             return Computed(text, "value", [item.rank])
+    node = support.labelled(Kind.TEXT, question, tree, [item.node_id for item in evidence], holds=URL.search)
+    if node is not None:  # a link the site labels with the thing ("Register url"), beyond the evidence
+        found = URL.search(node.text or "")
+        return _found(kinds.Found(node, found.group(0) if found else node.text or "", None))
     return None
 
 
@@ -763,6 +904,7 @@ def _topic(question: str, tree: Tree) -> str | None:
         and kinds.stem(word) not in kinds.GENERIC
         and word not in words(tree.root.label)
         and word not in ("how", "much", "many", "does", "the")
+        and kinds.stem(word) not in support.FORM_WORDS
     ]
     return " ".join(asked[:6]) or None
 

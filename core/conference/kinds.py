@@ -80,7 +80,8 @@ available there provide provided offer offered anyone someone something anything
 questions information please tell know need want would could should which where when what whom whose
 take takes taking took held hold holds happen happens happening begin begins start starts end ends finish
 come comes coming get gets getting give given find found bring wear allowed allow required require include
-included includes cost costs pay paid open opens close closes there here""".split()
+included includes cost costs pay paid open opens close closes there here download downloads access visit
+upload""".split()
 )
 """Words of a question that say how it asks, not what about (verbs of happening, having, asking)."""
 
@@ -127,14 +128,14 @@ def _only_dates(text: str) -> bool:
     return bool(found) and len(set(words(text)) - set(words(" ".join(item.text for item in found)))) <= 3
 
 
-def _split_digits(text: str) -> str:
+def split_digits(text: str) -> str:
     """ "icml2024" read as "icml 2024", as a heading writes it."""
     return re.sub(r"(?<=[A-Za-z])(?=\d)|(?<=\d)(?=[A-Za-z])", " ", text)
 
 
 def heading_fit(question: str, tree: Tree, node: Node) -> int:
     """How many of the question's words the node's headings hold (the root and the value left out)."""
-    asked = set(words(_split_digits(question))) - GENERIC - set(words(_split_digits(tree.root.label)))
+    asked = set(words(split_digits(question))) - GENERIC - set(words(split_digits(tree.root.label)))
     headings = {word for ancestor in tree.ancestors(node)[1:] for word in words(ancestor.label)}
     return len(asked & (headings | set(words(node.label))))
 
@@ -157,25 +158,76 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
     for node, rank in _local(tree, evidence):
         if node.id not in candidates and holds_kind(kind, node, tree):
             candidates[node.id] = (node, rank)
-    names_more = any(heading_fit(question, tree, node) for node, _ in _local(tree, evidence))
-    if kind is Kind.PLACE and not names_more:
-        # the conference's own location, asked of the conference itself, may sit on another page than the
-        # evidence; a question naming a thing of its own ("Where do I print my poster?") is not about it
+    # what the question names beyond the kind it asks ("Where is the conference venue?" names nothing more)
+    beyond_kind = " ".join(
+        word for word in WORD.findall(question.lower()) if stem(word) not in LABEL_WORDS.get(kind, ())
+    )
+    names_more = any(heading_fit(beyond_kind, tree, node) for node, _ in _local(tree, evidence))
+    whole_site = (kind is Kind.PLACE and not names_more) or (kind is Kind.DATE and asks_itself(question, tree))
+    if whole_site:
+        # the conference's own location or dates, asked of the conference itself, may sit on another page than
+        # the evidence; a question naming a thing of its own ("Where do I print my poster?") is not about it
         for node in tree.leaves():
             if node.id not in candidates and kind in label_kinds(node.label) and holds_kind(kind, node, tree):
                 candidates[node.id] = (node, None)
+    # another year's conference ("ICML 2025 » location") answers nothing about this one
+    candidates = {
+        key: entry
+        for key, entry in candidates.items()
+        if not other_edition(question, tree, node_path_text(tree, entry[0]))
+    }
     if not candidates:
         return None
+    city = bool(ASKS_TOWN.search(question))
     best, best_rank = max(
         candidates.values(),
         key=lambda entry: (
             heading_fit(question, tree, entry[0]),
+            city and _names_town(entry[0].text or ""),
             -entry[0].depth,
             entry[1] is not None,
             -(entry[1] or 99),
         ),
     )
     return Found(best, _statement(kind, best.text or ""), best_rank)
+
+
+ASKS_TOWN = re.compile(r"\b(?:city|cities|town|country|countries)\b", re.IGNORECASE)
+""""Which city …?" asks for a town, not a building: of equal fit, a value written as an address ("Honolulu,
+Hawai'i, USA", "Hangzhou, China") or said as one ("will now be held in Honolulu") over "Hawaii Convention Center"."""
+
+
+def _names_town(text: str) -> bool:
+    return "," in text or bool(PLACE_STATEMENT.search(text))
+
+
+ITSELF_WORDS = frozenset(stem(word) for word in "date dates day days time times".split())
+
+
+def asks_itself(question: str, tree: Tree) -> bool:
+    """Whether a question names nothing but the conference and how it asks ("What are the dates of the
+    conference?", "When does ICML start?"): its own dates answer it, not a session's or a deadline's."""
+    root = set(words(split_digits(tree.root.label)))
+    return not (set(words(split_digits(question))) - GENERIC - ASKING - ITSELF_WORDS - root)
+
+
+YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def other_edition(question: str, tree: Tree, text: str) -> bool:
+    """Whether ``text`` is about another year's conference: it names years, none of them the conference's
+    own (in its name) nor one the question names ("ICML 2025 » location" for "Where is ICML 2023?")."""
+    years = set(_edition_years(tree).findall(split_digits(text.replace(tree.root.label, " "))))  # paths start at it
+    own = set(YEAR.findall(split_digits(tree.root.label))) | set(YEAR.findall(split_digits(question)))
+    return bool(years) and not years & own
+
+
+def _edition_years(tree: Tree) -> re.Pattern:
+    """A year written as an edition's: after the conference's acronym ("ICML 2025") or as "Year(2025)";
+    an amount ("Gold (2000 USD)") or a date's year is not an edition."""
+    name = split_digits(tree.root.label).split()
+    acronym = re.escape(name[0]) if name and name[0].isalpha() else r"(?!x)x"
+    return re.compile(rf"(?:\b{acronym}|\byear)\s*[(']?\s*((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
 def _statement(kind: Kind, text: str) -> str:
@@ -208,7 +260,7 @@ NOUN_PATTERN = re.compile(
     r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for|"
     r"there|does)\b|\?|$)"
     r"|\b(?:which|what)\s+([a-z][\w\s-]*?)\s+(?:are|is|were|will|do|does)\b"
-    r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
+    r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on|this|these|next)\b|\?|$)"
     r"|\b(?:list|name)\s+(?:all\s+)?(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on)\b|\?|$)"
 )
 
@@ -235,9 +287,24 @@ COMPLEMENT = re.compile(
 """"Which companies are Gold sponsors?": the list is named by what they are ("Gold Sponsors")."""
 
 
+HOW_MANY_PEOPLE = re.compile(r"\bhow many\s+(?:people|persons|members|of them)\b", re.IGNORECASE)
+CONTAINER = re.compile(r"\b(?:on|in|of)\s+the\s+([a-z][\w\s-]*?)\s*\??$", re.IGNORECASE)
+""""How many people are on the X?": when the thing counted is only people, the list counted is the X."""
+
+
 def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Collection | None:
     """The records a "how many …"/"which …" question asks about (see the module doc)."""
     found = _collection(question, asked_noun(question), evidence, tree)
+    container = CONTAINER.search(question)
+    if found is None and container and HOW_MANY_PEOPLE.search(question):
+        # "How many people are on the research track program committee?": the list the question names
+        found = _collection(
+            question,
+            [word for word in words(container.group(1)) if word not in GENERIC],
+            evidence,
+            tree,
+            labelled_only=True,
+        )
     complement = COMPLEMENT.match(question)
     if found is None and complement:
         found = _collection(
@@ -341,6 +408,39 @@ def _record_of(tree: Tree, leaf: Node) -> Node | None:
         if node.kind == "item":
             return node
     return None
+
+
+def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """ "Who chairs the industry track?" matched a record's role ("type: Industry Track Chairs"): every
+    record of that list holding the same role, when there are several (a role is often shared). The
+    role is the evidence leaf, a record's short field, that names most of what the question names and
+    least else (a role word aside), of equals the best ranked."""
+    asked = set(words(question)) - GENERIC
+    roles = []
+    for item in evidence:
+        if not 0 <= item.node_id < len(tree.nodes):
+            continue
+        leaf = tree.nodes[item.node_id]
+        record = tree.parent(leaf)
+        if record is None or record.kind != "item" or Kind.PEOPLE in label_kinds(leaf.label) or not leaf.text:
+            continue
+        said = set(words(leaf.text))
+        if len(leaf.text.split()) <= CATEGORY_MAX_WORDS and len(said & asked) >= min(2, len(said)):
+            extra = said - asked - LABEL_WORDS[Kind.PEOPLE]
+            roles.append((len(said & asked), -len(extra), -item.rank, leaf, record))
+    if not roles:
+        return []  # no field the question names ("Industry Track Chairs"), only paragraphs that mention it
+    *_, leaf, record = max(roles, key=lambda role: role[:3])
+    holders = [
+        entry
+        for entry in tree.siblings(record) + [record]
+        if entry.kind == "item"
+        and any(
+            child.is_leaf and child.label == leaf.label and child.text == leaf.text for child in tree.children(entry)
+        )
+    ]
+    holders.sort(key=lambda entry: entry.id)
+    return holders if len(holders) >= 2 else []
 
 
 def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, int] | None:
@@ -457,6 +557,7 @@ def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
                 if (
                     match.start() > 0
                     and not parts & NOT_NAMES
+                    and not set(words(name)) & LABEL_WORDS[Kind.PEOPLE]  # "Program Chairs" is a role
                     and not parts
                     <= set(question.lower().split()) | {word.strip("'\"?") for word in question.lower().split()}
                 ):

@@ -6,6 +6,7 @@ holds: ``expect`` lists the values an answer must contain (each may give spellin
 "|", "Jul 23|July 23"), or is null when the site data does not hold the answer, where the right
 answer is the plain abstain sentence (``core.answer_kind.is_abstain``). A quarter of each set is
 held out (``held_out``) and run once, at the end. Matching ignores case, spaces and punctuation.
+Other fields are notes for people (``by``: who wrote the row; ``note``: why an expectation reads so).
 """
 
 from __future__ import annotations
@@ -99,13 +100,29 @@ def holds(answer: str, expected: str) -> bool:
     return any(_plain(option) and _plain(option) in plain for option in expected.split("|"))
 
 
+VERDICTS = frozenset({"yes", "no"})
+LEADING_VERDICT = re.compile(r"\s*(yes|no)\b", re.IGNORECASE)
+
+
+def _verdict_only(expect: list[str]) -> bool:
+    """Whether the expected values are a bare Yes or No (each spelling of each value)."""
+    return all({option.strip().lower() for option in value.split("|")} <= VERDICTS for value in expect)
+
+
 def verdict(item: PersonQuestion, answer: str) -> str:
     """right: holds every expected value (or abstains when nothing is expected); abstained: the plain
-    sentence although the data holds the answer; wrong: anything else (a value of the wrong thing)."""
+    sentence although the data holds the answer; wrong: anything else (a value of the wrong thing).
+
+    A Yes or No is read from the answer's first word: "Yes, overnight parking is not allowed." does not
+    hold "No" because its "not" does."""
     if is_abstain(answer):
         return "right" if item.expect is None else "abstained"
     if item.expect is None:
         return "wrong"
+    if _verdict_only(item.expect):
+        said = LEADING_VERDICT.match(answer)
+        wanted = {option.strip().lower() for value in item.expect for option in value.split("|")}
+        return "right" if said and said.group(1).lower() in wanted else "wrong"
     return "right" if all(holds(answer, value) for value in item.expect) else "wrong"
 
 

@@ -1,0 +1,235 @@
+"""The confidence check: does the node an answer was read from say what the question is about?
+
+An answer of the right kind can still be about the wrong thing: "What is the acceptance rate
+this year?" answered with the refund deadline (a date under "Year(2023)"), "Are pets allowed in
+the convention center?" with Yes from the child-care rules (which name the convention center).
+Sharing *a* word with the question is not enough; sharing its *informative* words is.
+
+So the question's subject is its words beyond how it asks (``kinds.GENERIC``, "how big",
+"this year"), beyond the labels of the kind it asks for ("deadline" in a "when", "fee" in a "how
+much") and beyond the conference's own name; each word weighs its inverse document frequency
+over the site's paths (a word on every page, "workshop" at ICML, says little; "pets" says a lot).
+An answer is supported when the paths it cites hold at least ``SUPPORT_SHARE`` of that weight (a
+word counts when it or a word of its synonym group is there, compared by five-letter prefix). A
+path about another edition of the conference ("ICML 2025 » location") supports nothing unless the
+question names that year. Below the share the engine says plainly that the site data does not
+hold it: a wrong answer costs more than an abstention.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+
+from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.kinds import (
+    ASKING,
+    GENERIC,
+    LABEL_WORDS,
+    MIN_VOCABULARY,
+    PREFIX,
+    other_edition,
+    split_digits,
+    tree_vocabulary,
+)
+from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, words
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
+
+SUPPORT_SHARE = 0.5
+"""More than half of what the question is about (by information) must be on the cited paths: a
+plain majority, the prior this check starts from; not tuned per conference."""
+
+FORM_WORDS = frozenset(
+    stem(word)
+    for word in """big bigger large larger small long longer short far often soon much many size
+exactly approximately roughly total year years this today now also still won win wins receive received
+awarded back sent send sends released release announced announce second third fourth fifth email mail
+address link url website phone contact contacts title titles number charge charges every each under regarding concerning
+already ever during within between among they them their his her hers own don't up""".split()
+)
+"""Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
+second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
+
+
+HOW = re.compile(r"^(?:[a-z]{3,}ed|[a-z]{4,}ly)$")
+"""A past participle or an adverb ("fixed", "physically") says how or what happens, not what about. An
+-ing word may be a noun ("parking", "printing") and stays."""
+
+
+def _prefixes(text: str) -> set[str]:
+    return {word[:PREFIX] for word in words(split_digits(re.sub(r"(?i)\be-mail", "email", text)))}
+
+
+LOOSE = frozenset({"rate", "city", "care"})
+SAME_THING = tuple(
+    frozenset(stem(word)[:PREFIX] for word in group)
+    for group in (
+        *(group for group in SYNONYM_GROUPS if not group & LOOSE),
+        frozenset("notification notifications notify notified decision decisions hear informed told".split()),
+        frozenset("register registration sign signup enrol enroll".split()),
+    )
+)
+"""Words that name one thing in a question and on a site: retrieval's synonym groups
+(``lexical.SYNONYM_GROUPS``) but for the loose ones, where "rate" stands for "fee", "city" for
+"address" and "care" for "child" (an acceptance rate is not supported by a registration fee, child care
+not by "who should care?"), and "When will I hear back?"
+asking for the notification."""
+_SYNONYMS: dict[str, set[str]] = {}
+for _group in SAME_THING:
+    for _prefix in _group:
+        _SYNONYMS.setdefault(_prefix, set()).update(_group)
+
+
+def _frequencies(tree: Tree) -> tuple[Counter, int]:
+    """How many of the site's leaf paths hold each word prefix, and how many paths there are (cached)."""
+    cached = getattr(tree, "_prefix_frequencies", None)
+    if cached is None:
+        counter: Counter = Counter()
+        leaves = [leaf for leaf in tree.leaves() if leaf.text]
+        for leaf in leaves:
+            counter.update(_prefixes(node_path_text(tree, leaf)))
+        cached = (counter, len(leaves))
+        tree._prefix_frequencies = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def weight(tree: Tree, prefix: str) -> float:
+    """Inverse document frequency of a word prefix over the site's paths (a word it never uses weighs most)."""
+    counter, total = _frequencies(tree)
+    return math.log((total + 1) / (counter.get(prefix, 0) + 1))
+
+
+def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
+    """The prefixes of the words saying what the question is about (see the module doc)."""
+    own = LABEL_WORDS.get(kind, frozenset())
+    asked = {
+        word[:PREFIX]
+        for raw in WORD.findall(split_digits(question).lower())
+        if not HOW.search(raw)
+        for word in words(raw)
+        if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
+    }
+    generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
+    about = asked - generic - identity(tree)
+    if len(tree_vocabulary(tree)) < MIN_VOCABULARY:
+        # a small site's silence on a word says nothing (as for ``kinds.unknown_topic``): only its own words count
+        counter, _ = _frequencies(tree)
+        about = {prefix for prefix in about if counter.get(prefix)}
+    return about
+
+
+IDENTITY_LABELS = frozenset({"location", "full name", "name"})
+
+
+def identity(tree: Tree) -> set[str]:
+    """The words that name the conference itself: its root, and its own name and location (the shallowest
+    nodes so labelled). "At the convention center" or "at ICML" adds nothing to what a question is about."""
+    cached = getattr(tree, "_identity", None)
+    if cached is None:
+        own = [leaf for leaf in tree.leaves() if leaf.text and leaf.label.lower() in IDENTITY_LABELS]
+        shallowest = min((leaf.depth for leaf in own), default=0)
+        cached = _prefixes(tree.root.label)
+        for leaf in own:
+            if leaf.depth == shallowest:
+                cached |= _prefixes(leaf.text or "")
+        tree._identity = cached  # type: ignore[attr-defined]
+    return cached
+
+
+EVENTS = (
+    frozenset(stem(word)[:PREFIX] for word in "deadline deadlines due submission submissions submit".split()),
+    frozenset(stem(word)[:PREFIX] for word in "notification notifications notify notified decision".split()),
+)
+"""Two dates of one thing that a site keeps apart: when it is due, and when its outcome is told."""
+
+
+def other_event(question: str, texts: Sequence[str]) -> bool:
+    """Whether the question asks for one of ``EVENTS`` and the cited paths name only the other ("the deadline
+    for industry papers" answered by "Industry Papers Notification")."""
+    asked, said = _prefixes(question), set()
+    for text in texts:
+        parts = text.split(PATH_SEPARATOR)[:-1]  # the headings, not the value nor a record's bare fields
+        if parts and not set(words(parts[-1])) - LABEL_WORDS[Kind.DATE] - GENERIC:
+            parts = parts[:-1]  # a field labelled only by the kind ("date", "deadline") names no event
+        said |= _prefixes(" ".join(parts))
+    for wanted, other in (EVENTS, EVENTS[::-1]):
+        if asked & wanted and not asked & other and said & other and not said & wanted:
+            return True
+    return False
+
+
+def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> float:
+    """The share (0–1) of the question's subject, by weight, that ``texts`` (the cited paths) hold; 0 for
+    another year's conference or another event of the thing (its notification for its deadline)."""
+    texts = list(texts)
+    if kind is Kind.DATE and other_event(question, texts):
+        return 0.0
+    about = subject(question, tree, kind)
+    if not about:
+        return 1.0
+    said: set[str] = set()
+    for text in texts:
+        if not other_edition(question, tree, text):
+            said |= _prefixes(text)
+    total = sum(weight(tree, prefix) for prefix in about)
+    if total <= 0:
+        return 1.0
+    covered = sum(weight(tree, prefix) for prefix in about if prefix in said or _SYNONYMS.get(prefix, set()) & said)
+    return covered / total
+
+
+def supported(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> bool:
+    return support(question, tree, kind, texts) >= SUPPORT_SHARE
+
+
+# -- the node labelled with what the question asks about -------------------------------------------------
+def heading(node: Node, tree: Tree, kind: Kind) -> str:
+    """What a value's node is called: its label, or when the label only says the kind ("date", "Start
+    Date", "price") or is missing, its parent's label too ("Tutorials » Start Date")."""
+    own = set(words(node.label)) - GENERIC - LABEL_WORDS.get(kind, frozenset())
+    parent = tree.parent(node)
+    if own or parent is None:
+        return node.label
+    return f"{parent.label} {node.label}"
+
+
+def names_subject(question: str, tree: Tree, kind: Kind, node: Node) -> bool:
+    """Whether the node's own heading names everything the question is about."""
+    about = subject(question, tree, kind)
+    return bool(about) and _covered(about, _prefixes(heading(node, tree, kind)))
+
+
+def _covered(about: set[str], said: set[str]) -> bool:
+    """Every word of ``about`` is in ``said``, itself or by a word of its synonym group."""
+    return all(prefix in said or _SYNONYMS.get(prefix, set()) & said for prefix in about)
+
+
+def labelled(
+    kind: Kind,
+    question: str,
+    tree: Tree,
+    evidence_ids: Sequence[int] = (),
+    holds: Callable[[str], object] | None = None,
+) -> Node | None:
+    """The leaf holding a value of ``kind`` whose own heading names the question's whole subject ("What
+    day are the tutorials?" → "Important Dates » Tutorials: Mon Jul 24th"), of several the one retrieved
+    first, else the shallowest; None when no leaf is so labelled."""
+    from scholar_tui.core.conference.kinds import holds_kind
+
+    about = subject(question, tree, kind)
+    if not about:
+        return None
+    found = [
+        leaf
+        for leaf in tree.leaves()
+        if _covered(about, _prefixes(heading(leaf, tree, kind)))
+        and (holds(leaf.text or "") if holds is not None else holds_kind(kind, leaf, tree))
+        and not other_edition(question, tree, node_path_text(tree, leaf))
+    ]
+    if not found:
+        return None
+    order = {node_id: rank for rank, node_id in enumerate(evidence_ids)}
+    return min(found, key=lambda leaf: (order.get(leaf.id, len(order)), leaf.depth, leaf.id))
