@@ -1,15 +1,16 @@
-"""The library's search index as one .npz file beside the SQLite database.
+"""The library's vectors as one .npz file beside the SQLite database.
 
 LanceDB (table ``library_papers``) stays the record of the papers' embeddings; this file is
-derived from it after every change, so that a cold process — ``scholar-tui library search`` —
-searches with numpy alone instead of importing lancedb (2–3 s on a 2-core machine). It holds,
-row for row, each paper's id, content hash, date and vector, and the full-text index
-(``text_rank.TermIndex``) over the same texts.
+derived from it, so that a cold process — ``scholar-tui library search`` — searches with numpy
+alone instead of importing lancedb (2–3 s on a 2-core machine). It holds, row for row, each
+paper's id, content hash, date and vector, the embedder that made the vectors, and the value of
+SQLite's change counter (``search_counter``, migration m500) the rows were checked against: a row
+of a paper noted in ``search_changes`` since then is out of date, every other row is level. Words
+are searched in SQLite (FTS5), not here.
 
-The file is never trusted blindly: ``LibraryIndex`` compares its ids and content hashes with
-SQLite's before using it, and its arrays' types on load (the vectors' width against the embedder's
-on search); a file that is missing, damaged, of another format or type or out of date is rebuilt
-from the LanceDB table (no text is embedded again). A FIFO or a device in its place is never opened.
+The file is never trusted blindly: its arrays' types and agreement are checked on load; a file
+that is missing, damaged, of another format or type is rebuilt from the LanceDB table (no text is
+embedded again). A FIFO or a device in its place is never opened.
 """
 
 from __future__ import annotations
@@ -26,9 +27,8 @@ import numpy as np
 
 from scholar_tui.config.files import StateError, refuse_special_file
 from scholar_tui.config.locations import Locations
-from scholar_tui.indexes.text_rank import TermIndex
 
-FORMAT = 1  # bump when the arrays or the analyzer change: older files are rebuilt
+FORMAT = 2  # bump when the arrays change: older files are rebuilt (2: vectors only, with counter and model)
 FILE_NAME = "library_search.npz"
 # What each array must be (numpy's dtype kind, or an exact dtype): a well-formed file of other
 # types (float64 or integer vectors, object arrays) is damaged, not searched.
@@ -37,11 +37,8 @@ DTYPES = {
     "hashes": "S",
     "dates": "U",
     "vectors": np.dtype(np.float32),
-    "terms": "U",
-    "starts": "i",
-    "docs": "i",
-    "counts": "i",
-    "lengths": "i",
+    "seq": "i",
+    "model": "U",
 }
 
 log = logging.getLogger(__name__)
@@ -53,15 +50,27 @@ def snapshot_file(where: Locations) -> Path:
 
 @dataclass
 class LibrarySnapshot:
-    paper_ids: np.ndarray  # int64, one per row
+    paper_ids: np.ndarray  # int64, one per row, ascending
     hashes: np.ndarray  # the content hash each row was embedded from ("S40")
     dates: np.ndarray  # ISO dates, "" where unknown
     vectors: np.ndarray  # float32, rows × dimension, unit length
-    text: TermIndex
+    seq: int = -1  # SQLite's change counter the rows were checked against (-1: never)
+    model: str = ""  # the embedder's name: another model's vectors are not comparable
 
     @classmethod
-    def build(cls, rows: list[dict]) -> "LibrarySnapshot":
-        """From rows with paper_id, content_hash, text, date and vector (the LanceDB table's columns)."""
+    def empty(cls, *, seq: int = -1, model: str = "", width: int = 0) -> "LibrarySnapshot":
+        return cls(
+            np.zeros(0, np.int64),
+            np.zeros(0, "S40"),
+            np.zeros(0, "U10"),
+            np.zeros((0, width), np.float32),
+            seq,
+            model,
+        )
+
+    @classmethod
+    def build(cls, rows: list[dict], *, seq: int = -1, model: str = "") -> "LibrarySnapshot":
+        """From rows with paper_id, content_hash, date and vector (the LanceDB table's columns)."""
         rows = sorted(rows, key=lambda row: row["paper_id"])
         dimension = len(rows[0]["vector"]) if rows else 0
         return cls(
@@ -69,7 +78,36 @@ class LibrarySnapshot:
             hashes=np.array([row["content_hash"] for row in rows], dtype="S40"),
             dates=np.array([row["date"] or "" for row in rows], dtype=str) if rows else np.zeros(0, dtype="U1"),
             vectors=np.array([row["vector"] for row in rows], dtype=np.float32).reshape(len(rows), dimension),
-            text=TermIndex.build([row["text"] for row in rows]),
+            seq=seq,
+            model=model,
+        )
+
+    def without(self, paper_ids: np.ndarray) -> "LibrarySnapshot":
+        """These papers' rows dropped (changed or deleted since the rows were made)."""
+        keep = ~np.isin(self.paper_ids, paper_ids)
+        if keep.all():
+            return self
+        return LibrarySnapshot(
+            self.paper_ids[keep], self.hashes[keep], self.dates[keep], self.vectors[keep], self.seq, self.model
+        )
+
+    def joined(self, parts: list["LibrarySnapshot"]) -> "LibrarySnapshot":
+        """This snapshot with the rows of ``parts`` added (a paper in several: the last part's row)."""
+        if not parts:
+            return self
+        every = [self, *parts]
+        ids = np.concatenate([part.paper_ids for part in every])
+        # the last occurrence of each id wins: unique on the reversed order
+        _, last = np.unique(ids[::-1], return_index=True)
+        rows = len(ids) - 1 - last  # in the order of the unique ids: ascending
+        width = max(part.width() for part in every)
+        return LibrarySnapshot(
+            ids[rows],
+            np.concatenate([part.hashes for part in every]).astype("S40")[rows],
+            np.concatenate([part.dates.astype(str) for part in every])[rows],
+            np.concatenate([part.vectors.reshape(len(part.paper_ids), width) for part in every])[rows],
+            self.seq,
+            self.model,
         )
 
     @cached_property
@@ -97,11 +135,8 @@ class LibrarySnapshot:
                     hashes=self.hashes,
                     dates=self.dates,
                     vectors=self.vectors,
-                    terms=self.text.terms,
-                    starts=self.text.starts,
-                    docs=self.text.docs,
-                    counts=self.text.counts,
-                    lengths=self.text.lengths,
+                    seq=np.array([self.seq], dtype=np.int64),
+                    model=np.array([self.model]),
                 )
             os.replace(partial, path)
         except OSError as error:
@@ -132,13 +167,8 @@ class LibrarySnapshot:
                     hashes=arrays["hashes"],
                     dates=arrays["dates"],
                     vectors=arrays["vectors"],
-                    text=TermIndex(
-                        terms=arrays["terms"],
-                        starts=arrays["starts"],
-                        docs=arrays["docs"],
-                        counts=arrays["counts"],
-                        lengths=arrays["lengths"],
-                    ),
+                    seq=int(arrays["seq"][0]),
+                    model=str(arrays["model"][0]),
                 )
         except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile):
             return None
@@ -151,17 +181,12 @@ class LibrarySnapshot:
     def consistent(self) -> bool:
         """The arrays agree with each other (a file cut short or edited by hand does not)."""
         rows = len(self.paper_ids)
-        text = self.text
         return (
             len(self.hashes) == rows
             and len(self.dates) == rows
             and self.vectors.ndim == 2
             and len(self.vectors) == rows
-            and len(text.lengths) == rows
-            and len(text.starts) == len(text.terms) + 1
-            and len(text.docs) == len(text.counts)
-            and (not len(text.starts) or int(text.starts[-1]) == len(text.docs))
-            and (not len(text.docs) or 0 <= int(text.docs.min()) and int(text.docs.max()) < rows)
+            and bool(np.all(np.diff(self.paper_ids) > 0))  # ascending, one row a paper
         )
 
 
