@@ -207,13 +207,16 @@ class LibraryIndex:
         snapshot = self._of_this_model(self._stored_snapshot())
         if snapshot is None and self._stored_snapshot() is None and self._table_folder.is_dir():
             snapshot = self._restore(library)
-        if snapshot is None:
+        if snapshot is None or not self._trusted(snapshot, library):
             return LibrarySnapshot.empty(model=self.model)
         if snapshot.seq == changes.counter(library.conn):
             return snapshot
-        if snapshot.seq < 0:
-            return LibrarySnapshot.empty(model=self.model)
         return snapshot.without(changes.changed_since(library.conn, snapshot.seq))
+
+    @staticmethod
+    def _trusted(snapshot: LibrarySnapshot, library: Library) -> bool:
+        """The snapshot's counter is this database's (not a replaced or emptied one's)."""
+        return snapshot.seq >= 0 and snapshot.origin == changes.origin(library.conn)
 
     def _restore(self, library: Library) -> LibrarySnapshot:
         """The snapshot file is gone and the LanceDB table is there: the file written again from
@@ -253,7 +256,11 @@ class LibraryIndex:
     def coverage(self, library: Library) -> IndexCoverage:
         """How many papers have vectors as they are now (``library stats``), from the change log."""
         level = len(self.current(library).paper_ids)
-        return IndexCoverage(level, max(changes.paper_count(library.conn) - level, 0), 0)
+        stored = self._stored_snapshot()
+        extra = 0
+        if stored is not None and not self._trusted(stored, library):  # another database's rows
+            extra = len(np.setdiff1d(stored.paper_ids, changes.paper_ids(library.conn)))
+        return IndexCoverage(level, max(changes.paper_count(library.conn) - level, 0), extra)
 
     def snapshot(self, library: Library | None = None) -> LibrarySnapshot:
         """The vectors to search (PaSa's Selector reads stored vectors from it): the level rows
@@ -275,7 +282,7 @@ class LibraryIndex:
         is opened but SQLite (and nothing is locked)."""
         clock = time.monotonic()
         stored = self._of_this_model(self._stored_snapshot())
-        if stored is not None and stored.seq == changes.counter(library.conn):
+        if stored is not None and stored.seq == changes.counter(library.conn) and self._trusted(stored, library):
             if len(stored.paper_ids) == changes.paper_count(library.conn):
                 yield IndexProgress(0, 0)
                 yield IndexFinished(0, 0, len(stored.paper_ids), time.monotonic() - clock)
@@ -327,7 +334,8 @@ class LibraryIndex:
                 self.discard(ValueError(f"vectors of {self._stored_snapshot().model!r}"), quiet=True)
                 table = None
             stored = self._from_table(table)
-        suspects = changes.changed_since(library.conn, stored.seq) if stored.seq >= 0 else stored.paper_ids
+        trusted = self._trusted(stored, library)
+        suspects = changes.changed_since(library.conn, stored.seq) if trusted else stored.paper_ids
         suspects = suspects[np.isin(suspects, stored.paper_ids)]
         level = stored.without(suspects)
         row_of = stored.row_of
@@ -354,7 +362,7 @@ class LibraryIndex:
                 self._lance(
                     lambda ids=ids, hashes=hashes: table.delete(f"paper_id IN ({ids}) AND content_hash IN ({hashes})")
                 )
-        level.seq, level.model = seq, self.model
+        level.seq, level.model, level.origin = seq, self.model, changes.origin(library.conn)
         return level, (table, rows), len(dropped)
 
     def _recovered(self, library: Library, table, todo: np.ndarray) -> LibrarySnapshot:

@@ -39,6 +39,7 @@ DTYPES = {
     "vectors": np.dtype(np.float32),
     "seq": "i",
     "model": "U",
+    "origin": "U",
 }
 
 log = logging.getLogger(__name__)
@@ -56,16 +57,12 @@ class LibrarySnapshot:
     vectors: np.ndarray  # float32, rows × dimension, unit length
     seq: int = -1  # SQLite's change counter the rows were checked against (-1: never)
     model: str = ""  # the embedder's name: another model's vectors are not comparable
+    origin: str = ""  # the database's mark (search_changes.origin) the counter belongs to
 
     @classmethod
     def empty(cls, *, seq: int = -1, model: str = "", width: int = 0) -> "LibrarySnapshot":
         return cls(
-            np.zeros(0, np.int64),
-            np.zeros(0, "S40"),
-            np.zeros(0, "U10"),
-            np.zeros((0, width), np.float32),
-            seq,
-            model,
+            np.zeros(0, np.int64), np.zeros(0, "S40"), np.zeros(0, "U10"), np.zeros((0, width), np.float32), seq, model
         )
 
     @classmethod
@@ -88,7 +85,13 @@ class LibrarySnapshot:
         if keep.all():
             return self
         return LibrarySnapshot(
-            self.paper_ids[keep], self.hashes[keep], self.dates[keep], self.vectors[keep], self.seq, self.model
+            self.paper_ids[keep],
+            self.hashes[keep],
+            self.dates[keep],
+            self.vectors[keep],
+            self.seq,
+            self.model,
+            self.origin,
         )
 
     def joined(self, parts: list["LibrarySnapshot"]) -> "LibrarySnapshot":
@@ -108,6 +111,7 @@ class LibrarySnapshot:
             np.concatenate([part.vectors.reshape(len(part.paper_ids), width) for part in every])[rows],
             self.seq,
             self.model,
+            self.origin,
         )
 
     @cached_property
@@ -137,6 +141,7 @@ class LibrarySnapshot:
                     vectors=self.vectors,
                     seq=np.array([self.seq], dtype=np.int64),
                     model=np.array([self.model]),
+                    origin=np.array([self.origin]),
                 )
             os.replace(partial, path)
         except OSError as error:
@@ -169,6 +174,7 @@ class LibrarySnapshot:
                     vectors=arrays["vectors"],
                     seq=int(arrays["seq"][0]),
                     model=str(arrays["model"][0]),
+                    origin=str(arrays["origin"][0]),
                 )
         except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile):
             return None

@@ -425,8 +425,12 @@ def m500_search_changes(db: sqlite_utils.Database) -> None:
     abstracts, kept by the same triggers) makes an import searchable by words the moment it ends,
     before any vector is computed."""
     for statement in (
-        "create table search_counter (id integer primary key check (id = 1), seq integer not null)",
-        "insert into search_counter (id, seq) values (1, 0)",
+        """create table search_counter (
+            id integer primary key check (id = 1),
+            seq integer not null,
+            origin text not null             -- random, once: a search index made from another database is known
+        )""",
+        "insert into search_counter (id, seq, origin) values (1, 0, lower(hex(randomblob(8))))",
         "create table search_changes (paper_id integer primary key, seq integer not null)",
         "create index search_changes_seq on search_changes (seq)",
         """create virtual table papers_fts using fts5(

@@ -25,6 +25,13 @@ def counter(conn: sqlite3.Connection) -> int:
     return int(row[0]) if row else 0
 
 
+def origin(conn: sqlite3.Connection) -> str:
+    """This database's random mark: a snapshot made from another one (a replaced or emptied
+    scholar.db, whose counter starts again) is not trusted row by row."""
+    row = conn.execute("select origin from search_counter where id = 1").fetchone()
+    return str(row[0]) if row else ""
+
+
 def changed_since(conn: sqlite3.Connection, seq: int) -> np.ndarray:
     """Ids of papers inserted, changed or deleted after the counter stood at ``seq``."""
     rows = conn.execute("select paper_id from search_changes where seq > ?", (seq,)).fetchall()

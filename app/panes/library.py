@@ -26,6 +26,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
+from textual.worker import get_current_worker
 
 from scholar_tui.app.widgets.export_dialog import ExportDialog
 from scholar_tui.app.widgets.fitted_table import FittedTable
@@ -60,6 +61,7 @@ def mark(chosen: bool) -> Text:
     return Text("[x]" if chosen else "[ ]")
 
 
+BACKGROUND_FROM = 256  # papers without a vector past which an import leaves them to a background worker
 KIND_LABELS = {
     "unarxive": "unarXive",
     "openalex": "OpenAlex",
@@ -134,6 +136,13 @@ class LibraryPane(Vertical):
         def __init__(self, hits: list, note: Text) -> None:
             super().__init__()
             self.hits, self.note = hits, note
+
+    class Indexed(Message):
+        """The background index finished or failed: one line for the import message."""
+
+        def __init__(self, text: Text) -> None:
+            super().__init__()
+            self.text = text
 
     class OnlineEvent(Message):
         def __init__(self, event) -> None:
@@ -338,8 +347,13 @@ class LibraryPane(Vertical):
         )
 
     def _sync_index(self, library: Library) -> Text:
-        """Embed the new papers for search; on failure say so and keep the import."""
+        """Embed the new papers for search; on failure say so and keep the import. Many papers
+        (a large import) are embedded in the background: searchable by words meanwhile."""
         try:
+            behind = LibraryIndex(self.services.where, None).coverage(library).behind
+            if behind > BACKGROUND_FROM:
+                self.run_index()
+                return plain(f" · searchable by words now; vectors for {behind} papers are computed in the background")
             index = LibraryIndex(self.services.where, self.services.embedder())
             for event in index.sync(library):
                 if isinstance(event, IndexProgress) and event.total:
@@ -349,6 +363,32 @@ class LibraryPane(Vertical):
         except Exception as error:
             return plain(f" · search index not updated: {error}", "yellow")
         return Text()
+
+    @work(thread=True, exclusive=True, group="library-index", exit_on_error=False)
+    def run_index(self) -> None:
+        """The papers without a vector embedded, progress on the import bar; stopped with the app
+        (what was made is kept: the next run goes on from there)."""
+        worker = get_current_worker()
+        library = Library.open(self.services.where)
+        try:
+            events = LibraryIndex(self.services.where, self.services.embedder()).sync(library)
+            for event in events:
+                if worker.is_cancelled:
+                    events.close()
+                    return
+                if isinstance(event, IndexProgress) and event.total:
+                    self.post_message(self.Progress(event.done, event.total, "embedding"))
+                elif isinstance(event, IndexFinished):
+                    text = f"search index: {event.embedded} papers embedded in {event.seconds:.0f} s"
+                    self.post_message(self.Indexed(plain(text)))
+        except Exception as error:  # a worker must always report back
+            self.post_message(self.Indexed(plain(f"search index not updated: {error}", "yellow")))
+        finally:
+            library.close()
+
+    @on(Indexed)
+    def _indexed(self, message: Indexed) -> None:
+        self.query_one("#import-message", Static).update(message.text)
 
     @on(Progress)
     def _progress(self, message: Progress) -> None:
@@ -491,10 +531,11 @@ class LibraryPane(Vertical):
         library = Library.open(self.services.where)
         try:
             index = LibraryIndex(self.services.where, self.services.embedder())
-            for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
-                pass
-            hits = index.search(library, query, before=before, limit=25)
+            hits = index.search(library, query, before=before, limit=25)  # it embeds a few new papers first
             note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
+            if index.missing:  # imported elsewhere (the CLI, --no-index): embedded in the background
+                note.append_text(plain(f" · {index.missing} papers without vectors yet, found by words", "yellow"))
+                self.app.call_from_thread(self.run_index)
         except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
             hits, note = [], plain(error, "red")
         finally:
