@@ -195,8 +195,8 @@ class LibraryIndex:
     def _of_this_model(self, snapshot: LibrarySnapshot | None) -> LibrarySnapshot | None:
         """``snapshot`` when its vectors are the embedder's (any, without an embedder) and the
         LanceDB table it was written from is still there (a folder deleted: embedded again)."""
-        if snapshot is None or (self.embedder is not None and snapshot.model != self.model):
-            return None
+        if snapshot is None or (self.model and snapshot.model and snapshot.model != self.model):
+            return None  # (an embedder without a name, a test's or a bench's stand-in, fills in any)
         if len(snapshot.paper_ids) and not self._table_folder.is_dir():
             return None
         return snapshot
@@ -362,7 +362,7 @@ class LibraryIndex:
                 self._lance(
                     lambda ids=ids, hashes=hashes: table.delete(f"paper_id IN ({ids}) AND content_hash IN ({hashes})")
                 )
-        level.seq, level.model, level.origin = seq, self.model, changes.origin(library.conn)
+        level.seq, level.model, level.origin = seq, self.model or stored.model, changes.origin(library.conn)
         return level, (table, rows), len(dropped)
 
     def _recovered(self, library: Library, table, todo: np.ndarray) -> LibrarySnapshot:
