@@ -15,6 +15,7 @@ from scholar_tui.app.cli_feedback import bench_feedback, feedback, logs
 from scholar_tui.app.cli_history import export, history
 from scholar_tui.app.cli_library import api, import_command, library
 from scholar_tui.app.cli_pasa import bench_pasa_command, pasa, search_command
+from scholar_tui.app.cli_scale import bench_scale
 from scholar_tui.app.cli_soay import ask, bench_soay, soay
 from scholar_tui.app.cli_startup import bench_startup
 from scholar_tui.app.cli_support import Context, OneLineGroup, emit_json, one_line_errors, terminal_text, whole
@@ -343,7 +344,7 @@ for command in (
     export,
 ):
     cli.add_command(command)
-for command in (bench_soay, bench_pasa_command, bench_feedback, bench_startup):
+for command in (bench_soay, bench_pasa_command, bench_feedback, bench_startup, bench_scale):
     bench.add_command(command)
 
 
