@@ -490,17 +490,34 @@ class LibraryIndex:
                     ]
         self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
         text_ids = changes.text_ranking(library.conn, query, before=before, within=within, depth=depth)
-        return _fused(library, vector_ids, text_ids, limit)
+        unembedded = (
+            set() if not vector_ids else {paper_id for paper_id in text_ids if not _has_row(snapshot, paper_id)}
+        )
+        return _fused(library, vector_ids, text_ids, limit, unembedded)
 
     missing = 0  # papers without a vector at the last search (searched by words only)
 
 
-def _fused(library: Library, vector_ids: list[int], text_ids: list[int], limit: int) -> list[SearchHit]:
-    """The two rankings fused by reciprocal rank, as hits with SQLite's titles and dates."""
+def _has_row(snapshot: LibrarySnapshot, paper_id: int) -> bool:
+    row = int(np.searchsorted(snapshot.paper_ids, paper_id))
+    return row < len(snapshot.paper_ids) and int(snapshot.paper_ids[row]) == paper_id
+
+
+def _fused(
+    library: Library, vector_ids: list[int], text_ids: list[int], limit: int, unembedded: set[int] = frozenset()
+) -> list[SearchHit]:
+    """The two rankings fused by reciprocal rank, as hits with SQLite's titles and dates.
+
+    A paper without a vector yet (``unembedded``) cannot be in the vector ranking: its words' rank
+    stands in for it there too, or every paper with a vector would outrank it while the index is
+    being built."""
     scores: dict[int, float] = {}
     for ranking in (vector_ids, text_ids):
         for rank, paper_id in enumerate(ranking, start=1):
             scores[paper_id] = scores.get(paper_id, 0.0) + 1.0 / (RRF_K + rank)
+    for rank, paper_id in enumerate(text_ids, start=1):
+        if paper_id in unembedded:
+            scores[paper_id] += 1.0 / (RRF_K + rank)
     best = sorted(scores, key=lambda paper_id: -scores[paper_id])[:limit]
     rows = library.papers(best)
     vector_rank = {paper_id: rank for rank, paper_id in enumerate(vector_ids, start=1)}
