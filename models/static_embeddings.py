@@ -101,9 +101,12 @@ def distil(teacher: TokenTeacher, tokenizer_file: Path, out: Path, *, dimensions
 
 
 class StaticEmbedder(Embedder):
-    """model2vec's StaticModel over a table in ``folder``, made by ``make`` on first use when absent.
+    """A model2vec table in ``folder``, made by ``make`` on first use when absent.
 
-    Loaded from the local folder only (model2vec reads a path that exists without the Hub)."""
+    Read with safetensors and tokenizers and pooled as ``model2vec.StaticModel.encode`` does
+    (tokens without [CLS]/[SEP], [UNK] dropped, the mean of their rows, unit length; the tests
+    hold the two equal): importing model2vec brings huggingface_hub's API client, 0.6–1.0 s of a
+    cold ``library search`` on a 2-core machine, for a lookup and a mean. Local files only."""
 
     backend_name = "model2vec"
 
@@ -111,34 +114,52 @@ class StaticEmbedder(Embedder):
         super().__init__(name)
         self.folder = folder
         self._make = make
-        self._model = None
+        self._table: np.ndarray | None = None
+        self._tokenizer = None
+        self._unknown: int | None = None
 
-    def _load(self):
+    def _load(self) -> np.ndarray:
         with self._lock:
-            if self._model is None:
+            if self._table is None:
                 if not (self.folder / "model.safetensors").is_file():
                     if self._make is None:
                         raise LLMError(f"static embedding table not found: {self.folder}")
                     self._make()
                 try:
-                    from model2vec import StaticModel
+                    from safetensors.numpy import load_file
+                    from tokenizers import Tokenizer
 
-                    self._model = StaticModel.from_pretrained(self.folder, normalize=True, force_download=False)
-                except (OSError, ValueError, KeyError) as error:
+                    tokenizer = Tokenizer.from_file(str(self.folder / "tokenizer.json"))
+                    table = load_file(str(self.folder / "model.safetensors"))["embeddings"]
+                except Exception as error:  # safetensors and tokenizers raise their own kinds
                     raise LLMError(f"cannot load the static embedding table {self.folder}: {error}") from error
-            return self._model
+                tokenizer.no_truncation()
+                tokenizer.no_padding()
+                self._tokenizer, self._unknown = tokenizer, tokenizer.token_to_id("[UNK]")
+                self._table = np.asarray(table, dtype=np.float32)
+            return self._table
 
     @property
     def dimension(self) -> int:
-        return int(self._load().dim)
+        return int(self._load().shape[1])
 
     def _embed(self, texts: list[str]) -> np.ndarray:
-        # one process: the library index runs in a worker thread, and a pool of processes would
-        # fork the TUI (model2vec forks past 10,000 texts a call otherwise)
-        return self._load().encode(texts, use_multiprocessing=False, max_length=None)
+        table = self._load()
+        encodings = self._tokenizer.encode_batch_fast(texts, add_special_tokens=False)
+        ids = [np.asarray(encoding.ids, dtype=np.int64) for encoding in encodings]
+        if self._unknown is not None:
+            ids = [row[row != self._unknown] for row in ids]
+        out = np.zeros((len(texts), table.shape[1]), dtype=np.float32)
+        filled = [row for row, tokens in enumerate(ids) if len(tokens)]
+        if filled:
+            lengths = np.array([len(ids[row]) for row in filled])
+            starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+            sums = np.add.reduceat(table[np.concatenate([ids[row] for row in filled])], starts, axis=0)
+            out[filled] = sums / lengths[:, None]
+        return out / (np.linalg.norm(out, axis=1, keepdims=True) + 1e-32)
 
     def close(self) -> None:
-        self._model = None
+        self._table = None
 
 
 def llama_teacher(embedder) -> TokenTeacher:

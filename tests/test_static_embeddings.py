@@ -94,3 +94,14 @@ def test_one_setting_chooses_the_fast_path_and_its_table_lives_in_the_data_folde
     assert isinstance(embedder, StaticEmbedder)
     assert embedder.folder.is_relative_to(where.data_dir) and "model2vec" in embedder.name
     assert not embedder.folder.exists()  # distilled on first use, not when chosen
+
+
+def test_it_pools_as_model2vec_does(distilled, offline):
+    """The table is read without importing model2vec (cold start); the vectors are model2vec's."""
+    from model2vec import StaticModel
+
+    folder, _ = distilled
+    texts = ["Zeros of random polynomials", "Graph neural networks für Moleküle ∂x", "", "qqqqzzzz", "a " * 50]
+    reference = StaticModel.from_pretrained(folder, normalize=True, force_download=False)
+    expected = reference.encode(texts, use_multiprocessing=False, max_length=None)
+    assert np.allclose(StaticEmbedder(folder, name="static-test").embed(texts), expected, atol=1e-5)
