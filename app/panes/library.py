@@ -352,7 +352,7 @@ class LibraryPane(Vertical):
         try:
             behind = LibraryIndex(self.services.where, None).coverage(library).behind
             if behind > BACKGROUND_FROM:
-                self.run_index()
+                self.app.call_from_thread(self.start_index)  # this runs in the import's worker thread
                 return plain(f" · searchable by words now; vectors for {behind} papers are computed in the background")
             index = LibraryIndex(self.services.where, self.services.embedder())
             for event in index.sync(library):
@@ -363,6 +363,13 @@ class LibraryPane(Vertical):
         except Exception as error:
             return plain(f" · search index not updated: {error}", "yellow")
         return Text()
+
+    indexing = False  # a background index run is under way: a search does not start another
+
+    def start_index(self) -> None:
+        if not self.indexing:
+            self.indexing = True
+            self.run_index()
 
     @work(thread=True, exclusive=True, group="library-index", exit_on_error=False)
     def run_index(self) -> None:
@@ -385,6 +392,7 @@ class LibraryPane(Vertical):
             self.post_message(self.Indexed(plain(f"search index not updated: {error}", "yellow")))
         finally:
             library.close()
+            self.indexing = False
 
     @on(Indexed)
     def _indexed(self, message: Indexed) -> None:
@@ -535,7 +543,7 @@ class LibraryPane(Vertical):
             note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
             if index.missing:  # imported elsewhere (the CLI, --no-index): embedded in the background
                 note.append_text(plain(f" · {index.missing} papers without vectors yet, found by words", "yellow"))
-                self.app.call_from_thread(self.run_index)
+                self.app.call_from_thread(self.start_index)
         except Exception as error:  # a bad date (SearchError), an embedder that will not load: shown, not raised
             hits, note = [], plain(error, "red")
         finally:
