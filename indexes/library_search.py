@@ -224,8 +224,9 @@ class LibraryIndex:
         search only without an embedder (whose vectors they are is then unknown)."""
         with self._sync_lock():
             self._snapshot = None
-            if self._stored_snapshot() is not None:  # another process restored it meanwhile
-                return self._stored_snapshot()
+            restored = self._stored_snapshot()
+            if restored is not None:  # another process restored it meanwhile
+                return restored
             try:
                 level, _, _ = self._level_rows(library, changes.counter(library.conn))
             except _TableLost:
@@ -504,7 +505,7 @@ def _has_row(snapshot: LibrarySnapshot, paper_id: int) -> bool:
 
 
 def _fused(
-    library: Library, vector_ids: list[int], text_ids: list[int], limit: int, unembedded: set[int] = frozenset()
+    library: Library, vector_ids: list[int], text_ids: list[int], limit: int, unembedded: set[int] | None = None
 ) -> list[SearchHit]:
     """The two rankings fused by reciprocal rank, as hits with SQLite's titles and dates.
 
@@ -516,7 +517,7 @@ def _fused(
         for rank, paper_id in enumerate(ranking, start=1):
             scores[paper_id] = scores.get(paper_id, 0.0) + 1.0 / (RRF_K + rank)
     for rank, paper_id in enumerate(text_ids, start=1):
-        if paper_id in unembedded:
+        if unembedded and paper_id in unembedded:
             scores[paper_id] += 1.0 / (RRF_K + rank)
     best = sorted(scores, key=lambda paper_id: -scores[paper_id])[:limit]
     rows = library.papers(best)

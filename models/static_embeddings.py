@@ -18,6 +18,7 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -115,7 +116,7 @@ class StaticEmbedder(Embedder):
         self.folder = folder
         self._make = make
         self._table: np.ndarray | None = None
-        self._tokenizer = None
+        self._tokenizer: Any = None  # tokenizers.Tokenizer, imported on first use
         self._unknown: int | None = None
 
     def _load(self) -> np.ndarray:
