@@ -18,6 +18,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
+import time
 import zipfile
 from dataclasses import dataclass
 from functools import cached_property
@@ -36,7 +38,6 @@ DTYPES = {
     "paper_ids": np.dtype(np.int64),
     "hashes": "S",
     "dates": "U",
-    "vectors": np.dtype(np.float32),
     "seq": "i",
     "model": "U",
     "origin": "U",
@@ -126,11 +127,20 @@ class LibrarySnapshot:
         }
 
     def save(self, path: Path) -> None:
-        """Write atomically: a reader sees the old file or the new one, never half of one. The file
-        is a cache: one that cannot be written is logged, and the next process rebuilds it."""
-        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
+        """Write atomically: a reader sees the old snapshot or the new one, never half of one. The
+        vectors go to a file of their own beside it (``vectors_file``, a new name each time, then
+        the index file that names it replaces the old one), read by memory map: a zip member is
+        copied and CRC-checked, 1.5 s for 100,000 rows. The file is a cache: one that cannot be
+        written is logged, and the next process rebuilds it."""
+        token = f"{os.getpid()}-{time.time_ns()}"
+        vectors_path = path.with_name(f"{path.stem}.{token}.npy")
+        partial = path.with_name(f".{path.name}.{token}.partial")
+        partial_vectors = path.with_name(f".{vectors_path.name}.partial")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
+            with open(partial_vectors, "wb") as handle:
+                np.save(handle, np.ascontiguousarray(self.vectors, dtype=np.float32), allow_pickle=False)
+            os.replace(partial_vectors, vectors_path)
             with open(partial, "wb") as handle:
                 np.savez(
                     handle,
@@ -138,7 +148,7 @@ class LibrarySnapshot:
                     paper_ids=self.paper_ids,
                     hashes=self.hashes,
                     dates=self.dates,
-                    vectors=self.vectors,
+                    vectors_file=np.array([vectors_path.name]),
                     seq=np.array([self.seq], dtype=np.int64),
                     model=np.array([self.model]),
                     origin=np.array([self.origin]),
@@ -146,8 +156,14 @@ class LibrarySnapshot:
             os.replace(partial, path)
         except OSError as error:
             log.warning("search snapshot %s not written (%s); searches rebuild it", path, error)
-            with contextlib.suppress(OSError):
-                partial.unlink(missing_ok=True)
+            for leftover in (partial, partial_vectors, vectors_path):
+                with contextlib.suppress(OSError):
+                    leftover.unlink(missing_ok=True)
+            return
+        for old in path.parent.glob(f"{path.stem}.*.npy"):  # earlier vectors (a reader's map stays valid)
+            if old.name != vectors_path.name:
+                with contextlib.suppress(OSError):
+                    old.unlink()
 
     @classmethod
     def load(cls, path: Path) -> "LibrarySnapshot | None":
@@ -167,11 +183,15 @@ class LibrarySnapshot:
                     return None
                 if int(arrays["format"][0]) != FORMAT:
                     return None
+                vectors = arrays["vectors"] if "vectors" in arrays else _mapped_vectors(path, arrays)
+                if vectors is None or vectors.dtype != np.float32:
+                    log.warning("search snapshot %s has no float32 vectors; it is rebuilt", path)
+                    return None
                 snapshot = cls(
                     paper_ids=arrays["paper_ids"],
                     hashes=arrays["hashes"],
                     dates=arrays["dates"],
-                    vectors=arrays["vectors"],
+                    vectors=vectors,
                     seq=int(arrays["seq"][0]),
                     model=str(arrays["model"][0]),
                     origin=str(arrays["origin"][0]),
@@ -197,9 +217,24 @@ class LibrarySnapshot:
 
 
 def _typed(arrays) -> bool:
-    """Every array is there with its type (``DTYPES``) and the vectors are a float32 matrix."""
+    """Every array is there with its type (``DTYPES``)."""
     for name, wanted in DTYPES.items():
         dtype = arrays[name].dtype
         if (dtype != wanted) if isinstance(wanted, np.dtype) else (dtype.kind != wanted):
             return False
-    return arrays["vectors"].ndim == 2
+    return True
+
+
+def _mapped_vectors(path: Path, arrays) -> np.ndarray | None:
+    """The vectors file the snapshot names, memory-mapped read-only; None when it is not a plain
+    file beside the snapshot (a name with a folder in it, a FIFO, missing)."""
+    name = str(arrays["vectors_file"][0])
+    if not re.fullmatch(rf"{re.escape(path.stem)}\.[0-9]+-[0-9]+\.npy", name):
+        return None
+    vectors_path = path.with_name(name)
+    try:
+        if not refuse_special_file(vectors_path, "the search vectors"):
+            return None
+    except StateError:
+        return None
+    return np.load(vectors_path, mmap_mode="r", allow_pickle=False)
