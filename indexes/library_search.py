@@ -104,9 +104,13 @@ class IndexCoverage:
 
     def note(self) -> str:
         """'' when level; else what is off and that the next sync mends it."""
-        parts = [f"{self.behind} papers not indexed yet"] if self.behind else []
+        parts = [f"{self.behind} papers without a vector yet"] if self.behind else []
         parts += [f"{self.extra} indexed papers no longer in the library"] if self.extra else []
-        return f"stale: {', '.join(parts)}; the next search or import brings it level" if parts else ""
+        return (
+            f"stale: {', '.join(parts)}; `scholar-tui library index` brings it level (words find every paper meanwhile)"
+            if parts
+            else ""
+        )
 
 
 class LibraryIndex:
