@@ -34,7 +34,7 @@ from scholar_tui.config.locations import Locations, make_folder
 from scholar_tui.indexes import search_changes as changes
 from scholar_tui.indexes.db import open_vectors
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.library_snapshot import LibrarySnapshot, snapshot_file
+from scholar_tui.indexes.library_snapshot import LibrarySnapshot, forget, load_cached, remember, snapshot_file
 
 TABLE = "library_papers"
 RRF_K = 60
@@ -168,7 +168,7 @@ class LibraryIndex:
                 "search index %s cannot be read (%s): it is rebuilt from the library", self._table_folder, reason
             )
         self._snapshot = None
-        _forget_snapshot(snapshot_file(self.where))
+        forget(snapshot_file(self.where))
         with contextlib.suppress(Exception):
             self.db.drop_table(TABLE, ignore_missing=True)
         shutil.rmtree(self._table_folder, ignore_errors=True)
@@ -187,13 +187,13 @@ class LibraryIndex:
         """The snapshot file as written (None: missing or damaged); one load per process while
         the file is unchanged, so a warm search in the TUI does not read it again."""
         if self._snapshot is None:
-            self._snapshot = _cached_snapshot(snapshot_file(self.where))
+            self._snapshot = load_cached(snapshot_file(self.where))
         return self._snapshot
 
     def _save(self, snapshot: LibrarySnapshot) -> None:
         path = snapshot_file(self.where)
         snapshot.save(path)
-        _remember_snapshot(path, snapshot)
+        remember(path, snapshot)
         self._snapshot = snapshot
 
     def _of_this_model(self, snapshot: LibrarySnapshot | None) -> LibrarySnapshot | None:
@@ -245,7 +245,7 @@ class LibraryIndex:
         paper left to embed again (``library index``)."""
         log.warning("search snapshot vectors are not %d wide, as the embedder's: it is rebuilt", width)
         self._snapshot = None
-        _forget_snapshot(snapshot_file(self.where))
+        forget(snapshot_file(self.where))
         with contextlib.suppress(OSError):
             snapshot_file(self.where).unlink(missing_ok=True)
         snapshot = self.current(library)
@@ -611,42 +611,6 @@ class _Writer:
             self._write()
         self._save()
         return self.snapshot
-
-
-# One snapshot per file per process, while the file is unchanged: a warm search in the TUI does
-# not read 150 MB again (the key is the file's size and time).
-_SNAPSHOTS: dict[Path, tuple[tuple[int, int], LibrarySnapshot]] = {}
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_size, stat.st_mtime_ns
-
-
-def _cached_snapshot(path: Path) -> LibrarySnapshot | None:
-    stamp = _stamp(path)
-    cached = _SNAPSHOTS.get(path)
-    if stamp is not None and cached is not None and cached[0] == stamp:
-        return cached[1]
-    snapshot = LibrarySnapshot.load(path)
-    _SNAPSHOTS.pop(path, None)
-    if snapshot is not None and stamp is not None:
-        _SNAPSHOTS[path] = (stamp, snapshot)
-    return snapshot
-
-
-def _remember_snapshot(path: Path, snapshot: LibrarySnapshot) -> None:
-    stamp = _stamp(path)
-    _SNAPSHOTS.pop(path, None)
-    if stamp is not None:
-        _SNAPSHOTS[path] = (stamp, snapshot)
-
-
-def _forget_snapshot(path: Path) -> None:
-    _SNAPSHOTS.pop(path, None)
 
 
 def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | None = None) -> np.ndarray | None:

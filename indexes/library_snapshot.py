@@ -238,3 +238,41 @@ def _mapped_vectors(path: Path, arrays) -> np.ndarray | None:
     except StateError:
         return None
     return np.load(vectors_path, mmap_mode="r", allow_pickle=False)
+
+
+# One snapshot per file per process, while the file is unchanged: a warm search in the TUI does
+# not read 150 MB again (the key is the file's size and time).
+_SNAPSHOTS: dict[Path, tuple[tuple[int, int], LibrarySnapshot]] = {}
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_size, stat.st_mtime_ns
+
+
+def load_cached(path: Path) -> LibrarySnapshot | None:
+    """``LibrarySnapshot.load``, once per process while the file's size and time are unchanged."""
+    stamp = _stamp(path)
+    cached = _SNAPSHOTS.get(path)
+    if stamp is not None and cached is not None and cached[0] == stamp:
+        return cached[1]
+    snapshot = LibrarySnapshot.load(path)
+    _SNAPSHOTS.pop(path, None)
+    if snapshot is not None and stamp is not None:
+        _SNAPSHOTS[path] = (stamp, snapshot)
+    return snapshot
+
+
+def remember(path: Path, snapshot: LibrarySnapshot) -> None:
+    """``snapshot`` was just saved to ``path``: the next load_cached gives it without reading."""
+    stamp = _stamp(path)
+    _SNAPSHOTS.pop(path, None)
+    if stamp is not None:
+        _SNAPSHOTS[path] = (stamp, snapshot)
+
+
+def forget(path: Path) -> None:
+    _SNAPSHOTS.pop(path, None)
