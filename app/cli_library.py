@@ -265,10 +265,15 @@ def library() -> None:
 def library_stats(obj: Context, as_json: bool) -> None:
     """How many papers, people, sections, references and citations the library holds."""
     from scholar_tui.indexes.library_search import LibraryIndex
+    from scholar_tui.models import LLMError, load_embedder
 
     lib = _library(obj)
     counts = lib.counts()
-    coverage = LibraryIndex(obj.where, embedder=None).coverage(lib)  # against SQLite: a stale index is said
+    try:  # named, not loaded: vectors of another embedding model than the configured one do not count
+        embedder = load_embedder(obj.settings)
+    except LLMError:
+        embedder = None
+    coverage = LibraryIndex(obj.where, embedder).coverage(lib)  # against SQLite: a stale index is said
     imports = lib.recent_imports()
     if as_json:
         emit_json(
