@@ -36,30 +36,43 @@ def _count_line(counts: dict[str, int]) -> str:
 
 
 def _sync_index(obj: Context, library, *, quiet: bool) -> dict[str, Any] | None:
-    """Bring the search index level with SQLite; a missing embedder is a warning, not a failure."""
+    """Bring the search index level with SQLite; a missing embedder is a warning, not a failure.
+
+    Ctrl-C stops the embedding, keeping the vectors made so far (``library index`` resumes)."""
     from scholar_tui.config.files import StateError
     from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
     from scholar_tui.models import LLMError, load_embedder
 
+    bar = None
+    events = None
     try:
         index = LibraryIndex(obj.where, load_embedder(obj.settings))
-        bar = None
         finished = None
-        for event in index.sync(library):
+        events = index.sync(library, batch_size=obj.settings.embeddings.batch_size)
+        for event in events:
             if isinstance(event, IndexProgress) and event.total and not quiet:
                 if bar is None:
-                    bar = click.progressbar(
-                        length=event.total, label=f"embedding {event.total} papers", file=sys.stderr
-                    )
+                    label = f"embedding {event.total} papers (Ctrl-C stops; `scholar-tui library index` resumes)"
+                    bar = click.progressbar(length=event.total, label=label, file=sys.stderr, show_eta=True)
                     bar.__enter__()
                 bar.update(event.done - bar.pos)
             elif isinstance(event, IndexFinished):
                 finished = event
-        if bar is not None:
-            bar.__exit__(None, None, None)
     except (LLMError, StateError) as error:  # the import itself is kept: the next sync catches up
         click.echo(click.style(f"search index not updated: {error}", fg="yellow"), err=True)
         return None
+    except KeyboardInterrupt:
+        if events is not None:
+            events.close()  # the sync saves what it made before it stops
+        if bar is not None:
+            bar.__exit__(None, None, None)
+        coverage = LibraryIndex(obj.where, None).coverage(library)
+        raise click.ClickException(
+            f"stopped: {coverage.level} papers have vectors, {coverage.behind} not yet; "
+            "`scholar-tui library index` goes on from there (words find every paper meanwhile)"
+        ) from None
+    if bar is not None:
+        bar.__exit__(None, None, None)
     return finished.__dict__ if finished else None
 
 
@@ -252,10 +265,15 @@ def library() -> None:
 def library_stats(obj: Context, as_json: bool) -> None:
     """How many papers, people, sections, references and citations the library holds."""
     from scholar_tui.indexes.library_search import LibraryIndex
+    from scholar_tui.models import LLMError, load_embedder
 
     lib = _library(obj)
     counts = lib.counts()
-    coverage = LibraryIndex(obj.where, embedder=None).coverage(lib)  # against SQLite: a stale index is said
+    try:  # named, not loaded: vectors of another embedding model than the configured one do not count
+        embedder = load_embedder(obj.settings)
+    except LLMError:
+        embedder = None
+    coverage = LibraryIndex(obj.where, embedder).coverage(lib)  # against SQLite: a stale index is said
     imports = lib.recent_imports()
     if as_json:
         emit_json(
@@ -296,6 +314,7 @@ def library_search(
     obj: Context, query: str, before: str | None, collection: str | None, tag: str | None, limit: int, as_json: bool
 ) -> None:
     """Hybrid (vector + full-text) search over titles and abstracts."""
+    from scholar_tui.config.files import StateError
     from scholar_tui.core.readiness import library_missing
     from scholar_tui.indexes.library_search import LibraryIndex, SearchError
     from scholar_tui.models import LLMError, load_embedder
@@ -306,15 +325,17 @@ def library_search(
     if missing is not None:  # before loading the embedder: there is nothing to search
         raise click.ClickException(missing.summary())
     within = _labelled(lib, collection, tag)
-    _sync_index(obj, lib, quiet=True)
+    index = None
     try:
         try:
-            hits = LibraryIndex(obj.where, load_embedder(obj.settings)).search(
-                lib, query, before=before, limit=limit, within=within
-            )
-        except LLMError as error:  # no embedder: the words still find papers
+            index = LibraryIndex(obj.where, load_embedder(obj.settings))
+            hits = index.search(lib, query, before=before, limit=limit, within=within)
+        except (LLMError, StateError) as error:  # no embedder: the words still find papers
             click.echo(click.style(f"words-only search (the embedder cannot be used: {error})", fg="yellow"), err=True)
             hits = LibraryIndex(obj.where, None).search(lib, query, before=before, limit=limit, within=within)
+        else:
+            if index is not None and index.missing:
+                click.echo(click.style(_missing_line(index.missing), fg="yellow"), err=True)
     except SearchError as error:
         raise click.ClickException(str(error)) from error
     if as_json:
@@ -325,6 +346,29 @@ def library_search(
     for hit in hits:
         ranks = f"vector #{hit.vector_rank or '-'} text #{hit.text_rank or '-'}"
         click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {show_controls(hit.title)}  [{ranks}]")
+
+
+def _missing_line(missing: int) -> str:
+    return (
+        f"{missing} papers have no vector yet: found by their words only "
+        "(`scholar-tui library index` computes the vectors)"
+    )
+
+
+@library.command("index")
+@click.pass_obj
+def library_index(obj: Context) -> None:
+    """Compute the vectors of the papers that lack one (after a large import, or another embedding
+    model). A progress bar with the time left; Ctrl-C stops it and the next run goes on from there.
+    Searches work meanwhile: by words for every paper, by meaning for those with a vector."""
+    lib = _library(obj)
+    finished = _sync_index(obj, lib, quiet=False)
+    if finished is None:
+        raise click.ClickException("the search index was not updated")
+    click.echo(
+        f"search index: embedded {finished['embedded']} papers in {finished['seconds']:.1f} s, "
+        f"dropped {finished['removed']} out of date ({finished['indexed']} papers have vectors)"
+    )
 
 
 def _labelled(lib, collection: str | None, tag: str | None) -> set[int] | None:

@@ -75,9 +75,12 @@ class EmbeddingSettings(_Section):
     """The embedding model: the bundled default's name, a pulled GGUF's name (``models list``), a
     path to a GGUF embedding model, or a local sentence-transformers folder."""
 
-    backend: Literal["auto", "llama.cpp", "sentence-transformers"] = "auto"
+    backend: Literal["auto", "llama.cpp", "sentence-transformers", "model2vec"] = "auto"
     """Who runs it. ``auto``: llama.cpp for a GGUF and for a BERT folder it can convert (once, into
-    the models folder), sentence-transformers otherwise (that backend needs the ``train`` extra)."""
+    the models folder), sentence-transformers otherwise (that backend needs the ``train`` extra).
+    ``model2vec``: the fast path for large libraries — static token vectors distilled once, offline,
+    from the model's BERT folder (the bundled MiniLM) into the data folder; far faster, a little
+    less exact (README, design notes)."""
 
     device: str = Field("cpu", json_schema_extra={"allowed": "cpu, cuda, cuda:N or mps"})
     """Torch device for the sentence-transformers backend (``cpu``, ``cuda``)."""

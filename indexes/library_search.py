@@ -1,18 +1,23 @@
 """Hybrid search over the library's papers: vectors + full text, fused by reciprocal rank.
 
-One LanceDB table, ``library_papers``, is the record: a row per paper with its title and abstract
-embedded by the default embedder and the paper's date for the cut-off. ``sync`` brings it level
-with SQLite after an import: only papers that are new (or whose title or abstract changed, by
-content hash) are embedded. After each change ``sync`` also writes the table out as a snapshot
-file (``library_snapshot``: the vectors and a BM25 full-text index) and ``search`` runs on that
-snapshot with numpy — so a cold ``library search`` never imports lancedb (2–3 s). ``search`` runs
-the vector and the full-text query with the same date filter and fuses the two rankings (RRF,
-k = 60: Cormack et al., 2009).
+Words are ranked by SQLite's FTS5 index over titles and abstracts (``papers_fts``, kept by
+triggers: a paper is searchable by words the moment its import commits). Vectors live in one
+LanceDB table, ``library_papers`` (the record: a row per paper with the content hash of the text
+it was embedded from), written out as a snapshot file (``library_snapshot``) that ``search`` scans
+with numpy — so a cold ``library search`` never imports lancedb (2–3 s).
+
+What is out of date is known from SQLite's change counter (migration m500: triggers note every
+paper inserted, changed or deleted), never by re-reading the library: a search drops the rows of
+the papers noted since the snapshot, ``sync`` re-reads only those and embeds the papers that have
+no vector, in chunks, saving as it goes (a stopped ``library index`` resumes). ``search`` uses the
+vectors there are and says how many papers lack one; it runs both rankings with the same date
+filter and fuses them (RRF, k = 60: Cormack et al., 2009).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import logging
 import re
@@ -27,12 +32,16 @@ import numpy as np
 
 from scholar_tui.config.files import StateError
 from scholar_tui.config.locations import Locations, make_folder
+from scholar_tui.indexes import search_changes as changes
 from scholar_tui.indexes.db import open_vectors
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.library_snapshot import LibrarySnapshot, snapshot_file
+from scholar_tui.indexes.library_snapshot import LibrarySnapshot, forget, load_cached, remember, snapshot_file
 
 TABLE = "library_papers"
 RRF_K = 60
+INLINE_EMBED = 32  # papers a search embeds before it runs; more are left to `library index`
+WRITE_ROWS = 1024  # vectors per LanceDB write (each write is a fragment and a version)
+SAVE_EVERY_S = 30.0  # a long sync writes the snapshot this often: a search meanwhile sees its progress
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
 log = logging.getLogger(__name__)
@@ -96,18 +105,24 @@ class IndexCoverage:
 
     def note(self) -> str:
         """'' when level; else what is off and that the next sync mends it."""
-        parts = [f"{self.behind} papers not indexed yet"] if self.behind else []
+        parts = [f"{self.behind} papers without a vector yet"] if self.behind else []
         parts += [f"{self.extra} indexed papers no longer in the library"] if self.extra else []
-        return f"stale: {', '.join(parts)}; the next search or import brings it level" if parts else ""
+        return (
+            f"stale: {', '.join(parts)}; `scholar-tui library index` brings it level (words find every paper meanwhile)"
+            if parts
+            else ""
+        )
 
 
 class LibraryIndex:
-    """The library's search index; ``embedder`` is a models.Embedder (loaded on first use).
+    """The library's search index; ``embedder`` is a models.Embedder (loaded on first use), or None
+    for a search by words alone.
 
-    LanceDB is opened only when the snapshot must be written or rebuilt. Both are caches of
-    SQLite: a LanceDB table that cannot be read is logged, dropped and embedded again from the
-    papers in SQLite (which keeps no vectors); a snapshot that is damaged, of the wrong types or of
-    another vector width than the embedder's is rebuilt."""
+    Words are ranked by SQLite (FTS5, kept by triggers: searchable the moment an import ends);
+    vectors come from the snapshot file, derived from the LanceDB table. Which rows are out of date
+    is known from SQLite's change counter, never by re-reading the papers: a search reads only the
+    ids noted since the snapshot was written. LanceDB is opened only to write vectors or to rebuild
+    a lost snapshot; a table it cannot read is logged, dropped and embedded again."""
 
     def __init__(self, where: Locations, embedder) -> None:
         self.where = where
@@ -120,6 +135,10 @@ class LibraryIndex:
         if self._db is None:
             self._db = open_vectors(self.where)
         return self._db
+
+    @property
+    def model(self) -> str:
+        return getattr(self.embedder, "name", "") if self.embedder is not None else ""
 
     def _table(self):
         return self.db.open_table(TABLE) if TABLE in self.db.list_tables().tables else None
@@ -150,23 +169,11 @@ class LibraryIndex:
                 "search index %s cannot be read (%s): it is rebuilt from the library", self._table_folder, reason
             )
         self._snapshot = None
+        forget(snapshot_file(self.where))
         with contextlib.suppress(Exception):
             self.db.drop_table(TABLE, ignore_missing=True)
         shutil.rmtree(self._table_folder, ignore_errors=True)
         self._db = None  # a fresh connection, with no cached view of the old table
-
-    def _readable_table(self) -> tuple[Any, dict[int, str]]:
-        """The table and its (paper id -> content hash) rows; (None, {}) when there is none or it
-        cannot be read (then it is discarded)."""
-        try:
-            table = self._table()
-            if table is None:
-                return None, {}
-            rows = table.search().select(["paper_id", "content_hash"]).limit(None).to_list()
-            return table, {row["paper_id"]: row["content_hash"] for row in rows}
-        except Exception as error:
-            self.discard(error)
-            return None, {}
 
     def _sync_lock(self):
         """One sync at a time across processes: two first imports into a fresh home would both
@@ -176,113 +183,116 @@ class LibraryIndex:
         make_folder(self.where.lancedb_dir)
         return FileLock(self.where.lancedb_dir / f".{TABLE}.lock")
 
-    def coverage(self, library: Library) -> IndexCoverage:
-        """How many papers of SQLite the index holds as they are now (``library stats``)."""
-        wanted = _wanted(library)
-        have = self._readable_snapshot().digests()
-        level = sum(1 for paper_id, digest in wanted.items() if have.get(paper_id) == digest)
-        return IndexCoverage(level, len(wanted) - level, sum(1 for paper_id in have if paper_id not in wanted))
-
     # -- the snapshot ------------------------------------------------------------------------------
-    def _write_snapshot(self, table) -> LibrarySnapshot:
-        """The LanceDB table written out as the snapshot file (no text is embedded)."""
-        columns = ["paper_id", "content_hash", "text", "date", "vector"]
-        rows = table.search().select(columns).limit(None).to_list() if table is not None else []
-        snapshot = LibrarySnapshot.build(_one_row_per_paper(rows))
-        snapshot.save(snapshot_file(self.where))
-        self._snapshot = snapshot
-        return snapshot
-
-    def _readable_snapshot(self) -> LibrarySnapshot:
-        """The snapshot, else one rebuilt from LanceDB; an empty one when LanceDB cannot be read
-        (the table is discarded: the next sync embeds the library again)."""
+    def _stored_snapshot(self) -> LibrarySnapshot | None:
+        """The snapshot file as written (None: missing or damaged); one load per process while
+        the file is unchanged, so a warm search in the TUI does not read it again."""
         if self._snapshot is None:
-            self._snapshot = LibrarySnapshot.load(snapshot_file(self.where))
-        if self._snapshot is None:
-            try:
-                return self._write_snapshot(self._table())
-            except Exception as error:
-                self.discard(error)
-                return LibrarySnapshot.build([])
+            self._snapshot = load_cached(snapshot_file(self.where))
         return self._snapshot
 
-    def snapshot(self, library: Library | None = None) -> LibrarySnapshot:
-        """The snapshot to search: this index's, else the file's, else rebuilt from LanceDB, else
-        (given the library, when LanceDB cannot be read) from SQLite, embedding again.
-
-        Whether it is level with SQLite is ``sync``'s business (it compares content hashes)."""
-        snapshot = self._readable_snapshot()
-        if library is not None and not len(snapshot.paper_ids) and not self._table_folder.is_dir():
-            for _ in self.sync(library):
-                pass
-            snapshot = self._readable_snapshot()
-        return snapshot
-
-    def _level_snapshot(self, wanted: dict[int, str]) -> LibrarySnapshot | None:
-        """The snapshot file when it holds exactly ``wanted`` (paper id -> content hash) and the
-        LanceDB table it was written from is still there, else None."""
-        if not self._table_folder.is_dir():  # deleted: rebuilt and re-embedded
-            return None
-        snapshot = self._snapshot or LibrarySnapshot.load(snapshot_file(self.where))
-        if snapshot is None or snapshot.digests() != wanted:
-            return None
+    def _save(self, snapshot: LibrarySnapshot) -> None:
+        path = snapshot_file(self.where)
+        snapshot.save(path)
+        remember(path, snapshot)
         self._snapshot = snapshot
+
+    def _of_this_model(self, snapshot: LibrarySnapshot | None) -> LibrarySnapshot | None:
+        """``snapshot`` when its vectors are the embedder's (any, without an embedder) and the
+        LanceDB table it was written from is still there (a folder deleted: embedded again)."""
+        if snapshot is None or (self.model and snapshot.model and snapshot.model != self.model):
+            return None  # (an embedder without a name, a test's or a bench's stand-in, fills in any)
+        if len(snapshot.paper_ids) and not self._table_folder.is_dir():
+            return None
         return snapshot
 
-    def _words_snapshot(self, library: Library) -> LibrarySnapshot:
-        """For a search without an embedder (words only): the snapshot when it is level with
-        SQLite, else a full-text index built from SQLite's titles and abstracts now (not saved:
-        it has no vectors)."""
-        papers = library.all_papers()
-        wanted = {paper["id"]: _hash(_text(paper)) for paper in papers}
-        snapshot = self._readable_snapshot()
-        if snapshot.digests() == wanted:
+    def current(self, library: Library) -> LibrarySnapshot:
+        """The vectors a search may use now: the snapshot's rows less those of papers changed
+        since it was written (read from the change log: only those ids). Nothing is embedded."""
+        snapshot = self._of_this_model(self._stored_snapshot())
+        if snapshot is None and self._stored_snapshot() is None and self._table_folder.is_dir():
+            snapshot = self._restore(library)
+        if snapshot is None or not self._trusted(snapshot, library):
+            return LibrarySnapshot.empty(model=self.model)
+        if snapshot.seq == changes.counter(library.conn):
             return snapshot
-        return LibrarySnapshot.build(
-            [
-                {
-                    "paper_id": paper["id"],
-                    "content_hash": wanted[paper["id"]],
-                    "text": _text(paper),
-                    "date": paper["date"],
-                    "vector": [],
-                }
-                for paper in papers
-            ]
-        )
+        return snapshot.without(changes.changed_since(library.conn, snapshot.seq))
+
+    @staticmethod
+    def _trusted(snapshot: LibrarySnapshot, library: Library) -> bool:
+        """The snapshot's counter is this database's (not a replaced or emptied one's)."""
+        return snapshot.seq >= 0 and snapshot.origin == changes.origin(library.conn)
+
+    def _restore(self, library: Library) -> LibrarySnapshot:
+        """The snapshot file is gone and the LanceDB table is there: the file written again from
+        the table's rows that SQLite still holds as they were (nothing is embedded). Kept for this
+        search only without an embedder (whose vectors they are is then unknown)."""
+        with self._sync_lock():
+            self._snapshot = None
+            restored = self._stored_snapshot()
+            if restored is not None:  # another process restored it meanwhile
+                return restored
+            try:
+                level, _, _ = self._level_rows(library, changes.counter(library.conn))
+            except _TableLost:
+                return LibrarySnapshot.empty(model=self.model)
+            if self.embedder is not None:
+                self._save(level)
+            return level
 
     def _rebuild_for_width(self, library: Library, width: int) -> LibrarySnapshot:
-        """The snapshot's vectors are not as wide as the embedder's (a file edited, or another
-        embedding model chosen): rebuilt from LanceDB, else every paper embedded again."""
-        log.warning(
-            "search snapshot vectors are %d wide, the embedder's %d: it is rebuilt",
-            self._snapshot.width() if self._snapshot is not None else 0,
-            width,
-        )
+        """The snapshot's vectors are not as wide as the embedder's (a file edited by hand): the
+        file rebuilt from LanceDB; when LanceDB's are not either, the table dropped and every
+        paper left to embed again (``library index``)."""
+        log.warning("search snapshot vectors are not %d wide, as the embedder's: it is rebuilt", width)
         self._snapshot = None
+        forget(snapshot_file(self.where))
         with contextlib.suppress(OSError):
             snapshot_file(self.where).unlink(missing_ok=True)
-        snapshot = self._readable_snapshot()
+        snapshot = self.current(library)
         if len(snapshot.paper_ids) and snapshot.width() != width:
             self.discard(ValueError(f"vectors {snapshot.width()} wide, the embedder's {width}"))
+            snapshot = LibrarySnapshot.empty(model=self.model)
+        if changes.paper_count(library.conn) - len(snapshot.paper_ids) <= INLINE_EMBED:
             for _ in self.sync(library):
                 pass
-            snapshot = self._readable_snapshot()
+            snapshot = self.current(library)
         return snapshot
+
+    def coverage(self, library: Library) -> IndexCoverage:
+        """How many papers have vectors as they are now (``library stats``), from the change log."""
+        level = len(self.current(library).paper_ids)
+        stored = self._stored_snapshot()
+        extra = 0
+        if stored is not None and not self._trusted(stored, library):  # another database's rows
+            extra = len(np.setdiff1d(stored.paper_ids, changes.paper_ids(library.conn)))
+        return IndexCoverage(level, max(changes.paper_count(library.conn) - level, 0), extra)
+
+    def snapshot(self, library: Library | None = None) -> LibrarySnapshot:
+        """The vectors to search (PaSa's Selector reads stored vectors from it): the level rows
+        when the library is given, else the file's as written."""
+        if library is not None:
+            return self.current(library)
+        stored = self._of_this_model(self._stored_snapshot())
+        if stored is None and self._stored_snapshot() is None:
+            stored = self._from_table(self._readable_table())
+        return stored or LibrarySnapshot.empty(model=self.model)
 
     # -- keeping level with SQLite -----------------------------------------------------------------
     def sync(self, library: Library, *, batch_size: int = 32) -> Iterator[IndexProgress | IndexFinished]:
-        """Embed what SQLite has and the index lacks; drop rows for papers gone or changed.
+        """Embed the papers that have no vector as they are now; drop rows of papers changed or gone.
 
-        When the snapshot already matches SQLite paper for paper, nothing is opened but SQLite (and
-        nothing is locked). A table LanceDB cannot read or write is discarded and the library
-        embedded again, once."""
+        Resumable: vectors are written to LanceDB and the snapshot as they are made (every
+        ``SAVE_EVERY_S``, and when the sync is stopped, Ctrl-C included), so the next sync starts
+        where this one stopped. When the counter has not moved and no paper lacks a vector, nothing
+        is opened but SQLite (and nothing is locked)."""
         clock = time.monotonic()
-        level = self._level_snapshot(_wanted(library))
-        if level is not None:
-            yield IndexProgress(0, 0)
-            yield IndexFinished(0, 0, len(level.paper_ids), time.monotonic() - clock)
-            return
+        stored = self._of_this_model(self._stored_snapshot())
+        if stored is not None and stored.seq == changes.counter(library.conn) and self._trusted(stored, library):
+            if len(stored.paper_ids) == changes.paper_count(library.conn):
+                yield IndexProgress(0, 0)
+                yield IndexFinished(0, 0, len(stored.paper_ids), time.monotonic() - clock)
+                return
         with self._sync_lock():  # then looked at again: another process may have done the work
             try:
                 yield from self._sync(library, batch_size)
@@ -297,39 +307,123 @@ class LibraryIndex:
 
     def _sync(self, library: Library, batch_size: int) -> Iterator[IndexProgress | IndexFinished]:
         clock = time.monotonic()
-        papers = {paper["id"]: paper for paper in library.all_papers()}
-        wanted = {paper_id: _hash(_text(paper)) for paper_id, paper in papers.items()}
-        level = self._level_snapshot(wanted)
-        if level is not None:
-            yield IndexProgress(0, 0)
-            yield IndexFinished(0, 0, len(level.paper_ids), time.monotonic() - clock)
-            return
-        self._snapshot = None
-        table, have = self._readable_table()
-        stale = [paper_id for paper_id, digest in have.items() if wanted.get(paper_id) != digest]
-        todo = [paper_id for paper_id, digest in wanted.items() if have.get(paper_id) != digest]
-        if stale and table is not None:
-            self._lance(lambda: table.delete(f"paper_id IN ({', '.join(str(paper_id) for paper_id in stale)})"))
+        self._snapshot = None  # another process may have written it while we waited for the lock
+        seq = changes.counter(library.conn)  # before reading: a change made meanwhile is caught next time
+        snapshot, (table, rows), removed = self._level_rows(library, seq)
+        todo = np.setdiff1d(changes.paper_ids(library.conn), snapshot.paper_ids, assume_unique=True)
+        if len(todo) and table is not None and rows > len(snapshot.paper_ids):
+            found = self._recovered(library, table, todo)  # written to LanceDB, not to the file
+            snapshot = snapshot.joined([found])
+            todo = np.setdiff1d(todo, found.paper_ids, assume_unique=True)
         yield IndexProgress(0, len(todo))
-        for start in range(0, len(todo), batch_size):
-            batch = [papers[paper_id] for paper_id in todo[start : start + batch_size]]
-            texts = [_text(paper) for paper in batch]
-            vectors = self.embedder.embed(texts)  # the embedder's own errors are not the table's
-            table = table if table is not None else self._lance(lambda: self._create(vectors.shape[1]))
-            rows = [
-                {
-                    "paper_id": paper["id"],
-                    "content_hash": _hash(text),
-                    "text": text,
-                    "date": paper["date"],
-                    "vector": vector.tolist(),
-                }
-                for paper, text, vector in zip(batch, texts, vectors, strict=False)
-            ]
-            self._lance(lambda: table.add(rows))
-            yield IndexProgress(min(start + batch_size, len(todo)), len(todo))
-        snapshot = self._lance(lambda: self._write_snapshot(table))
-        yield IndexFinished(len(todo), len(stale), len(snapshot.paper_ids), time.monotonic() - clock)
+        writer = _Writer(self, snapshot, table)
+        try:
+            for papers in changes.papers_by_id(library.conn, todo):
+                for start in range(0, len(papers), batch_size):
+                    batch = papers[start : start + batch_size]
+                    texts = [_text(paper) for paper in batch]
+                    writer.add(batch, texts, self.embedder.embed(texts))  # the embedder's errors are not the table's
+                    yield IndexProgress(writer.embedded, len(todo))
+                    writer.save_now_and_then()
+        finally:  # stopped (Ctrl-C, a closed worker) or finished: what was made is kept
+            snapshot = writer.close()
+        yield IndexFinished(writer.embedded, removed, len(snapshot.paper_ids), time.monotonic() - clock)
+
+    def _level_rows(self, library: Library, seq: int) -> tuple[LibrarySnapshot, tuple[Any, int], int]:
+        """The snapshot's rows that are level with SQLite (counter ``seq``), the LanceDB table
+        (None when there is none yet) with its row count, and how many rows were dropped as
+        changed or gone."""
+        stored = self._of_this_model(self._stored_snapshot())
+        table, rows = self._readable_table()
+        if stored is None:
+            other = self._stored_snapshot()
+            if table is not None and other is not None:  # another embedder's vectors
+                self.discard(ValueError(f"vectors of {other.model!r}"), quiet=True)
+                table = None
+            stored = self._from_table(table)
+        trusted = self._trusted(stored, library)
+        suspects = changes.changed_since(library.conn, stored.seq) if trusted else stored.paper_ids
+        suspects = suspects[np.isin(suspects, stored.paper_ids)]
+        level = stored.without(suspects)
+        row_of = stored.row_of
+        recheck = {int(paper_id): row_of[int(paper_id)] for paper_id in suspects}
+        kept = []  # suspects whose title, abstract and date are as they were: their vectors stand
+        for papers in changes.papers_by_id(library.conn, suspects):
+            for paper in papers:
+                row = recheck[paper["id"]]
+                if stored.hashes[row].decode() == _hash(_text(paper)) and stored.dates[row] == (paper["date"] or ""):
+                    kept.append(row)
+        if kept:
+            rows = np.array(sorted(kept))
+            level = level.joined(
+                [LibrarySnapshot(stored.paper_ids[rows], stored.hashes[rows], stored.dates[rows], stored.vectors[rows])]
+            )
+        dropped = np.setdiff1d(stored.paper_ids, level.paper_ids)
+        if len(dropped) and table is not None:
+            # only the stale rows: a newer row of the same paper (a sync killed before it saved
+            # the snapshot) is kept for ``_recovered``
+            for start in range(0, len(dropped), changes.CHUNK):
+                chunk = dropped[start : start + changes.CHUNK]
+                ids = ", ".join(str(int(paper_id)) for paper_id in chunk)
+                hashes = ", ".join(f"'{stored.hashes[stored.row_of[int(i)]].decode()}'" for i in chunk)
+                predicate = f"paper_id IN ({ids}) AND content_hash IN ({hashes})"
+                self._lance(functools.partial(table.delete, predicate))
+        level.seq, level.model, level.origin = seq, self.model or stored.model, changes.origin(library.conn)
+        return level, (table, rows), len(dropped)
+
+    def _recovered(self, library: Library, table, todo: np.ndarray) -> LibrarySnapshot:
+        """Rows of ``todo`` papers that LanceDB holds as SQLite has them now: a sync killed between
+        its LanceDB write and its snapshot save is resumed without embedding them again."""
+        rows = self._from_table(table)
+        rows = rows.without(np.setdiff1d(rows.paper_ids, todo))
+        row_of = rows.row_of
+        level = [
+            row_of[paper["id"]]
+            for papers in changes.papers_by_id(library.conn, rows.paper_ids)
+            for paper in papers
+            if rows.hashes[row_of[paper["id"]]].decode() == _hash(_text(paper))
+            and rows.dates[row_of[paper["id"]]] == (paper["date"] or "")
+        ]
+        keep = np.array(sorted(level), dtype=np.int64)
+        return LibrarySnapshot(rows.paper_ids[keep], rows.hashes[keep], rows.dates[keep], rows.vectors[keep])
+
+    def _readable_table(self):
+        """The LanceDB table and its row count; (None, 0) when there is none or it cannot be read
+        (then it is discarded). Its ids and hashes are read through (two narrow columns): a table
+        whose files are damaged fails here, not halfway through a sync."""
+        if not self._table_folder.is_dir():
+            return None, 0
+        try:
+            table = self._table()
+            if table is None:
+                return None, 0
+            return table, table.search().select(["paper_id", "content_hash"]).limit(None).to_arrow().num_rows
+        except Exception as error:
+            self.discard(error)
+            return None, 0
+
+    def _from_table(self, table) -> LibrarySnapshot:
+        """The snapshot rebuilt from the LanceDB table's columns (Arrow, no Python row per float);
+        counter -1: every row is checked against SQLite before it is trusted."""
+        if table is None:
+            return LibrarySnapshot.empty(model=self.model)
+        try:
+            data = table.search().select(["paper_id", "content_hash", "date", "vector"]).limit(None).to_arrow()
+        except Exception as error:
+            self.discard(error)
+            return LibrarySnapshot.empty(model=self.model)
+        count = data.num_rows
+        if not count:
+            return LibrarySnapshot.empty(model=self.model)
+        vectors = data.column("vector").combine_chunks()
+        width = vectors.type.list_size
+        part = LibrarySnapshot(
+            np.asarray(data.column("paper_id").to_numpy(), dtype=np.int64),
+            np.array(data.column("content_hash").to_pylist(), dtype="S40"),
+            np.array([date or "" for date in data.column("date").to_pylist()], dtype=str),
+            np.asarray(vectors.flatten().to_numpy(), dtype=np.float32).reshape(count, width),
+        )
+        return LibrarySnapshot.empty(model=self.model, width=width).joined([part])
 
     def _lance(self, call: Callable[[], Any]) -> Any:
         """``call()`` on LanceDB; a failure discards the table (``_TableLost``: sync starts again)."""
@@ -350,9 +444,13 @@ class LibraryIndex:
             if int(paper_id) in rows
         }
 
-    def searchable(self, before: str | None = None, within: set[int] | None = None) -> int:
+    def searchable(
+        self, before: str | None = None, within: set[int] | None = None, library: Library | None = None
+    ) -> int:
         """How many papers a search may return for this cut-off: a search that returned this many
         returned them all (one that returned fewer than its limit may just have reached its depth)."""
+        if library is not None:
+            return changes.searchable_count(library.conn, before, within)
         snapshot = self.snapshot()
         allowed = _allowed(snapshot, before, within)
         return len(snapshot.paper_ids) if allowed is None else int(allowed.sum())
@@ -366,62 +464,154 @@ class LibraryIndex:
         limit: int = 10,
         depth: int = 50,
         within: set[int] | None = None,
+        embed_missing_up_to: int = INLINE_EMBED,
     ) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given, and only
-        among the papers ``within`` when given (a collection or a tag)."""
+        among the papers ``within`` when given (a collection or a tag).
+
+        Words rank every paper (FTS5); vectors rank the papers that have one as they are now. When
+        no more than ``embed_missing_up_to`` papers lack a vector they are embedded first (a small
+        import); more are left to ``library index`` (``missing`` says how many)."""
         if before is not None and not DATE.match(before):
             raise SearchError(f"the date cut-off must look like 2022-12-01, not {before!r}")
         if not query.strip():
             return []
-        snapshot = self.snapshot(library) if self.embedder is not None else self._words_snapshot(library)
-        if not len(snapshot.paper_ids):
-            return []
-        vector = None  # words only without an embedder
+        snapshot = LibrarySnapshot.empty()
+        vector_ids: list[int] = []
         if self.embedder is not None:
-            vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-            if snapshot.width() != len(vector):
-                snapshot = self._rebuild_for_width(library, len(vector))
-        allowed = _allowed(snapshot, before, within)
-        vector_ids = (
-            []
-            if vector is None
-            else [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)]
+            snapshot = self.current(library)
+            lacking = changes.paper_count(library.conn) - len(snapshot.paper_ids)
+            if 0 < lacking <= embed_missing_up_to:
+                for _ in self.sync(library):
+                    pass
+                snapshot = self.current(library)
+            if len(snapshot.paper_ids):
+                vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+                if snapshot.width() != len(vector):
+                    snapshot = self._rebuild_for_width(library, len(vector))
+                if len(snapshot.paper_ids) and snapshot.width() == len(vector):
+                    allowed = _allowed(snapshot, before, within)
+                    vector_ids = [
+                        int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)
+                    ]
+        self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
+        text_ids = changes.text_ranking(library.conn, query, before=before, within=within, depth=depth)
+        unembedded = (
+            set() if not vector_ids else {paper_id for paper_id in text_ids if not _has_row(snapshot, paper_id)}
         )
-        text_ids = [int(snapshot.paper_ids[row]) for row in snapshot.text.rank(query, allowed=allowed, depth=depth)]
-        scores: dict[int, float] = {}
-        for ranking in (vector_ids, text_ids):
-            for rank, paper_id in enumerate(ranking, start=1):
-                scores[paper_id] = scores.get(paper_id, 0.0) + 1.0 / (RRF_K + rank)
-        best = sorted(scores, key=lambda paper_id: -scores[paper_id])[:limit]
-        rows = library.papers(best)
-        hits = []
-        for paper_id in best:
-            paper = rows.get(paper_id)
-            if paper is None:  # deleted from SQLite since the last sync
-                continue
-            hits.append(
-                SearchHit(
-                    paper_id=paper_id,
-                    score=round(scores[paper_id], 5),
-                    vector_rank=vector_ids.index(paper_id) + 1 if paper_id in vector_ids else None,
-                    text_rank=text_ids.index(paper_id) + 1 if paper_id in text_ids else None,
-                    title=paper["title"],
-                    date=paper["date"],
-                    arxiv_id=paper["arxiv_id"],
-                )
+        return _fused(library, vector_ids, text_ids, limit, unembedded)
+
+    missing = 0  # papers without a vector at the last search (searched by words only)
+
+
+def _has_row(snapshot: LibrarySnapshot, paper_id: int) -> bool:
+    row = int(np.searchsorted(snapshot.paper_ids, paper_id))
+    return row < len(snapshot.paper_ids) and int(snapshot.paper_ids[row]) == paper_id
+
+
+def _fused(
+    library: Library, vector_ids: list[int], text_ids: list[int], limit: int, unembedded: set[int] | None = None
+) -> list[SearchHit]:
+    """The two rankings fused by reciprocal rank, as hits with SQLite's titles and dates.
+
+    A paper without a vector yet (``unembedded``) cannot be in the vector ranking: its words' rank
+    stands in for it there too, or every paper with a vector would outrank it while the index is
+    being built."""
+    scores: dict[int, float] = {}
+    for ranking in (vector_ids, text_ids):
+        for rank, paper_id in enumerate(ranking, start=1):
+            scores[paper_id] = scores.get(paper_id, 0.0) + 1.0 / (RRF_K + rank)
+    for rank, paper_id in enumerate(text_ids, start=1):
+        if unembedded and paper_id in unembedded:
+            scores[paper_id] += 1.0 / (RRF_K + rank)
+    best = sorted(scores, key=lambda paper_id: -scores[paper_id])[:limit]
+    rows = library.papers(best)
+    vector_rank = {paper_id: rank for rank, paper_id in enumerate(vector_ids, start=1)}
+    text_rank = {paper_id: rank for rank, paper_id in enumerate(text_ids, start=1)}
+    return [
+        SearchHit(
+            paper_id=paper_id,
+            score=round(scores[paper_id], 5),
+            vector_rank=vector_rank.get(paper_id),
+            text_rank=text_rank.get(paper_id),
+            title=rows[paper_id]["title"],
+            date=rows[paper_id]["date"],
+            arxiv_id=rows[paper_id]["arxiv_id"],
+        )
+        for paper_id in best
+        if paper_id in rows  # deleted from SQLite since the snapshot
+    ]
+
+
+class _Writer:
+    """Vectors made by a sync, written to LanceDB every ``WRITE_ROWS`` rows (one Arrow batch: few
+    fragments) and to the snapshot every ``SAVE_EVERY_S`` and at the end, so that a stopped sync
+    loses at most the rows of the last batch."""
+
+    def __init__(self, index: LibraryIndex, snapshot: LibrarySnapshot, table) -> None:
+        self.index = index
+        self.snapshot = snapshot
+        self.table = table
+        self.pending: list[LibrarySnapshot] = []  # rows not in LanceDB yet
+        self.pending_texts: list[str] = []
+        self.unsaved: list[LibrarySnapshot] = []  # rows in LanceDB, not in the snapshot file yet
+        self.embedded = 0
+        self.saved_at = time.monotonic()
+
+    def add(self, papers: list[dict], texts: list[str], vectors: np.ndarray) -> None:
+        self.pending.append(
+            LibrarySnapshot(
+                np.array([paper["id"] for paper in papers], dtype=np.int64),
+                np.array([_hash(text) for text in texts], dtype="S40"),
+                np.array([paper["date"] or "" for paper in papers], dtype=str),
+                np.asarray(vectors, dtype=np.float32),
             )
-        return hits
+        )
+        self.pending_texts.extend(texts)
+        self.embedded += len(papers)
+        if len(self.pending_texts) >= WRITE_ROWS:
+            self._write()
 
+    def _write(self) -> None:
+        if not self.pending:
+            return
+        import pyarrow as pa
 
-def _wanted(library: Library) -> dict[int, str]:
-    """paper id -> the content hash of its title and abstract, for every paper in SQLite."""
-    return {paper["id"]: _hash(_text(paper)) for paper in library.all_papers()}
+        part = LibrarySnapshot.empty(width=self.pending[0].width()).joined(self.pending)
+        texts = dict(zip([int(i) for p in self.pending for i in p.paper_ids], self.pending_texts, strict=True))
+        if self.table is None:
+            self.table = self.index._lance(lambda: self.index._create(part.width()))
+        width = part.width()
+        batch = pa.table(
+            {
+                "paper_id": pa.array(part.paper_ids, pa.int64()),
+                "content_hash": pa.array([digest.decode() for digest in part.hashes], pa.string()),
+                "text": pa.array([texts[int(paper_id)] for paper_id in part.paper_ids], pa.string()),
+                "date": pa.array([date or None for date in part.dates.tolist()], pa.string()),
+                "vector": pa.FixedSizeListArray.from_arrays(pa.array(part.vectors.reshape(-1), pa.float32()), width),
+            }
+        )
+        self.index._lance(lambda: self.table.add(batch))
+        self.unsaved.append(part)
+        self.pending, self.pending_texts = [], []
 
+    def save_now_and_then(self) -> None:
+        if time.monotonic() - self.saved_at >= SAVE_EVERY_S:
+            self._write()
+            self._save()
 
-def _one_row_per_paper(rows: list[dict]) -> list[dict]:
-    """The table's rows, the last one of each paper kept (two processes that both embedded a paper
-    before the sync lock existed left two rows)."""
-    return list({row["paper_id"]: row for row in rows}.values())
+    def _save(self) -> None:
+        if self.unsaved:
+            self.snapshot = self.snapshot.joined(self.unsaved)
+            self.unsaved = []
+        self.index._save(self.snapshot)
+        self.saved_at = time.monotonic()
+
+    def close(self) -> LibrarySnapshot:
+        with contextlib.suppress(_TableLost):  # LanceDB failed: the rows it has are kept
+            self._write()
+        self._save()
+        return self.snapshot
 
 
 def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | None = None) -> np.ndarray | None:
@@ -435,12 +625,19 @@ def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | N
 
 
 def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:
-    """Rows by squared L2 distance to ``query`` (LanceDB's default metric; on unit vectors the
-    cosine order), nearest first, only ``allowed`` ones when given."""
-    distances = ((vectors - query) ** 2).sum(axis=1)
+    """Rows nearest ``query``, only ``allowed`` ones when given. On unit vectors the squared L2
+    distance (LanceDB's default metric) is 2 − 2·dot, so one matrix-vector product orders them
+    (no rows × width temporary), and a partial sort takes the first ``depth``."""
     rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
-    order = np.argsort(distances[rows], kind="stable")
-    return rows[order[:depth]].tolist()
+    if not len(rows):
+        return []
+    similarity = vectors @ query if allowed is None else vectors[rows] @ query
+    if len(rows) > depth:
+        top = np.argpartition(-similarity, depth - 1)[:depth]
+    else:
+        top = np.arange(len(rows))
+    order = top[np.lexsort((rows[top], -similarity[top]))]
+    return rows[order].tolist()
 
 
 def rebuild_index(index: LibraryIndex, library: Library) -> IndexFinished:

@@ -527,3 +527,50 @@ def m012_reference_titles_read(db: sqlite_utils.Database) -> None:
         """create index paper_references_to_prepare on paper_references(id)
            where cited_paper_id is null and raw is not null and (title_read = 0 or read_title is not null)"""
     )
+
+
+# -- a search index that knows what changed (issue #28) ----------------------------------------------
+@migration
+def m013_search_changes(db: sqlite_utils.Database) -> None:
+    """What the search index needs to stay level without re-reading the library.
+
+    ``search_counter`` is bumped and ``search_changes`` notes the paper for every insert, delete and
+    change of a paper's title, abstract, date (or id): the index compares the counter with the one
+    it was written at and re-reads only the papers noted since. ``papers_fts`` (FTS5 over titles and
+    abstracts, kept by the same triggers) makes an import searchable by words the moment it ends,
+    before any vector is computed."""
+    for statement in (
+        """create table search_counter (
+            id integer primary key check (id = 1),
+            seq integer not null,
+            origin text not null             -- random, once: a search index made from another database is known
+        )""",
+        "insert into search_counter (id, seq, origin) values (1, 0, lower(hex(randomblob(8))))",
+        "create table search_changes (paper_id integer primary key, seq integer not null)",
+        "create index search_changes_seq on search_changes (seq)",
+        """create virtual table papers_fts using fts5(
+            title, abstract, content='papers', content_rowid='id',
+            tokenize='porter unicode61 remove_diacritics 2')""",
+        "insert into papers_fts (papers_fts) values ('rebuild')",
+        """create trigger papers_search_insert after insert on papers begin
+            insert into papers_fts (rowid, title, abstract) values (new.id, new.title, new.abstract);
+            update search_counter set seq = seq + 1;
+            insert or replace into search_changes (paper_id, seq) values (new.id, (select seq from search_counter));
+        end""",
+        """create trigger papers_search_delete after delete on papers begin
+            insert into papers_fts (papers_fts, rowid, title, abstract) values ('delete', old.id, old.title, old.abstract);
+            update search_counter set seq = seq + 1;
+            insert or replace into search_changes (paper_id, seq) values (old.id, (select seq from search_counter));
+        end""",
+        """create trigger papers_search_update after update of id, title, abstract, date on papers
+        when old.id is not new.id or old.title is not new.title or old.abstract is not new.abstract
+            or old.date is not new.date
+        begin
+            insert into papers_fts (papers_fts, rowid, title, abstract) values ('delete', old.id, old.title, old.abstract);
+            insert into papers_fts (rowid, title, abstract) values (new.id, new.title, new.abstract);
+            update search_counter set seq = seq + 1;
+            insert or replace into search_changes (paper_id, seq) values (old.id, (select seq from search_counter));
+            insert or replace into search_changes (paper_id, seq) values (new.id, (select seq from search_counter));
+        end""",
+    ):
+        db.execute(statement)

@@ -81,6 +81,8 @@ def load_embedder(settings: Settings, where: Locations | None = None) -> Embedde
             if entry.kind == "gguf" or convertible(entry.location, where, entry.name)
             else "sentence-transformers"
         )
+    if backend == "model2vec":
+        return _static_embedder(entry, where, llama_options={"n_gpu_layers": options.n_gpu_layers})
     if backend == "sentence-transformers":
         if entry.kind == "gguf":
             raise LLMError(
@@ -98,3 +100,30 @@ def load_embedder(settings: Settings, where: Locations | None = None) -> Embedde
     return LlamaCppEmbedder(
         None, name=entry.name, prepare=lambda: converted_gguf(entry.location, where, entry.name), **llama_options
     )
+
+
+def _static_embedder(entry, where: Locations, llama_options: dict) -> Embedder:
+    """The fast path: a static table distilled from ``entry``'s BERT folder, by llama.cpp, on first use."""
+    from pathlib import Path
+
+    from scholar_tui.models.static_embeddings import StaticEmbedder, distil, static_folder
+
+    if entry.kind == "gguf" or not convertible(entry.location, where, entry.name):
+        raise LLMError(f"{entry.name}: the model2vec backend distils from a BERT folder, such as the bundled MiniLM")
+    teacher_folder = Path(entry.location)
+    folder = static_folder(where.data_dir, teacher_folder, entry.name)
+
+    def make() -> Path:
+        teacher = LlamaCppEmbedder(
+            None,
+            name=entry.name,
+            prepare=lambda: converted_gguf(entry.location, where, entry.name),
+            max_sequences=64,
+            **llama_options,
+        )
+        try:
+            return distil(teacher.embed_token_ids, teacher_folder / "tokenizer.json", folder)
+        finally:
+            teacher.close()
+
+    return StaticEmbedder(folder, name=f"{entry.name} (model2vec static)", make=make)

@@ -17,7 +17,7 @@ import numpy as np
 from scholar_tui.models.base import LLMError
 from scholar_tui.models.cpu import Threads
 
-BACKENDS = ("auto", "llama.cpp", "sentence-transformers")
+BACKENDS = ("auto", "llama.cpp", "sentence-transformers", "model2vec")
 SHORT_BATCH_TOKENS = 64
 
 
@@ -166,12 +166,19 @@ class LlamaCppEmbedder(Embedder):
 
     def _embed(self, texts: list[str]) -> np.ndarray:
         llama = self._load()
-        vectors = np.empty((len(texts), llama.n_embd()), dtype=np.float32)
+        return self._embed_sequences(llama, [self._tokens(llama, text) for text in texts])
+
+    def embed_token_ids(self, sequences: list[list[int]]) -> np.ndarray:
+        """Unit vectors of token id sequences as given (the static distillation embeds each
+        vocabulary token alone, which no text tokenizes to)."""
+        return self._embed_sequences(self._load(), sequences)
+
+    def _embed_sequences(self, llama, sequences: list[list[int]]) -> np.ndarray:
+        vectors = np.empty((len(sequences), llama.n_embd()), dtype=np.float32)
         with self._lock:  # one llama.cpp context: one batch at a time
             pending: list[int] = []  # rows in the batch being filled
             used = 0
-            for row, text in enumerate(texts):
-                tokens = self._tokens(llama, text)
+            for row, tokens in enumerate(sequences):
                 if pending and (used + len(tokens) > llama.n_batch or len(pending) == self.max_sequences):
                     self._decode(llama, pending, vectors)
                     pending, used = [], 0

@@ -108,3 +108,14 @@ def real_llm(default_gguf: Path):
     llm = LlamaCppLLM(default_gguf, name="smollm2-135m", n_ctx=2048)
     yield llm
     llm.close()
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Benchmarks (``@pytest.mark.benchmark``: timings at scale, minutes each) run only when asked for,
+    with RUN_BENCHMARKS=1 or ``-m benchmark``; never in .ci/run's default selection."""
+    if os.environ.get("RUN_BENCHMARKS") == "1" or "benchmark" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="a benchmark: run with RUN_BENCHMARKS=1 (or -m benchmark)")
+    for item in items:
+        if "benchmark" in item.keywords:
+            item.add_marker(skip)

@@ -104,8 +104,7 @@ def rewrite_snapshot(where, **changes) -> None:
 @pytest.mark.parametrize("spoil", ["narrow", "float64", "integers"])
 def test_a_snapshot_of_the_wrong_width_or_type_is_rebuilt(where, library, spoil):
     before = [hit.paper_id for hit in LibraryIndex(where, HashingEmbedder()).search(library, QUERY)]
-    with np.load(snapshot_file(where)) as arrays:
-        vectors = arrays["vectors"]
+    vectors = np.array(LibrarySnapshot.load(snapshot_file(where)).vectors)  # in a file of their own
     rewrite_snapshot(
         where,
         vectors={

@@ -135,3 +135,34 @@ async def test_enter_in_the_path_box_while_an_import_runs_starts_no_second_one(w
         await pilot.press("enter")
         await pilot.pause()
         assert not [worker for worker in app.workers if worker.group == "library-import"]
+
+
+async def test_a_large_import_is_searchable_by_words_at_once_and_embedded_in_the_background(where, tmp_path, make_app):
+    """Past BACKGROUND_FROM papers the import ends before the vectors are made; a search meanwhile says
+    how many papers lack one, and the background worker embeds them all."""
+    from scholar_tui.core.scale_library import generate
+    from scholar_tui.indexes.library import Library
+    from scholar_tui.indexes.library_search import LibraryIndex
+
+    source = tmp_path / "large.jsonl"
+    generate(300, source)
+    app = make_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        app.query_one("#import-kind", Select).value = "unarxive"
+        await _import(app, pilot, source)
+        message = str(app.query_one("#import-message", Static).render())  # the worker may have finished already
+        assert "vectors for 300 papers are computed in the background" in message or "300 papers embedded" in message
+        await wait_for_workers(pilot)  # the background index the import started
+        assert "search index: 300 papers embedded" in str(app.query_one("#import-message", Static).render())
+        pane = app.query_one("#library-pane")
+        library = Library.open(where)
+        with library.transaction():  # a change made elsewhere: one paper without a vector again
+            library.conn.execute("update papers set abstract = 'Zeolite catalysis kinetics.' where id = 3")
+        app.query_one("#library-query", Input).value = "zeolite catalysis kinetics"
+        pane.run_search("zeolite catalysis kinetics", None)
+        await wait_for_workers(pilot)
+        results = app.query_one("#library-results", DataTable)
+        assert results.get_row_at(0)[0] == "paper:3"
+        assert LibraryIndex(where, None).coverage(library).level == 300  # the search embedded the one left
+        library.close()

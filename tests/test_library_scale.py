@@ -10,7 +10,6 @@ runs only when asked for: ``pytest -m benchmark tests/test_library_scale.py -n0`
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
@@ -118,13 +117,6 @@ def test_name_index_follows_merges_and_splits(empty_library):
     assert split == {(name, person) for name, person in people.items()}
 
 
-@pytest.fixture
-def benchmark_selected(request) -> None:
-    """Benchmarks run when selected (``-m benchmark``) or with RUN_BENCHMARKS=1, as bench scale's do."""
-    if "benchmark" not in (request.config.getoption("-m") or "") and not os.environ.get("RUN_BENCHMARKS"):
-        pytest.skip("a benchmark: run with -m benchmark (or RUN_BENCHMARKS=1)")
-
-
 def _median_lookup_seconds(library: Library, records: list[PaperRecord]) -> float:
     api = LocalBackend(library)
     times = []
@@ -137,7 +129,7 @@ def _median_lookup_seconds(library: Library, records: list[PaperRecord]) -> floa
 
 
 @pytest.mark.benchmark
-def test_lookups_do_not_grow_with_the_library(benchmark_selected, tmp_path):
+def test_lookups_do_not_grow_with_the_library(tmp_path):
     import sqlite_utils
 
     from scholar_tui.indexes.migrations import migrate

@@ -147,7 +147,7 @@ def test_the_table_has_every_figure_for_every_size() -> None:
     assert "3.5 papers/s" in text and "0.10 s" in text
 
 
-@pytest.mark.skipif(not os.environ.get("RUN_BENCHMARKS"), reason="a benchmark (real models): RUN_BENCHMARKS=1")
+@pytest.mark.benchmark
 @pytest.mark.llm
 def test_bench_scale_prints_every_figure(tmp_path: Path) -> None:
     from scholar_tui.app.cli import cli

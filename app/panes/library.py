@@ -26,8 +26,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, ProgressBar, Select, Static
+from textual.worker import get_current_worker
 
-from scholar_tui.app.panes.workers import ReportsEngine, engine_worker, failure_line, log_failure
+from scholar_tui.app.panes.workers import Note, ReportsEngine, engine_worker, failure_line, log_failure
 from scholar_tui.app.widgets.export_dialog import ExportDialog
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.focus import focus_start
@@ -73,6 +74,13 @@ class Imported(Event):
 
 
 @dataclass
+class IndexWanted(Event):
+    """Papers lack vectors (a large import, or one made by the CLI): the background index should run."""
+
+    kind: str = "index_wanted"
+
+
+@dataclass
 class SearchResults(Event):
     hits: list = field(default_factory=list)
     note: Text = field(default_factory=Text)
@@ -89,6 +97,7 @@ def mark(chosen: bool) -> Text:
     return Text("[x]" if chosen else "[ ]")
 
 
+BACKGROUND_FROM = 256  # papers without a vector past which an import leaves them to a background worker
 KIND_LABELS = {
     "unarxive": "unarXive",
     "openalex": "OpenAlex",
@@ -345,8 +354,13 @@ class LibraryPane(ReportsEngine, Vertical):
         )
 
     def _sync_index(self, library: Library) -> Text:
-        """Embed the new papers for search; on failure say so and keep the import."""
+        """Embed the new papers for search; on failure say so and keep the import. Many papers
+        (a large import) are embedded in the background: searchable by words meanwhile."""
         try:
+            behind = LibraryIndex(self.services.where, None).coverage(library).behind
+            if behind > BACKGROUND_FROM:
+                self.report(IndexWanted())
+                return plain(f" · searchable by words now; vectors for {behind} papers are computed in the background")
             index = LibraryIndex(self.services.where, self.services.embedder())
             for event in index.sync(library):
                 if isinstance(event, IndexProgress) and event.total:
@@ -357,6 +371,38 @@ class LibraryPane(ReportsEngine, Vertical):
             log_failure(self.services.where.log_dir, "LibraryPane._sync_index", error)
             return plain(f" · search index not updated: {failure_line(error)}", "yellow")
         return Text()
+
+    # -- the background index: papers without a vector embedded while the library stays searchable ---
+    indexing = False  # a background index run is under way: a search does not start another
+
+    def _on_index_wanted(self, event: IndexWanted) -> None:
+        if not self.indexing:
+            self.indexing = True
+            self.run_index()
+
+    @engine_worker("library-index")
+    def run_index(self) -> None:
+        """The papers without a vector embedded, progress on the import bar; stopped with the app
+        (what was made is kept: the next run goes on from there)."""
+        worker = get_current_worker()
+        library = Library.open(self.services.where)
+        try:
+            events = LibraryIndex(self.services.where, self.services.embedder()).sync(library)
+            for event in events:
+                if worker.is_cancelled:
+                    events.close()
+                    return
+                if isinstance(event, IndexProgress) and event.total:
+                    self.report(ImportStep(event.done, event.total, "embedding"))
+                elif isinstance(event, IndexFinished):
+                    text = f"search index: {event.embedded} papers embedded in {event.seconds:.0f} s"
+                    self.report(Note(text))
+        except Exception as error:  # not a request's failure: the library stays searchable by words
+            log_failure(self.services.where.log_dir, "LibraryPane.run_index", error)
+            self.report(Note(f"search index not updated: {failure_line(error)}", "yellow"))
+        finally:
+            library.close()
+            self.indexing = False
 
     # -- what the workers report, on the UI thread ----------------------------------------------------
     def show_status(self, text: Text) -> None:
@@ -507,12 +553,13 @@ class LibraryPane(ReportsEngine, Vertical):
         library = Library.open(self.services.where)
         try:  # a bad date (SearchError), an embedder that will not load: one line (show_failure)
             index = LibraryIndex(self.services.where, self.services.embedder())
-            for _ in index.sync(library):  # papers imported elsewhere (the CLI) become searchable
-                pass
-            hits = index.search(library, query, before=before, limit=25)
+            hits = index.search(library, query, before=before, limit=25)  # it embeds a few new papers first
         finally:
             library.close()
         note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
+        if index.missing:  # imported elsewhere (the CLI, --no-index): embedded in the background
+            note.append_text(plain(f" · {index.missing} papers without vectors yet, found by words", "yellow"))
+            self.report(IndexWanted())
         self.report(SearchResults(hits, note))
 
     def _on_search_results(self, message: SearchResults) -> None:
