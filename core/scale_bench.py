@@ -41,6 +41,7 @@ from pathlib import Path
 from scholar_tui.core.scale_library import GeneratedLibrary, generate
 from scholar_tui.core.startup_bench import BenchError
 
+LAYERS = ("app", "training", "core", "indexes", "models", "config")
 HITS_LINE = re.compile(r"^\s*→ ")  # PaSa's "→ 12 new papers (plain search)"
 RANKED_LINE = re.compile(r"^\s*(\d+\. |ranked \d+ papers|No paper in the library fits)")
 
@@ -185,12 +186,14 @@ class SizeReport:
 class ScaleReport:
     sizes: list[SizeReport] = field(default_factory=list)
     dont_write_bytecode: bool = False
+    app_compiled: bool = False  # the app's bytecode compiled before the run, as the install does
     runs: int = 3
 
     def as_dict(self) -> dict:
         return {
             "runs": self.runs,
             "PYTHONDONTWRITEBYTECODE": self.dont_write_bytecode,
+            "app_compiled": self.app_compiled,
             "sizes": [size.as_dict() for size in self.sizes],
         }
 
@@ -501,6 +504,19 @@ def _pasa(library: GeneratedLibrary, env, bare_db: Path, budget_s: float, progre
     return figures
 
 
+def compile_app() -> int:
+    """Compile the app's own modules once, as the README's install does (``compileall``): with
+    PYTHONDONTWRITEBYTECODE set, every process would otherwise compile them again (~0.5 s).
+    Returns how many package folders were compiled."""
+    import compileall
+    import importlib
+
+    folders = {Path(importlib.import_module(f"scholar_tui.{layer}").__path__[0]) for layer in LAYERS}
+    for folder in sorted(folders):
+        compileall.compile_dir(folder, quiet=1, workers=1)
+    return len(folders)
+
+
 def run_scale_bench(
     sizes: list[int],
     *,
@@ -511,12 +527,16 @@ def run_scale_bench(
     index_budget_s: float = 300.0,
     pasa_budget_s: float = 300.0,
     import_only: bool = False,
+    compile_first: bool = True,
     progress: Callable[[str], None] = lambda line: None,
 ) -> ScaleReport:
     """Every size in turn, smallest first, in scratch homes under ``root``."""
     root = Path(root or tempfile.mkdtemp(prefix="scholar-tui-scale-"))
     env = {**os.environ, "SCHOLAR_TUI_NETWORK__OFFLINE": "1"}
     report = ScaleReport(dont_write_bytecode=bool(os.environ.get("PYTHONDONTWRITEBYTECODE")), runs=runs)
+    if compile_first:
+        progress(f"compiling the app's bytecode once, as the install does ({compile_app()} folders)")
+    report.app_compiled = compile_first
     for size in sorted(set(sizes)):
         report.sizes.append(
             bench_size(
