@@ -16,7 +16,7 @@ it, beside a bare baseline of the same data in the same run:
 - PaSa's ``search``: seconds to its first hits line and to its first ranked line (the process is
   stopped there, or after ``pasa_budget_s``) | the FTS5 query.
 
-Peak memory is each command's own maximum resident set (``wait4``'s rusage of that child).
+Peak memory is each command's own high-water resident set (VmHWM, read while it runs).
 The processes inherit the environment (``PYTHONDONTWRITEBYTECODE`` included: the header says
 whether it is set), so a cold start costs here what it costs the person running the bench.
 """
@@ -66,6 +66,33 @@ class Measured:
     stdout: str = ""
 
 
+class _PeakWatch(threading.Thread):
+    """The child's peak resident memory (VmHWM), read from /proc while it runs.
+
+    Not ``wait4``'s ru_maxrss: a child started by vfork or fork inherits the bench's own peak as a
+    floor (the kernel keeps the larger of the old and new images' high-water marks across exec),
+    so every command would read at least the bench's size. VmHWM belongs to the image after exec;
+    the last 50 ms of a process may be missed."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.status = Path(f"/proc/{pid}/status")
+        self.finished = threading.Event()
+        self.kilobytes = 0
+
+    def run(self) -> None:
+        while not self.finished.is_set():
+            try:
+                text = self.status.read_text()
+            except OSError:  # not Linux, or gone
+                return
+            match = re.search(r"^VmHWM:\s+(\d+) kB", text, re.M)
+            if match is None:  # a zombie has no memory left to read
+                return
+            self.kilobytes = max(self.kilobytes, int(match.group(1)))
+            self.finished.wait(0.05)
+
+
 def run_measured(
     command: list[str],
     env: dict[str, str],
@@ -96,6 +123,8 @@ def run_measured(
     timer = threading.Timer(budget_s, stop) if budget_s else None
     if timer:
         timer.start()
+    peak = _PeakWatch(process.pid)
+    peak.start()
     seen: dict[str, float] = {}
     lines: list[str] = []
     assert process.stdout is not None
@@ -111,6 +140,8 @@ def run_measured(
     except BaseException:  # Ctrl-C does not reach a child in its own session: it is stopped here
         stop()
         raise
+    peak.finished.set()
+    peak.join()
     _, status, usage = os.wait4(process.pid, 0)
     seconds = time.perf_counter() - started
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
@@ -121,7 +152,7 @@ def run_measured(
     tail = (said or [""])[-1]
     return Measured(
         seconds=seconds,
-        peak_mb=usage.ru_maxrss / 1024,  # kilobytes on Linux
+        peak_mb=(peak.kilobytes or usage.ru_maxrss) / 1024,
         returncode=process.returncode,
         stopped=stopped.is_set(),
         marks=seen,
