@@ -62,7 +62,8 @@ def bench_scale(
 ) -> None:
     """Generate a synthetic library of each size and time import, vectors, library search, ask
     and PaSa's search as cold processes of this CLI, each beside a bare baseline of the same data."""
-    from scholar_tui.core.scale_bench import notes, run_scale_bench, table
+    from scholar_tui.core.scale_bench import run_scale_bench
+    from scholar_tui.core.scale_report import notes, table
     from scholar_tui.core.startup_bench import BenchError
 
     def progress(line: str) -> None:

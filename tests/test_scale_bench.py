@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scholar_tui.core.scale_bench import FIGURES, Figure, ScaleReport, SizeReport, run_measured, table
+from scholar_tui.core.process_measure import run_measured
 from scholar_tui.core.scale_library import Material, Person, generate, variant
+from scholar_tui.core.scale_report import FIGURES, Figure, ScaleReport, SizeReport, table
 
 SIZE = 200
 
