@@ -36,6 +36,13 @@ from scholar_tui.app.cli_support import Context, emit_json, one_line_errors, who
 )
 @click.option("--index-budget", type=float, default=300.0, show_default=True, help="Seconds the vector build may take.")
 @click.option("--pasa-budget", type=float, default=300.0, show_default=True, help="Seconds PaSa's search may take.")
+@click.option(
+    "--compile/--no-compile",
+    "compile_first",
+    default=True,
+    show_default=True,
+    help="Compile the app's bytecode first, as the README's install does.",
+)
 @click.option("--import-only", is_flag=True, help="Generate and import only (the largest sizes).")
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
@@ -49,12 +56,14 @@ def bench_scale(
     root: Path | None,
     index_budget: float,
     pasa_budget: float,
+    compile_first: bool,
     import_only: bool,
     as_json: bool,
 ) -> None:
     """Generate a synthetic library of each size and time import, vectors, library search, ask
     and PaSa's search as cold processes of this CLI, each beside a bare baseline of the same data."""
-    from scholar_tui.core.scale_bench import notes, run_scale_bench, table
+    from scholar_tui.core.scale_bench import run_scale_bench
+    from scholar_tui.core.scale_report import notes, table
     from scholar_tui.core.startup_bench import BenchError
 
     def progress(line: str) -> None:
@@ -70,6 +79,7 @@ def bench_scale(
             index_budget_s=index_budget,
             pasa_budget_s=pasa_budget,
             import_only=import_only,
+            compile_first=compile_first,
             progress=progress,
         )
     except BenchError as error:
@@ -78,7 +88,11 @@ def bench_scale(
         emit_json(report.as_dict())
         return
     set_or_not = "set" if report.dont_write_bytecode else "not set"
-    click.echo(f"bench scale: medians of {runs} cold processes; PYTHONDONTWRITEBYTECODE {set_or_not}")
+    compiled = "compiled first" if report.app_compiled else "not compiled first"
+    click.echo(
+        f"bench scale: medians of {runs} cold processes; PYTHONDONTWRITEBYTECODE {set_or_not}; "
+        f"the app's bytecode {compiled}"
+    )
     for line in table(report):
         click.echo(line)
     for line in notes(report):

@@ -16,247 +16,39 @@ it, beside a bare baseline of the same data in the same run:
 - PaSa's ``search``: seconds to its first hits line and to its first ranked line (the process is
   stopped there, or after ``pasa_budget_s``) | the FTS5 query.
 
-Peak memory is each command's own maximum resident set (``wait4``'s rusage of that child).
+Peak memory is each command's own high-water resident set (VmHWM, read while it runs).
 The processes inherit the environment (``PYTHONDONTWRITEBYTECODE`` included: the header says
 whether it is set), so a cold start costs here what it costs the person running the bench.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import re
-import signal
 import statistics
 import subprocess
-import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
+from scholar_tui.core.process_measure import cli_command, run_measured
+from scholar_tui.core.scale_bare import (
+    BARE_AUTHORS_OF,
+    BARE_COAUTHORS,
+    BARE_IMPORT,
+    BARE_SCAN,
+    BARE_WORDS,
+    bare,
+)
 from scholar_tui.core.scale_library import GeneratedLibrary, generate
+from scholar_tui.core.scale_report import FIGURES, Figure, ScaleReport, SizeReport
 from scholar_tui.core.startup_bench import BenchError
 
+LAYERS = ("app", "training", "core", "indexes", "models", "config")
 HITS_LINE = re.compile(r"^\s*→ ")  # PaSa's "→ 12 new papers (plain search)"
 RANKED_LINE = re.compile(r"^\s*(\d+\. |ranked \d+ papers|No paper in the library fits)")
-
-
-def cli_command(*args: str) -> list[str]:
-    """``scholar-tui ARGS`` as the console script runs it, with this interpreter: the code this
-    bench was started from (a worktree's venv may hold a script that runs another checkout)."""
-    return [sys.executable, "-c", "from scholar_tui.app.cli import main; main()", *args]
-
-
-@dataclass
-class Measured:
-    """One cold process: wall seconds, its own peak memory, how it ended, and the moments chosen
-    lines of its output appeared (seconds from the start)."""
-
-    seconds: float
-    peak_mb: float
-    returncode: int | None
-    stopped: bool = False  # stopped by the bench (budget reached, or what was measured was seen)
-    marks: dict[str, float] = field(default_factory=dict)
-    last_line: str = ""
-    stdout: str = ""
-
-
-def run_measured(
-    command: list[str],
-    env: dict[str, str],
-    *,
-    budget_s: float | None = None,
-    marks: dict[str, re.Pattern] | None = None,
-    stop_after: set[str] | None = None,
-) -> Measured:
-    """Run ``command`` to its end (or until ``budget_s``, or until every mark in ``stop_after``
-    was seen) and measure it. Its output is read line by line so each mark is timed as it comes."""
-    marks = marks or {}
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        command,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,  # PaSa's progress lines go to stderr: both are read, in order
-        start_new_session=True,  # its own group: stopping it stops what it started too
-    )
-    stopped = threading.Event()
-
-    def stop() -> None:
-        stopped.set()
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-
-    timer = threading.Timer(budget_s, stop) if budget_s else None
-    if timer:
-        timer.start()
-    seen: dict[str, float] = {}
-    lines: list[str] = []
-    assert process.stdout is not None
-    try:
-        for raw in process.stdout:
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            lines.append(line)
-            for name, pattern in marks.items():
-                if name not in seen and pattern.search(line):
-                    seen[name] = time.perf_counter() - started
-            if stop_after and stop_after <= seen.keys() and not stopped.is_set():
-                stop()
-    except BaseException:  # Ctrl-C does not reach a child in its own session: it is stopped here
-        stop()
-        raise
-    _, status, usage = os.wait4(process.pid, 0)
-    seconds = time.perf_counter() - started
-    process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-    process.stdout.close()
-    if timer:
-        timer.cancel()
-    said = [line for line in lines if line.strip() and not line.startswith("timings")]  # ask's last line
-    tail = (said or [""])[-1]
-    return Measured(
-        seconds=seconds,
-        peak_mb=usage.ru_maxrss / 1024,  # kilobytes on Linux
-        returncode=process.returncode,
-        stopped=stopped.is_set(),
-        marks=seen,
-        last_line=tail.strip()[:200],
-        stdout="\n".join(lines),
-    )
-
-
-# -- the figures ----------------------------------------------------------------------------------
-@dataclass
-class Figure:
-    """One row of one size: the app's figure (seconds, or a rate) beside the baseline's."""
-
-    name: str
-    seconds: float | None = None
-    runs: list[float] = field(default_factory=list)
-    peak_mb: float | None = None
-    baselines: dict[str, float] = field(default_factory=dict)  # bare baseline -> median seconds
-    rate: float | None = None  # papers per second, for the vectors
-    note: str = ""
-    ok: bool = True
-
-    def as_dict(self) -> dict:
-        return {
-            "name": self.name,
-            "seconds": _round(self.seconds),
-            "runs_s": [round(value, 3) for value in self.runs],
-            "peak_mb": _round(self.peak_mb, 1),
-            "baselines_s": {name: round(value, 3) for name, value in self.baselines.items()},
-            "rate_per_s": _round(self.rate, 2),
-            "ok": self.ok,
-            "note": self.note,
-        }
-
-
-def _round(value: float | None, digits: int = 3) -> float | None:
-    return None if value is None else round(value, digits)
-
-
-@dataclass
-class SizeReport:
-    papers: int
-    home: str
-    library: dict = field(default_factory=dict)
-    generate_s: float = 0.0
-    figures: list[Figure] = field(default_factory=list)
-
-    def figure(self, name: str) -> Figure | None:
-        return next((item for item in self.figures if item.name == name), None)
-
-    def as_dict(self) -> dict:
-        return {
-            "papers": self.papers,
-            "home": self.home,
-            "generate_s": round(self.generate_s, 2),
-            "library": self.library,
-            "figures": [item.as_dict() for item in self.figures],
-        }
-
-
-@dataclass
-class ScaleReport:
-    sizes: list[SizeReport] = field(default_factory=list)
-    dont_write_bytecode: bool = False
-    runs: int = 3
-
-    def as_dict(self) -> dict:
-        return {
-            "runs": self.runs,
-            "PYTHONDONTWRITEBYTECODE": self.dont_write_bytecode,
-            "sizes": [size.as_dict() for size in self.sizes],
-        }
-
-
-FIGURES = (
-    "import (SQLite, --no-index)",
-    "vectors (library index)",
-    "library search",
-    "ask: person",
-    "ask: paper",
-    "PaSa first hits line",
-    "PaSa first ranked line",
-)
-
-
-# -- the bare baselines ---------------------------------------------------------------------------
-# Each runs as its own cold Python process (interpreter, sqlite3, json or numpy: nothing of ours).
-BARE_IMPORT = r"""
-import json, sqlite3, sys
-db = sqlite3.connect(sys.argv[2])
-db.executescript('''
-CREATE TABLE papers(id INTEGER PRIMARY KEY, arxiv TEXT, title TEXT, abstract TEXT);
-CREATE TABLE authors(paper INTEGER, name TEXT);
-CREATE VIRTUAL TABLE words USING fts5(title, abstract, content='papers', content_rowid='id');
-''')
-with open(sys.argv[1], encoding='utf-8') as lines, db:
-    for number, line in enumerate(lines, start=1):
-        record = json.loads(line)
-        meta = record['metadata']
-        db.execute('INSERT INTO papers VALUES (?, ?, ?, ?)', (number, record['paper_id'], meta['title'], meta['abstract']))
-        db.executemany('INSERT INTO authors VALUES (?, ?)', [(number, f'{given} {family}') for family, given, _ in meta['authors_parsed']])
-    db.execute("INSERT INTO words(words) VALUES ('rebuild')")
-    db.execute('CREATE INDEX author_name ON authors(name)')
-    db.execute('CREATE INDEX author_paper ON authors(paper)')
-"""
-BARE_WORDS = r"""
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-query = ' OR '.join('"' + word.replace('"', '') + '"' for word in sys.argv[2].split())
-print(db.execute('SELECT p.title FROM words JOIN papers p ON p.id = words.rowid WHERE words MATCH ? ORDER BY rank LIMIT 10', (query,)).fetchall()[:1])
-"""
-BARE_SCAN = r"""
-import sqlite3, sys
-import numpy as np
-vectors = np.load(sys.argv[1], mmap_mode=None)
-query = vectors[len(vectors) // 2]
-scores = vectors @ query
-best = np.argpartition(-scores, 10)[:10]
-db = sqlite3.connect(sys.argv[2])
-print(db.execute('SELECT title FROM papers WHERE id = ?', (int(best[0]) + 1,)).fetchone())
-"""
-BARE_COAUTHORS = r"""
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-print(len(db.execute('SELECT DISTINCT b.name FROM authors a JOIN authors b ON a.paper = b.paper AND b.name <> a.name WHERE a.name = ?', (sys.argv[2],)).fetchall()))
-"""
-BARE_AUTHORS_OF = r"""
-import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
-query = ' '.join('"' + word.replace('"', '') + '"' for word in sys.argv[2].split())
-print(db.execute('SELECT name FROM authors WHERE paper = (SELECT rowid FROM words WHERE words MATCH ? ORDER BY rank LIMIT 1)', ('title: (' + query + ')',)).fetchall())
-"""
-
-
-def _bare(script: str, *args: str) -> list[str]:
-    return [sys.executable, "-c", script, *args]
 
 
 # -- stand-in vectors -------------------------------------------------------------------------------
@@ -369,14 +161,14 @@ def bench_size(
 
     progress(f"{size} papers: import (--no-index)")
     imported = run_measured(cli_command("import", "unarxive", str(source), "--no-index", "--json"), env)
-    bare = run_measured(_bare(BARE_IMPORT, str(source), str(bare_db)), env)
+    bare_import = run_measured(bare(BARE_IMPORT, str(source), str(bare_db)), env)
     report.figures.append(
         Figure(
             FIGURES[0],
             imported.seconds,
             [imported.seconds],
             imported.peak_mb,
-            {"bare JSON -> SQLite + FTS5": bare.seconds},
+            {"bare JSON -> SQLite + FTS5": bare_import.seconds},
             ok=imported.returncode == 0,
             note="" if imported.returncode == 0 else imported.last_line,
         )
@@ -395,7 +187,7 @@ def bench_size(
             cli_command("ask", f"Who did {library.prolific_author} work with?"),
             env,
             runs,
-            ("bare SQL coauthors", _bare(BARE_COAUTHORS, str(bare_db), library.prolific_author)),
+            ("bare SQL coauthors", bare(BARE_COAUTHORS, str(bare_db), library.prolific_author)),
         )
     )
     report.figures.append(
@@ -404,7 +196,7 @@ def bench_size(
             cli_command("ask", f"Who wrote the paper {library.paper_title}?"),
             env,
             runs,
-            ("bare FTS5 title -> authors", _bare(BARE_AUTHORS_OF, str(bare_db), library.paper_title)),
+            ("bare FTS5 title -> authors", bare(BARE_AUTHORS_OF, str(bare_db), library.paper_title)),
         )
     )
     report.figures += _pasa(library, env, bare_db, pasa_budget_s, progress)
@@ -418,7 +210,10 @@ def _vectors(size: int, home: Path, env: dict[str, str], budget_s: float, progre
         command, how = cli_command("library", "search", "warm up", "--json"), "first library search"
     progress(f"{size} papers: vectors ({how}, at most {budget_s:.0f} s)")
     measured = run_measured(command, env, budget_s=budget_s)
-    embedded, stand_ins, fill_s = _complete_index(home, env)
+    try:
+        embedded, stand_ins, fill_s = _complete_index(home, env)
+    except Exception as error:  # the index's own API may change under the bench: say so, go on
+        return Figure(FIGURES[1], measured.seconds, [measured.seconds], measured.peak_mb, ok=False, note=str(error))
     rate = embedded / measured.seconds if measured.seconds and embedded else None
     note = f"{how}: {embedded} of {size} embedded"
     if measured.stopped:
@@ -449,11 +244,11 @@ def _search(library: GeneratedLibrary, home: Path, env, bare_db: Path, runs: int
         cli_command("library", "search", query, "--json"),
         env,
         runs,
-        ("bare FTS5", _bare(BARE_WORDS, str(bare_db), query)),
+        ("bare FTS5", bare(BARE_WORDS, str(bare_db), query)),
     )
     vectors_file = Path(bare_db).with_suffix(".npy")
     np.save(vectors_file, _library_vectors(home, library.papers))
-    scan = [run_measured(_bare(BARE_SCAN, str(vectors_file), str(bare_db)), env).seconds for _ in range(runs)]
+    scan = [run_measured(bare(BARE_SCAN, str(vectors_file), str(bare_db)), env).seconds for _ in range(runs)]
     figure.baselines["bare numpy scan of the same vectors"] = statistics.median(scan)
     if figure.ok:
         figure.note = ""  # the last line of its JSON says nothing
@@ -482,7 +277,7 @@ def _pasa(library: GeneratedLibrary, env, bare_db: Path, budget_s: float, progre
         marks={"hits": HITS_LINE, "ranked": RANKED_LINE},
         stop_after={"hits", "ranked"},
     )
-    bare = run_measured(_bare(BARE_WORDS, str(bare_db), library.search_query), env).seconds
+    words_s = run_measured(bare(BARE_WORDS, str(bare_db), library.search_query), env).seconds
     figures = []
     for name, mark in ((FIGURES[5], "hits"), (FIGURES[6], "ranked")):
         seen = measured.marks.get(mark)
@@ -493,12 +288,25 @@ def _pasa(library: GeneratedLibrary, env, bare_db: Path, budget_s: float, progre
                 seen,
                 [] if seen is None else [seen],
                 measured.peak_mb,
-                {"bare FTS5": bare},
+                {"bare FTS5": words_s},
                 note=note,
                 ok=seen is not None,
             )
         )
     return figures
+
+
+def compile_app() -> int:
+    """Compile the app's own modules once, as the README's install does (``compileall``): with
+    PYTHONDONTWRITEBYTECODE set, every process would otherwise compile them again (~0.5 s).
+    Returns how many package folders were compiled."""
+    import compileall
+    import importlib
+
+    folders = {Path(importlib.import_module(f"scholar_tui.{layer}").__path__[0]) for layer in LAYERS}
+    for folder in sorted(folders):
+        compileall.compile_dir(folder, quiet=1, workers=1)
+    return len(folders)
 
 
 def run_scale_bench(
@@ -511,12 +319,16 @@ def run_scale_bench(
     index_budget_s: float = 300.0,
     pasa_budget_s: float = 300.0,
     import_only: bool = False,
+    compile_first: bool = True,
     progress: Callable[[str], None] = lambda line: None,
 ) -> ScaleReport:
     """Every size in turn, smallest first, in scratch homes under ``root``."""
     root = Path(root or tempfile.mkdtemp(prefix="scholar-tui-scale-"))
     env = {**os.environ, "SCHOLAR_TUI_NETWORK__OFFLINE": "1"}
     report = ScaleReport(dont_write_bytecode=bool(os.environ.get("PYTHONDONTWRITEBYTECODE")), runs=runs)
+    if compile_first:
+        progress(f"compiling the app's bytecode once, as the install does ({compile_app()} folders)")
+    report.app_compiled = compile_first
     for size in sorted(set(sizes)):
         report.sizes.append(
             bench_size(
@@ -533,55 +345,3 @@ def run_scale_bench(
             )
         )
     return report
-
-
-def table(report: ScaleReport) -> list[str]:
-    """Rows: figures; columns: each size's figure (peak memory) and its bare baseline."""
-    header = ["figure (cold process)"]
-    for size in report.sizes:
-        header += [f"{size.papers:,} papers", "baseline"]
-    rows = [header, ["generate (in-process)"] + [cell for s in report.sizes for cell in (f"{s.generate_s:.1f} s", "")]]
-    for name in FIGURES:
-        row = [name]
-        for size in report.sizes:
-            figure = size.figure(name)
-            row += _cells(figure)
-        rows.append(row)
-    widths = [max(len(row[column]) for row in rows) for column in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
-    lines.insert(1, "  ".join("-" * width for width in widths))
-    return lines
-
-
-def _cells(figure: Figure | None) -> list[str]:
-    if figure is None:
-        return ["-", ""]
-    if figure.seconds is None:
-        value = "not seen"
-    elif figure.rate is not None:
-        value = f"{figure.rate:.1f} papers/s"
-    else:
-        value = f"{figure.seconds:.2f} s"
-    if not figure.ok:
-        value += " FAILED"
-    if figure.peak_mb is not None:
-        value += f" · {figure.peak_mb:.0f} MB"
-    return [value, " / ".join(f"{seconds:.2f} s" for seconds in figure.baselines.values())]
-
-
-def notes(report: ScaleReport) -> list[str]:
-    """What the table's cells leave out: each figure's note and baseline, per size."""
-    lines = []
-    for size in report.sizes:
-        lib = size.library
-        lines.append(
-            f"{size.papers:,} papers: {lib['people']} people ({lib['variant_names']} extra name variants), "
-            f"{lib['citations_in_library']} citations in the library (most cited {lib['most_cited'][:3]}), "
-            f"{lib['citations_outside']} outside; home {size.home}"
-        )
-        for figure in size.figures:
-            bare = [f"{name} {seconds:.2f} s" for name, seconds in figure.baselines.items()]
-            extra = "; ".join(part for part in (*bare, figure.note) if part)
-            if extra:
-                lines.append(f"  {figure.name}: {extra}")
-    return lines

@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from scholar_tui.core.scale_bench import FIGURES, Figure, ScaleReport, SizeReport, run_measured, table
+from scholar_tui.core.process_measure import run_measured
 from scholar_tui.core.scale_library import Material, Person, generate, variant
+from scholar_tui.core.scale_report import FIGURES, Figure, ScaleReport, SizeReport, table
 
 SIZE = 200
 
@@ -171,3 +172,14 @@ def test_a_used_home_is_refused(tmp_path: Path) -> None:
     (tmp_path / "home-200" / "scholar.db").write_text("")
     with pytest.raises(BenchError, match="not empty"):
         bench_size(200, tmp_path, dict(os.environ))
+
+
+def test_peak_memory_is_the_commands_own_not_the_benchs() -> None:
+    ballast = bytearray(300 * 1024 * 1024)  # the bench's own size must not become every child's floor
+    small = run_measured([sys.executable, "-c", "import time; time.sleep(0.3)"], dict(os.environ))
+    grows = run_measured(
+        [sys.executable, "-c", "import time; b = bytearray(150 * 1024 * 1024); time.sleep(0.3)"], dict(os.environ)
+    )
+    del ballast
+    assert small.peak_mb < 100
+    assert 150 < grows.peak_mb < 250
