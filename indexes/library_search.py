@@ -41,6 +41,7 @@ TABLE = "library_papers"
 RRF_K = 60
 INLINE_EMBED = 32  # papers a search embeds before it runs; more are left to `library index`
 WRITE_ROWS = 1024  # vectors per LanceDB write (each write is a fragment and a version)
+NEAR_TIE = 1e-4  # similarities this close may be ordered otherwise by the L2 distance (float32 rounding)
 SAVE_EVERY_S = 30.0  # a long sync writes the snapshot this often: a search meanwhile sees its progress
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -275,7 +276,7 @@ class LibraryIndex:
             return self.current(library)
         stored = self._of_this_model(self._stored_snapshot())
         if stored is None and self._stored_snapshot() is None:
-            stored = self._from_table(self._readable_table())
+            stored = self._from_table(self._readable_table()[0])
         return stored or LibrarySnapshot.empty(model=self.model)
 
     # -- keeping level with SQLite -----------------------------------------------------------------
@@ -625,19 +626,25 @@ def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | N
 
 
 def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:
-    """Rows nearest ``query``, only ``allowed`` ones when given. On unit vectors the squared L2
-    distance (LanceDB's default metric) is 2 − 2·dot, so one matrix-vector product orders them
-    (no rows × width temporary), and a partial sort takes the first ``depth``."""
+    """Rows by squared L2 distance to ``query`` (LanceDB's default metric), nearest first, only
+    ``allowed`` ones when given; equal distances in row order.
+
+    On unit vectors the distance is 2 − 2·dot, so one matrix-vector product picks the candidates
+    (no rows × width temporary): every row within ``NEAR_TIE`` of the ``depth``-th similarity.
+    The candidates are then ordered by the distance itself, computed as a full scan computes it:
+    the two differ by float32 rounding, and ordering ties and near-ties by the dot product gave
+    another order than the scan's (PaSa's crawls and its trained head changed with it)."""
     rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
     if not len(rows):
         return []
-    similarity = vectors @ query if allowed is None else vectors[rows] @ query
     if len(rows) > depth:
-        top = np.argpartition(-similarity, depth - 1)[:depth]
+        similarity = vectors @ query if allowed is None else vectors[rows] @ query
+        cut = -np.partition(-similarity, depth - 1)[depth - 1]  # the depth-th highest similarity
+        candidates = rows[similarity >= cut - NEAR_TIE]  # ascending, as ``rows``
     else:
-        top = np.arange(len(rows))
-    order = top[np.lexsort((rows[top], -similarity[top]))]
-    return rows[order].tolist()
+        candidates = rows
+    distances = ((vectors[candidates] - query) ** 2).sum(axis=1)
+    return candidates[np.argsort(distances, kind="stable")[:depth]].tolist()
 
 
 def rebuild_index(index: LibraryIndex, library: Library) -> IndexFinished:

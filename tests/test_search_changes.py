@@ -212,3 +212,36 @@ def test_vectors_of_another_model_are_not_searched(where, library):
     index = LibraryIndex(where, Other())
     assert len(index.current(library).paper_ids) == 0  # the hashing model's vectors: not comparable
     assert full_sync(where, library, Other()).embedded == PAPERS
+
+
+def test_the_vector_ranking_is_the_full_scans_order_ties_included(where, library):
+    """The fast path (a dot product picks the candidates) orders them as a full scan of squared L2
+    distances does: the bag-of-words test embedder gives many near-equal distances, and ordering
+    them by the dot product changed PaSa's crawls (fails on the dot-product order)."""
+    from scholar_tui.indexes.library_search import _nearest
+
+    papers = [
+        paper
+        for chunk in search_changes.papers_by_id(library.conn, search_changes.paper_ids(library.conn))
+        for paper in chunk
+    ]
+    vectors = HashingEmbedder().embed([f"{paper['title']}. {paper['abstract'] or ''}" for paper in papers])
+    allowed = np.arange(len(vectors)) % 3 != 0
+    for text in ("graph neural networks", words_of(library, papers[7]["id"]), "zzz nothing matches"):
+        query = HashingEmbedder().embed([text])[0]
+        for mask in (None, allowed):
+            rows = np.flatnonzero(mask) if mask is not None else np.arange(len(vectors))
+            scan = rows[np.argsort(((vectors - query) ** 2).sum(axis=1)[rows], kind="stable")]
+            for depth in (5, 50, len(vectors) + 1):
+                assert _nearest(vectors, query, mask, depth) == scan[:depth].tolist()
+
+
+def test_stored_vectors_are_read_from_the_table_when_the_snapshot_file_is_gone(where, library):
+    """PaSa's Selector reads stored vectors without the library; with the snapshot file deleted they
+    come from LanceDB, which is kept (it was dropped as unreadable, every paper to embed again)."""
+    full_sync(where, library)
+    snapshot_file(where).unlink()
+    index = LibraryIndex(where, HashingEmbedder())
+    ids = [int(paper_id) for paper_id in search_changes.paper_ids(library.conn)[:3]]
+    assert sorted(index.vectors(ids)) == ids
+    assert index._table_folder.is_dir() and index._table() is not None
