@@ -94,3 +94,31 @@ def test_first_crawl_finds_papers_by_words_without_embedding_the_library(where, 
     assert chosen in found
     papers = library.conn.execute("select count(*) from papers").fetchone()[0]
     assert embedder.texts < papers // 4  # the query and the candidates, never the library
+
+
+async def test_the_paper_search_tab_says_so_and_starts_the_background_index(where, library, make_app, monkeypatch):
+    """The crawl starts at once; the Library tab's background index embeds the papers meanwhile."""
+    from textual.widgets import Input
+
+    from scholar_tui.app.panes.library import LibraryPane
+    from scholar_tui.app.panes.paper_search import PaperSearchPane
+
+    from .pilot_support import wait_for, wait_for_workers
+
+    _, words = lone_title(library)
+    embedder = HashingEmbedder()
+    app = make_app(RoutedLLM(search=[f"[Search] {words} [Stop]"], relevant=lambda title: True), embedder)
+    statuses: list[str] = []
+    started: list[bool] = []  # the run itself is the Library tab's (tested with it): only its start here
+    monkeypatch.setattr(LibraryPane, "run_index", lambda self: started.append(True))
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(PaperSearchPane)
+        shown = pane.show_status
+        pane.show_status = lambda text: (statuses.append(str(text)), shown(text))[1]
+        app.query_one("#pasa-query", Input).value = words
+        await pilot.click("#pasa-search")
+        await wait_for(pilot, lambda: pane.finished is not None)
+        await wait_for(pilot, lambda: started)  # the Library tab's background index was asked for
+        await wait_for_workers(pilot)
+        assert any("have no vector yet" in status and "library index" in status for status in statuses)
+        assert pane.finished.queue  # the crawl ran by words
