@@ -35,7 +35,7 @@ def _say(text: str, quiet: bool) -> None:
 def _preparing(quiet: bool):
     """What `search`, `bench pasa` and the `pasa` commands say while the library is prepared."""
     from scholar_tui.core.pasa.works import CitedWorks
-    from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
+    from scholar_tui.indexes.library_search import IndexDeferred, IndexFinished, IndexProgress
 
     def say(event) -> None:
         if isinstance(event, CitedWorks) and event.linked:
@@ -44,6 +44,8 @@ def _preparing(quiet: bool):
             _say(f"library: embedding {event.total} papers for search…", quiet)
         elif isinstance(event, IndexFinished) and event.embedded:
             _say(f"library: {event.embedded} papers embedded in {event.seconds:.1f} s", quiet)
+        elif isinstance(event, IndexDeferred):
+            _say(f"library: {event.summary()}", quiet)
 
     return say
 

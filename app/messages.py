@@ -30,6 +30,11 @@ class LibraryChanged(Message):
     """Papers were added to the library outside the Library tab (a PaSa crawl): its counts refresh."""
 
 
+class VectorsWanted(Message):
+    """A PaSa search found many papers without a vector (searched by words): the Library tab's
+    background index should embed them."""
+
+
 class EngineEvent(Message):
     """One event of a request a pane's thread worker runs (an engine's typed event, or a pane's own
     step with a ``kind``), posted by the worker to its pane: ``post_message`` is thread-safe, and

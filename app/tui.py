@@ -9,7 +9,13 @@ from textual.widgets import Footer, Header, Input, Static, TabbedContent, TextAr
 
 from scholar_tui.app.commands import ScholarCommands
 from scholar_tui.app.help import HelpScreen
-from scholar_tui.app.messages import LibraryChanged, ModelStateChanged, NetworkChecked, SettingsChanged
+from scholar_tui.app.messages import (
+    LibraryChanged,
+    ModelStateChanged,
+    NetworkChecked,
+    SettingsChanged,
+    VectorsWanted,
+)
 from scholar_tui.app.panes import PANES, TAB_TITLES
 from scholar_tui.app.panes.settings import DoctorPanel, SettingsPane
 from scholar_tui.app.widgets.focus import StayingTabPane, focus_if_showing
@@ -168,6 +174,12 @@ class ScholarApp(App):
         from scholar_tui.app.panes.library import LibraryPane
 
         self.query_one(LibraryPane).library_changed()
+
+    @on(VectorsWanted)
+    def vectors_wanted(self) -> None:
+        from scholar_tui.app.panes.library import LibraryPane
+
+        self.query_one(LibraryPane).start_background_index()
 
     @on(SettingsChanged)
     def settings_changed(self) -> None:

@@ -67,6 +67,21 @@ class IndexFinished:
 
 
 @dataclass
+class IndexDeferred:
+    """Too many papers lack a vector to embed before a search (more than ``INLINE_EMBED``): the
+    search goes on with the vectors there are and words for the rest; ``library index`` (or the
+    TUI's background index) embeds them, resumably."""
+
+    missing: int
+
+    def summary(self) -> str:
+        return (
+            f"{self.missing} papers have no vector yet: found by their words only until "
+            "`scholar-tui library index` (or the TUI's background index) computes them"
+        )
+
+
+@dataclass
 class SearchHit:
     paper_id: int
     score: float
@@ -280,6 +295,23 @@ class LibraryIndex:
         return stored or LibrarySnapshot.empty(model=self.model)
 
     # -- keeping level with SQLite -----------------------------------------------------------------
+    def lacking(self, library: Library) -> int:
+        """How many papers have no vector as they are now (from the change log: nothing is read)."""
+        return max(changes.paper_count(library.conn) - len(self.current(library).paper_ids), 0)
+
+    def sync_if_few(
+        self, library: Library, *, up_to: int = INLINE_EMBED
+    ) -> Iterator[IndexProgress | IndexFinished | IndexDeferred]:
+        """``sync`` when no more than ``up_to`` papers lack a vector (a small import: embedded before
+        the search, in seconds); else ``IndexDeferred``, embedding nothing: searches use the vectors
+        there are and words for the rest. The one rule a search and PaSa's preparation share."""
+        missing = self.lacking(library) if self.embedder is not None else 0
+        if missing > up_to:
+            yield IndexDeferred(missing)
+            return
+        if self.embedder is not None:
+            yield from self.sync(library)
+
     def sync(self, library: Library, *, batch_size: int = 32) -> Iterator[IndexProgress | IndexFinished]:
         """Embed the papers that have no vector as they are now; drop rows of papers changed or gone.
 
@@ -481,9 +513,8 @@ class LibraryIndex:
         vector_ids: list[int] = []
         if self.embedder is not None:
             snapshot = self.current(library)
-            lacking = changes.paper_count(library.conn) - len(snapshot.paper_ids)
-            if 0 < lacking <= embed_missing_up_to:
-                for _ in self.sync(library):
+            if len(snapshot.paper_ids) < changes.paper_count(library.conn):  # a few are embedded first
+                for _ in self.sync_if_few(library, up_to=embed_missing_up_to):
                     pass
                 snapshot = self.current(library)
             if len(snapshot.paper_ids):

@@ -36,7 +36,7 @@ class VectorIndex:
     def vectors(self, paper_ids):
         return {paper_id: list(self.stored[paper_id]) for paper_id in paper_ids if paper_id in self.stored}
 
-    def searchable(self, before=None, within=None):
+    def searchable(self, before=None, within=None, library=None):
         return len(self.order)
 
     def search(self, library, query, *, before=None, limit=10, depth=50, within=None):

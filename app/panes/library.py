@@ -376,6 +376,11 @@ class LibraryPane(ReportsEngine, Vertical):
     indexing = False  # a background index run is under way: a search does not start another
 
     def _on_index_wanted(self, event: IndexWanted) -> None:
+        self.start_background_index()
+
+    def start_background_index(self) -> None:
+        """Papers without a vector embedded in the background, unless a run is under way (also
+        asked by the Paper search tab, whose crawl found many papers without one)."""
         if not self.indexing:
             self.indexing = True
             self.run_index()

@@ -28,7 +28,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from scholar_tui.app.messages import LibraryChanged
+from scholar_tui.app.messages import LibraryChanged, VectorsWanted
 from scholar_tui.app.panes.workers import Note, ReportsEngine, engine_worker
 from scholar_tui.app.widgets.fitted_table import FittedTable
 from scholar_tui.app.widgets.history_input import HistoryInput
@@ -216,7 +216,7 @@ class PaperSearchPane(ReportsEngine, Vertical):
     def run_crawl(self, query: str, date: str | None, cancel: CancelToken) -> None:
         from scholar_tui.core.pasa.factory import EmptyLibrary, open_pasa
         from scholar_tui.core.pasa.works import CitedWorks
-        from scholar_tui.indexes.library_search import IndexFinished, IndexProgress
+        from scholar_tui.indexes.library_search import IndexDeferred, IndexFinished, IndexProgress
 
         def preparing(event) -> None:
             if isinstance(event, CitedWorks) and event.linked:
@@ -225,6 +225,9 @@ class PaperSearchPane(ReportsEngine, Vertical):
                 self.report(Note(f"embedding papers for search: {event.done}/{event.total}"))
             elif isinstance(event, IndexFinished) and event.embedded:
                 self.report(Note(f"{event.embedded} papers embedded in {event.seconds:.1f} s"))
+            elif isinstance(event, IndexDeferred):  # the crawl goes on by words; the Library tab embeds them
+                self.report(Note(f"library: {event.summary()}", "yellow"))
+                self.post_message(VectorsWanted())
 
         try:
             with open_pasa(self.services, on_progress=preparing) as agent:  # this thread's own library connection

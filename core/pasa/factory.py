@@ -1,7 +1,10 @@
 """Opening PaSa over a library: preparing the library, then the engine, in one factory, ``open_pasa``.
 
 ``prepare_library`` makes the library crawlable (cited works as papers, see ``works``) and brings
-the search index level with it; it is idempotent and cheap once done. ``open_pasa(services, …)``
+the search index level with it when few papers lack a vector (``LibraryIndex.sync_if_few``, the
+rule library search follows); when many do (a large import, bibliographies' cited works) it embeds
+nothing and says how many (``IndexDeferred``): the crawl searches them by words, and
+``library index`` or the TUI's background index embeds them. It is idempotent and cheap once done. ``open_pasa(services, …)``
 prepares first (``prepared_library``), then wires the services' model and embedder, the library, the
 Selector's scoring head and (unless ``network.offline``) the online sources into a ``PaSaEngine``.
 """
@@ -20,12 +23,13 @@ from scholar_tui.core.pasa.tools import OFFLINE, LibraryTools
 from scholar_tui.core.pasa.works import CitedWorks, prepare_cited_works
 from scholar_tui.core.readiness import any_source_connects, library_missing
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+from scholar_tui.indexes.library_search import IndexDeferred, IndexFinished, IndexProgress, LibraryIndex
 
 if TYPE_CHECKING:
     from scholar_tui.core.services import Services
 
-Progress = Callable[[CitedWorks | IndexProgress | IndexFinished], None]
+Preparation = CitedWorks | IndexProgress | IndexFinished | IndexDeferred
+Progress = Callable[[Preparation], None]
 
 
 class EmptyLibrary(ValueError):
@@ -45,12 +49,12 @@ def check_not_empty(library: Library) -> None:
         raise EmptyLibrary(missing.summary())
 
 
-def prepare_library(
-    where: Locations, library: Library, embedder
-) -> Iterator[CitedWorks | IndexProgress | IndexFinished]:
-    """Cited works first (they must be indexed too), then the index sync; events as they come."""
+def prepare_library(where: Locations, library: Library, embedder) -> Iterator[Preparation]:
+    """Cited works first (they must be indexed too), then the index sync when few papers lack a
+    vector, else ``IndexDeferred`` (the first search must not wait for the whole library to be
+    embedded: hours at 100 k papers); events as they come."""
     yield prepare_cited_works(library)
-    yield from LibraryIndex(where, embedder).sync(library)
+    yield from LibraryIndex(where, embedder).sync_if_few(library)
 
 
 def prepare(where: Locations, library: Library, embedder) -> Prepared:

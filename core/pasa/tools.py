@@ -85,7 +85,9 @@ class LibraryTools:
             self.online = None  # no network: stop asking for the rest of the crawl
 
     def _sync_index(self) -> None:
-        for _ in self.index.sync(self.library):
+        """Online works just cached embedded, when the library has few others without a vector
+        (else they wait for ``library index`` with the rest, found by words meanwhile)."""
+        for _ in self.index.sync_if_few(self.library):
             pass
 
     # -- search ------------------------------------------------------------------------------------
@@ -101,7 +103,8 @@ class LibraryTools:
 
     def returned_whole_library(self, hits: list[SearchHit], before: str | None) -> bool:
         """Whether these hits are every paper the library holds for this cut-off."""
-        return bool(hits) and len(hits) >= self.index.searchable(before, self.within)
+        # counted in SQLite, not among the vectors: papers without one yet are found by words
+        return bool(hits) and len(hits) >= self.index.searchable(before, self.within, self.library)
 
     def search(self, query: str, before: str | None) -> ToolResult:
         notices: list[str] = []
