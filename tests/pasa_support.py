@@ -20,6 +20,7 @@ import pytest
 
 from scholar_tui.core.pasa.factory import prepare
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_search import LibraryIndex
 from scholar_tui.indexes.records import PaperRecord, ReferenceRecord, SectionRecord
 from scholar_tui.models.base import Chunk, Request
 
@@ -257,7 +258,9 @@ def pasa_real_library(prepared_library, tmp_path_factory):
     where = Locations(config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs").ensure()
     shutil.copy(prepared_library.database_file, where.database_file)
     library = Library.open(where)
-    prepare(where, library, HashingEmbedder())
+    prepare(where, library, HashingEmbedder())  # the cited works (it defers the vectors of so many papers)
+    for _ in LibraryIndex(where, HashingEmbedder()).sync(library):  # every paper with a vector, as `library index`
+        pass
     library.close()
     return where
 
