@@ -27,6 +27,13 @@ def _check_date(value: str | None) -> str | None:
     return value
 
 
+def queries_option(help: str, *, required: bool = False):
+    """``--queries FILE``: an AutoScholarQuery JSONL (``pasa build-queries``), read by ``_read_query_file``."""
+    return click.option(
+        "--queries", "queries_file", required=required, type=click.Path(dir_okay=False, path_type=Path), help=help
+    )
+
+
 def _say(text: str, quiet: bool) -> None:
     if not quiet:
         click.echo(terminal_text(text), err=True)  # model-written search queries and rationales included
@@ -385,13 +392,7 @@ def pasa_build_queries(obj: Context, output: Path, min_answers: int, per_section
 
 
 @pasa.command("selector-pairs")
-@click.option(
-    "--queries",
-    "queries_file",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="AutoScholarQuery JSONL (pasa build-queries); its train split is read.",
-)
+@queries_option("AutoScholarQuery JSONL (pasa build-queries); its train split is read.", required=True)
 @click.option(
     "--negatives",
     type=whole(0, 1000),
@@ -427,13 +428,7 @@ def pasa_selector_pairs(obj: Context, queries_file: Path, negatives: int, held_o
 
 
 @pasa.command("selector-auc")
-@click.option(
-    "--queries",
-    "queries_file",
-    required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="AutoScholarQuery JSONL (pasa build-queries); its test split is scored.",
-)
+@queries_option("AutoScholarQuery JSONL (pasa build-queries); its test split is scored.", required=True)
 @click.option(
     "--model",
     "models",
@@ -483,12 +478,7 @@ def pasa_selector_auc(
 
 
 @pasa.command("train-selector")
-@click.option(
-    "--queries",
-    "queries_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="AutoScholarQuery JSONL (default: built from the library now); its train split is read.",
-)
+@queries_option("AutoScholarQuery JSONL (default: built from the library now); its train split is read.")
 @click.option(
     "--judge-limit",
     type=whole(0, 10_000),
@@ -628,12 +618,7 @@ def _read_query_file(path: Path | None) -> list:
 
 # -- bench pasa ------------------------------------------------------------------------------------------
 @click.command("pasa")
-@click.option(
-    "--queries",
-    "queries_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="AutoScholarQuery JSONL (default: built from the library now).",
-)
+@queries_option("AutoScholarQuery JSONL (default: built from the library now).")
 @click.option(
     "--split",
     type=click.Choice(["test", "train", "all"]),
