@@ -62,7 +62,7 @@ def bench_scale(
 ) -> None:
     """Generate a synthetic library of each size and time import, vectors, library search, ask
     and PaSa's search as cold processes of this CLI, each beside a bare baseline of the same data."""
-    from scholar_tui.core.scale_bench import run_scale_bench
+    from scholar_tui.core.scale_bench import ScaleOptions, run_scale_bench
     from scholar_tui.core.scale_report import notes, table
     from scholar_tui.core.startup_bench import BenchError
 
@@ -70,17 +70,9 @@ def bench_scale(
         click.echo(click.style(line, dim=True), err=True)
 
     try:
+        options = ScaleOptions(runs, seed, data_dir, index_budget, pasa_budget, import_only)
         report = run_scale_bench(
-            list(sizes),
-            root=root,
-            runs=runs,
-            seed=seed,
-            data_dir=data_dir,
-            index_budget_s=index_budget,
-            pasa_budget_s=pasa_budget,
-            import_only=import_only,
-            compile_first=compile_first,
-            progress=progress,
+            list(sizes), root=root, options=options, compile_first=compile_first, progress=progress
         )
     except BenchError as error:
         raise click.ClickException(str(error)) from error

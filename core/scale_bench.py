@@ -31,6 +31,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from scholar_tui.core.process_measure import cli_command, run_measured
@@ -129,20 +130,28 @@ def _cold(
     return figure
 
 
+@dataclass(frozen=True)
+class ScaleOptions:
+    """How each size is measured (``bench scale``'s options), the same for every size of a run."""
+
+    runs: int = 3  # cold processes per query (median)
+    seed: int = 0  # the generator's
+    data_dir: Path | None = None  # the unArXive sample whose sentences are recombined
+    index_budget_s: float = 300.0
+    pasa_budget_s: float = 300.0
+    import_only: bool = False
+
+
 def bench_size(
     size: int,
     root: Path,
     env: dict[str, str],
-    *,
-    runs: int = 3,
-    seed: int = 0,
-    data_dir: Path | None = None,
-    index_budget_s: float = 300.0,
-    pasa_budget_s: float = 300.0,
-    import_only: bool = False,
+    options: ScaleOptions = ScaleOptions(),
     progress: Callable[[str], None] = lambda line: None,
 ) -> SizeReport:
     from scholar_tui.config.locations import HOME_ENV
+
+    runs = options.runs
 
     home = root / f"home-{size}"
     if home.exists() and any(home.iterdir()):  # a second import would add nothing: figures of nothing
@@ -153,7 +162,7 @@ def bench_size(
     source = root / f"library-{size}.jsonl"
     progress(f"{size} papers: generating {source}")
     started = time.perf_counter()
-    library: GeneratedLibrary = generate(size, source, seed=seed, data_dir=data_dir)
+    library: GeneratedLibrary = generate(size, source, seed=options.seed, data_dir=options.data_dir)
     report.generate_s = time.perf_counter() - started
     report.library = library.as_dict()
     bare_db = root / f"bare-{size}.sqlite"
@@ -175,10 +184,10 @@ def bench_size(
     )
     if imported.returncode != 0:
         raise BenchError(f"import of {size} papers failed: {imported.last_line}")
-    if import_only:
+    if options.import_only:
         return report
 
-    report.figures.append(_vectors(size, home, env, index_budget_s, progress))
+    report.figures.append(_vectors(size, home, env, options.index_budget_s, progress))
     report.figures.append(_search(library, home, env, bare_db, runs, progress))
     progress(f"{size} papers: ask (person, paper)")
     report.figures.append(
@@ -199,7 +208,7 @@ def bench_size(
             ("bare FTS5 title -> authors", bare(BARE_AUTHORS_OF, str(bare_db), library.paper_title)),
         )
     )
-    report.figures += _pasa(library, env, bare_db, pasa_budget_s, progress)
+    report.figures += _pasa(library, env, bare_db, options.pasa_budget_s, progress)
     return report
 
 
@@ -313,35 +322,17 @@ def run_scale_bench(
     sizes: list[int],
     *,
     root: Path | None = None,
-    runs: int = 3,
-    seed: int = 0,
-    data_dir: Path | None = None,
-    index_budget_s: float = 300.0,
-    pasa_budget_s: float = 300.0,
-    import_only: bool = False,
+    options: ScaleOptions = ScaleOptions(),
     compile_first: bool = True,
     progress: Callable[[str], None] = lambda line: None,
 ) -> ScaleReport:
     """Every size in turn, smallest first, in scratch homes under ``root``."""
     root = Path(root or tempfile.mkdtemp(prefix="scholar-tui-scale-"))
     env = {**os.environ, "SCHOLAR_TUI_NETWORK__OFFLINE": "1"}
-    report = ScaleReport(dont_write_bytecode=bool(os.environ.get("PYTHONDONTWRITEBYTECODE")), runs=runs)
+    report = ScaleReport(dont_write_bytecode=bool(os.environ.get("PYTHONDONTWRITEBYTECODE")), runs=options.runs)
     if compile_first:
         progress(f"compiling the app's bytecode once, as the install does ({compile_app()} folders)")
     report.app_compiled = compile_first
     for size in sorted(set(sizes)):
-        report.sizes.append(
-            bench_size(
-                size,
-                root,
-                env,
-                runs=runs,
-                seed=seed,
-                data_dir=data_dir,
-                index_budget_s=index_budget_s,
-                pasa_budget_s=pasa_budget_s,
-                import_only=import_only,
-                progress=progress,
-            )
-        )
+        report.sizes.append(bench_size(size, root, env, options, progress))
     return report
