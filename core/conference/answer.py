@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import kinds, support
+from scholar_tui.core.conference import checks, kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -91,6 +91,9 @@ class Computed:
     read: list[Node] = field(default_factory=list)
     """Tree nodes the answer was read from beyond the retrieved paths (a sibling, the list counted):
     cited as evidence paths of their own after the retrieved ones."""
+    branch_checked: bool = False
+    """Read from the sibling branch the question names (``checks.named_sibling``) in place of a cited path the
+    confidence check accepted: the branch names what the question is about, its value is of the asked kind."""
 
 
 def question_form(question: str) -> str:
@@ -677,10 +680,16 @@ def _counted(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     """How many: a number the site writes before the thing, else the records of the node the question names."""
     stated = kinds.stated_count(question, evidence)
     noun = kinds.asked_phrase(question)
-    if stated is not None:  # "2 days", as the site writes it
-        return Computed(f"{stated[0]} {noun}".strip(), "count", [stated[1]])
+    qualifier = checks.count_qualifier(question)  # "were accepted": only a list of accepted ones counts them
+    values = {item.rank: item.value for item in evidence}
+    if stated is not None and (qualifier is None or checks.names_qualifier(qualifier, [values[stated[1]]])):
+        return Computed(f"{stated[0]} {noun}".strip(), "count", [stated[1]])  # "2 days", as the site writes it
     found = kinds.collection(question, evidence, tree)
     if found is None:
+        return None
+    if qualifier is not None and not checks.names_qualifier(
+        qualifier, [kinds.with_parents(found.node, tree)] if found.node is not None else [_leaf_text(found.items[0])]
+    ):
         return None
     return Computed(
         f"{len(found.items)} {noun}".strip(),
@@ -732,19 +741,61 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "abstain":
         return answer
     kind = conference_kind(question)
+    answer = _checked(question, kind, answer, evidence, tree)
+    if answer.operation == "abstain":
+        return answer
     paths = (
         [_said_for_yes_no(question, item) for item in evidence if item.rank in answer.cited]
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
-    if support.supported(question, tree, kind, paths):
+    if answer.branch_checked or support.supported(question, tree, kind, paths):
         return answer
-    topic = _topic(question, tree) or "it"
     if answer.operation == "yes_no":
-        return _abstain(tree, f"mention of {topic}")
+        return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+    return _not_held(kind, question, tree)
+
+
+def _not_held(kind: Kind, question: str, tree: Tree) -> Computed:
+    """The plain sentence for a value of ``kind`` the site data does not hold ("ICML2023's site data has no
+    date for acceptance rate.")."""
+    topic = _topic(question, tree)
     if kind is Kind.TEXT:
-        return _abstain(tree, f"information on {topic}")
-    return _abstain(tree, kind.noun, topic)  # "ICML2023's site data has no date for acceptance rate."
+        return _abstain(tree, f"information on {topic or 'it'}")
+    return _abstain(tree, kind.noun, topic)
+
+
+def _names_thing(thing: list[str], question: str, item: EvidencePath) -> bool:
+    """Whether a path's headings and its value name the thing asked about."""
+    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    return checks.names_thing(thing, headings, item.value, question)
+
+
+SINGLE_VALUE_OPERATIONS = ("span", "value")
+
+
+def _checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """The general checks of ``checks`` on an answer: a superlative the evidence states, an answer that is
+    more than the question's own words, a value from the branch the question names (else the plain sentence)."""
+    cited = [item for item in evidence if item.rank in answer.cited]
+    texts = [f"{item.path} {item.value}" for item in cited] + [node_path_text(tree, node) for node in answer.read]
+    superlative = checks.unstated_superlative(question, texts)
+    if superlative is not None:  # "Which hotel is closest?" over a page that compares nothing
+        return _abstain(tree, f"statement of what is {superlative}")
+    if answer.operation in SINGLE_VALUE_OPERATIONS and checks.echoes_question(question, answer.text):
+        return _not_held(kind, question, tree)  # "Who sponsors X?" → "X Sponsor" says nobody
+    if answer.operation in SINGLE_VALUE_OPERATIONS and kind in CHECKED:
+        nodes = [node for item in cited if (node := _leaf(tree, item)) is not None] + list(answer.read)
+        for node in nodes[:1]:
+            right, wrong_branch = checks.named_sibling(question, tree, kind, node)
+            if wrong_branch:  # "workshop proposals due" answered under "Tutorials" beside "Workshops"
+                if right is None:
+                    return _not_held(kind, question, tree)
+                rank = next((item.rank for item in evidence if item.node_id == right.id), None)
+                switched = _found(kinds.Found(right, right.text or "", rank))
+                switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
+                return switched
+    return answer
 
 
 def _said_for_yes_no(question: str, item: EvidencePath) -> str:
@@ -787,6 +838,12 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         evidence = sorted(
             evidence, key=lambda item: -support.support(question, tree, kind, [_said_for_yes_no(question, item)])
         )
+    thing = checks.existence_thing(question) if form == "yes_no" else []
+    if thing:  # "Is there a conference app?": a yes rests on a path that names the app, not on any mention
+        naming = [item for item in evidence if _names_thing(thing, question, item)]
+        if not naming:
+            return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+        evidence = [*naming, *(item for item in evidence if item not in naming)]
     if (
         form == "yes_no"
         and not SAME.search(question)
@@ -794,6 +851,11 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     ):
         # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+    holders = checks.role_holders(question, tree)
+    if holders is not None:  # "Who sponsors the doctoral consortium?": the names listed for that role
+        nodes, names = holders
+        ranks = {item.node_id: item.rank for item in evidence}
+        return Computed(_join(names), "list", sorted({ranks[node.id] for node in nodes if node.id in ranks}), nodes)
     if ONLINE_ACTION.search(question):
         pointer = _pointer(question, evidence, tree)
         if pointer is not None:
@@ -802,7 +864,11 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         # a role several records hold: every holder, cited by its record
         return Computed(_join([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]), "list", [], holders)
     elif form == "count":
-        answer = _counted(question, evidence, tree) or count_answer(question, evidence, tree)
+        answer = _counted(question, evidence, tree) or (
+            count_answer(question, evidence, tree)
+            if checks.count_qualifier(question) is None
+            else _abstain(tree, "count", _topic(question, tree))
+        )
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
         answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
         items = [item for item in re.split(r", | and ", answer.text) if item]
@@ -867,8 +933,7 @@ def _named_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     description that mentions the thing, a role, or another prize's winner."""
     if kinds.asks_title(question):
         found = kinds.titled(question, evidence, tree)
-        asked = kinds.TITLE_OF.search(question)
-        thing = asked.group(1) if asked else question  # asks_title matched it: the fallback is never used
+        thing = kinds.title_thing(question) or question  # asks_title matched it: the fallback is never used
         return _found(found) if found else _abstain(tree, "title", _topic(thing, tree))
     if kinds.asked_prize(question):
         winner = kinds.award_winner(question, evidence, tree)

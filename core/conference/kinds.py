@@ -31,7 +31,7 @@ from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Node, Tree
-from scholar_tui.core.conference.values import find_amounts, find_dates
+from scholar_tui.core.conference.values import EMAIL, URL, find_amounts, find_dates
 
 LABEL_WORDS: dict[Kind, frozenset[str]] = {
     Kind.PLACE: frozenset(
@@ -53,7 +53,7 @@ LABEL_WORDS: dict[Kind, frozenset[str]] = {
 }
 PLACE_STATEMENT = re.compile(
     r"\b(?:held in|held at|take place in|takes place in|taking place in|located (?:in|on|at)|"
-    r"will be in|venue is)\b",
+    r"will be in|venue is)\b(?!\s+(?:a\s+)?(?:person|virtual|online|hybrid)\b)",
     re.IGNORECASE,
 )
 NUMBER_WORDS = {
@@ -100,18 +100,33 @@ def label_kinds(label: str) -> set[Kind]:
     return {kind for kind, cue in LABEL_WORDS.items() if stems & cue}
 
 
+SMALL_RECORD_FIELDS = 4
+"""A section labelled by a kind with this few fields is one record of it ("Venue » Building, Address"): its
+fields are of the kind whatever their own labels; a longer page under "Venue" holds other things too."""
+
+
+def labelled_as(kind: Kind, node: Node, tree: Tree) -> bool:
+    """Whether the site labels ``node`` as a value of ``kind``: by its own label, or by its section's when it
+    is a paragraph of a list ("Cost» The current self-parking rate … is 15.00") or a field of a small record
+    ("Venue » Building")."""
+    parent = tree.parent(node)
+    return kind in label_kinds(node.label) or (
+        parent is not None
+        and kind in label_kinds(parent.label)
+        and (not node.label or len(tree.children(parent)) <= SMALL_RECORD_FIELDS)
+    )
+
+
 def holds_kind(kind: Kind, node: Node, tree: Tree) -> bool:
     """Whether ``node``'s value is of ``kind``, by its label (or its record's) and its content."""
     text = node.text or ""
     if not text.strip():
         return False
     parent = tree.parent(node)
-    # a paragraph of a list is labelled by its list ("Cost» The current self-parking rate … is 15.00")
-    labelled = kind in label_kinds(node.label) or (
-        not node.label and parent is not None and kind in label_kinds(parent.label)
-    )
-    if kind is Kind.PLACE:
-        return (labelled and not _only_dates(text)) or bool(PLACE_STATEMENT.search(text))
+    labelled = labelled_as(kind, node, tree)
+    if kind is Kind.PLACE:  # a web site's link ("Submission site: https://…") is no place to travel to
+        address = not URL.fullmatch(text.strip()) and not EMAIL.fullmatch(text.strip())
+        return (labelled and address and not _only_dates(text)) or bool(PLACE_STATEMENT.search(text))
     if kind is Kind.DATE:  # a date written as one ("23:59 AoE" is a time of day, not the deadline's date)
         return bool(find_dates(text)) or kind_fits(Kind.DATE, text)
     if kind is Kind.MONEY:
@@ -179,11 +194,21 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
     if not candidates:
         return None
     city = bool(ASKS_TOWN.search(question))
+    # the conference's own dates: "dates" in a question that names nothing else does not prefer a table of
+    # "Important Dates" (its deadlines) over the front page's "when"
+    fitted = (
+        " ".join(word for word in WORD.findall(question) if stem(word.lower()) not in ITSELF_WORDS)
+        if kind is Kind.DATE and whole_site
+        else question
+    )
     best, best_rank = max(
         candidates.values(),
         key=lambda entry: (
-            heading_fit(question, tree, entry[0]),
+            heading_fit(fitted, tree, entry[0]),
             city and _names_town(entry[0].text or ""),
+            whole_site
+            and kind is Kind.PLACE
+            and labelled_as(kind, entry[0], tree),  # the site's own "Venue", not a reception's "held at"
             -entry[0].depth,
             entry[1] is not None,
             -(entry[1] or 99),
@@ -332,7 +357,7 @@ def _collection(
         node
         for node in tree.nodes
         if not node.is_leaf
-        and _names(_with_parents(node, tree), noun)
+        and _names(with_parents(node, tree), noun)
         and len(_records(node, tree)) >= 2
         and any(not child.is_leaf for child in tree.children(node))
     ]
@@ -381,7 +406,7 @@ def _collection(
     return None
 
 
-def _with_parents(node: Node, tree: Tree) -> str:
+def with_parents(node: Node, tree: Tree) -> str:
     """A node's label with its parent's and grandparent's ("Doctoral Consortium PC » Chairs")."""
     chain = [node, *tree.ancestors(node)[-2:][::-1]] if tree.ancestors(node) else [node]
     return " ".join(item.label for item in chain)
@@ -600,8 +625,23 @@ TITLE_OF = re.compile(r"\b(?:the\s+)?title\s+of\s+(.+?)\s*\??$", re.IGNORECASE)
 ("the full name of the conference" is not a title field: it is answered as before)."""
 
 
+CALLED = re.compile(
+    r"^\s*(?:what|how)\s+(?:is|are|was|were|will)\s+(?:the\s+)?(.+?)\s+(?:be\s+)?(?:called|named|titled|entitled)\s*\??$",
+    re.IGNORECASE,
+)
+""""What is Jane Doe's keynote called?" asks for the talk's title as "the title of Jane Doe's keynote" does."""
+
+
+def title_thing(question: str) -> str | None:
+    """What a title question asks the title of ("Jane Doe's keynote"), or None when it asks no title."""
+    if re.search(r"\bwho\b", question, re.IGNORECASE):
+        return None
+    match = TITLE_OF.search(question) or CALLED.match(question)
+    return match.group(1) if match else None
+
+
 def asks_title(question: str) -> bool:
-    return bool(TITLE_OF.search(question)) and not re.search(r"\bwho\b", question, re.IGNORECASE)
+    return title_thing(question) is not None
 
 
 def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found | None:
@@ -609,10 +649,10 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
     else the record holding a field that the question names whole ("Francesca Rossi's keynote" → the
     keynote record holding "name: Francesca Rossi"), by its title field or its label. A description
     that merely mentions keynotes is not a title."""
-    asked_title = TITLE_OF.search(question)
+    asked_title = title_thing(question)
     if asked_title is None:  # not a "title of …" question (asks_title says which are)
         return None
-    thing = re.sub(r"['’]s\b", "", asked_title.group(1))  # "Rossi's keynote" names Rossi
+    thing = re.sub(r"['’]s\b", "", asked_title)  # "Rossi's keynote" names Rossi
     asked = set(words(thing))
     for item in evidence:
         if 0 <= item.node_id < len(tree.nodes):
@@ -629,18 +669,35 @@ def titled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Found
             continue
         leaf = tree.nodes[item.node_id]
         named = set(words(leaf.text or ""))
-        record = _record_of(tree, leaf)
+        record = _record_of(tree, leaf) or _titled_heading(tree, leaf, asked)
         if record is None or not named or not named <= asked:
             continue
+        # its title field, or the field the question calls the thing by ("Tendai Moyo's talk" → "Talk: …")
+        called = asked - named
         title = next(
             (
                 child
                 for child in tree.children(record)
-                if child.is_leaf and child.text and stem(child.label.lower()) in TITLE_LABELS
+                if child.is_leaf
+                and child.text
+                and (stem(child.label.lower()) in TITLE_LABELS or set(words(child.label)) & called)
             ),
             None,
         )
         return Found(title or record, title.text if title and title.text else record.label, item.rank)
+    return None
+
+
+def _titled_heading(tree: Tree, leaf: Node, asked: set[str]) -> Node | None:
+    """The heading a person's field sits under when the site keys a talk by its title ("Circular Health »
+    speaker » name: Ilaria Capua"): the nearest ancestor whose label is neither a field's nor a role's
+    ("speaker") nor words of the question itself; None for a leaf that is not a person's field."""
+    if Kind.PEOPLE not in label_kinds(leaf.label):
+        return None
+    for node in reversed(tree.ancestors(leaf)[1:]):
+        label = set(words(node.label))
+        if label and not label <= LABEL_WORDS[Kind.PEOPLE] | asked | GENERIC:
+            return node
     return None
 
 

@@ -83,6 +83,11 @@ for _group in SAME_THING:
         _SYNONYMS.setdefault(_prefix, set()).update(_group)
 
 
+def synonyms(prefix: str) -> set[str]:
+    """The word prefixes that name the same thing as ``prefix`` (``SAME_THING``), itself left out or not."""
+    return _SYNONYMS.get(prefix, set())
+
+
 def _frequencies(tree: Tree) -> tuple[Counter, int]:
     """How many of the site's leaf paths hold each word prefix, and how many paths there are (cached)."""
     cached = getattr(tree, "_prefix_frequencies", None)
