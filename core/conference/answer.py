@@ -784,6 +784,13 @@ def _checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evi
         return _abstain(tree, f"statement of what is {superlative}")
     if answer.operation in SINGLE_VALUE_OPERATIONS and checks.echoes_question(question, answer.text):
         return _not_held(kind, question, tree)  # "Who sponsors X?" → "X Sponsor" says nobody
+    if answer.operation == "list":  # a section's fields listed: its role label is no holder of the role
+        items = [item for item in re.split(r", | and ", answer.text) if item]
+        kept = [item for item in items if not checks.echoes_question(question, item)]
+        if len(kept) < len(items):
+            if not kept or (kind is Kind.PEOPLE and sum(_of_kind(Kind.PEOPLE, item) for item in kept) * 2 < len(kept)):
+                return _not_held(kind, question, tree)
+            answer.text = _join(kept)
     if answer.operation in SINGLE_VALUE_OPERATIONS and kind in CHECKED:
         nodes = [node for item in cited if (node := _leaf(tree, item)) is not None] + list(answer.read)
         for node in nodes[:1]:

@@ -1,0 +1,186 @@
+"""The general checks of conference answers (``core.conference.checks``), each on a small site written here.
+
+Every answer below was a confident wrong one on the old code (#24: questions written by someone else). The
+evidence is given by hand (what retrieval found), so each test states the answer step alone.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from scholar_tui.core.answer_kind import is_abstain
+from scholar_tui.core.conference import checks
+from scholar_tui.core.conference.answer import answer_question
+from scholar_tui.core.conference.kinds import node_evidence
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.tree import Tree, tree_from_data
+
+SITE = {
+    "Harbor2031": {
+        "Welcome": {
+            "when": "3-6 June 2031",
+            "about": "Harbor brings together people who build software for ports. It is held in person only.",
+        },
+        "Travel": {
+            "Venue": {"Building": "Quay Hall, Port Tanner University", "Address": "1 Quay Road, Port Tanner"},
+            "Hotels": "A list of hotels in the old town is kept by the tourist office.",
+            "Submission site": "https://submit.harbor2031.org/",
+        },
+        "Dates": {
+            "Tutorials": {"Tutorial proposal deadline": "January 20, 2031", "Tutorial notification": "March 2, 2031"},
+            "Workshops": {
+                "Workshop application deadline": "January 13, 2031",
+                "Workshop notification": "March 9, 2031",
+            },
+        },
+        "Program": {
+            "Tutorials": [
+                {
+                    "title": "Earth Observation for Harbours",
+                    "abstract": "This tutorial uses data of the Copernicus App Lab and of other European projects.",
+                }
+            ],
+            "Keynotes": {"Listening to Melting Ice": {"speaker": {"name": "Marta Lindqvist"}}},
+        },
+        "Help": {
+            "FAQ": {
+                "Papers": {
+                    "Can I submit two papers?": "Yes, authors may submit several papers.",
+                    "Can papers be withdrawn?": "Yes, until the deadline.",
+                }
+            }
+        },
+        "Awards": [
+            {"type": "Best Student Paper", "prize": "EUR 500", "Funded by": "Kelp Labs"},
+            {"type": "Best Paper", "prize": "EUR 1000", "spnsor": "OceanGrid"},
+        ],
+        "Sponsors": {
+            "Gold": [{"name": "Seabed Systems"}, {"name": "Port Tanner Authority"}],
+            "Doctoral Consortium Sponsor": [{"name": "Nansen Foundation"}],
+            "Packages": {
+                "Doctoral Consortium Sponsor (500 EUR)": {
+                    "level": "Doctoral Consortium Sponsor",
+                    "description": "Logo on the website",
+                }
+            },
+        },
+    }
+}
+TREE = tree_from_data(SITE)
+
+
+def _node(tree: Tree, path_end: str):
+    found = [node for node in tree.nodes if node_path_text(tree, node).endswith(path_end)]
+    assert found, path_end
+    return found[0]
+
+
+def _ask(question: str, *path_ends: str, tree: Tree = TREE):
+    evidence = [node_evidence(tree, _node(tree, end), rank) for rank, end in enumerate(path_ends, start=1)]
+    return answer_question(question, evidence, tree)
+
+
+def test_a_count_needs_a_list_of_the_things_as_the_question_qualifies_them():
+    """Before: "2 papers" — the two questions of a FAQ heading "Papers" — for how many were accepted."""
+    question = "How many papers were accepted this year?"
+    answered = _ask(question, "FAQ»Papers»Can I submit two papers?»Yes, authors may submit several papers.")
+    assert is_abstain(answered.answer) and "count" in answered.answer
+    with_list = copy.deepcopy(SITE)
+    with_list["Harbor2031"]["Accepted Papers"] = [{"Title": title} for title in ("Tides", "Cranes", "Quays")]
+    tree = tree_from_data(with_list)
+    answered = _ask(question, "FAQ»Papers»Can I submit two papers?»Yes, authors may submit several papers.", tree=tree)
+    assert answered.answer == "3 papers"
+    assert checks.count_qualifier("How many attendees are expected?") == "expected"
+    assert checks.count_qualifier("How many keynotes are there?") is None
+
+
+def test_a_yes_needs_a_path_that_names_the_thing_not_another_thing_s_name():
+    """Before: "Yes" for a conference app from a tutorial abstract naming the "Copernicus App Lab", and "Yes" for
+    a best poster award from the best student paper's record."""
+    answered = _ask(
+        "Is there a conference app?",
+        "abstract»This tutorial uses data of the Copernicus App Lab and of other European projects.",
+    )
+    assert is_abstain(answered.answer) and "app" in answered.answer
+    answered = _ask("Is there a best poster award?", "Awards»Best Student Paper»type»Best Student Paper")
+    assert is_abstain(answered.answer) and "poster" in answered.answer
+    # the thing named, the verdict is read as before
+    assert _ask(
+        "Are there any hotels?", "Travel»Hotels»A list of hotels in the old town is kept by the tourist office."
+    )
+    assert checks.existence_thing("Is there free Wi-Fi at the venue?") == ["wi", "fi"]
+    assert checks.existence_thing("Is there an opportunity to present online?") == []
+
+
+def test_a_superlative_needs_evidence_that_states_it():
+    """Before: the hotels paragraph for "Which hotel is closest to the venue?"."""
+    answered = _ask(
+        "Which hotel is closest to the venue?",
+        "Travel»Hotels»A list of hotels in the old town is kept by the tourist office.",
+    )
+    assert is_abstain(answered.answer) and "closest" in answered.answer
+    assert checks.unstated_superlative("Which hotel is closest?", ["The Quay Inn is a 3-minute walk away."]) is None
+    assert checks.unstated_superlative("Which hotel is closest?", ["Hotels » A list of hotels"]) == "closest"
+
+
+def test_an_answer_that_is_the_question_s_own_words_or_a_role_label_is_refused():
+    """Before: "Consortium Sponsor" (a package's level) for who sponsors the consortium."""
+    assert checks.echoes_question("Who sponsors the doctoral consortium?", "Consortium Sponsor")
+    assert checks.echoes_question("What is Marta Lindqvist's keynote called?", "Marta Lindqvist")
+    assert not checks.echoes_question("Who sponsors the doctoral consortium?", "Nansen Foundation")
+    assert not checks.echoes_question("Is it in person or online?", "In person")
+    without_list = copy.deepcopy(SITE)
+    del without_list["Harbor2031"]["Sponsors"]["Doctoral Consortium Sponsor"]
+    answered = _ask(
+        "Who sponsors the doctoral consortium?",
+        "Doctoral Consortium Sponsor (500 EUR)»level»Doctoral Consortium Sponsor",
+        tree=tree_from_data(without_list),
+    )
+    assert is_abstain(answered.answer)
+
+
+def test_who_sponsors_a_thing_reads_the_list_or_the_field_labelled_by_the_role():
+    """Before: a role label, a paper's title, or nothing: the sponsor sits in a list named by the thing and the
+    role, or in a record's field labelled "Funded by" (or misspelt "spnsor")."""
+    answered = _ask(
+        "Who sponsors the doctoral consortium?",
+        "Doctoral Consortium Sponsor (500 EUR)»level»Doctoral Consortium Sponsor",
+    )
+    assert answered.answer == "Nansen Foundation"
+    assert any(path.endswith("Nansen Foundation") for path in answered.cited_paths)
+    assert _ask(
+        "Which company sponsored the best student paper prize?", "Awards»Best Paper»type»Best Paper"
+    ).answer == ("Kelp Labs")
+    assert _ask("Who sponsors the best paper award?", "Awards»Best Paper»type»Best Paper").answer == "OceanGrid"
+
+
+def test_what_a_talk_is_called_is_its_title_not_the_speaker():
+    """Before: "Marta Lindqvist" — the subject's own name echoed back."""
+    answered = _ask(
+        "What is Marta Lindqvist's keynote called?", "Listening to Melting Ice»speaker»name»Marta Lindqvist"
+    )
+    assert answered.answer == "Listening to Melting Ice"
+
+
+def test_a_value_on_the_parallel_branch_is_taken_from_the_branch_the_question_names():
+    """Before: the tutorial proposals' deadline for "When are workshop proposals due?" (the shared words
+    "proposal deadline" outweighed the one that says which)."""
+    answered = _ask("When are workshop proposals due?", "Dates»Tutorials»Tutorial proposal deadline»January 20, 2031")
+    assert answered.answer == "January 13, 2031"
+    assert any("Workshops" in path for path in answered.cited_paths)
+
+
+def test_the_conference_s_own_place_and_dates_are_its_venue_and_its_when():
+    """Before: "held in person" read as a place, and the first deadline of a dates table as the conference's dates."""
+    answered = _ask(
+        "Where does the conference take place?",
+        "Welcome»about»Harbor brings together people who build software for ports. It is held in person only.",
+        "Travel»Submission site»https://submit.harbor2031.org/",
+    )
+    assert "Quay" in answered.answer  # the venue's building or its address
+    answered = _ask(
+        "What are the dates of Harbor 2031?",
+        "Dates»Workshops»Workshop application deadline»January 13, 2031",
+        "Welcome»when»3-6 June 2031",
+    )
+    assert answered.answer == "3-6 June 2031"
