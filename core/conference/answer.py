@@ -299,7 +299,7 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             return Computed(value, "value" if value != item.value else "span", [item.rank])
     paragraphs = _paragraph_list(tree, top)
     if paragraphs is not None:
-        return Computed(" ".join(paragraphs), "span", [top.rank])
+        return Computed(" ".join(_on_the_day_asked(question, paragraphs)), "span", [top.rank])
     return Computed(_best_sentences(question, top.value), "span", [top.rank])
 
 
@@ -317,6 +317,18 @@ def _paragraph_list(tree: Tree, item: EvidencePath) -> list[str] | None:
     if not 2 <= len(children) <= MAX_PARAGRAPHS or any(not child.is_leaf or child.label for child in children):
         return None
     return [child.text or "" for child in children]
+
+
+def _weekdays(text: str) -> set[str]:
+    return {match.group(1).lower() for match in support.CALENDAR.finditer(text) if match.group(1)}
+
+
+def _on_the_day_asked(question: str, paragraphs: list[str]) -> list[str]:
+    """Of a run of entries by day ("Sun, July 23 2:00pm-6:00pm", "Mon, …"), those of the weekday the question
+    names ("on Sunday"); all of them when it names none or none is of that day."""
+    asked = _weekdays(question)
+    kept = [text for text in paragraphs if asked & _weekdays(text)] if asked else []
+    return kept or paragraphs
 
 
 def _section_leaves(tree: Tree, leaf: Node) -> list[Node]:
@@ -784,7 +796,7 @@ def _checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evi
         return _abstain(tree, f"statement of what is {superlative}")
     if answer.operation in SINGLE_VALUE_OPERATIONS and checks.echoes_question(question, answer.text):
         return _not_held(kind, question, tree)  # "Who sponsors X?" → "X Sponsor" says nobody
-    if answer.operation == "list":  # a section's fields listed: its role label is no holder of the role
+    if answer.operation == "list" and kind is Kind.PEOPLE:  # a section's fields listed: its role label holds no role
         items = [item for item in re.split(r", | and ", answer.text) if item]
         kept = [item for item in items if not checks.echoes_question(question, item)]
         if len(kept) < len(items):
@@ -914,6 +926,9 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
         if found and kinds.about_the_question(question, tree, _found(found), evidence):
             return _found(found)
+        field = checks.record_value(question, kind, tree)  # "the prize for the best poster": its record's "prize"
+        if field is not None:
+            return _found(kinds.Found(field, field.text or "", None))
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer

@@ -26,8 +26,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX, heading_fit, holds_kind
+from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX, heading_fit, holds_kind, label_kinds
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, expanded_query, stem, words
+from scholar_tui.core.conference.support import subject as support_subject
 from scholar_tui.core.conference.support import synonyms
 from scholar_tui.core.conference.tree import Node, Tree
 
@@ -296,22 +297,57 @@ def role_holders(question: str, tree: Tree) -> tuple[list[Node], list[str]] | No
             entries = [_entry_name(child, tree) for child in tree.children(node)]
             if entries and all(entries):
                 found.append((len(said - thing_prefixes), [child for child in tree.children(node)]))
-        if node.kind == "item":
-            fields = [child for child in tree.children(node) if child.is_leaf and child.text]
-            category = [
-                field for field in fields if thing_prefixes <= {word[:PREFIX] for word in words(field.text or "")}
-            ]
-            holder = [field for field in fields if _names_role(field.label, roles)]
-            if category and holder and len((category[0].text or "").split()) <= 12:
-                extra = {word[:PREFIX] for word in words(category[0].text or "")} - thing_prefixes
-                found.append((len(extra), holder[:1]))
+    for extra, fields in _categorised(thing_prefixes, tree):
+        holder = [field for field in fields if _names_role(field.label, roles)]
+        if holder:
+            found.append((extra, holder[:1]))
+    nodes = _fewest_extra(found)
+    return None if nodes is None else (nodes, [_entry_name(node, tree) or "" for node in nodes])
+
+
+CATEGORY_WORDS = 12
+"""A record's category field is short ("Best Student Paper -- Research Track"), not a paragraph."""
+
+
+def _categorised(thing: set[str], tree: Tree) -> list[tuple[int, list[Node]]]:
+    """The records with a short field naming every word of ``thing``: (how many other words that field has,
+    the record's fields)."""
+    found = []
+    for node in tree.nodes:
+        if node.kind != "item" or node.is_leaf:
+            continue
+        fields = [child for child in tree.children(node) if child.is_leaf and child.text]
+        for field in fields:
+            said = {word[:PREFIX] for word in words(field.text or "")}
+            if thing <= said and len((field.text or "").split()) <= CATEGORY_WORDS:
+                found.append((len(said - thing), fields))
+                break
+    return found
+
+
+def _fewest_extra(found: list[tuple[int, list[Node]]]) -> list[Node] | None:
+    """The entry naming fewest other words; None when there is none or two tie (the question names too little)."""
     if not found:
         return None
-    found.sort(key=lambda entry: entry[0])
+    found = sorted(found, key=lambda entry: entry[0])
     if len(found) > 1 and found[0][0] == found[1][0]:
         return None
-    nodes = found[0][1]
-    return nodes, [_entry_name(node, tree) or "" for node in nodes]
+    return found[0][1]
+
+
+def record_value(question: str, kind: Kind, tree: Tree) -> Node | None:
+    """The field of ``kind`` ("prize: 300 USD") of the record whose category names the question's whole subject
+    ("How much is the prize for the best poster?" → the record "type: Best Poster"), anywhere in the site."""
+    thing = support_subject(question, tree, kind)
+    if not thing:
+        return None
+    found = []
+    for extra, fields in _categorised(thing, tree):
+        valued = [field for field in fields if kind in label_kinds(field.label) and holds_kind(kind, field, tree)]
+        if valued:
+            found.append((extra, valued[:1]))
+    nodes = _fewest_extra(found)
+    return nodes[0] if nodes else None
 
 
 def _entry_name(node: Node, tree: Tree) -> str | None:

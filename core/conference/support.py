@@ -48,7 +48,7 @@ FORM_WORDS = frozenset(
 exactly approximately roughly total year years this today now also still won win wins receive received
 awarded back sent send sends released release announced announce second third fourth fifth email mail
 address link url website phone contact contacts title titles number charge charges every each under regarding concerning
-already ever during within between among they them their his her hers own don't up""".split()
+already ever during within between among they them their his her hers own don't up main primary""".split()
 )
 """Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
 second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
@@ -59,8 +59,20 @@ HOW = re.compile(r"^(?:[a-z]{3,}ed|[a-z]{4,}ly)$")
 -ing word may be a noun ("parking", "printing") and stays."""
 
 
+CALENDAR = re.compile(
+    r"\b(mon|tue|wed|thu|fri|sat|sun)(?:day|s|sday|nesday|rsday|urday)?\b"
+    r"|\b(jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)(?:uary|ruary|ch|il|e|y|ust|t|tember|ober|ember)?\b",
+    re.IGNORECASE,
+)
+""""Sunday" and "Sun," or "September" and "Sep" are one word: a weekday or a month by its three letters."""
+
+
+def _calendar(text: str) -> str:
+    return CALENDAR.sub(lambda match: (match.group(1) or match.group(2)).lower(), text)
+
+
 def _prefixes(text: str) -> set[str]:
-    return {word[:PREFIX] for word in words(split_digits(re.sub(r"(?i)\be-mail", "email", text)))}
+    return {word[:PREFIX] for word in words(split_digits(_calendar(re.sub(r"(?i)\be-mail", "email", text))))}
 
 
 LOOSE = frozenset({"rate", "city", "care"})
@@ -112,7 +124,7 @@ def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
     own = LABEL_WORDS.get(kind, frozenset())
     asked = {
         word[:PREFIX]
-        for raw in WORD.findall(split_digits(question).lower())
+        for raw in WORD.findall(_calendar(split_digits(question)).lower())
         if not HOW.search(raw)
         for word in words(raw)
         if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
