@@ -291,6 +291,7 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             item, value = max(
                 typed,
                 key=lambda entry: (
+                    not support.other_event(question, [entry[0].path]),  # "hear back" is not the deadline
                     _heading_fit(question, entry[0].path),
                     _overlap(_beyond_headings(asked, entry[0].path), entry[1]),
                     -entry[0].rank,
@@ -537,12 +538,11 @@ def _negates_the_question(question: str, support: str) -> bool:
     within ``NEGATION_SCOPE`` words, by one of the question's words. "… who would otherwise not be
     able to attend" does not negate "Can costs be reimbursed?"; "authors are not required to
     submit code" does negate "Do I need to submit code?"."""
-    asked = set(words(question))
+    asked = {word[:PREFIX_CHARS] for word in words(question)}  # "transfer" / "not Transferable"
     tokens = WORD.findall(support.lower().replace("’", "'"))
     for position, token in enumerate(tokens):
-        if NEGATIONS.fullmatch(token) and asked & set(
-            words(" ".join(tokens[position + 1 : position + 1 + NEGATION_SCOPE]))
-        ):
+        scope = words(" ".join(tokens[position + 1 : position + 1 + NEGATION_SCOPE]))
+        if NEGATIONS.fullmatch(token) and asked & {word[:PREFIX_CHARS] for word in scope}:
             return True
     return False
 
@@ -777,6 +777,14 @@ def _not_held(kind: Kind, question: str, tree: Tree) -> Computed:
     return _abstain(tree, kind.noun, topic)
 
 
+STATEMENT_WORDS = 3
+
+
+def _states(value: str) -> bool:
+    """Whether a value says something (a sentence), not only names it (a title, a label)."""
+    return len(value.split()) >= STATEMENT_WORDS or value.rstrip().endswith(".")
+
+
 def _names_thing(thing: list[str], question: str, item: EvidencePath) -> bool:
     """Whether a path's headings and its value name the thing asked about."""
     headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
@@ -853,9 +861,17 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     named = _named_value(question, evidence, tree)
     if named is not None:
         return named
-    if form == "yes_no":  # a yes or no rests on the path that says most of what is asked, not merely the first
+    if form == "yes_no":  # a yes or no rests on the path that says most of what is asked, not merely the first,
+        # and on a statement rather than a heading's title ("Transfer Policy" says neither yes nor no)
+        shares = {
+            item.rank: support.support(question, tree, kind, [_said_for_yes_no(question, item)]) for item in evidence
+        }
         evidence = sorted(
-            evidence, key=lambda item: -support.support(question, tree, kind, [_said_for_yes_no(question, item)])
+            evidence,
+            key=lambda item: (
+                -(shares[item.rank] >= support.SUPPORT_SHARE and _states(item.value)),
+                -shares[item.rank],
+            ),
         )
     thing = checks.existence_thing(question) if form == "yes_no" else []
     if thing:  # "Is there a conference app?": a yes rests on a path that names the app, not on any mention
@@ -888,6 +904,13 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
             if checks.count_qualifier(question) is None
             else _abstain(tree, "count", _topic(question, tree))
         )
+    elif (
+        form == "span"
+        and kind is Kind.PEOPLE
+        and ONE_PERSON.search(question)
+        and (labelled := _role_labelled(question, evidence, tree))
+    ):
+        return labelled  # "Who is the general chair?": the name under the heading "General Chair"
     elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
         answer = _listed(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
         items = [item for item in re.split(r", | and ", answer.text) if item]
@@ -932,6 +955,20 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+ONE_PERSON = re.compile(r"^\s*who\s+(?:is|was)\s+the\b", re.IGNORECASE)
+""""Who is the general chair?" asks for the one person a heading names by that role."""
+
+
+def _role_labelled(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """The person in the node the site labels with the role asked ("Organizing Committee » General Chair »
+    name: …" for "Who is the general chair?"), preferring the evidence's."""
+    node = support.labelled(Kind.PEOPLE, question, tree, [item.node_id for item in evidence])
+    if node is None:
+        return None
+    rank = next((item.rank for item in evidence if item.node_id == node.id), None)
+    return _found(kinds.Found(node, node.text or "", rank))
 
 
 def _from_labelled(

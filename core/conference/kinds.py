@@ -359,7 +359,7 @@ def _collection(
         if not node.is_leaf
         and _names(with_parents(node, tree), noun)
         and len(_records(node, tree)) >= 2
-        and any(not child.is_leaf for child in tree.children(node))
+        and (any(not child.is_leaf for child in tree.children(node)) or _string_list(node, tree))
     ]
     if labelled:  # a list of records (its entries, not a page's sections) first, the one named most fully, the longest
         best = max(
@@ -367,6 +367,7 @@ def _collection(
             key=lambda node: (
                 _is_list(node, tree),
                 _names(node.label, noun),
+                _names_listed(node, tree, noun),
                 heading_fit(question, tree, node),
                 len(_records(node, tree)),
                 node.id in near,
@@ -390,7 +391,7 @@ def _collection(
         above = tree.parent(record) if record is not None else None
         if above is None:
             continue
-        named = _named_records(above, tree, specific)
+        named = _named_records(above, tree, specific, question)
         if len(named) >= 2:
             return Collection(None, named, [item.rank])
     # anywhere in the site: the list with most records naming it (ICML's keynotes sit in one workshop's program)
@@ -398,7 +399,7 @@ def _collection(
         (len(named), node.id, named)
         for node in tree.nodes
         if not node.is_leaf and _is_list(node, tree)
-        for named in [_named_records(node, tree, specific)]
+        for named in [_named_records(node, tree, specific, question)]
         if len(named) >= 2
     ]
     if lists:
@@ -412,20 +413,45 @@ def with_parents(node: Node, tree: Tree) -> str:
     return " ".join(item.label for item in chain)
 
 
+def _names_listed(node: Node, tree: Tree, noun: list[str]) -> bool:
+    """A plain list of names that are the things asked: people only when people are asked ("Workshop Chairs"
+    lists chairs, not workshops)."""
+    people = Kind.PEOPLE in label_kinds(node.label)
+    return _string_list(node, tree) and (not people or Kind.PEOPLE in label_kinds(" ".join(noun)))
+
+
+def _string_list(node: Node, tree: Tree) -> bool:
+    """A list of names written as plain entries ("DIAMOND: [Google Research, CITADEL Securities]")."""
+    children = tree.children(node)
+    return len(children) >= 2 and all(
+        child.is_leaf and not child.label and child.text and len(child.text.split()) <= 8 for child in children
+    )
+
+
 def _is_list(node: Node, tree: Tree) -> bool:
     """A list of records: most of its children are list entries (``item`` nodes)."""
     children = tree.children(node)
     return bool(children) and sum(child.kind == "item" for child in children) * 2 >= len(children)
 
 
-def _named_records(parent: Node, tree: Tree, specific: list[str]) -> list[Node]:
-    """The records of ``parent`` whose own fields (not their sub-lists) name the thing."""
+def _named_records(parent: Node, tree: Tree, specific: list[str], question: str = "") -> list[Node]:
+    """The records of ``parent`` whose own fields (not their sub-lists) name the thing, in this edition (a field
+    "2020 General chair" names another year's chair)."""
     return [
         entry
         for entry in tree.children(parent)
         if entry.kind == "item"
-        and any(_names(leaf.text or "", specific) for leaf in tree.children(entry) if leaf.is_leaf and leaf.label)
+        and any(
+            _names(leaf.text or "", specific) and not other_years(leaf.text or "", tree, question)
+            for leaf in tree.children(entry)
+            if leaf.is_leaf and leaf.label
+        )
     ]
+
+
+def other_years(text: str, tree: Tree, question: str) -> bool:
+    """Whether ``text`` names a year that is neither the conference's (in its name) nor one the question names."""
+    return bool(set(YEAR.findall(text)) - set(YEAR.findall(split_digits(f"{tree.root.label} {question}"))))
 
 
 def _record_of(tree: Tree, leaf: Node) -> Node | None:
@@ -449,6 +475,8 @@ def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
         record = tree.parent(leaf)
         if record is None or record.kind != "item" or Kind.PEOPLE in label_kinds(leaf.label) or not leaf.text:
             continue
+        if other_years(leaf.text, tree, question):  # "2020 General chair": another edition's holder
+            continue
         said = set(words(leaf.text))
         if len(leaf.text.split()) <= CATEGORY_MAX_WORDS and len(said & asked) >= min(2, len(said)):
             extra = said - asked - LABEL_WORDS[Kind.PEOPLE]
@@ -465,7 +493,9 @@ def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
         )
     ]
     holders.sort(key=lambda entry: entry.id)
-    return holders if len(holders) >= 2 else []
+    # one holder answers "who is …" when the role names all the question names ("Best Reviewer -- Research Track")
+    one = bool(re.search(r"\bwho\s+(?:is|was)\b", question, re.IGNORECASE)) and asked <= set(words(leaf.text or ""))
+    return holders if len(holders) >= 2 or one else []
 
 
 def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, int] | None:

@@ -158,7 +158,7 @@ def identity(tree: Tree) -> set[str]:
 
 EVENTS = (
     frozenset(stem(word)[:PREFIX] for word in "deadline deadlines due submission submissions submit".split()),
-    frozenset(stem(word)[:PREFIX] for word in "notification notifications notify notified decision".split()),
+    frozenset(stem(word)[:PREFIX] for word in "notification notifications notify notified decision hear".split()),
 )
 """Two dates of one thing that a site keeps apart: when it is due, and when its outcome is told."""
 
