@@ -14,6 +14,7 @@ from scholar_tui.core.conference.answer import answer_question
 from scholar_tui.core.conference.kinds import node_evidence
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree, tree_from_data
+from scholar_tui.core.conference.values import find_amounts
 
 SITE = {
     "Harbor2031": {
@@ -211,6 +212,11 @@ OTHER_SITE = {
         },
         # "application" is a common word of a site (volunteers, visas apply too): it says little of the subject
         "Volunteers": {"Application deadline": "Aug 1", "Application form": "https://quay2032.org/volunteer"},
+        "Social": {
+            "Conference dinner": "The dinner takes place on board a ship. Tickets cost NOK 950 and are sold with registration."
+        },
+        "Cancellation": "Registrations cancelled before August 1 are refunded minus a handling fee. Registrations "
+        "cannot be transferred to another person.",
         "Visas": {"Application letter": "Ask the local organisers for an invitation letter with your application."},
     }
 }
@@ -275,3 +281,30 @@ def test_which_companies_are_a_tier_reads_the_plain_list_of_names_not_the_tier_s
     """Before: the package's price and the label "treatment" for the companies of the Gold tier."""
     answered = _ask("Which companies are Gold exhibitors?", "Exhibitor Levels»Gold»price»$20,000 USD", tree=OTHER)
     assert answered.answer == "Kelp Labs and OceanGrid"
+
+
+def test_an_amount_in_any_currency_by_its_code_is_an_amount():
+    """Before: "NOK 950" was no amount (only $, €, £, ¥ and a few codes were read), so the dinner had no price."""
+    assert [amount.text for amount in find_amounts("Tickets cost NOK 950, or 1,200 CHF with a cruise.")] == [
+        "NOK 950",
+        "1,200 CHF",
+    ]
+    assert find_amounts("ALL 3 days, ICML 2023") == []
+    answered = _ask(
+        "How much does the conference dinner cost?",
+        "Conference dinner»The dinner takes place on board a ship. Tickets cost NOK 950 and are sold with registration.",
+        tree=OTHER,
+    )
+    assert "NOK 950" in answered.answer
+
+
+def test_a_verdict_reads_the_sentence_that_names_the_question_s_words_in_any_form():
+    """Before: "Yes" read from the refund sentence (it shares "registration" and a fee, a synonym of it), not from
+    "Registrations cannot be transferred" ("transferred" and "transfer" were two words)."""
+    answered = _ask(
+        "Can I transfer my registration to a colleague?",
+        "Cancellation»Registrations cancelled before August 1 are refunded minus a handling fee. Registrations cannot "
+        "be transferred to another person.",
+        tree=OTHER,
+    )
+    assert answered.answer.startswith("No")

@@ -518,8 +518,12 @@ def _support_sentence(question: str, value: str) -> str:
     first, a page's lead sentence (the shorter-sentence tie-break of ``_closest_sentence`` measured
     one ICML yes/no question worse here)."""
     parts = sentences(value) or [value]
-    asked = expanded_query(question)
-    return max(parts, key=lambda part: _overlap(asked, part))
+    asked: dict[str, float] = {}
+    for word, weight in expanded_query(question).items():  # by prefix: "transfer" / "cannot be transferred"
+        asked[word[:PREFIX_CHARS]] = max(weight, asked.get(word[:PREFIX_CHARS], 0.0))
+    return max(
+        parts, key=lambda part: sum(asked.get(prefix, 0.0) for prefix in {w[:PREFIX_CHARS] for w in words(part)})
+    )
 
 
 SUPPORT_SHARED_WORDS = 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 
 MONTHS = {
     name: number
@@ -43,6 +44,22 @@ AMOUNT = re.compile(
     r"|(?P<number2>\d[\d,]*(?:\.\d+)?)\s?(?P<after>USD|EUR|GBP|CNY|RMB|dollars|euros|€)",
     re.IGNORECASE,
 )
+CODED_AMOUNT = re.compile(
+    r"\b(?P<before>[A-Z]{3})\s?(?P<number>\d[\d,]*(?:\.\d+)?)\b|\b(?P<number2>\d[\d,]*(?:\.\d+)?)\s?(?P<after>[A-Z]{3})\b"
+)
+"""An amount in any currency by its ISO 4217 code ("NOK 2,900", "1,200 CHF"); ``AMOUNT`` reads the symbols."""
+
+
+@cache
+def currency_codes() -> frozenset[str]:
+    """The ISO 4217 codes (Babel's CLDR data), less those that are English words written in capitals ("ALL")."""
+    from babel.numbers import list_currencies
+
+    from scholar_tui.core.conference.lexical import STOPWORDS
+
+    return frozenset(code for code in list_currencies() if code.lower() not in STOPWORDS)
+
+
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 URL = re.compile(r"(?:https?://|www\.)[^\s)\"'<>]+")
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
@@ -103,25 +120,34 @@ class Amount:
 
 
 def find_amounts(text: str) -> list[Amount]:
-    amounts = []
+    """Every amount written in ``text``, in the order written: by a symbol or a common code (``AMOUNT``), or by
+    any ISO 4217 code (``CODED_AMOUNT``)."""
+    found: list[tuple[int, Amount]] = []
     for match in AMOUNT.finditer(text):
         number = match.group("number") or match.group("number2")
         currency = (match.group("before") or match.group("after") or "").upper()
         currency = {"US$": "$", "USD": "$", "DOLLARS": "$", "EUROS": "€", "EUR": "€"}.get(currency, currency)
         decimals = len(number.split(".", 1)[1]) if "." in number else 0
         try:
-            amounts.append(
-                Amount(
-                    float(number.replace(",", "")),
-                    currency,
-                    match.group(0).strip(),
-                    decimals,
-                    (match.group("code") or "").strip().upper(),
-                )
+            amount = Amount(
+                float(number.replace(",", "")),
+                currency,
+                match.group(0).strip(),
+                decimals,
+                (match.group("code") or "").strip().upper(),
             )
         except ValueError:
             continue
-    return amounts
+        found.append((match.start(), amount))
+    read = [(start, start + len(amount.text)) for start, amount in found]
+    for match in CODED_AMOUNT.finditer(text):
+        code = match.group("before") or match.group("after")
+        number = match.group("number") or match.group("number2")
+        if code not in currency_codes() or any(start < match.end() and match.start() < end for start, end in read):
+            continue  # not a currency, or read above by its symbol ("EUR 500", "$75.00 USD")
+        decimals = len(number.split(".", 1)[1]) if "." in number else 0
+        found.append((match.start(), Amount(float(number.replace(",", "")), code, match.group(0).strip(), decimals)))
+    return [amount for _, amount in sorted(found, key=lambda entry: entry[0])]
 
 
 def format_amount(value: float, like: Amount) -> str:
