@@ -890,9 +890,9 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     ):
         # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
-    holders = checks.role_holders(question, tree)
-    if holders is not None:  # "Who sponsors the doctoral consortium?": the names listed for that role
-        nodes, names = holders
+    sponsors = checks.role_holders(question, tree)
+    if sponsors is not None:  # "Who sponsors the doctoral consortium?": the names listed for that role
+        nodes, names = sponsors
         ranks = {item.node_id: item.rank for item in evidence}
         return Computed(_join(names), "list", sorted({ranks[node.id] for node in nodes if node.id in ranks}), nodes)
     if ONLINE_ACTION.search(question):
