@@ -212,6 +212,7 @@ OTHER_SITE = {
         },
         # "application" is a common word of a site (volunteers, visas apply too): it says little of the subject
         "Volunteers": {"Application deadline": "Aug 1", "Application form": "https://quay2032.org/volunteer"},
+        "Program": {"Invited Talks": [{"Speaker": "Carlos Ibarra", "Talk": "Running a Smart Port"}]},
         "Social": {
             "Conference dinner": "The dinner takes place on board a ship. Tickets cost NOK 950 and are sold with registration."
         },
@@ -308,3 +309,20 @@ def test_a_verdict_reads_the_sentence_that_names_the_question_s_words_in_any_for
         tree=OTHER,
     )
     assert answered.answer.startswith("No")
+
+
+def test_a_yes_or_no_needs_a_path_that_says_what_the_question_asks_of_the_thing():
+    """Before: "Yes" for whether talks are streamed, from an invited talk's title (it names talks, not streaming)."""
+    answered = _ask("Are talks streamed online?", "Invited Talks»Carlos Ibarra»Talk»Running a Smart Port", tree=OTHER)
+    assert is_abstain(answered.answer)
+    assert checks.asked_predicate("Are the talks recorded?") == ["record"]
+    assert checks.asked_predicate("Is lunch included in the fee?") == []  # the verdict reads "included" itself
+
+
+def test_a_count_qualified_by_a_past_verb_needs_a_list_that_says_it():
+    """Before: "3 people" — the sections of the "Organization" page — for how many people attended."""
+    assert checks.count_qualifier("How many people attended last year?") == "attended"
+    answered = _ask(
+        "How many people attended last year?", "Organizing Committee»General Chair»name»Ada Krause", tree=OTHER
+    )
+    assert is_abstain(answered.answer)

@@ -877,6 +877,12 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
                 -shares[item.rank],
             ),
         )
+    predicate = checks.asked_predicate(question) if form == "yes_no" else []
+    if predicate:  # "Are talks streamed online?": a verdict rests on a path that says whether they are streamed
+        saying = [item for item in evidence if _names_thing(predicate, question, item)]
+        if not saying:
+            return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+        evidence = [*saying, *(item for item in evidence if item not in saying)]
     thing = checks.existence_thing(question) if form == "yes_no" else []
     if thing:  # "Is there a conference app?": a yes rests on a path that names the app, not on any mention
         naming = [item for item in evidence if _names_thing(thing, question, item)]

@@ -34,12 +34,13 @@ from scholar_tui.core.conference.tree import Node, Tree
 
 # -- counts ------------------------------------------------------------------------------------------
 QUALIFIED_COUNT = re.compile(
-    r"\bhow many\s+[a-z][\w\s-]*?\s+(?:are|is|were|was|will be|have been|has been|got|get)\s+"
-    r"(?:being\s+)?([a-z]+(?:ed|en))\b",
+    r"\bhow many\s+[a-z][\w\s-]*?\s+(?:(?:are|is|were|was|will be|have been|has been|got|get)\s+(?:being\s+)?)?"
+    r"([a-z]+(?:ed|en))\b",
     re.IGNORECASE,
 )
-""""How many papers were accepted / are expected / have been registered?": the participle says which of the
-things are counted; a list of the things that does not say so counts others (all papers, past ones)."""
+""""How many papers were accepted / are expected / have been registered?", "How many people attended?": the
+participle or past verb says which of the things are counted; a list of the things that does not say so counts
+others (all papers, past ones)."""
 
 
 def count_qualifier(question: str) -> str | None:
@@ -113,6 +114,21 @@ def names_thing(thing: Sequence[str], headings: str, value: str, question: str) 
     """Whether the path's headings and its value name every word of the thing asked about."""
     said = {word[:PREFIX] for word in words(f"{headings} {without_other_names(question, value)}")}
     return all(word[:PREFIX] in said or synonyms(word[:PREFIX]) & said for word in thing)
+
+
+PARTICIPLE = re.compile(r"\b[a-z]{4,}ed\b", re.IGNORECASE)
+
+
+def asked_predicate(question: str) -> list[str]:
+    """The participles a yes/no question asks about ("Are talks streamed online?" → streamed): what must be said
+    of the thing for a yes or a no, beyond the thing itself. Words of how any question asks ("allowed",
+    "included", "required") are left to the verdict's own reading."""
+    return [
+        word
+        for raw in PARTICIPLE.findall(question)
+        for word in words(raw)
+        if word not in GENERIC and raw.lower() not in GENERIC and stem(raw.lower()) not in GENERIC
+    ]
 
 
 # -- superlatives ------------------------------------------------------------------------------------

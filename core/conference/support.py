@@ -48,7 +48,7 @@ FORM_WORDS = frozenset(
 exactly approximately roughly total year years this today now also still won win wins receive received
 awarded back sent send sends released release announced announce second third fourth fifth email mail
 address link url website phone contact contacts title titles number charge charges every each under regarding concerning
-already ever during within between among they them their his her hers own don't up main primary""".split()
+already ever during within between among they them their his her hers own don't up main primary worth""".split()
 )
 """Words that say how a question asks ("how big", "this year", "who won", "when are they sent", "the
 second"), or the form of the value asked ("e-mail address", "link", "title"), rather than what about."""
