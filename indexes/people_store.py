@@ -193,25 +193,37 @@ class PeopleStore(SQLStore):
             (person_id,),
         )
 
+    def person_paper_counts(self, person_id: int) -> tuple[int, int | None]:
+        """(how many papers of the library a person wrote, their summed citations; None when no
+        paper's count is known): one row kept by triggers (migration m014), never their papers."""
+        row = self.conn.execute(
+            "select papers, cited_papers, citations from person_stats where person_id = ?", (person_id,)
+        ).fetchone()
+        if row is None:  # no paper of the library
+            return 0, None
+        papers, cited_papers, citations = row
+        return papers, citations if cited_papers else None
+
     def person_categories(self, person_id: int) -> list[tuple[str, int]]:
-        """The categories of a person's papers, most frequent first."""
-        counts: dict[str, int] = {}
-        for row in self._rows(
-            """select papers.categories from authorships join papers on papers.id = authorships.paper_id
-               where authorships.person_id = ?""",
+        """The categories of a person's papers, most frequent first (then by code): the counts
+        kept by triggers (migration m014), never their papers."""
+        rows = self.conn.execute(
+            """select category, papers from person_category_counts where person_id = ?
+               order by papers desc, category""",
             (person_id,),
-        ):
-            for category in json_list(row["categories"]):
-                counts[category] = counts.get(category, 0) + 1
-        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        )
+        return [(category, papers) for category, papers in rows]
 
     def coauthors(self, person_id: int) -> list[dict]:
+        # counted over the two authorship indexes alone (m014's (person_id, paper_id) covers "mine"),
+        # then each coauthor's name read once, not once per joint paper
         return self._rows(
-            """select people.id as person_id, people.name, count(*) as joint_papers
-               from authorships as mine join authorships as theirs on theirs.paper_id = mine.paper_id
-               join people on people.id = theirs.person_id
-               where mine.person_id = ? and theirs.person_id != ?
-               group by people.id order by joint_papers desc, people.name""",
+            """select people.id as person_id, people.name, joint.papers as joint_papers
+               from (select theirs.person_id, count(*) as papers
+                     from authorships as mine join authorships as theirs on theirs.paper_id = mine.paper_id
+                     where mine.person_id = ? and theirs.person_id != ? group by theirs.person_id) as joint
+               join people on people.id = joint.person_id
+               order by joint_papers desc, people.name""",
             (person_id, person_id),
         )
 
