@@ -34,11 +34,15 @@ def academic_functions(
     from pathlib import Path
 
     from scholar_tui.config.locations import Locations, locations
-    from scholar_tui.config.settings import load_settings
-    from scholar_tui.core.library.apis import open_api
+    from scholar_tui.core.library.apis import local_api, open_api
+    from scholar_tui.indexes.library import Library
 
     if config_dir is None or data_dir is None or cache_dir is None or log_dir is None:
         where = locations()  # the folders come all four together, or not at all
     else:
         where = Locations(Path(config_dir), Path(data_dir), Path(cache_dir), Path(log_dir))
+    if backend == "local":  # needs no settings: the worker skips reading them (pydantic, ~0.15 s of its start)
+        return local_api(Library.open(where)).functions()
+    from scholar_tui.config.settings import load_settings
+
     return open_api(where, load_settings(where), backend).functions()

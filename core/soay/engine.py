@@ -190,9 +190,20 @@ class SoAyAnswer:
         return asdict(self)
 
 
-def render_value(value: Any) -> str:
+LISTED = 50  # items an answer names; a longer list is named by its first ones and counted
+
+
+def render_value(value: Any, most: int = LISTED) -> str:
+    """The value in words; a list of more than ``most`` items (a prolific author's thousands of
+    coauthors, which the APIs give most joint papers first) as its first ``most`` and how many in
+    all. The whole value stays in the answer's ``value``."""
     if isinstance(value, list):
-        return ", ".join(render_value(item) for item in value) if value else "(none)"
+        if not value:
+            return "(none)"
+        shown = ", ".join(render_value(item) for item in value[:most])
+        if len(value) > most:
+            shown += f" and {len(value) - most:,} more ({len(value):,} in all)"
+        return shown
     if value is None:
         return "(unknown)"
     return str(value)
@@ -449,6 +460,7 @@ class SoAyEngine(Engine):
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
+        self.sandbox.prestart()  # the worker starts while the question is linked and its solution chosen
         linked = link(question, self.api)
         lap("entity")
         if linked is None:
