@@ -296,3 +296,19 @@ def test_an_answer_names_the_first_coauthors_and_counts_them_all():
     assert text.startswith("Person 0, Person 1") and f"Person {LISTED - 1} and 70 more" in text
     assert f"({LISTED + 70} in all)" in text and f"Person {LISTED}," not in text
     assert render_value(names[:3]) == "Person 0, Person 1, Person 2"
+
+
+def test_the_sandbox_worker_starts_without_numpy(tmp_path):
+    import subprocess
+    import sys
+
+    program = (
+        "import sys\n"
+        "from scholar_tui.core.library.sandbox_apis import academic_functions\n"
+        "functions = academic_functions('local', *sys.argv[1:])\n"
+        "print(sorted(functions) and 'numpy' in sys.modules)\n"
+    )
+    folders = [str(tmp_path / name) for name in ("config", "data", "cache", "log")]
+    done = subprocess.run([sys.executable, "-c", program, *folders], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
