@@ -337,7 +337,7 @@ class Sandbox:
 
     def prestart(self) -> None:
         """Start the worker now without waiting for it: its interpreter and API imports (about
-        0.4 s) then overlap the caller's own work (SoAy links the question's entity meanwhile),
+        0.2 s) then overlap the caller's own work (``open_soay`` starts it before it opens the library),
         and the first ``run`` only waits for what is left. Idempotent; a worker that cannot start
         is reported by that ``run``, as without a prestart."""
         with self._lock:

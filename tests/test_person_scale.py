@@ -312,3 +312,31 @@ def test_the_sandbox_worker_starts_without_numpy(tmp_path):
     done = subprocess.run([sys.executable, "-c", program, *folders], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_open_soay_starts_its_worker_at_once_and_leaves_none_behind(where, settings, monkeypatch):
+    from scholar_tui.core.services import Services
+    from scholar_tui.core.soay import NothingToAsk, engine, open_soay
+
+    made: list[Sandbox] = []
+    program_sandbox = engine.program_sandbox
+
+    def recorded(backend: str = "local") -> Sandbox:
+        made.append(program_sandbox(backend))
+        return made[-1]
+
+    monkeypatch.setattr(engine, "program_sandbox", recorded)
+    services = Services(where, settings)
+    with pytest.raises(NothingToAsk):  # an empty library: said before anything runs
+        open_soay(services)
+    assert made[0]._starting is None and made[0]._process is None  # its worker was stopped
+    library = Library.open(where)
+    with library.transaction():
+        library.store_paper(PaperRecord("On tilings", "bibtex", authors=[AuthorRecord("Ada Quistorp")]))
+    library.close()
+    with open_soay(services, feedback=False) as opened:
+        worker = made[1]._starting
+        assert worker is not None  # started before the library opened, before any question
+        answer = [event for event in opened.run("Who wrote the paper On tilings?")][-1].answer
+        assert answer.ok and "Ada Quistorp" in answer.answer
+    assert worker.poll() is not None

@@ -370,6 +370,11 @@ class Arguments:
     year: int | None = None
 
 
+def program_sandbox(backend: str = "local") -> Sandbox:
+    """The sandbox SoAy's programs run in: the academic APIs of ``backend``, 10 s a program."""
+    return Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+
+
 @dataclass
 class PlanChoice:
     plan: Plan
@@ -400,7 +405,7 @@ class SoAyEngine(Engine):
         self.api = api
         self.plans = default_plans()
         self.llm_provider = llm_provider
-        self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+        self.sandbox = sandbox or program_sandbox(backend)
         self.choice_mode = choice_mode
         self.code_mode = code_mode
         self.feedback = feedback  # AutoFeedback on every program (issue #5); None runs programs as they are
@@ -460,7 +465,6 @@ class SoAyEngine(Engine):
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
-        self.sandbox.prestart()  # the worker starts while the question is linked and its solution chosen
         linked = link(question, self.api)
         lap("entity")
         if linked is None:
