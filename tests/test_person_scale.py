@@ -79,7 +79,7 @@ def _person_counts_from_papers(library: Library) -> tuple[dict, dict]:
 
 def _kept_counts(library: Library) -> tuple[dict, dict]:
     people = [person_id for (person_id,) in library.conn.execute("select id from people")]
-    stats = {person_id: library.person_paper_counts(person_id) for person_id in people}
+    stats = library.people_paper_counts(people)
     categories = {person_id: library.person_categories(person_id) for person_id in people}
     return (
         {person_id: counts for person_id, counts in stats.items() if counts[0]},
@@ -127,7 +127,7 @@ def test_a_prolific_persons_counts_cost_what_a_newcomers_do(library):
         "select person_id from authorships group by person_id order by count(*), person_id limit 1"
     ).fetchone()[0]
     assert papers >= 100
-    for read in (library.person_paper_counts, library.person_categories):
+    for read in (lambda person: library.people_paper_counts([person]), library.person_categories):
         assert _vm_steps(library, lambda: read(prolific)) < 3 * _vm_steps(library, lambda: read(newcomer)) + 50
 
 
@@ -159,20 +159,20 @@ def test_the_coauthor_query_searches_indexes_and_scans_no_table(library):
 
 @pytest.fixture
 def refuse_everyone(monkeypatch):
-    """Reading every person's names fails the test; the people read one by one are counted."""
+    """Reading every person's names fails the test; the people whose rows are read are counted."""
 
     def refuse(*_args, **_kwargs):
         raise AssertionError("searchPerson read every person of the library")
 
     monkeypatch.setattr(Library, "people_names", refuse)
     read: list[int] = []
-    person = Library.person
+    people = Library.people
 
-    def counted(self, person_id):
-        read.append(person_id)
-        return person(self, person_id)
+    def counted(self, person_ids):
+        read.extend(person_ids)
+        return people(self, person_ids)
 
-    monkeypatch.setattr(Library, "person", counted)
+    monkeypatch.setattr(Library, "people", counted)
     return read
 
 

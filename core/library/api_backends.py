@@ -89,27 +89,21 @@ class LocalBackend(Backend):
             raise APIError("E_NOT_FOUND", f"no publication {pub_id} in the local library", api=api, parameter="pub_id")
         return found
 
-    def _interests(self, person: dict) -> list[str]:
+    def _interests(self, person: dict, categories: list[tuple[str, int]] | None = None) -> list[str]:
+        """The source's interests, else the names of the categories of the person's papers, most
+        frequent first (``categories``: those counts when the caller read them already)."""
         if person["interests"]:
             return person["interests"]
         from scholar_tui.core.library.taxonomy import category_name
 
+        if categories is None:
+            categories = self.library.person_categories(person["id"])
         names = []
-        for code, _ in self.library.person_categories(person["id"]):
+        for code, _ in categories:
             name = category_name(code)
             if name not in names:
                 names.append(name)
         return names
-
-    def _num_citation(self, person: dict) -> int | None:
-        """The source's profile count, else the sum over the library's papers (None: none known)."""
-        if person["cited_by_count"] is not None:
-            return person["cited_by_count"]
-        return self.library.person_paper_counts(person["id"])[1]
-
-    def _num_pubs(self, person: dict) -> int:
-        """The library's papers under every alias, or the source's profile count when it knows more."""
-        return max(person["works_count"] or 0, self.library.person_paper_counts(person["id"])[0])
 
     def _topic_candidates(self, organization: str | None, interest: str | None) -> set[int]:
         """Every person who can pass ``_rank_people`` without a name (an overlap of 0.5 or more with
@@ -151,16 +145,23 @@ class LocalBackend(Backend):
                 continue
             entry = by_person.setdefault(row["person_id"], {"id": row["person_id"], "names": []})
             entry["names"].append(row["name"])
+        # every candidate's row, counts and (when an interest is asked) categories, a batch at a time
+        people = self.library.people(list(by_person))
+        counts = self.library.people_paper_counts(list(by_person))
+        categories = self.library.people_categories(list(by_person)) if interest else {}
         candidates = []
         for person_id, entry in by_person.items():
-            person = self.library.person(person_id)
+            person = people[person_id]
+            papers, citations = counts.get(person_id, (0, None))
+            interests = functools.partial(self._interests, person, categories.get(person_id, []) if interest else None)
             entry.update(
                 name=person["name"],
                 organizations=[o for o in [person["organization"], *person["organizations"]] if o],
-                interests=functools.cache(functools.partial(self._interests, person)),
+                interests=functools.cache(interests),
                 person=person,
+                num_citation=person["cited_by_count"] if person["cited_by_count"] is not None else citations,
+                num_pubs=max(person["works_count"] or 0, papers),
             )
-            entry["num_citation"] = self._num_citation(person)
             candidates.append(entry)
         results = []
         ranked = _rank_people(candidates, name, organization, interest, lambda entry: entry["interests"]())
@@ -172,7 +173,7 @@ class LocalBackend(Backend):
                     "name": person["name"],
                     "num_citation": entry["num_citation"],
                     "interest": entry["interests"](),
-                    "num_pubs": self._num_pubs(person),
+                    "num_pubs": entry["num_pubs"],
                     "organization": person["organization"],
                     "aliases": [variant for variant in person["names"] if variant != person["name"]],
                 }
