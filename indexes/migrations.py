@@ -574,3 +574,172 @@ def m013_search_changes(db: sqlite_utils.Database) -> None:
         end""",
     ):
         db.execute(statement)
+
+
+# -- person questions that do not read every paper or person (issue #28) ------------------------------
+def _categories_of(paper: str) -> str:
+    """The category codes of ``paper`` (a row alias or ``old``/``new``) as json_each rows; a
+    ``categories`` value that is not a JSON list (NULL, '') has none."""
+    return f"json_each(case when json_valid({paper}.categories) then {paper}.categories else '[]' end)"
+
+
+def _authorship_counted(sign: str, person: str, paper: str) -> list[str]:
+    """SQL adding (``+``) or taking away (``-``) one authorship of ``person`` on ``paper`` (SQL
+    expressions) from that person's counts; nothing when the paper is gone (a paper's own delete
+    trigger has already taken its authors' counts away)."""
+    take = sign == "-"
+    paper_row = f"select * from papers where id = {paper}"
+    statements = (
+        []
+        if take
+        else [
+            f"""insert into person_stats (person_id, papers, cited_papers, citations)
+            select {person}, 0, 0, 0 where exists ({paper_row}) on conflict (person_id) do nothing"""
+        ]
+    )
+    statements += [
+        f"""update person_stats set
+                papers = papers {sign} 1,
+                cited_papers = cited_papers {sign} (select cited_by_count is not null from papers where id = {paper}),
+                citations = citations {sign} (select coalesce(cited_by_count, 0) from papers where id = {paper})
+            where person_id = {person} and exists ({paper_row})""",
+    ]
+    if take:
+        statements += [
+            f"""update person_category_counts set papers = papers - (
+                    select count(*) from papers, {_categories_of("papers")} as category
+                    where papers.id = {paper} and category.value = person_category_counts.category)
+                where person_id = {person}""",
+            f"delete from person_category_counts where person_id = {person} and papers <= 0",
+        ]
+    else:
+        statements.append(
+            f"""insert into person_category_counts (person_id, category, papers)
+                select {person}, category.value, 1 from papers, {_categories_of("papers")} as category
+                where papers.id = {paper} and category.type = 'text'
+                on conflict (person_id, category) do update set papers = papers + 1"""
+        )
+    return statements
+
+
+def _trigger(name: str, when: str, body: list[str]) -> str:
+    return f"create trigger {name} {when} begin " + "; ".join(body) + "; end"
+
+
+@migration
+def m014_person_counts_and_topics(db: sqlite_utils.Database) -> None:
+    """What searchPerson and the person APIs need without reading all of a person's papers, nor
+    every person when a question gives only an organisation or an interest.
+
+    ``authorships_person_paper`` replaces ``authorships_person``: a person's papers (their
+    coauthors' count) read from the index alone. ``person_stats``: per person, their papers, how many of those have a known citation count, and
+    the sum of those counts; ``person_category_counts``: per person and category (an arXiv code or
+    an OpenAlex topic), their papers in it — the interests the library derives for a person whose
+    source gave none (core/library/api_backends.py ``_interests``). Both are kept by triggers on
+    authorships and papers and filled here for the library already stored. A paper's delete takes
+    its authors' counts away before its authorships cascade (SQLite deletes the paper's row first:
+    their own triggers then find it gone and do nothing). ``person_topic_index``: FTS5 over each
+    person's organisations and stated interests (external content on ``people``, kept by triggers,
+    as ``m010_name_title_lookup`` does for names), with its vocabulary ``person_topic_index_terms``.
+    """
+    statements = [
+        """create table person_stats (
+            person_id integer primary key references people(id) on delete cascade,
+            papers integer not null,
+            cited_papers integer not null,   -- papers whose citation count is known
+            citations integer not null)""",
+        """create table person_category_counts (
+            person_id integer not null references people(id) on delete cascade,
+            category text not null,
+            papers integer not null,
+            primary key (person_id, category)) without rowid""",
+        "create index person_category_counts_category on person_category_counts (category, person_id)",
+        # a person's papers straight from the index (coauthors, counts): it serves all authorships_person did
+        "create index authorships_person_paper on authorships (person_id, paper_id)",
+        "drop index authorships_person",
+        _trigger(
+            "authorships_counted_insert",
+            "after insert on authorships",
+            _authorship_counted("+", "new.person_id", "new.paper_id"),
+        ),
+        _trigger(
+            "authorships_counted_delete",
+            "after delete on authorships",
+            _authorship_counted("-", "old.person_id", "old.paper_id"),
+        ),
+        _trigger(
+            "authorships_counted_update",
+            """after update of person_id, paper_id on authorships
+               when old.person_id is not new.person_id or old.paper_id is not new.paper_id""",
+            _authorship_counted("-", "old.person_id", "old.paper_id")
+            + _authorship_counted("+", "new.person_id", "new.paper_id"),
+        ),
+        _trigger(
+            "papers_counted_delete",
+            "before delete on papers",
+            [
+                """update person_stats set papers = papers - 1,
+                       cited_papers = cited_papers - (old.cited_by_count is not null),
+                       citations = citations - coalesce(old.cited_by_count, 0)
+                   where person_id in (select person_id from authorships where paper_id = old.id)""",
+                f"""update person_category_counts set papers = papers - (
+                        select count(*) from {_categories_of("old")} as category
+                        where category.value = person_category_counts.category)
+                    where person_id in (select person_id from authorships where paper_id = old.id)""",
+                """delete from person_category_counts
+                   where papers <= 0 and person_id in (select person_id from authorships where paper_id = old.id)""",
+            ],
+        ),
+        _trigger(
+            "papers_counted_citations",
+            "after update of cited_by_count on papers when old.cited_by_count is not new.cited_by_count",
+            [
+                """update person_stats set
+                       cited_papers = cited_papers - (old.cited_by_count is not null) + (new.cited_by_count is not null),
+                       citations = citations - coalesce(old.cited_by_count, 0) + coalesce(new.cited_by_count, 0)
+                   where person_id in (select person_id from authorships where paper_id = new.id)""",
+            ],
+        ),
+        _trigger(
+            "papers_counted_categories",
+            "after update of categories on papers when old.categories is not new.categories",
+            [
+                f"""update person_category_counts set papers = papers - (
+                        select count(*) from {_categories_of("old")} as category
+                        where category.value = person_category_counts.category)
+                    where person_id in (select person_id from authorships where paper_id = new.id)""",
+                """delete from person_category_counts
+                   where papers <= 0 and person_id in (select person_id from authorships where paper_id = new.id)""",
+                f"""insert into person_category_counts (person_id, category, papers)
+                    select authorships.person_id, category.value, 1 from authorships, {_categories_of("new")} as category
+                    where authorships.paper_id = new.id and category.type = 'text'
+                    on conflict (person_id, category) do update set papers = papers + 1""",
+            ],
+        ),
+        """insert into person_stats (person_id, papers, cited_papers, citations)
+           select authorships.person_id, count(*), count(papers.cited_by_count), coalesce(sum(papers.cited_by_count), 0)
+           from authorships join papers on papers.id = authorships.paper_id group by authorships.person_id""",
+        f"""insert into person_category_counts (person_id, category, papers)
+            select authorships.person_id, category.value, count(*)
+            from authorships join papers on papers.id = authorships.paper_id, {_categories_of("papers")} as category
+            where category.type = 'text' group by authorships.person_id, category.value""",
+        # organisations and stated interests: the words fold (indexes.records) would give, diacritics removed
+        """create virtual table person_topic_index using fts5(organization, organizations, interests,
+            content='people', content_rowid='id', tokenize='unicode61 remove_diacritics 2', prefix='3')""",
+        "create virtual table person_topic_index_terms using fts5vocab(person_topic_index, 'row')",
+        """create trigger person_topic_index_insert after insert on people begin
+            insert into person_topic_index (rowid, organization, organizations, interests)
+            values (new.id, new.organization, new.organizations, new.interests); end""",
+        """create trigger person_topic_index_delete after delete on people begin
+            insert into person_topic_index (person_topic_index, rowid, organization, organizations, interests)
+            values ('delete', old.id, old.organization, old.organizations, old.interests); end""",
+        """create trigger person_topic_index_update after update of organization, organizations, interests on people
+        begin
+            insert into person_topic_index (person_topic_index, rowid, organization, organizations, interests)
+            values ('delete', old.id, old.organization, old.organizations, old.interests);
+            insert into person_topic_index (rowid, organization, organizations, interests)
+            values (new.id, new.organization, new.organizations, new.interests); end""",
+        "insert into person_topic_index (person_topic_index) values ('rebuild')",
+    ]
+    for statement in statements:
+        db.execute(statement)

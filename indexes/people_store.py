@@ -177,6 +177,53 @@ class PeopleStore(SQLStore):
         ]
         return row
 
+    def people(self, person_ids: list[int]) -> dict[int, dict]:
+        """``person`` of each of these people, read a batch at a time (searchPerson's candidates:
+        thousands when a question gives only an interest)."""
+        found: dict[int, dict] = {}
+        for chunk in _chunks(sorted(set(person_ids))):
+            marks = ", ".join("?" * len(chunk))
+            for row in self._rows(f"select * from people where id in ({marks})", tuple(chunk)):
+                row["organizations"] = json_list(row["organizations"])
+                row["interests"] = json_list(row["interests"])
+                row["names"] = []
+                found[row["id"]] = row
+            names = self.conn.execute(
+                f"select person_id, name from person_names where person_id in ({marks}) order by person_id, name", chunk
+            )
+            for person_id, name in names:
+                found[person_id]["names"].append(name)
+        return found
+
+    def people_paper_counts(self, person_ids: list[int]) -> dict[int, tuple[int, int | None]]:
+        """(papers in the library, their summed citations; None when no paper's count is known) of
+        each of these people, absent for one without a paper: one row each kept by triggers
+        (migration m014), never their papers (a prolific author's are thousands)."""
+        counts: dict[int, tuple[int, int | None]] = {}
+        for chunk in _chunks(sorted(set(person_ids))):
+            marks = ", ".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"select person_id, papers, cited_papers, citations from person_stats where person_id in ({marks})",
+                chunk,
+            )
+            for person_id, papers, cited_papers, citations in rows:
+                counts[person_id] = (papers, citations if cited_papers else None)
+        return counts
+
+    def people_categories(self, person_ids: list[int]) -> dict[int, list[tuple[str, int]]]:
+        """``person_categories`` of each of these people (absent: none)."""
+        categories: dict[int, list[tuple[str, int]]] = {}
+        for chunk in _chunks(sorted(set(person_ids))):
+            marks = ", ".join("?" * len(chunk))
+            rows = self.conn.execute(
+                f"""select person_id, category, papers from person_category_counts where person_id in ({marks})
+                    order by person_id, papers desc, category""",
+                chunk,
+            )
+            for person_id, category, papers in rows:
+                categories.setdefault(person_id, []).append((category, papers))
+        return categories
+
     def people_names(self) -> list[dict]:
         """Every (person, name variant) pair: what fuzzy name search scans."""
         return self._rows(
@@ -194,24 +241,25 @@ class PeopleStore(SQLStore):
         )
 
     def person_categories(self, person_id: int) -> list[tuple[str, int]]:
-        """The categories of a person's papers, most frequent first."""
-        counts: dict[str, int] = {}
-        for row in self._rows(
-            """select papers.categories from authorships join papers on papers.id = authorships.paper_id
-               where authorships.person_id = ?""",
+        """The categories of a person's papers, most frequent first (then by code): the counts
+        kept by triggers (migration m014), never their papers."""
+        rows = self.conn.execute(
+            """select category, papers from person_category_counts where person_id = ?
+               order by papers desc, category""",
             (person_id,),
-        ):
-            for category in json_list(row["categories"]):
-                counts[category] = counts.get(category, 0) + 1
-        return sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+        )
+        return [(category, papers) for category, papers in rows]
 
     def coauthors(self, person_id: int) -> list[dict]:
+        # counted over the two authorship indexes alone (m014's (person_id, paper_id) covers "mine"),
+        # then each coauthor's name read once, not once per joint paper
         return self._rows(
-            """select people.id as person_id, people.name, count(*) as joint_papers
-               from authorships as mine join authorships as theirs on theirs.paper_id = mine.paper_id
-               join people on people.id = theirs.person_id
-               where mine.person_id = ? and theirs.person_id != ?
-               group by people.id order by joint_papers desc, people.name""",
+            """select people.id as person_id, people.name, joint.papers as joint_papers
+               from (select theirs.person_id, count(*) as papers
+                     from authorships as mine join authorships as theirs on theirs.paper_id = mine.paper_id
+                     where mine.person_id = ? and theirs.person_id != ? group by theirs.person_id) as joint
+               join people on people.id = joint.person_id
+               order by joint_papers desc, people.name""",
             (person_id, person_id),
         )
 
@@ -226,6 +274,11 @@ class PeopleStore(SQLStore):
 
     def paper_author_names(self, paper_id: int) -> list[str]:
         return [row["name"] for row in self.paper_authors(paper_id)]
+
+
+def _chunks(ids: list[int], size: int = 500) -> list[list[int]]:
+    """``ids`` in lists short enough for one statement's bound parameters."""
+    return [ids[start : start + size] for start in range(0, len(ids), size)]
 
 
 def _same_person(first: str, second: str) -> bool:

@@ -36,3 +36,22 @@ def chatty():
         return n
 
     return {"noisyCount": noisyCount}
+
+
+def tracing():
+    """An API that says whether it runs under a trace function (the sandbox's line counter)."""
+    import sys
+
+    def isTraced():
+        return sys.gettrace() is not None
+
+    return {"isTraced": isTraced}
+
+
+def many(items: int = 3000):
+    """An API whose result is a long list of records, as getCoauthors gives for a prolific author."""
+
+    def getMany():
+        return [{"person_id": f"p{n}", "name": f"Person {n}", "num_joint_pubs": n % 7} for n in range(items)]
+
+    return {"getMany": getMany}

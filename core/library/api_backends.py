@@ -6,6 +6,7 @@ Both implement the seven APIs of ``apis.SPECS`` with arguments already validated
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -15,17 +16,21 @@ from scholar_tui.core.library.apis import APIError, Backend
 
 
 def _rank_people(
-    candidates: list[dict], name: str | None, organization: str | None, interest: str | None
+    candidates: list[dict],
+    name: str | None,
+    organization: str | None,
+    interest: str | None,
+    interests_of: Callable[[dict], list[str]] = lambda candidate: candidate["interests"],
 ) -> list[dict]:
-    """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible ones."""
+    """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible ones.
+    ``interests_of`` is asked only when an interest is searched for (the local library reads a
+    person's interests from all their papers' categories)."""
     from scholar_tui.indexes.fuzzy import name_score, overlap_score
 
     ranked = []
     for candidate in candidates:
-        org_text = " ; ".join(candidate["organizations"])
-        interest_text = " ; ".join(candidate["interests"])
-        org = overlap_score(organization, org_text) if organization else 0.0
-        topic = overlap_score(interest, interest_text) if interest else 0.0
+        org = overlap_score(organization, " ; ".join(candidate["organizations"])) if organization else 0.0
+        topic = overlap_score(interest, " ; ".join(interests_of(candidate))) if interest else 0.0
         if name:
             score = max(name_score(name, variant) for variant in candidate["names"])
             if score < 0.6:
@@ -84,28 +89,44 @@ class LocalBackend(Backend):
             raise APIError("E_NOT_FOUND", f"no publication {pub_id} in the local library", api=api, parameter="pub_id")
         return found
 
-    def _interests(self, person: dict) -> list[str]:
+    def _interests(self, person: dict, categories: list[tuple[str, int]] | None = None) -> list[str]:
+        """The source's interests, else the names of the categories of the person's papers, most
+        frequent first (``categories``: those counts when the caller read them already)."""
         if person["interests"]:
             return person["interests"]
         from scholar_tui.core.library.taxonomy import category_name
 
+        if categories is None:
+            categories = self.library.person_categories(person["id"])
         names = []
-        for code, _ in self.library.person_categories(person["id"]):
+        for code, _ in categories:
             name = category_name(code)
             if name not in names:
                 names.append(name)
         return names
 
-    def _num_citation(self, person: dict) -> int | None:
-        if person["cited_by_count"] is not None:
-            return person["cited_by_count"]
-        counts = [paper["cited_by_count"] for paper in self.library.person_papers(person["id"])]
-        known = [count for count in counts if count is not None]
-        return sum(known) if known else None
+    def _topic_candidates(self, organization: str | None, interest: str | None) -> set[int]:
+        """Every person who can pass ``_rank_people`` without a name (an overlap of 0.5 or more with
+        each of the organisation and the interest asked), found through the indexes of migration
+        m014: the organisation and stated interests in ``person_topic_index``, and the papers'
+        categories whose names match for the interests the library derives (``_interests``)."""
+        from scholar_tui.core.library.taxonomy import category_name
+        from scholar_tui.indexes.fuzzy import content_tokens, token_similarity
 
-    def _num_pubs(self, person: dict) -> int:
-        """The library's papers under every alias, or the source's profile count when it knows more."""
-        return max(person["works_count"] or 0, len(self.library.person_papers(person["id"])))
+        found: list[set[int]] = []
+        if organization:
+            found.append(self.library.topic_people(organization, "organization organizations"))
+        if interest:
+            words = content_tokens(interest)
+            codes = [
+                code
+                for code in self.library.categories()
+                if any(
+                    token_similarity(word, term) > 0 for word in words for term in content_tokens(category_name(code))
+                )
+            ]
+            found.append(self.library.topic_people(interest, "interests") | self.library.people_in_categories(codes))
+        return set.intersection(*found) if found else set()
 
     # the APIs
     def searchPerson(
@@ -114,34 +135,45 @@ class LocalBackend(Backend):
         from scholar_tui.indexes.fuzzy import name_score
 
         by_person: dict[int, dict] = {}
-        # with a name, only the people an indexed word of it finds; without one, everyone is a candidate
-        rows = self.library.name_candidates(name) if name else self.library.people_names()
+        # only the people an indexed word of the name (else of the organisation or interest) finds
+        if name:
+            rows = self.library.name_candidates(name)
+        else:
+            rows = self.library.people_name_rows(self._topic_candidates(organization, interest))
         for row in rows:
             if name and name_score(name, row["name"]) < 0.6:
                 continue
             entry = by_person.setdefault(row["person_id"], {"id": row["person_id"], "names": []})
             entry["names"].append(row["name"])
+        # every candidate's row, counts and (when an interest is asked) categories, a batch at a time
+        people = self.library.people(list(by_person))
+        counts = self.library.people_paper_counts(list(by_person))
+        categories = self.library.people_categories(list(by_person)) if interest else {}
         candidates = []
         for person_id, entry in by_person.items():
-            person = self.library.person(person_id)
+            person = people[person_id]
+            papers, citations = counts.get(person_id, (0, None))
+            interests = functools.partial(self._interests, person, categories.get(person_id, []) if interest else None)
             entry.update(
                 name=person["name"],
                 organizations=[o for o in [person["organization"], *person["organizations"]] if o],
-                interests=self._interests(person),
+                interests=functools.cache(interests),
                 person=person,
+                num_citation=person["cited_by_count"] if person["cited_by_count"] is not None else citations,
+                num_pubs=max(person["works_count"] or 0, papers),
             )
-            entry["num_citation"] = self._num_citation(person)
             candidates.append(entry)
         results = []
-        for entry in _rank_people(candidates, name, organization, interest)[:SEARCH_LIMIT]:
+        ranked = _rank_people(candidates, name, organization, interest, lambda entry: entry["interests"]())
+        for entry in ranked[:SEARCH_LIMIT]:
             person = entry["person"]
             results.append(
                 {
                     "person_id": f"person:{person['id']}",
                     "name": person["name"],
                     "num_citation": entry["num_citation"],
-                    "interest": entry["interests"],
-                    "num_pubs": self._num_pubs(person),
+                    "interest": entry["interests"](),
+                    "num_pubs": entry["num_pubs"],
                     "organization": person["organization"],
                     "aliases": [variant for variant in person["names"] if variant != person["name"]],
                 }

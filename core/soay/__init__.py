@@ -42,24 +42,31 @@ def open_soay(
     """
     from scholar_tui.core.library.apis import APIError, local_api, openalex_api
     from scholar_tui.core.readiness import people_missing
-    from scholar_tui.core.soay.engine import SoAyEngine
+    from scholar_tui.core.soay.engine import SoAyEngine, program_sandbox
 
     if backend not in ("local", "openalex"):
         raise APIError("E_BAD_ARGUMENT", f"unknown backend {backend!r}: local or openalex", parameter="backend")
-    library = services.library()
-    missing = people_missing(library) if backend == "local" else None
-    if missing is not None:
-        library.close()
-        raise NothingToAsk(missing.summary())
-    api = local_api(library) if backend == "local" else openalex_api(services.settings.network, library)
-    loop = None
-    if services.settings.autofeedback.soay if feedback is None else feedback:
-        from scholar_tui.core.autofeedback import open_autofeedback
+    sandbox = program_sandbox(backend)
+    sandbox.prestart()  # the worker starts while this process opens the library and links the question
+    try:
+        library = services.library()
+        missing = people_missing(library) if backend == "local" else None
+        if missing is not None:
+            library.close()
+            raise NothingToAsk(missing.summary())
+        api = local_api(library) if backend == "local" else openalex_api(services.settings.network, library)
+        loop = None
+        if services.settings.autofeedback.soay if feedback is None else feedback:
+            from scholar_tui.core.autofeedback import open_autofeedback
 
-        loop = open_autofeedback(services, source=feedback_source)
+            loop = open_autofeedback(services, source=feedback_source)
+    except BaseException:
+        sandbox.close()  # a prestarted worker is never left behind
+        raise
     engine = SoAyEngine(
         api,
         llm_provider=services.llm,
+        sandbox=sandbox,
         backend=backend,
         choice_mode=choice_mode,
         code_mode=code_mode,

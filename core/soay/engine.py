@@ -190,9 +190,20 @@ class SoAyAnswer:
         return asdict(self)
 
 
-def render_value(value: Any) -> str:
+LISTED = 50  # items an answer names; a longer list is named by its first ones and counted
+
+
+def render_value(value: Any, most: int = LISTED) -> str:
+    """The value in words; a list of more than ``most`` items (a prolific author's thousands of
+    coauthors, which the APIs give most joint papers first) as its first ``most`` and how many in
+    all. The whole value stays in the answer's ``value``."""
     if isinstance(value, list):
-        return ", ".join(render_value(item) for item in value) if value else "(none)"
+        if not value:
+            return "(none)"
+        shown = ", ".join(render_value(item) for item in value[:most])
+        if len(value) > most:
+            shown += f" and {len(value) - most:,} more ({len(value):,} in all)"
+        return shown
     if value is None:
         return "(unknown)"
     return str(value)
@@ -359,6 +370,11 @@ class Arguments:
     year: int | None = None
 
 
+def program_sandbox(backend: str = "local") -> Sandbox:
+    """The sandbox SoAy's programs run in: the academic APIs of ``backend``, 10 s a program."""
+    return Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+
+
 @dataclass
 class PlanChoice:
     plan: Plan
@@ -389,7 +405,7 @@ class SoAyEngine(Engine):
         self.api = api
         self.plans = default_plans()
         self.llm_provider = llm_provider
-        self.sandbox = sandbox or Sandbox(FACTORY, {"backend": backend}, limits=Limits(time_s=10.0))
+        self.sandbox = sandbox or program_sandbox(backend)
         self.choice_mode = choice_mode
         self.code_mode = code_mode
         self.feedback = feedback  # AutoFeedback on every program (issue #5); None runs programs as they are
