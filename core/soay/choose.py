@@ -16,12 +16,18 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
-from scholar_tui.core.soay.plans import FIELD_WORDS, Plan, Start, default_plans
+from scholar_tui.core.soay.plans import FIELD_WORDS, RANKED, Plan, Start, default_plans
+from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
 
 ROUTE_CUES = {
     "first_author": re.compile(
         r"\b(?:first|lead|leading|primary|main|principal)[- ](?:author|writer|name)|\blisted first|"
         r"\bfirst[- ]listed|\bcomes? first|\bfirst on\b",
+        re.I,
+    ),
+    "last_author": re.compile(
+        r"\b(?:last|senior|final|corresponding)[- ](?:author|writer|name)|\blisted last|\blast[- ]listed|"
+        r"\bcomes? last\b",
         re.I,
     ),
     "coauthors": re.compile(
@@ -40,12 +46,32 @@ ROUTE_CUES = {
     ),
 }
 # Cues that, when present, a plan must follow (a "first author" question never answers for all authors).
-BINDING = ("first_author", "coauthors")
+BINDING = ("first_author", "last_author", "coauthors")
 TOPIC = re.compile(
     r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )
+_PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
+# "the latest paper of X", "X's most cited work", "which of X's papers is cited the most": the top
+# papers by a figure (plans.RANKED), not all of them
+RANK_CUES = {
+    "most_cited": re.compile(
+        r"\bmost[- ](?:cited|citations|influential|referenced)\b|\bcited (?:the )?most\b|\bhighest[- ]cited\b|"
+        r"\bmost citations\b",
+        re.I,
+    ),
+    "latest": re.compile(
+        rf"\b(?:latest|newest|most recent|last|recent)\s+(?:\w+\s+)?{_PAPERS}\b|"
+        rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:latest|newest|most recent|last)\b",
+        re.I,
+    ),
+    "earliest": re.compile(
+        rf"\b(?:earliest|oldest|first)\s+(?:\w+\s+)?{_PAPERS}\b|"
+        rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:earliest|oldest|first)\b",
+        re.I,
+    ),
+}
 YEAR = re.compile(r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b", re.I)
 NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
 SLOT = "X"
@@ -61,11 +87,21 @@ class Reading:
     field_text: str = ""  # the masked question without its relation words: what names the field
     topic: str | None = None
     year: int | None = None  # "… papers in 2021": the papers of that year only
+    rank: str | None = None  # "latest", "earliest", "most_cited": the top paper by that figure
+    yes_no: bool = False  # "Did A and B write together?": answered yes or no, with the joint papers
+    compare: str | None = None  # "max" / "min": which of a pair has more (fewer) of a figure
+    limit: int | None = None  # "name three coauthors": at most this many items
     scores: list[tuple[str, float]] = field(default_factory=list)
+
+
+# "the X paper": the noun names the entity (already found), not a field to return
+SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report)\b", re.I)
 
 
 def read_question(masked: str, start: Start) -> Reading:
     """What a question (its entities already replaced by ``SLOT``) asks for and walks through."""
+    if start == "paper":
+        masked = SLOT_NOUN.sub(SLOT, masked)
     cues = {name for name, cue in ROUTE_CUES.items() if cue.search(masked)}
     topic, year = None, None
     if start == "person":
@@ -78,10 +114,19 @@ def read_question(masked: str, start: Start) -> Reading:
         match = TOPIC.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             topic = match.group(1).strip()
+    rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
     field_text = masked
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
         field_text = ROUTE_CUES[route].sub(" ", field_text)
-    return Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year)
+    reading = Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year, rank)
+    reading.limit = list_limit(masked)
+    if start == "pair":
+        reading.compare = comparison(masked)
+        together = cues & {"coauthors", "pubs"} or re.search(r"\btogether\b|\bjoint", masked, re.I)
+        if is_yes_no(masked) and together and not reading.compare:  # do they share papers: the joint papers
+            reading.yes_no, reading.asked = True, Kind.PAPER
+            reading.cues = (cues - {"coauthors"}) | {"pubs"}
+    return reading
 
 
 def _tokens(text: str) -> list[str]:
@@ -133,7 +178,14 @@ ASKED_THING = (
 )
 
 
+# Things asked for by a verb rather than a noun ("Who funded X?").
+ASKED_BY_VERB = ((re.compile(r"\b(?:fund|financ|sponsor)\w*|\bgrants?\b", re.I), "funding information"),)
+
+
 def asked_thing(masked: str) -> str | None:
+    for pattern, thing in ASKED_BY_VERB:
+        if pattern.search(masked):
+            return thing
     for pattern in ASKED_THING:
         match = pattern.search(masked)
         if match and match.group(1).strip().lower() not in ("", "x", "the"):
@@ -167,6 +219,9 @@ def score_plan(plan: Plan, reading: Reading) -> float:
         score += 2.5 if plan.narrow == "topic" else 0
     if reading.year:
         score += 3 if plan.narrow == "year" else 0
+    if reading.rank:
+        score += 3 if plan.narrow == reading.rank else 0
+        score += 1.5 if plan.field == "title" else 0  # what is ranked is the paper: its title answers
     score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
     return score
 
@@ -179,6 +234,7 @@ def candidate_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> 
         if plan.start == reading.start
         and (plan.narrow != "topic" or reading.topic)
         and (plan.narrow != "year" or reading.year)
+        and (plan.narrow not in RANKED or plan.narrow == reading.rank)
     ]
 
 

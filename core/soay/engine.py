@@ -27,8 +27,9 @@ from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRou
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
-from scholar_tui.core.soay.entities import Mention, find_paper, find_people
-from scholar_tui.core.soay.plans import FIELD_NOUNS, Plan, default_plans
+from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
+from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan, default_plans
+from scholar_tui.core.soay.shapes import NUMBER_NAMES, excluded_name, resolve_pronouns, split_compound
 from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
@@ -200,6 +201,7 @@ def render_value(value: Any) -> str:
 
 ROLES = {
     "first_author": "the first author of",
+    "last_author": "the last author of",
     "coauthors": "the coauthors of",
     "pubs": "the papers of",
     "authors": "the authors of",
@@ -246,11 +248,13 @@ def subject_of(plan: Plan, linked: Linked, topic: str | None, year: int | None =
             subject += f" on {topic}"
         if route == "pubs" and plan.narrow == "year" and year:
             subject += f" of {year}"
+        if route == "pubs" and plan.narrow in RANKED and subject.startswith("the papers of"):
+            subject = f"the {plan.narrow.replace('_', ' ')} paper of" + subject.removeprefix("the papers of")
     return subject
 
 
 def field_noun(plan: Plan) -> str:
-    if plan.first_item and plan.field == "authors.organization":
+    if (plan.first_item or plan.last_item) and plan.field == "authors.organization":
         return "affiliation"
     return FIELD_NOUNS.get(plan.field, plan.field.rsplit(".", 1)[-1].replace("_", " "))
 
@@ -260,8 +264,8 @@ def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
         if plan.field in ("name", "title") and plan.routes:  # the coauthors, the papers walked to
             return f"Number of {subject.removeprefix('the ')}: {value}."
         return f"Number of {field_noun(plan)} of {subject}: {value}."
-    if plan.first_item and plan.field == "authors.name":
-        return f"The first author of {subject.removeprefix('the first author of ')}: {render_value(value)}."
+    if (plan.first_item or plan.last_item) and plan.field == "authors.name":
+        return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
     if plan.field in ("name", "title") and plan.routes:  # the people or papers walked to are the answer
         return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
     noun = field_noun(plan)
@@ -294,6 +298,10 @@ def checked_answer(plan: Plan, asked: Kind, subject: str, value: Any) -> tuple[s
     else:
         reason = "missing"
     noun = field_noun(plan) if reason == "missing" or kind is plan.kind else kind.noun
+    if reason == "missing" and plan.narrow in RANKED:  # nothing to rank by: that figure is what is missing
+        ranked_by = RANKED[plan.narrow][0]
+        noun = FIELD_NOUNS.get(ranked_by, ranked_by)
+        subject = subject.replace(f"the {plan.narrow.replace('_', ' ')} paper of", "the papers of", 1)
     return abstain_sentence(noun, subject), reason
 
 
@@ -335,6 +343,63 @@ def model_code_prompt(
         f"{MODEL_CODE_PREFIX}{api_signatures}\n\n{shots}\n\n"
         f"Question: {question}\nTask: {plan.description}\nSolution: {' -> '.join(plan.solution)}\n"
         f"# the entity to search for is {entity!r}\n{retry}```python\n"
+    )
+
+
+JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
+SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
+WALKED = {"pubs": "papers", "coauthors": "coauthors", "authors": "authors"}
+
+
+def measured(plan: Plan) -> str:
+    """What a counting plan measures, in words: "publication count", "number of coauthors"."""
+    if plan.count and plan.routes:
+        return f"number of {WALKED.get(plan.routes[-1], field_noun(plan))}"
+    return field_noun(plan)
+
+
+def compared(names: list[str], figures: list[Any], noun: str, more: bool) -> str:
+    """ "Gordon Fraser has the higher publication count: Gordon Fraser 5, Andrea Stocco 4."."""
+    both = ", ".join(f"{name} {figure}" for name, figure in zip(names, figures, strict=True))
+    values = [int(float(str(figure).replace(",", ""))) for figure in figures]
+    if len(set(values)) == 1:
+        return f"{' and '.join(names)} have the same {noun}: {both}."
+    pick = max if more else min
+    winner = names[values.index(pick(values))]
+    return f"{winner} has the {'higher' if more else 'lower'} {noun}: {both}."
+
+
+def yes_or_no(names: str, titles: Any) -> str:
+    """A yes/no question about a pair, answered from their joint papers (none: "no", said as what the
+    library holds)."""
+    titles = titles if isinstance(titles, list) else []
+    if not titles:
+        return f"No: the library holds no paper written by both {names} (0 joint papers)."
+    return f"Yes: {names} wrote {counted(len(titles), 'paper')} together in the library: {render_value(titles)}."
+
+
+def joined_answer(question: str, answers: list[SoAyAnswer]) -> SoAyAnswer:
+    """Two questions asked as one: one answer holding both, said in turn."""
+    said = [a.answer if a.ok else f"{a.question} — {a.error}" for a in answers]
+    total = sum(a.timings_ms.get("total", 0.0) for a in answers)
+    return SoAyAnswer(
+        question=question,
+        ok=any(a.ok for a in answers),
+        entity=answers[0].entity,
+        entity_kind=answers[0].entity_kind,
+        intent=" + ".join(a.intent or "none" for a in answers),
+        solution=[api for a in answers for api in a.solution],
+        choice_mode=answers[0].choice_mode,
+        program="\n\n".join(a.program for a in answers if a.program),
+        code_mode=answers[0].code_mode,
+        value=[a.value for a in answers],
+        answer=" ".join(text for text in said if text),
+        abstained=all(a.abstained for a in answers),
+        asked=" + ".join(a.asked or "text" for a in answers),
+        sources=[source for a in answers for source in a.sources],
+        error=None if all(a.ok for a in answers) else "; ".join(a.error or "" for a in answers if not a.ok),
+        error_stage=next((a.error_stage for a in answers if not a.ok), None),
+        timings_ms={"total": round(total, 1)},
     )
 
 
@@ -407,6 +472,9 @@ class SoAyEngine(Engine):
         reading = read_question(linked.masked(question), linked.start)  # type: ignore[arg-type]
         ranked = rank_plans(reading, self.plans)
         candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
+        if reading.yes_no:  # "did A and B write together": their joint papers say yes or no
+            joint = next(plan for plan, _ in ranked if plan.key == JOINT_PAPERS)
+            return PlanChoice(joint, reading, candidates, "rules")
         llm = self._llm() if self.choice_mode == "llm" else None
         if llm is None or len(ranked) < 2:
             return PlanChoice(ranked[0][0], reading, candidates, "rules", supported=support(ranked[0][0], reading) > 0)
@@ -428,9 +496,37 @@ class SoAyEngine(Engine):
     def run(self, question: str, *, cancel: threading.Event | None = None) -> Iterator[SoAyEvent]:
         """The question through every stage, one event each; the last is always ``Finished``.
 
+        Two questions asked as one ("Who wrote X and when did it come out?") run one after the other,
+        the second's pronouns naming what the first named, and end with one ``Finished`` holding both.
         ``cancel`` set: the stage running ends (a program run is not cut short) and the stream ends
         with ``Failed`` at stage ``cancelled``, then ``Finished``.
         """
+        parts = self._compound_parts(question)
+        if parts is None:
+            yield from self._run_one(question, cancel)
+            return
+        answers = []
+        for part in parts:
+            for event in self._run_one(part, cancel):
+                if isinstance(event, Finished):
+                    answers.append(event.answer)
+                else:
+                    yield event
+        yield Finished(joined_answer(question, answers))
+
+    def _compound_parts(self, question: str) -> tuple[str, str] | None:
+        compound = split_compound(question)
+        if compound is None:
+            return None
+        whole = link(question, self.api)  # a title that runs across the split ("Who and what …") stays whole
+        if whole is not None and any(m.start < compound.at < m.end for m in whole.mentions):
+            return None
+        first = link(compound.first, self.api)
+        if first is None:
+            return None
+        return compound.first, resolve_pronouns(compound.second, first.names())
+
+    def _run_one(self, question: str, cancel: threading.Event | None) -> Iterator[SoAyEvent]:
         answer = SoAyAnswer(question=question)
         started = clock = time.perf_counter()
 
@@ -458,6 +554,13 @@ class SoAyEngine(Engine):
                 "spelling, or import their papers (Library tab F5, `scholar-tui import`)",
             )
             return
+        unsure = next((mention for mention in linked.mentions if mention.others), None)
+        if unsure is not None:  # "Gordon" names two scholars: answering for one of them is a guess
+            named = ", ".join((unsure.matched, *unsure.others))
+            yield from fail(
+                "entity", f"“{unsure.text}” names more than one scholar of the library ({named}): say which"
+            )
+            return
         head = linked.mentions[0]
         answer.entity, answer.entity_kind = linked.names(), linked.start
         for mention in linked.mentions:
@@ -468,6 +571,11 @@ class SoAyEngine(Engine):
             return
         choice = self.choose(question, linked)
         plan, reading = choice.plan, choice.reading
+        if reading.compare:  # "who has more citations, A or B": one figure for each, then compared
+            yield from self._compare(linked, reading, answer)
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Finished(answer)
+            return
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
         answer.asked = reading.asked.value
         lap("solution")
@@ -527,20 +635,73 @@ class SoAyEngine(Engine):
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         yield Finished(answer)
 
+    def _compare(self, linked: Linked, reading: Reading, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
+        """ "Who has more X, A or B?": the plan that counts X for one person, run for each, compared.
+
+        Either figure missing is said as such (never a winner picked from one figure)."""
+        single = read_question(reading.masked, "person")
+        single.asked = Kind.COUNT
+        counting = [plan for plan, _ in rank_plans(single, self.plans) if plan.kind is Kind.COUNT]
+        plan = next((plan for plan in counting if support(plan, single) > 0), None)
+        names = [mention.matched for mention in linked.mentions]
+        answer.ok, answer.asked = True, Kind.COUNT.value
+        if plan is None:
+            answer.abstained = True
+            answer.answer = abstain_sentence(f"figure to compare {' and '.join(names)} by", None)
+            yield Abstained(answer.answer, "no field")
+            return
+        answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), "rules"
+        yield SolutionChosen(
+            plan.key, list(plan.solution), len(plan.hops), "rules", [], asked="count", description=plan.description
+        )
+        figures: list[Any] = []
+        for name in names:
+            program = plan.program_for(name, None, single.topic, single.year)
+            yield ProgramWritten(program, "template")
+            result = self.sandbox.run(program)
+            yield ProgramRan(result)
+            if not result.ok:
+                answer.ok, answer.error, answer.error_stage = False, result.error or "the program failed", "run"
+                yield Failed("run", answer.error)
+                return
+            figures.append(result.value)
+            answer.sources += cite(result, plan)
+        noun = measured(plan)
+        missing = [name for name, figure in zip(names, figures, strict=True) if not fits(Kind.COUNT, figure)]
+        if missing:
+            answer.abstained = True
+            answer.answer = abstain_sentence(noun, " and ".join(missing))
+            yield Abstained(answer.answer, "missing", answer.sources)
+            return
+        answer.value = dict(zip(names, figures, strict=True))
+        answer.answer = compared(names, figures, noun, reading.compare == "max")
+        yield AnswerPhrased(answer.answer, answer.value, answer.sources)
+
     def _judge(
         self, answer: SoAyAnswer, plan: Plan, reading: Reading, linked: Linked, result: SandboxResult
     ) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
         subject = subject_of(plan, linked, reading.topic, reading.year)
-        text, reason = checked_answer(plan, reading.asked, subject, result.value)
+        value = result.value
+        if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
+            answer.answer, answer.value = yes_or_no(linked.names(), value), value
+            yield AnswerPhrased(answer.answer, value, answer.sources)
+            return
+        left_out = excluded_name(reading.question)  # entities masked: a linked name is never left out
+        if left_out and isinstance(value, list) and plan.kind is Kind.PEOPLE:  # "who else … besides A"
+            value = [item for item in value if similarity(str(item), left_out) < SAME_NAME]
+        if reading.limit and isinstance(value, list) and len(value) > reading.limit and not plan.count:
+            value = value[: reading.limit]  # "name three coauthors": the first three, as the API ranks them
+            subject = f"{NUMBER_NAMES.get(reading.limit, str(reading.limit))} of {subject}"
+        text, reason = checked_answer(plan, reading.asked, subject, value)
         answer.answer = text
         if reason:
             answer.abstained = True
             yield Abstained(text, reason, answer.sources)
         else:
-            answer.value = result.value
-            yield AnswerPhrased(text, result.value, answer.sources)
+            answer.value = value
+            yield AnswerPhrased(text, value, answer.sources)
 
     def _program(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""

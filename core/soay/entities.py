@@ -23,7 +23,10 @@ WORD = re.compile(r"\S+")
 PARTICLES = {"van", "von", "de", "der", "da", "del", "di", "du", "le", "la", "bin", "al"}
 PAPER_THRESHOLD = 0.82
 PERSON_THRESHOLD = 0.6
+AMBIGUOUS_MARGIN = 0.02  # two scholars whose names fit a span this closely are both named by it
 PREFIX_WORDS, PREFIX_CHARS = 4, 20  # a title's first words name it only when they are this many
+SHORT_NAME_WORDS, SHORT_NAME_DISCOUNT = 5, 0.95  # a title's head before its colon names the paper too
+PHRASE_SCORE = 0.9  # "the ‹words› paper" whose words run inside one title of the library, and one only
 PREFIX_DISCOUNT = 0.92  # a beginning that reads exactly like the title's still ranks under the whole title
 
 
@@ -35,6 +38,7 @@ class Mention:
     end: int
     matched: str  # what the library holds under it (a name or a title)
     score: float
+    others: tuple[str, ...] = ()  # other scholars the span names as well ("Gordon": two of them)
 
     def masked(self, question: str, slot: str) -> str:
         return question[: self.start] + slot + question[self.end :]
@@ -207,13 +211,33 @@ def _person_in(question: str, start: int, end: int, api: Any) -> Mention | None:
         hits = api.searchPerson(name=span)
     except Exception:
         return None
-    best: Mention | None = None
-    for hit in hits[:3]:
-        # a surname alone may match a full name: compare with the best-fitting part of it
-        score = max(similarity(span, hit["name"]), similarity(span, hit["name"].split()[-1]) * 0.9)
-        if score >= PERSON_THRESHOLD and (best is None or score > best.score):
-            best = Mention("person", span, start, start + len(span), hit["name"], score)
-    return best
+    scored = [(_name_score(span, hit["name"]), hit["name"]) for hit in hits[:3]]
+    scored = [(score, name) for score, name in scored if score >= PERSON_THRESHOLD]
+    if not scored:
+        return None
+    score, name = max(scored, key=lambda item: item[0])
+    # a lone first name or surname that several scholars share names none of them for sure
+    tied = tuple(other for s, other in scored if other != name and s >= score - AMBIGUOUS_MARGIN)
+    others = tied if len(span.split()) == 1 else ()
+    return Mention("person", span, start, start + len(span), name, score, others)
+
+
+def _name_score(span: str, name: str) -> float:
+    """How well a span names a scholar: the whole name, or one word of it alone (a surname, "Michelen";
+    a first name, "Helge"), which counts a little less than the whole."""
+    parts = name.split()
+    alone = [parts[-1]] + ([parts[0]] if len(span.split()) == 1 and len(parts) > 1 else [])
+    return max([similarity(span, name)] + [similarity(span, part) * 0.9 for part in alone])
+
+
+def short_name(title: str) -> str | None:
+    """The name a paper goes by: its title's words before a colon, when they are few ("S-Graphs+",
+    "Mind the Retrosynthesis Gap")."""
+    head, colon, _ = title.partition(":")
+    head = head.strip()
+    if colon and 1 <= len(head.split()) <= SHORT_NAME_WORDS and len(head) >= 4:
+        return head
+    return None
 
 
 def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
@@ -222,20 +246,23 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
     words = _words(question)
     title_words = title.split()
     n_title = len(title_words)
+    named = short_name(title)
     best = (0, len(question), 0.0)
     for i in range(len(words)):
         for j in range(i + 1, min(len(words), i + n_title + 3) + 1):
             start, end = words[i][0], words[j - 1][1]
             span = _strip(question[start:end])
+            score = 0.0
             if j - i < n_title - 3:  # shorter than the title: only as its beginning, and not too short
                 n_span = len(span.split())
-                if n_span < PREFIX_WORDS or len(span) < PREFIX_CHARS:
-                    continue
-                # the more of the title its beginning covers, the surer (and the longer span wins a tie)
-                coverage = min(1.0, n_span / n_title)
-                score = similarity(span, " ".join(title_words[:n_span])) * (PREFIX_DISCOUNT + 0.04 * coverage)
+                if n_span >= PREFIX_WORDS and len(span) >= PREFIX_CHARS:
+                    # the more of the title its beginning covers, the surer (and the longer span wins a tie)
+                    coverage = min(1.0, n_span / n_title)
+                    score = similarity(span, " ".join(title_words[:n_span])) * (PREFIX_DISCOUNT + 0.04 * coverage)
             else:
                 score = similarity(span, title)
+            if named and j - i <= len(named.split()) + 1:  # "EuclidNets" for "EuclidNets: An Alternative …"
+                score = max(score, similarity(span, named) * SHORT_NAME_DISCOUNT)
             if score > best[2]:
                 offset = question.index(span, start) if span else start
                 best = (offset, offset + len(span), score)
@@ -285,6 +312,15 @@ def find_paper(question: str, api: Any) -> Mention | None:
     quoted = [m.group(1) for m in QUOTED.finditer(question)]
     trimmed = _trimmed(question)
     queries = quoted + [question] + ([trimmed] if trimmed and trimmed != _strip(question) else [])
+    # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
+    queries += [question[start:end] for start, end in _capitalised_runs(question) if end - start >= 4]
+    best = _best_titled(question, queries, api)
+    return best or _paper_by_phrase(question, api)
+
+
+def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
+    """The paper whose title (or its beginning, or the name before its colon) a span of the question
+    reads like, searched for by each query in turn."""
     best: Mention | None = None
     for query in queries:
         try:
@@ -298,6 +334,49 @@ def find_paper(question: str, api: Any) -> Mention | None:
         if best is not None:
             break
     return best
+
+
+# "the ‹words› paper": what a person calls a paper by a few words of its title ("the page object
+# generation paper"), from any "the" up to eight words before the noun.
+PAPER_NOUN = re.compile(r"\b(?:paper|article|preprint|publication|study|report)\b", re.I)
+PHRASE_WORDS = 8
+
+
+def _paper_phrases(question: str) -> list[tuple[int, int]]:
+    """Spans between a "the" and the paper noun after it, shortest first."""
+    words = _words(question)
+    spans = []
+    for index, (_start, _end, word) in enumerate(words):
+        if not PAPER_NOUN.fullmatch(_strip(word)):
+            continue
+        for back in range(index - 1, max(-1, index - PHRASE_WORDS - 2), -1):
+            if _strip(words[back][2]).lower() == "the" and back < index - 1:
+                spans.append((words[back + 1][0], words[index - 1][1]))
+    return sorted(spans, key=lambda span: span[1] - span[0])
+
+
+def _paper_by_phrase(question: str, api: Any) -> Mention | None:
+    """The one paper whose title holds the words of a "the ‹words› paper" phrase in a row."""
+    for start, end in _paper_phrases(question):
+        phrase = _strip(question[start:end])
+        wanted = fold(phrase)
+        if len(wanted) < 4:
+            continue
+        try:
+            hits = api.searchPublication(publication_info=phrase)
+        except Exception:
+            continue
+        holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_phrase(fold(hit["title"]), wanted)}
+        if len(holding) == 1:  # two different titles hold it: the phrase names neither for sure
+            offset = question.index(phrase, start)
+            return Mention("paper", phrase, offset, offset + len(phrase), next(iter(holding.values())), PHRASE_SCORE)
+    return None
+
+
+def _holds_phrase(title: str, phrase: str) -> bool:
+    """The phrase's words in a row in the (folded) title, each as a word's beginning ("test" in "tests")."""
+    words = r"\w*\s+".join(re.escape(word) for word in phrase.split())
+    return re.search(rf"(?<!\w){words}\w*", title) is not None
 
 
 def find_entity(question: str, api: Any) -> Mention | None:

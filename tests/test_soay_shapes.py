@@ -1,0 +1,212 @@
+"""Scholar questions asked the way people ask them, over a small library written here: a paper by the
+name before its colon or by "the ‹words› paper", a first name, the latest / most cited paper, yes or
+no about a pair, who has more, two questions in one, "name three", the last author."""
+
+from difflib import SequenceMatcher
+
+import pytest
+
+from scholar_tui.core.answer_kind import is_abstain
+from scholar_tui.core.sandbox import SandboxResult
+from scholar_tui.core.soay.choose import asked_thing, rank_plans, read_question, support
+from scholar_tui.core.soay.engine import SoAyEngine, final_answer
+from scholar_tui.core.soay.entities import find_paper, find_people
+from scholar_tui.core.soay.shapes import comparison, list_limit, split_compound
+
+PEOPLE = {
+    "person:1": "Gordon Fraser",
+    "person:2": "Gordon Plotkin",
+    "person:3": "Martin Gruber",
+    "person:4": "Andrea Stocco",
+    "person:5": "Helge Spieker",
+    "person:6": "Qurban Ali",
+    "person:7": "Patric Feldmeier",
+}
+PAPERS = {  # id: (title, year, citations, venue, author ids in order)
+    "paper:1": ("An Empirical Study of Flaky Tests in Python", 2021, None, "arXiv", ["person:3", "person:1"]),
+    "paper:2": (
+        "Practical Flaky Test Prediction using Common Code Evolution",
+        2023,
+        None,
+        "arXiv",
+        ["person:3", "person:1"],
+    ),
+    "paper:3": ("Many-Objective Neuroevolution for Testing Games", 2025, None, "arXiv", ["person:7", "person:1"]),
+    "paper:4": (
+        "OpenCat: Improving Interoperability of ADS Testing",
+        2025,
+        4,
+        "arXiv",
+        ["person:6", "person:4", "person:5"],
+    ),
+    "paper:5": ("Towards Automated Page Object Generation for Web Testing", 2026, 9, None, ["person:4"]),
+    "paper:6": ("Sum and Tensor of Quantitative Effects", 2022, None, "arXiv", ["person:2"]),
+    "paper:7": ("Evaluating Human Trajectory Prediction with Metamorphic Testing", 2024, None, "arXiv", ["person:5"]),
+}
+
+
+def _words(text: str) -> set[str]:
+    return {word.strip("?:,.'").lower() for word in text.split() if len(word.strip("?:,.'")) >= 4}
+
+
+class FakeAPI:
+    """The seven APIs' shapes over the library above (searches: shared words, then spelling)."""
+
+    def searchPerson(self, name):
+        def fit(pid):
+            whole = SequenceMatcher(None, name.lower(), PEOPLE[pid].lower()).ratio()
+            return max(whole, max(SequenceMatcher(None, name.lower(), p.lower()).ratio() for p in PEOPLE[pid].split()))
+
+        found = sorted((pid for pid in PEOPLE if fit(pid) >= 0.6), key=lambda pid: -fit(pid))
+        return [self._person(pid) for pid in found]
+
+    def _person(self, pid):
+        pubs = [p for p, paper in PAPERS.items() if pid in paper[4]]
+        return {"person_id": pid, "name": PEOPLE[pid], "num_citation": None, "interest": [], "num_pubs": len(pubs),
+                "organization": None, "aliases": []}  # fmt: skip
+
+    def searchPublication(self, publication_info):
+        asked = _words(publication_info)
+        found = sorted(
+            (pid for pid in PAPERS if asked & _words(PAPERS[pid][0])), key=lambda p: -len(asked & _words(PAPERS[p][0]))
+        )
+        return [{"pub_id": pid, "title": PAPERS[pid][0], "year": PAPERS[pid][1]} for pid in found]
+
+    def getPublication(self, pub_id):
+        title, year, cited, venue, authors = PAPERS[pub_id]
+        return {"pub_id": pub_id, "title": title, "abstract": None, "year": year, "venue": venue,
+                "num_citation": cited, "url": None,
+                "authors": [{"person_id": a, "name": PEOPLE[a], "organization": None} for a in authors]}  # fmt: skip
+
+    def getPersonPubs(self, person_id):
+        return [
+            {
+                "pub_id": pid,
+                "title": p[0],
+                "year": p[1],
+                "num_citation": p[2],
+                "authors_name_list": [PEOPLE[a] for a in p[4]],
+            }
+            for pid, p in PAPERS.items()
+            if person_id in p[4]
+        ]
+
+    def getCoauthors(self, person_id):
+        joint: dict[str, int] = {}
+        for paper in PAPERS.values():
+            if person_id in paper[4]:
+                for other in paper[4]:
+                    if other != person_id:
+                        joint[other] = joint.get(other, 0) + 1
+        ranked = sorted(joint, key=lambda other: -joint[other])
+        return [{"person_id": o, "name": PEOPLE[o], "relation": "coauthor", "num_joint_pubs": joint[o]} for o in ranked]
+
+    def getPersonInterest(self, person_id):
+        return []
+
+    def getPersonBasicInfo(self, person_id):
+        return {"person_id": person_id, "name": PEOPLE[person_id], "gender": None, "organization": None,
+                "position": None, "bio": None, "education_experience": None, "email": None}  # fmt: skip
+
+
+class InlineSandbox:
+    """Runs a plan's program in this process over the fake APIs (the real sandbox is tested elsewhere)."""
+
+    def __init__(self, api):
+        self.api = api
+
+    def run(self, program: str) -> SandboxResult:
+        names = {name: getattr(self.api, name) for name in dir(self.api) if name[:1].islower()}
+        try:
+            exec(program, names)  # the generated program, as the worker would run it
+        except Exception as error:
+            return SandboxResult(ok=False, error=str(error), error_kind="runtime")
+        return SandboxResult(ok=True, value=names.get("result"))
+
+    def close(self):
+        pass
+
+
+@pytest.fixture
+def ask():
+    api = FakeAPI()
+    engine = SoAyEngine(api, sandbox=InlineSandbox(api))
+    yield lambda question: final_answer(engine.run(question))
+    engine.close()
+
+
+def test_a_paper_is_found_by_the_name_before_its_colon():
+    mention = find_paper("Where was OpenCat published?", FakeAPI())
+    assert mention is not None and mention.matched.startswith("OpenCat:") and mention.text == "OpenCat"
+
+
+def test_the_words_paper_names_the_one_title_that_holds_them():
+    mention = find_paper("when was the page object generation paper published", FakeAPI())
+    assert mention is not None and mention.matched == PAPERS["paper:5"][0]
+    assert find_paper("who wrote the flaky test paper", FakeAPI()) is None  # two titles hold "flaky test"
+
+
+def test_a_first_name_alone_finds_the_scholar_and_a_shared_one_is_not_guessed(ask):
+    (helge,) = find_people("Which papers has Helge written?", FakeAPI())
+    assert helge.matched == "Helge Spieker" and not helge.others
+    (gordon,) = find_people("How many papers has Gordon written?", FakeAPI())
+    assert gordon.others  # Gordon Fraser and Gordon Plotkin
+    answer = ask("How many papers has Gordon written?")
+    assert not answer.ok and answer.error_stage == "entity" and "Gordon Plotkin" in answer.error
+
+
+def test_the_latest_and_the_most_cited_paper_are_the_top_ones(ask):
+    latest = ask("What is Gordon Fraser's most recent publication?")
+    assert latest.ok and "Many-Objective Neuroevolution for Testing Games (2025)" in latest.answer
+    assert "Flaky" not in latest.answer
+    earliest = ask("What was Gordon Fraser's first paper?")
+    assert "An Empirical Study of Flaky Tests in Python (2021)" in earliest.answer and "2025" not in earliest.answer
+    cited = ask("Which of Andrea Stocco's papers is cited the most?")
+    assert "Towards Automated Page Object Generation for Web Testing (9 citations)" in cited.answer
+    uncounted = ask("What's Gordon Fraser's most cited paper?")  # no citation counts: said, never a guess
+    assert (
+        uncounted.abstained and uncounted.answer == "The library has no citation count for the papers of Gordon Fraser."
+    )
+
+
+def test_yes_or_no_about_a_pair_comes_from_their_joint_papers(ask):
+    yes = ask("Did Gordon Fraser and Martin Gruber ever write a paper together?")
+    assert yes.answer.startswith("Yes:") and "An Empirical Study of Flaky Tests in Python" in yes.answer
+    no = ask("Have Andrea Stocco and Gordon Fraser co-authored anything?")
+    assert no.ok and not no.abstained and no.answer.startswith("No:") and "0 joint papers" in no.answer
+
+
+def test_who_has_more_compares_both_figures(ask):
+    more = ask("Who has published more, Gordon Fraser or Andrea Stocco?")
+    assert more.answer == "Gordon Fraser has the higher publication count: Gordon Fraser 3, Andrea Stocco 2."
+    fewer = ask("Who has fewer papers, Gordon Fraser or Andrea Stocco?")
+    assert fewer.answer.startswith("Andrea Stocco has the lower")
+    cited = ask("Who has more citations, Gordon Fraser or Andrea Stocco?")  # no figure: no winner
+    assert cited.abstained and is_abstain(cited.answer) and "citation count" in cited.answer
+
+
+def test_two_questions_in_one_are_both_answered(ask):
+    answer = ask("Who wrote OpenCat and when did it come out?")
+    assert answer.ok and "Qurban Ali" in answer.answer and "2025" in answer.answer
+    assert split_compound("Which papers did Gordon Fraser and Martin Gruber write together?") is None
+
+
+def test_a_few_items_the_last_author_and_who_else(ask):
+    one = ask("Name one coauthor of Gordon Fraser")  # the API ranks coauthors by joint papers
+    assert one.value == ["Martin Gruber"] and one.answer == "One of the coauthors of Gordon Fraser: Martin Gruber."
+    assert ask("Who is the last author of OpenCat?").value == "Helge Spieker"
+    others = ask("Who else wrote OpenCat besides Andrea Stocco?")
+    assert "Qurban Ali" in others.answer and "Andrea Stocco" not in others.answer
+
+
+def test_the_shapes_are_read_from_the_words():
+    assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
+    assert (
+        comparison("Who has more citations, X or X?") == "max" and comparison("Which papers did X and X write?") is None
+    )
+
+
+def test_the_paper_noun_after_the_title_names_no_field():
+    reading = read_question("what's the DOI of the X paper", "paper")
+    assert support(rank_plans(reading)[0][0], reading) == 0  # not "the titles of X": a DOI is not held
+    assert asked_thing("Who funded X?") == "funding information"
