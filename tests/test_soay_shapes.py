@@ -210,3 +210,41 @@ def test_the_paper_noun_after_the_title_names_no_field():
     reading = read_question("what's the DOI of the X paper", "paper")
     assert support(rank_plans(reading)[0][0], reading) == 0  # not "the titles of X": a DOI is not held
     assert asked_thing("Who funded X?") == "funding information"
+
+
+def best_key(masked: str, start: str) -> str:
+    reading = read_question(masked, start)
+    plan = rank_plans(reading)[0][0]
+    return plan.key if support(plan, reading) > 0 else "unsupported"
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "key"),
+    [
+        ("Where is X now?", "person", "searchPerson|organization|value|all"),
+        ("Which papers cite X?", "paper", "unsupported"),  # never the paper's own title
+        ("Who published X?", "paper", "searchPublication|getPublication:one|authors.name|value|all"),
+        ("What does the X paper study?", "paper", "searchPublication|getPublication:one|abstract|value|all"),
+        ("What was X's last publication about?", "person", "searchPerson|getPersonPubs:one|getPublication:each|abstract|value|latest"),
+        ("what is X most cited work", "person", "searchPerson|getPersonPubs:one|title|value|most_cited"),
+        ("How many citations does X's most cited paper have?", "person", "searchPerson|getPersonPubs:one|num_citation|value|most_cited"),
+    ],
+)  # fmt: skip
+def test_other_wordings_reach_the_field_they_ask_for(question, start, key):
+    assert best_key(question, start) == key
+
+
+def test_the_figure_a_paper_was_ranked_by_is_one_value(ask):
+    cited = ask("How many citations does Andrea Stocco's most cited paper have?")
+    assert cited.value == 9 and cited.answer == "Citation count of the most cited paper of Andrea Stocco: 9."
+    assert ask("When did Gordon Fraser publish his first paper?").value == 2021
+
+
+def test_more_wordings_of_people_and_papers(ask):
+    prolific = ask("Who is more prolific, Gordon Fraser or Andrea Stocco?")
+    assert prolific.answer.startswith("Gordon Fraser has the higher publication count")
+    top = ask("Who is Gordon Fraser's most frequent coauthor?")  # ranked by joint papers: the first
+    assert top.value == ["Martin Gruber"]
+    about = ask("Who wrote the paper about generating page objects?")  # its words, not in a row
+    assert about.ok and about.value == ["Andrea Stocco"]
+    assert asked_thing("Which papers cite X?") == "list of the papers citing it"

@@ -115,9 +115,13 @@ def read_question(masked: str, start: Start) -> Reading:
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             topic = match.group(1).strip()
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
+    if rank:
+        cues.add("pubs")  # what is ranked is the person's papers, whether or not a paper noun is said
     field_text = masked
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
         field_text = ROUTE_CUES[route].sub(" ", field_text)
+    if rank:  # "latest publication" names the papers ranked, not a field of them
+        field_text = RANK_CUES[rank].sub(" ", field_text)
     reading = Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year, rank)
     reading.limit = list_limit(masked)
     if start == "pair":
@@ -157,11 +161,18 @@ def _word_hits(words: tuple[str, ...], text: str) -> int:
     return len(places)
 
 
+# A paper's own title answers only a question that asks for a title ("Which papers cite X?" does not).
+OWN_TITLE_WORDS = ("title", "titles", "called", "named", "full name")
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
     something no API returns (an h-index, a funder) and the nearest field must not answer for it."""
-    field_hits = _word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text)
+    words = FIELD_WORDS.get(plan.field, ())
+    if plan.start == "paper" and plan.field == "title" and not plan.routes:
+        words = OWN_TITLE_WORDS
+    field_hits = _word_hits(words, reading.field_text) + (reading.rank is not None and plan.narrow == reading.rank)
     return field_hits + sum(route in reading.cues for route in plan.routes if route in BINDING)
 
 
@@ -179,7 +190,10 @@ ASKED_THING = (
 
 
 # Things asked for by a verb rather than a noun ("Who funded X?").
-ASKED_BY_VERB = ((re.compile(r"\b(?:fund|financ|sponsor)\w*|\bgrants?\b", re.I), "funding information"),)
+ASKED_BY_VERB = (
+    (re.compile(r"\b(?:fund|financ|sponsor)\w*|\bgrants?\b", re.I), "funding information"),
+    (re.compile(r"\b(?:cite|cites|citing)\b|\bcited by\b", re.I), "list of the papers citing it"),
+)
 
 
 def asked_thing(masked: str) -> str | None:
@@ -222,6 +236,8 @@ def score_plan(plan: Plan, reading: Reading) -> float:
     if reading.rank:
         score += 3 if plan.narrow == reading.rank else 0
         score += 1.5 if plan.field == "title" else 0  # what is ranked is the paper: its title answers
+        if plan.field == RANKED[reading.rank][0] and reading.asked not in (Kind.DATE, Kind.COUNT):
+            score -= 2  # "X's most cited work" asks for the paper, not for its citation count
     score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
     return score
 

@@ -342,17 +342,26 @@ PAPER_NOUN = re.compile(r"\b(?:paper|article|preprint|publication|study|report)\
 PHRASE_WORDS = 8
 
 
+ABOUT = {"about", "on", "regarding", "concerning", "titled", "called", "named"}
+
+
 def _paper_phrases(question: str) -> list[tuple[int, int]]:
-    """Spans between a "the" and the paper noun after it, shortest first."""
+    """Spans between a "the" and the paper noun after it, shortest first; then what follows "the paper
+    about/on …" (to the question's end or its next comma)."""
     words = _words(question)
-    spans = []
+    spans, after = [], []
     for index, (_start, _end, word) in enumerate(words):
         if not PAPER_NOUN.fullmatch(_strip(word)):
             continue
         for back in range(index - 1, max(-1, index - PHRASE_WORDS - 2), -1):
             if _strip(words[back][2]).lower() == "the" and back < index - 1:
                 spans.append((words[back + 1][0], words[index - 1][1]))
-    return sorted(spans, key=lambda span: span[1] - span[0])
+        if index + 2 < len(words) + 1 and index + 1 < len(words) and _strip(words[index + 1][2]).lower() in ABOUT:
+            tail = words[index + 2 : index + 2 + PHRASE_WORDS]
+            cut = next((i for i, (_, _, w) in enumerate(tail) if w.endswith((",", ";"))), len(tail) - 1)
+            if tail:
+                after.append((tail[0][0], tail[cut][1]))
+    return sorted(spans, key=lambda span: span[1] - span[0]) + after
 
 
 def _paper_by_phrase(question: str, api: Any) -> Mention | None:
@@ -367,10 +376,22 @@ def _paper_by_phrase(question: str, api: Any) -> Mention | None:
         except Exception:
             continue
         holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_phrase(fold(hit["title"]), wanted)}
+        if not holding and len(wanted.split()) >= 2:  # "the paper about suicide ideation prediction": its words
+            holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_stems(fold(hit["title"]), wanted)}
         if len(holding) == 1:  # two different titles hold it: the phrase names neither for sure
             offset = question.index(phrase, start)
             return Mention("paper", phrase, offset, offset + len(phrase), next(iter(holding.values())), PHRASE_SCORE)
     return None
+
+
+STEM = 5  # "predict" and "prediction" share their first five letters
+
+
+def _holds_stems(title: str, phrase: str) -> bool:
+    """Every word of the phrase (but the frame words) begins like a word of the title."""
+    stems = {word[:STEM] for word in title.split()}
+    wanted = [word for word in phrase.split() if word not in FRAME_WORDS]
+    return bool(wanted) and all(word[:STEM] in stems for word in wanted)
 
 
 def _holds_phrase(title: str, phrase: str) -> bool:

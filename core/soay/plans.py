@@ -67,7 +67,20 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet", "presented"),
     "num_citation": ("citation", "citations", "cited", "cites", "citation count"),
     "year": ("year", "when", "date"),
-    "abstract": ("abstract", "about", "summar", "describe", "content", "say"),
+    "abstract": (
+        "abstract",
+        "about",
+        "summar",
+        "describe",
+        "content",
+        "say",
+        "study",
+        "studies",
+        "propose",
+        "contribution",
+        "main idea",
+        "findings",
+    ),
     "authors": ("author", "authors", "wrote", "written by", "writer", "people behind", "co-wrote"),
     "authors.name": (
         "author",
@@ -79,6 +92,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "co-wrote",
         "name",
         "worked on",
+        "published",  # "who published X?": its authors
     ),
     "authors.organization": ("affiliation", "institution", "organization", "organisation", "university", "where"),
     "authors.person_id": ("id", "identifier"),
@@ -100,6 +114,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "url": ("url", "link", "where can i read", "read it", "pdf"),
     "organization": (
+        "where",  # "where is X now?": a person's place is their organization
         "organization",
         "organisation",
         "affiliation",
@@ -113,7 +128,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "interest": INTEREST_WORDS,
     "interests": INTEREST_WORDS,
-    "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs"),
+    "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs", "prolific", "productive"),
     "aliases": ("alias", "aliases", "spelling", "spellings", "other names", "also known", "variants"),
     "name": ("name", "names"),
     "relation": ("relation", "related", "relationship"),
@@ -378,6 +393,9 @@ def _program(
         top, _, inner = field.partition(".")
         lines.append(f"result = {current}[{top!r}][{0 if first_item else -1}][{(inner or 'name')!r}]")
         return "\n".join(lines)
+    if narrow in RANKED and hops[-1].api == "getPersonPubs" and field == RANKED[narrow][0]:
+        lines.append("result = top")  # the figure the papers were ranked by: one value, ties share it
+        return "\n".join(lines)
     if narrow in RANKED and hops[-1].api == "getPersonPubs" and field == "title":
         # the top papers with the figure they were ranked by: "Morphy (2019)", "… (3 citations)"
         key, _, shown = RANKED[narrow]
@@ -463,9 +481,11 @@ def generate_plans(specs: Mapping) -> list[Plan]:
                 for field, type_, doc in _tail_fields(specs[hops[-1].api]):
                     kind = field_kind(field, type_)
                     listed = many or _list_valued(hops[-1].api, field, specs)
-                    if kind is Kind.COUNT and many:
+                    ranked_figure = narrow in RANKED and field == RANKED[narrow][0] and hops[-1].api == "getPersonPubs"
+                    if kind is Kind.COUNT and many and not ranked_figure:
                         kind = Kind.TEXT  # one figure per item (each paper's citations), not a count
-                    variants = [(False, False, False)] + [(True, False, False)] * _countable(field, kind, listed)
+                    countable = _countable(field, kind, listed) and narrow not in RANKED  # the top is not counted
+                    variants = [(False, False, False)] + [(True, False, False)] * countable
                     if not many and "." in field and field.startswith("authors"):
                         # the first (last) author's name, organization, id
                         variants += [(False, True, False), (False, False, True)]

@@ -72,11 +72,18 @@ _LIST_OF = re.compile(
 )
 
 
+_TOP_ONE = re.compile(
+    r"\b(?:most frequent|most common|main|closest|top|favou?rite|usual)\s+(?:co-?author|collaborator)\b(?!s)", re.I
+)
+
+
 def list_limit(question: str) -> int | None:
     """How many items a question asks for ("name three coauthors" → 3); None: all of them. A count
     ("how many …") is never limited."""
     if re.search(r"\bhow many\b", question, re.I):
         return None
+    if _TOP_ONE.search(question):  # "X's most frequent coauthor": the API ranks them, the first is it
+        return 1
     match = _LIST_OF.search(question)
     if not match:
         return None
