@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
-from scholar_tui.core.soay.plans import FIELD_WORDS, RANKED, Plan, Start, default_plans
+from scholar_tui.core.soay.plans import FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
 from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
 
 ROUTE_CUES = {
@@ -55,7 +55,7 @@ TOPIC = re.compile(
 _PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
 # "the latest paper of X", "X's most cited work", "which of X's papers is cited the most": the top
 # papers by a figure (plans.RANKED), not all of them
-RANK_CUES = {
+RANK_CUES: dict[Narrow, re.Pattern[str]] = {
     "most_cited": re.compile(
         r"\bmost[- ](?:cited|citations|influential|referenced)\b|\bcited (?:the )?most\b|\bhighest[- ]cited\b|"
         r"\bmost citations\b",
@@ -87,7 +87,7 @@ class Reading:
     field_text: str = ""  # the masked question without its relation words: what names the field
     topic: str | None = None
     year: int | None = None  # "… papers in 2021": the papers of that year only
-    rank: str | None = None  # "latest", "earliest", "most_cited": the top paper by that figure
+    rank: Narrow | None = None  # "latest", "earliest", "most_cited": the top paper by that figure
     yes_no: bool = False  # "Did A and B write together?": answered yes or no, with the joint papers
     compare: str | None = None  # "max" / "min": which of a pair has more (fewer) of a figure
     limit: int | None = None  # "name three coauthors": at most this many items

@@ -28,7 +28,7 @@ Pick = Literal["one", "first", "each"]
 Narrow = Literal["", "pair", "topic", "year", "latest", "earliest", "most_cited"]
 # Narrowings that keep the top of a person's papers by one of their fields (ties all kept):
 # narrow -> (the field ranked, max or min, how an answer shows the figure after each title)
-RANKED: dict[str, tuple[str, str, str]] = {
+RANKED: dict[Narrow, tuple[str, str, str]] = {
     "latest": ("year", "max", "({})"),
     "earliest": ("year", "min", "({})"),
     "most_cited": ("num_citation", "max", "({} citations)"),
@@ -475,7 +475,7 @@ def generate_plans(specs: Mapping) -> list[Plan]:
             if hops[0].api == "searchPerson" and any(h.api in ("getPersonPubs", "getCoauthors") for h in hops[1:]):
                 narrows.append("pair")
             if hops[0].api == "searchPerson" and any(h.api == "getPersonPubs" for h in hops[1:]):
-                narrows += ["topic", "year", *RANKED]
+                narrows += ["topic", "year", *RANKED.keys()]
             for narrow in narrows:
                 many = _is_many(hops, specs) or narrow == "pair"
                 for field, type_, doc in _tail_fields(specs[hops[-1].api]):
