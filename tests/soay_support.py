@@ -37,6 +37,9 @@ PAPERS = {  # id: (title, year, citations, venue, author ids in order)
 }
 
 
+URLS = {"paper:4": "https://doi.org/10.1234/opencat.2025", "paper:6": "https://arxiv.org/abs/2212.11784"}
+
+
 def _words(text: str) -> set[str]:
     return {word.strip("?:,.'").lower() for word in text.split() if len(word.strip("?:,.'")) >= 4}
 
@@ -67,7 +70,7 @@ class FakeAPI:
     def getPublication(self, pub_id):
         title, year, cited, venue, authors = PAPERS[pub_id]
         return {"pub_id": pub_id, "title": title, "abstract": None, "year": year, "venue": venue,
-                "num_citation": cited, "url": None,
+                "num_citation": cited, "url": URLS.get(pub_id),
                 "authors": [{"person_id": a, "name": PEOPLE[a], "organization": None} for a in authors]}  # fmt: skip
 
     def getPersonPubs(self, person_id):

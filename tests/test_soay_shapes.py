@@ -93,8 +93,8 @@ def test_the_shapes_are_read_from_the_words():
 
 
 def test_the_paper_noun_after_the_title_names_no_field():
-    reading = read_question("what's the DOI of the X paper", "paper")
-    assert support(rank_plans(reading)[0][0], reading) == 0  # not "the titles of X": a DOI is not held
+    reading = read_question("what's the ISBN of the X paper", "paper")
+    assert support(rank_plans(reading)[0][0], reading) == 0  # not "the titles of X": an ISBN is not held
     assert asked_thing("Who funded X?") == "funding information"
 
 
@@ -114,6 +114,9 @@ def best_key(masked: str, start: str) -> str:
         ("What was X's last publication about?", "person", "searchPerson|getPersonPubs:one|getPublication:each|abstract|value|latest"),
         ("what is X most cited work", "person", "searchPerson|getPersonPubs:one|title|value|most_cited"),
         ("How many citations does X's most cited paper have?", "person", "searchPerson|getPersonPubs:one|num_citation|value|most_cited"),
+        ("What is the venue of X's 2019 paper?", "person", "searchPerson|getPersonPubs:one|getPublication:each|venue|value|year"),
+        ("when did X start publishing", "person", "searchPerson|getPersonPubs:one|year|value|earliest"),
+        ("What did X publish in 2021?", "person", "searchPerson|getPersonPubs:one|title|value|year"),
     ],
 )  # fmt: skip
 def test_other_wordings_reach_the_field_they_ask_for(question, start, key):
@@ -134,3 +137,15 @@ def test_more_wordings_of_people_and_papers(ask):
     about = ask("Who wrote the paper about generating page objects?")  # its words, not in a row
     assert about.ok and about.value == ["Andrea Stocco"]
     assert asked_thing("Which papers cite X?") == "list of the papers citing it"
+
+
+def test_a_doi_is_read_from_a_link_that_holds_one_else_said_missing(ask):
+    held = ask("What is the DOI of OpenCat?")
+    assert held.value == "10.1234/opencat.2025" and held.answer.startswith("DOI of OpenCat")
+    arxiv = ask("What's the DOI of the Sum and Tensor of Quantitative Effects paper?")  # an arXiv link: no DOI
+    assert arxiv.abstained and arxiv.answer == "The library has no DOI for Sum and Tensor of Quantitative Effects."
+
+
+def test_who_wrote_the_most_papers_with_someone_is_the_first_coauthor(ask):
+    top = ask("Who wrote the most papers with Gordon Fraser?")
+    assert top.value == ["Martin Gruber"] and top.answer.startswith("The most frequent of the coauthors")

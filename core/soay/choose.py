@@ -67,12 +67,16 @@ RANK_CUES: dict[Narrow, re.Pattern[str]] = {
         re.I,
     ),
     "earliest": re.compile(
-        rf"\b(?:earliest|oldest|first)\s+(?:\w+\s+)?{_PAPERS}\b|"
+        rf"\b(?:earliest|oldest|first)\s+(?:\w+\s+)?{_PAPERS}\b|\b(?:start|started|begin|began)\s+publishing\b|"
         rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:earliest|oldest|first)\b",
         re.I,
     ),
 }
-YEAR = re.compile(r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b", re.I)
+YEAR = re.compile(
+    r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b|"
+    r"\b(1[5-9]\d\d|20\d\d)\s+(?:papers?|publications?|articles?|works?|preprints?)\b",  # "X's 2019 paper"
+    re.I,
+)
 NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
 SLOT = "X"
 
@@ -106,7 +110,7 @@ def read_question(masked: str, start: Start) -> Reading:
     topic, year = None, None
     if start == "person":
         found = YEAR.search(masked)
-        year = int(found.group(1)) if found else None
+        year = int(found.group(1) or found.group(2)) if found else None
         if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
             masked_topic = masked[: found.start()] + masked[found.end() :]
         else:

@@ -16,6 +16,7 @@ calls that produced it; a missing value, or one of another kind, is said in one 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,7 +30,7 @@ from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
 from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan, default_plans
-from scholar_tui.core.soay.shapes import NUMBER_NAMES, excluded_name, resolve_pronouns, split_compound
+from scholar_tui.core.soay.shapes import NUMBER_NAMES, excluded_name, resolve_pronouns, split_compound, top_one
 from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
@@ -347,6 +348,16 @@ def model_code_prompt(
 
 
 JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
+DOI_ASKED = re.compile(r"\bdoi\b", re.I)
+DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
+
+
+def doi_in(link: Any) -> str | None:
+    """The DOI a paper's link holds (https://doi.org/10.3390/e23091165); an arXiv link holds none."""
+    found = DOI.search(link) if isinstance(link, str) else None
+    return found.group(0) if found else None
+
+
 SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
 WALKED = {"pubs": "papers", "coauthors": "coauthors", "authors": "authors"}
 
@@ -691,9 +702,16 @@ class SoAyEngine(Engine):
         left_out = excluded_name(reading.question)  # entities masked: a linked name is never left out
         if left_out and isinstance(value, list) and plan.kind is Kind.PEOPLE:  # "who else … besides A"
             value = [item for item in value if similarity(str(item), left_out) < SAME_NAME]
+        if plan.field == "url" and DOI_ASKED.search(reading.question):  # a DOI only where the link is one
+            value = doi_in(value)
+            text = f"DOI of {subject}: {value}." if value else abstain_sentence("DOI", subject)
+            answer.answer, answer.abstained, answer.value = text, value is None, value
+            yield AnswerPhrased(text, value, answer.sources) if value else Abstained(text, "missing", answer.sources)
+            return
         if reading.limit and isinstance(value, list) and len(value) > reading.limit and not plan.count:
             value = value[: reading.limit]  # "name three coauthors": the first three, as the API ranks them
-            subject = f"{NUMBER_NAMES.get(reading.limit, str(reading.limit))} of {subject}"
+            first = "the most frequent" if top_one(reading.question) else NUMBER_NAMES.get(reading.limit)
+            subject = f"{first or reading.limit} of {subject}"
         text, reason = checked_answer(plan, reading.asked, subject, value)
         answer.answer = text
         if reason:

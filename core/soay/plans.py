@@ -107,12 +107,13 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "works",
         "paper",
         "published",
+        "publish",
         "written",
         "wrote",
         "write",
         "authored",
     ),
-    "url": ("url", "link", "where can i read", "read it", "pdf"),
+    "url": ("url", "link", "where can i read", "read it", "pdf", "doi"),  # a DOI is read from its link
     "organization": (
         "where",  # "where is X now?": a person's place is their organization
         "organization",

@@ -73,8 +73,14 @@ _LIST_OF = re.compile(
 
 
 _TOP_ONE = re.compile(
-    r"\b(?:most frequent|most common|main|closest|top|favou?rite|usual)\s+(?:co-?author|collaborator)\b(?!s)", re.I
+    r"\b(?:most frequent|most common|main|closest|top|favou?rite|usual)\s+(?:co-?author|collaborator)\b(?!s)|"
+    r"\bmost\s+(?:papers|publications|often|frequently)\b[^?]*\bwith\b|\bwith\b[^?]*\bmost\s+(?:often|frequently)\b",
+    re.I,
 )
+
+
+def top_one(question: str) -> bool:
+    return bool(_TOP_ONE.search(question))
 
 
 def list_limit(question: str) -> int | None:
@@ -82,7 +88,7 @@ def list_limit(question: str) -> int | None:
     ("how many …") is never limited."""
     if re.search(r"\bhow many\b", question, re.I):
         return None
-    if _TOP_ONE.search(question):  # "X's most frequent coauthor": the API ranks them, the first is it
+    if top_one(question):  # "X's most frequent coauthor": the API ranks them, the first is it
         return 1
     match = _LIST_OF.search(question)
     if not match:
