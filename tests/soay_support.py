@@ -1,6 +1,7 @@
 """A small scholar library for SoAy tests: the seven APIs' shapes over a few people and papers, and a
 sandbox that runs a plan's program in this process (the real sandbox is tested in test_sandbox)."""
 
+import re
 from difflib import SequenceMatcher
 
 from scholar_tui.core.sandbox import SandboxResult
@@ -33,6 +34,7 @@ PAPERS = {  # id: (title, year, citations, venue, author ids in order)
     ),
     "paper:5": ("Towards Automated Page Object Generation for Web Testing", 2026, 9, None, ["person:4"]),
     "paper:6": ("Sum and Tensor of Quantitative Effects", 2022, None, "arXiv", ["person:2"]),
+    "paper:8": ("Reduce-and-chop: Shallow circuits for deeper problems", 2022, None, "arXiv", ["person:5"]),
     "paper:7": ("Evaluating Human Trajectory Prediction with Metamorphic Testing", 2024, None, "arXiv", ["person:5"]),
 }
 
@@ -41,7 +43,7 @@ URLS = {"paper:4": "https://doi.org/10.1234/opencat.2025", "paper:6": "https://a
 
 
 def _words(text: str) -> set[str]:
-    return {word.strip("?:,.'").lower() for word in text.split() if len(word.strip("?:,.'")) >= 4}
+    return {word for word in re.findall(r"[a-z0-9]+", text.lower()) if len(word) >= 4}
 
 
 class FakeAPI:

@@ -149,3 +149,17 @@ def test_a_doi_is_read_from_a_link_that_holds_one_else_said_missing(ask):
 def test_who_wrote_the_most_papers_with_someone_is_the_first_coauthor(ask):
     top = ask("Who wrote the most papers with Gordon Fraser?")
     assert top.value == ["Martin Gruber"] and top.answer.startswith("The most frequent of the coauthors")
+
+
+def test_a_paper_named_after_a_possessive_by_its_opening_words_or_unhyphenated(ask):
+    assert ask("When was Andrea's OpenCat paper published?").value == 2025  # "Andrea's" ends the name
+    first = ask("Who's the first author on Reduce and chop?")  # "Reduce-and-chop: …", after a contraction
+    assert first.value == "Helge Spieker"
+    venue = ask("Which conference did Many-Objective Neuroevolution appear at?")  # the one title opening so
+    assert venue.ok and venue.value == "arXiv"
+    assert find_paper("Which venue did Testing Games appear at?", FakeAPI()) is None  # not an opening
+
+
+def test_a_topic_ends_where_the_question_goes_on():
+    reading = read_question("How many papers on Luttinger liquids has X written?", "person")
+    assert reading.topic == "Luttinger liquids"

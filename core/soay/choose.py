@@ -47,11 +47,13 @@ ROUTE_CUES = {
 }
 # Cues that, when present, a plan must follow (a "first author" question never answers for all authors).
 BINDING = ("first_author", "last_author", "coauthors")
+SLOT_WORD = "X"  # the slot the question's entities are masked with (SLOT below)
 TOPIC = re.compile(
     r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )
+TOPIC_END = re.compile(rf"\s+(?:has|have|had|did|does|do|is|are|was|were|{SLOT_WORD})\b")
 _PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
 # "the latest paper of X", "X's most cited work", "which of X's papers is cited the most": the top
 # papers by a figure (plans.RANKED), not all of them
@@ -117,7 +119,8 @@ def read_question(masked: str, start: Start) -> Reading:
             masked_topic = masked
         match = TOPIC.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
-            topic = match.group(1).strip()
+            # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
+            topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
     if rank:
         cues.add("pubs")  # what is ranked is the person's papers, whether or not a paper noun is said

@@ -71,7 +71,9 @@ def _capitalised_runs(question: str) -> list[tuple[int, int]]:
         capitalised = bool(first) and first.isupper() and index > 0
         if capitalised or (current and clean.lower() in PARTICLES):
             current.append((start, start + len(word.rstrip("?.!,;:").removesuffix("'s").removesuffix("’s"))))
-            continue
+            if not word.rstrip("?.!,;:").endswith(("'s", "’s")):
+                continue
+            # a possessive ends the name: "Vahid's EuclidNets paper" is a person, then a paper
         if current:
             runs.append((current[0][0], current[-1][1]))
         current = []
@@ -261,7 +263,8 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
                     score = similarity(span, " ".join(title_words[:n_span])) * (PREFIX_DISCOUNT + 0.04 * coverage)
             else:
                 score = similarity(span, title)
-            if named and j - i <= len(named.split()) + 1:  # "EuclidNets" for "EuclidNets: An Alternative …"
+            # "EuclidNets" for "EuclidNets: An Alternative …"; "Reduce and chop" for "Reduce-and-chop: …"
+            if named and j - i <= len(fold(named).split()) + 1:
                 score = max(score, similarity(span, named) * SHORT_NAME_DISCOUNT)
             if score > best[2]:
                 offset = question.index(span, start) if span else start
@@ -270,6 +273,11 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
 
 
 QUESTION_WORDS = FRAME_WORDS | {
+    "who's",
+    "what's",
+    "where's",
+    "when's",
+    "which's",
     "many",
     "cited",
     "citations",
@@ -315,7 +323,7 @@ def find_paper(question: str, api: Any) -> Mention | None:
     # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
     queries += [question[start:end] for start, end in _capitalised_runs(question) if end - start >= 4]
     best = _best_titled(question, queries, api)
-    return best or _paper_by_phrase(question, api)
+    return best or _paper_by_phrase(question, api) or _paper_by_opening(question, api)
 
 
 def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
@@ -381,6 +389,30 @@ def _paper_by_phrase(question: str, api: Any) -> Mention | None:
         if len(holding) == 1:  # two different titles hold it: the phrase names neither for sure
             offset = question.index(phrase, start)
             return Mention("paper", phrase, offset, offset + len(phrase), next(iter(holding.values())), PHRASE_SCORE)
+    return None
+
+
+OPENING_WORDS, OPENING_CHARS, OPENING_SCORE = 2, 10, 0.86
+
+
+def _paper_by_opening(question: str, api: Any) -> Mention | None:
+    """A paper named by its first two or three capitalised words ("Which conference did Active Fuzzing
+    appear at?"), when exactly one title of the library begins with them."""
+    for start, end in _capitalised_runs(question):
+        span = _strip(question[start:end])
+        if len(span.split()) < OPENING_WORDS or len(span) < OPENING_CHARS:
+            continue
+        try:
+            hits = api.searchPublication(publication_info=span)
+        except Exception:
+            continue
+        opening = fold(span)
+        starting = {
+            fold(hit["title"]): hit["title"] for hit in hits[:5] if fold(hit["title"]).startswith(opening + " ")
+        }
+        if len(starting) == 1:
+            offset = question.index(span, start)
+            return Mention("paper", span, offset, offset + len(span), next(iter(starting.values())), OPENING_SCORE)
     return None
 
 
