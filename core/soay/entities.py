@@ -322,8 +322,22 @@ def find_paper(question: str, api: Any) -> Mention | None:
     queries = quoted + [question] + ([trimmed] if trimmed and trimmed != _strip(question) else [])
     # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
     queries += [question[start:end] for start, end in _capitalised_runs(question) if end - start >= 4]
-    best = _best_titled(question, queries, api)
-    return best or _paper_by_phrase(question, api) or _paper_by_opening(question, api)
+    searched = _Searches(api)  # the same span is searched for once, whichever way it is tried
+    best = _best_titled(question, queries, searched)
+    return best or _paper_by_phrase(question, searched) or _paper_by_opening(question, searched)
+
+
+class _Searches:
+    """``searchPublication`` for one question, each distinct query sent once."""
+
+    def __init__(self, api: Any) -> None:
+        self.api = api
+        self.seen: dict[str, list] = {}
+
+    def searchPublication(self, publication_info: str) -> list:  # the API's own name, so callers need not know
+        if publication_info not in self.seen:
+            self.seen[publication_info] = self.api.searchPublication(publication_info=publication_info)
+        return self.seen[publication_info]
 
 
 def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
