@@ -14,11 +14,16 @@ from .soay_support import PAPERS, FakeAPI, InlineSandbox
 
 
 @pytest.fixture
-def ask():
+def engine():
     api = FakeAPI()
     engine = SoAyEngine(api, sandbox=InlineSandbox(api))
-    yield lambda question: final_answer(engine.run(question))
+    yield engine
     engine.close()
+
+
+@pytest.fixture
+def ask(engine):
+    return lambda question: final_answer(engine.run(question))
 
 
 def test_a_paper_is_found_by_the_name_before_its_colon():
@@ -75,6 +80,11 @@ def test_two_questions_in_one_are_both_answered(ask):
     answer = ask("Who wrote OpenCat and when did it come out?")
     assert answer.ok and "Qurban Ali" in answer.answer and "2025" in answer.answer
     assert split_compound("Which papers did Gordon Fraser and Martin Gruber write together?") is None
+
+
+def test_two_questions_in_one_are_said_as_one_answer(engine):
+    said = [e for e in engine.run("Who wrote OpenCat and when did it come out?") if e.kind == "answer_phrased"]
+    assert len(said) == 1 and "Qurban Ali" in said[0].text and "2025" in said[0].text  # what a pane shows last
 
 
 def test_a_few_items_the_last_author_and_who_else(ask):

@@ -521,9 +521,14 @@ class SoAyEngine(Engine):
             for event in self._run_one(part, cancel):
                 if isinstance(event, Finished):
                     answers.append(event.answer)
-                else:
+                elif not isinstance(event, (AnswerPhrased, Abstained)):  # said once, both parts together
                     yield event
-        yield Finished(joined_answer(question, answers))
+        joined = joined_answer(question, answers)
+        if joined.ok and joined.abstained:
+            yield Abstained(joined.answer or "", "missing", joined.sources)
+        elif joined.ok:
+            yield AnswerPhrased(joined.answer or "", joined.value, joined.sources)
+        yield Finished(joined)
 
     def _compound_parts(self, question: str) -> tuple[str, str] | None:
         compound = split_compound(question)
