@@ -173,3 +173,18 @@ def test_a_paper_named_after_a_possessive_by_its_opening_words_or_unhyphenated(a
 def test_a_topic_ends_where_the_question_goes_on():
     reading = read_question("How many papers on Luttinger liquids has X written?", "person")
     assert reading.topic == "Luttinger liquids"
+
+
+def test_a_relation_named_is_no_field_and_a_paper_figure_is_a_count(ask):
+    h_index = ask("What is the h-index of the first author of OpenCat?")  # not "number of interests: 1"
+    assert h_index.abstained
+    assert h_index.answer == (
+        "The library has no h-index for the first author of OpenCat: Improving Interoperability of ADS Testing."
+    )
+    cited = ask("How many citations does Andrea Stocco's paper on page object generation have?")
+    assert cited.value == 9 and "Number of" not in cited.answer  # its citations, not a count of papers
+
+
+def test_a_scholar_left_out_is_not_a_second_one(ask):
+    others = ask("Who else did Andrea Stocco publish with apart from Qurban Ali?")
+    assert others.entity == "Andrea Stocco" and others.value == ["Helge Spieker"]

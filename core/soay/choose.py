@@ -180,7 +180,10 @@ def support(plan: Plan, reading: Reading) -> int:
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
         words = OWN_TITLE_WORDS
     field_hits = _word_hits(words, reading.field_text) + (reading.rank is not None and plan.narrow == reading.rank)
-    return field_hits + sum(route in reading.cues for route in plan.routes if route in BINDING)
+    # a relation named counts only for a plan that returns who or what it walks to ("the coauthors of X"),
+    # not for any field of theirs ("the h-index of the first author of X" names no field)
+    walked = plan.field.rsplit(".", 1)[-1] in ("name", "title", "authors", "authors_name_list")
+    return field_hits + walked * sum(route in reading.cues for route in plan.routes if route in BINDING)
 
 
 # What the question asks for, in its own words, for the sentence saying that no field holds it.
@@ -216,11 +219,15 @@ def asked_thing(masked: str) -> str | None:
 
 def score_plan(plan: Plan, reading: Reading) -> float:
     asked = reading.asked
+    kind = plan.kind
+    figure = plan.field.rsplit(".", 1)[-1].startswith("num_")
+    if asked is Kind.COUNT and figure and _word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text):
+        kind = Kind.COUNT  # each paper's figure, asked for by name ("how many citations does X's paper on … have")
     score = 0.0
     if asked is not Kind.TEXT:
-        if plan.kind is asked:
+        if kind is asked:
             score += 4
-        elif {asked, plan.kind} <= {Kind.PLACE, Kind.VENUE}:
+        elif {asked, kind} <= {Kind.PLACE, Kind.VENUE}:
             score += 2
         else:
             score -= 4
@@ -245,6 +252,8 @@ def score_plan(plan: Plan, reading: Reading) -> float:
         score += 1.5 if plan.field == "title" else 0  # what is ranked is the paper: its title answers
         if plan.field == RANKED[reading.rank][0] and reading.asked not in (Kind.DATE, Kind.COUNT):
             score -= 2  # "X's most cited work" asks for the paper, not for its citation count
+    if plan.count and _word_hits(FIELD_WORDS["num_citation"], reading.field_text):
+        score -= 3  # "how many citations …" counts citations, never the papers
     score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
     return score
 

@@ -27,10 +27,17 @@ from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
 from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRound, cancelled, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
-from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
+from scholar_tui.core.soay.choose import BINDING, SLOT, Reading, asked_thing, rank_plans, read_question, support
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
 from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan, default_plans
-from scholar_tui.core.soay.shapes import NUMBER_NAMES, excluded_name, resolve_pronouns, split_compound, top_one
+from scholar_tui.core.soay.shapes import (
+    NUMBER_NAMES,
+    excluded_name,
+    left_out_at,
+    resolve_pronouns,
+    split_compound,
+    top_one,
+)
 from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
@@ -235,7 +242,8 @@ def link(question: str, api: Any) -> Linked | None:
     paper = find_paper(question, api)
     if paper is not None:
         return Linked((paper,))
-    people = find_people(question, api)
+    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
+    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
     return Linked(tuple(people[:2])) if people else None
 
 
@@ -292,6 +300,8 @@ def checked_answer(plan: Plan, asked: Kind, subject: str, value: Any) -> tuple[s
     saying what the library lacks (reason "missing" for null or empty, "wrong kind" for a value that
     does not answer the question: a year for a "where" is never shown as the place)."""
     kind = expected_kind(asked, plan)
+    if kind is Kind.COUNT and isinstance(value, list) and len(value) == 1:
+        value = value[0]  # the one paper's figure ("how many citations does X's paper on … have")
     if plan.count or not _missing(value):
         if fits(kind, value):
             return phrase_answer(plan, subject, value), ""
@@ -609,7 +619,10 @@ class SoAyEngine(Engine):
         if not choice.supported:  # nothing any API returns is named: no value of another field stands in
             thing = asked_thing(reading.masked)
             answer.ok, answer.abstained = True, True
-            answer.answer = abstain_sentence(thing or "record that answers this question", linked.names())
+            about = linked.names()
+            for route in BINDING:  # "the h-index of the first author of X": about the first author
+                about = f"{ROLES[route]} {about}" if route in reading.cues else about
+            answer.answer = abstain_sentence(thing or "record that answers this question", about)
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield Abstained(answer.answer, "no field")
             yield Finished(answer)

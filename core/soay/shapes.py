@@ -97,9 +97,14 @@ def list_limit(question: str) -> int | None:
     return NUMBER_WORDS.get(word) or (int(word) if word.isdigit() and int(word) > 0 else None)
 
 
-_EXCLUDING = re.compile(
-    r"\b(?:besides|except(?: for)?|other than|apart from|aside from|excluding|not counting)\s+([^?,.;]+)", re.I
-)
+_LEAVE_OUT = r"\b(?:besides|except(?: for)?|other than|apart from|aside from|excluding|not counting)\s+"
+_EXCLUDING = re.compile(_LEAVE_OUT + r"([^?,.;]+)", re.I)
+_LEFT_OUT_BEFORE = re.compile(_LEAVE_OUT + "$", re.I)
+
+
+def left_out_at(question: str, start: int) -> bool:
+    """Whether the name starting at ``start`` is one the question leaves out ("… apart from Gordon Fraser")."""
+    return bool(_LEFT_OUT_BEFORE.search(question[:start]))
 
 
 def excluded_name(question: str) -> str | None:
