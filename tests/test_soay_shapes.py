@@ -188,3 +188,13 @@ def test_a_relation_named_is_no_field_and_a_paper_figure_is_a_count(ask):
 def test_a_scholar_left_out_is_not_a_second_one(ask):
     others = ask("Who else did Andrea Stocco publish with apart from Qurban Ali?")
     assert others.entity == "Andrea Stocco" and others.value == ["Helge Spieker"]
+
+
+def test_two_papers_are_compared_by_a_figure_or_by_their_years(ask):
+    cited = ask("Which has more citations, OpenCat or Towards Automated Page Object Generation for Web Testing?")
+    assert cited.answer.startswith("Towards Automated Page Object Generation for Web Testing has the higher citation")
+    assert cited.value == {PAPERS["paper:4"][0]: 4, PAPERS["paper:5"][0]: 9}  # "or" is no part of a title
+    older = ask("Is OpenCat older than Sum and Tensor of Quantitative Effects?")
+    assert older.answer.startswith("Sum and Tensor of Quantitative Effects is the earlier (year)")
+    ages = ask("Who is older, Gordon Fraser or Andrea Stocco?")  # no one's age: never a list of years
+    assert ages.abstained and is_abstain(ages.answer)

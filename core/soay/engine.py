@@ -32,6 +32,8 @@ from scholar_tui.core.soay.entities import Mention, find_paper, find_people, sim
 from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan, default_plans
 from scholar_tui.core.soay.shapes import (
     NUMBER_NAMES,
+    compared_in_time,
+    comparison,
     excluded_name,
     left_out_at,
     resolve_pronouns,
@@ -241,6 +243,11 @@ def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
     paper = find_paper(question, api)
     if paper is not None:
+        if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
+            rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
+            other = find_paper(rest, api)
+            if other is not None and other.matched != paper.matched:
+                return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
         return Linked((paper,))
     # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
     people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
@@ -379,14 +386,17 @@ def measured(plan: Plan) -> str:
     return field_noun(plan)
 
 
-def compared(names: list[str], figures: list[Any], noun: str, more: bool) -> str:
-    """ "Gordon Fraser has the higher publication count: Gordon Fraser 5, Andrea Stocco 4."."""
+def compared(names: list[str], figures: list[Any], noun: str, more: bool, in_time: bool = False) -> str:
+    """ "Gordon Fraser has the higher publication count: Gordon Fraser 5, Andrea Stocco 4."; of years,
+    "Morphy … is the earlier (year): EuclidNets … 2022, Morphy … 2019."."""
     both = ", ".join(f"{name} {figure}" for name, figure in zip(names, figures, strict=True))
     values = [int(float(str(figure).replace(",", ""))) for figure in figures]
     if len(set(values)) == 1:
         return f"{' and '.join(names)} have the same {noun}: {both}."
     pick = max if more else min
     winner = names[values.index(pick(values))]
+    if in_time:
+        return f"{winner} is the {'later' if more else 'earlier'} ({noun}): {both}."
     return f"{winner} has the {'higher' if more else 'lower'} {noun}: {both}."
 
 
@@ -597,6 +607,8 @@ class SoAyEngine(Engine):
             return
         choice = self.choose(question, linked)
         plan, reading = choice.plan, choice.reading
+        if len(linked.mentions) == 2 and linked.start == "paper":  # two papers are only ever compared
+            reading.compare = comparison(reading.masked)
         if reading.compare:  # "who has more citations, A or B": one figure for each, then compared
             yield from self._compare(linked, reading, answer)
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
@@ -665,15 +677,20 @@ class SoAyEngine(Engine):
         yield Finished(answer)
 
     def _compare(self, linked: Linked, reading: Reading, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
-        """ "Who has more X, A or B?": the plan that counts X for one person, run for each, compared.
+        """ "Who has more X, A or B?" (two scholars, or two papers; "Is A older than B?"): the plan that gives
+        X for one of them, run for each, compared.
 
         Either figure missing is said as such (never a winner picked from one figure)."""
-        single = read_question(reading.masked, "person")
-        single.asked = Kind.COUNT
-        counting = [plan for plan, _ in rank_plans(single, self.plans) if plan.kind is Kind.COUNT]
-        plan = next((plan for plan in counting if support(plan, single) > 0), None)
+        start = "paper" if linked.start == "paper" else "person"
+        single = read_question(reading.masked, start)  # type: ignore[arg-type]
+        single.asked = Kind.DATE if compared_in_time(reading.masked) else Kind.COUNT
+        measuring = [plan for plan, _ in rank_plans(single, self.plans) if plan.kind is single.asked]
+        in_time = single.asked is Kind.DATE  # "older" names no field: the year is what dates a paper
+        plan = next((plan for plan in measuring if in_time or support(plan, single) > 0), None)
+        if in_time and start == "person":
+            plan = None  # "who is older": the library holds no one's age, and a list of years is no date of birth
         names = [mention.matched for mention in linked.mentions]
-        answer.ok, answer.asked = True, Kind.COUNT.value
+        answer.ok, answer.asked = True, single.asked.value
         if plan is None:
             answer.abstained = True
             answer.answer = abstain_sentence(f"figure to compare {' and '.join(names)} by", None)
@@ -696,14 +713,18 @@ class SoAyEngine(Engine):
             figures.append(result.value)
             answer.sources += cite(result, plan)
         noun = measured(plan)
-        missing = [name for name, figure in zip(names, figures, strict=True) if not fits(Kind.COUNT, figure)]
+        missing = [
+            name
+            for name, figure in zip(names, figures, strict=True)
+            if isinstance(figure, list) or not fits(single.asked, figure)  # one figure each, or none to compare
+        ]
         if missing:
             answer.abstained = True
             answer.answer = abstain_sentence(noun, " and ".join(missing))
             yield Abstained(answer.answer, "missing", answer.sources)
             return
         answer.value = dict(zip(names, figures, strict=True))
-        answer.answer = compared(names, figures, noun, reading.compare == "max")
+        answer.answer = compared(names, figures, noun, reading.compare == "max", in_time)
         yield AnswerPhrased(answer.answer, answer.value, answer.sources)
 
     def _judge(

@@ -25,6 +25,7 @@ PAPER_THRESHOLD = 0.82
 PERSON_THRESHOLD = 0.6
 AMBIGUOUS_MARGIN = 0.02  # two scholars whose names fit a span this closely are both named by it
 PREFIX_WORDS, PREFIX_CHARS = 4, 20  # a title's first words name it only when they are this many
+JOINERS = {"or", "and", "than", "vs", "versus"}
 SHORT_NAME_WORDS, SHORT_NAME_DISCOUNT = 5, 0.95  # a title's head before its colon names the paper too
 PHRASE_SCORE = 0.9  # "the ‹words› paper" whose words run inside one title of the library, and one only
 PREFIX_DISCOUNT = 0.92  # a beginning that reads exactly like the title's still ranks under the whole title
@@ -254,6 +255,9 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
         for j in range(i + 1, min(len(words), i + n_title + 3) + 1):
             start, end = words[i][0], words[j - 1][1]
             span = _strip(question[start:end])
+            last = span.split()[-1].lower() if span else ""
+            if last in JOINERS and not fold(title).endswith(last):
+                continue  # "A or B": the "or" belongs to the question, not to A's title
             score = 0.0
             if j - i < n_title - 3:  # shorter than the title: only as its beginning, and not too short
                 n_span = len(span.split())

@@ -45,10 +45,23 @@ _MORE = re.compile(r"\b(?:more|most|higher|highest|bigger|greater|larger)\b", re
 _FEWER = re.compile(r"\b(?:fewer|fewest|less|least|lower|lowest|smaller)\b", re.I)
 
 
+_LATER = re.compile(r"\b(?:newer|newest|later|latest|more recent|most recent|younger)\b", re.I)
+_EARLIER = re.compile(r"\b(?:older|oldest|earlier|earliest|first)\b", re.I)
+
+
+def compared_in_time(question: str) -> bool:
+    """Whether a comparison is of dates ("Is A older than B?"), not of counts."""
+    return bool(_LATER.search(question) or _EARLIER.search(question))
+
+
 def comparison(question: str) -> str | None:
-    """ "max" for "who has more …, A or B", "min" for "… fewer …", None when nothing is compared."""
+    """ "max" for "who has more …, A or B" (or "… newer …"), "min" for "… fewer …" (or "… older …"), None
+    when nothing is compared."""
     if not re.search(r"\bor\b|\bthan\b|\bcompare", question, re.I):
         return None
+    if compared_in_time(question):
+        later, earlier = _LATER.search(question), _EARLIER.search(question)
+        return "max" if later and (not earlier or later.start() < earlier.start()) else "min"
     more, fewer = _MORE.search(question), _FEWER.search(question)
     if more and (not fewer or more.start() < fewer.start()):
         return "max"
