@@ -198,3 +198,11 @@ def test_two_papers_are_compared_by_a_figure_or_by_their_years(ask):
     assert older.answer.startswith("Sum and Tensor of Quantitative Effects is the earlier (year)")
     ages = ask("Who is older, Gordon Fraser or Andrea Stocco?")  # no one's age: never a list of years
     assert ages.abstained and is_abstain(ages.answer)
+
+
+def test_a_span_of_years_narrows_the_papers(ask):
+    assert ask("How many papers did Gordon Fraser write between 2021 and 2023?").value == 2  # not all three
+    since = ask("Which papers has Gordon Fraser published since 2023?")
+    assert since.answer.startswith("The papers of Gordon Fraser since 2023:") and "Python" not in since.answer
+    assert ask("How many papers did Gordon Fraser publish before 2023?").value == 1
+    assert ask("How many papers did Gordon Fraser publish in 2025?").value == 1

@@ -74,6 +74,29 @@ RANK_CUES: dict[Narrow, re.Pattern[str]] = {
         re.I,
     ),
 }
+_Y = r"(1[5-9]\d\d|20\d\d)"
+YEAR_RANGE = re.compile(rf"\b(?:between|from)\s+{_Y}\s+(?:and|to|until|till)\s+{_Y}\b|\b{_Y}\s*[-–]\s*{_Y}\b", re.I)
+YEAR_OPEN = re.compile(rf"\b(since|after|before|until|up to)\s+{_Y}\b", re.I)
+OPEN_ENDED = 9999  # "since 2021": no last year
+
+
+def year_span(masked: str) -> tuple[int | None, int | None, re.Match | None]:
+    """(first year, last year, where it was said): "in 2021" → (2021, None); "between 2021 and 2023" →
+    (2021, 2023); "since 2021" → (2021, 9999); "before 2020" → (1500, 2019)."""
+    found = YEAR_RANGE.search(masked)
+    if found:
+        low, high = (int(y) for y in found.groups() if y)
+        return min(low, high), max(low, high), found
+    found = YEAR_OPEN.search(masked)
+    if found:
+        word, year = found.group(1).lower(), int(found.group(2))
+        if word in ("since", "after"):
+            return year + (word == "after"), OPEN_ENDED, found
+        return 1500, year - (word == "before"), found
+    found = YEAR.search(masked)
+    return (int(found.group(1) or found.group(2)) if found else None), None, found
+
+
 YEAR = re.compile(
     r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b|"
     r"\b(1[5-9]\d\d|20\d\d)\s+(?:papers?|publications?|articles?|works?|preprints?)\b",  # "X's 2019 paper"
@@ -93,6 +116,7 @@ class Reading:
     field_text: str = ""  # the masked question without its relation words: what names the field
     topic: str | None = None
     year: int | None = None  # "… papers in 2021": the papers of that year only
+    year_to: int | None = None  # the last year of a span ("between 2021 and 2023"; 9999: "since 2021")
     rank: Narrow | None = None  # "latest", "earliest", "most_cited": the top paper by that figure
     yes_no: bool = False  # "Did A and B write together?": answered yes or no, with the joint papers
     compare: str | None = None  # "max" / "min": which of a pair has more (fewer) of a figure
@@ -109,10 +133,9 @@ def read_question(masked: str, start: Start) -> Reading:
     if start == "paper":
         masked = SLOT_NOUN.sub(SLOT, masked)
     cues = {name for name, cue in ROUTE_CUES.items() if cue.search(masked)}
-    topic, year = None, None
+    topic, year, year_to = None, None, None
     if start == "person":
-        found = YEAR.search(masked)
-        year = int(found.group(1) or found.group(2)) if found else None
+        year, year_to, found = year_span(masked)
         if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
             masked_topic = masked[: found.start()] + masked[found.end() :]
         else:
@@ -129,7 +152,7 @@ def read_question(masked: str, start: Start) -> Reading:
         field_text = ROUTE_CUES[route].sub(" ", field_text)
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
-    reading = Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year, rank)
+    reading = Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year, year_to, rank)
     reading.limit = list_limit(masked)
     if start == "pair":
         reading.compare = comparison(masked)

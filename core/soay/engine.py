@@ -27,7 +27,16 @@ from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
 from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRound, cancelled, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
-from scholar_tui.core.soay.choose import BINDING, SLOT, Reading, asked_thing, rank_plans, read_question, support
+from scholar_tui.core.soay.choose import (
+    BINDING,
+    OPEN_ENDED,
+    SLOT,
+    Reading,
+    asked_thing,
+    rank_plans,
+    read_question,
+    support,
+)
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
 from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan, default_plans
 from scholar_tui.core.soay.shapes import (
@@ -254,7 +263,9 @@ def link(question: str, api: Any) -> Linked | None:
     return Linked(tuple(people[:2])) if people else None
 
 
-def subject_of(plan: Plan, linked: Linked, topic: str | None, year: int | None = None) -> str:
+def subject_of(
+    plan: Plan, linked: Linked, topic: str | None, year: int | None = None, year_to: int | None = None
+) -> str:
     """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
     subject = linked.names()
     for route in plan.routes:
@@ -263,10 +274,19 @@ def subject_of(plan: Plan, linked: Linked, topic: str | None, year: int | None =
         if route == "pubs" and plan.narrow == "topic" and topic:
             subject += f" on {topic}"
         if route == "pubs" and plan.narrow == "year" and year:
-            subject += f" of {year}"
+            subject += f" {years_said(year, year_to)}"
         if route == "pubs" and plan.narrow in RANKED and subject.startswith("the papers of"):
             subject = f"the {plan.narrow.replace('_', ' ')} paper of" + subject.removeprefix("the papers of")
     return subject
+
+
+def years_said(year: int, year_to: int | None) -> str:
+    """ "of 2021", "of 2021–2023", "since 2021", "up to 2019"."""
+    if year_to is None or year_to == year:
+        return f"of {year}"
+    if year_to == OPEN_ENDED:
+        return f"since {year}"
+    return f"up to {year_to}" if year <= 1500 else f"of {year}–{year_to}"
 
 
 def field_noun(plan: Plan) -> str:
@@ -453,6 +473,7 @@ class Arguments:
     other: str | None = None
     topic: str | None = None
     year: int | None = None
+    year_to: int | None = None
 
 
 @dataclass
@@ -641,7 +662,7 @@ class SoAyEngine(Engine):
             return
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
-        arguments = Arguments(head.matched, other, reading.topic, reading.year)
+        arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to)
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
@@ -702,7 +723,7 @@ class SoAyEngine(Engine):
         )
         figures: list[Any] = []
         for name in names:
-            program = plan.program_for(name, None, single.topic, single.year)
+            program = plan.program_for(name, None, single.topic, single.year, single.year_to)
             yield ProgramWritten(program, "template")
             result = self.sandbox.run(program)
             yield ProgramRan(result)
@@ -732,7 +753,7 @@ class SoAyEngine(Engine):
     ) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
-        subject = subject_of(plan, linked, reading.topic, reading.year)
+        subject = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
         value = result.value
         if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
             answer.answer, answer.value = yes_or_no(linked.names(), value), value
@@ -763,7 +784,9 @@ class SoAyEngine(Engine):
     def _program(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
         if self.code_mode == "template" and previous is None:
-            return plan.program_for(arguments.entity, arguments.other, arguments.topic, arguments.year)
+            return plan.program_for(
+                arguments.entity, arguments.other, arguments.topic, arguments.year, arguments.year_to
+            )
         if previous is not None and self.llm_provider is None:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
         return self._model_program(question, plan, arguments.entity, previous)

@@ -245,10 +245,18 @@ class Plan:
         return tuple(names)
 
     def program_for(
-        self, entity: str, other: str | None = None, topic: str | None = None, year: int | None = None
+        self,
+        entity: str,
+        other: str | None = None,
+        topic: str | None = None,
+        year: int | None = None,
+        year_to: int | None = None,
     ) -> str:
+        program = self.program
+        if year_to is not None and year_to != year:  # a span of years: "between 2021 and 2023", "since 2023"
+            program = program.replace("p['year'] == YEAR", f"p['year'] is not None and YEAR <= p['year'] <= {year_to}")
         return (
-            self.program.replace("OTHER", repr(other or ""))
+            program.replace("OTHER", repr(other or ""))
             .replace("TOPIC", repr(topic or ""))
             .replace("YEAR", repr(year))
             .replace("ENTITY", repr(entity))
