@@ -167,6 +167,7 @@ def test_a_paper_named_after_a_possessive_by_its_opening_words_or_unhyphenated(a
     assert first.value == "Helge Spieker"
     venue = ask("Which conference did Many-Objective Neuroevolution appear at?")  # the one title opening so
     assert venue.ok and venue.value == "arXiv"
+    assert ask("whats the venue of opencat").value == "arXiv"  # lower case, no apostrophe
     assert find_paper("Which venue did Testing Games appear at?", FakeAPI()) is None  # not an opening
 
 

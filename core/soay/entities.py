@@ -277,6 +277,10 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
 
 
 QUESTION_WORDS = FRAME_WORDS | {
+    "whats",  # contractions typed without the apostrophe
+    "whos",
+    "wheres",
+    "whens",
     "who's",
     "what's",
     "where's",
