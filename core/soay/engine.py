@@ -16,7 +16,6 @@ calls that produced it; a missing value, or one of another kind, is said in one 
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,7 +28,6 @@ from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import (
     BINDING,
-    OPEN_ENDED,
     SLOT,
     Reading,
     asked_thing,
@@ -38,7 +36,17 @@ from scholar_tui.core.soay.choose import (
     support,
 )
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
-from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan, default_plans
+from scholar_tui.core.soay.phrasing import (
+    DOI_ASKED,
+    ROLES,
+    checked_answer,
+    compared,
+    doi_in,
+    measured,
+    years_said,
+    yes_or_no,
+)
+from scholar_tui.core.soay.plans import RANKED, Plan, default_plans
 from scholar_tui.core.soay.shapes import (
     NUMBER_NAMES,
     compared_in_time,
@@ -210,23 +218,6 @@ class SoAyAnswer:
         return asdict(self)
 
 
-def render_value(value: Any) -> str:
-    if isinstance(value, list):
-        return ", ".join(render_value(item) for item in value) if value else "(none)"
-    if value is None:
-        return "(unknown)"
-    return str(value)
-
-
-ROLES = {
-    "first_author": "the first author of",
-    "last_author": "the last author of",
-    "coauthors": "the coauthors of",
-    "pubs": "the papers of",
-    "authors": "the authors of",
-}
-
-
 @dataclass(frozen=True)
 class Linked:
     """What a question starts from: its entities (one, or a pair of people) and the plan's arguments."""
@@ -280,69 +271,6 @@ def subject_of(
     return subject
 
 
-def years_said(year: int, year_to: int | None) -> str:
-    """ "of 2021", "of 2021–2023", "since 2021", "up to 2019"."""
-    if year_to is None or year_to == year:
-        return f"of {year}"
-    if year_to == OPEN_ENDED:
-        return f"since {year}"
-    return f"up to {year_to}" if year <= 1500 else f"of {year}–{year_to}"
-
-
-def field_noun(plan: Plan) -> str:
-    if (plan.first_item or plan.last_item) and plan.field == "authors.organization":
-        return "affiliation"
-    return FIELD_NOUNS.get(plan.field, plan.field.rsplit(".", 1)[-1].replace("_", " "))
-
-
-def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
-    if plan.count:
-        if plan.field in ("name", "title") and plan.routes:  # the coauthors, the papers walked to
-            return f"Number of {subject.removeprefix('the ')}: {value}."
-        return f"Number of {field_noun(plan)} of {subject}: {value}."
-    if (plan.first_item or plan.last_item) and plan.field == "authors.name":
-        return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
-    if plan.field in ("name", "title") and plan.routes:  # the people or papers walked to are the answer
-        return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
-    noun = field_noun(plan)
-    return f"{noun[:1].upper()}{noun[1:]} of {subject}: {render_value(value)}."
-
-
-def _missing(value: Any) -> bool:
-    if value is None or value == "" or value == []:
-        return True
-    return isinstance(value, list) and all(_missing(item) for item in value)
-
-
-def expected_kind(asked: Kind, plan: Plan) -> Kind:
-    """The kind the value is checked against: the question's, or the plan's when the question names none
-    (and a venue answers a "where" as well as a place)."""
-    if asked is Kind.TEXT or {asked, plan.kind} <= {Kind.PLACE, Kind.VENUE}:
-        return plan.kind
-    return asked
-
-
-def checked_answer(plan: Plan, asked: Kind, subject: str, value: Any) -> tuple[str, str]:
-    """(text, reason): the phrased value when it is of the kind asked (reason ""), else the one sentence
-    saying what the library lacks (reason "missing" for null or empty, "wrong kind" for a value that
-    does not answer the question: a year for a "where" is never shown as the place)."""
-    kind = expected_kind(asked, plan)
-    if kind is Kind.COUNT and isinstance(value, list) and len(value) == 1:
-        value = value[0]  # the one paper's figure ("how many citations does X's paper on … have")
-    if plan.count or not _missing(value):
-        if fits(kind, value):
-            return phrase_answer(plan, subject, value), ""
-        reason = "wrong kind"
-    else:
-        reason = "missing"
-    noun = field_noun(plan) if reason == "missing" or kind is plan.kind else kind.noun
-    if reason == "missing" and plan.narrow in RANKED:  # nothing to rank by: that figure is what is missing
-        ranked_by = RANKED[plan.narrow][0]
-        noun = FIELD_NOUNS.get(ranked_by, ranked_by)
-        subject = subject.replace(f"the {plan.narrow.replace('_', ' ')} paper of", "the papers of", 1)
-    return abstain_sentence(noun, subject), reason
-
-
 def cite(result: SandboxResult, plan: Plan) -> list[str]:
     """The calls of the plan's last API that produced the value: the record it came from."""
     calls = [call for call in result.calls if call.ok and call.name == plan.hops[-1].api]
@@ -385,48 +313,7 @@ def model_code_prompt(
 
 
 JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
-DOI_ASKED = re.compile(r"\bdoi\b", re.I)
-DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
-
-
-def doi_in(link: Any) -> str | None:
-    """The DOI a paper's link holds (https://doi.org/10.3390/e23091165); an arXiv link holds none."""
-    found = DOI.search(link) if isinstance(link, str) else None
-    return found.group(0) if found else None
-
-
 SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
-WALKED = {"pubs": "papers", "coauthors": "coauthors", "authors": "authors"}
-
-
-def measured(plan: Plan) -> str:
-    """What a counting plan measures, in words: "publication count", "number of coauthors"."""
-    if plan.count and plan.routes:
-        return f"number of {WALKED.get(plan.routes[-1], field_noun(plan))}"
-    return field_noun(plan)
-
-
-def compared(names: list[str], figures: list[Any], noun: str, more: bool, in_time: bool = False) -> str:
-    """ "Gordon Fraser has the higher publication count: Gordon Fraser 5, Andrea Stocco 4."; of years,
-    "Morphy … is the earlier (year): EuclidNets … 2022, Morphy … 2019."."""
-    both = ", ".join(f"{name} {figure}" for name, figure in zip(names, figures, strict=True))
-    values = [int(float(str(figure).replace(",", ""))) for figure in figures]
-    if len(set(values)) == 1:
-        return f"{' and '.join(names)} have the same {noun}: {both}."
-    pick = max if more else min
-    winner = names[values.index(pick(values))]
-    if in_time:
-        return f"{winner} is the {'later' if more else 'earlier'} ({noun}): {both}."
-    return f"{winner} has the {'higher' if more else 'lower'} {noun}: {both}."
-
-
-def yes_or_no(names: str, titles: Any) -> str:
-    """A yes/no question about a pair, answered from their joint papers (none: "no", said as what the
-    library holds)."""
-    titles = titles if isinstance(titles, list) else []
-    if not titles:
-        return f"No: the library holds no paper written by both {names} (0 joint papers)."
-    return f"Yes: {names} wrote {counted(len(titles), 'paper')} together in the library: {render_value(titles)}."
 
 
 def joined_answer(question: str, answers: list[SoAyAnswer]) -> SoAyAnswer:
