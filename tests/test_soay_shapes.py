@@ -70,6 +70,8 @@ def test_yes_or_no_about_a_pair_comes_from_their_joint_papers(ask):
 def test_who_has_more_compares_both_figures(ask):
     more = ask("Who has published more, Gordon Fraser or Andrea Stocco?")
     assert more.answer == "Gordon Fraser has the higher publication count: Gordon Fraser 3, Andrea Stocco 2."
+    versus = ask("Gordon Fraser vs Andrea Stocco: who has more papers?")
+    assert versus.answer == more.answer
     fewer = ask("Who has fewer papers, Gordon Fraser or Andrea Stocco?")
     assert fewer.answer.startswith("Andrea Stocco has the lower")
     cited = ask("Who has more citations, Gordon Fraser or Andrea Stocco?")  # no figure: no winner
@@ -80,6 +82,7 @@ def test_two_questions_in_one_are_both_answered(ask):
     answer = ask("Who wrote OpenCat and when did it come out?")
     assert answer.ok and "Qurban Ali" in answer.answer and "2025" in answer.answer
     assert split_compound("Which papers did Gordon Fraser and Martin Gruber write together?") is None
+    assert split_compound("Gordon Fraser versus Andrea Stocco, who has more papers?") is None
 
 
 def test_two_questions_in_one_are_said_as_one_answer(engine):

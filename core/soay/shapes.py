@@ -18,6 +18,9 @@ _PRONOUN = re.compile(r"\b(?:it|they|them|he|him|she|her|this paper|that paper|t
 _POSSESSIVE = re.compile(r"\b(?:its|their|his)\b", re.I)
 
 
+_ASKS = re.compile(rf"\s*(?:{_WH}|(?:name|list|give|tell|show|find)\b)", re.I)
+
+
 @dataclass(frozen=True)
 class Compound:
     first: str
@@ -29,7 +32,8 @@ def split_compound(question: str) -> Compound | None:
     """Two questions asked as one, split where the second begins; None for one question."""
     for match in _SECOND_QUESTION.finditer(question):
         first, second = question[: match.start()].strip(" ,;"), question[match.end() :].strip()
-        if len(first.split()) >= 3 and len(second.split()) >= 2:
+        asks = _ASKS.match(first)  # "A versus B, who is cited more?" is one question: its first part asks nothing
+        if asks and len(first.split()) >= 3 and len(second.split()) >= 2:
             return Compound(first if first.endswith("?") else first + "?", second[:1].upper() + second[1:], match.end())
     return None
 
@@ -57,7 +61,7 @@ def compared_in_time(question: str) -> bool:
 def comparison(question: str) -> str | None:
     """ "max" for "who has more …, A or B" (or "… newer …"), "min" for "… fewer …" (or "… older …"), None
     when nothing is compared."""
-    if not re.search(r"\bor\b|\bthan\b|\bcompare", question, re.I):
+    if not re.search(r"\bor\b|\bthan\b|\bcompare|\bvs\.?(?!\w)|\bversus\b", question, re.I):
         return None
     if compared_in_time(question):
         later, earlier = _LATER.search(question), _EARLIER.search(question)
