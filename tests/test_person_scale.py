@@ -289,7 +289,7 @@ def test_a_prestarted_worker_serves_the_first_run_and_is_closed_unused():
 
 
 def test_an_answer_names_the_first_coauthors_and_counts_them_all():
-    from scholar_tui.core.soay.engine import LISTED, render_value
+    from scholar_tui.core.soay.phrasing import LISTED, render_value
 
     names = [f"Person {n}" for n in range(LISTED + 70)]
     text = render_value(names)

@@ -5,7 +5,9 @@ and the benchmarks share it and read its one stream of events, ``engine.run(ques
 (the shape of ``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
 generated from it: every output field within three hops, with descriptions and programs), choose
 (a question's asked kind, start and relations pick a plan), entities (linking the question's
-spans), engine (the pipeline as events; answers checked against ``core.answer_kind``), intents
+spans), shapes (two questions in one, a comparison, yes or no about a pair, "name three"), phrasing
+(the answer of the kind asked, or the sentence saying what the library lacks), engine (the pipeline as
+events; answers checked against ``core.answer_kind``), intents
 (hand-written phrasings: SoAyBench and training data), prompts (SoAyBench records, the fine-tuning prompt), bench (SoAyBench and scoring),
 person_bench (person-written questions: right / wrong / abstained), baseline (the step-by-step
 agent), evaluate (SoAyEval).

@@ -16,12 +16,18 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
-from scholar_tui.core.soay.plans import FIELD_WORDS, Plan, Start, default_plans
+from scholar_tui.core.soay.plans import FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
+from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
 
 ROUTE_CUES = {
     "first_author": re.compile(
         r"\b(?:first|lead|leading|primary|main|principal)[- ](?:author|writer|name)|\blisted first|"
         r"\bfirst[- ]listed|\bcomes? first|\bfirst on\b",
+        re.I,
+    ),
+    "last_author": re.compile(
+        r"\b(?:last|senior|final|corresponding)[- ](?:author|writer|name)|\blisted last|\blast[- ]listed|"
+        r"\bcomes? last\b",
         re.I,
     ),
     "coauthors": re.compile(
@@ -40,13 +46,62 @@ ROUTE_CUES = {
     ),
 }
 # Cues that, when present, a plan must follow (a "first author" question never answers for all authors).
-BINDING = ("first_author", "coauthors")
+BINDING = ("first_author", "last_author", "coauthors")
+SLOT_WORD = "X"  # the slot the question's entities are masked with (SLOT below)
 TOPIC = re.compile(
     r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )
-YEAR = re.compile(r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b", re.I)
+TOPIC_END = re.compile(rf"\s+(?:has|have|had|did|does|do|is|are|was|were|{SLOT_WORD})\b")
+_PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
+# "the latest paper of X", "X's most cited work", "which of X's papers is cited the most": the top
+# papers by a figure (plans.RANKED), not all of them
+RANK_CUES: dict[Narrow, re.Pattern[str]] = {
+    "most_cited": re.compile(
+        r"\bmost[- ](?:cited|citations|influential|referenced)\b|\bcited (?:the )?most\b|\bhighest[- ]cited\b|"
+        r"\bmost citations\b",
+        re.I,
+    ),
+    "latest": re.compile(
+        rf"\b(?:latest|newest|most recent|last|recent)\s+(?:\w+\s+)?{_PAPERS}\b|"
+        rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:latest|newest|most recent|last)\b",
+        re.I,
+    ),
+    "earliest": re.compile(
+        rf"\b(?:earliest|oldest|first)\s+(?:\w+\s+)?{_PAPERS}\b|\b(?:start|started|begin|began)\s+publishing\b|"
+        rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:earliest|oldest|first)\b",
+        re.I,
+    ),
+}
+_Y = r"(1[5-9]\d\d|20\d\d)"
+YEAR_RANGE = re.compile(rf"\b(?:between|from)\s+{_Y}\s+(?:and|to|until|till)\s+{_Y}\b|\b{_Y}\s*[-–]\s*{_Y}\b", re.I)
+YEAR_OPEN = re.compile(rf"\b(since|after|before|until|up to)\s+{_Y}\b", re.I)
+OPEN_ENDED = 9999  # "since 2021": no last year
+
+
+def year_span(masked: str) -> tuple[int | None, int | None, re.Match | None]:
+    """(first year, last year, where it was said): "in 2021" → (2021, None); "between 2021 and 2023" →
+    (2021, 2023); "since 2021" → (2021, 9999); "before 2020" → (1500, 2019)."""
+    found = YEAR_RANGE.search(masked)
+    if found:
+        low, high = (int(y) for y in found.groups() if y)
+        return min(low, high), max(low, high), found
+    found = YEAR_OPEN.search(masked)
+    if found:
+        word, year = found.group(1).lower(), int(found.group(2))
+        if word in ("since", "after"):
+            return year + (word == "after"), OPEN_ENDED, found
+        return 1500, year - (word == "before"), found
+    found = YEAR.search(masked)
+    return (int(found.group(1) or found.group(2)) if found else None), None, found
+
+
+YEAR = re.compile(
+    r"\b(?:in|during|from|of|since)\s+(1[5-9]\d\d|20\d\d)\b|"
+    r"\b(1[5-9]\d\d|20\d\d)\s+(?:papers?|publications?|articles?|works?|preprints?)\b",  # "X's 2019 paper"
+    re.I,
+)
 NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
 SLOT = "X"
 
@@ -61,27 +116,51 @@ class Reading:
     field_text: str = ""  # the masked question without its relation words: what names the field
     topic: str | None = None
     year: int | None = None  # "… papers in 2021": the papers of that year only
+    year_to: int | None = None  # the last year of a span ("between 2021 and 2023"; 9999: "since 2021")
+    rank: Narrow | None = None  # "latest", "earliest", "most_cited": the top paper by that figure
+    yes_no: bool = False  # "Did A and B write together?": answered yes or no, with the joint papers
+    compare: str | None = None  # "max" / "min": which of a pair has more (fewer) of a figure
+    limit: int | None = None  # "name three coauthors": at most this many items
     scores: list[tuple[str, float]] = field(default_factory=list)
+
+
+# "the X paper": the noun names the entity (already found), not a field to return
+SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report)\b", re.I)
 
 
 def read_question(masked: str, start: Start) -> Reading:
     """What a question (its entities already replaced by ``SLOT``) asks for and walks through."""
+    if start == "paper":
+        masked = SLOT_NOUN.sub(SLOT, masked)
     cues = {name for name, cue in ROUTE_CUES.items() if cue.search(masked)}
-    topic, year = None, None
+    topic, year, year_to = None, None, None
     if start == "person":
-        found = YEAR.search(masked)
-        year = int(found.group(1)) if found else None
+        year, year_to, found = year_span(masked)
         if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
             masked_topic = masked[: found.start()] + masked[found.end() :]
         else:
             masked_topic = masked
         match = TOPIC.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
-            topic = match.group(1).strip()
+            # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
+            topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
+    rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
+    if rank:
+        cues.add("pubs")  # what is ranked is the person's papers, whether or not a paper noun is said
     field_text = masked
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
         field_text = ROUTE_CUES[route].sub(" ", field_text)
-    return Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year)
+    if rank:  # "latest publication" names the papers ranked, not a field of them
+        field_text = RANK_CUES[rank].sub(" ", field_text)
+    reading = Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year, year_to, rank)
+    reading.limit = list_limit(masked)
+    if start == "pair":
+        reading.compare = comparison(masked)
+        together = cues & {"coauthors", "pubs"} or re.search(r"\btogether\b|\bjoint", masked, re.I)
+        if is_yes_no(masked) and together and not reading.compare:  # do they share papers: the joint papers
+            reading.yes_no, reading.asked = True, Kind.PAPER
+            reading.cues = (cues - {"coauthors"}) | {"pubs"}
+    return reading
 
 
 def _tokens(text: str) -> list[str]:
@@ -112,12 +191,22 @@ def _word_hits(words: tuple[str, ...], text: str) -> int:
     return len(places)
 
 
+# A paper's own title answers only a question that asks for a title ("Which papers cite X?" does not).
+OWN_TITLE_WORDS = ("title", "titles", "called", "named", "full name")
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
     something no API returns (an h-index, a funder) and the nearest field must not answer for it."""
-    field_hits = _word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text)
-    return field_hits + sum(route in reading.cues for route in plan.routes if route in BINDING)
+    words = FIELD_WORDS.get(plan.field, ())
+    if plan.start == "paper" and plan.field == "title" and not plan.routes:
+        words = OWN_TITLE_WORDS
+    field_hits = _word_hits(words, reading.field_text) + (reading.rank is not None and plan.narrow == reading.rank)
+    # a relation named counts only for a plan that returns who or what it walks to ("the coauthors of X"),
+    # not for any field of theirs ("the h-index of the first author of X" names no field)
+    walked = plan.field.rsplit(".", 1)[-1] in ("name", "title", "authors", "authors_name_list")
+    return field_hits + walked * sum(route in reading.cues for route in plan.routes if route in BINDING)
 
 
 # What the question asks for, in its own words, for the sentence saying that no field holds it.
@@ -133,7 +222,17 @@ ASKED_THING = (
 )
 
 
+# Things asked for by a verb rather than a noun ("Who funded X?").
+ASKED_BY_VERB = (
+    (re.compile(r"\b(?:fund|financ|sponsor)\w*|\bgrants?\b", re.I), "funding information"),
+    (re.compile(r"\b(?:cite|cites|citing)\b|\bcited by\b", re.I), "list of the papers citing it"),
+)
+
+
 def asked_thing(masked: str) -> str | None:
+    for pattern, thing in ASKED_BY_VERB:
+        if pattern.search(masked):
+            return thing
     for pattern in ASKED_THING:
         match = pattern.search(masked)
         if match and match.group(1).strip().lower() not in ("", "x", "the"):
@@ -143,11 +242,15 @@ def asked_thing(masked: str) -> str | None:
 
 def score_plan(plan: Plan, reading: Reading) -> float:
     asked = reading.asked
+    kind = plan.kind
+    figure = plan.field.rsplit(".", 1)[-1].startswith("num_")
+    if asked is Kind.COUNT and figure and _word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text):
+        kind = Kind.COUNT  # each paper's figure, asked for by name ("how many citations does X's paper on … have")
     score = 0.0
     if asked is not Kind.TEXT:
-        if plan.kind is asked:
+        if kind is asked:
             score += 4
-        elif {asked, plan.kind} <= {Kind.PLACE, Kind.VENUE}:
+        elif {asked, kind} <= {Kind.PLACE, Kind.VENUE}:
             score += 2
         else:
             score -= 4
@@ -167,6 +270,13 @@ def score_plan(plan: Plan, reading: Reading) -> float:
         score += 2.5 if plan.narrow == "topic" else 0
     if reading.year:
         score += 3 if plan.narrow == "year" else 0
+    if reading.rank:
+        score += 3 if plan.narrow == reading.rank else 0
+        score += 1.5 if plan.field == "title" else 0  # what is ranked is the paper: its title answers
+        if plan.field == RANKED[reading.rank][0] and reading.asked not in (Kind.DATE, Kind.COUNT):
+            score -= 2  # "X's most cited work" asks for the paper, not for its citation count
+    if plan.count and _word_hits(FIELD_WORDS["num_citation"], reading.field_text):
+        score -= 3  # "how many citations …" counts citations, never the papers
     score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
     return score
 
@@ -179,6 +289,7 @@ def candidate_plans(reading: Reading, plans: tuple[Plan, ...] | None = None) -> 
         if plan.start == reading.start
         and (plan.narrow != "topic" or reading.topic)
         and (plan.narrow != "year" or reading.year)
+        and (plan.narrow not in RANKED or plan.narrow == reading.rank)
     ]
 
 

@@ -26,9 +26,37 @@ from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
 from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRound, cancelled, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
-from scholar_tui.core.soay.choose import SLOT, Reading, asked_thing, rank_plans, read_question, support
-from scholar_tui.core.soay.entities import Mention, find_paper, find_people
-from scholar_tui.core.soay.plans import FIELD_NOUNS, Plan, default_plans
+from scholar_tui.core.soay.choose import (
+    BINDING,
+    SLOT,
+    Reading,
+    asked_thing,
+    rank_plans,
+    read_question,
+    support,
+)
+from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
+from scholar_tui.core.soay.phrasing import (
+    DOI_ASKED,
+    ROLES,
+    checked_answer,
+    compared,
+    doi_in,
+    measured,
+    years_said,
+    yes_or_no,
+)
+from scholar_tui.core.soay.plans import RANKED, Plan, default_plans
+from scholar_tui.core.soay.shapes import (
+    NUMBER_NAMES,
+    compared_in_time,
+    comparison,
+    excluded_name,
+    left_out_at,
+    resolve_pronouns,
+    split_compound,
+    top_one,
+)
 from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
@@ -190,33 +218,6 @@ class SoAyAnswer:
         return asdict(self)
 
 
-LISTED = 50  # items an answer names; a longer list is named by its first ones and counted
-
-
-def render_value(value: Any, most: int = LISTED) -> str:
-    """The value in words; a list of more than ``most`` items (a prolific author's thousands of
-    coauthors, which the APIs give most joint papers first) as its first ``most`` and how many in
-    all. The whole value stays in the answer's ``value``."""
-    if isinstance(value, list):
-        if not value:
-            return "(none)"
-        shown = ", ".join(render_value(item) for item in value[:most])
-        if len(value) > most:
-            shown += f" and {len(value) - most:,} more ({len(value):,} in all)"
-        return shown
-    if value is None:
-        return "(unknown)"
-    return str(value)
-
-
-ROLES = {
-    "first_author": "the first author of",
-    "coauthors": "the coauthors of",
-    "pubs": "the papers of",
-    "authors": "the authors of",
-}
-
-
 @dataclass(frozen=True)
 class Linked:
     """What a question starts from: its entities (one, or a pair of people) and the plan's arguments."""
@@ -242,12 +243,20 @@ def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
     paper = find_paper(question, api)
     if paper is not None:
+        if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
+            rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
+            other = find_paper(rest, api)
+            if other is not None and other.matched != paper.matched:
+                return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
         return Linked((paper,))
-    people = find_people(question, api)
+    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
+    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
     return Linked(tuple(people[:2])) if people else None
 
 
-def subject_of(plan: Plan, linked: Linked, topic: str | None, year: int | None = None) -> str:
+def subject_of(
+    plan: Plan, linked: Linked, topic: str | None, year: int | None = None, year_to: int | None = None
+) -> str:
     """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
     subject = linked.names()
     for route in plan.routes:
@@ -256,56 +265,10 @@ def subject_of(plan: Plan, linked: Linked, topic: str | None, year: int | None =
         if route == "pubs" and plan.narrow == "topic" and topic:
             subject += f" on {topic}"
         if route == "pubs" and plan.narrow == "year" and year:
-            subject += f" of {year}"
+            subject += f" {years_said(year, year_to)}"
+        if route == "pubs" and plan.narrow in RANKED and subject.startswith("the papers of"):
+            subject = f"the {plan.narrow.replace('_', ' ')} paper of" + subject.removeprefix("the papers of")
     return subject
-
-
-def field_noun(plan: Plan) -> str:
-    if plan.first_item and plan.field == "authors.organization":
-        return "affiliation"
-    return FIELD_NOUNS.get(plan.field, plan.field.rsplit(".", 1)[-1].replace("_", " "))
-
-
-def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
-    if plan.count:
-        if plan.field in ("name", "title") and plan.routes:  # the coauthors, the papers walked to
-            return f"Number of {subject.removeprefix('the ')}: {value}."
-        return f"Number of {field_noun(plan)} of {subject}: {value}."
-    if plan.first_item and plan.field == "authors.name":
-        return f"The first author of {subject.removeprefix('the first author of ')}: {render_value(value)}."
-    if plan.field in ("name", "title") and plan.routes:  # the people or papers walked to are the answer
-        return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
-    noun = field_noun(plan)
-    return f"{noun[:1].upper()}{noun[1:]} of {subject}: {render_value(value)}."
-
-
-def _missing(value: Any) -> bool:
-    if value is None or value == "" or value == []:
-        return True
-    return isinstance(value, list) and all(_missing(item) for item in value)
-
-
-def expected_kind(asked: Kind, plan: Plan) -> Kind:
-    """The kind the value is checked against: the question's, or the plan's when the question names none
-    (and a venue answers a "where" as well as a place)."""
-    if asked is Kind.TEXT or {asked, plan.kind} <= {Kind.PLACE, Kind.VENUE}:
-        return plan.kind
-    return asked
-
-
-def checked_answer(plan: Plan, asked: Kind, subject: str, value: Any) -> tuple[str, str]:
-    """(text, reason): the phrased value when it is of the kind asked (reason ""), else the one sentence
-    saying what the library lacks (reason "missing" for null or empty, "wrong kind" for a value that
-    does not answer the question: a year for a "where" is never shown as the place)."""
-    kind = expected_kind(asked, plan)
-    if plan.count or not _missing(value):
-        if fits(kind, value):
-            return phrase_answer(plan, subject, value), ""
-        reason = "wrong kind"
-    else:
-        reason = "missing"
-    noun = field_noun(plan) if reason == "missing" or kind is plan.kind else kind.noun
-    return abstain_sentence(noun, subject), reason
 
 
 def cite(result: SandboxResult, plan: Plan) -> list[str]:
@@ -349,6 +312,35 @@ def model_code_prompt(
     )
 
 
+JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
+SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
+
+
+def joined_answer(question: str, answers: list[SoAyAnswer]) -> SoAyAnswer:
+    """Two questions asked as one: one answer holding both, said in turn."""
+    said = [a.answer if a.ok else f"{a.question} — {a.error}" for a in answers]
+    total = sum(a.timings_ms.get("total", 0.0) for a in answers)
+    return SoAyAnswer(
+        question=question,
+        ok=any(a.ok for a in answers),
+        entity=answers[0].entity,
+        entity_kind=answers[0].entity_kind,
+        intent=" + ".join(a.intent or "none" for a in answers),
+        solution=[api for a in answers for api in a.solution],
+        choice_mode=answers[0].choice_mode,
+        program="\n\n".join(a.program for a in answers if a.program),
+        code_mode=answers[0].code_mode,
+        value=[a.value for a in answers],
+        answer=" ".join(text for text in said if text),
+        abstained=all(a.abstained for a in answers),
+        asked=" + ".join(a.asked or "text" for a in answers),
+        sources=[source for a in answers for source in a.sources],
+        error=None if all(a.ok for a in answers) else "; ".join(a.error or "" for a in answers if not a.ok),
+        error_stage=next((a.error_stage for a in answers if not a.ok), None),
+        timings_ms={"total": round(total, 1)},
+    )
+
+
 CHOICE_PREFIX = (
     "You map a user's question about scholars or papers to the request it makes.\n"
     "Reply with the letter of the matching request only.\n\n"
@@ -368,6 +360,7 @@ class Arguments:
     other: str | None = None
     topic: str | None = None
     year: int | None = None
+    year_to: int | None = None
 
 
 def program_sandbox(backend: str = "local") -> Sandbox:
@@ -423,6 +416,9 @@ class SoAyEngine(Engine):
         reading = read_question(linked.masked(question), linked.start)  # type: ignore[arg-type]
         ranked = rank_plans(reading, self.plans)
         candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
+        if reading.yes_no:  # "did A and B write together": their joint papers say yes or no
+            joint = next(plan for plan, _ in ranked if plan.key == JOINT_PAPERS)
+            return PlanChoice(joint, reading, candidates, "rules")
         llm = self._llm() if self.choice_mode == "llm" else None
         if llm is None or len(ranked) < 2:
             return PlanChoice(ranked[0][0], reading, candidates, "rules", supported=support(ranked[0][0], reading) > 0)
@@ -444,9 +440,42 @@ class SoAyEngine(Engine):
     def run(self, question: str, *, cancel: threading.Event | None = None) -> Iterator[SoAyEvent]:
         """The question through every stage, one event each; the last is always ``Finished``.
 
+        Two questions asked as one ("Who wrote X and when did it come out?") run one after the other,
+        the second's pronouns naming what the first named, and end with one ``Finished`` holding both.
         ``cancel`` set: the stage running ends (a program run is not cut short) and the stream ends
         with ``Failed`` at stage ``cancelled``, then ``Finished``.
         """
+        parts = self._compound_parts(question)
+        if parts is None:
+            yield from self._run_one(question, cancel)
+            return
+        answers = []
+        for part in parts:
+            for event in self._run_one(part, cancel):
+                if isinstance(event, Finished):
+                    answers.append(event.answer)
+                elif not isinstance(event, (AnswerPhrased, Abstained)):  # said once, both parts together
+                    yield event
+        joined = joined_answer(question, answers)
+        if joined.ok and joined.abstained:
+            yield Abstained(joined.answer or "", "missing", joined.sources)
+        elif joined.ok:
+            yield AnswerPhrased(joined.answer or "", joined.value, joined.sources)
+        yield Finished(joined)
+
+    def _compound_parts(self, question: str) -> tuple[str, str] | None:
+        compound = split_compound(question)
+        if compound is None:
+            return None
+        whole = link(question, self.api)  # a title that runs across the split ("Who and what …") stays whole
+        if whole is not None and any(m.start < compound.at < m.end for m in whole.mentions):
+            return None
+        first = link(compound.first, self.api)
+        if first is None:
+            return None
+        return compound.first, resolve_pronouns(compound.second, first.names())
+
+    def _run_one(self, question: str, cancel: threading.Event | None) -> Iterator[SoAyEvent]:
         answer = SoAyAnswer(question=question)
         started = clock = time.perf_counter()
 
@@ -474,6 +503,13 @@ class SoAyEngine(Engine):
                 "spelling, or import their papers (Library tab F5, `scholar-tui import`)",
             )
             return
+        unsure = next((mention for mention in linked.mentions if mention.others), None)
+        if unsure is not None:  # "Gordon" names two scholars: answering for one of them is a guess
+            named = ", ".join((unsure.matched, *unsure.others))
+            yield from fail(
+                "entity", f"“{unsure.text}” names more than one scholar of the library ({named}): say which"
+            )
+            return
         head = linked.mentions[0]
         answer.entity, answer.entity_kind = linked.names(), linked.start
         for mention in linked.mentions:
@@ -484,6 +520,13 @@ class SoAyEngine(Engine):
             return
         choice = self.choose(question, linked)
         plan, reading = choice.plan, choice.reading
+        if len(linked.mentions) == 2 and linked.start == "paper":  # two papers are only ever compared
+            reading.compare = comparison(reading.masked)
+        if reading.compare:  # "who has more citations, A or B": one figure for each, then compared
+            yield from self._compare(linked, reading, answer)
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Finished(answer)
+            return
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
         answer.asked = reading.asked.value
         lap("solution")
@@ -501,14 +544,17 @@ class SoAyEngine(Engine):
         if not choice.supported:  # nothing any API returns is named: no value of another field stands in
             thing = asked_thing(reading.masked)
             answer.ok, answer.abstained = True, True
-            answer.answer = abstain_sentence(thing or "record that answers this question", linked.names())
+            about = linked.names()
+            for route in BINDING:  # "the h-index of the first author of X": about the first author
+                about = f"{ROLES[route]} {about}" if route in reading.cues else about
+            answer.answer = abstain_sentence(thing or "record that answers this question", about)
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield Abstained(answer.answer, "no field")
             yield Finished(answer)
             return
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
-        arguments = Arguments(head.matched, other, reading.topic, reading.year)
+        arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to)
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
@@ -543,25 +589,96 @@ class SoAyEngine(Engine):
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         yield Finished(answer)
 
+    def _compare(self, linked: Linked, reading: Reading, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
+        """ "Who has more X, A or B?" (two scholars, or two papers; "Is A older than B?"): the plan that gives
+        X for one of them, run for each, compared.
+
+        Either figure missing is said as such (never a winner picked from one figure)."""
+        start = "paper" if linked.start == "paper" else "person"
+        single = read_question(reading.masked, start)  # type: ignore[arg-type]
+        single.asked = Kind.DATE if compared_in_time(reading.masked) else Kind.COUNT
+        measuring = [plan for plan, _ in rank_plans(single, self.plans) if plan.kind is single.asked]
+        in_time = single.asked is Kind.DATE  # "older" names no field: the year is what dates a paper
+        plan = next((plan for plan in measuring if in_time or support(plan, single) > 0), None)
+        if in_time and start == "person":
+            plan = None  # "who is older": the library holds no one's age, and a list of years is no date of birth
+        names = [mention.matched for mention in linked.mentions]
+        answer.ok, answer.asked = True, single.asked.value
+        if plan is None:
+            answer.abstained = True
+            answer.answer = abstain_sentence(f"figure to compare {' and '.join(names)} by", None)
+            yield Abstained(answer.answer, "no field")
+            return
+        answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), "rules"
+        yield SolutionChosen(
+            plan.key, list(plan.solution), len(plan.hops), "rules", [], asked="count", description=plan.description
+        )
+        figures: list[Any] = []
+        for name in names:
+            program = plan.program_for(name, None, single.topic, single.year, single.year_to)
+            yield ProgramWritten(program, "template")
+            result = self.sandbox.run(program)
+            yield ProgramRan(result)
+            if not result.ok:
+                answer.ok, answer.error, answer.error_stage = False, result.error or "the program failed", "run"
+                yield Failed("run", answer.error)
+                return
+            figures.append(result.value)
+            answer.sources += cite(result, plan)
+        noun = measured(plan)
+        missing = [
+            name
+            for name, figure in zip(names, figures, strict=True)
+            if isinstance(figure, list) or not fits(single.asked, figure)  # one figure each, or none to compare
+        ]
+        if missing:
+            answer.abstained = True
+            answer.answer = abstain_sentence(noun, " and ".join(missing))
+            yield Abstained(answer.answer, "missing", answer.sources)
+            return
+        answer.value = dict(zip(names, figures, strict=True))
+        answer.answer = compared(names, figures, noun, reading.compare == "max", in_time)
+        yield AnswerPhrased(answer.answer, answer.value, answer.sources)
+
     def _judge(
         self, answer: SoAyAnswer, plan: Plan, reading: Reading, linked: Linked, result: SandboxResult
     ) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
-        subject = subject_of(plan, linked, reading.topic, reading.year)
-        text, reason = checked_answer(plan, reading.asked, subject, result.value)
+        subject = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
+        value = result.value
+        if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
+            answer.answer, answer.value = yes_or_no(linked.names(), value), value
+            yield AnswerPhrased(answer.answer, value, answer.sources)
+            return
+        left_out = excluded_name(reading.question)  # entities masked: a linked name is never left out
+        if left_out and isinstance(value, list) and plan.kind is Kind.PEOPLE:  # "who else … besides A"
+            value = [item for item in value if similarity(str(item), left_out) < SAME_NAME]
+        if plan.field == "url" and DOI_ASKED.search(reading.question):  # a DOI only where the link is one
+            value = doi_in(value)
+            text = f"DOI of {subject}: {value}." if value else abstain_sentence("DOI", subject)
+            answer.answer, answer.abstained, answer.value = text, value is None, value
+            yield AnswerPhrased(text, value, answer.sources) if value else Abstained(text, "missing", answer.sources)
+            return
+        if reading.limit and isinstance(value, list) and len(value) > reading.limit and not plan.count:
+            value = value[: reading.limit]  # "name three coauthors": the first three, as the API ranks them
+            first = "the most frequent" if top_one(reading.question) else NUMBER_NAMES.get(reading.limit)
+            subject = f"{first or reading.limit} of {subject}"
+        text, reason = checked_answer(plan, reading.asked, subject, value)
         answer.answer = text
         if reason:
             answer.abstained = True
             yield Abstained(text, reason, answer.sources)
         else:
-            answer.value = result.value
-            yield AnswerPhrased(text, result.value, answer.sources)
+            answer.value = value
+            yield AnswerPhrased(text, value, answer.sources)
 
     def _program(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
         if self.code_mode == "template" and previous is None:
-            return plan.program_for(arguments.entity, arguments.other, arguments.topic, arguments.year)
+            return plan.program_for(
+                arguments.entity, arguments.other, arguments.topic, arguments.year, arguments.year_to
+            )
         if previous is not None and self.llm_provider is None:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
         return self._model_program(question, plan, arguments.entity, previous)

@@ -23,7 +23,11 @@ WORD = re.compile(r"\S+")
 PARTICLES = {"van", "von", "de", "der", "da", "del", "di", "du", "le", "la", "bin", "al"}
 PAPER_THRESHOLD = 0.82
 PERSON_THRESHOLD = 0.6
+AMBIGUOUS_MARGIN = 0.02  # two scholars whose names fit a span this closely are both named by it
 PREFIX_WORDS, PREFIX_CHARS = 4, 20  # a title's first words name it only when they are this many
+JOINERS = {"or", "and", "than", "vs", "versus"}
+SHORT_NAME_WORDS, SHORT_NAME_DISCOUNT = 5, 0.95  # a title's head before its colon names the paper too
+PHRASE_SCORE = 0.9  # "the ‹words› paper" whose words run inside one title of the library, and one only
 PREFIX_DISCOUNT = 0.92  # a beginning that reads exactly like the title's still ranks under the whole title
 
 
@@ -35,6 +39,7 @@ class Mention:
     end: int
     matched: str  # what the library holds under it (a name or a title)
     score: float
+    others: tuple[str, ...] = ()  # other scholars the span names as well ("Gordon": two of them)
 
     def masked(self, question: str, slot: str) -> str:
         return question[: self.start] + slot + question[self.end :]
@@ -67,7 +72,9 @@ def _capitalised_runs(question: str) -> list[tuple[int, int]]:
         capitalised = bool(first) and first.isupper() and index > 0
         if capitalised or (current and clean.lower() in PARTICLES):
             current.append((start, start + len(word.rstrip("?.!,;:").removesuffix("'s").removesuffix("’s"))))
-            continue
+            if not word.rstrip("?.!,;:").endswith(("'s", "’s")):
+                continue
+            # a possessive ends the name: "Vahid's EuclidNets paper" is a person, then a paper
         if current:
             runs.append((current[0][0], current[-1][1]))
         current = []
@@ -207,13 +214,33 @@ def _person_in(question: str, start: int, end: int, api: Any) -> Mention | None:
         hits = api.searchPerson(name=span)
     except Exception:
         return None
-    best: Mention | None = None
-    for hit in hits[:3]:
-        # a surname alone may match a full name: compare with the best-fitting part of it
-        score = max(similarity(span, hit["name"]), similarity(span, hit["name"].split()[-1]) * 0.9)
-        if score >= PERSON_THRESHOLD and (best is None or score > best.score):
-            best = Mention("person", span, start, start + len(span), hit["name"], score)
-    return best
+    scored = [(_name_score(span, hit["name"]), hit["name"]) for hit in hits[:3]]
+    scored = [(score, name) for score, name in scored if score >= PERSON_THRESHOLD]
+    if not scored:
+        return None
+    score, name = max(scored, key=lambda item: item[0])
+    # a lone first name or surname that several scholars share names none of them for sure
+    tied = tuple(other for s, other in scored if other != name and s >= score - AMBIGUOUS_MARGIN)
+    others = tied if len(span.split()) == 1 else ()
+    return Mention("person", span, start, start + len(span), name, score, others)
+
+
+def _name_score(span: str, name: str) -> float:
+    """How well a span names a scholar: the whole name, or one word of it alone (a surname, "Michelen";
+    a first name, "Helge"), which counts a little less than the whole."""
+    parts = name.split()
+    alone = [parts[-1]] + ([parts[0]] if len(span.split()) == 1 and len(parts) > 1 else [])
+    return max([similarity(span, name)] + [similarity(span, part) * 0.9 for part in alone])
+
+
+def short_name(title: str) -> str | None:
+    """The name a paper goes by: its title's words before a colon, when they are few ("S-Graphs+",
+    "Mind the Retrosynthesis Gap")."""
+    head, colon, _ = title.partition(":")
+    head = head.strip()
+    if colon and 1 <= len(head.split()) <= SHORT_NAME_WORDS and len(head) >= 4:
+        return head
+    return None
 
 
 def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
@@ -222,20 +249,27 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
     words = _words(question)
     title_words = title.split()
     n_title = len(title_words)
+    named = short_name(title)
     best = (0, len(question), 0.0)
     for i in range(len(words)):
         for j in range(i + 1, min(len(words), i + n_title + 3) + 1):
             start, end = words[i][0], words[j - 1][1]
             span = _strip(question[start:end])
+            last = span.split()[-1].lower() if span else ""
+            if last in JOINERS and not fold(title).endswith(last):
+                continue  # "A or B": the "or" belongs to the question, not to A's title
+            score = 0.0
             if j - i < n_title - 3:  # shorter than the title: only as its beginning, and not too short
                 n_span = len(span.split())
-                if n_span < PREFIX_WORDS or len(span) < PREFIX_CHARS:
-                    continue
-                # the more of the title its beginning covers, the surer (and the longer span wins a tie)
-                coverage = min(1.0, n_span / n_title)
-                score = similarity(span, " ".join(title_words[:n_span])) * (PREFIX_DISCOUNT + 0.04 * coverage)
+                if n_span >= PREFIX_WORDS and len(span) >= PREFIX_CHARS:
+                    # the more of the title its beginning covers, the surer (and the longer span wins a tie)
+                    coverage = min(1.0, n_span / n_title)
+                    score = similarity(span, " ".join(title_words[:n_span])) * (PREFIX_DISCOUNT + 0.04 * coverage)
             else:
                 score = similarity(span, title)
+            # "EuclidNets" for "EuclidNets: An Alternative …"; "Reduce and chop" for "Reduce-and-chop: …"
+            if named and j - i <= len(fold(named).split()) + 1:
+                score = max(score, similarity(span, named) * SHORT_NAME_DISCOUNT)
             if score > best[2]:
                 offset = question.index(span, start) if span else start
                 best = (offset, offset + len(span), score)
@@ -243,6 +277,15 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
 
 
 QUESTION_WORDS = FRAME_WORDS | {
+    "whats",  # contractions typed without the apostrophe
+    "whos",
+    "wheres",
+    "whens",
+    "who's",
+    "what's",
+    "where's",
+    "when's",
+    "which's",
     "many",
     "cited",
     "citations",
@@ -285,6 +328,29 @@ def find_paper(question: str, api: Any) -> Mention | None:
     quoted = [m.group(1) for m in QUOTED.finditer(question)]
     trimmed = _trimmed(question)
     queries = quoted + [question] + ([trimmed] if trimmed and trimmed != _strip(question) else [])
+    # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
+    queries += [question[start:end] for start, end in _capitalised_runs(question) if end - start >= 4]
+    searched = _Searches(api)  # the same span is searched for once, whichever way it is tried
+    best = _best_titled(question, queries, searched)
+    return best or _paper_by_phrase(question, searched) or _paper_by_opening(question, searched)
+
+
+class _Searches:
+    """``searchPublication`` for one question, each distinct query sent once."""
+
+    def __init__(self, api: Any) -> None:
+        self.api = api
+        self.seen: dict[str, list] = {}
+
+    def searchPublication(self, publication_info: str) -> list:  # the API's own name, so callers need not know
+        if publication_info not in self.seen:
+            self.seen[publication_info] = self.api.searchPublication(publication_info=publication_info)
+        return self.seen[publication_info]
+
+
+def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
+    """The paper whose title (or its beginning, or the name before its colon) a span of the question
+    reads like, searched for by each query in turn."""
     best: Mention | None = None
     for query in queries:
         try:
@@ -298,6 +364,94 @@ def find_paper(question: str, api: Any) -> Mention | None:
         if best is not None:
             break
     return best
+
+
+# "the ‹words› paper": what a person calls a paper by a few words of its title ("the page object
+# generation paper"), from any "the" up to eight words before the noun.
+PAPER_NOUN = re.compile(r"\b(?:paper|article|preprint|publication|study|report)\b", re.I)
+PHRASE_WORDS = 8
+
+
+ABOUT = {"about", "on", "regarding", "concerning", "titled", "called", "named"}
+
+
+def _paper_phrases(question: str) -> list[tuple[int, int]]:
+    """Spans between a "the" and the paper noun after it, shortest first; then what follows "the paper
+    about/on …" (to the question's end or its next comma)."""
+    words = _words(question)
+    spans, after = [], []
+    for index, (_start, _end, word) in enumerate(words):
+        if not PAPER_NOUN.fullmatch(_strip(word)):
+            continue
+        for back in range(index - 1, max(-1, index - PHRASE_WORDS - 2), -1):
+            if _strip(words[back][2]).lower() == "the" and back < index - 1:
+                spans.append((words[back + 1][0], words[index - 1][1]))
+        if index + 2 < len(words) + 1 and index + 1 < len(words) and _strip(words[index + 1][2]).lower() in ABOUT:
+            tail = words[index + 2 : index + 2 + PHRASE_WORDS]
+            cut = next((i for i, (_, _, w) in enumerate(tail) if w.endswith((",", ";"))), len(tail) - 1)
+            if tail:
+                after.append((tail[0][0], tail[cut][1]))
+    return sorted(spans, key=lambda span: span[1] - span[0]) + after
+
+
+def _paper_by_phrase(question: str, api: Any) -> Mention | None:
+    """The one paper whose title holds the words of a "the ‹words› paper" phrase in a row."""
+    for start, end in _paper_phrases(question):
+        phrase = _strip(question[start:end])
+        wanted = fold(phrase)
+        if len(wanted) < 4:
+            continue
+        try:
+            hits = api.searchPublication(publication_info=phrase)
+        except Exception:
+            continue
+        holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_phrase(fold(hit["title"]), wanted)}
+        if not holding and len(wanted.split()) >= 2:  # "the paper about suicide ideation prediction": its words
+            holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_stems(fold(hit["title"]), wanted)}
+        if len(holding) == 1:  # two different titles hold it: the phrase names neither for sure
+            offset = question.index(phrase, start)
+            return Mention("paper", phrase, offset, offset + len(phrase), next(iter(holding.values())), PHRASE_SCORE)
+    return None
+
+
+OPENING_WORDS, OPENING_CHARS, OPENING_SCORE = 2, 10, 0.86
+
+
+def _paper_by_opening(question: str, api: Any) -> Mention | None:
+    """A paper named by its first two or three capitalised words ("Which conference did Active Fuzzing
+    appear at?"), when exactly one title of the library begins with them."""
+    for start, end in _capitalised_runs(question):
+        span = _strip(question[start:end])
+        if len(span.split()) < OPENING_WORDS or len(span) < OPENING_CHARS:
+            continue
+        try:
+            hits = api.searchPublication(publication_info=span)
+        except Exception:
+            continue
+        opening = fold(span)
+        starting = {
+            fold(hit["title"]): hit["title"] for hit in hits[:5] if fold(hit["title"]).startswith(opening + " ")
+        }
+        if len(starting) == 1:
+            offset = question.index(span, start)
+            return Mention("paper", span, offset, offset + len(span), next(iter(starting.values())), OPENING_SCORE)
+    return None
+
+
+STEM = 5  # "predict" and "prediction" share their first five letters
+
+
+def _holds_stems(title: str, phrase: str) -> bool:
+    """Every word of the phrase (but the frame words) begins like a word of the title."""
+    stems = {word[:STEM] for word in title.split()}
+    wanted = [word for word in phrase.split() if word not in FRAME_WORDS]
+    return bool(wanted) and all(word[:STEM] in stems for word in wanted)
+
+
+def _holds_phrase(title: str, phrase: str) -> bool:
+    """The phrase's words in a row in the (folded) title, each as a word's beginning ("test" in "tests")."""
+    words = r"\w*\s+".join(re.escape(word) for word in phrase.split())
+    return re.search(rf"(?<!\w){words}\w*", title) is not None
 
 
 def find_entity(question: str, api: Any) -> Mention | None:

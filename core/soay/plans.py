@@ -25,7 +25,14 @@ from scholar_tui.core.soay.solutions import solution_library
 
 Start = Literal["person", "paper", "pair"]
 Pick = Literal["one", "first", "each"]
-Narrow = Literal["", "pair", "topic", "year"]
+Narrow = Literal["", "pair", "topic", "year", "latest", "earliest", "most_cited"]
+# Narrowings that keep the top of a person's papers by one of their fields (ties all kept):
+# narrow -> (the field ranked, max or min, how an answer shows the figure after each title)
+RANKED: dict[Narrow, tuple[str, str, str]] = {
+    "latest": ("year", "max", "({})"),
+    "earliest": ("year", "min", "({})"),
+    "most_cited": ("num_citation", "max", "({} citations)"),
+}
 
 # What one result of an API is, in words (descriptions) and as a program's variable.
 RECORD = {  # api -> (one, many, what it is)
@@ -60,9 +67,33 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet", "presented"),
     "num_citation": ("citation", "citations", "cited", "cites", "citation count"),
     "year": ("year", "when", "date"),
-    "abstract": ("abstract", "about", "summar", "describe", "content", "say"),
+    "abstract": (
+        "abstract",
+        "about",
+        "summar",
+        "describe",
+        "content",
+        "say",
+        "study",
+        "studies",
+        "propose",
+        "contribution",
+        "main idea",
+        "findings",
+    ),
     "authors": ("author", "authors", "wrote", "written by", "writer", "people behind", "co-wrote"),
-    "authors.name": ("author", "authors", "wrote", "written by", "writer", "people behind", "co-wrote", "name"),
+    "authors.name": (
+        "author",
+        "authors",
+        "wrote",
+        "written by",
+        "writer",
+        "people behind",
+        "co-wrote",
+        "name",
+        "worked on",
+        "published",  # "who published X?": its authors
+    ),
     "authors.organization": ("affiliation", "institution", "organization", "organisation", "university", "where"),
     "authors.person_id": ("id", "identifier"),
     "authors_name_list": ("author names", "authors"),
@@ -70,18 +101,21 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "title",
         "titles",
         "papers",
+        "publication",
         "publications",
         "articles",
         "works",
         "paper",
         "published",
+        "publish",
         "written",
         "wrote",
         "write",
         "authored",
     ),
-    "url": ("url", "link", "where can i read", "read it", "pdf"),
+    "url": ("url", "link", "where can i read", "read it", "pdf", "doi"),  # a DOI is read from its link
     "organization": (
+        "where",  # "where is X now?": a person's place is their organization
         "organization",
         "organisation",
         "affiliation",
@@ -95,7 +129,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     ),
     "interest": INTEREST_WORDS,
     "interests": INTEREST_WORDS,
-    "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs"),
+    "num_pubs": ("papers", "publications", "articles", "works", "published", "pubs", "prolific", "productive"),
     "aliases": ("alias", "aliases", "spelling", "spellings", "other names", "also known", "variants"),
     "name": ("name", "names"),
     "relation": ("relation", "related", "relationship"),
@@ -185,6 +219,7 @@ class Plan:
     first_item: bool  # only the first of a nested list (a paper's first author)
     description: str
     program: str  # ENTITY, OTHER (a pair's second person), TOPIC and YEAR are filled in per question
+    last_item: bool = False  # only the last of a nested list (a paper's last author)
 
     @property
     def solution(self) -> tuple[str, ...]:
@@ -203,15 +238,25 @@ class Plan:
                 names.append("pubs")
         if self.first_item:
             names.append("first_author")
+        if self.last_item:
+            names.append("last_author")
         if self.narrow == "pair" and "coauthors" in names:
             names.remove("coauthors")  # a pair's coauthor record is the second person's own
         return tuple(names)
 
     def program_for(
-        self, entity: str, other: str | None = None, topic: str | None = None, year: int | None = None
+        self,
+        entity: str,
+        other: str | None = None,
+        topic: str | None = None,
+        year: int | None = None,
+        year_to: int | None = None,
     ) -> str:
+        program = self.program
+        if year_to is not None and year_to != year:  # a span of years: "between 2021 and 2023", "since 2023"
+            program = program.replace("p['year'] == YEAR", f"p['year'] is not None and YEAR <= p['year'] <= {year_to}")
         return (
-            self.program.replace("OTHER", repr(other or ""))
+            program.replace("OTHER", repr(other or ""))
             .replace("TOPIC", repr(topic or ""))
             .replace("YEAR", repr(year))
             .replace("ENTITY", repr(entity))
@@ -260,7 +305,13 @@ def _is_many(hops: tuple[Hop, ...], specs: Mapping) -> bool:
 
 
 def _describe(
-    hops: tuple[Hop, ...], field_doc: str, field: str, count: bool, narrow: Narrow, first_item: bool = False
+    hops: tuple[Hop, ...],
+    field_doc: str,
+    field: str,
+    count: bool,
+    narrow: Narrow,
+    first_item: bool = False,
+    last_item: bool = False,
 ) -> str:
     start = "a scholar" if hops[0].api == "searchPerson" else "a paper"
     path = [start + (" and a second scholar" if narrow == "pair" else "")]
@@ -282,14 +333,24 @@ def _describe(
         path.append("only those on the topic named")
     if narrow == "year":
         path.append("only those of the year named")
+    if narrow in RANKED:
+        path.append(f"only the {narrow.replace('_', ' ')} ones")
     if first_item:
         path.append("its first author only")
+    if last_item:
+        path.append("its last author only")
     head = f"how many: {field.replace('_', ' ')}" if count else f"{field}: {field_doc.rstrip('.')}"
     return f"{head} — of {' → '.join(path)}"
 
 
 def _program(
-    hops: tuple[Hop, ...], field: str, count: bool, narrow: Narrow, specs: Mapping, first_item: bool = False
+    hops: tuple[Hop, ...],
+    field: str,
+    count: bool,
+    narrow: Narrow,
+    specs: Mapping,
+    first_item: bool = False,
+    last_item: bool = False,
 ) -> str:
     """The plan's program, readable as a person would write it."""
     head = hops[0]
@@ -337,9 +398,18 @@ def _program(
                 f"{current} = [c for c in {current} if c['person_id'] == other['person_id']]",
             ]
             narrowed = True
-    if first_item:  # one paper's first author: the nested list's first item
+    if first_item or last_item:  # one paper's first (last) author: the nested list's first (last) item
         top, _, inner = field.partition(".")
-        lines.append(f"result = {current}[{top!r}][0][{(inner or 'name')!r}]")
+        lines.append(f"result = {current}[{top!r}][{0 if first_item else -1}][{(inner or 'name')!r}]")
+        return "\n".join(lines)
+    if narrow in RANKED and hops[-1].api == "getPersonPubs" and field == RANKED[narrow][0]:
+        lines.append("result = top")  # the figure the papers were ranked by: one value, ties share it
+        return "\n".join(lines)
+    if narrow in RANKED and hops[-1].api == "getPersonPubs" and field == "title":
+        # the top papers with the figure they were ranked by: "Morphy (2019)", "… (3 citations)"
+        key, _, shown = RANKED[narrow]
+        figure = shown.replace("{}", f"{{r[{key!r}]}}")
+        lines.append(f"result = [f\"{{r['title']}} {figure}\" for r in {current}]")
         return "\n".join(lines)
     lines.append(_extract(hops[-1].api, field, current, many, specs))
     if many and ("." in field or field == "authors" or _list_valued(hops[-1].api, field, specs)):
@@ -360,6 +430,13 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
         ]
     if narrow == "year":
         return [f"{current} = [p for p in {current} if p['year'] == YEAR]"]
+    if narrow in RANKED:  # papers without the figure cannot be ranked: none left says the figure is missing
+        key, pick, _ = RANKED[narrow]
+        return [
+            f"known = [p for p in {current} if p[{key!r}] is not None]",
+            f"top = {pick}([p[{key!r}] for p in known], default=None)",
+            f"{current} = [p for p in known if p[{key!r}] == top]",
+        ]
     # a topic: papers whose title holds most of the topic's words (their first five letters: stems)
     return [
         "stems = [w[:5] for w in TOPIC.lower().split() if len(w) > 2]",
@@ -407,23 +484,26 @@ def generate_plans(specs: Mapping) -> list[Plan]:
             if hops[0].api == "searchPerson" and any(h.api in ("getPersonPubs", "getCoauthors") for h in hops[1:]):
                 narrows.append("pair")
             if hops[0].api == "searchPerson" and any(h.api == "getPersonPubs" for h in hops[1:]):
-                narrows += ["topic", "year"]
+                narrows += ["topic", "year", *RANKED.keys()]
             for narrow in narrows:
                 many = _is_many(hops, specs) or narrow == "pair"
                 for field, type_, doc in _tail_fields(specs[hops[-1].api]):
                     kind = field_kind(field, type_)
                     listed = many or _list_valued(hops[-1].api, field, specs)
-                    if kind is Kind.COUNT and many:
+                    ranked_figure = narrow in RANKED and field == RANKED[narrow][0] and hops[-1].api == "getPersonPubs"
+                    if kind is Kind.COUNT and many and not ranked_figure:
                         kind = Kind.TEXT  # one figure per item (each paper's citations), not a count
-                    variants = [(False, False)] + [(True, False)] * _countable(field, kind, listed)
+                    countable = _countable(field, kind, listed) and narrow not in RANKED  # the top is not counted
+                    variants = [(False, False, False)] + [(True, False, False)] * countable
                     if not many and "." in field and field.startswith("authors"):
-                        variants.append((False, True))  # the first author's name, organization, id
-                    for count, first_item in variants:
+                        # the first (last) author's name, organization, id
+                        variants += [(False, True, False), (False, False, True)]
+                    for count, first_item, last_item in variants:
                         key = "|".join(
                             [
                                 ("pair" if narrow == "pair" else hops[0].api),
                                 *(f"{h.api}:{h.pick}" for h in hops[1:]),
-                                ("first:" if first_item else "") + field,
+                                ("first:" if first_item else "last:" if last_item else "") + field,
                                 "count" if count else "value",
                                 narrow or "all",
                             ]
@@ -440,8 +520,9 @@ def generate_plans(specs: Mapping) -> list[Plan]:
                                 count=count,
                                 narrow=narrow,
                                 first_item=first_item,
-                                description=_describe(hops, doc, field, count, narrow, first_item),
-                                program=_program(hops, field, count, narrow, specs, first_item),
+                                description=_describe(hops, doc, field, count, narrow, first_item, last_item),
+                                program=_program(hops, field, count, narrow, specs, first_item, last_item),
+                                last_item=last_item,
                             )
                         )
     return plans

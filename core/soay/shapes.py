@@ -1,0 +1,130 @@
+"""Question shapes beyond one value of one entity, read from the question's words.
+
+People ask two questions in one ("Who wrote X and when did it come out?"), compare two scholars
+("Who has more citations, A or B?"), ask yes or no about a pair ("Did A and B write together?") and
+ask for a few items of a list ("Name three coauthors of A"). Each shape is found here; the engine
+answers it with the same generated plans (two runs, one run per person, the top of a list).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_WH = r"(?:who|whom|whose|when|where|what|which|how|in (?:which|what)|did|does|do|is|are|was|were|has|have)\b"
+# ", and who …", " and when …", "; where …": a second question starts where a question word follows
+_SECOND_QUESTION = re.compile(rf"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s*;\s*)(?={_WH})", re.I)
+_PRONOUN = re.compile(r"\b(?:it|they|them|he|him|she|her|this paper|that paper|the paper|this one)\b", re.I)
+_POSSESSIVE = re.compile(r"\b(?:its|their|his)\b", re.I)
+
+
+_ASKS = re.compile(rf"\s*(?:{_WH}|(?:name|list|give|tell|show|find)\b)", re.I)
+
+
+@dataclass(frozen=True)
+class Compound:
+    first: str
+    second: str
+    at: int  # where the second question starts in the whole one
+
+
+def split_compound(question: str) -> Compound | None:
+    """Two questions asked as one, split where the second begins; None for one question."""
+    for match in _SECOND_QUESTION.finditer(question):
+        first, second = question[: match.start()].strip(" ,;"), question[match.end() :].strip()
+        asks = _ASKS.match(first)  # "A versus B, who is cited more?" is one question: its first part asks nothing
+        if asks and len(first.split()) >= 3 and len(second.split()) >= 2:
+            return Compound(first if first.endswith("?") else first + "?", second[:1].upper() + second[1:], match.end())
+    return None
+
+
+def resolve_pronouns(question: str, name: str) -> str:
+    """The second question with its pronouns replaced by what the first one named ("when did it come
+    out" → "when did ‹title› come out")."""
+    question = _POSSESSIVE.sub(lambda _: f"{name}'s", question)
+    return _PRONOUN.sub(lambda _: name, question)
+
+
+_MORE = re.compile(r"\b(?:more|most|higher|highest|bigger|greater|larger)\b", re.I)
+_FEWER = re.compile(r"\b(?:fewer|fewest|less|least|lower|lowest|smaller)\b", re.I)
+
+
+_LATER = re.compile(r"\b(?:newer|newest|later|latest|more recent|most recent|younger)\b", re.I)
+_EARLIER = re.compile(r"\b(?:older|oldest|earlier|earliest|first)\b", re.I)
+
+
+def compared_in_time(question: str) -> bool:
+    """Whether a comparison is of dates ("Is A older than B?"), not of counts."""
+    return bool(_LATER.search(question) or _EARLIER.search(question))
+
+
+def comparison(question: str) -> str | None:
+    """ "max" for "who has more …, A or B" (or "… newer …"), "min" for "… fewer …" (or "… older …"), None
+    when nothing is compared."""
+    if not re.search(r"\bor\b|\bthan\b|\bcompare|\bvs\.?(?!\w)|\bversus\b", question, re.I):
+        return None
+    if compared_in_time(question):
+        later, earlier = _LATER.search(question), _EARLIER.search(question)
+        return "max" if later and (not earlier or later.start() < earlier.start()) else "min"
+    more, fewer = _MORE.search(question), _FEWER.search(question)
+    if more and (not fewer or more.start() < fewer.start()):
+        return "max"
+    return "min" if fewer else None
+
+
+_YES_NO = re.compile(r"^\s*(?:did|do|does|have|has|had|is|are|was|were|can)\b", re.I)
+
+
+def is_yes_no(question: str) -> bool:
+    return bool(_YES_NO.search(question))
+
+
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+NUMBER_NAMES = {value: word for word, value in NUMBER_WORDS.items()}
+_LIST_OF = re.compile(
+    r"\b(one|two|three|four|five|six|seven|eight|nine|\d{1,2})\s+(?:of\s+(?:the\s+|\S+(?:'s|’s)\s+|his\s+|her\s+|"
+    r"their\s+)?)?(?:\w+\s+)?(?:co-?authors?|collaborators?|papers?|publications?|articles?|authors?|works|"
+    r"titles?|interests?|topics?|people|researchers?)\b",
+    re.I,
+)
+
+
+_TOP_ONE = re.compile(
+    r"\b(?:most frequent|most common|main|closest|top|favou?rite|usual)\s+(?:co-?author|collaborator)\b(?!s)|"
+    r"\bmost\s+(?:papers|publications|often|frequently)\b[^?]*\bwith\b|\bwith\b[^?]*\bmost\s+(?:often|frequently)\b",
+    re.I,
+)
+
+
+def top_one(question: str) -> bool:
+    return bool(_TOP_ONE.search(question))
+
+
+def list_limit(question: str) -> int | None:
+    """How many items a question asks for ("name three coauthors" → 3); None: all of them. A count
+    ("how many …") is never limited."""
+    if re.search(r"\bhow many\b", question, re.I):
+        return None
+    if top_one(question):  # "X's most frequent coauthor": the API ranks them, the first is it
+        return 1
+    match = _LIST_OF.search(question)
+    if not match:
+        return None
+    word = match.group(1).lower()
+    return NUMBER_WORDS.get(word) or (int(word) if word.isdigit() and int(word) > 0 else None)
+
+
+_LEAVE_OUT = r"\b(?:besides|except(?: for)?|other than|apart from|aside from|excluding|not counting)\s+"
+_EXCLUDING = re.compile(_LEAVE_OUT + r"([^?,.;]+)", re.I)
+_LEFT_OUT_BEFORE = re.compile(_LEAVE_OUT + "$", re.I)
+
+
+def left_out_at(question: str, start: int) -> bool:
+    """Whether the name starting at ``start`` is one the question leaves out ("… apart from Gordon Fraser")."""
+    return bool(_LEFT_OUT_BEFORE.search(question[:start]))
+
+
+def excluded_name(question: str) -> str | None:
+    """Who a question leaves out of a list ("who else worked on X besides Hong Zhu" → "Hong Zhu")."""
+    match = _EXCLUDING.search(question)
+    return match.group(1).strip() if match else None

@@ -1,0 +1,212 @@
+"""Scholar questions asked the way people ask them, over a small library written here: a paper by the
+name before its colon or by "the ‹words› paper", a first name, the latest / most cited paper, yes or
+no about a pair, who has more, two questions in one, "name three", the last author."""
+
+import pytest
+
+from scholar_tui.core.answer_kind import is_abstain
+from scholar_tui.core.soay.choose import asked_thing, rank_plans, read_question, support
+from scholar_tui.core.soay.engine import SoAyEngine, final_answer
+from scholar_tui.core.soay.entities import find_paper, find_people
+from scholar_tui.core.soay.shapes import comparison, list_limit, split_compound
+
+from .soay_support import PAPERS, FakeAPI, InlineSandbox
+
+
+@pytest.fixture
+def engine():
+    api = FakeAPI()
+    engine = SoAyEngine(api, sandbox=InlineSandbox(api))
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def ask(engine):
+    return lambda question: final_answer(engine.run(question))
+
+
+def test_a_paper_is_found_by_the_name_before_its_colon():
+    mention = find_paper("Where was OpenCat published?", FakeAPI())
+    assert mention is not None and mention.matched.startswith("OpenCat:") and mention.text == "OpenCat"
+
+
+def test_the_words_paper_names_the_one_title_that_holds_them():
+    mention = find_paper("when was the page object generation paper published", FakeAPI())
+    assert mention is not None and mention.matched == PAPERS["paper:5"][0]
+    assert find_paper("who wrote the flaky test paper", FakeAPI()) is None  # two titles hold "flaky test"
+
+
+def test_a_first_name_alone_finds_the_scholar_and_a_shared_one_is_not_guessed(ask):
+    (helge,) = find_people("Which papers has Helge written?", FakeAPI())
+    assert helge.matched == "Helge Spieker" and not helge.others
+    (gordon,) = find_people("How many papers has Gordon written?", FakeAPI())
+    assert gordon.others  # Gordon Fraser and Gordon Plotkin
+    answer = ask("How many papers has Gordon written?")
+    assert not answer.ok and answer.error_stage == "entity" and "Gordon Plotkin" in answer.error
+
+
+def test_the_latest_and_the_most_cited_paper_are_the_top_ones(ask):
+    latest = ask("What is Gordon Fraser's most recent publication?")
+    assert latest.ok and "Many-Objective Neuroevolution for Testing Games (2025)" in latest.answer
+    assert "Flaky" not in latest.answer
+    earliest = ask("What was Gordon Fraser's first paper?")
+    assert "An Empirical Study of Flaky Tests in Python (2021)" in earliest.answer and "2025" not in earliest.answer
+    cited = ask("Which of Andrea Stocco's papers is cited the most?")
+    assert "Towards Automated Page Object Generation for Web Testing (9 citations)" in cited.answer
+    uncounted = ask("What's Gordon Fraser's most cited paper?")  # no citation counts: said, never a guess
+    assert (
+        uncounted.abstained and uncounted.answer == "The library has no citation count for the papers of Gordon Fraser."
+    )
+
+
+def test_yes_or_no_about_a_pair_comes_from_their_joint_papers(ask):
+    yes = ask("Did Gordon Fraser and Martin Gruber ever write a paper together?")
+    assert yes.answer.startswith("Yes:") and "An Empirical Study of Flaky Tests in Python" in yes.answer
+    no = ask("Have Andrea Stocco and Gordon Fraser co-authored anything?")
+    assert no.ok and not no.abstained and no.answer.startswith("No:") and "0 joint papers" in no.answer
+
+
+def test_who_has_more_compares_both_figures(ask):
+    more = ask("Who has published more, Gordon Fraser or Andrea Stocco?")
+    assert more.answer == "Gordon Fraser has the higher publication count: Gordon Fraser 3, Andrea Stocco 2."
+    versus = ask("Gordon Fraser vs Andrea Stocco: who has more papers?")
+    assert versus.answer == more.answer
+    fewer = ask("Who has fewer papers, Gordon Fraser or Andrea Stocco?")
+    assert fewer.answer.startswith("Andrea Stocco has the lower")
+    cited = ask("Who has more citations, Gordon Fraser or Andrea Stocco?")  # no figure: no winner
+    assert cited.abstained and is_abstain(cited.answer) and "citation count" in cited.answer
+
+
+def test_two_questions_in_one_are_both_answered(ask):
+    answer = ask("Who wrote OpenCat and when did it come out?")
+    assert answer.ok and "Qurban Ali" in answer.answer and "2025" in answer.answer
+    assert split_compound("Which papers did Gordon Fraser and Martin Gruber write together?") is None
+    assert split_compound("Gordon Fraser versus Andrea Stocco, who has more papers?") is None
+
+
+def test_two_questions_in_one_are_said_as_one_answer(engine):
+    said = [e for e in engine.run("Who wrote OpenCat and when did it come out?") if e.kind == "answer_phrased"]
+    assert len(said) == 1 and "Qurban Ali" in said[0].text and "2025" in said[0].text  # what a pane shows last
+
+
+def test_a_few_items_the_last_author_and_who_else(ask):
+    one = ask("Name one coauthor of Gordon Fraser")  # the API ranks coauthors by joint papers
+    assert one.value == ["Martin Gruber"] and one.answer == "One of the coauthors of Gordon Fraser: Martin Gruber."
+    assert ask("Who is the last author of OpenCat?").value == "Helge Spieker"
+    others = ask("Who else wrote OpenCat besides Andrea Stocco?")
+    assert "Qurban Ali" in others.answer and "Andrea Stocco" not in others.answer
+
+
+def test_the_shapes_are_read_from_the_words():
+    assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
+    assert (
+        comparison("Who has more citations, X or X?") == "max" and comparison("Which papers did X and X write?") is None
+    )
+
+
+def test_the_paper_noun_after_the_title_names_no_field():
+    reading = read_question("what's the ISBN of the X paper", "paper")
+    assert support(rank_plans(reading)[0][0], reading) == 0  # not "the titles of X": an ISBN is not held
+    assert asked_thing("Who funded X?") == "funding information"
+
+
+def best_key(masked: str, start: str) -> str:
+    reading = read_question(masked, start)
+    plan = rank_plans(reading)[0][0]
+    return plan.key if support(plan, reading) > 0 else "unsupported"
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "key"),
+    [
+        ("Where is X now?", "person", "searchPerson|organization|value|all"),
+        ("Which papers cite X?", "paper", "unsupported"),  # never the paper's own title
+        ("Who published X?", "paper", "searchPublication|getPublication:one|authors.name|value|all"),
+        ("What does the X paper study?", "paper", "searchPublication|getPublication:one|abstract|value|all"),
+        ("What was X's last publication about?", "person", "searchPerson|getPersonPubs:one|getPublication:each|abstract|value|latest"),
+        ("what is X most cited work", "person", "searchPerson|getPersonPubs:one|title|value|most_cited"),
+        ("How many citations does X's most cited paper have?", "person", "searchPerson|getPersonPubs:one|num_citation|value|most_cited"),
+        ("What is the venue of X's 2019 paper?", "person", "searchPerson|getPersonPubs:one|getPublication:each|venue|value|year"),
+        ("when did X start publishing", "person", "searchPerson|getPersonPubs:one|year|value|earliest"),
+        ("What did X publish in 2021?", "person", "searchPerson|getPersonPubs:one|title|value|year"),
+    ],
+)  # fmt: skip
+def test_other_wordings_reach_the_field_they_ask_for(question, start, key):
+    assert best_key(question, start) == key
+
+
+def test_the_figure_a_paper_was_ranked_by_is_one_value(ask):
+    cited = ask("How many citations does Andrea Stocco's most cited paper have?")
+    assert cited.value == 9 and cited.answer == "Citation count of the most cited paper of Andrea Stocco: 9."
+    assert ask("When did Gordon Fraser publish his first paper?").value == 2021
+
+
+def test_more_wordings_of_people_and_papers(ask):
+    prolific = ask("Who is more prolific, Gordon Fraser or Andrea Stocco?")
+    assert prolific.answer.startswith("Gordon Fraser has the higher publication count")
+    top = ask("Who is Gordon Fraser's most frequent coauthor?")  # ranked by joint papers: the first
+    assert top.value == ["Martin Gruber"]
+    about = ask("Who wrote the paper about generating page objects?")  # its words, not in a row
+    assert about.ok and about.value == ["Andrea Stocco"]
+    assert asked_thing("Which papers cite X?") == "list of the papers citing it"
+
+
+def test_a_doi_is_read_from_a_link_that_holds_one_else_said_missing(ask):
+    held = ask("What is the DOI of OpenCat?")
+    assert held.value == "10.1234/opencat.2025" and held.answer.startswith("DOI of OpenCat")
+    arxiv = ask("What's the DOI of the Sum and Tensor of Quantitative Effects paper?")  # an arXiv link: no DOI
+    assert arxiv.abstained and arxiv.answer == "The library has no DOI for Sum and Tensor of Quantitative Effects."
+
+
+def test_who_wrote_the_most_papers_with_someone_is_the_first_coauthor(ask):
+    top = ask("Who wrote the most papers with Gordon Fraser?")
+    assert top.value == ["Martin Gruber"] and top.answer.startswith("The most frequent of the coauthors")
+
+
+def test_a_paper_named_after_a_possessive_by_its_opening_words_or_unhyphenated(ask):
+    assert ask("When was Andrea's OpenCat paper published?").value == 2025  # "Andrea's" ends the name
+    first = ask("Who's the first author on Reduce and chop?")  # "Reduce-and-chop: …", after a contraction
+    assert first.value == "Helge Spieker"
+    venue = ask("Which conference did Many-Objective Neuroevolution appear at?")  # the one title opening so
+    assert venue.ok and venue.value == "arXiv"
+    assert ask("whats the venue of opencat").value == "arXiv"  # lower case, no apostrophe
+    assert find_paper("Which venue did Testing Games appear at?", FakeAPI()) is None  # not an opening
+
+
+def test_a_topic_ends_where_the_question_goes_on():
+    reading = read_question("How many papers on Luttinger liquids has X written?", "person")
+    assert reading.topic == "Luttinger liquids"
+
+
+def test_a_relation_named_is_no_field_and_a_paper_figure_is_a_count(ask):
+    h_index = ask("What is the h-index of the first author of OpenCat?")  # not "number of interests: 1"
+    assert h_index.abstained
+    assert h_index.answer == (
+        "The library has no h-index for the first author of OpenCat: Improving Interoperability of ADS Testing."
+    )
+    cited = ask("How many citations does Andrea Stocco's paper on page object generation have?")
+    assert cited.value == 9 and "Number of" not in cited.answer  # its citations, not a count of papers
+
+
+def test_a_scholar_left_out_is_not_a_second_one(ask):
+    others = ask("Who else did Andrea Stocco publish with apart from Qurban Ali?")
+    assert others.entity == "Andrea Stocco" and others.value == ["Helge Spieker"]
+
+
+def test_two_papers_are_compared_by_a_figure_or_by_their_years(ask):
+    cited = ask("Which has more citations, OpenCat or Towards Automated Page Object Generation for Web Testing?")
+    assert cited.answer.startswith("Towards Automated Page Object Generation for Web Testing has the higher citation")
+    assert cited.value == {PAPERS["paper:4"][0]: 4, PAPERS["paper:5"][0]: 9}  # "or" is no part of a title
+    older = ask("Is OpenCat older than Sum and Tensor of Quantitative Effects?")
+    assert older.answer.startswith("Sum and Tensor of Quantitative Effects is the earlier (year)")
+    ages = ask("Who is older, Gordon Fraser or Andrea Stocco?")  # no one's age: never a list of years
+    assert ages.abstained and is_abstain(ages.answer)
+
+
+def test_a_span_of_years_narrows_the_papers(ask):
+    assert ask("How many papers did Gordon Fraser write between 2021 and 2023?").value == 2  # not all three
+    since = ask("Which papers has Gordon Fraser published since 2023?")
+    assert since.answer.startswith("The papers of Gordon Fraser since 2023:") and "Python" not in since.answer
+    assert ask("How many papers did Gordon Fraser publish before 2023?").value == 1
+    assert ask("How many papers did Gordon Fraser publish in 2025?").value == 1
