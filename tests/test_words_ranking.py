@@ -106,3 +106,16 @@ def test_the_rescoring_reads_only_the_candidates(library, monkeypatch):
     papers = search_changes.paper_count(library.conn)
     assert len(ranking) == 10 and len(read) <= max(search_changes.POOL_PER_DEPTH * 10, search_changes.MIN_POOL)
     assert len(read) < papers
+
+
+def test_remembered_counts_follow_a_change_to_the_library(where):
+    """Counts are remembered per library state: a paper added is counted at once."""
+    library = Library.open(where)
+    library.store_paper(PaperRecord(source="test", title="Quasicrystal growth"))
+    first = search_changes.corpus_stats(library.conn, [("quasicryst", "quasicrystal")])
+    library.store_paper(PaperRecord(source="test", title="Quasicrystals under pressure, and the rest"))
+    second = search_changes.corpus_stats(library.conn, [("quasicryst", "quasicrystal")])
+    assert (first.documents, first.frequency["quasicryst"]) == (1, 1)
+    assert (second.documents, second.frequency["quasicryst"]) == (2, 2)
+    assert second.mean_length == pytest.approx(2.5)  # "the" and "and" are not counted
+    library.close()
