@@ -3,12 +3,13 @@ preparation embeds nothing (hours at 100 k papers), says how many lack one, and 
 them by their words; ``library index`` embeds them later."""
 
 import re
+import threading
 
 import pytest
 
 from scholar_tui.core.library.importer import run_import
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
-from scholar_tui.core.pasa.evidence import POOL_EMBED
+from scholar_tui.core.pasa.evidence import POOL_EMBED, pool_vectors
 from scholar_tui.core.pasa.factory import prepare_library
 from scholar_tui.core.pasa.queue import Budgets
 from scholar_tui.core.pasa.selector_head import load_head
@@ -176,3 +177,18 @@ def test_a_pool_paper_without_a_vector_is_ranked_as_with_it(where, library, late
     assert waiting_rank <= max(indexed_rank, 2)  # 2 and 3 here; the old code: 43
     assert waiting_parts.query_dense == pytest.approx(indexed_parts.query_dense, abs=1e-3)
     assert waiting_parts.query_dense > 0.3
+
+
+def test_the_pool_embedding_is_bounded_and_stops_when_asked(where, library, monkeypatch):
+    """At most POOL_EMBED papers, in pool order (plain hits first); nothing once the crawl is
+    cancelled or the ranking's time for it is spent."""
+    ids = changes.paper_ids(library.conn)[:100].tolist()
+    rows = library.papers(ids)
+    embedder = HashingEmbedder()
+    vectors = pool_vectors(LibraryIndex(where, embedder), ids, rows)
+    assert list(vectors) == ids[:POOL_EMBED] and embedder.texts == POOL_EMBED
+    cancel = threading.Event()
+    cancel.set()
+    assert pool_vectors(LibraryIndex(where, HashingEmbedder()), ids, rows, cancel) == {}
+    monkeypatch.setattr("scholar_tui.core.pasa.evidence.POOL_EMBED_SECONDS", -1.0)
+    assert pool_vectors(LibraryIndex(where, HashingEmbedder()), ids, rows) == {}

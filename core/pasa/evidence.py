@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -36,9 +37,12 @@ from scholar_tui.models.embeddings import normalized
 
 COHERENCE_TOP = 5  # plain-search hits whose centroid stands for the query's topic
 # Pool papers without a stored vector (a large import whose index is still filling) embedded per
-# run, in batches between which a cancel is seen: the pool holds ~100-140 papers, plain hits first.
+# ranking, plain hits first (the pool holds ~100-140 papers), in batches between which a cancel and
+# the time spent are checked: MiniLM on llama.cpp took 11 s for 64 abstracts on this loaded 2-core
+# machine (~2 s on a quiet one), so a ranking spends at most POOL_EMBED_SECONDS on it.
 POOL_EMBED = 64
-EMBED_BATCH = 16
+POOL_EMBED_SECONDS = 3.0
+EMBED_BATCH = 8
 
 
 class MemoEmbedder:
@@ -146,14 +150,16 @@ def pool_vectors(
     have none yet, embedded now from the text the index embeds (same model, same text: the cosine
     the paper will have once the index holds it). Without this, a paper still waiting for
     ``library index`` had a query similarity of 0 and ranked low however relevant it was. Only the
-    pool is embedded, never the library; a set ``cancel`` stops between batches (the rest keep 0),
-    and the index's embedder remembers the texts, so a second ranking of the run embeds nothing."""
+    pool is embedded, never the library; a set ``cancel`` or ``POOL_EMBED_SECONDS`` spent stops
+    between batches (the rest keep 0), and the index's embedder remembers the texts, so the run's
+    second ranking (after the judging) embeds only what the first left."""
     stored = index.vectors(ids)
     missing = [paper_id for paper_id in ids if paper_id not in stored and paper_id in rows][:POOL_EMBED]
     if index.embedder is None:
         return stored
+    deadline = time.monotonic() + POOL_EMBED_SECONDS
     for start in range(0, len(missing), EMBED_BATCH):
-        if cancel is not None and cancel.is_set():
+        if (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
             break
         batch = missing[start : start + EMBED_BATCH]
         vectors = index.embedder.embed([paper_text(rows[paper_id]) for paper_id in batch])
