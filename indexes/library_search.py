@@ -95,10 +95,6 @@ class SearchHit:
         return {"pub_id": f"paper:{self.paper_id}", **self.__dict__}
 
 
-def _text(paper: dict) -> str:
-    return f"{paper['title']}. {paper['abstract'] or ''}".strip()
-
-
 def _hash(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()
 
@@ -354,7 +350,7 @@ class LibraryIndex:
             for papers in changes.papers_by_id(library.conn, todo):
                 for start in range(0, len(papers), batch_size):
                     batch = papers[start : start + batch_size]
-                    texts = [_text(paper) for paper in batch]
+                    texts = [changes.paper_text(paper) for paper in batch]
                     writer.add(batch, texts, self.embedder.embed(texts))  # the embedder's errors are not the table's
                     yield IndexProgress(writer.embedded, len(todo))
                     writer.save_now_and_then()
@@ -384,7 +380,9 @@ class LibraryIndex:
         for papers in changes.papers_by_id(library.conn, suspects):
             for paper in papers:
                 row = recheck[paper["id"]]
-                if stored.hashes[row].decode() == _hash(_text(paper)) and stored.dates[row] == (paper["date"] or ""):
+                if stored.hashes[row].decode() == _hash(changes.paper_text(paper)) and stored.dates[row] == (
+                    paper["date"] or ""
+                ):
                     kept.append(row)
         if kept:
             rows = np.array(sorted(kept))
@@ -414,7 +412,7 @@ class LibraryIndex:
             row_of[paper["id"]]
             for papers in changes.papers_by_id(library.conn, rows.paper_ids)
             for paper in papers
-            if rows.hashes[row_of[paper["id"]]].decode() == _hash(_text(paper))
+            if rows.hashes[row_of[paper["id"]]].decode() == _hash(changes.paper_text(paper))
             and rows.dates[row_of[paper["id"]]] == (paper["date"] or "")
         ]
         keep = np.array(sorted(level), dtype=np.int64)

@@ -743,3 +743,14 @@ def m014_person_counts_and_topics(db: sqlite_utils.Database) -> None:
     ]
     for statement in statements:
         db.execute(statement)
+
+
+# -- the old BM25's corpus statistics from FTS5's own tables (issue #24) --------------------------
+@migration
+def m015_papers_fts_terms(db: sqlite_utils.Database) -> None:
+    """The vocabulary of ``papers_fts`` (``fts5vocab``, 'row': each stemmed word, the papers that hold
+    it and how often it occurs). The words ranking re-scores FTS5's candidates with the library's
+    BM25 (indexes/text_rank.py); this table gives it each query word's document frequency and the
+    stop words' share of all words, read by key, so no statistic needs a pass over the papers. A
+    virtual table over FTS5's own index: nothing to fill, nothing to keep level."""
+    db.execute("create virtual table papers_fts_terms using fts5vocab(papers_fts, 'row')")

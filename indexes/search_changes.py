@@ -3,20 +3,36 @@ of it, papers in id chunks, and the words ranking (FTS5) — never the whole lib
 
 The counter, the change log and ``papers_fts`` are kept by triggers on ``papers`` (migration
 ``m013_search_changes``), so every writer of the library keeps them, whoever it is.
+
+The words ranking is the library's BM25 (indexes/text_rank.py: Snowball stems, stop words dropped
+after stemming, title and abstract one document, idf ln(1 + (N − n + 0.5)/(n + 0.5))), the one
+searches ranked with before FTS5 (issue #24). FTS5 finds the candidates (``POOL_PER_DEPTH`` times
+the depth asked, by its own bm25 over its Porter stems); only they are read and re-scored. The
+collection statistics come from FTS5's own tables, by key: the paper count and the word count from
+its averages record, each query word's document frequency and the stop words' occurrences from its
+vocabulary (``papers_fts_terms``, migration ``m014_papers_fts_terms``).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import sqlite3
-from collections.abc import Iterator
+import unicodedata
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from scholar_tui.indexes.text_rank import STOP_WORDS
+from scholar_tui.indexes.text_rank import STOP_WORDS, CorpusStats, analyzed_words, bm25_rescore
 
 WORD = re.compile(r"[^\W_]+")
 CHUNK = 500  # ids per SQL statement (SQLite allows 32,766 parameters; small keeps memory flat)
+# FTS5 candidates re-scored per paper asked for. FTS5's bm25 (Porter stems, per-column lengths, a
+# query word counted once) orders otherwise than the library's BM25: on the 29 test queries of
+# /tmp/s8cp the old top 50 came from FTS5's top 100 for every query but not from its top 50.
+POOL_PER_DEPTH = 4
+MIN_POOL = 100
+AVERAGES_ROWID = 1  # FTS5's record of the row count and each column's token total (fts5_index.c)
 
 
 def counter(conn: sqlite3.Connection) -> int:
@@ -59,9 +75,9 @@ def papers_by_id(conn: sqlite3.Connection, ids: np.ndarray | list[int]) -> Itera
 
 def fts_query(query: str) -> str:
     """The query's words as an FTS5 OR of quoted terms (no FTS5 syntax gets through from the
-    user); stop words left out, as the BM25 analyzer did. '' when no word is left."""
-    words = dict.fromkeys(word.lower() for word in WORD.findall(query))
-    kept = [word for word in words if word not in STOP_WORDS] or list(words)
+    user); the words the BM25 analyzer drops (stop words, after stemming) left out. '' when no word
+    is left."""
+    kept = dict.fromkeys(word for _, word in analyzed_words(query))
     return " OR ".join(f'"{word}"' for word in kept)
 
 
@@ -73,8 +89,32 @@ def text_ranking(
     within: set[int] | None = None,
     depth: int = 50,
 ) -> list[int]:
-    """Paper ids by BM25 over titles and abstracts (FTS5), best first, with the search's filters:
-    published strictly before ``before`` (papers without a date left out), only ``within``."""
+    """Paper ids by the library's BM25 over titles and abstracts, best first, with the search's
+    filters: published strictly before ``before`` (papers without a date left out), only
+    ``within``. The statistics are the whole library's, whatever the filters (as LanceDB's
+    prefilter kept them)."""
+    words = analyzed_words(query)
+    pool = candidates(conn, query, before=before, within=within, limit=max(POOL_PER_DEPTH * depth, MIN_POOL))
+    if not pool:
+        return []
+    texts = {paper["id"]: paper_text(paper) for chunk in papers_by_id(conn, pool) for paper in chunk}
+    return bm25_rescore(texts, [term for term, _ in words], corpus_stats(conn, words), depth)
+
+
+def paper_text(paper: dict) -> str:
+    """A paper as one document: what its vector is embedded from and what BM25 scores."""
+    return f"{paper['title']}. {paper['abstract'] or ''}".strip()
+
+
+def candidates(
+    conn: sqlite3.Connection,
+    query: str,
+    *,
+    before: str | None = None,
+    within: set[int] | None = None,
+    limit: int = 200,
+) -> list[int]:
+    """Up to ``limit`` paper ids holding a query word, by FTS5's bm25 (best first), with the filters."""
     match = fts_query(query)
     if not match:
         return []
@@ -89,8 +129,112 @@ def text_ranking(
         where.append("papers_fts.rowid in (select value from json_each(?))")
         params.append("[" + ",".join(str(int(paper_id)) for paper_id in within) + "]")
     sql += " where " + " and ".join(where) + " order by bm25(papers_fts) limit ?"
-    params.append(depth)
+    params.append(limit)
     return [row[0] for row in conn.execute(sql, params)]
+
+
+def corpus_stats(conn: sqlite3.Connection, words: list[tuple[str, str]]) -> CorpusStats:
+    """The library's BM25 statistics for these (index term, word) pairs, read by key from FTS5's
+    tables. A term's frequency is that of the word's Porter stem in FTS5's index (Snowball and
+    Porter stems differ now and then: a frequency of another grouping, never a wrong match). The
+    mean length in index terms is FTS5's word total less the stop words' occurrences.
+
+    fts5vocab counts a term by reading its postings (the stop words': most of the library, 0.13 s
+    at 124 k papers), so counts are remembered in this process until the change counter moves."""
+    documents, tokens = fts_totals(conn)
+    if not documents:
+        return CorpusStats(paper_count(conn), 0.0, {})
+    state = (origin(conn), counter(conn))
+    frequency: dict[str, int] = {}
+    for term, word in words:
+        if term not in frequency:
+            stem = _porter(word)
+            frequency[term] = _remembered(state, ("doc", stem), functools.partial(_frequency, conn, stem))
+    stop = _remembered(state, ("stop words", ""), lambda: sum(_vocabulary(conn, _stop_stems(), column="cnt")))
+    return CorpusStats(documents, max(tokens - stop, 0) / documents, frequency)
+
+
+_counts: dict[tuple[str, int], dict[tuple[str, str], int]] = {}  # (origin, counter) -> counts
+REMEMBERED = 4096  # counts kept per library state
+
+
+def _remembered(state: tuple[str, int], key: tuple[str, str], count: Callable[[], int]) -> int:
+    """``count()`` once per library state (a change to the papers starts afresh)."""
+    if state not in _counts:
+        _counts.clear()  # one library state at a time: the counts of an older one are stale
+        _counts[state] = {}
+    known = _counts[state]
+    if key not in known:
+        if len(known) >= REMEMBERED:
+            known.clear()
+        known[key] = count()
+    return known[key]
+
+
+def fts_totals(conn: sqlite3.Connection) -> tuple[int, int]:
+    """(papers, words) in ``papers_fts``, from FTS5's averages record: a varint row count, then
+    a varint word total per column. (0, 0) when there is none or it cannot be read."""
+    row = conn.execute("select block from papers_fts_data where id = ?", (AVERAGES_ROWID,)).fetchone()
+    if row is None or not row[0]:
+        return 0, 0
+    try:
+        values = _varints(bytes(row[0]))
+    except IndexError:  # a record of another layout: no statistics rather than wrong ones
+        return 0, 0
+    return (values[0], sum(values[1:])) if values else (0, 0)
+
+
+def _varints(data: bytes) -> list[int]:
+    """SQLite's variable-length integers (big-endian, 7 bits a byte, the 9th byte whole)."""
+    values, at = [], 0
+    while at < len(data):
+        value = 0
+        for position in range(9):
+            byte = data[at]
+            at += 1
+            if position == 8:
+                value = (value << 8) | byte
+                break
+            value = (value << 7) | (byte & 0x7F)
+            if not byte & 0x80:
+                break
+        values.append(value)
+    return values
+
+
+def _frequency(conn: sqlite3.Connection, stem: str) -> int:
+    return _vocabulary(conn, [stem])[0]
+
+
+def _vocabulary(conn: sqlite3.Connection, terms: list[str], column: str = "doc") -> list[int]:
+    """Each term's ``doc`` (papers holding it) or ``cnt`` (occurrences) in ``papers_fts``; 0 if absent."""
+    found: dict[str, int] = {}
+    for start in range(0, len(terms), CHUNK):
+        chunk = terms[start : start + CHUNK]
+        marks = ",".join("?" * len(chunk))
+        found.update(conn.execute(f"select term, {column} from papers_fts_terms where term in ({marks})", chunk))
+    return [int(found.get(term, 0)) for term in terms]
+
+
+@functools.lru_cache(maxsize=1)
+def _porter_stemmer():
+    from snowballstemmer import stemmer
+
+    return stemmer("porter")  # the original Porter algorithm, which FTS5's porter tokenizer implements
+
+
+@functools.lru_cache(maxsize=4096)
+def _porter(word: str) -> str:
+    """A lower-cased word as FTS5 stores it (unicode61 with diacritics removed, then Porter)."""
+    folded = unicodedata.normalize("NFKD", word).encode("ascii", "ignore").decode("ascii") or word
+    return _porter_stemmer().stemWord(folded)
+
+
+@functools.lru_cache(maxsize=1)
+def _stop_stems() -> list[str]:
+    """The stop words the BM25 analyzer drops (those whose Snowball stem is one: "only" is kept as
+    "onli"), as FTS5 stores them: FTS5 counts them, the analyzer does not."""
+    return sorted({_porter(word) for word in STOP_WORDS if "'" not in word and not analyzed_words(word)})
 
 
 def searchable_count(conn: sqlite3.Connection, before: str | None, within: set[int] | None) -> int:

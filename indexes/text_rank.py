@@ -82,14 +82,56 @@ def _term(word: str) -> str | None:
 
 def analyze(text: str) -> list[str]:
     """``text`` as index terms, in order, repeats kept."""
-    terms = []
+    return [term for term, _ in analyzed_words(text)]
+
+
+def analyzed_words(text: str) -> list[tuple[str, str]]:
+    """``text`` as (index term, the lower-cased word it came from), in order, repeats kept."""
+    pairs = []
     for word in WORD.findall(text):
         if len(word.encode("utf-8")) >= MAX_TOKEN_BYTES:
             continue
-        term = _term(word.lower())
+        lower = word.lower()
+        term = _term(lower)
         if term is not None:
-            terms.append(term)
-    return terms
+            pairs.append((term, lower))
+    return pairs
+
+
+@dataclass(frozen=True)
+class CorpusStats:
+    """What BM25 needs of the whole collection besides the documents it scores: how many documents
+    there are, their mean length in index terms, and how many hold each query term."""
+
+    documents: int
+    mean_length: float
+    frequency: dict[str, int]
+
+
+def bm25_rescore(texts: dict[int, str], query_terms: list[str], stats: CorpusStats, depth: int) -> list[int]:
+    """The ids of the ``depth`` best of ``texts`` (id -> text) for these query terms (repeats count,
+    as ``TermIndex.scores`` counts them), by the same BM25 as ``TermIndex`` with the collection's
+    ``stats``; ties by id, as ``TermIndex.rank`` orders rows; documents scoring 0 left out.
+
+    A term the statistics do not know (its stem in the other index differs) counts as held by the
+    documents here that hold it: a lower bound, never a division by nothing."""
+    documents = {paper_id: Counter(analyze(text)) for paper_id, text in texts.items()}
+    lengths = {paper_id: sum(counts.values()) for paper_id, counts in documents.items()}
+    mean = stats.mean_length if stats.mean_length > 0 else max(sum(lengths.values()) / max(len(lengths), 1), 1e-9)
+    total = max(stats.documents, len(texts))
+    idf = {}
+    for term in set(query_terms):
+        holding = sum(term in counts for counts in documents.values())
+        idf[term] = bm25_idf(total, max(stats.frequency.get(term, 0), holding))
+    scores: dict[int, float] = {}
+    for paper_id, counts in documents.items():
+        norm = K1 * (1.0 - B + B * lengths[paper_id] / mean)
+        score = sum(
+            idf[term] * counts[term] * (K1 + 1) / (counts[term] + norm) for term in query_terms if term in counts
+        )
+        if score > 0:
+            scores[paper_id] = score
+    return sorted(scores, key=lambda paper_id: (-scores[paper_id], paper_id))[:depth]
 
 
 @dataclass

@@ -3,17 +3,21 @@ preparation embeds nothing (hours at 100 k papers), says how many lack one, and 
 them by their words; ``library index`` embeds them later."""
 
 import re
+import threading
 
 import pytest
 
 from scholar_tui.core.library.importer import run_import
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
+from scholar_tui.core.pasa.evidence import POOL_EMBED, pool_vectors
 from scholar_tui.core.pasa.factory import prepare_library
 from scholar_tui.core.pasa.queue import Budgets
+from scholar_tui.core.pasa.selector_head import load_head
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.core.scale_library import generate
+from scholar_tui.indexes import search_changes as changes
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.library_search import INLINE_EMBED, IndexDeferred, IndexFinished
+from scholar_tui.indexes.library_search import INLINE_EMBED, IndexDeferred, IndexFinished, LibraryIndex
 
 from .library_support import HashingEmbedder
 from .pasa_support import RoutedLLM
@@ -37,9 +41,13 @@ def library(where, generated):
     library.close()
 
 
-def lone_title(library: Library) -> tuple[int, str]:
-    """A paper whose title no other paper has, and the title's words (a search that finds it)."""
-    for paper_id, title in library.conn.execute("select id, title from papers where id > 10 order by id").fetchall():
+def lone_title(library: Library, among: list[int] | None = None) -> tuple[int, str]:
+    """A paper whose title no other paper has (one of ``among`` when given), and the title's words
+    (a search that finds it)."""
+    rows = library.conn.execute("select id, title from papers where id > 10 order by id").fetchall()
+    for paper_id, title in rows:
+        if among is not None and paper_id not in among:
+            continue
         if library.conn.execute("select count(*) from papers where title = ?", (title,)).fetchone()[0] == 1:
             return paper_id, " ".join(re.findall(r"[A-Za-z]{3,}", title))
     raise AssertionError("no paper with a title of its own")
@@ -122,3 +130,65 @@ async def test_the_paper_search_tab_says_so_and_starts_the_background_index(wher
         await wait_for_workers(pilot)
         assert any("have no vector yet" in status and "library index" in status for status in statuses)
         assert pane.finished.queue  # the crawl ran by words
+
+
+@pytest.fixture(scope="module")
+def later_import(tmp_path_factory):
+    """A second file of papers, imported after the first was embedded: more than INLINE_EMBED, so
+    they wait for `library index` (as a large import's do)."""
+    path = tmp_path_factory.mktemp("later") / "later.jsonl"
+    generate(PAPERS * 2, path, seed=1)
+    return path
+
+
+def _crawl_ranking(where, library, query, embedder):
+    """The head's ranking of a crawl of ``query`` (no action: the plain search's pool, judged)."""
+    tools = LibraryTools(where, library, embedder)
+    options = PaSaOptions(budgets=Budgets(max_actions=0), query_mode="candidates", rationale="template")
+    agent = PaSaEngine(RoutedLLM(relevant=lambda title: False), tools, options, head=load_head(None))
+    return list(agent.run(query))[-1].results
+
+
+def test_a_pool_paper_without_a_vector_is_ranked_as_with_it(where, library, later_import):
+    """A relevant paper of an import the index has not embedded yet: its similarity to the query is
+    computed for the crawl (only the pool's papers are embedded) and it ranks where it will rank once
+    the index holds it. The old code gave it a similarity of 0 and ranked it below unrelated papers."""
+    list(LibraryIndex(where, HashingEmbedder()).sync(library))
+    before = set(changes.paper_ids(library.conn).tolist())
+    run_import("unarxive", later_import, library)
+    waiting = set(changes.paper_ids(library.conn).tolist()) - before
+    assert len(waiting) > INLINE_EMBED
+    chosen, words = lone_title(library, among=sorted(waiting))
+
+    embedder = HashingEmbedder()
+    waiting_results = _crawl_ranking(where, library, words, embedder)
+    assert chosen not in LibraryIndex(where, embedder).vectors([chosen])  # still no vector in the index
+    assert embedder.texts <= POOL_EMBED + 1  # the pool's papers and the query, never the library
+
+    list(LibraryIndex(where, HashingEmbedder()).sync(library))
+    indexed_results = _crawl_ranking(where, library, words, HashingEmbedder())
+
+    def place(results):
+        order = [paper.paper_id for paper in results]
+        return order.index(chosen), results[order.index(chosen)].parts
+
+    waiting_rank, waiting_parts = place(waiting_results)
+    indexed_rank, indexed_parts = place(indexed_results)
+    assert waiting_rank <= max(indexed_rank, 2)  # 2 and 3 here; the old code: 43
+    assert waiting_parts.query_dense == pytest.approx(indexed_parts.query_dense, abs=1e-3)
+    assert waiting_parts.query_dense > 0.3
+
+
+def test_the_pool_embedding_is_bounded_and_stops_when_asked(where, library, monkeypatch):
+    """At most POOL_EMBED papers, in pool order (plain hits first); nothing once the crawl is
+    cancelled or the ranking's time for it is spent."""
+    ids = changes.paper_ids(library.conn)[:100].tolist()
+    rows = library.papers(ids)
+    embedder = HashingEmbedder()
+    vectors = pool_vectors(LibraryIndex(where, embedder), ids, rows)
+    assert list(vectors) == ids[:POOL_EMBED] and embedder.texts == POOL_EMBED
+    cancel = threading.Event()
+    cancel.set()
+    assert pool_vectors(LibraryIndex(where, HashingEmbedder()), ids, rows, cancel) == {}
+    monkeypatch.setattr("scholar_tui.core.pasa.evidence.POOL_EMBED_SECONDS", -1.0)
+    assert pool_vectors(LibraryIndex(where, HashingEmbedder()), ids, rows) == {}

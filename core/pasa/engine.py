@@ -465,7 +465,9 @@ class PaSaEngine(Engine):
         naming the query is lifted above papers unrelated to it (``fit``).
         """
         rows = self.library.papers(run.pool.ids)
-        found = evidence(run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows)
+        found = evidence(
+            run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows, cancel=run.cancel
+        )
         ids = list(found)
         if not ids:
             return []

@@ -20,6 +20,8 @@ cut-off. ``COHERENCE_TOP`` and the weights were chosen by cross-validation on th
 from __future__ import annotations
 
 import math
+import threading
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -30,9 +32,17 @@ from scholar_tui.core.pasa.events import PLAIN_DEPTH, ScoreParts
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import LibraryIndex, SearchHit
 from scholar_tui.indexes.pasa_works import citing_papers
+from scholar_tui.indexes.search_changes import paper_text
 from scholar_tui.models.embeddings import normalized
 
 COHERENCE_TOP = 5  # plain-search hits whose centroid stands for the query's topic
+# Pool papers without a stored vector (a large import whose index is still filling) embedded per
+# ranking, plain hits first (the pool holds ~100-140 papers), in batches between which a cancel and
+# the time spent are checked: MiniLM on llama.cpp took 11 s for 64 abstracts on this loaded 2-core
+# machine (~2 s on a quiet one), so a ranking spends at most POOL_EMBED_SECONDS on it.
+POOL_EMBED = 64
+POOL_EMBED_SECONDS = 3.0
+EMBED_BATCH = 8
 
 
 class MemoEmbedder:
@@ -133,6 +143,33 @@ def plain_centroid(pool: Pool, stored: Mapping[int, Sequence[float]], top: int =
     return normalized((weights @ directions)[None, :])[0]
 
 
+def pool_vectors(
+    index: LibraryIndex, ids: list[int], rows: Mapping[int, dict], cancel: threading.Event | None = None
+) -> dict[int, list[float]]:
+    """The vectors of the pool's papers: the index's, and for the first ``POOL_EMBED`` papers that
+    have none yet, embedded now from the text the index embeds (same model, same text: the cosine
+    the paper will have once the index holds it). Without this, a paper still waiting for
+    ``library index`` had a query similarity of 0 and ranked low however relevant it was. Only the
+    pool is embedded, never the library; a set ``cancel`` or ``POOL_EMBED_SECONDS`` spent stops
+    between batches (the rest keep 0), and the index's embedder remembers the texts, so the run's
+    second ranking (after the judging) embeds only what the first left."""
+    stored = index.vectors(ids)
+    missing = [paper_id for paper_id in ids if paper_id not in stored and paper_id in rows][:POOL_EMBED]
+    if index.embedder is None:
+        return stored
+    deadline = time.monotonic() + POOL_EMBED_SECONDS
+    for start in range(0, len(missing), EMBED_BATCH):
+        if (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
+            break
+        batch = missing[start : start + EMBED_BATCH]
+        vectors = index.embedder.embed([paper_text(rows[paper_id]) for paper_id in batch])
+        stored.update(
+            (paper_id, np.asarray(vector, dtype=float).tolist())
+            for paper_id, vector in zip(batch, vectors, strict=True)
+        )
+    return stored
+
+
 @dataclass
 class Evidence:
     row: dict[str, float | None]  # selector_head.FEATURES; p_true None until the model judged it
@@ -148,12 +185,13 @@ def evidence(
     query_vector=None,
     p_true: dict[int, float] | None = None,
     rows: dict[int, dict] | None = None,
+    cancel: threading.Event | None = None,
 ) -> dict[int, Evidence]:
     """One row of features per pool paper (see ``selector_head.FEATURES``)."""
     ids = pool.ids
     rows = rows if rows is not None else library.papers(ids)
     vector = query_vector if query_vector is not None else index.embedder.embed([query])[0]
-    stored = index.vectors(ids)
+    stored = pool_vectors(index, ids, rows, cancel)
     centroid = plain_centroid(pool, stored)
     citing = citing_papers(library, ids)
     members = set(ids)
