@@ -10,7 +10,7 @@ searches ranked with before FTS5 (issue #24). FTS5 finds the candidates (``POOL_
 the depth asked, by its own bm25 over its Porter stems); only they are read and re-scored. The
 collection statistics come from FTS5's own tables, by key: the paper count and the word count from
 its averages record, each query word's document frequency and the stop words' occurrences from its
-vocabulary (``papers_fts_terms``, migration ``m014_papers_fts_terms``).
+vocabulary (``papers_fts_terms``, migration ``m015_papers_fts_terms``).
 """
 
 from __future__ import annotations
