@@ -14,8 +14,10 @@ from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan
 
 
 def render_value(value: Any) -> str:
+    """A value as an answer says it; a list's items each once (one affiliation shared by three authors
+    is said once)."""
     if isinstance(value, list):
-        return ", ".join(render_value(item) for item in value) if value else "(none)"
+        return ", ".join(dict.fromkeys(render_value(item) for item in value)) if value else "(none)"
     if value is None:
         return "(unknown)"
     return str(value)
