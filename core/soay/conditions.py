@@ -60,10 +60,10 @@ def not_applied(subject: str, conditions: list[Condition]) -> str:
     return abstain_sentence(f"way to apply {' and '.join(c.said for c in conditions)} to {subject}")
 
 
-def none_left(subject: str, conditions: Sequence[Condition]) -> str:
+def none_left(papers: str, conditions: Sequence[Condition]) -> str:
     """No paper is left after the narrowings, and the library holds what they test: that is the answer
-    ("None of the papers of A in the library matches the venue Physical Review B.")."""
-    return f"None of {subject} in the library matches {' and '.join(c.said for c in conditions)}."
+    ("No paper of A in the library matches the venue Physical Review B.")."""
+    return f"No {papers} in the library matches {' and '.join(c.said for c in conditions)}."
 
 
 def question_conditions(

@@ -44,6 +44,7 @@ from scholar_tui.core.soay.phrasing import (
     checked_answer,
     compared,
     doi_in,
+    field_noun,
     measured,
     years_said,
     yes_or_no,
@@ -212,6 +213,8 @@ class SoAyAnswer:
     """The API calls the answer came from (``getPublication(pub_id='paper:3')``)."""
     subject: str | None = None
     """What the value is about, in words ("the papers of A of 2022"): what a later "they" refers to."""
+    papers: str | None = None
+    """The person's papers the answer walked ("the latest paper of A"): what a later "it" refers to."""
     error: str | None = None
     error_stage: str | None = None
     feedback: dict[str, Any] | None = None
@@ -271,8 +274,23 @@ def subject_of(
     plan: Plan, linked: Linked, topic: str | None, year: int | None = None, year_to: int | None = None
 ) -> str:
     """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
+    return _said_through(plan, linked, topic, year, year_to, plan.routes)
+
+
+def papers_of(plan: Plan, linked: Linked, reading: Reading) -> str | None:
+    """The person's papers the plan walks, in words ("the latest paper of A", "the papers of A of
+    2022"): what a second question's "it" or "they" refers to when the first asked about them."""
+    if "pubs" not in plan.routes:
+        return None
+    routes = plan.routes[: plan.routes.index("pubs") + 1]
+    return _said_through(plan, linked, reading.topic, reading.year, reading.year_to, routes)
+
+
+def _said_through(
+    plan: Plan, linked: Linked, topic: str | None, year: int | None, year_to: int | None, routes: tuple[str, ...]
+) -> str:
     subject = linked.names()
-    for route in plan.routes:
+    for route in routes:
         role = "the joint papers of" if route == "pubs" and plan.narrow == "pair" else ROLES[route]
         subject = f"{role} {subject}"
         if route == "pubs" and plan.narrow == "topic" and topic:
@@ -384,6 +402,8 @@ def referents(first: SoAyAnswer) -> dict[str, str]:
     found = {"things": first.subject}
     if first.asked == "paper" and len(values) == 1 and isinstance(values[0], str):
         found["thing"] = RANK_FIGURE.sub("", values[0])
+    elif first.papers:  # "who wrote A's latest paper and where was it published": "it" is that paper
+        found["thing"] = first.papers
     return found
 
 
@@ -599,6 +619,11 @@ class SoAyEngine(Engine):
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield Finished(answer)
             return
+        plan = choice.plan = self._applying(plan, reading, linked)
+        through = self._coauthors_on_papers(plan, reading, linked)
+        if through is not None:  # "who did A work with on flaky tests": the authors of those papers, less A
+            plan = choice.plan = through
+            reading.excluded += (head.matched,)
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
         answer.asked = reading.asked.value
         lap("solution")
@@ -628,7 +653,9 @@ class SoAyEngine(Engine):
         unapplied, extra = narrowings(plan, conditions)
         refusal = None
         if unapplied:  # a venue, a topic, a year, a third person this answer cannot take into account
-            refusal = not_applied(subject_of(plan, linked, reading.topic, reading.year, reading.year_to), unapplied)
+            about = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
+            walked = plan.routes and plan.field in ("name", "title", "authors_name_list")  # the answer is who/what
+            refusal = not_applied(about if walked else f"the {field_noun(plan)} of {about}", unapplied)
         elif linked.start == "paper" and linked.extra and not reading.excluded:
             refusal = self._not_an_author(head, linked.extra)  # "A's X paper": A must be one of its authors
         if refusal:
@@ -693,13 +720,14 @@ class SoAyEngine(Engine):
             answer.answer = abstain_sentence(f"figure to compare {' and '.join(names)} by", None)
             yield Abstained(answer.answer, "no field")
             return
+        conditions = conditions_of(single, Linked(linked.mentions[:1])) if start == "person" else []
+        plan = self._applying(plan, single, Linked(linked.mentions[:1]))  # "… papers in Physical Review B"
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), "rules"
         yield SolutionChosen(
             plan.key, list(plan.solution), len(plan.hops), "rules", [], asked="count", description=plan.description
         )
         figures: list[Any] = []
         noun = measured(plan)
-        conditions = conditions_of(single, Linked(linked.mentions[:1])) if start == "person" else []
         unapplied, extra = narrowings(plan, conditions)
         if unapplied:  # "who has more papers in Physical Review B, A or B" with no way to apply the venue
             answer.abstained = True
@@ -744,9 +772,10 @@ class SoAyEngine(Engine):
         subject = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
         own = {plan.narrow, "pair"} if plan.narrow != "pair" else set()  # said by subject_of already
         beyond = [c for c in conditions if c.narrow not in own]
+        before = subject
         if beyond:  # the narrowings added for the question's other conditions, said with what they narrow
             subject += f" ({', '.join(c.said for c in beyond)})"
-        answer.subject = subject
+        answer.subject, answer.papers = subject, papers_of(plan, linked, reading)
         value = result.value
         if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
             answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
@@ -754,7 +783,7 @@ class SoAyEngine(Engine):
             return
         ranked = any(c.narrow in RANKED for c in conditions)  # none left to rank: the figure is missing
         if value == [] and not plan.count and conditions and not ranked:  # none fits, or nothing to test
-            yield from self._none_left(answer, plan, linked, subject, conditions)
+            yield from self._none_left(answer, plan, linked, before, conditions)
             return
         # entities masked: a linked name is never left out by "besides"; "with him" leaves the person out
         left_out = [name for name in (excluded_name(reading.question), *reading.excluded) if name]
@@ -780,6 +809,36 @@ class SoAyEngine(Engine):
             answer.value = value
             yield AnswerPhrased(text, value, answer.sources)
 
+    def _applying(self, plan: Plan, reading: Reading, linked: Linked) -> Plan:
+        """The plan, or where it cannot apply the question's conditions (a person's publication count
+        holds no venues), the best one of the same kind, named by the question, that can (counting
+        the papers, narrowed)."""
+        conditions = conditions_of(reading, linked)
+        if not conditions or not narrowings(plan, conditions)[0]:
+            return plan
+        for other, _ in rank_plans(reading, self.plans):
+            same = other.field == plan.field or (plan.kind is Kind.COUNT and other.count)  # never another field
+            if (
+                same
+                and other.kind is plan.kind
+                and support(other, reading) > 0
+                and not narrowings(other, conditions)[0]
+            ):
+                return other
+        return plan
+
+    def _coauthors_on_papers(self, plan: Plan, reading: Reading, linked: Linked) -> Plan | None:
+        """A person's coauthors narrowed by their papers (a topic, a year, a venue, the latest one) are
+        the authors of those papers other than the person: getCoauthors holds no papers to narrow.
+        None: the plan is not a list of the person's coauthors, or the question narrows nothing."""
+        if plan.routes != ("coauthors",) or plan.field != "name" or plan.count or plan.start != "person":
+            return None
+        if not conditions_of(reading, linked):
+            return None
+        narrow = reading.rank or ("topic" if reading.topic else "year" if reading.year else "all")
+        key = f"searchPerson|getPersonPubs:one|authors_name_list|value|{narrow}"
+        return next((other for other in self.plans if other.key == key), None)
+
     def _none_left(
         self, answer: SoAyAnswer, plan: Plan, linked: Linked, subject: str, conditions: Sequence[Condition]
     ) -> Iterator[SoAyEvent]:
@@ -796,7 +855,8 @@ class SoAyEngine(Engine):
                 yield Abstained(answer.answer, "missing", answer.sources)
                 return
         answer.value = []
-        answer.answer = none_left(subject, conditions)
+        papers = f"joint paper of {linked.all_names()}" if linked.start == "pair" else f"paper of {head}"
+        answer.answer = none_left(papers, conditions)
         yield AnswerPhrased(answer.answer, [], answer.sources)
 
     def _field_held(self, key: str, name: str) -> bool:

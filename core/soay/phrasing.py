@@ -134,5 +134,6 @@ def yes_or_no(names: str, titles: Any) -> str:
     library holds)."""
     titles = titles if isinstance(titles, list) else []
     if not titles:
-        return f"No: the library holds no paper written by both {names} (0 joint papers)."
+        every = "all of" if ", " in names else "both"  # "A, B and C": three people
+        return f"No: the library holds no paper written by {every} {names} (0 joint papers)."
     return f"Yes: {names} wrote {counted(len(titles), 'paper')} together in the library: {render_value(titles)}."
