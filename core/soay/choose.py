@@ -158,14 +158,16 @@ def read_question(masked: str, start: Start) -> Reading:
             # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
-    if rank:
-        cues.add("pubs")  # what is ranked is the person's papers, whether or not a paper noun is said
+    if rank or venue:
+        cues.add("pubs")  # what is ranked (what appeared in a venue) is the person's papers, named or not
     field_text = cue_text
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
         field_text = ROUTE_CUES[route].sub(" ", field_text)
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
+    if venue and asked is Kind.TEXT:
+        asked = Kind.PAPER  # "has A published in Nature?": the papers that did (none is an answer too)
     reading = Reading(masked, masked, asked, start, cues, field_text, topic, year, year_to, rank)
     reading.limit = list_limit(masked)
     reading.venue = venue.group("venue") if venue else None
@@ -219,6 +221,7 @@ def support(plan: Plan, reading: Reading) -> int:
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
         words = OWN_TITLE_WORDS
     field_hits = _word_hits(words, reading.field_text) + (reading.rank is not None and plan.narrow == reading.rank)
+    field_hits += reading.venue is not None and plan.field == "title" and "pubs" in plan.routes  # what appeared
     # a relation named counts only for a plan that returns who or what it walks to ("the coauthors of X"),
     # not for any field of theirs ("the h-index of the first author of X" names no field)
     walked = plan.field.rsplit(".", 1)[-1] in ("name", "title", "authors", "authors_name_list")

@@ -656,8 +656,8 @@ class SoAyEngine(Engine):
             about = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
             walked = plan.routes and plan.field in ("name", "title", "authors_name_list")  # the answer is who/what
             refusal = not_applied(about if walked else f"the {field_noun(plan)} of {about}", unapplied)
-        elif linked.start == "paper" and linked.extra and not reading.excluded:
-            refusal = self._not_an_author(head, linked.extra)  # "A's X paper": A must be one of its authors
+        elif linked.start == "paper" and linked.extra:  # "A's X paper", "A's coauthors on X": A is an author
+            refusal = self._not_an_author(head, linked.extra)
         if refusal:
             answer.ok, answer.abstained, answer.answer = True, True, refusal
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
