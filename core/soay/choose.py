@@ -135,6 +135,9 @@ SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study
 WITH_HEAD = re.compile(r"\b(?:with|alongside|beside)\s+(?:him|her|them)\b", re.I)
 
 
+PAPER_WORDS_AROUND = re.compile(r"^(?:the|a|an|his|her|their)\s+|\s+(?:paper|papers|article|articles|work)$", re.I)
+
+
 def _cut(text: str, found: re.Match | None) -> str:
     return text[: found.start()] + " " + text[found.end() :] if found else text
 
@@ -157,6 +160,8 @@ def read_question(masked: str, start: Start) -> Reading:
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
+            # "on the BMC public health paper": the words that say what the papers are about
+            topic = PAPER_WORDS_AROUND.sub("", topic or "").strip() or None
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
     if rank or venue:
         cues.add("pubs")  # what is ranked (what appeared in a venue) is the person's papers, named or not

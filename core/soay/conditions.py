@@ -78,7 +78,8 @@ def question_conditions(
     if venue:
         found.append(Condition("venue", repr(venue), f"the venue {venue}"))
     if topic:
-        found.append(Condition("topic", repr(topic), f"the topic “{topic}”"))
+        # a topic is matched in the titles (the abstracts are not searched): said so
+        found.append(Condition("topic", repr(topic), f"the topic “{topic}” in its title"))
     if year:
         low, high = year
         span = f"{low}:{high}" if high is not None and high != low else str(low)

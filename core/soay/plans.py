@@ -458,7 +458,7 @@ def _venue_narrowing(current: str) -> list[str]:
         f"venues = {{p['pub_id']: getPublication(pub_id=p['pub_id'])['venue'] or '' for p in {current}}}",
         f"{current} = [p for p in {current} if all(any(t == w or (min(len(t), len(w)) > 2 and "
         "(t.startswith(w) or w.startswith(t))) for t in venues[p['pub_id']].lower().replace('.', ' ')"
-        ".replace(',', ' ').split()) for w in words)]",
+        ".replace(',', ' ').replace('(', ' ').replace(')', ' ').split()) for w in words)]",
     ]
 
 
