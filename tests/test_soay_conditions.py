@@ -134,3 +134,15 @@ def test_a_venue_is_read_from_the_question_and_narrows_any_papers_walked():
     assert program is not None and "getPublication(pub_id=p['pub_id'])['venue']" in program
     affiliation = next(plan for plan in default_plans() if plan.key == "searchPerson|organization|value|all")
     assert add_narrowings(affiliation.program, "", (("venue", "'Nature'"),)) is None  # walks no papers
+
+
+def test_a_venue_before_the_paper_noun_narrows_too(ask):
+    answer = ask("Who did Gordon Fraser write his Physical Review B paper with?")
+    assert answer.value == ["Martin Gruber"]  # the authors of that one paper, not all his coauthors
+    pair = ask("Which ICSE papers did Gordon Fraser write with Martin Gruber?")
+    assert FLAKY_PREDICTION in pair.answer and FLAKY_PYTHON not in pair.answer
+
+
+def test_a_topic_said_by_a_verb_narrows_the_papers(ask):
+    answer = ask("Which of Gordon Fraser's papers deal with neuroevolution?")
+    assert NEUROEVOLUTION in answer.answer and FLAKY_PYTHON not in answer.answer

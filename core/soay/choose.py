@@ -50,7 +50,8 @@ ROUTE_CUES = {
 BINDING = ("first_author", "last_author", "coauthors")
 SLOT_WORD = "X"  # the slot the question's entities are masked with (SLOT below)
 TOPIC = re.compile(
-    r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
+    r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of|deals? with|dealing with|"
+    r"cover(?:s|ing)?|mention(?:s|ing)?)\s+"
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )

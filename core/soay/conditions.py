@@ -25,14 +25,22 @@ VENUE_NAMED = re.compile(
     r"\b(?:in|at)\s+(?:the\s+)?(?:(?:journal|conference|venue|proceedings)\s+(?:of\s+)?)?"
     rf"(?P<venue>(?!X\b){_CAPITALISED}(?:\s+(?:(?:of|for|and|&|the)\s+)*(?!X\b){_CAPITALISED})*)"
 )
+# "his Annals of Physics paper", "which Physical Review B papers": a capitalised run naming the papers
+VENUE_BEFORE_PAPERS = re.compile(
+    r"\b(?i:which|what|any|the|his|her|their|X's|X’s)\s+"
+    rf"(?P<venue>(?!X\b){_CAPITALISED}(?:\s+(?:(?:of|for|and|&|the)\s+)*(?!X\b){_CAPITALISED})*)"
+    r"\s+(?:papers?|articles?|publications?)\b"
+)
 NOT_VENUES = {"arxiv's", "english", "python", "java"}
 
 
 def venue_named(masked: str) -> re.Match | None:
-    """Where the question names a venue the papers must have appeared in ("… in Physical Review B")."""
-    for match in VENUE_NAMED.finditer(masked):
-        if match.group("venue").lower() not in NOT_VENUES:
-            return match
+    """Where the question names a venue the papers must have appeared in ("… in Physical Review B",
+    "his Annals of Physics paper")."""
+    for pattern in (VENUE_NAMED, VENUE_BEFORE_PAPERS):
+        for match in pattern.finditer(masked):
+            if match.group("venue").lower() not in NOT_VENUES:
+                return match
     return None
 
 
