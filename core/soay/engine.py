@@ -29,15 +29,15 @@ from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import (
     BINDING,
-    SLOT,
     Reading,
     asked_thing,
     rank_plans,
     read_question,
     support,
 )
-from scholar_tui.core.soay.conditions import Condition, narrowings, none_left, not_applied, question_conditions
-from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
+from scholar_tui.core.soay.conditions import Condition, narrowings, none_left, not_applied
+from scholar_tui.core.soay.entities import Mention, similarity
+from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, papers_of, subject_of
 from scholar_tui.core.soay.phrasing import (
     DOI_ASKED,
     ROLES,
@@ -46,7 +46,6 @@ from scholar_tui.core.soay.phrasing import (
     doi_in,
     field_noun,
     measured,
-    years_said,
     yes_or_no,
 )
 from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans
@@ -55,7 +54,6 @@ from scholar_tui.core.soay.shapes import (
     compared_in_time,
     comparison,
     excluded_name,
-    left_out_at,
     resolve_pronouns,
     split_compound,
     top_one,
@@ -225,83 +223,6 @@ class SoAyAnswer:
         return asdict(self)
 
 
-@dataclass(frozen=True)
-class Linked:
-    """What a question starts from: its entities (one, or a pair of people) and the plan's arguments."""
-
-    mentions: tuple[Mention, ...]
-    extra: tuple[Mention, ...] = ()  # people named beyond a pair ("A with B and C"), or beside a paper
-
-    @property
-    def start(self) -> str:
-        if self.mentions[0].kind == "paper":
-            return "paper"
-        return "pair" if len(self.mentions) > 1 else "person"
-
-    def masked(self, question: str) -> str:
-        for mention in sorted(self.mentions + self.extra, key=lambda m: -m.start):
-            question = question[: mention.start] + SLOT + question[mention.end :]
-        return question
-
-    def names(self) -> str:
-        return " and ".join(m.matched for m in self.mentions)
-
-    def all_names(self) -> str:
-        """ "A, B and C": every person a pair question names, the extra ones too."""
-        names = [m.matched for m in self.mentions + self.extra]
-        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def link(question: str, api: Any) -> Linked | None:
-    """The paper the question names, else the scholars it names (two: a pair)."""
-    paper = find_paper(question, api)
-    if paper is not None:
-        if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
-            rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
-            other = find_paper(rest, api)
-            if other is not None and other.matched != paper.matched:
-                return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
-        # a scholar named beside the paper ("A's coauthors on the X paper") is a condition on the answer
-        rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
-        beside = [m for m in find_people(rest, api) if not left_out_at(rest, m.start) and not m.others]
-        return Linked((paper,), tuple(beside))
-    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
-    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
-    return Linked(tuple(people[:2]), tuple(people[2:])) if people else None
-
-
-def subject_of(
-    plan: Plan, linked: Linked, topic: str | None, year: int | None = None, year_to: int | None = None
-) -> str:
-    """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
-    return _said_through(plan, linked, topic, year, year_to, plan.routes)
-
-
-def papers_of(plan: Plan, linked: Linked, reading: Reading) -> str | None:
-    """The person's papers the plan walks, in words ("the latest paper of A", "the papers of A of
-    2022"): what a second question's "it" or "they" refers to when the first asked about them."""
-    if "pubs" not in plan.routes:
-        return None
-    routes = plan.routes[: plan.routes.index("pubs") + 1]
-    return _said_through(plan, linked, reading.topic, reading.year, reading.year_to, routes)
-
-
-def _said_through(
-    plan: Plan, linked: Linked, topic: str | None, year: int | None, year_to: int | None, routes: tuple[str, ...]
-) -> str:
-    subject = linked.names()
-    for route in routes:
-        role = "the joint papers of" if route == "pubs" and plan.narrow == "pair" else ROLES[route]
-        subject = f"{role} {subject}"
-        if route == "pubs" and plan.narrow == "topic" and topic:
-            subject += f" on {topic}"
-        if route == "pubs" and plan.narrow == "year" and year:
-            subject += f" {years_said(year, year_to)}"
-        if route == "pubs" and plan.narrow in RANKED and subject.startswith("the papers of"):
-            subject = f"the {plan.narrow.replace('_', ' ')} paper of" + subject.removeprefix("the papers of")
-    return subject
-
-
 def cite(result: SandboxResult, plan: Plan) -> list[str]:
     """The calls of the plan's last API that produced the value: the record it came from."""
     calls = [call for call in result.calls if call.ok and call.name == plan.hops[-1].api]
@@ -341,28 +262,6 @@ def model_code_prompt(
         f"Question: {question}\nTask: {plan.description}\nSolution: {' -> '.join(plan.solution)}\n"
         f"# the entity to search for is {entity!r}\n{retry}```python\n"
     )
-
-
-def left_out_people(reading: Reading, linked: Linked) -> None:
-    """The people an answer leaves out: the person of "who wrote X's latest paper with him", and the
-    person named beside a paper whose coauthors are asked ("A's coauthors on the X paper": that
-    paper's authors other than A, never the coauthors of every author)."""
-    if reading.without_head:
-        reading.excluded += (linked.mentions[0].matched,)
-    if linked.start == "paper" and linked.extra and "coauthors" in reading.cues:
-        reading.cues = (reading.cues - {"coauthors"}) | {"authors"}
-        reading.field_text += " authors"
-        reading.excluded += tuple(mention.matched for mention in linked.extra)
-
-
-def conditions_of(reading: Reading, linked: Linked) -> list[Condition]:
-    """What the question narrows its answer by, beyond its entities (a paper's start has none: the
-    people named beside it are checked as its authors)."""
-    if linked.start == "paper":
-        return []
-    year = (reading.year, reading.year_to) if reading.year else None
-    people = [mention.matched for mention in linked.extra]
-    return question_conditions(reading.venue, reading.topic, year, reading.rank, people)
 
 
 JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
