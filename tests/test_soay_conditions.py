@@ -146,3 +146,13 @@ def test_a_venue_before_the_paper_noun_narrows_too(ask):
 def test_a_topic_said_by_a_verb_narrows_the_papers(ask):
     answer = ask("Which of Gordon Fraser's papers deal with neuroevolution?")
     assert NEUROEVOLUTION in answer.answer and FLAKY_PYTHON not in answer.answer
+
+
+def test_a_figure_that_cannot_be_narrowed_is_never_swapped_for_a_count_of_papers(ask):
+    answer = ask("How many citations do Gordon Fraser's Physical Review B papers have?")
+    assert answer.abstained and "venue Physical Review B" in answer.answer and answer.value is None
+
+
+def test_a_pair_with_no_joint_paper_is_told_no_not_missing(ask):
+    answer = ask("Which papers has Andrea Stocco written with Gordon Fraser?")
+    assert not answer.abstained and answer.answer.startswith("No:") and "0 joint papers" in answer.answer

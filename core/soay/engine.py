@@ -680,6 +680,10 @@ class SoAyEngine(Engine):
             answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
             yield AnswerPhrased(answer.answer, value, answer.sources)
             return
+        if value == [] and plan.narrow == "pair" and not plan.count and not conditions:  # none together: "no"
+            answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
+            yield AnswerPhrased(answer.answer, value, answer.sources)
+            return
         ranked = any(c.narrow in RANKED for c in conditions)  # none left to rank: the figure is missing
         if value == [] and not plan.count and conditions and not ranked:  # none fits, or nothing to test
             yield from self._none_left(answer, plan, linked, before, conditions)
@@ -716,7 +720,8 @@ class SoAyEngine(Engine):
         if not conditions or not narrowings(plan, conditions)[0]:
             return plan
         for other, _ in rank_plans(reading, self.plans):
-            same = other.field == plan.field or (plan.kind is Kind.COUNT and other.count)  # never another field
+            # never another field: a publication count may become a count of the papers, nothing else
+            same = other.field == plan.field or (plan.field == "num_pubs" and other.count and other.field == "title")
             if (
                 same
                 and other.kind is plan.kind
