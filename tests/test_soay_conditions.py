@@ -156,3 +156,18 @@ def test_a_figure_that_cannot_be_narrowed_is_never_swapped_for_a_count_of_papers
 def test_a_pair_with_no_joint_paper_is_told_no_not_missing(ask):
     answer = ask("Which papers has Andrea Stocco written with Gordon Fraser?")
     assert not answer.abstained and answer.answer.startswith("No:") and "0 joint papers" in answer.answer
+
+
+def test_the_words_before_the_paper_noun_narrow_the_papers(ask):
+    answer = ask("Where did Martin Gruber's flaky test papers appear?")
+    assert (
+        answer.answer
+        == "Venue of the papers of Martin Gruber on flaky test: Phys. Rev. B 91, 184507 (2015), ICSE 2023."
+    )
+    listed = ask("Which journal did Gordon Fraser's neuroevolution paper appear in?")
+    assert listed.answer.endswith(": arXiv.") and "ICSE" not in listed.answer
+
+
+def test_it_after_a_paper_the_library_cannot_rank_is_still_that_paper(ask):
+    answer = ask("Which of Gordon Fraser's papers has the most citations and where was it published?")
+    assert answer.abstained and answer.answer == "The library has no citation count for the papers of Gordon Fraser."

@@ -136,6 +136,12 @@ SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study
 WITH_HEAD = re.compile(r"\b(?:with|alongside|beside)\s+(?:him|her|them)\b", re.I)
 
 
+# "X's flaky test papers", "X's spatial statistical paper": the words before the paper noun say what
+# the papers are about (never a rank, a count or a year: those are read as such)
+DESCRIBED_PAPERS = re.compile(
+    rf"\b{SLOT}(?:'s|’s)\s+(?!(?:latest|newest|recent|most|first|earliest|oldest|last|own|joint|other|best|"
+    r"top|all|new|main|\d|one|two|three|four|five)\b)((?:[a-z][\w-]*\s+){1,4}?)(?:papers?|articles?|publications?)\b"
+)
 PAPER_WORDS_AROUND = re.compile(r"^(?:the|a|an|his|her|their)\s+|\s+(?:paper|papers|article|articles|work)$", re.I)
 
 
@@ -157,7 +163,8 @@ def read_question(masked: str, start: Start) -> Reading:
         year, year_to, found = year_span(masked)
         # the year and the venue are not part of the topic ("on graphs in 2021" → "graphs")
         masked_topic = _cut(masked, found)
-        match = TOPIC.search(_cut(masked_topic, venue_named(masked_topic)))
+        masked_topic = _cut(masked_topic, venue_named(masked_topic))
+        match = TOPIC.search(masked_topic) or DESCRIBED_PAPERS.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None

@@ -295,6 +295,8 @@ RANK_FIGURE = re.compile(r"\s+\((?:\d{4}|\d+ citations)\)$")  # "Morphy (2019)":
 def referents(first: SoAyAnswer) -> dict[str, str]:
     """What a second question's pronouns can refer to in the first part's answer: the papers or people
     it listed (``things``: "the papers of A of 2022"), or the one paper it named (``thing``)."""
+    if first.ok and first.abstained and first.papers:  # "A's most cited paper" the library cannot rank:
+        return {"thing": first.papers, "things": first.papers}  # "where was it published" asks of it still
     if not first.ok or first.abstained or first.asked not in ("paper", "people") or not first.subject:
         return {}
     values = first.value if isinstance(first.value, list) else [first.value]
@@ -321,7 +323,7 @@ def joined_answer(question: str, answers: list[SoAyAnswer]) -> SoAyAnswer:
         program="\n\n".join(a.program for a in answers if a.program),
         code_mode=answers[0].code_mode,
         value=[a.value for a in answers],
-        answer=" ".join(text for text in said if text),
+        answer=" ".join(dict.fromkeys(text for text in said if text)),  # one sentence said once for both parts
         abstained=all(a.abstained for a in answers),
         asked=" + ".join(a.asked or "text" for a in answers),
         sources=[source for a in answers for source in a.sources],
