@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
+from scholar_tui.core.soay.conditions import OPEN_ENDED, venue_named
 from scholar_tui.core.soay.plans import FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
 from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
 
@@ -49,7 +50,8 @@ ROUTE_CUES = {
 BINDING = ("first_author", "last_author", "coauthors")
 SLOT_WORD = "X"  # the slot the question's entities are masked with (SLOT below)
 TOPIC = re.compile(
-    r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of)\s+"
+    r"\b(?:on|about|regarding|concerning|related to|in the (?:area|field) of|deals? with|dealing with|"
+    r"cover(?:s|ing)?|mention(?:s|ing)?)\s+"
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )
@@ -77,7 +79,6 @@ RANK_CUES: dict[Narrow, re.Pattern[str]] = {
 _Y = r"(1[5-9]\d\d|20\d\d)"
 YEAR_RANGE = re.compile(rf"\b(?:between|from)\s+{_Y}\s+(?:and|to|until|till)\s+{_Y}\b|\b{_Y}\s*[-–]\s*{_Y}\b", re.I)
 YEAR_OPEN = re.compile(rf"\b(since|after|before|until|up to)\s+{_Y}\b", re.I)
-OPEN_ENDED = 9999  # "since 2021": no last year
 
 
 def year_span(masked: str) -> tuple[int | None, int | None, re.Match | None]:
@@ -121,6 +122,9 @@ class Reading:
     yes_no: bool = False  # "Did A and B write together?": answered yes or no, with the joint papers
     compare: str | None = None  # "max" / "min": which of a pair has more (fewer) of a figure
     limit: int | None = None  # "name three coauthors": at most this many items
+    venue: str | None = None  # "… appeared in Physical Review B": only the papers of that venue
+    without_head: bool = False  # "who wrote X's latest paper with him": the person is not one of the answer
+    excluded: tuple[str, ...] = ()  # people the answer leaves out (the person of "with him", of "A's coauthors on X")
     scores: list[tuple[str, float]] = field(default_factory=list)
 
 
@@ -128,32 +132,59 @@ class Reading:
 SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report)\b", re.I)
 
 
+# "with him", "alongside her": the person the question is about, who is then no answer of it
+WITH_HEAD = re.compile(r"\b(?:with|alongside|beside)\s+(?:him|her|them)\b", re.I)
+
+
+# "X's flaky test papers", "X's spatial statistical paper": the words before the paper noun say what
+# the papers are about (never a rank, a count or a year: those are read as such)
+DESCRIBED_PAPERS = re.compile(
+    rf"\b{SLOT}(?:'s|’s)\s+(?!(?:latest|newest|recent|most|first|earliest|oldest|last|own|joint|other|best|"
+    r"top|all|new|main|\d|one|two|three|four|five)\b)((?:[a-z][\w-]*\s+){1,4}?)(?:papers?|articles?|publications?)\b"
+)
+PAPER_WORDS_AROUND = re.compile(r"^(?:the|a|an|his|her|their)\s+|\s+(?:paper|papers|article|articles|work)$", re.I)
+
+
+def _cut(text: str, found: re.Match | None) -> str:
+    return text[: found.start()] + " " + text[found.end() :] if found else text
+
+
 def read_question(masked: str, start: Start) -> Reading:
     """What a question (its entities already replaced by ``SLOT``) asks for and walks through."""
     if start == "paper":
         masked = SLOT_NOUN.sub(SLOT, masked)
-    cues = {name for name, cue in ROUTE_CUES.items() if cue.search(masked)}
+    with_head = WITH_HEAD.search(masked) if start == "person" else None
+    cue_text = _cut(masked, with_head)  # "wrote X's paper with him" walks no coauthors: it leaves X out
+    venue = venue_named(masked) if start in ("person", "pair") else None
+    cue_text = _cut(cue_text, venue)  # "appeared in Physical Review B" names the papers' venue, not a field
+    cues = {name for name, cue in ROUTE_CUES.items() if cue.search(cue_text)}
     topic, year, year_to = None, None, None
-    if start == "person":
+    if start in ("person", "pair"):
         year, year_to, found = year_span(masked)
-        if found:  # the year is not part of the topic ("on graphs in 2021" → "graphs")
-            masked_topic = masked[: found.start()] + masked[found.end() :]
-        else:
-            masked_topic = masked
-        match = TOPIC.search(masked_topic)
+        # the year and the venue are not part of the topic ("on graphs in 2021" → "graphs")
+        masked_topic = _cut(masked, found)
+        masked_topic = _cut(masked_topic, venue_named(masked_topic))
+        match = TOPIC.search(masked_topic) or DESCRIBED_PAPERS.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
+            # "on the BMC public health paper": the words that say what the papers are about
+            topic = PAPER_WORDS_AROUND.sub("", topic or "").strip() or None
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
-    if rank:
-        cues.add("pubs")  # what is ranked is the person's papers, whether or not a paper noun is said
-    field_text = masked
+    if rank or venue:
+        cues.add("pubs")  # what is ranked (what appeared in a venue) is the person's papers, named or not
+    field_text = cue_text
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
         field_text = ROUTE_CUES[route].sub(" ", field_text)
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
-    reading = Reading(masked, masked, asked_kind(masked), start, cues, field_text, topic, year, year_to, rank)
+    asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
+    if venue and asked is Kind.TEXT:
+        asked = Kind.PAPER  # "has A published in Nature?": the papers that did (none is an answer too)
+    reading = Reading(masked, masked, asked, start, cues, field_text, topic, year, year_to, rank)
     reading.limit = list_limit(masked)
+    reading.venue = venue.group("venue") if venue else None
+    reading.without_head = with_head is not None
     if start == "pair":
         reading.compare = comparison(masked)
         together = cues & {"coauthors", "pubs"} or re.search(r"\btogether\b|\bjoint", masked, re.I)
@@ -203,6 +234,7 @@ def support(plan: Plan, reading: Reading) -> int:
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
         words = OWN_TITLE_WORDS
     field_hits = _word_hits(words, reading.field_text) + (reading.rank is not None and plan.narrow == reading.rank)
+    field_hits += reading.venue is not None and plan.field == "title" and "pubs" in plan.routes  # what appeared
     # a relation named counts only for a plan that returns who or what it walks to ("the coauthors of X"),
     # not for any field of theirs ("the h-index of the first author of X" names no field)
     walked = plan.field.rsplit(".", 1)[-1] in ("name", "title", "authors", "authors_name_list")

@@ -16,9 +16,10 @@ calls that produced it; a missing value, or one of another kind, is said in one 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -28,31 +29,31 @@ from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import (
     BINDING,
-    SLOT,
     Reading,
     asked_thing,
     rank_plans,
     read_question,
     support,
 )
-from scholar_tui.core.soay.entities import Mention, find_paper, find_people, similarity
+from scholar_tui.core.soay.conditions import Condition, narrowings, none_left, not_applied
+from scholar_tui.core.soay.entities import Mention, similarity
+from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, papers_of, subject_of
 from scholar_tui.core.soay.phrasing import (
     DOI_ASKED,
     ROLES,
     checked_answer,
     compared,
     doi_in,
+    field_noun,
     measured,
-    years_said,
     yes_or_no,
 )
-from scholar_tui.core.soay.plans import RANKED, Plan, default_plans
+from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans
 from scholar_tui.core.soay.shapes import (
     NUMBER_NAMES,
     compared_in_time,
     comparison,
     excluded_name,
-    left_out_at,
     resolve_pronouns,
     split_compound,
     top_one,
@@ -208,6 +209,10 @@ class SoAyAnswer:
     """The kind of answer the question asks for (``core.answer_kind.Kind``)."""
     sources: list[str] = field(default_factory=list)
     """The API calls the answer came from (``getPublication(pub_id='paper:3')``)."""
+    subject: str | None = None
+    """What the value is about, in words ("the papers of A of 2022"): what a later "they" refers to."""
+    papers: str | None = None
+    """The person's papers the answer walked ("the latest paper of A"): what a later "it" refers to."""
     error: str | None = None
     error_stage: str | None = None
     feedback: dict[str, Any] | None = None
@@ -216,59 +221,6 @@ class SoAyAnswer:
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-@dataclass(frozen=True)
-class Linked:
-    """What a question starts from: its entities (one, or a pair of people) and the plan's arguments."""
-
-    mentions: tuple[Mention, ...]
-
-    @property
-    def start(self) -> str:
-        if self.mentions[0].kind == "paper":
-            return "paper"
-        return "pair" if len(self.mentions) > 1 else "person"
-
-    def masked(self, question: str) -> str:
-        for mention in sorted(self.mentions, key=lambda m: -m.start):
-            question = question[: mention.start] + SLOT + question[mention.end :]
-        return question
-
-    def names(self) -> str:
-        return " and ".join(m.matched for m in self.mentions)
-
-
-def link(question: str, api: Any) -> Linked | None:
-    """The paper the question names, else the scholars it names (two: a pair)."""
-    paper = find_paper(question, api)
-    if paper is not None:
-        if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
-            rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
-            other = find_paper(rest, api)
-            if other is not None and other.matched != paper.matched:
-                return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
-        return Linked((paper,))
-    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
-    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
-    return Linked(tuple(people[:2])) if people else None
-
-
-def subject_of(
-    plan: Plan, linked: Linked, topic: str | None, year: int | None = None, year_to: int | None = None
-) -> str:
-    """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
-    subject = linked.names()
-    for route in plan.routes:
-        role = "the joint papers of" if route == "pubs" and plan.narrow == "pair" else ROLES[route]
-        subject = f"{role} {subject}"
-        if route == "pubs" and plan.narrow == "topic" and topic:
-            subject += f" on {topic}"
-        if route == "pubs" and plan.narrow == "year" and year:
-            subject += f" {years_said(year, year_to)}"
-        if route == "pubs" and plan.narrow in RANKED and subject.startswith("the papers of"):
-            subject = f"the {plan.narrow.replace('_', ' ')} paper of" + subject.removeprefix("the papers of")
-    return subject
 
 
 def cite(result: SandboxResult, plan: Plan) -> list[str]:
@@ -313,7 +265,47 @@ def model_code_prompt(
 
 
 JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
+# A narrowing tests a field of the person's papers; the plan that lists that field for all of them
+HELD_BY: dict[str, str] = {
+    "venue": "searchPerson|getPersonPubs:one|getPublication:each|venue|value|all",
+    "year": "searchPerson|getPersonPubs:one|year|value|all",
+}
 SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
+
+
+def run_failure(result: SandboxResult, answer: SoAyAnswer) -> str | None:
+    """What went wrong with a program's run (its error, the failed call, an AutoFeedback loop that ran
+    out of rounds), or None when it ran."""
+    limit_hit = (answer.feedback or {}).get("status") == "limit_hit"
+    if result.ok and not limit_hit:
+        return None
+    failed_call = next((call for call in result.calls if not call.ok), None)
+    message = result.error or (f"{failed_call.name}: {failed_call.error}" if failed_call else "the program failed")
+    if limit_hit and answer.feedback:
+        message += (
+            f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
+            "fix the program by hand in the API debugger (F4)"
+        )
+    return message
+
+
+RANK_FIGURE = re.compile(r"\s+\((?:\d{4}|\d+ citations)\)$")  # "Morphy (2019)": the ranked paper's figure
+
+
+def referents(first: SoAyAnswer) -> dict[str, str]:
+    """What a second question's pronouns can refer to in the first part's answer: the papers or people
+    it listed (``things``: "the papers of A of 2022"), or the one paper it named (``thing``)."""
+    if first.ok and first.abstained and first.papers:  # "A's most cited paper" the library cannot rank:
+        return {"thing": first.papers, "things": first.papers}  # "where was it published" asks of it still
+    if not first.ok or first.abstained or first.asked not in ("paper", "people") or not first.subject:
+        return {}
+    values = first.value if isinstance(first.value, list) else [first.value]
+    found = {"things": first.subject}
+    if first.asked == "paper" and len(values) == 1 and isinstance(values[0], str):
+        found["thing"] = RANK_FIGURE.sub("", values[0])
+    elif first.papers:  # "who wrote A's latest paper and where was it published": "it" is that paper
+        found["thing"] = first.papers
+    return found
 
 
 def joined_answer(question: str, answers: list[SoAyAnswer]) -> SoAyAnswer:
@@ -331,7 +323,7 @@ def joined_answer(question: str, answers: list[SoAyAnswer]) -> SoAyAnswer:
         program="\n\n".join(a.program for a in answers if a.program),
         code_mode=answers[0].code_mode,
         value=[a.value for a in answers],
-        answer=" ".join(text for text in said if text),
+        answer=" ".join(dict.fromkeys(text for text in said if text)),  # one sentence said once for both parts
         abstained=all(a.abstained for a in answers),
         asked=" + ".join(a.asked or "text" for a in answers),
         sources=[source for a in answers for source in a.sources],
@@ -361,6 +353,7 @@ class Arguments:
     topic: str | None = None
     year: int | None = None
     year_to: int | None = None
+    extra: tuple[tuple[Narrow, str], ...] = ()  # narrowings beyond the plan's own (conditions.narrowings)
 
 
 def program_sandbox(backend: str = "local") -> Sandbox:
@@ -414,6 +407,7 @@ class SoAyEngine(Engine):
 
     def choose(self, question: str, linked: Linked) -> PlanChoice:
         reading = read_question(linked.masked(question), linked.start)  # type: ignore[arg-type]
+        left_out_people(reading, linked)
         ranked = rank_plans(reading, self.plans)
         candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
         if reading.yes_no:  # "did A and B write together": their joint papers say yes or no
@@ -449,8 +443,11 @@ class SoAyEngine(Engine):
         if parts is None:
             yield from self._run_one(question, cancel)
             return
-        answers = []
-        for part in parts:
+        first, second, name = parts
+        answers: list[SoAyAnswer] = []
+        for part in (first, second):
+            if answers:  # "… and where were they published": "they" are what the first part answered
+                part = resolve_pronouns(part, name, **referents(answers[0]))
             for event in self._run_one(part, cancel):
                 if isinstance(event, Finished):
                     answers.append(event.answer)
@@ -463,7 +460,8 @@ class SoAyEngine(Engine):
             yield AnswerPhrased(joined.answer or "", joined.value, joined.sources)
         yield Finished(joined)
 
-    def _compound_parts(self, question: str) -> tuple[str, str] | None:
+    def _compound_parts(self, question: str) -> tuple[str, str, str] | None:
+        """(the first question, the second as asked, the first's entity) of two questions in one."""
         compound = split_compound(question)
         if compound is None:
             return None
@@ -473,7 +471,7 @@ class SoAyEngine(Engine):
         first = link(compound.first, self.api)
         if first is None:
             return None
-        return compound.first, resolve_pronouns(compound.second, first.names())
+        return compound.first, compound.second, first.names()
 
     def _run_one(self, question: str, cancel: threading.Event | None) -> Iterator[SoAyEvent]:
         answer = SoAyAnswer(question=question)
@@ -523,10 +521,15 @@ class SoAyEngine(Engine):
         if len(linked.mentions) == 2 and linked.start == "paper":  # two papers are only ever compared
             reading.compare = comparison(reading.masked)
         if reading.compare:  # "who has more citations, A or B": one figure for each, then compared
-            yield from self._compare(linked, reading, answer)
+            yield from self._compare(linked, reading, answer, cancel)
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield Finished(answer)
             return
+        plan = choice.plan = self._applying(plan, reading, linked)
+        through = self._coauthors_on_papers(plan, reading, linked)
+        if through is not None:  # "who did A work with on flaky tests": the authors of those papers, less A
+            plan = choice.plan = through
+            reading.excluded += (head.matched,)
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
         answer.asked = reading.asked.value
         lap("solution")
@@ -552,44 +555,58 @@ class SoAyEngine(Engine):
             yield Abstained(answer.answer, "no field")
             yield Finished(answer)
             return
+        conditions = conditions_of(reading, linked)
+        unapplied, extra = narrowings(plan, conditions)
+        refusal = None
+        if unapplied:  # a venue, a topic, a year, a third person this answer cannot take into account
+            about = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
+            walked = plan.routes and plan.field in ("name", "title", "authors_name_list")  # the answer is who/what
+            refusal = not_applied(about if walked else f"the {field_noun(plan)} of {about}", unapplied)
+        elif linked.start == "paper" and linked.extra:  # "A's X paper", "A's coauthors on X": A is an author
+            refusal = self._not_an_author(head, linked.extra)
+        if refusal:
+            answer.ok, answer.abstained, answer.answer = True, True, refusal
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Abstained(refusal, "condition")
+            yield Finished(answer)
+            return
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
-        arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to)
+        arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to, extra)
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
-        if self.feedback is None:
-            program = self._program(question, plan, arguments, None)
-            answer.program, answer.code_mode = program, self.code_mode
-            lap("program")
-            yield ProgramWritten(program, self.code_mode)
-            result = self.sandbox.run(program)
-            answer.result = result.as_dict()
-            lap("run")
-            yield ProgramRan(result)
-        else:
-            result = yield from self._run_with_feedback(question, plan, arguments, answer, cancel)
-            lap("program_and_run")
+        result = yield from self._execute(question, plan, arguments, answer, cancel)
+        lap("program_and_run")
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
-        if not result.ok or (answer.feedback or {}).get("status") == "limit_hit":
-            failed_call = next((call for call in result.calls if not call.ok), None)
-            message = result.error or (
-                f"{failed_call.name}: {failed_call.error}" if failed_call else "the program failed"
-            )
-            if answer.feedback and answer.feedback["status"] == "limit_hit":
-                message += (
-                    f" · AutoFeedback loop {answer.feedback['loop_id']} hit its limit: "
-                    "fix the program by hand in the API debugger (F4)"
-                )
+        message = run_failure(result, answer)
+        if message:
             yield from fail("run", message)
             return
-        yield from self._judge(answer, plan, reading, linked, result)
+        yield from self._judge(answer, plan, reading, linked, result, conditions)
         answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
         yield Finished(answer)
 
-    def _compare(self, linked: Linked, reading: Reading, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
+    def _execute(
+        self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer, cancel: threading.Event | None
+    ) -> Generator[SoAyEvent, None, SandboxResult]:
+        """The plan's program written and run: through AutoFeedback when it is on (the README's promise
+        for every SoAy program, a comparison's two included), else straight in the sandbox."""
+        if self.feedback is not None:
+            return (yield from self._run_with_feedback(question, plan, arguments, answer, cancel))
+        program = self._program(question, plan, arguments, None)
+        answer.program, answer.code_mode = program, self.code_mode
+        yield ProgramWritten(program, self.code_mode)
+        result = self.sandbox.run(program)
+        answer.result = result.as_dict()
+        yield ProgramRan(result)
+        return result
+
+    def _compare(
+        self, linked: Linked, reading: Reading, answer: SoAyAnswer, cancel: threading.Event | None = None
+    ) -> Iterator[SoAyEvent]:
         """ "Who has more X, A or B?" (two scholars, or two papers; "Is A older than B?"): the plan that gives
         X for one of them, run for each, compared.
 
@@ -609,23 +626,30 @@ class SoAyEngine(Engine):
             answer.answer = abstain_sentence(f"figure to compare {' and '.join(names)} by", None)
             yield Abstained(answer.answer, "no field")
             return
+        conditions = conditions_of(single, Linked(linked.mentions[:1])) if start == "person" else []
+        plan = self._applying(plan, single, Linked(linked.mentions[:1]))  # "… papers in Physical Review B"
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), "rules"
         yield SolutionChosen(
             plan.key, list(plan.solution), len(plan.hops), "rules", [], asked="count", description=plan.description
         )
         figures: list[Any] = []
+        noun = measured(plan)
+        unapplied, extra = narrowings(plan, conditions)
+        if unapplied:  # "who has more papers in Physical Review B, A or B" with no way to apply the venue
+            answer.abstained = True
+            answer.answer = not_applied(f"the {noun} of {' and '.join(names)}", unapplied)
+            yield Abstained(answer.answer, "condition")
+            return
         for name in names:
-            program = plan.program_for(name, None, single.topic, single.year, single.year_to)
-            yield ProgramWritten(program, "template")
-            result = self.sandbox.run(program)
-            yield ProgramRan(result)
-            if not result.ok:
-                answer.ok, answer.error, answer.error_stage = False, result.error or "the program failed", "run"
-                yield Failed("run", answer.error)
+            arguments = Arguments(name, None, single.topic, single.year, single.year_to, extra)
+            result = yield from self._execute(reading.question, plan, arguments, answer, cancel)
+            message = run_failure(result, answer)
+            if message:
+                answer.ok, answer.error, answer.error_stage = False, message, "run"
+                yield Failed("run", message)
                 return
             figures.append(result.value)
             answer.sources += cite(result, plan)
-        noun = measured(plan)
         missing = [
             name
             for name, figure in zip(names, figures, strict=True)
@@ -641,19 +665,41 @@ class SoAyEngine(Engine):
         yield AnswerPhrased(answer.answer, answer.value, answer.sources)
 
     def _judge(
-        self, answer: SoAyAnswer, plan: Plan, reading: Reading, linked: Linked, result: SandboxResult
+        self,
+        answer: SoAyAnswer,
+        plan: Plan,
+        reading: Reading,
+        linked: Linked,
+        result: SandboxResult,
+        conditions: Sequence[Condition] = (),  # the question's conditions, all applied
     ) -> Iterator[SoAyEvent]:
         """The value if it is of the kind asked, cited; else the sentence saying what the library lacks."""
         answer.ok, answer.sources = True, cite(result, plan)
         subject = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
+        own = {plan.narrow, "pair"} if plan.narrow != "pair" else set()  # said by subject_of already
+        beyond = [c for c in conditions if c.narrow not in own]
+        before = subject
+        if beyond:  # the narrowings added for the question's other conditions, said with what they narrow
+            subject += f" ({', '.join(c.said for c in beyond)})"
+        answer.subject, answer.papers = subject, papers_of(plan, linked, reading)
         value = result.value
         if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
-            answer.answer, answer.value = yes_or_no(linked.names(), value), value
+            answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
             yield AnswerPhrased(answer.answer, value, answer.sources)
             return
-        left_out = excluded_name(reading.question)  # entities masked: a linked name is never left out
+        if value == [] and plan.narrow == "pair" and not plan.count and not conditions:  # none together: "no"
+            answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
+            yield AnswerPhrased(answer.answer, value, answer.sources)
+            return
+        ranked = any(c.narrow in RANKED for c in conditions)  # none left to rank: the figure is missing
+        if value == [] and not plan.count and conditions and not ranked:  # none fits, or nothing to test
+            yield from self._none_left(answer, plan, linked, before, conditions)
+            return
+        # entities masked: a linked name is never left out by "besides"; "with him" leaves the person out
+        left_out = [name for name in (excluded_name(reading.question), *reading.excluded) if name]
         if left_out and isinstance(value, list) and plan.kind is Kind.PEOPLE:  # "who else … besides A"
-            value = [item for item in value if similarity(str(item), left_out) < SAME_NAME]
+            value = [item for item in value if all(similarity(str(item), name) < SAME_NAME for name in left_out)]
+            subject += f" other than {' and '.join(reading.excluded)}" if reading.excluded else ""
         if plan.field == "url" and DOI_ASKED.search(reading.question):  # a DOI only where the link is one
             value = doi_in(value)
             text = f"DOI of {subject}: {value}." if value else abstain_sentence("DOI", subject)
@@ -673,15 +719,92 @@ class SoAyEngine(Engine):
             answer.value = value
             yield AnswerPhrased(text, value, answer.sources)
 
+    def _applying(self, plan: Plan, reading: Reading, linked: Linked) -> Plan:
+        """The plan, or where it cannot apply the question's conditions (a person's publication count
+        holds no venues), the best one of the same kind, named by the question, that can (counting
+        the papers, narrowed)."""
+        conditions = conditions_of(reading, linked)
+        if not conditions or not narrowings(plan, conditions)[0]:
+            return plan
+        for other, _ in rank_plans(reading, self.plans):
+            # never another field: a publication count may become a count of the papers, nothing else
+            same = other.field == plan.field or (plan.field == "num_pubs" and other.count and other.field == "title")
+            if (
+                same
+                and other.kind is plan.kind
+                and support(other, reading) > 0
+                and not narrowings(other, conditions)[0]
+            ):
+                return other
+        return plan
+
+    def _coauthors_on_papers(self, plan: Plan, reading: Reading, linked: Linked) -> Plan | None:
+        """A person's coauthors narrowed by their papers (a topic, a year, a venue, the latest one) are
+        the authors of those papers other than the person: getCoauthors holds no papers to narrow.
+        None: the plan is not a list of the person's coauthors, or the question narrows nothing."""
+        if plan.routes != ("coauthors",) or plan.field != "name" or plan.count or plan.start != "person":
+            return None
+        if not conditions_of(reading, linked):
+            return None
+        narrow = reading.rank or ("topic" if reading.topic else "year" if reading.year else "all")
+        key = f"searchPerson|getPersonPubs:one|authors_name_list|value|{narrow}"
+        return next((other for other in self.plans if other.key == key), None)
+
+    def _none_left(
+        self, answer: SoAyAnswer, plan: Plan, linked: Linked, subject: str, conditions: Sequence[Condition]
+    ) -> Iterator[SoAyEvent]:
+        """No paper fits the conditions: "none of them matches" where the library holds what they test
+        for the person's papers; where it holds none (no venue for any of them), that is what is said."""
+        head = linked.mentions[0].matched
+        for condition in conditions:
+            held = HELD_BY.get(condition.narrow)
+            if held and not self._field_held(held, head):
+                answer.abstained = True  # "The library has no venue for any paper of A, so none can be …"
+                answer.answer = abstain_sentence(
+                    f"{condition.narrow} for any paper of {head}, so none can be matched to {condition.said}"
+                )
+                yield Abstained(answer.answer, "missing", answer.sources)
+                return
+        answer.value = []
+        papers = f"joint paper of {linked.all_names()}" if linked.start == "pair" else f"paper of {head}"
+        answer.answer = none_left(papers, conditions)
+        yield AnswerPhrased(answer.answer, [], answer.sources)
+
+    def _field_held(self, key: str, name: str) -> bool:
+        """Whether any paper of the person has the field (their venues, their years) in the library."""
+        plan = next(plan for plan in self.plans if plan.key == key)
+        result = self.sandbox.run(plan.program_for(name))
+        return result.ok and any(value not in (None, "") for value in result.value or [])
+
+    def _not_an_author(self, paper: Mention, people: tuple[Mention, ...]) -> str | None:
+        """The sentence for a person named beside a paper who is not among its authors, else None."""
+        hits = self.api.searchPublication(publication_info=paper.matched)
+        record = self.api.getPublication(pub_id=hits[0]["pub_id"]) if hits else None
+        authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
+        for person in people:
+            if all(similarity(author, person.matched) < SAME_NAME for author in authors):
+                return f"The library has no {person.matched} among the authors of {paper.matched}."
+        return None
+
     def _program(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
+        template = plan.program_for(
+            arguments.entity, arguments.other, arguments.topic, arguments.year, arguments.year_to
+        )
         if self.code_mode == "template" and previous is None:
-            return plan.program_for(
-                arguments.entity, arguments.other, arguments.topic, arguments.year, arguments.year_to
-            )
+            return self._narrowed(template, plan, arguments) or template
         if previous is not None and self.llm_provider is None:
             return previous.request  # no model to rewrite it: re-sent as it was, and logged for a person
-        return self._model_program(question, plan, arguments.entity, previous)
+        written = self._model_program(question, plan, arguments.entity, previous)
+        # the question's other conditions narrow the model's program too; one that fetches no papers
+        # where the plan does cannot take them, and the plan's own program is run instead
+        return self._narrowed(written, plan, arguments) or self._narrowed(template, plan, arguments) or written
+
+    @staticmethod
+    def _narrowed(program: str, plan: Plan, arguments: Arguments) -> str | None:
+        if not arguments.extra:
+            return program
+        return add_narrowings(program, plan.narrow, arguments.extra)
 
     def _run_with_feedback(
         self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer, cancel: threading.Event | None

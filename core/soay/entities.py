@@ -62,7 +62,9 @@ def _words(question: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), m.group()) for m in WORD.finditer(question)]
 
 
-def _capitalised_runs(question: str) -> list[tuple[int, int]]:
+def _capitalised_runs(question: str, names: bool = False) -> list[tuple[int, int]]:
+    """Runs of capitalised words; ``names``: a comma ends a run too ("A B, C D and E F" are three people;
+    a title keeps its commas)."""
     words = _words(question)
     runs: list[tuple[int, int]] = []
     current: list[tuple[int, int]] = []
@@ -72,7 +74,8 @@ def _capitalised_runs(question: str) -> list[tuple[int, int]]:
         capitalised = bool(first) and first.isupper() and index > 0
         if capitalised or (current and clean.lower() in PARTICLES):
             current.append((start, start + len(word.rstrip("?.!,;:").removesuffix("'s").removesuffix("’s"))))
-            if not word.rstrip("?.!,;:").endswith(("'s", "’s")):
+            listed = names and word.endswith((",", ";"))
+            if not word.rstrip("?.!,;:").endswith(("'s", "’s")) and not listed:
                 continue
             # a possessive ends the name: "Vahid's EuclidNets paper" is a person, then a paper
         if current:
@@ -174,7 +177,7 @@ def find_people(question: str, api: Any) -> list[Mention]:
     """Every scholar the question names (one per capitalised run), best match first, each person once;
     with no capitalised name, runs of two or three words typed in lower case that read as one."""
     found: list[Mention] = []
-    for start, end in _capitalised_runs(question):
+    for start, end in _capitalised_runs(question, names=True):
         mention = _person_in(question, start, end, api)
         if mention is not None:
             found.append(mention)

@@ -16,15 +16,17 @@ LISTED = 50  # items an answer names; a longer list is named by its first ones a
 
 
 def render_value(value: Any, most: int = LISTED) -> str:
-    """The value in words; a list of more than ``most`` items (a prolific author's thousands of
-    coauthors, which the APIs give most joint papers first) as its first ``most`` and how many in
-    all. The whole value stays in the answer's ``value``."""
+    """A value as an answer says it: a list's items each once (one affiliation shared by three authors
+    is said once), and a list of more than ``most`` items (a prolific author's thousands of coauthors,
+    which the APIs give most joint papers first) as its first ``most`` and how many in all. The whole
+    value stays in the answer's ``value``."""
     if isinstance(value, list):
         if not value:
             return "(none)"
-        shown = ", ".join(render_value(item) for item in value[:most])
-        if len(value) > most:
-            shown += f" and {len(value) - most:,} more ({len(value):,} in all)"
+        items = list(dict.fromkeys(render_value(item) for item in value))
+        shown = ", ".join(items[:most])
+        if len(items) > most:
+            shown += f" and {len(items) - most:,} more ({len(items):,} in all)"
         return shown
     if value is None:
         return "(unknown)"
@@ -142,5 +144,6 @@ def yes_or_no(names: str, titles: Any) -> str:
     library holds)."""
     titles = titles if isinstance(titles, list) else []
     if not titles:
-        return f"No: the library holds no paper written by both {names} (0 joint papers)."
+        every = "all of" if ", " in names else "both"  # "A, B and C": three people
+        return f"No: the library holds no paper written by {every} {names} (0 joint papers)."
     return f"Yes: {names} wrote {counted(len(titles), 'paper')} together in the library: {render_value(titles)}."

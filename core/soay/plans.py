@@ -25,7 +25,7 @@ from scholar_tui.core.soay.solutions import solution_library
 
 Start = Literal["person", "paper", "pair"]
 Pick = Literal["one", "first", "each"]
-Narrow = Literal["", "pair", "topic", "year", "latest", "earliest", "most_cited"]
+Narrow = Literal["", "pair", "topic", "year", "venue", "latest", "earliest", "most_cited"]
 # Narrowings that keep the top of a person's papers by one of their fields (ties all kept):
 # narrow -> (the field ranked, max or min, how an answer shows the figure after each title)
 RANKED: dict[Narrow, tuple[str, str, str]] = {
@@ -430,6 +430,8 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
         ]
     if narrow == "year":
         return [f"{current} = [p for p in {current} if p['year'] == YEAR]"]
+    if narrow == "venue":  # getPersonPubs holds no venue: each paper's own record does
+        return _venue_narrowing(current)
     if narrow in RANKED:  # papers without the figure cannot be ranked: none left says the figure is missing
         key, pick, _ = RANKED[narrow]
         return [
@@ -442,6 +444,46 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
         "stems = [w[:5] for w in TOPIC.lower().split() if len(w) > 2]",
         f"{current} = [p for p in {current} if 2 * sum(s in p['title'].lower() for s in stems) >= len(stems)]",
     ]
+
+
+# Words a venue's name shares with every other (left out when matching "the Journal of Physics A").
+VENUE_STOP_WORDS = ("the", "of", "on", "and", "in", "for", "journal", "proceedings", "conference")
+
+
+def _venue_narrowing(current: str) -> list[str]:
+    """Papers whose venue holds every word of the venue named, a word matching its abbreviation
+    ("Physical Review B" matches "Phys. Rev. B 91, 184507 (2015)")."""
+    return [
+        f"words = [w.strip('.,').lower() for w in VENUE.split() if w.lower() not in {VENUE_STOP_WORDS!r}]",
+        f"venues = {{p['pub_id']: getPublication(pub_id=p['pub_id'])['venue'] or '' for p in {current}}}",
+        f"{current} = [p for p in {current} if all(any(t == w or (min(len(t), len(w)) > 2 and "
+        "(t.startswith(w) or w.startswith(t))) for t in venues[p['pub_id']].lower().replace('.', ' ')"
+        ".replace(',', ' ').replace('(', ' ').replace(')', ' ').split()) for w in words)]",
+    ]
+
+
+def add_narrowings(program: str, own: Narrow, extra: tuple[tuple[Narrow, str], ...]) -> str | None:
+    """The program with more narrowings of the person's papers (a venue, a topic, a year, a third
+    person's papers) than the plan's own: each runs right after the papers are fetched, before the
+    plan's own, except a ranking, which runs last (the latest of the 2022 papers). ``extra``: (narrowing,
+    its value in Python source). None: the program walks no person's papers, so nothing can narrow them."""
+    lines = program.split("\n")
+    at = next((i for i, line in enumerate(lines) if "getPersonPubs(" in line), None)
+    if at is None:
+        return None
+    current = lines[at].split(" = ", 1)[0]
+    own_lines = len(_narrowing(own, current)) if own else 0
+    before: list[str] = []
+    after: list[str] = []
+    for narrow, value in extra:
+        placeholder = {"pair": "OTHER", "topic": "TOPIC", "year": "YEAR", "venue": "VENUE"}.get(narrow, "")
+        block = [line.replace(placeholder, value) if placeholder else line for line in _narrowing(narrow, current)]
+        low, _, high = value.partition(":")
+        if narrow == "year" and high and high != low:  # a span: "between 2021 and 2023", "since 2021"
+            block = [f"{current} = [p for p in {current} if p['year'] is not None and {low} <= p['year'] <= {high}]"]
+        (after if narrow in RANKED else before).extend(block)
+    end = at + 1 + own_lines
+    return "\n".join(lines[: at + 1] + before + lines[at + 1 : end] + after + lines[end:])
 
 
 def _list_valued(api: str, field: str, specs: Mapping) -> bool:

@@ -38,9 +38,24 @@ def split_compound(question: str) -> Compound | None:
     return None
 
 
-def resolve_pronouns(question: str, name: str) -> str:
-    """The second question with its pronouns replaced by what the first one named ("when did it come
-    out" → "when did ‹title› come out")."""
+_PLURAL = re.compile(r"\b(?:they|them|these papers|those papers|these|those)\b", re.I)
+_SINGULAR_THING = re.compile(r"\b(?:it|this paper|that paper|the paper|this one)\b", re.I)
+_PERSON = re.compile(r"\b(?:he|him|she|her)\b", re.I)
+
+
+def resolve_pronouns(question: str, name: str, *, things: str | None = None, thing: str | None = None) -> str:
+    """The second question with its pronouns replaced by what the first one named or answered.
+
+    ``things``: what the first part's answer is, when it is a list of papers or people ("the papers of
+    A of 2022"): "where were they published" asks about those, not about A's papers at large.
+    ``thing``: the one paper the first part answered ("it"). Any pronoun left names the first part's
+    entity ("when did it come out" → "when did ‹title› come out")."""
+    if things:
+        question = _PLURAL.sub(lambda _: things, question)
+    if thing:
+        question = _SINGULAR_THING.sub(lambda _: thing, question)
+    if things or thing:  # "he"/"him" still names the person the first part is about
+        question = _PERSON.sub(lambda _: name, question)
     question = _POSSESSIVE.sub(lambda _: f"{name}'s", question)
     return _PRONOUN.sub(lambda _: name, question)
 

@@ -1,0 +1,115 @@
+"""What a question starts from and what it narrows its answer by: the paper or people it names
+(``Linked``: found by the fuzzy-search APIs, never generated), the people an answer leaves out, the
+question's conditions (``conditions.py``), and the answer's subject in words ("the papers of A of
+2022"), which a second question's pronouns refer back to."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scholar_tui.core.soay.choose import SLOT, Reading
+from scholar_tui.core.soay.conditions import Condition, question_conditions
+from scholar_tui.core.soay.entities import Mention, find_paper, find_people
+from scholar_tui.core.soay.phrasing import ROLES, years_said
+from scholar_tui.core.soay.plans import RANKED, Plan
+from scholar_tui.core.soay.shapes import comparison, left_out_at
+
+
+@dataclass(frozen=True)
+class Linked:
+    """What a question starts from: its entities (one, or a pair of people) and the plan's arguments."""
+
+    mentions: tuple[Mention, ...]
+    extra: tuple[Mention, ...] = ()  # people named beyond a pair ("A with B and C"), or beside a paper
+
+    @property
+    def start(self) -> str:
+        if self.mentions[0].kind == "paper":
+            return "paper"
+        return "pair" if len(self.mentions) > 1 else "person"
+
+    def masked(self, question: str) -> str:
+        for mention in sorted(self.mentions + self.extra, key=lambda m: -m.start):
+            question = question[: mention.start] + SLOT + question[mention.end :]
+        return question
+
+    def names(self) -> str:
+        return " and ".join(m.matched for m in self.mentions)
+
+    def all_names(self) -> str:
+        """ "A, B and C": every person a pair question names, the extra ones too."""
+        names = [m.matched for m in self.mentions + self.extra]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def link(question: str, api: Any) -> Linked | None:
+    """The paper the question names, else the scholars it names (two: a pair)."""
+    paper = find_paper(question, api)
+    if paper is not None:
+        if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
+            rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
+            other = find_paper(rest, api)
+            if other is not None and other.matched != paper.matched:
+                return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
+        # a scholar named beside the paper ("A's coauthors on the X paper") is a condition on the answer
+        rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
+        beside = [m for m in find_people(rest, api) if not left_out_at(rest, m.start) and not m.others]
+        return Linked((paper,), tuple(beside))
+    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
+    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
+    return Linked(tuple(people[:2]), tuple(people[2:])) if people else None
+
+
+def subject_of(
+    plan: Plan, linked: Linked, topic: str | None, year: int | None = None, year_to: int | None = None
+) -> str:
+    """Who or what the value is about, in words: 'the first author of ‹title›', 'the papers of A and B on …'."""
+    return _said_through(plan, linked, topic, year, year_to, plan.routes)
+
+
+def papers_of(plan: Plan, linked: Linked, reading: Reading) -> str | None:
+    """The person's papers the plan walks, in words ("the latest paper of A", "the papers of A of
+    2022"): what a second question's "it" or "they" refers to when the first asked about them."""
+    if "pubs" not in plan.routes:
+        return None
+    routes = plan.routes[: plan.routes.index("pubs") + 1]
+    return _said_through(plan, linked, reading.topic, reading.year, reading.year_to, routes)
+
+
+def _said_through(
+    plan: Plan, linked: Linked, topic: str | None, year: int | None, year_to: int | None, routes: tuple[str, ...]
+) -> str:
+    subject = linked.names()
+    for route in routes:
+        role = "the joint papers of" if route == "pubs" and plan.narrow == "pair" else ROLES[route]
+        subject = f"{role} {subject}"
+        if route == "pubs" and plan.narrow == "topic" and topic:
+            subject += f" on {topic}"
+        if route == "pubs" and plan.narrow == "year" and year:
+            subject += f" {years_said(year, year_to)}"
+        if route == "pubs" and plan.narrow in RANKED and subject.startswith("the papers of"):
+            subject = f"the {plan.narrow.replace('_', ' ')} paper of" + subject.removeprefix("the papers of")
+    return subject
+
+
+def left_out_people(reading: Reading, linked: Linked) -> None:
+    """The people an answer leaves out: the person of "who wrote X's latest paper with him", and the
+    person named beside a paper whose coauthors are asked ("A's coauthors on the X paper": that
+    paper's authors other than A, never the coauthors of every author)."""
+    if reading.without_head:
+        reading.excluded += (linked.mentions[0].matched,)
+    if linked.start == "paper" and linked.extra and "coauthors" in reading.cues:
+        reading.cues = (reading.cues - {"coauthors"}) | {"authors"}
+        reading.field_text += " authors"
+        reading.excluded += tuple(mention.matched for mention in linked.extra)
+
+
+def conditions_of(reading: Reading, linked: Linked) -> list[Condition]:
+    """What the question narrows its answer by, beyond its entities (a paper's start has none: the
+    people named beside it are checked as its authors)."""
+    if linked.start == "paper":
+        return []
+    year = (reading.year, reading.year_to) if reading.year else None
+    people = [mention.matched for mention in linked.extra]
+    return question_conditions(reading.venue, reading.topic, year, reading.rank, people)
