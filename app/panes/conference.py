@@ -9,13 +9,15 @@ is handed, so the screen never waits on a model.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, DataTable, Input, Label, Select, Static, Tree
 
 from scholar_tui.app.panes.workers import ReportsEngine, engine_worker
@@ -66,20 +68,32 @@ class ImportEnded(Event):
     kind: str = "import_ended"
 
 
+@dataclass
+class AskEnded(Event):
+    """The ask worker is done; its ``cancel`` set: the stream stopped on Escape, with no answer."""
+
+    cancel: threading.Event
+    kind: str = "ask_ended"
+
+
 class ConferencePane(ReportsEngine, Horizontal):
+    BINDINGS = [Binding("escape", "cancel_question", "Cancel the question", show=False)]
+
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self._tree = None
         self._evidence: list = []
         self._engine = None
+        self._cancel: threading.Event | None = None  # the running question's, until it ends
+        self._asked_to_pick = False  # the status line says "Pick a conference first."
         self.conference_names: list[str] = []  # as last listed: none means "import one", not "pick one"
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conf-browser"):
             yield Label("Conference tree", classes="section-title")
             yield Tree("(no conference)", id="conf-tree")
-        with Vertical(id="conf-main"):
+        with VerticalScroll(id="conf-main"):  # at 24 rows the evidence is below the fold, not cut
             with Horizontal(classes="conf-row"):
                 yield Select([], prompt="Pick a conference", id="conf-select", allow_blank=True)
                 yield Select(METHOD_OPTIONS, value="star", allow_blank=False, id="conf-method")
@@ -94,7 +108,9 @@ class ConferencePane(ReportsEngine, Horizontal):
                     placeholder="Ask the conference, e.g. When does the rebuttal period end?", id="conf-question"
                 )
                 yield Button("Ask", id="conf-ask", variant="primary")
-            yield Static("", id="conf-answer")
+            # a long answer (every workshop of a site) scrolls in its box: the evidence stays on screen
+            with VerticalScroll(id="conf-answer-box"):
+                yield Static("", id="conf-answer")
             yield DataTable(id="conf-evidence", cursor_type="row", zebra_stripes=True)
             yield Static("", id="conf-description")
 
@@ -157,6 +173,9 @@ class ConferencePane(ReportsEngine, Horizontal):
     @on(Select.Changed, "#conf-select")
     def _conference_changed(self) -> None:
         if self.conference:
+            if self._asked_to_pick:  # "Pick a conference first." is done with; an import's line stays
+                self._asked_to_pick = False
+                self.show_status(Text())
             self.query_one("#conf-tree", Tree).root.set_label(assemble(self.conference, " (loading…)"))
             self.load_tree(self.conference)
 
@@ -203,6 +222,7 @@ class ConferencePane(ReportsEngine, Horizontal):
         if worker == "import_source":
             self._on_import_ended(ImportEnded())
         elif worker == "ask":
+            self._cancel = None
             self.query_one("#conf-answer", Static).update("")  # not "searching…" forever
 
     # -- asking ------------------------------------------------------------------------------------
@@ -216,23 +236,43 @@ class ConferencePane(ReportsEngine, Horizontal):
             # none imported yet: the way to import one, not only "first"
             missing = conference_missing(self.conference_names)
             self.show_status(plain(missing.summary() if missing else "Pick a conference first.", "yellow"))
+            self._asked_to_pick = True
             return
         method = self.query_one("#conf-method", Select).value
         self.query_one("#conf-answer", Static).update(plain("searching…", "dim"))
         self.query_one("#conf-evidence", DataTable).clear()
         self.query_one("#conf-question", HistoryInput).remember(question)
-        self.ask(self.conference, question, str(method))
+        if self._cancel is not None:  # a question still running gives way to this one
+            self._cancel.set()
+        self._cancel = threading.Event()
+        self.ask(self.conference, question, str(method), self._cancel)
+
+    def action_cancel_question(self) -> None:
+        """Escape: the running question stops once its evidence is found (the engine's ``cancel``)."""
+        if self._cancel is not None and not self._cancel.is_set():
+            self._cancel.set()
+            self.query_one("#conf-answer", Static).update(plain("cancelling…", "dim"))
 
     @engine_worker("conf-ask")
-    def ask(self, conference: str, question: str, method: str) -> None:
+    def ask(self, conference: str, question: str, method: str, cancel: threading.Event) -> None:
         for event in kept.remembered(
             self.services.where,
             "conference-qa",
             question,
-            self.engine().ask(conference, question, method=method),
+            self.engine().ask(conference, question, method=method, cancel=cancel),
             {"conference": conference, "method": method},
         ):
             self.report(event)
+        self.report(AskEnded(cancel))
+
+    def _on_ask_ended(self, ended: AskEnded) -> None:
+        if ended.cancel is not self._cancel:  # a newer question took its place: that one is shown
+            return
+        self._cancel = None
+        if ended.cancel.is_set():
+            self.query_one("#conf-answer", Static).update(
+                plain("Cancelled: the question was not answered (the evidence found is below).", "yellow")
+            )
 
     def _on_evidence_found(self, event: EvidenceFound) -> None:
         self._show_evidence(event.evidence, cited=[])

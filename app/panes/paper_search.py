@@ -104,6 +104,7 @@ class PaperSearchPane(ReportsEngine, Vertical):
             id="search.copy-bibtex",
             tooltip="Copy the citation of the paper shown as BibTeX",
         ),
+        Binding("escape", "cancel_search", "Cancel the search", show=False),  # as the Cancel button
     ]
     launcher = staticmethod(system_launcher)  # what `o` hands a PDF or URL to; tests record instead
 
@@ -207,7 +208,7 @@ class PaperSearchPane(ReportsEngine, Vertical):
         self.run_crawl(query, date, self.cancel_token)
 
     @on(Button.Pressed, "#pasa-cancel")
-    def cancel_search(self) -> None:
+    def action_cancel_search(self) -> None:
         if self.cancel_token is not None:
             self.cancel_token.cancel()
             self._status("cancelling: the crawl stops after the current step…")

@@ -8,11 +8,13 @@ in its own words (``summary()``).
 from __future__ import annotations
 
 import json
+import threading
 
 from rich.syntax import Syntax
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, ListItem, ListView, Static
 
@@ -38,10 +40,13 @@ VIEWS = ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answe
 
 
 class ScholarQAPane(ReportsEngine, Vertical):
+    BINDINGS = [Binding("escape", "cancel_question", "Cancel the question", show=False)]
+
     def __init__(self, services, **kwargs) -> None:
         super().__init__(**kwargs)
         self.services = services
         self._engine = None
+        self._cancel: threading.Event | None = None  # the running question's, until its Finished
         self.history: list[dict] = []  # this session's answers, in the order asked
         self.past: list[dict] = []  # the History list's entries (core/history.py), newest first
         self.shown: dict | None = None  # the kept result on screen: {"answer": …, "solution": …}
@@ -121,16 +126,25 @@ class ScholarQAPane(ReportsEngine, Vertical):
         self._feedback_lines = []
         self._solution = None
         self.shown = None
-        self.run_question(question)
+        self._cancel = threading.Event()
+        self.run_question(question, self._cancel)
+
+    def action_cancel_question(self) -> None:
+        """Escape: the running question stops after its current stage (the engine's ``cancel``); its
+        answer view then says it was cancelled."""
+        if self._cancel is not None and not self._cancel.is_set():
+            self._cancel.set()
+            self.show_status(plain("cancelling: the question stops after the current step…", "yellow"))
 
     @engine_worker("soay")
-    def run_question(self, question: str) -> None:
+    def run_question(self, question: str, cancel: threading.Event) -> None:
         if self._engine is None:
             self.report(Note("loading the embedder and the sandbox…", "dim"))
             from scholar_tui.core.soay import open_soay
 
             self._engine = open_soay(self.services)  # closed with the pane
-        for event in kept.remembered(self.services.where, "scholar-qa", question, self._engine.run(question)):
+        run = self._engine.run(question, cancel=cancel)
+        for event in kept.remembered(self.services.where, "scholar-qa", question, run):
             self.report(event)
 
     # -- events -> views: every view is a Text (the words come from the library, the program and the
@@ -141,6 +155,7 @@ class ScholarQAPane(ReportsEngine, Vertical):
     def show_failure(self, worker: str, line: Text) -> None:
         self.query_one("#qa-answer", Static).update(line)
         self.show_status(Text())
+        self._cancel = None
         self.enable_ask()
 
     def enable_ask(self) -> None:
@@ -188,12 +203,14 @@ class ScholarQAPane(ReportsEngine, Vertical):
     _on_abstained = _on_answer_phrased
 
     def _on_failed(self, event: Failed) -> None:
-        self.query_one("#qa-answer", Static).update(plain(event.summary(), "red"))
+        style = "bold yellow" if event.stage == "cancelled" else "red"  # asked for, not gone wrong
+        self.query_one("#qa-answer", Static).update(plain(event.summary(), style))
 
     def _on_finished(self, event: Finished) -> None:
         self.shown = {"answer": event.answer.as_dict(), "solution": self._solution}
         if self.replaying:
             return
+        self._cancel = None
         self.history.append(event.answer.as_dict())
         self.load_past()  # the run was kept just before this event: it heads the list
         self.show_status(plain(event.summary(), "dim"))
