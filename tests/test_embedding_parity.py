@@ -55,6 +55,27 @@ def test_library_search_ranks_the_same_top_ten(both_backends, imported, where, t
         shutil.rmtree(where.lancedb_dir, ignore_errors=True)
         index = LibraryIndex(where, embedder)
         list(index.sync(imported))
-        rankings.append([[hit.paper_id for hit in index.search(imported, query, limit=10)] for query in QUERIES])
-    assert rankings[0] == rankings[1]
-    assert all(len(ranking) == 10 for ranking in rankings[0])
+        rankings.append([index.search(imported, query, limit=10) for query in QUERIES])
+    for query, ours, reference in zip(QUERIES, *rankings, strict=True):
+        assert len(ours) == 10
+        assert same_up_to_near_ties(ours, reference), (query, [(h.paper_id, h.score) for h in ours], reference)
+
+
+# Two neighbours whose fused scores are within 1 % of each other may come in either order: a cosine of
+# 0.999 moves a vector rank, and with it a fused score, by that much (seen: 0.02783 against 0.02775).
+NEAR_TIE = 0.01
+
+
+def same_up_to_near_ties(ours: list, reference: list) -> bool:
+    """The same papers in the same order, except neighbours whose scores are near ties."""
+    if [hit.paper_id for hit in ours] == [hit.paper_id for hit in reference]:
+        return True
+    if {hit.paper_id for hit in ours} != {hit.paper_id for hit in reference}:
+        return False
+    at = {hit.paper_id: place for place, hit in enumerate(ours)}
+    for place, hit in enumerate(reference):
+        theirs = at[hit.paper_id]
+        a, b = ours[theirs].score, ours[place].score
+        if abs(theirs - place) > 1 or abs(a - b) > NEAR_TIE * max(abs(a), abs(b)):
+            return False
+    return True
