@@ -326,3 +326,17 @@ def test_a_count_qualified_by_a_past_verb_needs_a_list_that_says_it():
         "How many people attended last year?", "Organizing Committee»General Chair»name»Ada Krause", tree=OTHER
     )
     assert is_abstain(answered.answer)
+
+
+def test_a_list_names_each_record_by_its_whole_title_not_the_path_label_cut_to_80_characters():
+    """Before: "Differentiable Almost Everything: Differentiable Relaxations, Algorithms, Operat" in the list of
+    ICML's workshops — a record's path label is its title cut to 80 characters."""
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.kinds import item_text
+
+    long_title = "Differentiable Almost Everything: Differentiable Relaxations, Algorithms, Operators, and Simulators"
+    site = {"Conf2031": {"Workshops": [{"workshop": long_title, "room": "Ballroom C"}, {"workshop": "Short One"}]}}
+    tree = tree_from_data(site)
+    records = [node for node in tree.nodes if not node.is_leaf and node.label.startswith(("Differentiable", "Short"))]
+    assert len(records) == 2 and len(records[0].label) == 80
+    assert [item_text(Kind.TEXT, record, tree) for record in records] == [long_title, "Short One"]

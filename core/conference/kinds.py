@@ -524,7 +524,17 @@ def item_text(kind: Kind, record: Node, tree: Tree) -> str:
         for leaf in tree.subtree_leaves(record):
             if Kind.PEOPLE in label_kinds(leaf.label) and kind_fits(Kind.PEOPLE, leaf.text or ""):
                 return leaf.text or ""
-    return record.label  # a record is labelled by its title field ("Keynote 1: Andrew Ng (Landing AI)")
+    return full_title(record, tree)
+
+
+def full_title(record: Node, tree: Tree) -> str:
+    """A record's label is its title field ("Keynote 1: Andrew Ng (Landing AI)") cut to a path's 80
+    characters; a list names the record by the whole title, from the field the label was cut from."""
+    for child in tree.children(record):
+        text = child.text or ""
+        if child.is_leaf and len(text) > len(record.label) and text.startswith(record.label):
+            return text
+    return record.label
 
 
 # -- what the data cannot say -----------------------------------------------------------------------
