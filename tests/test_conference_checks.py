@@ -340,3 +340,20 @@ def test_a_list_names_each_record_by_its_whole_title_not_the_path_label_cut_to_8
     records = [node for node in tree.nodes if not node.is_leaf and node.label.startswith(("Differentiable", "Short"))]
     assert len(records) == 2 and len(records[0].label) == 80
     assert [item_text(Kind.TEXT, record, tree) for record in records] == [long_title, "Short One"]
+
+
+def test_a_yes_needs_more_than_a_paper_title_in_the_path_that_holds_the_word():
+    """Before: "Yes" to "Is there a conference app?" on ICML, cited to a workshop's poster "Computational
+    Approaches for App-to-App Retrieval …": a heading that is a record's title names that paper, not an app."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Program"]["Posters"] = [
+        {"title": "Computational Approaches for App-to-App Retrieval and Design Checks", "form": "Poster"}
+    ]
+    tree = tree_from_data(site)
+    answered = _ask(
+        "Is there a conference app?",
+        "Program»Posters»Computational Approaches for App-to-App Retrieval and Design Checks»form»Poster",
+        tree=tree,
+    )
+    assert is_abstain(answered.answer)
+    assert checks.names_thing(["app"], "Help»Conference App", "Download it from the store.", "Is there an app?")

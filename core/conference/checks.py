@@ -30,7 +30,7 @@ from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX, head
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.support import subject as support_subject
 from scholar_tui.core.conference.support import synonyms
-from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 
 # -- counts ------------------------------------------------------------------------------------------
 QUALIFIED_COUNT = re.compile(
@@ -110,9 +110,18 @@ def without_other_names(question: str, text: str) -> str:
     return PROPER_NAME.sub(keep, text)
 
 
+TITLE_WORDS = 5
+"""A heading of this many words is a record's title ("Computational Approaches for App-to-App Retrieval …",
+a paper in a workshop's list), not a section: it names that thing, as a sentence's capitalised run does."""
+
+
 def names_thing(thing: Sequence[str], headings: str, value: str, question: str) -> bool:
     """Whether the path's headings and its value name every word of the thing asked about."""
-    said = {word[:PREFIX] for word in words(f"{headings} {without_other_names(question, value)}")}
+    sections = [
+        without_other_names(question, f"The {heading}") if len(heading.split()) >= TITLE_WORDS else heading
+        for heading in headings.split(PATH_SEPARATOR)
+    ]
+    said = {word[:PREFIX] for word in words(f"{' '.join(sections)} {without_other_names(question, value)}")}
     return all(word[:PREFIX] in said or synonyms(word[:PREFIX]) & said for word in thing)
 
 
