@@ -357,3 +357,32 @@ def test_a_yes_needs_more_than_a_paper_title_in_the_path_that_holds_the_word():
     )
     assert is_abstain(answered.answer)
     assert checks.names_thing(["app"], "Help»Conference App", "Download it from the store.", "Is there an app?")
+
+
+def test_the_abstain_sentence_names_the_subject_as_the_person_wrote_it_each_word_once():
+    """Before: "… has no place for iswc 2023" and "… has no person for bold bold http" (lower-cased, repeated)."""
+    answered = _ask(
+        "Where is HARBOR 2032 held, HARBOR 2032?",
+        "Travel»Hotels»A list of hotels in the old town is kept by the tourist office.",
+    )
+    assert is_abstain(answered.answer)
+    assert "HARBOR 2032" in answered.answer and answered.answer.count("2032") == 1
+
+
+def test_another_years_conference_is_answered_from_a_path_that_names_that_year_or_not_at_all():
+    """Before: "Where is ICML 2026 held?" got ICML 2023's own change of location (the paragraph's first
+    sentence), and "Where is HARBOR 2032 held?" the 2031 venue: this year's paths answered for another."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Welcome"]["Change of location"] = (
+        "Harbor 2031 moved to Port Tanner after the flood of last winter closed the old quay for the whole "
+        "season and most of the hotels near it. The organisers thank everyone for their patience with the "
+        "change. We look forward to holding the conference in Lisbon in 2033, after Oslo in 2032."
+    )
+    tree = tree_from_data(site)
+    news = "Welcome»Change of location»" + site["Harbor2031"]["Welcome"]["Change of location"]
+    answered = _ask("Where will Harbor 2033 be held?", news, tree=tree)
+    assert "Lisbon" in answered.answer and "flood" not in answered.answer
+    answered = _ask(
+        "Where is Harbor 2034 held?", news, "Travel»Venue»Building»Quay Hall, Port Tanner University", tree=tree
+    )
+    assert is_abstain(answered.answer) and "2034" in answered.answer

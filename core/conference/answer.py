@@ -765,6 +765,8 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
+    if support.misses_asked_edition(question, tree, paths):
+        return _not_held(kind, question, tree)
     if answer.branch_checked or support.supported(question, tree, kind, paths):
         return answer
     if answer.operation == "yes_no":
@@ -1030,11 +1032,17 @@ def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
 
 def _topic(question: str, tree: Tree) -> str | None:
     """What the question is about, in its own words, for the abstain sentence ("hotel room cost night")."""
-    asked = [word for word in WORD.findall(question.lower()) if word in set(words(question)) or len(word) > 3]
+    stems = set(words(question))
+    written: dict[str, str] = {}  # each word once, as the person wrote it ("ISWC 2023", not "iswc 2023")
+    lowered = question.lower()
+    same_places = len(lowered) == len(question)  # lower() lengthens a few letters ("İ"): then as lowered
+    for match in WORD.finditer(lowered):
+        written.setdefault(match.group(0), question[match.start() : match.end()] if same_places else match.group(0))
     asked = [
-        word
-        for word in asked
-        if word not in kinds.STOPWORDS
+        written[word]
+        for word in written
+        if (word in stems or len(word) > 3)
+        and word not in kinds.STOPWORDS
         and kinds.stem(word) not in kinds.GENERIC
         and word not in words(tree.root.label)
         and word not in ("how", "much", "many", "does", "the")

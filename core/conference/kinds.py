@@ -214,7 +214,7 @@ def typed_value(kind: Kind, question: str, evidence: Sequence[EvidencePath], tre
             -(entry[1] or 99),
         ),
     )
-    return Found(best, _statement(kind, best.text or ""), best_rank)
+    return Found(best, _statement(kind, best.text or "", asked_editions(question, tree)), best_rank)
 
 
 ASKS_TOWN = re.compile(r"\b(?:city|cities|town|country|countries)\b", re.IGNORECASE)
@@ -247,6 +247,13 @@ def other_edition(question: str, tree: Tree, text: str) -> bool:
     return bool(years) and not years & own
 
 
+def asked_editions(question: str, tree: Tree) -> set[str]:
+    """The years of other editions a question asks about ("Where is ICML 2026 held?" on ICML 2023's site):
+    an answer needs a path that names one of them, or the site's own edition answers for another."""
+    asked = set(_edition_years(tree).findall(split_digits(question)))
+    return asked - set(YEAR.findall(split_digits(tree.root.label)))
+
+
 def _edition_years(tree: Tree) -> re.Pattern:
     """A year written as an edition's: after the conference's acronym ("ICML 2025") or as "Year(2025)";
     an amount ("Gold (2000 USD)") or a date's year is not an edition."""
@@ -255,8 +262,13 @@ def _edition_years(tree: Tree) -> re.Pattern:
     return re.compile(rf"(?:\b{acronym}|\byear)\s*[(']?\s*((?:19|20)\d\d)\b", re.IGNORECASE)
 
 
-def _statement(kind: Kind, text: str) -> str:
-    """A place said inside a sentence is answered with that sentence, not the paragraph."""
+def _statement(kind: Kind, text: str, editions: set[str] | frozenset[str] = frozenset()) -> str:
+    """A place said inside a sentence is answered with that sentence, not the paragraph; for another year's
+    conference, the sentence that names that year ("… in Seoul in 2026, after Vienna in 2024")."""
+    if editions and len(text.split()) > 30:
+        for sentence in re.split(r"(?<=[.!?])\s+", text):
+            if editions & set(YEAR.findall(split_digits(sentence))):
+                return sentence.strip()
     match = PLACE_STATEMENT.search(text) if kind is Kind.PLACE else None
     if match is not None and len(text.split()) > 30:
         start = text.rfind(".", 0, match.start()) + 1

@@ -30,6 +30,8 @@ from scholar_tui.core.conference.kinds import (
     LABEL_WORDS,
     MIN_VOCABULARY,
     PREFIX,
+    YEAR,
+    asked_editions,
     other_edition,
     split_digits,
     tree_vocabulary,
@@ -184,6 +186,8 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     texts = list(texts)
     if kind is Kind.DATE and other_event(question, texts):
         return 0.0
+    if misses_asked_edition(question, tree, texts):
+        return 0.0
     about = subject(question, tree, kind)
     if not about:
         return 1.0
@@ -196,6 +200,13 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
         return 1.0
     covered = sum(weight(tree, prefix) for prefix in about if prefix in said or _SYNONYMS.get(prefix, set()) & said)
     return covered / total
+
+
+def misses_asked_edition(question: str, tree: Tree, texts: Sequence[str]) -> bool:
+    """Whether the question asks about another year's conference ("Where is ICML 2026 held?" on ICML
+    2023's site) and no cited path names that year: this year's paths would answer for another."""
+    editions = asked_editions(question, tree)
+    return bool(editions) and not any(editions & set(YEAR.findall(split_digits(text))) for text in texts)
 
 
 def supported(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> bool:
