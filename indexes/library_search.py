@@ -17,6 +17,7 @@ filter and fuses them (RRF, k = 60: Cormack et al., 2009).
 from __future__ import annotations
 
 import contextlib
+import datetime
 import functools
 import hashlib
 import logging
@@ -44,6 +45,18 @@ WRITE_ROWS = 1024  # vectors per LanceDB write (each write is a fragment and a v
 NEAR_TIE = 1e-4  # similarities this close may be ordered otherwise by the L2 distance (float32 rounding)
 SAVE_EVERY_S = 30.0  # a long sync writes the snapshot this often: a search meanwhile sees its progress
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
+
+
+def is_date(text: str) -> bool:
+    """A year, a year and month, or a day that exists ("2023-13-99" has the shape, not a date)."""
+    if not DATE.match(text):
+        return False
+    try:
+        datetime.date.fromisoformat((text + "-01-01")[:10] if len(text) < 10 else text)
+    except ValueError:
+        return False
+    return True
+
 
 log = logging.getLogger(__name__)
 
@@ -503,8 +516,8 @@ class LibraryIndex:
         Words rank every paper (FTS5); vectors rank the papers that have one as they are now. When
         no more than ``embed_missing_up_to`` papers lack a vector they are embedded first (a small
         import); more are left to ``library index`` (``missing`` says how many)."""
-        if before is not None and not DATE.match(before):
-            raise SearchError(f"the date cut-off must look like 2022-12-01, not {before!r}")
+        if before is not None and not is_date(before):
+            raise SearchError(f"the date cut-off must be a date like 2022-12-01 (or 2022-12, 2022), not {before!r}")
         if not query.strip():
             return []
         snapshot = LibrarySnapshot.empty()

@@ -37,8 +37,10 @@ def test_the_date_cutoff_is_honoured(indexed, where, real_embedder):
     esg = index.search(indexed, "forecasting firms' sustainability scores from news text", before="2022-12-01")
     assert esg[0].arxiv_id == "2212.11765"  # published 2022-11-13
     assert index.search(indexed, query, before="2022-11-01") == []  # nothing in the sample is that old
-    with pytest.raises(SearchError, match="the date cut-off must look like 2022-12-01, not 'last year'"):
-        index.search(indexed, query, before="last year")
+    for wrong in ("last year", "2023-13-99", "2023-02-30", "2023-00"):
+        with pytest.raises(SearchError, match=f"the date cut-off must be a date like 2022-12-01 .*, not '{wrong}'"):
+            index.search(indexed, query, before=wrong)
+    assert index.search(indexed, query, before="2022-12") == index.search(indexed, query, before="2022-12-01")
 
 
 def test_only_new_or_changed_papers_are_embedded(indexed, where, real_embedder):
