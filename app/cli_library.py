@@ -20,6 +20,7 @@ import click
 
 from scholar_tui.app.cli_support import Context, emit_json, terminal_text, whole
 from scholar_tui.app.terminal_safety import show_controls
+from scholar_tui.core.events import counted
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
@@ -140,6 +141,7 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
                 "works_merged": finished.works_merged,
                 "seconds": round(finished.seconds, 3),
                 "new_citations": finished.new_citations,
+                "cited_works": finished.cited_works,
                 "skipped": finished.skipped,
                 "library": totals,
                 "index": index,
@@ -149,6 +151,10 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
     left_out = f"; left out {len(finished.skipped)} records, each named" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
+    if finished.cited_works:
+        click.echo(
+            f"  cited:   {counted(finished.cited_works, 'work')} their bibliographies cite, added for paper search"
+        )
     for line in finished.works_merged:
         click.echo(f"  merged:  {show_controls(line)}")
     for line in finished.merged:

@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
+from scholar_tui.core.events import counted
 from scholar_tui.core.library.identity import after_import, merges_note
-from scholar_tui.core.pasa.works import read_cited_titles
+from scholar_tui.core.pasa.works import prepare_imported
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
@@ -60,6 +61,7 @@ class ImportFinished:
     merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
     skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
     works_merged: list[str] = field(default_factory=list)  # records that joined a paper already stored
+    cited_works: int = 0  # works the records cite, added as papers for PaSa (core.pasa.works), not in added
 
     @property
     def summary(self) -> str:
@@ -69,8 +71,13 @@ class ImportFinished:
         left_out = f"; left out {len(self.skipped)} records, each named" if self.skipped else ""
         return (
             f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-            f" in {self.seconds:.1f} s{works}{merged}{left_out}"
+            f" in {self.seconds:.1f} s{cited_works_note(self.cited_works)}{works}{merged}{left_out}"
         )
+
+
+def cited_works_note(count: int) -> str:
+    """The works an import's bibliographies cite, made papers for PaSa (never among "added")."""
+    return f"; {counted(count, 'cited work')} from their bibliographies" if count else ""
 
 
 def works_note(lines: list[str]) -> str:
@@ -343,10 +350,11 @@ def import_file(
             if not records_read:
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink(paper_ids)  # only what this file's papers touch
-            read_cited_titles(library, paper_ids)  # once, here: PaSa's searches never read them again
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
             works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
-            after = library.counts()
+            after = library.counts()  # the file's own records; the cited works are counted apart
+            # once, here, for this file's entries only: PaSa's searches never prepare them again
+            cited = prepare_imported(library, paper_ids)
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
             library.record_import(
@@ -365,6 +373,7 @@ def import_file(
         merged,
         skipped,
         works_merged,
+        cited.added,
     )
 
 

@@ -18,8 +18,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from scholar_tui.core.library.identity import after_import, merges_note
-from scholar_tui.core.library.importer import ImportProgress, LibraryImportError
+from scholar_tui.core.library.importer import ImportProgress, LibraryImportError, cited_works_note
 from scholar_tui.core.library.pdf import PdfError, read_pdf
+from scholar_tui.core.pasa.works import prepare_imported
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord
 
@@ -34,6 +35,7 @@ class PdfImportFinished:
     merged: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     new_citations: int = 0
+    cited_works: int = 0  # works the papers cite, added as papers for PaSa; not in ``added``
     seconds: float = 0.0
     cancelled: bool = False
 
@@ -50,7 +52,7 @@ class PdfImportFinished:
         skipped = f"; skipped {len(self.skipped)}" if self.skipped else ""
         return (
             f"read {len(self.papers)} of {self.files} PDFs from {Path(self.path).name}: added {parts or 'nothing new'}"
-            f" in {self.seconds:.1f} s{skipped}{stopped}{merges_note(self.merged)}"
+            f" in {self.seconds:.1f} s{cited_works_note(self.cited_works)}{skipped}{stopped}{merges_note(self.merged)}"
         )
 
 
@@ -66,20 +68,32 @@ def pdf_files(path: Path) -> list[Path]:
     raise LibraryImportError(f"{path}: no such file or folder")
 
 
-def store_pdf(library: Library, record: PaperRecord, path: Path) -> tuple[int, bool, list[str], int]:
-    """One paper in one transaction: (paper id, new, person merges, new citation edges)."""
+@dataclass
+class StoredPdf:
+    """What storing one PDF's paper did."""
+
+    paper_id: int
+    created: bool
+    merged: list[str]  # person merges
+    new_citations: int
+    added: dict[str, int]  # the library's rows this paper added (its cited works apart)
+    cited_works: int  # works its references cite, added as papers for PaSa (core.pasa.works)
+
+
+def store_pdf(library: Library, record: PaperRecord, path: Path) -> StoredPdf:
+    """One paper in one transaction, re-linked and its cited works made: only what it touches."""
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.monotonic()
     with library.transaction():
         before = library.counts()
         paper_id, created = library.store_paper(record)
-        new_citations = library.relink()
+        new_citations = library.relink([paper_id])  # what this paper cites and what cites it, no more
         merged = [merge.summary() for merge in after_import(library, "pdf", path, [paper_id])]
         after = library.counts()
-        library.record_import(
-            "pdf", str(path), started, time.monotonic() - clock, {name: after[name] - before[name] for name in after}
-        )
-    return paper_id, created, merged, new_citations
+        added = {name: after[name] - before[name] for name in after}
+        cited = prepare_imported(library, [paper_id])
+        library.record_import("pdf", str(path), started, time.monotonic() - clock, added)
+    return StoredPdf(paper_id, created, merged, new_citations, added, cited.added)
 
 
 def import_pdfs(
@@ -97,7 +111,6 @@ def import_pdfs(
         raise LibraryImportError(f"{path}: no PDF files in this folder")
     clock = time.monotonic()
     finished = PdfImportFinished(str(path), len(files))
-    before = library.counts()
     for done, file in enumerate(files):
         if should_stop is not None and should_stop():
             finished.cancelled = True
@@ -112,16 +125,17 @@ def import_pdfs(
             finished.cancelled = True
             break
         try:
-            paper_id, created, merged, new_citations = store_pdf(library, record, file)
+            stored = store_pdf(library, record, file)
         except LibraryBusy as error:
             finished.skipped.append(f"{file.name}: {error}")
             continue
-        finished.papers.append((file.name, paper_id, created))
-        finished.merged.extend(merged)
-        finished.new_citations += new_citations
+        finished.papers.append((file.name, stored.paper_id, stored.created))
+        finished.merged.extend(stored.merged)
+        finished.new_citations += stored.new_citations
+        finished.cited_works += stored.cited_works
+        for name, count in stored.added.items():
+            finished.added[name] = finished.added.get(name, 0) + count
         finished.notes.extend(f"{file.name}: {note}" for note in record.notes)
-    after = library.counts()
-    finished.added = {name: after[name] - before[name] for name in after}
     finished.seconds = time.monotonic() - clock
     if not finished.cancelled:
         yield ImportProgress(len(files), len(files), "files", len(finished.papers), "")
