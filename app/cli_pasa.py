@@ -139,9 +139,12 @@ INTERIM_SHOWN = 3  # papers of an interim ranking shown while the crawl goes on
 
 
 def _interim_lines(event) -> str:
-    """The Selector's early ranking, while the crawl goes on: its summary and its first papers."""
+    """The Selector's early ranking, while the crawl goes on: its summary as each verdict comes, and
+    with the last one, its first papers."""
     lines = [f"  {event.summary()}"]
-    lines += [f"  {rank:>3}. {paper.line()}" for rank, paper in enumerate(event.results[:INTERIM_SHOWN], start=1)]
+    if event.last_interim:
+        shown = enumerate(event.results[:INTERIM_SHOWN], start=1)
+        lines += [f"  {rank:>3}. {paper.line()}" for rank, paper in shown]
     return "\n".join(lines)
 
 

@@ -327,11 +327,13 @@ def test_the_selector_ranks_the_first_hits_before_the_crawl_and_the_final_rankin
 
     agent, events = crawl(early=2)
     kinds = [event.kind for event in events]
-    early = next(event for event in events if event.kind == "ranking" and event.stage == "early")
+    interim = [event for event in events if event.kind == "ranking" and event.stage == "early"]
+    assert [(event.judged, event.judging) for event in interim] == [(1, 2), (2, 2)]  # as each verdict comes
+    early = interim[-1]
     position = events.index(early)
     assert position < kinds.index("decided")  # before the Crawler's first model call
     early_verdicts = [event for event in events[:position] if event.kind == "verdict"]
-    assert early.interim and early.judged == len(early_verdicts) == 2
+    assert early.last_interim and early.judged == len(early_verdicts) == 2
     judged_early = {event.paper_id: event.probability for event in early_verdicts}
     assert {p.paper_id: p.parts.p_true for p in early.results if p.parts.p_true is not None} == judged_early
     plain = next(event for event in events if event.kind == "ranking" and event.stage == "plain")

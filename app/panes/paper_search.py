@@ -349,7 +349,8 @@ class PaperSearchPane(ReportsEngine, Vertical):
             )
         elif event.interim:
             self._status(
-                f"ranked with the Selector's first {counted(event.judged, 'verdict')} ({event.seconds:.1f} s); "
+                f"ranked with the Selector's first {event.judged} of {counted(event.judging, 'verdict')} "
+                f"({event.seconds:.1f} s); "
                 "the Crawler is searching and expanding, the final ranking comes at its end…"
             )
 

@@ -7,8 +7,8 @@ One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds 
    once by the scoring head's prior (no model call): the first papers on screen. The crawl only
    adds to this pool; it can never lose a plain-search hit.
 1b. ``early_judge``: the Selector's model judges the prior's top ``early_judge`` plain-search hits
-   at once, back to back, and the pool is ranked again with their P(True) (``Ranking`` stage
-   "early"): a ranking by the model within seconds, while the crawl goes on. These verdicts are
+   at once, back to back, and the pool is ranked again with their P(True) after each one
+   (``Ranking`` stage "early"): a ranking by the model within seconds, while the crawl goes on. These verdicts are
    kept aside, never in the crawl's own ``p_true``: step 4 judges exactly the papers it judged
    before and reuses a verdict it finds there instead of asking the model again, so the final
    ranking is the one a run without this step gives. Their seconds are not charged to the
@@ -229,9 +229,9 @@ class CrawlRun:
             probability = engine.selector.probability(self.query, row["title"], row["abstract"] or "", self.cancel)
             self.early[paper_id] = round(probability, 4)
             yield Verdict(paper_id, self.pool.entries[paper_id].node, self.early[paper_id])
-        if self.early:
+            # ranked again as each verdict comes: the first one is on screen after one model call
             ranking = engine.rank(self, p_true=self.early)
-            yield Ranking(ranking, "early", round(self.elapsed, 3), judged=len(self.early))
+            yield Ranking(ranking, "early", round(self.elapsed, 3), judged=len(self.early), judging=len(wanted))
         self.early_seconds = time.monotonic() - clock
 
     def search_session(self) -> Iterator[Event]:
