@@ -288,15 +288,17 @@ def _cited_record(title: str, source: str) -> PaperRecord:
     )
 
 
-def _touches_only_its_papers(big_library, import_action) -> None:
-    """An import of one paper into 2,000: re-linking and cited works cost what it touches (fails when
-    the import re-links the whole library); its cited work is made at import, none is left to a search."""
+def _touches_only_its_papers(big_library, import_events) -> None:
+    """An import of one paper into 2,000, as the front ends run it (``with_cited_works``): re-linking and
+    cited works cost what it touches (fails when the import re-links the whole library); its cited work
+    is made at import, none is left to a search."""
+    from scholar_tui.core.library.importer import with_cited_works
     from scholar_tui.core.pasa import works
 
     with big_library.transaction():
         target, _ = big_library.store_paper(PaperRecord("The cited library paper", "arxiv", arxiv_id="2399.00001"))
-        works.prepare_imported(big_library, [row[0] for row in big_library.conn.execute("select id from papers")])
-    imported = _vm_steps(big_library, import_action)
+    works.prepare_imported(big_library, [row[0] for row in big_library.conn.execute("select id from papers")])
+    imported = _vm_steps(big_library, lambda: list(with_cited_works(import_events(), big_library)))
     with big_library.transaction():
         everything = _vm_steps(big_library, big_library.relink)
     assert imported * 2 < everything, (imported, everything)  # the whole pass: more than everything
@@ -313,7 +315,7 @@ def test_a_pdf_import_relinks_only_what_its_paper_touches(big_library, tmp_path)
     (tmp_path / "later.pdf").write_bytes(b"%PDF-1.4 stand-in")
     record = _cited_record("Imported later from a PDF", "pdf")
     _touches_only_its_papers(
-        big_library, lambda: list(import_pdfs(tmp_path, big_library, reader=lambda path, grobid_url=None: record))
+        big_library, lambda: import_pdfs(tmp_path, big_library, reader=lambda path, grobid_url=None: record)
     )
 
 
@@ -337,4 +339,4 @@ def test_a_zotero_import_relinks_only_what_its_items_touch(big_library, tmp_path
         return record_of(library, snapshot, item, standalone, read_pdf, fallbacks)
 
     monkeypatch.setattr(zotero, "_import_item", with_references)
-    _touches_only_its_papers(big_library, lambda: list(import_zotero(folder, big_library, read_pdf=no_pdf)))
+    _touches_only_its_papers(big_library, lambda: import_zotero(folder, big_library, read_pdf=no_pdf))

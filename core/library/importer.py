@@ -24,9 +24,8 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, cast
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
-from scholar_tui.core.events import counted
 from scholar_tui.core.library.identity import after_import, merges_note
-from scholar_tui.core.pasa.works import prepare_imported
+from scholar_tui.core.pasa.works import prepare_imported, read_cited_titles
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
@@ -61,7 +60,6 @@ class ImportFinished:
     merged: list[str] = field(default_factory=list)  # name variants found to be one person (identity)
     skipped: list[str] = field(default_factory=list)  # one line per malformed record left out (skip_bad)
     works_merged: list[str] = field(default_factory=list)  # records that joined a paper already stored
-    cited_works: int = 0  # works the records cite, added as papers for PaSa (core.pasa.works), not in added
 
     @property
     def summary(self) -> str:
@@ -71,13 +69,22 @@ class ImportFinished:
         left_out = f"; left out {len(self.skipped)} records, each named" if self.skipped else ""
         return (
             f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
-            f" in {self.seconds:.1f} s{cited_works_note(self.cited_works)}{works}{merged}{left_out}"
+            f" in {self.seconds:.1f} s{works}{merged}{left_out}"
         )
 
 
-def cited_works_note(count: int) -> str:
-    """The works an import's bibliographies cite, made papers for PaSa (never among "added")."""
-    return f"; {counted(count, 'cited work')} from their bibliographies" if count else ""
+def with_cited_works(events: Iterator[Any], library: Library) -> Iterator[Any]:
+    """An import's events, then, once it is committed, PaSa's cited works of its papers' entries
+    (``core.pasa.works.prepare_imported``, a ``CitedWorks``): what the front ends run, so that the
+    first search after an import prepares nothing. Its own transaction: an import stopped before
+    it leaves them to the next search's preparation. Works for ``import_file``, ``import_pdfs``
+    and ``import_zotero`` alike (each ends with an event that lists its ``paper_ids``)."""
+    paper_ids: list[int] = []
+    for event in events:
+        paper_ids += getattr(event, "paper_ids", None) or []
+        yield event
+    if paper_ids:
+        yield prepare_imported(library, paper_ids)
 
 
 def works_note(lines: list[str]) -> str:
@@ -350,11 +357,10 @@ def import_file(
             if not records_read:
                 raise LibraryImportError(_nothing_read(kind, path, skipped))
             new_citations = library.relink(paper_ids)  # only what this file's papers touch
+            read_cited_titles(library, paper_ids)  # once, here: PaSa's searches never read them again
             merged = [merge.summary() for merge in after_import(library, kind, path, sorted(set(paper_ids)))]
             works_merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
-            after = library.counts()  # the file's own records; the cited works are counted apart
-            # once, here, for this file's entries only: PaSa's searches never prepare them again
-            cited = prepare_imported(library, paper_ids)
+            after = library.counts()
             added = {name: after[name] - before[name] for name in after}
             seconds = time.monotonic() - clock
             library.record_import(
@@ -373,7 +379,6 @@ def import_file(
         merged,
         skipped,
         works_merged,
-        cited.added,
     )
 
 
@@ -404,4 +409,5 @@ __all__ = [
     "import_file",
     "run_import",
     "store_records",
+    "with_cited_works",
 ]

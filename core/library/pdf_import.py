@@ -18,9 +18,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from scholar_tui.core.library.identity import after_import, merges_note
-from scholar_tui.core.library.importer import ImportProgress, LibraryImportError, cited_works_note
+from scholar_tui.core.library.importer import ImportProgress, LibraryImportError
 from scholar_tui.core.library.pdf import PdfError, read_pdf
-from scholar_tui.core.pasa.works import prepare_imported
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord
 
@@ -35,7 +34,6 @@ class PdfImportFinished:
     merged: list[str] = field(default_factory=list)
     added: dict[str, int] = field(default_factory=dict)
     new_citations: int = 0
-    cited_works: int = 0  # works the papers cite, added as papers for PaSa; not in ``added``
     seconds: float = 0.0
     cancelled: bool = False
 
@@ -52,7 +50,7 @@ class PdfImportFinished:
         skipped = f"; skipped {len(self.skipped)}" if self.skipped else ""
         return (
             f"read {len(self.papers)} of {self.files} PDFs from {Path(self.path).name}: added {parts or 'nothing new'}"
-            f" in {self.seconds:.1f} s{cited_works_note(self.cited_works)}{skipped}{stopped}{merges_note(self.merged)}"
+            f" in {self.seconds:.1f} s{skipped}{stopped}{merges_note(self.merged)}"
         )
 
 
@@ -76,12 +74,11 @@ class StoredPdf:
     created: bool
     merged: list[str]  # person merges
     new_citations: int
-    added: dict[str, int]  # the library's rows this paper added (its cited works apart)
-    cited_works: int  # works its references cite, added as papers for PaSa (core.pasa.works)
+    added: dict[str, int]  # the library's rows this paper added
 
 
 def store_pdf(library: Library, record: PaperRecord, path: Path) -> StoredPdf:
-    """One paper in one transaction, re-linked and its cited works made: only what it touches."""
+    """One paper in one transaction, re-linked: only what it cites and what cites it."""
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.monotonic()
     with library.transaction():
@@ -91,9 +88,8 @@ def store_pdf(library: Library, record: PaperRecord, path: Path) -> StoredPdf:
         merged = [merge.summary() for merge in after_import(library, "pdf", path, [paper_id])]
         after = library.counts()
         added = {name: after[name] - before[name] for name in after}
-        cited = prepare_imported(library, [paper_id])
         library.record_import("pdf", str(path), started, time.monotonic() - clock, added)
-    return StoredPdf(paper_id, created, merged, new_citations, added, cited.added)
+    return StoredPdf(paper_id, created, merged, new_citations, added)
 
 
 def import_pdfs(
@@ -132,7 +128,6 @@ def import_pdfs(
         finished.papers.append((file.name, stored.paper_id, stored.created))
         finished.merged.extend(stored.merged)
         finished.new_citations += stored.new_citations
-        finished.cited_works += stored.cited_works
         for name, count in stored.added.items():
             finished.added[name] = finished.added.get(name, 0) + count
         finished.notes.extend(f"{file.name}: {note}" for note in record.notes)

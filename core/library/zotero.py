@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from scholar_tui.core.library.importer import ImportProgress, LibraryImportError, cited_works_note, work_merge_line
+from scholar_tui.core.library.importer import ImportProgress, LibraryImportError, work_merge_line
 from scholar_tui.core.library.zotero_db import (
     VENUE_FIELDS,
     WRITERS,
@@ -32,7 +32,6 @@ from scholar_tui.core.library.zotero_db import (
     is_pdf,
     read_zotero,
 )
-from scholar_tui.core.pasa.works import prepare_imported
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, SectionRecord, arxiv_id, arxiv_id_from_doi, doi
 
@@ -60,7 +59,6 @@ class ZoteroFinished:
     seconds: float
     paper_ids: list[int] = field(default_factory=list)
     untitled: list[str] = field(default_factory=list)  # items without a title: named, not imported
-    cited_works: int = 0  # works the items' references cite, added as papers for PaSa (core.pasa.works)
 
     @property
     def summary(self) -> str:
@@ -72,7 +70,7 @@ class ZoteroFinished:
             f"{self.unchanged} unchanged; "
             f"{self.collections} collections, {self.tags} tags; {self.pdfs_read} PDFs read"
             f"{'; ' + str(len(self.deleted)) + ' deleted in Zotero' if self.deleted else ''}"
-            f" in {self.seconds:.1f} s{cited_works_note(self.cited_works)}"
+            f" in {self.seconds:.1f} s"
         )
 
     def lines(self) -> list[str]:
@@ -239,7 +237,7 @@ def import_zotero(
     fallbacks: list[str] = []
     untitled: list[str] = []
     paper_ids: list[int] = []
-    touched: list[int] = []  # added, joined or updated: what re-linking and cited works look at
+    touched: list[int] = []  # added, joined or updated: what re-linking looks at
     try:
         with library.transaction():
             merges_before = library.last_work_merge_id()
@@ -261,7 +259,6 @@ def import_zotero(
                     touched.append(paper_id)
             deleted = _forget_deleted(library, snapshot, {source_id(snapshot, item) for item, _ in work})
             library.relink(touched)  # only what the changed items cite and what cites them
-            cited = prepare_imported(library, touched)
             merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             seconds = time.monotonic() - clock
             library.record_import(
@@ -300,7 +297,6 @@ def import_zotero(
         seconds,
         sorted(set(paper_ids)),
         untitled,
-        cited.added,
     )
 
 

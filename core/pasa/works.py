@@ -11,10 +11,10 @@ the section yields it. The same work cited by two papers meets under one id or t
 library's own de-duplication). When the network is there, OpenAlex later fills in the abstract
 of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
 
-Each entry's title is read once, and its cited work made once, at import: every import path
-(``importer``, ``pdf_import``, ``zotero``) calls ``prepare_imported`` for the papers it stored,
-inside its transaction, so an import costs what its own entries touch and a search prepares
-nothing. The preparation before a search (``prepare_cited_works``) is left only what an import
+Each entry's title is read once, and its cited work made once, at import: the front ends run
+every import (a file, a folder of PDFs, Zotero) through ``importer.with_cited_works``, which calls
+``prepare_imported`` for the papers it stored once it is committed, so an import costs what its own
+entries touch and a search prepares nothing. The preparation before a search (``prepare_cited_works``) is left only what an import
 did not do (a library imported before this, papers an online search added), a batch at a time.
 An entry that names no title is never read again, so the second run reads and adds nothing.
 """
@@ -105,17 +105,19 @@ PAPERS_AT_ONCE = 200  # papers whose entries an import prepares together (a few 
 
 
 def prepare_imported(library: Library, paper_ids: list[int]) -> CitedWorks:
-    """At import, inside its transaction, after its re-linking: these papers' entries' titles read,
-    once, and their titled entries made cited works, so that no search prepares them. Only these
-    papers' entries are read (through the index on their paper), a few hundred papers at a time."""
+    """Right after an import (``importer.with_cited_works``), in one transaction: these papers' titled
+    entries made cited works (their titles read, once, where the import did not), so that no search
+    prepares them. Only these papers' entries are read (through the index on their paper), a few
+    hundred papers at a time."""
     clock = time.monotonic()
     tally = _Tally()
     ids = sorted(set(paper_ids))
-    for start in range(0, len(ids), PAPERS_AT_ONCE):
-        some = ids[start : start + PAPERS_AT_ONCE]
-        read_cited_titles(library, some)
-        _link_batch(library, references_of_papers_to_prepare(library, some), tally)
-    library.relink(tally.cited)
+    with library.transaction():
+        for start in range(0, len(ids), PAPERS_AT_ONCE):
+            some = ids[start : start + PAPERS_AT_ONCE]
+            read_cited_titles(library, some)
+            _link_batch(library, references_of_papers_to_prepare(library, some), tally)
+        library.relink(tally.cited)
     return tally.works(time.monotonic() - clock)
 
 
