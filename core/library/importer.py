@@ -75,8 +75,8 @@ class ImportFinished:
 
 def with_cited_works(events: Iterator[Any], library: Library) -> Iterator[Any]:
     """An import's events, then, once it is committed, PaSa's cited works of its papers' entries
-    (``core.pasa.works.prepare_imported``, a ``CitedWorks``): what the front ends run, so that the
-    first search after an import prepares nothing. Its own transaction: an import stopped before
+    (``core.pasa.works.prepare_imported``, a ``CitedWorks``): what the CLI's import runs, so that
+    the first search after an import prepares nothing. Its own transaction: an import stopped before
     it leaves them to the next search's preparation. Works for ``import_file``, ``import_pdfs``
     and ``import_zotero`` alike (each ends with an event that lists its ``paper_ids``)."""
     paper_ids: list[int] = []

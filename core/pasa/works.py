@@ -11,11 +11,12 @@ the section yields it. The same work cited by two papers meets under one id or t
 library's own de-duplication). When the network is there, OpenAlex later fills in the abstract
 of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
 
-Each entry's title is read once, and its cited work made once, at import: the front ends run
-every import (a file, a folder of PDFs, Zotero) through ``importer.with_cited_works``, which calls
-``prepare_imported`` for the papers it stored once it is committed, so an import costs what its own
-entries touch and a search prepares nothing. The preparation before a search (``prepare_cited_works``) is left only what an import
-did not do (a library imported before this, papers an online search added), a batch at a time.
+Each entry's title is read once, and its cited work made once, at import: the CLI's ``import``
+runs every kind (a file, a folder of PDFs, Zotero) through ``importer.with_cited_works``, which
+calls ``prepare_imported`` for the papers it stored once it is committed, so an import costs what
+its own entries touch and a search prepares nothing. The preparation before a search
+(``prepare_cited_works``) is left what an import did not do (a library imported before this, an
+import from the TUI's Library tab, papers an online search added), a batch at a time.
 An entry that names no title is never read again, so the second run reads and adds nothing.
 """
 
