@@ -20,6 +20,7 @@ import click
 
 from scholar_tui.app.cli_support import Context, emit_json, terminal_text, whole
 from scholar_tui.app.terminal_safety import show_controls
+from scholar_tui.core.events import counted
 
 KINDS = ("unarxive", "openalex", "arxiv", "bibtex", "pdf", "zotero")
 SKIPPED_SHOWN = 5  # malformed records named one by one; the rest are counted
@@ -93,7 +94,14 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
     arxiv (Atom feed), bibtex, pdf (a file or a folder, recursive: one paper per PDF, each stored
     whole; Ctrl-C stops between papers) or zotero (a Zotero data folder; default ~/Zotero). All or
     nothing per file (unless --skip-bad); a second run adds nothing."""
-    from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+    from scholar_tui.core.library.importer import (
+        ImportFinished,
+        ImportProgress,
+        LibraryImportError,
+        import_file,
+        with_cited_works,
+    )
+    from scholar_tui.core.pasa.works import CitedWorks
 
     if kind == "zotero":
         _import_zotero(obj, path, no_index, as_json)
@@ -107,10 +115,13 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
         raise click.ClickException(f"{path} is a folder: only `import pdf` and `import zotero` read a folder")
     library = _library(obj)
     finished: ImportFinished | None = None
+    cited: CitedWorks | None = None
     bar = None
     try:
-        for event in import_file(kind, path, library, skip_bad=skip_bad):
-            if isinstance(event, ImportProgress) and not as_json:
+        for event in with_cited_works(import_file(kind, path, library, skip_bad=skip_bad), library):
+            if isinstance(event, CitedWorks):
+                cited = event
+            elif isinstance(event, ImportProgress) and not as_json:
                 if bar is None:
                     bar = click.progressbar(length=event.total, label=f"importing {path.name}", file=sys.stderr)
                     bar.__enter__()
@@ -140,6 +151,7 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
                 "works_merged": finished.works_merged,
                 "seconds": round(finished.seconds, 3),
                 "new_citations": finished.new_citations,
+                "cited_works": cited.added if cited else 0,
                 "skipped": finished.skipped,
                 "library": totals,
                 "index": index,
@@ -149,6 +161,7 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
     left_out = f"; left out {len(finished.skipped)} records, each named" if finished.skipped else ""
     click.echo(f"imported {finished.records} records from {path.name} in {finished.seconds:.2f} s{left_out}")
     click.echo(f"  added:   {_count_line(finished.added)}")
+    _say_cited(cited)
     for line in finished.works_merged:
         click.echo(f"  merged:  {show_controls(line)}")
     for line in finished.merged:
@@ -161,16 +174,26 @@ def import_command(obj: Context, kind: str, path: Path | None, no_index: bool, s
         )
 
 
+def _say_cited(cited) -> None:
+    """The works the import's bibliographies cite, made papers for paper search (PaSa) at once."""
+    if cited is not None and cited.added:
+        click.echo(f"  cited:   {counted(cited.added, 'work')} their bibliographies cite, added for paper search")
+
+
 def _import_zotero(obj: Context, folder: Path | None, no_index: bool, as_json: bool) -> None:
     """`import zotero [DIR]`: progress on stderr, then the summary and one line per note."""
-    from scholar_tui.core.library.importer import LibraryImportError
+    from scholar_tui.core.library.importer import LibraryImportError, with_cited_works
     from scholar_tui.core.library.zotero import ZoteroFinished, import_zotero
+    from scholar_tui.core.pasa.works import CitedWorks
 
     library = _library(obj)
     finished: ZoteroFinished | None = None
+    cited: CitedWorks | None = None
     try:
-        for event in import_zotero(folder, library):
-            if isinstance(event, ZoteroFinished):
+        for event in with_cited_works(import_zotero(folder, library), library):
+            if isinstance(event, CitedWorks):
+                cited = event
+            elif isinstance(event, ZoteroFinished):
                 finished = event
             elif not as_json:
                 click.echo(f"\r{event.done}/{event.total} items", nl=False, err=True)
@@ -185,21 +208,26 @@ def _import_zotero(obj: Context, folder: Path | None, no_index: bool, as_json: b
         return
     for line in finished.lines():
         click.echo(show_controls(line))
+    _say_cited(cited)
     click.echo(f"  library: {_count_line(library.counts())}")
 
 
 def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> None:
     """`import pdf PATH`: a line per file as it is read, the skipped files named one line each."""
-    from scholar_tui.core.library.importer import ImportProgress, LibraryImportError
+    from scholar_tui.core.library.importer import ImportProgress, LibraryImportError, with_cited_works
     from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
+    from scholar_tui.core.pasa.works import CitedWorks
 
     library = _library(obj)
     settings = obj.settings.pdf
     finished: PdfImportFinished | None = None
-    events = import_pdfs(path, library, grobid_url=settings.grobid_url)
+    cited: CitedWorks | None = None
+    events = with_cited_works(import_pdfs(path, library, grobid_url=settings.grobid_url), library)
     try:
         for event in events:
-            if isinstance(event, ImportProgress) and event.message and not as_json:
+            if isinstance(event, CitedWorks):
+                cited = event
+            elif isinstance(event, ImportProgress) and event.message and not as_json:
                 click.echo(terminal_text(f"[{event.done + 1}/{event.total}] reading {event.message}"), err=True)
             elif isinstance(event, PdfImportFinished):
                 finished = event
@@ -230,6 +258,7 @@ def _import_pdfs(obj: Context, path: Path, *, no_index: bool, as_json: bool) -> 
         )
         return
     click.echo(terminal_text(finished.summary))
+    _say_cited(cited)
     for name, paper_id, new in finished.papers:
         paper = library.paper(paper_id) or {}
         counts = f"{len(library.sections(paper_id))} sections, {len(library.references(paper_id))} references"

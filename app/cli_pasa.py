@@ -135,9 +135,25 @@ def crawl_options(function):
     return function
 
 
+INTERIM_SHOWN = 3  # papers of an interim ranking shown while the crawl goes on
+
+
+def _interim_lines(event) -> str:
+    """The Selector's early ranking, while the crawl goes on: its summary as each verdict comes, and
+    with the last one, its first papers."""
+    lines = [f"  {event.summary()}"]
+    if event.last_interim:
+        shown = enumerate(event.results[:INTERIM_SHOWN], start=1)
+        lines += [f"  {rank:>3}. {paper.line()}" for rank, paper in shown]
+    return "\n".join(lines)
+
+
 def _progress_line(event) -> str | None:
-    """The event's own line, indented by its place in the crawl; verdicts and rankings stay quiet."""
+    """The event's own line, indented by its place in the crawl; verdicts and the plain and final
+    rankings stay quiet (the final one is printed as the results), an interim ranking is shown."""
     kind = event.kind
+    if kind == "ranking" and event.interim:
+        return _interim_lines(event)
     if kind in ("verdict", "ranking", "feedback_round"):
         return None
     if kind == "feedback_finished":

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from scholar_tui.config.locations import Locations
+from scholar_tui.core.pasa.works import SOURCE as CITED_WORK_SOURCE
 from scholar_tui.indexes.library import Library
 
 FORMATS = {"bib": "BibTeX", "ris": "RIS", "json": "CSL-JSON", "md": "Markdown"}
@@ -99,9 +100,11 @@ def reference_from_row(row: dict, authors: list[str]) -> Reference:
 
 
 def gather(library: Library, paper_ids: list[int] | None = None) -> list[Reference]:
-    """The papers ``paper_ids`` (in that order; unknown ids skipped), or the whole library; keys assigned."""
+    """The papers ``paper_ids`` (in that order; unknown ids skipped), or the whole library; keys assigned.
+    The whole library leaves out the cited works PaSa made of bibliography entries (a title and a year
+    each, ``core.pasa.works``): they are what the papers cite, not papers of the library's own."""
     if paper_ids is None:
-        rows = library.all_papers()
+        rows = [row for row in library.all_papers() if row["source"] != CITED_WORK_SOURCE]
     else:
         found = library.papers(list(dict.fromkeys(paper_ids)))
         rows = [found[paper_id] for paper_id in dict.fromkeys(paper_ids) if paper_id in found]

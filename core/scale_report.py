@@ -80,6 +80,8 @@ FIGURES = (
     "ask: paper",
     "PaSa first hits line",
     "PaSa first ranked line",
+    "PaSa first hits line, a later search",
+    "PaSa first ranked line, a later search",
 )
 
 

@@ -35,6 +35,18 @@ def references_to_prepare(library: Library, after_id: int, limit: int) -> list[d
     )
 
 
+def references_of_papers_to_prepare(library: Library, paper_ids: list[int]) -> list[dict]:
+    """These papers' entries still to prepare (an import's own), through the index on their paper."""
+    return _rows(
+        library,
+        f"""select paper_references.id, paper_id, raw, title, read_title, title_read, year, arxiv_id, doi,
+                   openalex_id
+            from json_each(?) cross join paper_references on paper_references.paper_id = json_each.value
+            where {TO_PREPARE} order by paper_references.id""",
+        (json.dumps(paper_ids),),
+    )
+
+
 def unread_references(library: Library, paper_ids: list[int]) -> list[dict]:
     """These papers' unlinked entries whose title was not read yet (an import's new entries)."""
     return _rows(

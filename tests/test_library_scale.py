@@ -272,3 +272,71 @@ def test_a_library_from_before_the_indexes_gets_them_filled(tmp_path, monkeypatc
     library = Library(db)
     assert [row["id"] for row in library.title_candidates("penrose")] == [1]
     assert library._one("select title_key from paper_references") == "aperiodic order in quasicrystals"
+
+
+def _cited_record(title: str, source: str) -> PaperRecord:
+    """A paper citing a library paper by arXiv id and a work outside the library by a readable title."""
+    from scholar_tui.indexes.records import ReferenceRecord
+
+    return PaperRecord(
+        title,
+        source,
+        references=[
+            ReferenceRecord("a", 1, raw="2399.00001", arxiv_id="2399.00001"),
+            ReferenceRecord("b", 2, raw="B. Writer, Tilings of the hyperbolic plane by quasicrystals, 2001"),
+        ],
+    )
+
+
+def _touches_only_its_papers(big_library, import_events) -> None:
+    """An import of one paper into 2,000, as the front ends run it (``with_cited_works``): re-linking and
+    cited works cost what it touches (fails when the import re-links the whole library); its cited work
+    is made at import, none is left to a search."""
+    from scholar_tui.core.library.importer import with_cited_works
+    from scholar_tui.core.pasa import works
+
+    with big_library.transaction():
+        target, _ = big_library.store_paper(PaperRecord("The cited library paper", "arxiv", arxiv_id="2399.00001"))
+    works.prepare_imported(big_library, [row[0] for row in big_library.conn.execute("select id from papers")])
+    imported = _vm_steps(big_library, lambda: list(with_cited_works(import_events(), big_library)))
+    with big_library.transaction():
+        everything = _vm_steps(big_library, big_library.relink)
+    assert imported * 2 < everything, (imported, everything)  # the whole pass: more than everything
+    new_id = big_library.conn.execute("select id from papers where title like 'Imported later%'").fetchone()[0]
+    cited = {row["cited_title"] for row in big_library.references(new_id)}
+    assert big_library.cited_by(target) == [new_id]
+    assert "Tilings of the hyperbolic plane by quasicrystals" in cited  # a cited work, made at import
+    assert works.prepare_cited_works(big_library).linked == 0  # the search has nothing left to prepare
+
+
+def test_a_pdf_import_relinks_only_what_its_paper_touches(big_library, tmp_path):
+    from scholar_tui.core.library.pdf_import import import_pdfs
+
+    (tmp_path / "later.pdf").write_bytes(b"%PDF-1.4 stand-in")
+    record = _cited_record("Imported later from a PDF", "pdf")
+    _touches_only_its_papers(
+        big_library, lambda: import_pdfs(tmp_path, big_library, reader=lambda path, grobid_url=None: record)
+    )
+
+
+def test_a_zotero_import_relinks_only_what_its_items_touch(big_library, tmp_path, monkeypatch):
+    from scholar_tui.core.library import zotero
+    from scholar_tui.core.library.zotero import PdfUnreadable, import_zotero
+
+    from .zotero_support import make_zotero
+
+    def no_pdf(path):
+        raise PdfUnreadable("no PDF reader in this test")
+
+    folder = make_zotero(tmp_path / "Zotero")
+    record_of = zotero._import_item
+
+    def with_references(library, snapshot, item, standalone, read_pdf, fallbacks):
+        """The first item arrives with a bibliography (as a PDF's would), the rest as Zotero has them."""
+        if not library.conn.execute("select 1 from papers where title like 'Imported later%'").fetchone():
+            paper_id, _ = library.store_paper(_cited_record("Imported later from Zotero", "zotero"))
+            return "added", paper_id, 0
+        return record_of(library, snapshot, item, standalone, read_pdf, fallbacks)
+
+    monkeypatch.setattr(zotero, "_import_item", with_references)
+    _touches_only_its_papers(big_library, lambda: import_zotero(folder, big_library, read_pdf=no_pdf))

@@ -54,6 +54,11 @@ def test_search_streams_progress_and_ranks(mini_library, fake_models, tmp_path):
     assert "Crawler (search session, 0.0 s): [Search] graph neural networks [Stop]" in err
     assert "plain search (the query as written, top 100)" in err  # the pool starts from the plain search
     assert "[Expand] paper:1 “2 Related Work”" in err and "done:" in err
+    # the Selector's ranking of the plain search's first hits, before the Crawler's first call (#28)
+    first = err.index("ranked 3 papers so far (1 of 3 judged by the Selector; the crawl goes on)")
+    interim = err.index("ranked 3 papers so far (3 of 3 judged by the Selector; the crawl goes on)")
+    assert first < interim < err.index("Crawler (search session") and "\n    1. " in err[interim:]
+    assert "    1. " not in err[first:interim]  # the papers are listed once, with the last early ranking
     lines = [line for line in out.splitlines() if line[:4].strip().rstrip(".").isdigit()]
     assert lines and all("✓ score 0.99 (P(True) 1.00, query" in line for line in lines)  # only the selected, best first
     assert "Graph neural networks for molecule property prediction" in out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scholar_tui.core.pasa.engine import PaSaEngine, PaSaOptions
 from scholar_tui.core.pasa.events import CrawlFinished
 from scholar_tui.core.pasa.evidence import Pool
@@ -290,3 +292,58 @@ def test_a_collection_keeps_the_plain_search_and_the_crawlers_searches_inside_it
     }
     assert searched and searched <= chosen
     assert events[-1].stop_reason == "every library paper is in the pool"  # the whole collection: one paper
+
+
+def _ranked(finished: CrawlFinished) -> list[tuple]:
+    return [(p.paper_id, p.score, p.selected, p.parts.p_true, p.rationale) for p in finished.results]
+
+
+def _head_agent(where, library, llm, early: int, use_head: bool) -> PaSaEngine:
+    from scholar_tui.core.pasa.selector_head import load_head
+
+    tools = LibraryTools(where, library, HashingEmbedder(), search_limit=4, plain_limit=6)
+    options = PaSaOptions(
+        budgets=Budgets(max_actions=3, max_papers=10),
+        query_mode="candidates",
+        rationale="template",
+        use_head=use_head,
+        judge_limit=None if use_head else 100,
+        early_judge=early,
+    )
+    return PaSaEngine(llm, tools, options, head=load_head(where.data_dir))
+
+
+@pytest.mark.parametrize("use_head", [True, False])
+def test_the_selector_ranks_the_first_hits_before_the_crawl_and_the_final_ranking_is_unchanged(
+    where, mini_library, use_head
+):
+    """#28: a ranking by the model comes before the Crawler's first call; the final ranking is the one
+    a run without it gives, and no paper is judged twice (the early verdicts are reused)."""
+
+    def crawl(early: int):
+        llm = RoutedLLM(search=[SEARCH_GNN], expand=["[Expand] 2 Related Work [Stop]"])
+        agent = _head_agent(where, mini_library, llm, early, use_head)
+        return agent, list(agent.run("Which papers study graph neural networks?"))
+
+    agent, events = crawl(early=2)
+    kinds = [event.kind for event in events]
+    interim = [event for event in events if event.kind == "ranking" and event.stage == "early"]
+    assert [(event.judged, event.judging) for event in interim] == [(1, 2), (2, 2)]  # as each verdict comes
+    early = interim[-1]
+    position = events.index(early)
+    assert position < kinds.index("decided")  # before the Crawler's first model call
+    early_verdicts = [event for event in events[:position] if event.kind == "verdict"]
+    assert early.last_interim and early.judged == len(early_verdicts) == 2
+    judged_early = {event.paper_id: event.probability for event in early_verdicts}
+    assert {p.paper_id: p.parts.p_true for p in early.results if p.parts.p_true is not None} == judged_early
+    plain = next(event for event in events if event.kind == "ranking" and event.stage == "plain")
+    assert set(judged_early) == {paper.paper_id for paper in plain.results[:2]}  # the prior's top hits
+    all_verdicts = [event.paper_id for event in events if event.kind == "verdict"]
+    assert len(all_verdicts) == len(set(all_verdicts))  # each paper judged once
+
+    without, events_without = crawl(early=0)
+    assert not [event for event in events_without if event.kind == "ranking" and event.stage == "early"]
+    assert _ranked(events[-1]) == _ranked(events_without[-1])
+    assert events[-1].queue == events_without[-1].queue
+    wasted = len(set(judged_early) - {p.paper_id for p in events[-1].results if p.parts.p_true is not None})
+    assert agent.selector.calls == without.selector.calls + wasted

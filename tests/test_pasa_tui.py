@@ -8,7 +8,7 @@ import re
 
 import bibtexparser
 import pytest
-from textual.widgets import Button, DataTable, Input, Select, Static, TextArea, Tree
+from textual.widgets import Button, DataTable, Input, Label, Select, Static, TextArea, Tree
 
 from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.core.exports import gather
@@ -19,6 +19,8 @@ from .pilot_support import (
     wait_for,
     wait_for_workers,
 )
+
+REAL_PLAIN_SEARCH = LibraryTools.plain_search
 
 
 @pytest.fixture(autouse=True)
@@ -110,6 +112,34 @@ async def test_the_tree_grows_while_the_crawl_runs(where, mini_library, tmp_path
         await pilot.click("#pasa-open")
         await pilot.pause()
         assert "https://arxiv.org/abs/2206.00001" in str(app.query_one("#pasa-status", Static).render())
+
+
+async def test_the_selectors_first_ranking_shows_while_the_crawl_goes_on(where, mini_library, monkeypatch, make_app):
+    """#28: the plain search's first hits judged by the model are ranked in the results table while
+    the crawl is held; the final ranking replaces it at the end."""
+    # the plain search's first four hits: not the whole library, so the crawl goes on
+    monkeypatch.setattr(
+        LibraryTools, "plain_search", lambda self, query, before: REAL_PLAIN_SEARCH(self, query, before)[:4]
+    )
+    llm = GatedLLM(search=["[Search] graph neural networks [Stop]"], expand=["[Expand] 2 Related Work [Stop]"])
+    app = make_app(llm)
+    async with app.run_test(size=(160, 48)) as pilot:
+        pane = app.query_one(PaperSearchPane)
+        app.query_one("#pasa-query", Input).value = "Which papers study graph neural networks?"
+        await pilot.click("#pasa-search")
+        await wait_for(pilot, lambda: llm.waiting.is_set())  # the crawl is held at its expand session
+        await pilot.pause()
+        title = str(app.query_one("#pasa-results-title", Label).render())
+        assert "its first papers judged by the Selector; the crawl goes on" in title
+        results = app.query_one("#pasa-results", DataTable)
+        judged = [results.get_row_at(row)[2] for row in range(results.row_count)]
+        assert results.row_count > 3 and sum(value != "-" for value in judged) == 3  # P(True) of the first three
+        assert pane.finished is None and not app.query_one("#pasa-cancel", Button).disabled
+        llm.gate.set()
+        await wait_for(pilot, lambda: pane.finished is not None)
+        await pilot.pause()
+        assert "(crawl)" in str(app.query_one("#pasa-results-title", Label).render())
+        assert results.row_count == len(pane.finished.results)
 
 
 async def test_cancel_stops_the_crawl(where, mini_library, make_app):

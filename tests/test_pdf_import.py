@@ -80,7 +80,7 @@ def test_an_interrupt_while_storing_leaves_no_half_paper(tmp_path, empty_library
     folder.mkdir()
     numbered_paper(folder / "graphs.pdf")
 
-    def interrupted() -> int:
+    def interrupted(*_paper_ids) -> int:
         raise KeyboardInterrupt  # Ctrl-C after the paper, its sections and references were written
 
     monkeypatch.setattr(empty_library, "relink", interrupted)

@@ -57,6 +57,10 @@ LEGEND = (
     "context: citing-sentence match · ✓ selected"
 )
 NO_RESULTS = "Results (by score)"
+STAGE_TITLES = {  # what the results table holds at each ranking of a run (the final one: "crawl")
+    "plain": "plain search, before the crawl",
+    "early": "plain search, its first papers judged by the Selector; the crawl goes on",
+}
 NO_DETAIL = "Select a paper in the tree or the results to read it here."
 
 
@@ -342,7 +346,13 @@ class PaperSearchPane(ReportsEngine, Vertical):
         if event.stage == "plain":
             self._status(
                 f"{len(event.results)} papers from the plain search, ranked ({event.seconds:.1f} s); "
-                "the Crawler is searching and expanding…"
+                "the Selector is judging the first of them…"
+            )
+        elif event.interim:
+            self._status(
+                f"ranked with the Selector's first {event.judged} of {counted(event.judging, 'verdict')} "
+                f"({event.seconds:.1f} s); "
+                "the Crawler is searching and expanding, the final ranking comes at its end…"
             )
 
     def _on_finished(self, event: CrawlFinished) -> None:
@@ -375,7 +385,7 @@ class PaperSearchPane(ReportsEngine, Vertical):
                 key=str(paper.paper_id),
             )
         selected = sum(paper.selected for paper in results)
-        where = "plain search, before the crawl" if stage == "plain" else "crawl"
+        where = STAGE_TITLES.get(stage, "crawl")
         self.query_one("#pasa-results-title", Label).update(
             f"Results by score ({where}): {selected} selected of {len(results)}"
         )

@@ -25,7 +25,7 @@ from typing import IO, TYPE_CHECKING, Any, cast
 
 from scholar_tui.config.files import StateError, refuse_special_file, shown_path
 from scholar_tui.core.library.identity import after_import, merges_note
-from scholar_tui.core.pasa.works import read_cited_titles
+from scholar_tui.core.pasa.works import prepare_imported, read_cited_titles
 from scholar_tui.indexes.library import Library, LibraryBusy
 from scholar_tui.indexes.records import PaperRecord, PersonRecord
 
@@ -71,6 +71,20 @@ class ImportFinished:
             f"read {self.records} records from {Path(self.path).name}: added {parts or 'nothing new'}"
             f" in {self.seconds:.1f} s{works}{merged}{left_out}"
         )
+
+
+def with_cited_works(events: Iterator[Any], library: Library) -> Iterator[Any]:
+    """An import's events, then, once it is committed, PaSa's cited works of its papers' entries
+    (``core.pasa.works.prepare_imported``, a ``CitedWorks``): what the CLI's import runs, so that
+    the first search after an import prepares nothing. Its own transaction: an import stopped before
+    it leaves them to the next search's preparation. Works for ``import_file``, ``import_pdfs``
+    and ``import_zotero`` alike (each ends with an event that lists its ``paper_ids``)."""
+    paper_ids: list[int] = []
+    for event in events:
+        paper_ids += getattr(event, "paper_ids", None) or []
+        yield event
+    if paper_ids:
+        yield prepare_imported(library, paper_ids)
 
 
 def works_note(lines: list[str]) -> str:
@@ -395,4 +409,5 @@ __all__ = [
     "import_file",
     "run_import",
     "store_records",
+    "with_cited_works",
 ]

@@ -66,20 +66,30 @@ def pdf_files(path: Path) -> list[Path]:
     raise LibraryImportError(f"{path}: no such file or folder")
 
 
-def store_pdf(library: Library, record: PaperRecord, path: Path) -> tuple[int, bool, list[str], int]:
-    """One paper in one transaction: (paper id, new, person merges, new citation edges)."""
+@dataclass
+class StoredPdf:
+    """What storing one PDF's paper did."""
+
+    paper_id: int
+    created: bool
+    merged: list[str]  # person merges
+    new_citations: int
+    added: dict[str, int]  # the library's rows this paper added
+
+
+def store_pdf(library: Library, record: PaperRecord, path: Path) -> StoredPdf:
+    """One paper in one transaction, re-linked: only what it cites and what cites it."""
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.monotonic()
     with library.transaction():
         before = library.counts()
         paper_id, created = library.store_paper(record)
-        new_citations = library.relink()
+        new_citations = library.relink([paper_id])  # what this paper cites and what cites it, no more
         merged = [merge.summary() for merge in after_import(library, "pdf", path, [paper_id])]
         after = library.counts()
-        library.record_import(
-            "pdf", str(path), started, time.monotonic() - clock, {name: after[name] - before[name] for name in after}
-        )
-    return paper_id, created, merged, new_citations
+        added = {name: after[name] - before[name] for name in after}
+        library.record_import("pdf", str(path), started, time.monotonic() - clock, added)
+    return StoredPdf(paper_id, created, merged, new_citations, added)
 
 
 def import_pdfs(
@@ -97,7 +107,6 @@ def import_pdfs(
         raise LibraryImportError(f"{path}: no PDF files in this folder")
     clock = time.monotonic()
     finished = PdfImportFinished(str(path), len(files))
-    before = library.counts()
     for done, file in enumerate(files):
         if should_stop is not None and should_stop():
             finished.cancelled = True
@@ -112,16 +121,16 @@ def import_pdfs(
             finished.cancelled = True
             break
         try:
-            paper_id, created, merged, new_citations = store_pdf(library, record, file)
+            stored = store_pdf(library, record, file)
         except LibraryBusy as error:
             finished.skipped.append(f"{file.name}: {error}")
             continue
-        finished.papers.append((file.name, paper_id, created))
-        finished.merged.extend(merged)
-        finished.new_citations += new_citations
+        finished.papers.append((file.name, stored.paper_id, stored.created))
+        finished.merged.extend(stored.merged)
+        finished.new_citations += stored.new_citations
+        for name, count in stored.added.items():
+            finished.added[name] = finished.added.get(name, 0) + count
         finished.notes.extend(f"{file.name}: {note}" for note in record.notes)
-    after = library.counts()
-    finished.added = {name: after[name] - before[name] for name in after}
     finished.seconds = time.monotonic() - clock
     if not finished.cancelled:
         yield ImportProgress(len(files), len(files), "files", len(finished.papers), "")

@@ -237,6 +237,7 @@ def import_zotero(
     fallbacks: list[str] = []
     untitled: list[str] = []
     paper_ids: list[int] = []
+    touched: list[int] = []  # added, joined or updated: what re-linking looks at
     try:
         with library.transaction():
             merges_before = library.last_work_merge_id()
@@ -254,8 +255,10 @@ def import_zotero(
                 counts[status] += 1
                 counts["pdfs"] += read
                 paper_ids.append(paper_id)
+                if status != "unchanged":
+                    touched.append(paper_id)
             deleted = _forget_deleted(library, snapshot, {source_id(snapshot, item) for item, _ in work})
-            library.relink()
+            library.relink(touched)  # only what the changed items cite and what cites them
             merged = [work_merge_line(row) for row in library.work_merges(after_id=merges_before)]
             seconds = time.monotonic() - clock
             library.record_import(

@@ -6,6 +6,13 @@ One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds 
    (its top 100, date cut-off included). Those papers enter the pool first and are ranked at
    once by the scoring head's prior (no model call): the first papers on screen. The crawl only
    adds to this pool; it can never lose a plain-search hit.
+1b. ``early_judge``: the Selector's model judges the prior's top ``early_judge`` plain-search hits
+   at once, back to back, and the pool is ranked again with their P(True) after each one
+   (``Ranking`` stage "early"): a ranking by the model within seconds, while the crawl goes on. These verdicts are
+   kept aside, never in the crawl's own ``p_true``: step 4 judges exactly the papers it judged
+   before and reuses a verdict it finds there instead of asking the model again, so the final
+   ranking is the one a run without this step gives. Their seconds are not charged to the
+   crawl's time budget (the crawl acts as long as without them).
 2. ``search_session``: the Crawler's [Search] actions; the papers they find join the pool at
    depth 1.
 3. ``expand_sessions``: breadth first, the next pool paper below the depth limit that has
@@ -85,6 +92,7 @@ class PaSaOptions:
     expand_at_least_one: bool = True  # an expand session names at least one section (see Crawler)
     use_head: bool = True  # False: rank by P(True) alone, select P(True) > 0.5 (PaSa's Selector)
     judge_limit: int | None = None  # papers the model judges; None: the head's own setting
+    early_judge: int = 3  # plain-search hits judged before the crawl, for a ranking by the model in seconds
 
 
 class CrawlCancelled(Exception):
@@ -147,6 +155,8 @@ class CrawlRun:
     nodes: Iterator[int] = field(default_factory=lambda: itertools.count(1))
     executor: ToolExecutor | None = None
     library_exhausted: bool = False  # the plain search already returned every paper of the library
+    early: dict[int, float] = field(default_factory=dict)  # P(True) judged before the crawl (early_judge)
+    early_seconds: float = 0.0  # the early judging's time, not charged to the crawl's time budget
     _expand_cursor: int = 0
 
     @property
@@ -170,7 +180,7 @@ class CrawlRun:
             self.stop_reason = "cancelled"
         elif self.actions >= self.budgets.max_actions:
             self.stop_reason = "action budget"
-        elif self.elapsed > self.budgets.crawl_seconds:
+        elif self.elapsed - self.early_seconds > self.budgets.crawl_seconds:
             self.stop_reason = "time budget"
         elif self.library_exhausted and self.tools.online is None:
             # Offline, a [Search] or [Expand] can only bring back papers already queued: AutoFeedback
@@ -202,6 +212,27 @@ class CrawlRun:
         ranking = self.engine.rank(self)
         self.first_results = self.elapsed
         yield Ranking(ranking, "plain", round(self.first_results, 3))
+        yield from self.early_judge(ranking)
+
+    def early_judge(self, ranking: list[RankedPaper]) -> Iterator[Event]:
+        """P(True) for the prior's top plain-search hits, then the pool ranked with them (see the module
+        doc, 1b): the model's ranking on screen before the Crawler's first call."""
+        engine, clock = self.engine, time.monotonic()
+        wanted = [paper.paper_id for paper in ranking[: engine.options.early_judge]]
+        if not wanted or self.cancel.is_set():
+            return
+        rows = self.tools.library.papers(wanted)
+        for paper_id in wanted:
+            row = rows.get(paper_id)
+            if self.cancel.is_set() or row is None:
+                break
+            probability = engine.selector.probability(self.query, row["title"], row["abstract"] or "", self.cancel)
+            self.early[paper_id] = round(probability, 4)
+            yield Verdict(paper_id, self.pool.entries[paper_id].node, self.early[paper_id])
+            # ranked again as each verdict comes: the first one is on screen after one model call
+            ranking = engine.rank(self, p_true=self.early)
+            yield Ranking(ranking, "early", round(self.elapsed, 3), judged=len(self.early), judging=len(wanted))
+        self.early_seconds = time.monotonic() - clock
 
     def search_session(self) -> Iterator[Event]:
         engine = self.engine
@@ -272,7 +303,8 @@ class CrawlRun:
                 yield from self.expand_action(self.node(), call)
 
     def judge(self) -> Iterator[Event]:
-        """P(True) for the prior's top papers, back to back (one shared prompt prefix)."""
+        """P(True) for the prior's top papers, back to back (one shared prompt prefix); a paper judged
+        early (``early_judge``) keeps that verdict, without a second model call."""
         engine = self.engine
         ranking = engine.rank(self)
         limit = engine.judge_limit
@@ -283,6 +315,9 @@ class CrawlRun:
                 return
             row = rows.get(paper_id)
             if row is None:
+                continue
+            if paper_id in self.early:  # judged before the crawl: its Verdict was reported then
+                self.p_true[paper_id] = self.early[paper_id]
                 continue
             probability = engine.selector.probability(self.query, row["title"], row["abstract"] or "", self.cancel)
             self.p_true[paper_id] = round(probability, 4)
@@ -456,8 +491,9 @@ class PaSaEngine(Engine):
             library_added=self.library.paper_count() - papers_before,
         )
 
-    def rank(self, run: CrawlRun) -> list[RankedPaper]:
+    def rank(self, run: CrawlRun, p_true: dict[int, float] | None = None) -> list[RankedPaper]:
         """Every pool paper by score (the head's, or P(True) alone without one), with its parts and URL.
+        ``p_true``: the verdicts to rank with (None: the crawl's own; the early ranking passes its own).
 
         With the head, a paper the crawl added (not a plain-search hit) is placed by its score only when
         the head selects it; otherwise it follows every plain-search hit, so an unsure crawl never pushes
@@ -465,13 +501,14 @@ class PaSaEngine(Engine):
         naming the query is lifted above papers unrelated to it (``fit``).
         """
         rows = self.library.papers(run.pool.ids)
+        p_true = run.p_true if p_true is None else p_true
         found = evidence(
-            run.query, run.pool, self.library, self.tools.index, p_true=run.p_true, rows=rows, cancel=run.cancel
+            run.query, run.pool, self.library, self.tools.index, p_true=p_true, rows=rows, cancel=run.cancel
         )
         ids = list(found)
         if not ids:
             return []
-        scores, selection = self._scores(run, [found[paper_id] for paper_id in ids])
+        scores, selection = self._scores(bool(p_true), [found[paper_id] for paper_id in ids])
         order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
         ranked, held_back, names, unrelated = [], set(), set(), set()
         for paper_id, score, chosen, reason in zip(ids, scores, selection.chosen, selection.reasons, strict=False):
@@ -515,13 +552,13 @@ class PaSaEngine(Engine):
             ranked, lambda paper: paper.paper_id in names, lambda paper: paper.paper_id in unrelated
         )
 
-    def _scores(self, run: CrawlRun, items: list[Evidence]) -> tuple[list[float], Selection]:
+    def _scores(self, judged: bool, items: list[Evidence]) -> tuple[list[float], Selection]:
         """Each paper's score, and which are selected (with the reason each is or is not)."""
         if self.head is None:  # PaSa's own Selector: P(True), selected above 0.5 once the model judged it
             p_true = [item.row["p_true"] if item.row["p_true"] is not None else 0.0 for item in items]
             return p_true, threshold_selection(p_true, 0.5, None)
         rows = [item.row for item in items]
-        scores = self.head.prior_scores(rows) if not run.p_true else self.head.full_scores(rows)
+        scores = self.head.full_scores(rows) if judged else self.head.prior_scores(rows)
         return [float(score) for score in scores], self.head.select(scores)
 
     def _record_selections(self, run: CrawlRun, results: list[RankedPaper]) -> None:

@@ -203,15 +203,34 @@ class RankedPaper:
 
 @dataclass
 class Ranking(Event):
-    """The pool ranked by score so far: first from the plain search alone, then after each judgement batch."""
+    """The pool ranked by score so far: the plain search's hits by the head's prior, then with the
+    Selector's first verdicts while the crawl goes on ("early"), then the final ranking ("judged")."""
 
     results: list[RankedPaper]
-    stage: str  # "plain" (before any model call) | "judged"
+    stage: str  # "plain" (before any model call) | "early" (a few hits judged, the crawl goes on) | "judged"
     seconds: float  # since the run started
+    judged: int = 0  # papers the Selector's model has judged in this ranking ("early": the first few)
+    judging: int = 0  # "early": how many it judges before the crawl (the last early ranking has judged == judging)
     kind: str = "ranking"
+
+    @property
+    def interim(self) -> bool:
+        """A ranking by the model before the crawl ends: shown at once, replaced by the final one."""
+        return self.stage == "early"
+
+    @property
+    def last_interim(self) -> bool:
+        """The last ranking before the crawl: every paper the early step judges is in it."""
+        return self.interim and self.judged >= self.judging
 
     def summary(self) -> str:
         chosen = sum(paper.selected for paper in self.results)
+        if self.interim:
+            return (
+                f"ranked {len(self.results)} papers so far ({self.judged} of {self.judging} judged by the Selector; "
+                "the crawl goes on), "
+                f"{chosen} selected · {self.seconds:.1f} s"
+            )
         return f"ranked {len(self.results)} papers ({self.stage}), {chosen} selected · {self.seconds:.1f} s"
 
 

@@ -8,7 +8,8 @@ which also reads the query match, the citation context and the crawl's structure
 
 Throughput: the query sits at the start of the prompt, so every paper judged for one query shares
 the prompt's prefix, and llama.cpp reuses its KV cache for it when the calls run back to back —
-which is how the engine judges (one batch after the crawl), never interleaved with Crawler calls.
+which is how the engine judges (a few plain-search hits before the Crawler's first call, the rest
+in one batch after the crawl), never interleaved with Crawler calls.
 
 The rationale is templated from the evidence the score was made of (marked so); a model that can
 write one may be asked for it with ``rationale="model"``.

@@ -11,21 +11,26 @@ the section yields it. The same work cited by two papers meets under one id or t
 library's own de-duplication). When the network is there, OpenAlex later fills in the abstract
 of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
 
-Each entry's title is read once: an import reads its new entries' titles (``read_cited_titles``),
-and the preparation before a search makes cited works from the titles read, a batch at a time.
+Each entry's title is read once, and its cited work made once, at import: the CLI's ``import``
+runs every kind (a file, a folder of PDFs, Zotero) through ``importer.with_cited_works``, which
+calls ``prepare_imported`` for the papers it stored once it is committed, so an import costs what
+its own entries touch and a search prepares nothing. The preparation before a search
+(``prepare_cited_works``) is left what an import did not do (a library imported before this, an
+import from the TUI's Library tab, papers an online search added), a batch at a time.
 An entry that names no title is never read again, so the second run reads and adds nothing.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scholar_tui.core.pasa.reference_titles import extract_title
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.pasa_works import (
     link_reference,
     note_read_titles,
+    references_of_papers_to_prepare,
     references_to_prepare,
     unread_references,
 )
@@ -87,28 +92,64 @@ def prepare_cited_works(library: Library) -> CitedWorks:
     before titles were read at import is read here, once: an entry naming no title is never read
     again, so a second preparation reads nothing."""
     clock = time.monotonic()
-    read = linked = added = untitled = 0
-    cited: set[int] = set()
+    tally = _Tally()
     with library.transaction():
         last = 0
         while batch := references_to_prepare(library, last, BATCH):
             last = batch[-1]["id"]
-            read += len(batch)
-            titles = _titles(library, batch)
-            for reference in batch:
-                title = titles[reference["id"]]
-                if title is None:
-                    untitled += 1
-                    continue
-                paper_id, created = library.store_paper(cited_work_record(reference, title))
-                if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
-                    continue
-                link_reference(library, reference["id"], paper_id)
-                cited.add(paper_id)
-                linked += 1
-                added += created
-        library.relink(cited)  # the cited works' own ids link the entries naming them elsewhere
-    return CitedWorks(read, linked, added, untitled, time.monotonic() - clock)
+            _link_batch(library, batch, tally)
+        library.relink(tally.cited)  # the cited works' own ids link the entries naming them elsewhere
+    return tally.works(time.monotonic() - clock)
+
+
+PAPERS_AT_ONCE = 200  # papers whose entries an import prepares together (a few thousand entries)
+
+
+def prepare_imported(library: Library, paper_ids: list[int]) -> CitedWorks:
+    """Right after an import (``importer.with_cited_works``), in one transaction: these papers' titled
+    entries made cited works (their titles read, once, where the import did not), so that no search
+    prepares them. Only these papers' entries are read (through the index on their paper), a few
+    hundred papers at a time."""
+    clock = time.monotonic()
+    tally = _Tally()
+    ids = sorted(set(paper_ids))
+    with library.transaction():
+        for start in range(0, len(ids), PAPERS_AT_ONCE):
+            some = ids[start : start + PAPERS_AT_ONCE]
+            read_cited_titles(library, some)
+            _link_batch(library, references_of_papers_to_prepare(library, some), tally)
+        library.relink(tally.cited)
+    return tally.works(time.monotonic() - clock)
+
+
+@dataclass
+class _Tally:
+    read: int = 0
+    linked: int = 0
+    added: int = 0
+    untitled: int = 0
+    cited: set[int] = field(default_factory=set)
+
+    def works(self, seconds: float) -> CitedWorks:
+        return CitedWorks(self.read, self.linked, self.added, self.untitled, seconds)
+
+
+def _link_batch(library: Library, batch: list[dict], tally: _Tally) -> None:
+    """Each titled entry of the batch pointed at its cited work (made when the library has none)."""
+    tally.read += len(batch)
+    titles = _titles(library, batch)
+    for reference in batch:
+        title = titles[reference["id"]]
+        if title is None:
+            tally.untitled += 1
+            continue
+        paper_id, created = library.store_paper(cited_work_record(reference, title))
+        if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
+            continue
+        link_reference(library, reference["id"], paper_id)
+        tally.cited.add(paper_id)
+        tally.linked += 1
+        tally.added += created
 
 
 def _titles(library: Library, batch: list[dict]) -> dict[int, str | None]:
