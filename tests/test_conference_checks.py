@@ -386,3 +386,39 @@ def test_another_years_conference_is_answered_from_a_path_that_names_that_year_o
         "Where is Harbor 2034 held?", news, "Travel»Venue»Building»Quay Hall, Port Tanner University", tree=tree
     )
     assert is_abstain(answered.answer) and "2034" in answered.answer
+
+
+def test_after_the_early_deadline_reads_the_other_branch_of_the_early_one():
+    """Before: the early rate for "… after the early deadline?" (the question's own word "early" matched the
+    early branch best), on both layouts: prices by leaf label, and Early / Late sections of records."""
+    site = {
+        "Pier2031": {
+            "Pricing": {
+                "Early Student Workshops Registration": "$200.00 USD",
+                "Student Workshops Registration": "$230.00 USD",
+            },
+            "Rates": {
+                "Early Registration": {"Full": [{"type": "Students", "price": "$50 USD"}]},
+                "Late Registration": {"Full": [{"type": "Students", "price": "$150 USD"}]},
+            },
+        }
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "How much do students pay for workshops after the early deadline?",
+        "Pricing»Early Student Workshops Registration»$200.00 USD",
+        tree=tree,
+    )
+    assert answered.answer == "$230.00 USD"
+    answered = _ask(
+        "What do students pay for the full conference after the early deadline?",
+        "Rates»Early Registration»Full»Students»price»$50 USD",
+        tree=tree,
+    )
+    assert answered.answer == "$150 USD"
+    answered = _ask(
+        "How much do students pay for workshops with early registration?",
+        "Pricing»Early Student Workshops Registration»$200.00 USD",
+        tree=tree,
+    )
+    assert answered.answer == "$200.00 USD"

@@ -828,6 +828,15 @@ def _checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evi
                 switched = _found(kinds.Found(right, right.text or "", rank))
                 switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
                 return switched
+            later, early_branch = checks.after_early(question, tree, kind, node)
+            if early_branch:  # "after the early deadline" answered with the early price
+                if later is None:
+                    return _not_held(kind, question, tree)
+                rank = next((item.rank for item in evidence if item.node_id == later.id), None)
+                switched = _found(kinds.Found(later, later.text or "", rank))
+                # the early path held what the question is about ("early deadline"); its other branch is read for it
+                switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
+                return switched
     return answer
 
 

@@ -254,6 +254,53 @@ def named_sibling(question: str, tree: Tree, kind: Kind, leaf: Node) -> tuple[No
     return None, False
 
 
+# -- after an early phase -----------------------------------------------------------------------------
+ASKS_LATE = re.compile(
+    r"\b(?:after|past|missed|miss|beyond|later than|once)\s+(?:the\s+)?early\b|\b(?:register|registering|registration)\s+late\b"
+    r"|\blate\s+(?:registration|fee|rate|price)\b",
+    re.IGNORECASE,
+)
+"""A question about what holds after an early phase ("after the early deadline", "if I register late")."""
+EARLY_WORD = re.compile(r"\bearly(?:[- ]bird)?\b", re.IGNORECASE)
+LATE_WORD = re.compile(r"\b(?:late|regular|standard|normal|on[- ]site)\b", re.IGNORECASE)
+BRANCH_DEPTH = 4
+
+
+def _without_phase(label: str) -> str:
+    return " ".join(LATE_WORD.sub(" ", EARLY_WORD.sub(" ", label)).lower().split())
+
+
+def after_early(question: str, tree: Tree, kind: Kind, leaf: Node) -> tuple[Node | None, bool]:
+    """For a question about what holds after an early phase, whether ``leaf`` was read from the early branch
+    ("Early Student Workshops Registration: $200", "Early Registration » … » $25"), and the value in its
+    other branch: the sibling called the same less the phase ("Student Workshops Registration", "Late
+    Registration"), followed down by the same labels. (None, True) when the site has no other branch."""
+    if not ASKS_LATE.search(question):
+        return None, False
+    chain = [leaf, *reversed(tree.ancestors(leaf)[1:])][:BRANCH_DEPTH]
+    for depth, branch in enumerate(chain):
+        if not EARLY_WORD.search(branch.label):
+            continue
+        below = [node.label for node in reversed(chain[:depth])]  # the labels from the branch down to the leaf
+        for sibling in tree.siblings(branch):
+            if EARLY_WORD.search(sibling.label) or _without_phase(sibling.label) != _without_phase(branch.label):
+                continue
+            found = _follow(tree, sibling, below)
+            if found is not None and holds_kind(kind, found, tree):
+                return found, True
+        return None, True
+    return None, False
+
+
+def _follow(tree: Tree, node: Node, labels: Sequence[str]) -> Node | None:
+    """The node reached from ``node`` by children with these labels, in order (None when a step is missing)."""
+    for label in labels:
+        node = next((child for child in tree.children(node) if child.label == label), None)  # type: ignore[assignment]
+        if node is None:
+            return None
+    return node
+
+
 # -- who sponsors / organises / hosts a thing ---------------------------------------------------------
 WHO_DOES = re.compile(
     r"^\s*(?:who|which\s+(?:company|companies|organi[sz]ations?|institutions?|firms?))\s+"
