@@ -52,7 +52,7 @@ CUES: tuple[tuple[Kind, str], ...] = (
     (
         Kind.MONEY,
         r"how much\b" + _GAP + r"\b(?:cost|costs|fee|fees|pay|price|charge)\b|"
-        r"how much (?:is|are|was|were|will|would)\b(?![^?]*\bcit)|how much money\b|"  # "How much is a ticket?"
+        r"how much (?:is|are|was|were|will|would)\b(?![^?]*\bcit)|how much (?:[a-z-]+ )?money\b|"  # "How much is a ticket?"
         r"how much (?:is|are) (?:the )?(?:registration|ticket|admission)|\b(?:fees?|prices?|costs?)\b|"
         r"\bwhat (?:do|does|did|will|would|should|must) [^?]{0,80}?\b(?:pay|be charged)\b(?!\s+(?:attention|a visit|tribute))",  # "What do students pay?"
     ),

@@ -422,3 +422,28 @@ def test_after_the_early_deadline_reads_the_other_branch_of_the_early_one():
         tree=tree,
     )
     assert answered.answer == "$200.00 USD"
+
+
+def test_which_paper_is_answered_by_a_title_not_a_paragraph_that_mentions_papers():
+    """Before: a sponsorship package's sentence "Opportunity to be named as sponsor for the prize of one of the
+    best paper awards …" for "Which paper won the best paper award in the resource track?"."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Sponsors"]["Packages"] = {
+        "description": (
+            "Opportunity to be named as sponsor for the prize of one of the best paper awards at the conference "
+            "(best research paper, best resource paper, best student paper, best demo or poster); the choice of "
+            "award is made on a first-come, first-served basis."
+        )
+    }
+    tree = tree_from_data(site)
+    path = "Sponsors»Packages»description»" + site["Harbor2031"]["Sponsors"]["Packages"]["description"]
+    answered = _ask("Which paper won the best paper award in the resource track?", path, tree=tree)
+    assert is_abstain(answered.answer) and "paper" in answered.answer
+
+
+def test_how_much_prize_money_asks_for_an_amount_not_a_count():
+    from scholar_tui.core.answer_kind import Kind, asked_kind
+
+    assert asked_kind("How much prize money does the best paper get?") is Kind.MONEY
+    assert asked_kind("What do students pay after the early deadline?") is Kind.MONEY
+    assert asked_kind("What do I need to pay attention to when I register?") is not Kind.MONEY

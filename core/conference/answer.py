@@ -745,7 +745,12 @@ def _of_kind(kind: Kind, text: str) -> bool:
         return (
             fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE] and capitalised * 2 >= len(names)
         )
+    if kind is Kind.PAPER:  # a title, not a paragraph that mentions papers ("… one of the best paper awards …")
+        return fits(kind, text) and len(text.split()) <= PAPER_TITLE_WORDS and not text.rstrip().endswith(".")
     return fits(kind, text)
+
+
+PAPER_TITLE_WORDS = 30
 
 
 def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -966,7 +971,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     if form == "span" and kind is Kind.TEXT and kinds._only_dates(answer.text) and not TIME_WORDS.search(question):
         # "What is the submission system?" is not answered by a bare date
         return _abstain(tree, f"information on {_topic(question, tree) or 'it'}")
-    if form in ("span", "count") and kind in CHECKED and (not about or not _of_kind(kind, answer.text)):
+    if form in ("span", "count") and kind in (*CHECKED, Kind.PAPER) and (not about or not _of_kind(kind, answer.text)):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
         if found and kinds.about_the_question(question, tree, _found(found), evidence):
             return _found(found)
