@@ -447,3 +447,24 @@ def test_how_much_prize_money_asks_for_an_amount_not_a_count():
     assert asked_kind("How much prize money does the best paper get?") is Kind.MONEY
     assert asked_kind("What do students pay after the early deadline?") is Kind.MONEY
     assert asked_kind("What do I need to pay attention to when I register?") is not Kind.MONEY
+
+
+def test_a_bare_yes_on_a_label_needs_the_path_to_name_all_the_question_is_about():
+    """Before: "Yes" to "Is lunch included in the registration?" on a workshop schedule's "Lunch Break" (the
+    label names lunch, nothing says it comes with the registration); a list item under a heading that names
+    the rest ("Apple" under "Exhibitors") still answers "Is Apple one of the exhibitors?"."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Program"]["Workshop on Quays"] = {"events": [{"event": "Lunch Break"}]}
+    site["Harbor2031"]["Exhibitors"] = {"Platinum": ["Apple", "Quayside"]}
+    site["Harbor2031"]["Registration"] = {
+        "Fees": {"Regular registration": "EUR 400", "Student registration": "EUR 200"}
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "Is lunch included in the registration?",
+        "Program»Workshop on Quays»events»Lunch Break»event»Lunch Break",
+        tree=tree,
+    )
+    assert is_abstain(answered.answer)
+    answered = _ask("Is Apple one of the exhibitors at this conference?", "Exhibitors»Platinum»Apple", tree=tree)
+    assert answered.answer.startswith("Yes")

@@ -592,6 +592,15 @@ def yes_no_verdict(question: str, support: str) -> str:
     return "Yes"
 
 
+WHOLE_SUBJECT = 0.9
+ONE_OF = re.compile(r"\b(?:one|any|each) of (?:the |its |their )?", re.IGNORECASE)
+
+
+def support_share(question: str, tree: Tree, text: str) -> float:
+    """The share of the question's subject ``text`` holds ("one of the exhibitors" asks about exhibitors)."""
+    return support.support(ONE_OF.sub("", question), tree, Kind.TEXT, [text])
+
+
 def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """Yes or no with the sentence it rests on ("No, authors are encouraged to submit code …"),
     citing its path.
@@ -612,6 +621,11 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
         verdict = stated.group(1).capitalize()
     cited = [evidence[0].rank]
     if len(set(words(support)) & set(words(question))) < SUPPORT_SHARED_WORDS or support.lower() in ("yes", "no"):
+        # a bare verdict on a label ("Apple" under "Exhibitors") needs the path to name all the question is
+        # about: "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
+        said = f"{evidence[0].path} {evidence[0].value}"
+        if not stated and not _states(support) and support_share(question, tree, said) < WHOLE_SUBJECT:
+            return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
         return Computed(verdict, "yes_no", cited)
     if len(support) > 1 and support[0].isupper() and support[1].islower():
         support = support[0].lower() + support[1:]  # "No, the conference …", not "No, The conference …"
