@@ -468,3 +468,21 @@ def test_a_bare_yes_on_a_label_needs_the_path_to_name_all_the_question_is_about(
     assert is_abstain(answered.answer)
     answered = _ask("Is Apple one of the exhibitors at this conference?", "Exhibitors»Platinum»Apple", tree=tree)
     assert answered.answer.startswith("Yes")
+
+
+def test_who_chairs_a_thing_names_every_record_under_the_heading_of_that_role():
+    """Before: "Marta Sabou" alone for "Who chairs the workshops and tutorials?": one record of the two under
+    the heading "Workshop and Tutorial Chairs" was cited, and its name given as the whole answer."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Calls"] = {
+        "Call for Workshops and Tutorials": {
+            "Workshop and Tutorial Chairs": [
+                {"name": "Ana Quay", "email": "ana@harbor.org"},
+                {"name": "Bo Pier", "email": "bo@harbor.org"},
+            ]
+        }
+    }
+    tree = tree_from_data(site)
+    path = "Calls»Call for Workshops and Tutorials»Workshop and Tutorial Chairs»Ana Quay»name»Ana Quay"
+    answered = _ask("Who chairs the workshops and tutorials?", path, tree=tree)
+    assert answered.answer == "Ana Quay and Bo Pier"

@@ -493,8 +493,8 @@ def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
         if len(leaf.text.split()) <= CATEGORY_MAX_WORDS and len(said & asked) >= min(2, len(said)):
             extra = said - asked - LABEL_WORDS[Kind.PEOPLE]
             roles.append((len(said & asked), -len(extra), -item.rank, leaf, record))
-    if not roles:
-        return []  # no field the question names ("Industry Track Chairs"), only paragraphs that mention it
+    if not roles:  # no field the question names ("Industry Track Chairs"): a heading over the records may
+        return _headed_holders(question, evidence, tree, asked)
     *_, leaf, record = max(roles, key=lambda role: role[:3])
     holders = [
         entry
@@ -507,7 +507,33 @@ def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     holders.sort(key=lambda entry: entry.id)
     # one holder answers "who is …" when the role names all the question names ("Best Reviewer -- Research Track")
     one = bool(re.search(r"\bwho\s+(?:is|was)\b", question, re.IGNORECASE)) and asked <= set(words(leaf.text or ""))
-    return holders if len(holders) >= 2 or one else []
+    return holders if len(holders) >= 2 or one else _headed_holders(question, evidence, tree, asked)
+
+
+def _headed_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree, asked: set[str]) -> list[Node]:
+    """ "Who chairs the workshops and tutorials?" found one record under a heading that names the role
+    ("Workshop and Tutorial Chairs » Marta Sabou"): every record under that heading, when there are several
+    and the question does not ask for one ("who is the …")."""
+    if re.search(r"\bwho\s+(?:is|was)\b", question, re.IGNORECASE):
+        return []
+    for item in evidence[:TOP_HEADED]:
+        if not 0 <= item.node_id < len(tree.nodes):
+            continue
+        record = next(
+            (node for node in reversed(tree.ancestors(tree.nodes[item.node_id])) if node.kind == "item"), None
+        )
+        heading = tree.parent(record) if record is not None else None
+        if heading is None or Kind.PEOPLE not in label_kinds(heading.label):
+            continue
+        named = {word[:PREFIX] for word in set(words(heading.label)) - LABEL_WORDS[Kind.PEOPLE]}
+        wanted = {word[:PREFIX] for word in asked - LABEL_WORDS[Kind.PEOPLE]}
+        holders = [entry for entry in tree.children(heading) if entry.kind == "item"]
+        if named and len(named & wanted) * 2 >= len(named) and len(holders) >= 2:
+            return holders
+    return []
+
+
+TOP_HEADED = 3
 
 
 def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, int] | None:
