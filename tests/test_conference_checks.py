@@ -486,3 +486,19 @@ def test_who_chairs_a_thing_names_every_record_under_the_heading_of_that_role():
     path = "Calls»Call for Workshops and Tutorials»Workshop and Tutorial Chairs»Ana Quay»name»Ana Quay"
     answered = _ask("Who chairs the workshops and tutorials?", path, tree=tree)
     assert answered.answer == "Ana Quay and Bo Pier"
+
+
+def test_a_count_stated_before_a_hyphenated_modifier_is_read():
+    """Before: "2 free registrations" for the Gold level, whose treatment says "(8) full-access registrations"
+    (the number was read only right before the noun, so another count was made)."""
+    from scholar_tui.core.conference.kinds import stated_count
+
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Levels"] = {"Gold": {"treatment": ["Complimentary: (8) full-access registrations; (3) badges"]}}
+    tree = tree_from_data(site)
+    evidence = [
+        node_evidence(
+            tree, _node(tree, "Levels»Gold»treatment»Complimentary: (8) full-access registrations; (3) badges"), 1
+        )
+    ]
+    assert stated_count("How many free registrations do Gold exhibitors get?", evidence) == ("8", 1)

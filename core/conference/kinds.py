@@ -551,7 +551,18 @@ def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, 
             ]
             if after and noun[-1] in after[: len(noun)]:
                 return token, item.rank
+        hyphened = hyphened_count(noun[-1]).search(item.value)  # "(8) full-access registrations"
+        if hyphened:
+            return hyphened.group(1).lower(), item.rank
     return None
+
+
+def hyphened_count(noun_stem: str) -> re.Pattern:
+    """A number before the thing with one hyphenated modifier between: "(8) full-access registrations"."""
+    numbers = "|".join(NUMBER_WORDS)
+    return re.compile(
+        rf"\(?\b(\d[\d,]*|{numbers})\b\)?\s+[a-z]+-[a-z]+\s+{re.escape(noun_stem)}[a-z]*\b", re.IGNORECASE
+    )
 
 
 def item_text(kind: Kind, record: Node, tree: Tree) -> str:
