@@ -502,3 +502,10 @@ def test_a_count_stated_before_a_hyphenated_modifier_is_read():
         )
     ]
     assert stated_count("How many free registrations do Gold exhibitors get?", evidence) == ("8", 1)
+
+
+def test_the_abstain_sentence_keeps_a_name_with_letters_beyond_ascii_whole():
+    """Before: "… has no information on Markus Kr tzsch's talk" (the word pattern knew only a-z)."""
+    from scholar_tui.core.conference.answer import _topic
+
+    assert "Krötzsch" in (_topic("What is Markus Krötzsch's talk about?", TREE) or "")

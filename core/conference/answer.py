@@ -1058,13 +1058,16 @@ def _pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     return None
 
 
+TOPIC_WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*")
+
+
 def _topic(question: str, tree: Tree) -> str | None:
     """What the question is about, in its own words, for the abstain sentence ("hotel room cost night")."""
     stems = set(words(question))
     written: dict[str, str] = {}  # each word once, as the person wrote it ("ISWC 2023", not "iswc 2023")
     lowered = question.lower()
     same_places = len(lowered) == len(question)  # lower() lengthens a few letters ("İ"): then as lowered
-    for match in WORD.finditer(lowered):
+    for match in TOPIC_WORD.finditer(lowered):  # "Krötzsch" whole, not "kr" and "tzsch"
         written.setdefault(match.group(0), question[match.start() : match.end()] if same_places else match.group(0))
     asked = [
         written[word]
