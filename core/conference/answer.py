@@ -935,7 +935,11 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         pointer = _pointer(question, evidence, tree)
         if pointer is not None:
             return pointer
-    if form in ("span", "list") and kind is Kind.PEOPLE and (holders := kinds.role_holders(question, evidence, tree)):
+    if (
+        form in ("span", "list")
+        and kind is Kind.PEOPLE
+        and (holders := kinds.role_holders(question, evidence, tree, headed=form == "span"))
+    ):
         # a role several records hold: every holder, cited by its record
         return Computed(_join([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]), "list", [], holders)
     elif form == "count":

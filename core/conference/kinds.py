@@ -473,11 +473,12 @@ def _record_of(tree: Tree, leaf: Node) -> Node | None:
     return None
 
 
-def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree, headed: bool = False) -> list[Node]:
     """ "Who chairs the industry track?" matched a record's role ("type: Industry Track Chairs"): every
     record of that list holding the same role, when there are several (a role is often shared). The
     role is the evidence leaf, a record's short field, that names most of what the question names and
-    least else (a role word aside), of equals the best ranked."""
+    least else (a role word aside), of equals the best ranked. ``headed``: else the records under a heading
+    named by the role (for a one-value question; a list question gathers its records itself)."""
     asked = set(words(question)) - GENERIC
     roles = []
     for item in evidence:
@@ -494,7 +495,7 @@ def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
             extra = said - asked - LABEL_WORDS[Kind.PEOPLE]
             roles.append((len(said & asked), -len(extra), -item.rank, leaf, record))
     if not roles:  # no field the question names ("Industry Track Chairs"): a heading over the records may
-        return _headed_holders(question, evidence, tree, asked)
+        return _headed_holders(question, evidence, tree, asked) if headed else []
     *_, leaf, record = max(roles, key=lambda role: role[:3])
     holders = [
         entry
@@ -507,7 +508,9 @@ def role_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     holders.sort(key=lambda entry: entry.id)
     # one holder answers "who is …" when the role names all the question names ("Best Reviewer -- Research Track")
     one = bool(re.search(r"\bwho\s+(?:is|was)\b", question, re.IGNORECASE)) and asked <= set(words(leaf.text or ""))
-    return holders if len(holders) >= 2 or one else _headed_holders(question, evidence, tree, asked)
+    if len(holders) >= 2 or one:
+        return holders
+    return _headed_holders(question, evidence, tree, asked) if headed else []
 
 
 def _headed_holders(question: str, evidence: Sequence[EvidencePath], tree: Tree, asked: set[str]) -> list[Node]:
