@@ -146,9 +146,12 @@ class PaperStore(SQLStore):
             row["categories"] = json_list(row["categories"])
         return {row["id"]: row for row in rows}
 
-    def recent_papers(self, limit: int = 50) -> list[dict]:
+    def recent_papers(self, limit: int = 50, *, own_only: bool = False) -> list[dict]:
+        """The newest papers; ``own_only`` leaves out PaSa's cited works (source 'reference')."""
+        where = "where source != 'reference' " if own_only else ""
         return self._rows(
-            "select id, arxiv_id, title, date, venue from papers order by coalesce(date, '') desc, id desc limit ?",
+            f"select id, arxiv_id, title, date, venue from papers {where}"
+            "order by coalesce(date, '') desc, id desc limit ?",
             (limit,),
         )
 

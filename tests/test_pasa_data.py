@@ -164,3 +164,24 @@ def test_a_bad_query_file_is_one_clear_error(tmp_path):
     path.write_text("not json\n")
     with pytest.raises(QuerySetError, match="bad.jsonl:1: not JSON"):
         read_queries(path)
+
+
+def test_cited_works_after_an_import_stop_when_asked_and_the_search_makes_the_rest(imported, monkeypatch):
+    """The Library tab's Cancel during the cited-works step (``with_cited_works(should_stop=…)``):
+    what was made stays, the rest is left to the first Paper search's preparation, nothing twice."""
+    from scholar_tui.core.pasa import works
+    from scholar_tui.core.pasa.works import prepare_imported
+
+    ids = [row[0] for row in imported.conn.execute("select id from papers order by id")]
+    asked = []
+
+    def stop_after_the_first_batch() -> bool:
+        asked.append(True)
+        return len(asked) > 1
+
+    monkeypatch.setattr(works, "PAPERS_AT_ONCE", 20)  # 49 papers: three batches, the last two stopped
+    stopped = prepare_imported(imported, ids, stop_after_the_first_batch)
+    assert stopped.stopped and 0 < stopped.added < 972
+    rest = prepare_cited_works(imported)
+    assert stopped.added + rest.added == 972 and not rest.stopped
+    assert prepare_imported(imported, ids, lambda: True).stopped  # asked before any batch: nothing made

@@ -12,17 +12,19 @@ library's own de-duplication). When the network is there, OpenAlex later fills i
 of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
 
 Each entry's title is read once, and its cited work made once, at import: the CLI's ``import``
-runs every kind (a file, a folder of PDFs, Zotero) through ``importer.with_cited_works``, which
-calls ``prepare_imported`` for the papers it stored once it is committed, so an import costs what
-its own entries touch and a search prepares nothing. The preparation before a search
-(``prepare_cited_works``) is left what an import did not do (a library imported before this, an
-import from the TUI's Library tab, papers an online search added), a batch at a time.
+and the TUI's Library tab run every kind (a file, a folder of PDFs, Zotero) through
+``importer.with_cited_works``, which calls ``prepare_imported`` for the papers it stored once it is
+committed, so an import costs what its own entries touch and a search prepares nothing. The
+preparation before a search (``prepare_cited_works``) is left what an import did not do (a library
+imported before this, an import cancelled in that step, papers an online search added), a batch at
+a time.
 An entry that names no title is never read again, so the second run reads and adds nothing.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scholar_tui.core.pasa.reference_titles import extract_title
@@ -48,6 +50,7 @@ class CitedWorks:
     added: int  # new library papers (cited works)
     untitled: int  # entries with no readable title (left unlinked)
     seconds: float
+    stopped: bool = False  # cancelled after an import: the rest is left to the first Paper search
 
     def summary(self) -> str:
         return (
@@ -105,16 +108,22 @@ def prepare_cited_works(library: Library) -> CitedWorks:
 PAPERS_AT_ONCE = 200  # papers whose entries an import prepares together (a few thousand entries)
 
 
-def prepare_imported(library: Library, paper_ids: list[int]) -> CitedWorks:
+def prepare_imported(
+    library: Library, paper_ids: list[int], should_stop: Callable[[], bool] | None = None
+) -> CitedWorks:
     """Right after an import (``importer.with_cited_works``), in one transaction: these papers' titled
     entries made cited works (their titles read, once, where the import did not), so that no search
     prepares them. Only these papers' entries are read (through the index on their paper), a few
-    hundred papers at a time."""
+    hundred papers at a time. ``should_stop`` (a person's Cancel) is asked between those: what was
+    made is kept and linked, the rest is left to the first Paper search's preparation."""
     clock = time.monotonic()
     tally = _Tally()
     ids = sorted(set(paper_ids))
     with library.transaction():
         for start in range(0, len(ids), PAPERS_AT_ONCE):
+            if should_stop is not None and should_stop():
+                tally.stopped = True
+                break
             some = ids[start : start + PAPERS_AT_ONCE]
             read_cited_titles(library, some)
             _link_batch(library, references_of_papers_to_prepare(library, some), tally)
@@ -129,9 +138,10 @@ class _Tally:
     added: int = 0
     untitled: int = 0
     cited: set[int] = field(default_factory=set)
+    stopped: bool = False
 
     def works(self, seconds: float) -> CitedWorks:
-        return CitedWorks(self.read, self.linked, self.added, self.untitled, seconds)
+        return CitedWorks(self.read, self.linked, self.added, self.untitled, seconds, self.stopped)
 
 
 def _link_batch(library: Library, batch: list[dict], tally: _Tally) -> None:
