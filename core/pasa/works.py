@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from scholar_tui.core.pasa.reference_titles import extract_title
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.pasa_works import (
-    link_reference,
+    link_references,
     note_read_titles,
     references_of_papers_to_prepare,
     references_to_prepare,
@@ -148,6 +148,7 @@ def _link_batch(library: Library, batch: list[dict], tally: _Tally) -> None:
     """Each titled entry of the batch pointed at its cited work (made when the library has none)."""
     tally.read += len(batch)
     titles = _titles(library, batch)
+    links: list[tuple[int, int]] = []  # written together at the end: storing a work never reads them
     for reference in batch:
         title = titles[reference["id"]]
         if title is None:
@@ -156,10 +157,11 @@ def _link_batch(library: Library, batch: list[dict], tally: _Tally) -> None:
         paper_id, created = library.store_paper(cited_work_record(reference, title))
         if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
             continue
-        link_reference(library, reference["id"], paper_id)
+        links.append((paper_id, reference["id"]))
         tally.cited.add(paper_id)
         tally.linked += 1
         tally.added += created
+    link_references(library, links)
 
 
 def _titles(library: Library, batch: list[dict]) -> dict[int, str | None]:
