@@ -82,6 +82,17 @@ def native_source_id(record: PaperRecord) -> str:
     return f"title:{work_key(record.title)}|{record.year or ''}|{first}"
 
 
+def identity_keys(record: PaperRecord) -> set[tuple[str, str]]:
+    """Every key by which ``store_paper`` could find this record's paper, or another record find its
+    paper: its source id, each of its ids, and its title key where long enough to count."""
+    keys = {("source", f"{record.source}|{native_source_id(record)}")}
+    keys.update((column, getattr(record, column)) for column, _ in ID_COLUMNS if getattr(record, column))
+    key = work_key(record.title)
+    if len(key) >= MIN_TITLE_KEY:
+        keys.add(("title", key))
+    return keys
+
+
 def record_from_json(text: str) -> PaperRecord:
     data = json.loads(text)
     data["authors"] = [AuthorRecord(**author) for author in data.get("authors", [])]
