@@ -74,11 +74,16 @@ class Library(ImportLogStore, LookupStore, WorksMixin, CitationStore, PaperStore
             self._merge_paper(paper_id, record, utc_now())
             self._store_authors(paper_id, record.authors)
             self._store_sections_and_references(paper_id, record)
-        journal = bool(evidence and before is not None)
         source_row = self.note_source(
-            paper_id, record, source_id, library=library, item_type=item_type, stamp=stamp, want_row=journal
+            paper_id,
+            record,
+            source_id,
+            library=library,
+            item_type=item_type,
+            stamp=stamp,
+            want_row=bool(evidence and before is not None),  # a merge's journal names its source row
         )
-        if journal:
+        if evidence and before is not None:
             self.log_work_merge(paper_id, source_row, evidence, record, before)
         return paper_id, created
 
