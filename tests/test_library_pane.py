@@ -7,6 +7,7 @@ from scholar_tui.app.messages import LibraryChanged
 
 from .library_support import UNARXIVE, fixture_path
 from .pilot_support import (
+    wait_for,
     wait_for_workers,
 )
 
@@ -184,3 +185,36 @@ async def test_a_large_import_is_searchable_by_words_at_once_and_embedded_in_the
         assert results.get_row_at(0)[0] == "paper:3"
         assert LibraryIndex(where, None).coverage(library).level == 1100  # the search embedded the one left
         library.close()
+
+
+async def test_cancel_during_the_cited_works_step_keeps_the_import(where, shared_data, make_app, monkeypatch):
+    """The records are stored; Cancel is live while the works they cite are made (a long step at
+    100 k papers) and stops it: the import stays, the line says the rest is left to Paper search."""
+    import time
+
+    from scholar_tui.core.library import importer
+    from scholar_tui.core.pasa.works import prepare_imported
+
+    def slow_step(library, paper_ids, should_stop=None):
+        deadline = time.monotonic() + 20
+        while should_stop is not None and not should_stop() and time.monotonic() < deadline:
+            time.sleep(0.02)  # as if the step were long: it waits for the Cancel
+        return prepare_imported(library, paper_ids, should_stop)
+
+    monkeypatch.setattr(importer, "prepare_imported", slow_step)
+    app = make_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        app.query_one("#import-path", Input).value = str(UNARXIVE)
+        await pilot.click("#import-button")
+        await wait_for(pilot, lambda: not app.query_one("#import-cancel").disabled)
+        assert "making the works their bibliographies cite" in str(app.query_one("#import-message", Static).render())
+        await pilot.click("#import-cancel")
+        await wait_for_workers(pilot)
+        message = str(app.query_one("#import-message", Static).render())
+        assert "read 49 records" in message
+        assert "cited: 0 works their bibliographies cite; cancelled, the rest are made by the first Paper search" in (
+            message
+        )
+        assert "49 papers" in str(app.query_one("#library-counts", Static).render())
+        assert app.query_one("#import-cancel").disabled
