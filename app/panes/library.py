@@ -110,7 +110,7 @@ CITED_STEP = "cited works"  # the import step after the records: the works their
 
 def cited_line(cited: CitedWorks | None) -> str:
     """The line an import adds for its cited works (made for Paper search), as the CLI says it."""
-    if cited is None:
+    if cited is None or not (cited.added or cited.stopped):  # as the CLI: nothing new, nothing said
         return ""
     made = f"cited: {cited.added} works their bibliographies cite"
     return f"\n{made}; cancelled, the rest are made by the first Paper search" if cited.stopped else f"\n{made}"
@@ -383,7 +383,9 @@ class LibraryPane(ReportsEngine, Vertical):
     def cancel_import(self) -> None:
         self.import_cancel.set()
         self.query_one("#import-message", Static).update(
-            "cancelling: the paper being read is finished or dropped, never half stored…"
+            "cancelling: the records are stored; the works their bibliographies cite made so far stay…"
+            if self.citing
+            else "cancelling: the paper being read is finished or dropped, never half stored…"
         )
 
     def _sync_index(self, library: Library) -> Text:
@@ -461,6 +463,7 @@ class LibraryPane(ReportsEngine, Vertical):
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
         if message.label == CITED_STEP and not self.import_cancel.is_set():
+            self.citing = True
             self.query_one("#import-cancel", Button).disabled = False  # the records are in: this step may stop
             self.query_one("#import-message", Static).update(
                 "making the works their bibliographies cite, for Paper search (Cancel leaves them to its first search)…"
@@ -471,6 +474,7 @@ class LibraryPane(ReportsEngine, Vertical):
             )
 
     last_import: Text | None = None  # what the last import said: the background index's line joins it
+    citing = False  # the import is making the works its bibliographies cite (its records are stored)
 
     def _on_note(self, note: Note) -> None:
         """The background index's line, under the import's summary rather than in its place."""
@@ -479,6 +483,7 @@ class LibraryPane(ReportsEngine, Vertical):
 
     def _on_imported(self, message: Imported) -> None:
         self.last_import = message.text if message.ok else None
+        self.citing = False
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
         self.query_one("#import-cancel", Button).disabled = True
