@@ -337,12 +337,25 @@ def _note_if_empty(lib) -> None:
 @click.option("--collection", help="Only papers in this collection (a name or a path; sub-collections included).")
 @click.option("--tag", help="Only papers with this tag.")
 @click.option("--limit", type=whole(), default=10, show_default=True)
+@click.option(
+    "--cited",
+    is_flag=True,
+    help="Include the works the library's papers cite (title-only papers made for paper search).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @click.pass_obj
 def library_search(
-    obj: Context, query: str, before: str | None, collection: str | None, tag: str | None, limit: int, as_json: bool
+    obj: Context,
+    query: str,
+    before: str | None,
+    collection: str | None,
+    tag: str | None,
+    limit: int,
+    cited: bool,
+    as_json: bool,
 ) -> None:
-    """Hybrid (vector + full-text) search over titles and abstracts."""
+    """Hybrid (vector + full-text) search over titles and abstracts of the library's own papers
+    (with --cited, of the works they cite too)."""
     from scholar_tui.config.files import StateError
     from scholar_tui.core.readiness import library_missing
     from scholar_tui.indexes.library_search import LibraryIndex, SearchError
@@ -358,10 +371,11 @@ def library_search(
     try:
         try:
             index = LibraryIndex(obj.where, load_embedder(obj.settings))
-            hits = index.search(lib, query, before=before, limit=limit, within=within)
+            hits = index.search(lib, query, before=before, limit=limit, within=within, own_only=not cited)
         except (LLMError, StateError) as error:  # no embedder: the words still find papers
             click.echo(click.style(f"words-only search (the embedder cannot be used: {error})", fg="yellow"), err=True)
-            hits = LibraryIndex(obj.where, None).search(lib, query, before=before, limit=limit, within=within)
+            index = LibraryIndex(obj.where, None)
+            hits = index.search(lib, query, before=before, limit=limit, within=within, own_only=not cited)
         else:
             if index is not None and index.missing:
                 click.echo(click.style(_missing_line(index.missing), fg="yellow"), err=True)
@@ -375,6 +389,17 @@ def library_search(
     for hit in hits:
         ranks = f"vector #{hit.vector_rank or '-'} text #{hit.text_rank or '-'}"
         click.echo(f"paper:{hit.paper_id:<5} {hit.date or '????-??-??'}  {show_controls(hit.title)}  [{ranks}]")
+    if index is not None and index.cited_left_out:
+        click.echo(_cited_line(index.cited_left_out))
+
+
+def _cited_line(count: int) -> str:
+    """What an own-papers search left out, and how to see it."""
+    from scholar_tui.indexes.search_changes import CITED_COUNT_CAP
+
+    many = f"{CITED_COUNT_CAP}+" if count >= CITED_COUNT_CAP else str(count)
+    works = "cited work" if count == 1 else "cited works"
+    return f"{many} {works} (what these papers cite) also match: --cited includes them"
 
 
 def _missing_line(missing: int) -> str:

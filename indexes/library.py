@@ -35,6 +35,8 @@ from scholar_tui.indexes.paper_store import PAPER_COLUMNS, PaperStore
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.sql_store import LibraryBusy, utc_now
 
+BARE_ROWS = 500  # papers a statement of insert_bare_papers (18 values each; SQLite allows 32,766)
+
 __all__ = ["COUNTED_TABLES", "PAPER_COLUMNS", "Library", "LibraryBusy"]
 
 
@@ -72,10 +74,44 @@ class Library(ImportLogStore, LookupStore, WorksMixin, CitationStore, PaperStore
             self._merge_paper(paper_id, record, utc_now())
             self._store_authors(paper_id, record.authors)
             self._store_sections_and_references(paper_id, record)
-        source_row = self.note_source(paper_id, record, source_id, library=library, item_type=item_type, stamp=stamp)
+        source_row = self.note_source(
+            paper_id,
+            record,
+            source_id,
+            library=library,
+            item_type=item_type,
+            stamp=stamp,
+            want_row=bool(evidence and before is not None),  # a merge's journal names its source row
+        )
         if evidence and before is not None:
             self.log_work_merge(paper_id, source_row, evidence, record, before)
         return paper_id, created
+
+    def stored_paper_of(self, record: PaperRecord) -> int | None:
+        """The paper ``store_paper`` would merge this record into (None: it would make one)."""
+        found = self.paper_of_source(record.source, native_source_id(record))
+        return found if found is not None else self.find_work(record)[0]
+
+    def insert_bare_papers(self, records: list[PaperRecord]) -> list[int]:
+        """New papers of records naming no author, section or reference (cited works), known to be
+        new (``stored_paper_of`` found none, and none finds another), in order: what ``store_paper``
+        stores for each, with a few hundred rows a statement. Each statement on ``papers`` flushes
+        FTS5's pending words to a new segment (its triggers write ``papers_fts``: a savepoint), so
+        one row a statement cost ~30 SQLite statements a work."""
+        ids: list[int] = []
+        for start in range(0, len(records), BARE_ROWS):
+            some = records[start : start + BARE_ROWS]
+            if any(record.authors or record.sections or record.references for record in some):
+                raise ValueError("insert_bare_papers stores papers without authors or citations only")
+            after = self._one("select coalesce(max(id), 0) from papers")
+            self.insert_paper_rows(some)
+            made = [row[0] for row in self.conn.execute("select id from papers where id > ? order by id", (after,))]
+            if len(made) != len(some):  # ids are given in insertion order: anything else is a bug
+                raise RuntimeError(f"{len(some)} papers inserted, {len(made)} found after id {after}")
+            for paper_id, record in zip(made, some, strict=True):
+                self.note_source(paper_id, record, native_source_id(record), want_row=False)
+            ids += made
+        return ids
 
     def insert_paper(self, record: PaperRecord) -> int:
         """A new paper row with its authors, sections and references (no identity lookup)."""

@@ -43,6 +43,7 @@ RRF_K = 60
 INLINE_EMBED = 32  # papers a search embeds before it runs; more are left to `library index`
 WRITE_ROWS = 1024  # vectors per LanceDB write (each write is a fragment and a version)
 NEAR_TIE = 1e-4  # similarities this close may be ordered otherwise by the L2 distance (float32 rounding)
+OWN_REACH = 4  # how much wider an own-papers search casts its net of nearest vectors each time
 SAVE_EVERY_S = 30.0  # a long sync writes the snapshot this often: a search meanwhile sees its progress
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
@@ -509,9 +510,12 @@ class LibraryIndex:
         depth: int = 50,
         within: set[int] | None = None,
         embed_missing_up_to: int = INLINE_EMBED,
+        own_only: bool = False,
     ) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given, and only
-        among the papers ``within`` when given (a collection or a tag).
+        among the papers ``within`` when given (a collection or a tag). ``own_only`` leaves out PaSa's
+        cited works (a person's library search; PaSa's own searches keep them): a filter on FTS5's
+        candidates and on the nearest vectors, and ``cited_left_out`` says how many also matched.
 
         Words rank every paper (FTS5); vectors rank the papers that have one as they are now. When
         no more than ``embed_missing_up_to`` papers lack a vector they are embedded first (a small
@@ -534,17 +538,45 @@ class LibraryIndex:
                     snapshot = self._rebuild_for_width(library, len(vector))
                 if len(snapshot.paper_ids) and snapshot.width() == len(vector):
                     allowed = _allowed(snapshot, before, within)
-                    vector_ids = [
-                        int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, depth)
-                    ]
+                    vector_ids = _vector_ranking(library, snapshot, vector, allowed, depth, own_only)
         self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
-        text_ids = changes.text_ranking(library.conn, query, before=before, within=within, depth=depth)
+        text_ids = changes.text_ranking(
+            library.conn, query, before=before, within=within, depth=depth, own_only=own_only
+        )
+        self.cited_left_out = (
+            changes.cited_matches(library.conn, query, before=before, within=within) if own_only else 0
+        )
         unembedded = (
             set() if not vector_ids else {paper_id for paper_id in text_ids if not _has_row(snapshot, paper_id)}
         )
         return _fused(library, vector_ids, text_ids, limit, unembedded)
 
     missing = 0  # papers without a vector at the last search (searched by words only)
+    cited_left_out = 0  # cited works holding a query word that an ``own_only`` search left out
+
+
+def _vector_ranking(
+    library: Library,
+    snapshot: LibrarySnapshot,
+    vector: np.ndarray,
+    allowed: np.ndarray | None,
+    depth: int,
+    own_only: bool,
+) -> list[int]:
+    """The ``depth`` nearest papers' ids. ``own_only``: cited works dropped from the nearest ones,
+    looked up by id; the net is cast wider (×4 each time) until ``depth`` own papers are in it or
+    every allowed row was looked at (cited works are most of a fresh unArXive library)."""
+    reach = depth
+    rows = len(snapshot.paper_ids) if allowed is None else int(allowed.sum())
+    while True:
+        nearest = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, reach)]
+        if not own_only:
+            return nearest
+        cited = changes.cited_among(library.conn, nearest)
+        own = [paper_id for paper_id in nearest if paper_id not in cited]
+        if len(own) >= depth or reach >= rows:
+            return own[:depth]
+        reach *= OWN_REACH
 
 
 def _has_row(snapshot: LibrarySnapshot, paper_id: int) -> bool:

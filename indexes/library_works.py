@@ -13,6 +13,7 @@ author, and the paper keeps both DOIs (``paper_ids``), so a reference to either 
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable
@@ -55,8 +56,10 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+@functools.lru_cache(maxsize=4096)
 def work_key(title: str) -> str:
-    """The title as works are matched: folded, math dropped, '(Preprint)' at the end ignored."""
+    """The title as works are matched: folded, math dropped, '(Preprint)' at the end ignored.
+    Memoised: a stored record's title is keyed three times (its source id, the lookup, its row)."""
     return _PREPRINT.sub("", title_key(title))
 
 
@@ -77,6 +80,17 @@ def native_source_id(record: PaperRecord) -> str:
             return f"{column.removesuffix('_id')}:{getattr(record, column)}"
     first = surname(record.authors[0].name) if record.authors else ""
     return f"title:{work_key(record.title)}|{record.year or ''}|{first}"
+
+
+def identity_keys(record: PaperRecord) -> set[tuple[str, str]]:
+    """Every key by which ``store_paper`` could find this record's paper, or another record find its
+    paper: its source id, each of its ids, and its title key where long enough to count."""
+    keys = {("source", f"{record.source}|{native_source_id(record)}")}
+    keys.update((column, getattr(record, column)) for column, _ in ID_COLUMNS if getattr(record, column))
+    key = work_key(record.title)
+    if len(key) >= MIN_TITLE_KEY:
+        keys.add(("title", key))
+    return keys
 
 
 def record_from_json(text: str) -> PaperRecord:
@@ -125,7 +139,9 @@ class WorksMixin(SQLStore):
         ):
             if record.year and row["year"] and abs(record.year - row["year"]) > 1:
                 continue
-            theirs = self.first_author_surname(row["id"])
+            # read only when the record names a first author (a cited work names none): each test below
+            # needs both surnames
+            theirs = self.first_author_surname(row["id"]) if first else ""
             if first and theirs and first != theirs:
                 continue  # the same title by someone else: another work
             if record.arxiv_id and row["arxiv_id"] and record.arxiv_id != row["arxiv_id"]:
@@ -151,7 +167,10 @@ class WorksMixin(SQLStore):
         library: str | None = None,
         item_type: str | None = None,
         stamp: str | None = None,
-    ) -> int:
+        want_row: bool = True,
+    ) -> int | None:
+        """The record noted as a source of the paper, and its ids; the ``paper_sources`` row's id
+        when ``want_row`` (read back: an upsert's lastrowid does not say it)."""
         now = _now()
         self.conn.execute(
             """insert into paper_sources (paper_id, source, source_id, library, item_type, stamp, added_at, updated_at)
@@ -168,6 +187,8 @@ class WorksMixin(SQLStore):
                     "insert or ignore into paper_ids (kind, value, paper_id) values (?, ?, ?)",
                     (column, value, paper_id),
                 )
+        if not want_row:
+            return None
         return self._one("select id from paper_sources where source = ? and source_id = ?", (record.source, source_id))
 
     def source_stamp(self, source: str, source_id: str) -> str | None:

@@ -21,39 +21,48 @@ PAPER_COLUMNS = (
 )
 
 
+INSERTED = """arxiv_id, doi, openalex_id, title, title_key, abstract, date, year, venue, categories, cited_by_count,
+    url, license, discipline, source, added_at, updated_at, pdf_path"""
+ROW_MARKS = ", ".join("?" * 18)
+
+
+def _row(record: PaperRecord) -> tuple:
+    """A record's values for ``INSERTED``, in that order."""
+    now = utc_now()
+    return (
+        record.arxiv_id,
+        record.doi,
+        record.openalex_id,
+        record.title,
+        work_key(record.title),
+        record.abstract,
+        record.date,
+        record.year,
+        record.venue,
+        json.dumps(record.categories),
+        record.cited_by_count,
+        record.url,
+        record.license,
+        record.discipline,
+        record.source,
+        now,
+        now,
+        record.pdf_path,
+    )
+
+
 class PaperStore(SQLStore):
     # -- writing ------------------------------------------------------------------------------
     def insert_paper_row(self, record: PaperRecord) -> int:
         """A new row of ``papers`` alone (``Library.insert_paper`` adds its authors and citations)."""
-        now = utc_now()
-        paper_id = inserted_id(
-            self.conn.execute(
-                """insert into papers (arxiv_id, doi, openalex_id, title, title_key, abstract, date, year,
-               venue, categories, cited_by_count, url, license, discipline, source, added_at, updated_at, pdf_path)
-               values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-                (
-                    record.arxiv_id,
-                    record.doi,
-                    record.openalex_id,
-                    record.title,
-                    work_key(record.title),
-                    record.abstract,
-                    record.date,
-                    record.year,
-                    record.venue,
-                    json.dumps(record.categories),
-                    record.cited_by_count,
-                    record.url,
-                    record.license,
-                    record.discipline,
-                    record.source,
-                    now,
-                    now,
-                    record.pdf_path,
-                ),
-            )
+        return inserted_id(self.conn.execute(f"insert into papers ({INSERTED}) values ({ROW_MARKS})", _row(record)))
+
+    def insert_paper_rows(self, records: list[PaperRecord]) -> None:
+        """New rows of ``papers``, in order, in one statement (``Library.insert_bare_papers``)."""
+        marks = ", ".join(f"({ROW_MARKS})" for _ in records)
+        self.conn.execute(
+            f"insert into papers ({INSERTED}) values {marks}", [value for record in records for value in _row(record)]
         )
-        return paper_id
 
     def update_from_source(self, paper_id: int, record: PaperRecord) -> None:
         """A source that owns the record (a Zotero item edited since the last import) replaces what it
@@ -146,9 +155,12 @@ class PaperStore(SQLStore):
             row["categories"] = json_list(row["categories"])
         return {row["id"]: row for row in rows}
 
-    def recent_papers(self, limit: int = 50) -> list[dict]:
+    def recent_papers(self, limit: int = 50, *, own_only: bool = False) -> list[dict]:
+        """The newest papers; ``own_only`` leaves out PaSa's cited works (source 'reference')."""
+        where = "where source != 'reference' " if own_only else ""
         return self._rows(
-            "select id, arxiv_id, title, date, venue from papers order by coalesce(date, '') desc, id desc limit ?",
+            f"select id, arxiv_id, title, date, venue from papers {where}"
+            "order by coalesce(date, '') desc, id desc limit ?",
             (limit,),
         )
 

@@ -64,8 +64,9 @@ def note_read_titles(library: Library, titles: list[tuple[str | None, int]]) -> 
     library.conn.executemany("update paper_references set read_title = ?, title_read = 1 where id = ?", titles)
 
 
-def link_reference(library: Library, reference_id: int, paper_id: int) -> None:
-    library.conn.execute("update paper_references set cited_paper_id = ? where id = ?", (paper_id, reference_id))
+def link_references(library: Library, links: list[tuple[int, int]]) -> None:
+    """(paper id, reference id): each entry pointed at its cited work, in one statement run."""
+    library.conn.executemany("update paper_references set cited_paper_id = ? where id = ?", links)
 
 
 def section_citations(library: Library, section_id: int) -> list[dict]:

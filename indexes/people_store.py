@@ -75,6 +75,8 @@ class PeopleStore(SQLStore):
             )
 
     def _store_authors(self, paper_id: int, authors: list[AuthorRecord]) -> None:
+        if not authors:  # a cited work: nothing to store, nor to read the stored list for
+            return
         existing = self._rows(
             """select authorships.position, authorships.person_id, people.name from authorships
                join people on people.id = authorships.person_id where authorships.paper_id = ?

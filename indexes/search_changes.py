@@ -33,6 +33,10 @@ CHUNK = 500  # ids per SQL statement (SQLite allows 32,766 parameters; small kee
 POOL_PER_DEPTH = 4
 MIN_POOL = 100
 AVERAGES_ROWID = 1  # FTS5's record of the row count and each column's token total (fts5_index.c)
+# PaSa's cited works (core/pasa/works.py): a title and a year made of a bibliography entry. A library
+# search for a person leaves them out unless asked (``own_only``); PaSa's own searches keep them.
+CITED_WORK_SOURCE = "reference"
+CITED_COUNT_CAP = 1000  # cited works counted as also matching, at most (the count reads only matches)
 
 
 def counter(conn: sqlite3.Connection) -> int:
@@ -88,13 +92,15 @@ def text_ranking(
     before: str | None = None,
     within: set[int] | None = None,
     depth: int = 50,
+    own_only: bool = False,
 ) -> list[int]:
     """Paper ids by the library's BM25 over titles and abstracts, best first, with the search's
     filters: published strictly before ``before`` (papers without a date left out), only
-    ``within``. The statistics are the whole library's, whatever the filters (as LanceDB's
-    prefilter kept them)."""
+    ``within``, only the library's own papers (no cited work) with ``own_only``. The statistics are
+    the whole library's, whatever the filters (as LanceDB's prefilter kept them)."""
     words = analyzed_words(query)
-    pool = candidates(conn, query, before=before, within=within, limit=max(POOL_PER_DEPTH * depth, MIN_POOL))
+    limit = max(POOL_PER_DEPTH * depth, MIN_POOL)
+    pool = candidates(conn, query, before=before, within=within, limit=limit, own_only=own_only)
     if not pool:
         return []
     texts = {paper["id"]: paper_text(paper) for chunk in papers_by_id(conn, pool) for paper in chunk}
@@ -113,24 +119,58 @@ def candidates(
     before: str | None = None,
     within: set[int] | None = None,
     limit: int = 200,
+    own_only: bool = False,
 ) -> list[int]:
-    """Up to ``limit`` paper ids holding a query word, by FTS5's bm25 (best first), with the filters."""
+    """Up to ``limit`` paper ids holding a query word, by FTS5's bm25 (best first), with the filters.
+    ``own_only`` leaves out cited works: each match's row is looked up by its id, never a scan."""
     match = fts_query(query)
     if not match:
         return []
+    sql, params = _matching(match, before, within, "not" if own_only else None)
+    params.append(limit)
+    return [row[0] for row in conn.execute(sql + " order by bm25(papers_fts) limit ?", params)]
+
+
+def cited_matches(conn: sqlite3.Connection, query: str, *, before: str | None, within: set[int] | None) -> int:
+    """How many cited works hold a query word under these filters (at most ``CITED_COUNT_CAP``):
+    what a search of the library's own papers left out. Reads the matches only."""
+    match = fts_query(query)
+    if not match:
+        return 0
+    sql, params = _matching(match, before, within, "")
+    params.append(CITED_COUNT_CAP)
+    return int(conn.execute(f"select count(*) from ({sql} limit ?)", params).fetchone()[0])
+
+
+def _matching(match: str, before: str | None, within: set[int] | None, cited: str | None) -> tuple[str, list]:
+    """The FTS5 query of the papers matching ``match`` with the filters (no order, no limit).
+    ``cited``: None keeps every paper, "not" leaves cited works out, "" keeps only them."""
     sql = "select papers_fts.rowid from papers_fts"
     where = ["papers_fts match ?"]
     params: list = [match]
-    if before:
+    if before or cited is not None:
         sql += " join papers on papers.id = papers_fts.rowid"
+    if before:
         where.append("papers.date is not null and papers.date != '' and papers.date < ?")
         params.append(before)
+    if cited is not None:
+        where.append(f"papers.source {'!=' if cited == 'not' else '='} ?")
+        params.append(CITED_WORK_SOURCE)
     if within is not None:
         where.append("papers_fts.rowid in (select value from json_each(?))")
         params.append("[" + ",".join(str(int(paper_id)) for paper_id in within) + "]")
-    sql += " where " + " and ".join(where) + " order by bm25(papers_fts) limit ?"
-    params.append(limit)
-    return [row[0] for row in conn.execute(sql, params)]
+    return sql + " where " + " and ".join(where), params
+
+
+def cited_among(conn: sqlite3.Connection, paper_ids: list[int]) -> set[int]:
+    """Which of these papers are cited works (by primary key, ``CHUNK`` ids a statement)."""
+    found: set[int] = set()
+    for start in range(0, len(paper_ids), CHUNK):
+        chunk = [int(paper_id) for paper_id in paper_ids[start : start + CHUNK]]
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(f"select id from papers where id in ({marks}) and source = ?", (*chunk, CITED_WORK_SOURCE))
+        found.update(row[0] for row in rows)
+    return found
 
 
 def corpus_stats(conn: sqlite3.Connection, words: list[tuple[str, str]]) -> CorpusStats:

@@ -7,6 +7,7 @@ from scholar_tui.app.messages import LibraryChanged
 
 from .library_support import UNARXIVE, fixture_path
 from .pilot_support import (
+    wait_for,
     wait_for_workers,
 )
 
@@ -24,10 +25,14 @@ async def test_import_browse_and_search(where, shared_data, make_app):
         assert "0 papers" in str(app.query_one("#library-counts", Static).render())
         await _import(app, pilot, UNARXIVE)
         message = str(app.query_one("#import-message", Static).render())
-        assert "read 49 records" in message and "49 papers" in message and "search index: 49 embedded" in message
-        assert "49 papers" in str(app.query_one("#library-counts", Static).render())
+        # the import makes the works their bibliographies cite, as the CLI's does (core's with_cited_works):
+        # 49 papers and 972 cited works are more than the import embeds itself, so the background index does
+        assert "read 49 records" in message and "49 papers" in message, message
+        assert "\ncited: 972 works their bibliographies cite" in message, message
+        assert "search index: 1021 papers embedded" in message
+        assert "1021 papers" in str(app.query_one("#library-counts", Static).render())
         results = app.query_one("#library-results", DataTable)
-        assert results.row_count == 49
+        assert results.row_count == 49  # the library's own papers: the cited works are found by a search
         # choose 2212.11867: its sections, then the references of its introduction
         pane = app.query_one("#library-pane")
         paper_id = pane.library.resolve_paper("2212.11867")
@@ -51,6 +56,19 @@ async def test_import_browse_and_search(where, shared_data, make_app):
         await pilot.click("#search-button")
         await wait_for_workers(pilot)
         assert results.get_row_at(0)[0] == f"paper:{paper_id}"
+        # the library's own papers only (cited works ranked first before), and a line on what else matches
+        listed = [int(str(results.get_row_at(i)[0]).removeprefix("paper:")) for i in range(results.row_count)]
+        sources = {row["source"] for row in pane.library.papers(listed).values()}
+        assert sources == {"unarxive"}
+        title = str(app.query_one("#results-title").render())
+        assert "24 cited works also match: tick 'cited' to include them" in title, title
+        await pilot.click("#library-cited")  # the box searches again, the works they cite included
+        await wait_for_workers(pilot)
+        listed = [int(str(results.get_row_at(i)[0]).removeprefix("paper:")) for i in range(results.row_count)]
+        assert "reference" in {row["source"] for row in pane.library.papers(listed).values()}
+        assert "cited works also match" not in str(app.query_one("#results-title").render())
+        await pilot.click("#library-cited")
+        await wait_for_workers(pilot)
         app.query_one("#library-before", Input).value = "2022-12-01"
         await pilot.click("#search-button")
         await wait_for_workers(pilot)
@@ -152,9 +170,10 @@ async def test_a_large_import_is_searchable_by_words_at_once_and_embedded_in_the
         app.query_one("#import-kind", Select).value = "unarxive"
         await _import(app, pilot, source)
         message = str(app.query_one("#import-message", Static).render())  # the worker may have finished already
-        assert "vectors for 300 papers are computed in the background" in message or "300 papers embedded" in message
+        # 300 papers and the 800 works they cite (made at import, as the CLI does)
+        assert "vectors for 1100 papers are computed in the background" in message or "1100 papers embedded" in message
         await wait_for_workers(pilot)  # the background index the import started
-        assert "search index: 300 papers embedded" in str(app.query_one("#import-message", Static).render())
+        assert "search index: 1100 papers embedded" in str(app.query_one("#import-message", Static).render())
         pane = app.query_one("#library-pane")
         library = Library.open(where)
         with library.transaction():  # a change made elsewhere: one paper without a vector again
@@ -164,5 +183,38 @@ async def test_a_large_import_is_searchable_by_words_at_once_and_embedded_in_the
         await wait_for_workers(pilot)
         results = app.query_one("#library-results", DataTable)
         assert results.get_row_at(0)[0] == "paper:3"
-        assert LibraryIndex(where, None).coverage(library).level == 300  # the search embedded the one left
+        assert LibraryIndex(where, None).coverage(library).level == 1100  # the search embedded the one left
         library.close()
+
+
+async def test_cancel_during_the_cited_works_step_keeps_the_import(where, shared_data, make_app, monkeypatch):
+    """The records are stored; Cancel is live while the works they cite are made (a long step at
+    100 k papers) and stops it: the import stays, the line says the rest is left to Paper search."""
+    import time
+
+    from scholar_tui.core.library import importer
+    from scholar_tui.core.pasa.works import prepare_imported
+
+    def slow_step(library, paper_ids, should_stop=None):
+        deadline = time.monotonic() + 20
+        while should_stop is not None and not should_stop() and time.monotonic() < deadline:
+            time.sleep(0.02)  # as if the step were long: it waits for the Cancel
+        return prepare_imported(library, paper_ids, should_stop)
+
+    monkeypatch.setattr(importer, "prepare_imported", slow_step)
+    app = make_app()
+    async with app.run_test(size=(160, 50)) as pilot:
+        await pilot.press("f5")
+        app.query_one("#import-path", Input).value = str(UNARXIVE)
+        await pilot.click("#import-button")
+        await wait_for(pilot, lambda: not app.query_one("#import-cancel").disabled)
+        assert "making the works their bibliographies cite" in str(app.query_one("#import-message", Static).render())
+        await pilot.click("#import-cancel")
+        await wait_for_workers(pilot)
+        message = str(app.query_one("#import-message", Static).render())
+        assert "read 49 records" in message
+        assert "cited: 0 works their bibliographies cite; cancelled, the rest are made by the first Paper search" in (
+            message
+        )
+        assert "49 papers" in str(app.query_one("#library-counts", Static).render())
+        assert app.query_one("#import-cancel").disabled

@@ -164,3 +164,75 @@ def test_a_bad_query_file_is_one_clear_error(tmp_path):
     path.write_text("not json\n")
     with pytest.raises(QuerySetError, match="bad.jsonl:1: not JSON"):
         read_queries(path)
+
+
+def test_cited_works_after_an_import_stop_when_asked_and_the_search_makes_the_rest(imported, monkeypatch):
+    """The Library tab's Cancel during the cited-works step (``with_cited_works(should_stop=…)``):
+    what was made stays, the rest is left to the first Paper search's preparation, nothing twice."""
+    from scholar_tui.core.pasa import works
+    from scholar_tui.core.pasa.works import prepare_imported
+
+    ids = [row[0] for row in imported.conn.execute("select id from papers order by id")]
+    asked = []
+
+    def stop_after_the_first_batch() -> bool:
+        asked.append(True)
+        return len(asked) > 1
+
+    monkeypatch.setattr(works, "PAPERS_AT_ONCE", 20)  # 49 papers: three batches, the last two stopped
+    stopped = prepare_imported(imported, ids, stop_after_the_first_batch)
+    assert stopped.stopped and 0 < stopped.added < 972
+    rest = prepare_cited_works(imported)
+    assert stopped.added + rest.added == 972 and not rest.stopped
+    assert prepare_imported(imported, ids, lambda: True).stopped  # asked before any batch: nothing made
+
+
+def _cited_state(library) -> tuple:
+    papers = library.conn.execute(
+        "select id, arxiv_id, doi, openalex_id, title, title_key, date, year, url, source from papers order by id"
+    ).fetchall()
+    links = library.conn.execute("select id, cited_paper_id from paper_references order by id").fetchall()
+    ids = sorted(library.conn.execute("select kind, value, paper_id from paper_ids").fetchall())
+    sources = sorted(library.conn.execute("select paper_id, source, source_id from paper_sources").fetchall())
+    merges = library.conn.execute("select kept_id, evidence, record from paper_merges order by id").fetchall()
+    return papers, links, ids, sources, merges
+
+
+def test_cited_works_made_together_are_those_made_one_by_one(imported, where, tmp_path):
+    """The new works of a batch are inserted a few hundred rows a statement (one FTS5 flush each, not
+    one a work): the papers, links, ids, sources and merges are those of ``store_paper`` entry by entry."""
+    import shutil
+
+    from scholar_tui.config.locations import Locations
+    from scholar_tui.core.pasa.works import cited_work_record, prepare_imported
+    from scholar_tui.indexes.library import Library
+
+    root = tmp_path / "one-by-one"
+    other = Locations(config_dir=root, data_dir=root / "data", cache_dir=root / "cache", log_dir=root / "logs")
+    other.ensure()
+    shutil.copy(where.database_file, other.database_file)
+    ids = [row[0] for row in imported.conn.execute("select id from papers order by id")]
+    flushes = []
+    imported.conn.set_trace_callback(lambda sql: flushes.append(sql) if "papers_fts_data" in sql else None)
+    made = prepare_imported(imported, ids)
+    imported.conn.set_trace_callback(None)
+    assert made.added == 972 and len(flushes) < 100  # one work a statement wrote FTS5's segments 4,000 times
+
+    library = Library.open(other)
+    with library.transaction():
+        rows = library.conn.execute(
+            "select id, paper_id, read_title, year, arxiv_id, doi, openalex_id from paper_references "
+            "where read_title is not null and cited_paper_id is null order by id"
+        ).fetchall()
+        cited = set()
+        for reference_id, citing, title, year, arxiv, doi, openalex in rows:
+            fields = {"year": year, "arxiv_id": arxiv, "doi": doi, "openalex_id": openalex}
+            paper_id, _ = library.store_paper(cited_work_record(fields, title))
+            if paper_id != citing:
+                library.conn.execute(
+                    "update paper_references set cited_paper_id = ? where id = ?", (paper_id, reference_id)
+                )
+                cited.add(paper_id)
+        library.relink(cited)
+    assert _cited_state(library) == _cited_state(imported)
+    library.close()

@@ -35,7 +35,13 @@ from scholar_tui.app.widgets.focus import focus_start
 from scholar_tui.app.widgets.markup import assemble, plain
 from scholar_tui.app.widgets.paths import PathInput
 from scholar_tui.core.events import Event
-from scholar_tui.core.library.importer import ImportFinished, ImportProgress, LibraryImportError, import_file
+from scholar_tui.core.library.importer import (
+    ImportFinished,
+    ImportProgress,
+    LibraryImportError,
+    import_file,
+    with_cited_works,
+)
 from scholar_tui.core.library.online import (
     ONLINE_SOURCES,
     AddFinished,
@@ -48,9 +54,11 @@ from scholar_tui.core.library.pdf_import import PdfImportFinished, import_pdfs
 from scholar_tui.core.library.reading import abstract_text, bibtex_entry, open_paper, system_launcher
 from scholar_tui.core.library.zotero import ZoteroFinished
 from scholar_tui.core.library.zotero_db import default_folder as default_zotero_folder
+from scholar_tui.core.pasa.works import CitedWorks
 from scholar_tui.core.readiness import library_missing
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
+from scholar_tui.indexes.search_changes import CITED_COUNT_CAP
 
 
 @dataclass
@@ -95,6 +103,17 @@ def cell(text: str | None) -> Text:
 def mark(chosen: bool) -> Text:
     """The 'add' column: '[x]' as a str cell is a markup tag and showed nothing."""
     return Text("[x]" if chosen else "[ ]")
+
+
+CITED_STEP = "cited works"  # the import step after the records: the works their bibliographies cite
+
+
+def cited_line(cited: CitedWorks | None) -> str:
+    """The line an import adds for its cited works (made for Paper search), as the CLI says it."""
+    if cited is None or not (cited.added or cited.stopped):  # as the CLI: nothing new, nothing said
+        return ""
+    made = f"cited: {cited.added} works their bibliographies cite"
+    return f"\n{made}; cancelled, the rest are made by the first Paper search" if cited.stopped else f"\n{made}"
 
 
 BACKGROUND_FROM = 256  # papers without a vector past which an import leaves them to a background worker
@@ -208,6 +227,12 @@ class LibraryPane(ReportsEngine, Vertical):
         with Horizontal(id="library-search-row", classes="library-row"):
             yield Input(placeholder="Search titles and abstracts (hybrid: meaning + words)", id="library-query")
             yield Input(placeholder="before YYYY-MM-DD", id="library-before")
+            yield Checkbox(
+                "cited",
+                value=False,
+                id="library-cited",
+                tooltip="Include the works the library's papers cite (title-only papers made for Paper search)",
+            )
             yield Button("Search", id="search-button")
             yield Button(
                 "Export",
@@ -259,7 +284,8 @@ class LibraryPane(ReportsEngine, Vertical):
         self.query_one("#library-hint", Static).update(plain(missing.summary(), "yellow") if missing else "")
 
     def show_recent(self) -> None:
-        rows = [(paper["id"], paper["date"], paper["title"]) for paper in self.library.recent_papers(200)]
+        recent = self.library.recent_papers(200, own_only=True)  # the works they cite are found by a search
+        rows = [(paper["id"], paper["date"], paper["title"]) for paper in recent]
         self._fill_results(rows, f"Papers ({len(rows)} most recent)")
 
     def _fill_results(self, rows: list[tuple], title: str | Text) -> None:
@@ -309,20 +335,24 @@ class LibraryPane(ReportsEngine, Vertical):
                 self._import_pdfs(path, library)
                 return
             last_post = 0.0
-            finished = None
-            for event in import_file(kind, path, library, should_stop=cancel.is_set):
+            finished, cited = None, None
+            events = import_file(kind, path, library, should_stop=cancel.is_set)
+            for event in with_cited_works(events, library, should_stop=cancel.is_set):
                 if isinstance(event, ImportProgress) and time.monotonic() - last_post > 0.1:
                     label = f"reading {event.message}" if event.message else "importing"  # a Zotero item
                     self.report(ImportStep(event.done, event.total, label))
                     last_post = time.monotonic()
                 elif isinstance(event, (ImportFinished, ZoteroFinished)):
                     finished = event
+                    self.report(ImportStep(0, 1, CITED_STEP))  # the records are stored: their cited works next
+                elif isinstance(event, CitedWorks):
+                    cited = event
             self.report(ImportStep(1, 1, "imported"))
             summary = "\n".join(
                 finished.lines()
                 if isinstance(finished, ZoteroFinished)
                 else [finished.summary, *finished.works_merged[:3], *finished.skipped[:3]]
-            )
+            ) + cited_line(cited)
             index_note = self._sync_index(library)
             self.report(Imported(assemble(summary, index_note), True))
         except LibraryImportError as error:  # a bad file, not a failure: it quotes the file, plain text
@@ -332,16 +362,19 @@ class LibraryPane(ReportsEngine, Vertical):
 
     def _import_pdfs(self, path: Path, library: Library) -> None:
         """Runs in the import worker: each PDF read and stored whole; Cancel stops between papers."""
-        finished = None
-        for event in import_pdfs(
-            path, library, grobid_url=self.services.settings.pdf.grobid_url, should_stop=self.import_cancel.is_set
-        ):
+        finished, cited = None, None
+        stop = self.import_cancel.is_set
+        events = import_pdfs(path, library, grobid_url=self.services.settings.pdf.grobid_url, should_stop=stop)
+        for event in with_cited_works(events, library, should_stop=stop):
             if isinstance(event, ImportProgress):
                 self.report(ImportStep(event.done, event.total, f"reading {event.message}" if event.message else ""))
             elif isinstance(event, PdfImportFinished):
                 finished = event
+                self.report(ImportStep(0, 1, CITED_STEP))
+            elif isinstance(event, CitedWorks):
+                cited = event
         index_note = self._sync_index(library) if finished.papers else Text()
-        message = assemble(finished.summary, index_note)
+        message = assemble(finished.summary + cited_line(cited), index_note)
         for line in finished.skipped + finished.notes:  # each file left out, one line each
             message.append_text(assemble("\n", (line, "yellow")))
         self.report(Imported(message, True))
@@ -350,7 +383,9 @@ class LibraryPane(ReportsEngine, Vertical):
     def cancel_import(self) -> None:
         self.import_cancel.set()
         self.query_one("#import-message", Static).update(
-            "cancelling: the paper being read is finished or dropped, never half stored…"
+            "cancelling: the records are stored; the works their bibliographies cite made so far stay…"
+            if self.citing
+            else "cancelling: the paper being read is finished or dropped, never half stored…"
         )
 
     def _sync_index(self, library: Library) -> Text:
@@ -427,12 +462,28 @@ class LibraryPane(ReportsEngine, Vertical):
     def _on_import_step(self, message: ImportStep) -> None:
         bar = self.query_one("#import-progress", ProgressBar)
         bar.update(total=max(message.total, 1), progress=message.done)
+        if message.label == CITED_STEP and not self.import_cancel.is_set():
+            self.citing = True
+            self.query_one("#import-cancel", Button).disabled = False  # the records are in: this step may stop
+            self.query_one("#import-message", Static).update(
+                "making the works their bibliographies cite, for Paper search (Cancel leaves them to its first search)…"
+            )
         if message.label.startswith("reading ") and not self.import_cancel.is_set():
             self.query_one("#import-message", Static).update(
                 plain(f"{message.label} ({message.done + 1}/{message.total})")
             )
 
+    last_import: Text | None = None  # what the last import said: the background index's line joins it
+    citing = False  # the import is making the works its bibliographies cite (its records are stored)
+
+    def _on_note(self, note: Note) -> None:
+        """The background index's line, under the import's summary rather than in its place."""
+        line = plain(note.text, note.style)
+        self.show_status(line if self.last_import is None else assemble(self.last_import, "\n", line))
+
     def _on_imported(self, message: Imported) -> None:
+        self.last_import = message.text if message.ok else None
+        self.citing = False
         self.query_one("#import-message", Static).update(message.text)
         self.query_one("#import-button", Button).disabled = False
         self.query_one("#import-cancel", Button).disabled = True
@@ -540,6 +591,7 @@ class LibraryPane(ReportsEngine, Vertical):
     @on(Input.Submitted, "#library-query")
     @on(Input.Submitted, "#library-before")
     @on(Button.Pressed, "#search-button")
+    @on(Checkbox.Changed, "#library-cited")
     def start_search(self) -> None:
         query = self.query_one("#library-query", Input).value.strip()
         before = self.query_one("#library-before", Input).value.strip() or None
@@ -551,17 +603,23 @@ class LibraryPane(ReportsEngine, Vertical):
             self.show_recent()
             return
         self.query_one("#results-title", Label).update("Searching…")
-        self.run_search(query, before)
+        self.last_import = None  # a later index line is the search's own
+        self.run_search(query, before, self.query_one("#library-cited", Checkbox).value)
 
     @engine_worker("library-search")
-    def run_search(self, query: str, before: str | None) -> None:
+    def run_search(self, query: str, before: str | None, cited: bool = False) -> None:
+        """The library's own papers for the query (with ``cited``, the works they cite too)."""
         library = Library.open(self.services.where)
         try:  # a bad date (SearchError), an embedder that will not load: one line (show_failure)
             index = LibraryIndex(self.services.where, self.services.embedder())
-            hits = index.search(library, query, before=before, limit=25)  # it embeds a few new papers first
+            # it embeds a few new papers first
+            hits = index.search(library, query, before=before, limit=25, own_only=not cited)
         finally:
             library.close()
         note = plain(f"{len(hits)} results for “{query}”" + (f" before {before}" if before else ""))
+        if index.cited_left_out:
+            many = f"{index.cited_left_out}+" if index.cited_left_out >= CITED_COUNT_CAP else index.cited_left_out
+            note.append_text(plain(f" · {many} cited works also match: tick 'cited' to include them"))
         if index.missing:  # imported elsewhere (the CLI, --no-index): embedded in the background
             note.append_text(plain(f" · {index.missing} papers without vectors yet, found by words", "yellow"))
             self.report(IndexWanted())

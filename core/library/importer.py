@@ -73,18 +73,21 @@ class ImportFinished:
         )
 
 
-def with_cited_works(events: Iterator[Any], library: Library) -> Iterator[Any]:
+def with_cited_works(
+    events: Iterator[Any], library: Library, should_stop: Callable[[], bool] | None = None
+) -> Iterator[Any]:
     """An import's events, then, once it is committed, PaSa's cited works of its papers' entries
-    (``core.pasa.works.prepare_imported``, a ``CitedWorks``): what the CLI's import runs, so that
-    the first search after an import prepares nothing. Its own transaction: an import stopped before
-    it leaves them to the next search's preparation. Works for ``import_file``, ``import_pdfs``
-    and ``import_zotero`` alike (each ends with an event that lists its ``paper_ids``)."""
+    (``core.pasa.works.prepare_imported``, a ``CitedWorks``): what both front ends' imports run, so
+    that the first search after an import prepares nothing. Its own transaction: an import stopped
+    before it, or ``should_stop`` during it (between a few hundred papers), leaves the rest to the
+    next search's preparation. Works for ``import_file``, ``import_pdfs`` and ``import_zotero``
+    alike (each ends with an event that lists its ``paper_ids``)."""
     paper_ids: list[int] = []
     for event in events:
         paper_ids += getattr(event, "paper_ids", None) or []
         yield event
     if paper_ids:
-        yield prepare_imported(library, paper_ids)
+        yield prepare_imported(library, paper_ids, should_stop)
 
 
 def works_note(lines: list[str]) -> str:

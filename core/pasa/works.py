@@ -12,23 +12,26 @@ library's own de-duplication). When the network is there, OpenAlex later fills i
 of a cited work with an OpenAlex id (``tools.ExpandTool``): the stub becomes a full record.
 
 Each entry's title is read once, and its cited work made once, at import: the CLI's ``import``
-runs every kind (a file, a folder of PDFs, Zotero) through ``importer.with_cited_works``, which
-calls ``prepare_imported`` for the papers it stored once it is committed, so an import costs what
-its own entries touch and a search prepares nothing. The preparation before a search
-(``prepare_cited_works``) is left what an import did not do (a library imported before this, an
-import from the TUI's Library tab, papers an online search added), a batch at a time.
+and the TUI's Library tab run every kind (a file, a folder of PDFs, Zotero) through
+``importer.with_cited_works``, which calls ``prepare_imported`` for the papers it stored once it is
+committed, so an import costs what its own entries touch and a search prepares nothing. The
+preparation before a search (``prepare_cited_works``) is left what an import did not do (a library
+imported before this, an import cancelled in that step, papers an online search added), a batch at
+a time.
 An entry that names no title is never read again, so the second run reads and adds nothing.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from scholar_tui.core.pasa.reference_titles import extract_title
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.library_works import identity_keys
 from scholar_tui.indexes.pasa_works import (
-    link_reference,
+    link_references,
     note_read_titles,
     references_of_papers_to_prepare,
     references_to_prepare,
@@ -48,6 +51,7 @@ class CitedWorks:
     added: int  # new library papers (cited works)
     untitled: int  # entries with no readable title (left unlinked)
     seconds: float
+    stopped: bool = False  # cancelled after an import: the rest is left to the first Paper search
 
     def summary(self) -> str:
         return (
@@ -105,16 +109,22 @@ def prepare_cited_works(library: Library) -> CitedWorks:
 PAPERS_AT_ONCE = 200  # papers whose entries an import prepares together (a few thousand entries)
 
 
-def prepare_imported(library: Library, paper_ids: list[int]) -> CitedWorks:
+def prepare_imported(
+    library: Library, paper_ids: list[int], should_stop: Callable[[], bool] | None = None
+) -> CitedWorks:
     """Right after an import (``importer.with_cited_works``), in one transaction: these papers' titled
     entries made cited works (their titles read, once, where the import did not), so that no search
     prepares them. Only these papers' entries are read (through the index on their paper), a few
-    hundred papers at a time."""
+    hundred papers at a time. ``should_stop`` (a person's Cancel) is asked between those: what was
+    made is kept and linked, the rest is left to the first Paper search's preparation."""
     clock = time.monotonic()
     tally = _Tally()
     ids = sorted(set(paper_ids))
     with library.transaction():
         for start in range(0, len(ids), PAPERS_AT_ONCE):
+            if should_stop is not None and should_stop():
+                tally.stopped = True
+                break
             some = ids[start : start + PAPERS_AT_ONCE]
             read_cited_titles(library, some)
             _link_batch(library, references_of_papers_to_prepare(library, some), tally)
@@ -129,27 +139,69 @@ class _Tally:
     added: int = 0
     untitled: int = 0
     cited: set[int] = field(default_factory=set)
+    stopped: bool = False
 
     def works(self, seconds: float) -> CitedWorks:
-        return CitedWorks(self.read, self.linked, self.added, self.untitled, seconds)
+        return CitedWorks(self.read, self.linked, self.added, self.untitled, seconds, self.stopped)
 
 
 def _link_batch(library: Library, batch: list[dict], tally: _Tally) -> None:
-    """Each titled entry of the batch pointed at its cited work (made when the library has none)."""
+    """Each titled entry of the batch pointed at its cited work (made when the library has none).
+
+    The same as ``store_paper`` entry after entry, with the new works inserted together
+    (``_NewWorks``): an entry whose work the library holds is merged into it at once, unless a work
+    still to be inserted shares a key with it (then those are inserted first, as they would have been)."""
     tally.read += len(batch)
     titles = _titles(library, batch)
+    links: list[tuple[int, int]] = []  # written together at the end: storing a work never reads them
+    new = _NewWorks(library, links, tally)
     for reference in batch:
         title = titles[reference["id"]]
         if title is None:
             tally.untitled += 1
             continue
-        paper_id, created = library.store_paper(cited_work_record(reference, title))
+        record = cited_work_record(reference, title)
+        keys = identity_keys(record)
+        if new.keys & keys:  # it may be one of the works not inserted yet: they go in first
+            new.insert()
+        elif library.stored_paper_of(record) is None:
+            new.add(record, keys, reference["id"])
+            continue
+        paper_id, created = library.store_paper(record)
         if paper_id == reference["paper_id"]:  # a paper citing itself by title: leave it
             continue
-        link_reference(library, reference["id"], paper_id)
-        tally.cited.add(paper_id)
-        tally.linked += 1
-        tally.added += created
+        new.link(paper_id, reference["id"], created)
+    new.insert()
+    link_references(library, links)
+
+
+class _NewWorks:
+    """Cited works the library has none of yet, inserted together (``Library.insert_bare_papers``):
+    a row a statement made each insert flush FTS5's pending words (~30 SQLite statements a work)."""
+
+    def __init__(self, library: Library, links: list[tuple[int, int]], tally: _Tally) -> None:
+        self.library = library
+        self.links = links
+        self.tally = tally
+        self.records: list[PaperRecord] = []
+        self.references: list[int] = []
+        self.keys: set[tuple[str, str]] = set()  # by which a later entry could find one of them
+
+    def add(self, record: PaperRecord, keys: set[tuple[str, str]], reference_id: int) -> None:
+        self.records.append(record)
+        self.references.append(reference_id)
+        self.keys |= keys
+
+    def insert(self) -> None:
+        for paper_id, reference_id in zip(self.library.insert_bare_papers(self.records), self.references, strict=True):
+            self.link(paper_id, reference_id, True)
+        self.records, self.references, self.keys = [], [], set()
+
+    def link(self, paper_id: int, reference_id: int, created: bool) -> None:
+        self.links.append((paper_id, reference_id))
+        self.tally.cited.add(paper_id)
+        self.tally.linked += 1
+        self.tally.added += created
 
 
 def _titles(library: Library, batch: list[dict]) -> dict[int, str | None]:

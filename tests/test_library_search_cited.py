@@ -1,0 +1,77 @@
+"""Library search finds the library's own papers; PaSa's cited works (title-only papers made at import
+from the bibliographies, ``core/pasa/works.py``) only when asked, with one line saying how many match.
+
+On the 49-paper unArXive sample an import makes 972 cited works: BM25 favours their short texts, so
+before this a search for 'derivatives of random polynomials' listed five of them above the paper
+about it. PaSa's own searches (its tools over the library) keep them: [Expand] and [Search] need them.
+"""
+
+import pytest
+from click.testing import CliRunner
+
+from scholar_tui.app.cli import cli
+from scholar_tui.core.pasa.tools import LibraryTools
+from scholar_tui.core.pasa.works import SOURCE, prepare_imported
+from scholar_tui.indexes import search_changes as changes
+from scholar_tui.indexes.library_search import LibraryIndex
+
+from .library_support import HashingEmbedder
+
+QUERY = "derivatives of random polynomials"
+PAPER = "2212.11867"  # Zeros of a growing number of derivatives of random polynomials
+
+
+@pytest.fixture
+def with_cited(imported):
+    """The sample as an import leaves it now: its 49 papers and the 972 works they cite."""
+    prepare_imported(imported, [row[0] for row in imported.conn.execute("select id from papers")])
+    return imported
+
+
+def _cited(library, paper_ids) -> set[int]:
+    marks = ",".join("?" * len(paper_ids))
+    rows = library.conn.execute(f"select id from papers where id in ({marks}) and source = ?", (*paper_ids, SOURCE))
+    return {row[0] for row in rows}
+
+
+def test_the_words_ranking_leaves_cited_works_out_when_asked(with_cited):
+    everything = changes.text_ranking(with_cited.conn, QUERY, depth=10)
+    assert len(_cited(with_cited, everything)) >= 5  # as PaSa ranks: the cited works first
+    own = changes.text_ranking(with_cited.conn, QUERY, depth=10, own_only=True)
+    assert own and not _cited(with_cited, own)
+    assert own[0] == with_cited.resolve_paper(PAPER)
+    assert changes.cited_matches(with_cited.conn, QUERY, before=None, within=None) == 24
+    assert changes.cited_matches(with_cited.conn, QUERY, before="1990", within=None) < 24  # the filters hold
+    assert changes.cited_matches(with_cited.conn, QUERY, before=None, within=set(own)) == 0
+
+
+def test_hybrid_search_of_own_papers_says_how_many_cited_works_match(with_cited, where):
+    index = LibraryIndex(where, HashingEmbedder())
+    for _ in index.sync(with_cited):  # every paper with a vector: the cited works are nearest ones too
+        pass
+    hits = index.search(with_cited, QUERY, limit=10, own_only=True)
+    assert hits and not _cited(with_cited, [hit.paper_id for hit in hits])
+    assert hits[0].arxiv_id == PAPER and hits[0].vector_rank is not None
+    assert index.cited_left_out == 24
+    everything = index.search(with_cited, QUERY, limit=10)  # PaSa's: cited works included, none counted
+    assert _cited(with_cited, [hit.paper_id for hit in everything]) and index.cited_left_out == 0
+
+
+def test_pasa_searches_still_find_cited_works(with_cited, where):
+    tools = LibraryTools(where, with_cited, HashingEmbedder(), search_limit=10)
+    assert _cited(with_cited, tools.search_library(QUERY, None))
+
+
+def test_cli_library_search_lists_own_papers_and_the_cited_line(with_cited, monkeypatch):
+    import scholar_tui.models as models
+
+    monkeypatch.setattr(models, "load_embedder", lambda settings: HashingEmbedder())
+    result = CliRunner().invoke(cli, ["library", "search", QUERY, "--limit", "5"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert len(lines) == 6 and all(line.startswith("paper:") for line in lines[:5])
+    assert "Zeros of a growing number of derivatives" in lines[0]
+    assert lines[5] == "24 cited works (what these papers cite) also match: --cited includes them"
+    cited = CliRunner().invoke(cli, ["library", "search", QUERY, "--limit", "5", "--cited"])
+    assert cited.exit_code == 0, cited.output
+    assert "cited works" not in cited.stdout and cited.stdout.splitlines()[0] != lines[0]
