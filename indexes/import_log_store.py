@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+from scholar_tui.indexes.search_changes import CITED_WORK_SOURCE
 from scholar_tui.indexes.sql_store import SQLStore
 
 COUNTED_TABLES = {
@@ -26,6 +27,10 @@ class ImportLogStore(SQLStore):
 
     def paper_count(self) -> int:
         return self._one("select count(*) from papers")
+
+    def cited_work_count(self) -> int:
+        """Of the papers, those made from the imported papers' bibliographies (PaSa's cited works)."""
+        return self._one("select count(*) from papers where source = ?", (CITED_WORK_SOURCE,))
 
     def record_import(self, kind: str, path: str, started_at: str, seconds: float, summary: dict) -> None:
         self.conn.execute(

@@ -39,7 +39,8 @@ async def test_f5_imports_a_folder_of_pdfs_then_opens_and_cites_a_paper(where, t
         message = str(app.query_one("#import-message", Static).render())
         assert "read 2 of 3 PDFs from papers: added 2 papers" in message
         assert "notes.pdf: not a PDF (no %PDF- header)" in message
-        assert "2 papers" in str(app.query_one("#library-counts", Static).render())
+        # the two PDFs and the four works their bibliographies cite (made at import for paper search)
+        assert "6 papers (4 of them cited works)" in str(app.query_one("#library-counts", Static).render())
         assert app.query_one("#import-cancel").disabled and not app.query_one("#import-button").disabled
         results = app.query_one("#library-results", DataTable)
         graphs = next(

@@ -274,8 +274,13 @@ class LibraryPane(ReportsEngine, Vertical):
     # -- counts and lists ------------------------------------------------------------------------
     def refresh_counts(self) -> None:
         counts = self.library.counts()
+        cited = self.library.cited_work_count() if counts["papers"] else 0
         text = Text(" · ").join(
-            Text.assemble((str(value), "bold"), f" {name.replace('_', ' ')}")
+            Text.assemble(
+                (str(value), "bold"),
+                f" {name.replace('_', ' ')}",
+                f" ({cited} of them cited works)" if name == "papers" and cited else "",
+            )
             for name, value in counts.items()
             if name != "section_references"
         )
