@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 
-from scholar_tui.indexes.search_changes import CITED_WORK_SOURCE
 from scholar_tui.indexes.sql_store import SQLStore
 
 COUNTED_TABLES = {
@@ -30,6 +29,9 @@ class ImportLogStore(SQLStore):
 
     def cited_work_count(self) -> int:
         """Of the papers, those made from the imported papers' bibliographies (PaSa's cited works)."""
+        # imported here: search_changes brings numpy, which the sandbox worker keeps out of its start-up
+        from scholar_tui.indexes.search_changes import CITED_WORK_SOURCE
+
         return self._one("select count(*) from papers where source = ?", (CITED_WORK_SOURCE,))
 
     def record_import(self, kind: str, path: str, started_at: str, seconds: float, summary: dict) -> None:
