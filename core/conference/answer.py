@@ -839,24 +839,33 @@ def _checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evi
     if answer.operation in SINGLE_VALUE_OPERATIONS and kind in CHECKED:
         nodes = [node for item in cited if (node := _leaf(tree, item)) is not None] + list(answer.read)
         for node in nodes[:1]:
-            right, wrong_branch = checks.named_sibling(question, tree, kind, node)
-            if wrong_branch:  # "workshop proposals due" answered under "Tutorials" beside "Workshops"
-                if right is None:
-                    return _not_held(kind, question, tree)
-                rank = next((item.rank for item in evidence if item.node_id == right.id), None)
-                switched = _found(kinds.Found(right, right.text or "", rank))
-                switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
-                return switched
-            later, early_branch = checks.after_early(question, tree, kind, node)
-            if early_branch:  # "after the early deadline" answered with the early price
-                if later is None:
-                    return _not_held(kind, question, tree)
-                rank = next((item.rank for item in evidence if item.node_id == later.id), None)
-                switched = _found(kinds.Found(later, later.text or "", rank))
-                # the early path held what the question is about ("early deadline"); its other branch is read for it
-                switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
-                return switched
+            # "workshop proposals due" answered under "Tutorials" beside "Workshops"; "after the early deadline"
+            # answered with the early price: the value of the other branch, which the cited path named
+            for other, wrong_branch in (
+                checks.named_sibling(question, tree, kind, node),
+                checks.after_early(question, tree, kind, node),
+            ):
+                if wrong_branch:
+                    return _from_other_branch(other, question, kind, cited, evidence, tree)
     return answer
+
+
+def _from_other_branch(
+    node: Node | None,
+    question: str,
+    kind: Kind,
+    cited: Sequence[EvidencePath],
+    evidence: Sequence[EvidencePath],
+    tree: Tree,
+) -> Computed:
+    """The value read from the branch the question names in place of the cited one (else the plain sentence);
+    it stands when the cited paths held what the question is about."""
+    if node is None:
+        return _not_held(kind, question, tree)
+    rank = next((item.rank for item in evidence if item.node_id == node.id), None)
+    switched = _found(kinds.Found(node, node.text or "", rank))
+    switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
+    return switched
 
 
 def _said_for_yes_no(question: str, item: EvidencePath) -> str:
