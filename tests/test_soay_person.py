@@ -38,7 +38,16 @@ def test_holds_compares_numbers_as_numbers_and_text_folded():
     assert holds("Adrián Pérez-Salinas", "Authors: Adrian Perez Salinas", None)
 
 
-@pytest.mark.parametrize("name", ["soay-person-dev.jsonl", "soay-person-heldout.jsonl", "soay-person-dev2.jsonl"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "soay-person-dev.jsonl",
+        "soay-person-heldout.jsonl",
+        "soay-person-dev2.jsonl",
+        "soay-person-dev3.jsonl",
+        "soay-person-heldout3.jsonl",
+    ],
+)
 def test_the_person_sets_are_well_formed(name):
     questions = read_jsonl(DATA / name, PersonQuestion)
     assert len({q.id for q in questions}) == len(questions)
