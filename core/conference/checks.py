@@ -295,9 +295,10 @@ def after_early(question: str, tree: Tree, kind: Kind, leaf: Node) -> tuple[Node
 def _follow(tree: Tree, node: Node, labels: Sequence[str]) -> Node | None:
     """The node reached from ``node`` by children with these labels, in order (None when a step is missing)."""
     for label in labels:
-        node = next((child for child in tree.children(node) if child.label == label), None)  # type: ignore[assignment]
-        if node is None:
+        found = next((child for child in tree.children(node) if child.label == label), None)
+        if found is None:
             return None
+        node = found
     return node
 
 
