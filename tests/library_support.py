@@ -13,6 +13,7 @@ import json
 import re
 import shutil
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -21,12 +22,29 @@ import pytest
 
 from scholar_tui.config.locations import Locations
 from scholar_tui.core.library.importer import run_import
+from scholar_tui.core.scale_library import generate
 from scholar_tui.indexes.library import Library
 
 from .conftest import SHARED_DATA
 
 FIXTURES = Path(__file__).parent / "fixtures" / "library"
 UNARXIVE = SHARED_DATA / "unarxive" / "arXiv_src_2212_086.jsonl"
+
+
+def generated_unarxive(tmp_path_factory, papers: int, name: str = "scale") -> Path:
+    """A synthetic unArXive file of ``papers`` papers (core/scale_library, seeded): the same every run."""
+    path = tmp_path_factory.mktemp(name) / "library.jsonl"
+    generate(papers, path)
+    return path
+
+
+def imported_library(where: Locations, path: Path) -> Iterator[Library]:
+    """``path`` imported into a fresh library of ``where`` (without vectors, as `import --no-index` leaves
+    it), closed after the test: a fixture's body (``yield from``)."""
+    library = Library.open(where)
+    run_import("unarxive", path, library)
+    yield library
+    library.close()
 
 
 def fixture_path(*parts: str) -> Path:

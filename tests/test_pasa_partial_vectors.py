@@ -19,7 +19,7 @@ from scholar_tui.indexes import search_changes as changes
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import INLINE_EMBED, IndexDeferred, IndexFinished, LibraryIndex
 
-from .library_support import HashingEmbedder
+from .library_support import HashingEmbedder, generated_unarxive, imported_library
 from .pasa_support import RoutedLLM
 
 PAPERS = 120
@@ -27,18 +27,13 @@ PAPERS = 120
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    path = tmp_path_factory.mktemp("scale") / "library.jsonl"
-    generate(PAPERS, path)
-    return path
+    return generated_unarxive(tmp_path_factory, PAPERS, "scale")
 
 
 @pytest.fixture
 def library(where, generated):
     """Imported without vectors, as `library import --no-index` or a large import leaves it."""
-    library = Library.open(where)
-    run_import("unarxive", generated, library)
-    yield library
-    library.close()
+    yield from imported_library(where, generated)
 
 
 def lone_title(library: Library, among: list[int] | None = None) -> tuple[int, str]:

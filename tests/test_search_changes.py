@@ -11,32 +11,24 @@ import pytest
 from click.testing import CliRunner
 
 from scholar_tui.app.cli import cli
-from scholar_tui.core.library.importer import run_import
-from scholar_tui.core.scale_library import generate
 from scholar_tui.indexes import search_changes
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_search import IndexFinished, IndexProgress, LibraryIndex
 from scholar_tui.indexes.library_snapshot import LibrarySnapshot, snapshot_file
 
-from .library_support import HashingEmbedder
+from .library_support import HashingEmbedder, generated_unarxive, imported_library
 
 PAPERS = 240
 
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    """A synthetic unArXive file of PAPERS papers (core/scale_library, seeded)."""
-    path = tmp_path_factory.mktemp("scale") / "library.jsonl"
-    generate(PAPERS, path)
-    return path
+    return generated_unarxive(tmp_path_factory, PAPERS, "scale")
 
 
 @pytest.fixture
 def library(where, generated):
-    library = Library.open(where)
-    run_import("unarxive", generated, library)
-    yield library
-    library.close()
+    yield from imported_library(where, generated)
 
 
 @pytest.fixture

@@ -10,13 +10,12 @@ import re
 import numpy as np
 import pytest
 
-from scholar_tui.core.library.importer import run_import
-from scholar_tui.core.scale_library import generate
 from scholar_tui.indexes import search_changes
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import PaperRecord
 from scholar_tui.indexes.text_rank import TermIndex, analyze
 
+from .library_support import generated_unarxive, imported_library
 from .test_search_changes import ScanWatch
 
 PAPERS = 240
@@ -24,17 +23,12 @@ PAPERS = 240
 
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
-    path = tmp_path_factory.mktemp("words") / "library.jsonl"
-    generate(PAPERS, path)
-    return path
+    return generated_unarxive(tmp_path_factory, PAPERS, "words")
 
 
 @pytest.fixture
 def library(where, generated):
-    library = Library.open(where)
-    run_import("unarxive", generated, library)
-    yield library
-    library.close()
+    yield from imported_library(where, generated)
 
 
 def document(title: str, abstract: str | None) -> str:
