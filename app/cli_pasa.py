@@ -6,7 +6,6 @@ results to standard output (or one JSON document with ``--json``).
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -18,11 +17,11 @@ from scholar_tui.core.events import counted
 from scholar_tui.core.pasa.events import PLAIN_DEPTH
 from scholar_tui.core.pasa.fit import CLOSEST_SHOWN
 
-DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
-
 
 def _check_date(value: str | None) -> str | None:
-    if value is not None and not DATE.match(value):
+    from scholar_tui.indexes.library_search import is_cut_off_date  # numpy with it: only when a date is given
+
+    if value is not None and not is_cut_off_date(value):
         raise click.BadParameter(f"expected YYYY-MM-DD, not {value!r}")
     return value
 

@@ -48,7 +48,7 @@ SAVE_EVERY_S = 30.0  # a long sync writes the snapshot this often: a search mean
 DATE = re.compile(r"\d{4}(-\d{2}(-\d{2})?)?$")
 
 
-def is_date(text: str) -> bool:
+def is_cut_off_date(text: str) -> bool:
     """A year, a year and month, or a day that exists ("2023-13-99" has the shape, not a date)."""
     if not DATE.match(text):
         return False
@@ -520,7 +520,7 @@ class LibraryIndex:
         Words rank every paper (FTS5); vectors rank the papers that have one as they are now. When
         no more than ``embed_missing_up_to`` papers lack a vector they are embedded first (a small
         import); more are left to ``library index`` (``missing`` says how many)."""
-        if before is not None and not is_date(before):
+        if before is not None and not is_cut_off_date(before):
             raise SearchError(f"the date cut-off must be a date like 2022-12-01 (or 2022-12, 2022), not {before!r}")
         if not query.strip():
             return []

@@ -83,8 +83,9 @@ def test_search_json_is_one_document(mini_library, fake_models):
 
 
 def test_bad_input_is_one_line(mini_library, fake_models, where, tmp_path):
-    result = CliRunner().invoke(cli, ["search", "x", "--date", "22-12-2022"])
-    assert result.exit_code == 2 and "expected YYYY-MM-DD" in result.output and "Traceback" not in result.output
+    for date in ("22-12-2022", "2023-13-99"):  # the shape, and a day that does not exist
+        result = CliRunner().invoke(cli, ["search", "x", "--date", date])
+        assert result.exit_code == 2 and "expected YYYY-MM-DD" in result.output and "Traceback" not in result.output
     result = CliRunner().invoke(cli, ["search", "x", "--max-papers", "0"])
     assert result.exit_code == 2 and "at least 1" in result.output
     bad = tmp_path / "bad.jsonl"
