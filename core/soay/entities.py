@@ -344,11 +344,17 @@ class _Searches:
     def __init__(self, api: Any) -> None:
         self.api = api
         self.seen: dict[str, list] = {}
+        self.records: dict[str, dict] = {}
 
     def searchPublication(self, publication_info: str) -> list:  # the API's own name, so callers need not know
         if publication_info not in self.seen:
             self.seen[publication_info] = self.api.searchPublication(publication_info=publication_info)
         return self.seen[publication_info]
+
+    def getPublication(self, pub_id: str) -> dict:
+        if pub_id not in self.records:
+            self.records[pub_id] = self.api.getPublication(pub_id=pub_id)
+        return self.records[pub_id]
 
 
 def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
@@ -392,6 +398,8 @@ def _paper_phrases(question: str) -> list[tuple[int, int]]:
         if index + 2 < len(words) + 1 and index + 1 < len(words) and _strip(words[index + 1][2]).lower() in ABOUT:
             tail = words[index + 2 : index + 2 + PHRASE_WORDS]
             cut = next((i for i, (_, _, w) in enumerate(tail) if w.endswith((",", ";"))), len(tail) - 1)
+            while cut > 0 and _strip(tail[cut][2]).lower() in QUESTION_WORDS:  # "… regions cited?": the question's
+                cut -= 1
             if tail:
                 after.append((tail[0][0], tail[cut][1]))
     return sorted(spans, key=lambda span: span[1] - span[0]) + after
@@ -410,7 +418,7 @@ def _paper_by_phrase(question: str, api: Any) -> Mention | None:
             continue
         holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_phrase(fold(hit["title"]), wanted)}
         if not holding and len(wanted.split()) >= 2:  # "the paper about suicide ideation prediction": its words
-            holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_stems(fold(hit["title"]), wanted)}
+            holding = _holding_words(phrase, api)
         if len(holding) == 1:  # two different titles hold it: the phrase names neither for sure
             offset = question.index(phrase, start)
             return Mention("paper", phrase, offset, offset + len(phrase), next(iter(holding.values())), PHRASE_SCORE)
@@ -442,6 +450,47 @@ def _paper_by_opening(question: str, api: Any) -> Mention | None:
 
 
 STEM = 5  # "predict" and "prediction" share their first five letters
+WORDS_MISSED, WORDS_MATCHED = 1, 3  # a phrase of 3+ words that a title holds but one ("US climate regions")
+
+
+def _content_words(phrase: str) -> list[str]:
+    return [word for word in fold(phrase).split() if word not in QUESTION_WORDS and word not in TITLE_GLUE]
+
+
+def _searched_by_words(words: list[str], api: Any) -> list:
+    """The hits for the words, or where no title holds them all, for the words less one (each in turn)."""
+    hits = list(api.searchPublication(publication_info=" ".join(words))[:5])
+    if hits or len(words) <= WORDS_MATCHED:
+        return hits
+    for left_out in range(len(words)):
+        for hit in api.searchPublication(publication_info=" ".join(words[:left_out] + words[left_out + 1 :]))[:5]:
+            if all(hit["pub_id"] != other["pub_id"] for other in hits):
+                hits.append(hit)
+    return hits
+
+
+def _holding_words(phrase: str, api: Any) -> dict[str, str]:
+    """The one title whose words (or its venue's: "the NEJM AI screening paper") hold every word of the
+    phrase but the frame words, as word beginnings, or all but one of three or more; {} when none or
+    several hold it as well."""
+    wanted = _content_words(phrase)
+    if len(wanted) < 2:
+        return {}
+    try:
+        hits = _searched_by_words(wanted, api)
+    except Exception:
+        return {}
+    scored: list[tuple[int, str]] = []
+    for hit in hits:
+        record = api.getPublication(pub_id=hit["pub_id"]) or {}
+        said = fold(f"{hit['title']} {record.get('venue') or ''}").split()
+        stems = {word[:STEM] for word in said}
+        missed = sum((word[:STEM] not in stems) if len(word) > 2 else (word not in said) for word in wanted)
+        if missed == 0 or (missed <= WORDS_MISSED and len(wanted) - missed >= WORDS_MATCHED):
+            scored.append((missed, hit["title"]))
+    fewest = min((missed for missed, _ in scored), default=None)
+    best = {fold(title): title for missed, title in scored if missed == fewest}
+    return best if len(best) == 1 else {}
 
 
 def _holds_stems(title: str, phrase: str) -> bool:
@@ -455,6 +504,71 @@ def _holds_phrase(title: str, phrase: str) -> bool:
     """The phrase's words in a row in the (folded) title, each as a word's beginning ("test" in "tests")."""
     words = r"\w*\s+".join(re.escape(word) for word in phrase.split())
     return re.search(rf"(?<!\w){words}\w*", title) is not None
+
+
+# Words that may sit inside a title phrase between its content words ("history of Rao's score test").
+TITLE_GLUE = {"a", "an", "the", "of", "on", "in", "for", "and", "to", "with", "from", "by", "via", "at"}
+NAMED_IN_TITLE_WORDS = 2  # content words beside the name that the title must hold too
+AROUND = 5  # words either side of a name searched as a title phrase
+
+
+def _stem(word: str) -> str:
+    folded = fold(word).split()
+    return folded[0][:STEM] if folded else ""
+
+
+def named_in_title(question: str, mention: Mention, api: Any) -> Mention | None:
+    """The paper whose title holds a name the question uses ("the history of Rao's score test": Rao
+    is a word of the title), with at least two of the words around the name, where that person wrote
+    no such paper: the name is the title's, not a scholar the question asks about. None otherwise."""
+    words = _words(question)
+    inside = [k for k, (start, end, _) in enumerate(words) if start < mention.end and end > mention.start]
+    if not inside:
+        return None
+    low, high = inside[0], inside[-1]
+    window = words[max(0, low - AROUND) : high + AROUND + 1]
+    query = " ".join(_strip(w) for _, _, w in window if _strip(w).lower() not in QUESTION_WORDS)
+    try:
+        hits = api.searchPublication(publication_info=query)[:5]
+    except Exception:
+        return None
+    name_stems = [_stem(word) for _, _, word in words[low : high + 1] if _stem(word)]
+    best: tuple[int, int, int, dict] | None = None
+    for hit in hits:
+        stems = {word[:STEM] for word in fold(hit["title"]).split()}
+        if not name_stems or not all(stem in stems for stem in name_stems):
+            continue
+        first, last = low, high
+        for step in (-1, 1):  # grow over the title's words (and the glue between them) on each side
+            k = (low if step < 0 else high) + step
+            while 0 <= k < len(words):
+                word = _strip(words[k][2]).lower()
+                if _stem(word) not in stems and word not in TITLE_GLUE:
+                    break
+                if _stem(word) in stems and word not in TITLE_GLUE:
+                    first, last = min(first, k), max(last, k)
+                k += step
+        beside = sum(
+            _stem(words[k][2]) in stems and _strip(words[k][2]).lower() not in TITLE_GLUE | QUESTION_WORDS
+            for k in range(first, last + 1)
+            if not low <= k <= high
+        )
+        if beside >= NAMED_IN_TITLE_WORDS and (best is None or beside > best[2]):
+            best = (first, last, beside, hit)
+    if best is None:
+        return None
+    first, last, _, hit = best
+    try:
+        record = api.getPublication(pub_id=hit["pub_id"])
+    except Exception:
+        return None
+    authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
+    if any(similarity(author, mention.matched) >= 0.85 for author in authors):
+        return None  # the person wrote it: a scholar named beside their own paper
+    start, end = words[first][0], words[last][1]
+    span = _strip(question[start:end])
+    offset = question.index(span, start)
+    return Mention("paper", span, offset, offset + len(span), hit["title"], PHRASE_SCORE)
 
 
 def find_entity(question: str, api: Any) -> Mention | None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from scholar_tui.core.soay.choose import SLOT, Reading
 from scholar_tui.core.soay.conditions import Condition, question_conditions
-from scholar_tui.core.soay.entities import Mention, find_paper, find_people
+from scholar_tui.core.soay.entities import Mention, find_paper, find_people, named_in_title
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import RANKED, Plan
 from scholar_tui.core.soay.shapes import comparison, left_out_at
@@ -45,7 +45,7 @@ class Linked:
 
 def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
-    paper = find_paper(question, api)
+    paper = find_paper(question, api) or _title_naming_someone(question, api)
     if paper is not None:
         if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
             rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
@@ -59,6 +59,16 @@ def link(question: str, api: Any) -> Linked | None:
     # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
     people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
     return Linked(tuple(people[:2]), tuple(people[2:])) if people else None
+
+
+def _title_naming_someone(question: str, api: Any) -> Mention | None:
+    """A title the question names by words that hold a name ("the history of Rao's score test"): the
+    title wins over a scholar of that name who did not write it."""
+    for mention in find_people(question, api):
+        paper = named_in_title(question, mention, api)
+        if paper is not None:
+            return paper
+    return None
 
 
 def subject_of(
