@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.soay.conditions import OPEN_ENDED, venue_named
-from scholar_tui.core.soay.plans import FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
+from scholar_tui.core.soay.plans import FIELD_NOUNS, FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
 from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
 
 ROUTE_CUES = {
@@ -226,10 +226,39 @@ def _word_hits(words: tuple[str, ...], text: str) -> int:
 OWN_TITLE_WORDS = ("title", "titles", "called", "named", "full name")
 
 
+# What no API holds about a person, asked by a word that fits a field's kind ("When was X born?" is a
+# date, "Where was X born?" a place): the nearest field (the years of X's papers, X's affiliation) must
+# not answer for it.
+NOT_HELD: tuple[tuple[re.Pattern[str], str], ...] = (
+    (
+        re.compile(r"\bborn\b|\bbirth(?:day|place|date)\b|\b(?:date|place|year) of birth\b", re.I),
+        "date or place of birth",
+    ),
+    (re.compile(r"\bhow old\b|\bX(?:'s|’s) age\b|\bage of X\b", re.I), "age"),
+    (re.compile(r"\bdied\b|\b(?:date|year) of death\b|\bpassed away\b", re.I), "date of death"),
+    (re.compile(r"\bmarried\b|\bnationality\b|\bcitizenship\b|\bsalary\b|\bhometown\b", re.I), "personal record"),
+)
+
+
+def not_held(masked: str) -> str | None:
+    """What the question asks that no API holds about anyone (a birth date, an age), or None."""
+    return next((thing for pattern, thing in NOT_HELD if pattern.search(masked)), None)
+
+
+def walks_unnamed_papers(plan: Plan, reading: Reading) -> bool:
+    """A date about a person answered from their papers' years, where the question names no papers
+    nor anything that narrows them ("When did X get his PhD?"): the date asked is the person's own."""
+    named = "pubs" in reading.cues or reading.topic or reading.year or reading.rank or reading.venue
+    return reading.start == "person" and reading.asked is Kind.DATE and "pubs" in plan.routes and not named
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
-    something no API returns (an h-index, a funder) and the nearest field must not answer for it."""
+    something no API returns (an h-index, a funder, a birth date) and the nearest field must not answer
+    for it."""
+    if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
+        return 0
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
         words = OWN_TITLE_WORDS
@@ -262,6 +291,9 @@ ASKED_BY_VERB = (
 
 
 def asked_thing(masked: str) -> str | None:
+    held = not_held(masked)
+    if held:
+        return held
     for pattern, thing in ASKED_BY_VERB:
         if pattern.search(masked):
             return thing
@@ -270,6 +302,18 @@ def asked_thing(masked: str) -> str | None:
         if match and match.group(1).strip().lower() not in ("", "x", "the"):
             return match.group(1).strip()
     return None
+
+
+def field_named(reading: Reading, plans: tuple[Plan, ...] | None = None) -> str | None:
+    """The noun of the field a question's words name most (its "PhD" names the education), among the
+    plans from its start: how a missing answer is said when no plan answered for it."""
+    counted = [
+        (_word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text), plan)
+        for plan in (plans if plans is not None else default_plans())
+        if plan.start == reading.start and not plan.routes
+    ]
+    hits, plan = max(counted, key=lambda item: item[0], default=(0, None))
+    return FIELD_NOUNS.get(plan.field, plan.field) if plan is not None and hits else None
 
 
 def score_plan(plan: Plan, reading: Reading) -> float:

@@ -31,6 +31,7 @@ from scholar_tui.core.soay.choose import (
     BINDING,
     Reading,
     asked_thing,
+    field_named,
     rank_plans,
     read_question,
     support,
@@ -545,7 +546,9 @@ class SoAyEngine(Engine):
         )
 
         if not choice.supported:  # nothing any API returns is named: no value of another field stands in
-            thing = asked_thing(reading.masked)
+            thing = asked_thing(reading.masked) or (
+                field_named(reading, self.plans) if reading.start == "person" else None
+            )
             answer.ok, answer.abstained = True, True
             about = linked.names()
             for route in BINDING:  # "the h-index of the first author of X": about the first author
