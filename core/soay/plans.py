@@ -439,11 +439,16 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
             f"top = {pick}([p[{key!r}] for p in known], default=None)",
             f"{current} = [p for p in known if p[{key!r}] == top]",
         ]
-    # a topic: papers whose title holds most of the topic's words (their first five letters: stems)
+    # a topic: papers whose title holds every word of the topic (their first five letters: stems), so
+    # "ADAS testing" is not every paper with "testing" in its title
     return [
-        "stems = [w[:5] for w in TOPIC.lower().split() if len(w) > 2]",
-        f"{current} = [p for p in {current} if 2 * sum(s in p['title'].lower() for s in stems) >= len(stems)]",
+        f"stems = [w[:5] if len(w) > 5 else w.removesuffix('s') for w in TOPIC.lower().split() "
+        f"if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
+        f"{current} = [p for p in {current} if all(s in p['title'].lower() for s in stems)]",
     ]
+
+
+TOPIC_GLUE = ("the", "and", "for", "with", "from", "via", "using")
 
 
 # Words a venue's name shares with every other (left out when matching "the Journal of Physics A").
