@@ -57,6 +57,10 @@ TOPIC = re.compile(
 )
 TOPIC_END = re.compile(rf"\s+(?:has|have|had|did|does|do|is|are|was|were|{SLOT_WORD})\b")
 _PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
+# "when did A and B first write together", "when did X last publish": the first (last) time they did
+_TOGETHER = r"(?:publish\w*|wr[io]te|written|co-?authored|collaborated|work(?:ed)?|teamed up|appeared)\b"
+_FIRST_TIME = rf"\b(?:first|earliest)\s+{_TOGETHER}"
+_LAST_TIME = rf"\b(?:last|latest|most recently)\s+{_TOGETHER}"
 # "the latest paper of X", "X's most cited work", "which of X's papers is cited the most": the top
 # papers by a figure (plans.RANKED), not all of them
 RANK_CUES: dict[Narrow, re.Pattern[str]] = {
@@ -66,12 +70,13 @@ RANK_CUES: dict[Narrow, re.Pattern[str]] = {
         re.I,
     ),
     "latest": re.compile(
-        rf"\b(?:latest|newest|most recent|last|recent)\s+(?:\w+\s+)?{_PAPERS}\b|"
+        rf"\b(?:latest|newest|most recent|last|recent)\s+(?:\w+\s+)?{_PAPERS}\b|{_LAST_TIME}|"
         rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:latest|newest|most recent|last)\b",
         re.I,
     ),
     "earliest": re.compile(
         rf"\b(?:earliest|oldest|first)\s+(?:\w+\s+)?{_PAPERS}\b|\b(?:start|started|begin|began)\s+publishing\b|"
+        rf"{_FIRST_TIME}|"
         rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:earliest|oldest|first)\b",
         re.I,
     ),
@@ -170,7 +175,8 @@ def read_question(masked: str, start: Start) -> Reading:
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
             # "on the BMC public health paper": the words that say what the papers are about
             topic = PAPER_WORDS_AROUND.sub("", topic or "").strip() or None
-    rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start == "person" else None
+    # the top of a person's papers, or of a pair's joint papers ("A and B's first paper together")
+    rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start != "paper" else None
     if rank or venue:
         cues.add("pubs")  # what is ranked (what appeared in a venue) is the person's papers, named or not
     field_text = cue_text
