@@ -258,12 +258,51 @@ def walks_unnamed_papers(plan: Plan, reading: Reading) -> bool:
     return reading.start == "person" and reading.asked is Kind.DATE and "pubs" in plan.routes and not named
 
 
+# What a count ranges over, in the words people use for it: "how many venues" is no count of papers.
+COUNTED_AS: dict[str, tuple[str, ...]] = {
+    "pubs": ("paper", "publication", "article", "work", "preprint", "pub", "joint", "time", "title", "one"),
+    "coauthors": ("coauthor", "co-author", "collaborator", "people", "person", "researcher", "scholar", "author"),
+    "authors": ("author", "people", "person", "writer", "name", "researcher", "scholar", "coauthor", "co-author"),
+    "num_citation": ("citation", "time", "cite", "reference"),
+    "interest": ("interest", "topic", "area", "field", "subject"),
+}
+COUNT_NOUN = re.compile(
+    r"\bhow many\s+((?:[a-z][\w-]*\s+){0,2}?[a-z][\w-]*)(?=\s+(?:does|do|did|has|have|had|is|are|was|were|X|in|by|of|on|at|for)\b|\s*[?]|$)",
+    re.I,
+)
+COUNT_MODIFIERS = {"different", "distinct", "other", "total", "separate", "unique"}
+
+
+def counted_words(masked: str) -> list[str]:
+    """What "how many ‹words›" counts ("different venues" → ["venue"]), singular; [] for "how many of
+    X's papers" or no noun."""
+    found = COUNT_NOUN.search(masked)
+    words = found.group(1).lower().split() if found else []
+    if words[:1] == ["of"]:  # "how many of X's papers": what follows the slot is counted, read by the plan
+        return []
+    return [word.removesuffix("s") for word in words if word not in COUNT_MODIFIERS and word != "x"]
+
+
+def counts_what_is_asked(plan: Plan, reading: Reading) -> bool:
+    """Whether the plan counts what the question counts: "how many venues has X published in?" is no
+    count of X's papers, "how many times was X cited" is one of citations."""
+    nouns = counted_words(reading.masked)
+    if not nouns or reading.asked is not Kind.COUNT:
+        return True
+    counted = plan.routes[-1] if plan.count and plan.routes else plan.field.rsplit(".", 1)[-1]
+    counted = {"num_pubs": "pubs", "title": "pubs", "name": "authors", "interests": "interest"}.get(counted, counted)
+    said = COUNTED_AS.get(counted, tuple(nouns))
+    return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
     something no API returns (an h-index, a funder, a birth date) and the nearest field must not answer
     for it."""
     if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
+        return 0
+    if not counts_what_is_asked(plan, reading):
         return 0
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
@@ -300,6 +339,9 @@ def asked_thing(masked: str) -> str | None:
     held = not_held(masked)
     if held:
         return held
+    counted = COUNT_NOUN.search(masked)
+    if counted and counted_words(masked):  # "how many different venues …": a count of them
+        return f"count of {counted.group(1).strip()}"
     for pattern, thing in ASKED_BY_VERB:
         if pattern.search(masked):
             return thing
