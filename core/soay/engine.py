@@ -57,6 +57,7 @@ from scholar_tui.core.soay.shapes import (
     excluded_name,
     resolve_pronouns,
     split_compound,
+    superlative,
     top_one,
 )
 from scholar_tui.models.origin import logs_prompts_as
@@ -567,6 +568,11 @@ class SoAyEngine(Engine):
             refusal = not_applied(about if walked else f"the {field_noun(plan)} of {about}", unapplied)
         elif linked.start == "paper" and linked.extra:  # "A's X paper", "A's coauthors on X": A is an author
             refusal = self._not_an_author(head, linked.extra)
+        ranked_by = superlative(reading.masked)
+        if not refusal and ranked_by and not (reading.rank or reading.limit or reading.compare):
+            # "Which journal did A publish most in?": no plan ranks what it lists, so the list is no answer
+            about = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
+            refusal = abstain_sentence(f"way to rank by “{ranked_by}” {about if plan.routes else 'for ' + about}")
         if refusal:
             answer.ok, answer.abstained, answer.answer = True, True, refusal
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)

@@ -143,3 +143,12 @@ def excluded_name(question: str) -> str | None:
     """Who a question leaves out of a list ("who else worked on X besides Hong Zhu" → "Hong Zhu")."""
     match = _EXCLUDING.search(question)
     return match.group(1).strip() if match else None
+
+
+_SUPERLATIVE = re.compile(r"\b(?:most|fewest|least|highest|lowest|biggest|largest|smallest|best|top)\b", re.I)
+
+
+def superlative(question: str) -> str | None:
+    """The superlative a question ranks by ("publish most in", "the most coauthors"), or None."""
+    found = _SUPERLATIVE.search(question)
+    return found.group(0) if found else None
