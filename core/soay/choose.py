@@ -144,7 +144,7 @@ WITH_HEAD = re.compile(r"\b(?:with|alongside|beside)\s+(?:him|her|them)\b", re.I
 # "X's flaky test papers", "X's spatial statistical paper": the words before the paper noun say what
 # the papers are about (never a rank, a count or a year: those are read as such)
 DESCRIBED_PAPERS = re.compile(
-    rf"\b{SLOT}(?:'s|’s)\s+(?!(?:latest|newest|recent|most|first|earliest|oldest|last|own|joint|other|best|"
+    rf"(?:\b{SLOT}(?:'s|’s)|\b(?i:his|her|their))\s+(?!(?:latest|newest|recent|most|first|earliest|oldest|last|own|joint|other|best|"
     r"top|all|new|main|\d|one|two|three|four|five)\b)((?:[a-z][\w-]*\s+){1,4}?)(?:papers?|articles?|publications?)\b"
 )
 PAPER_WORDS_AROUND = re.compile(r"^(?:the|a|an|his|her|their)\s+|\s+(?:paper|papers|article|articles|work)$", re.I)

@@ -751,8 +751,8 @@ class SoAyEngine(Engine):
         """A person's coauthors narrowed by their papers (a topic, a year, a venue, the latest one) are
         the authors of those papers other than the person: getCoauthors holds no papers to narrow.
         None: the plan is not a list of the person's coauthors, or the question narrows nothing."""
-        if plan.routes != ("coauthors",) or plan.field != "name" or plan.count or plan.start != "person":
-            return None
+        if "coauthors" not in plan.routes or plan.kind is not Kind.PEOPLE or plan.count or plan.start != "person":
+            return None  # "who did A write his X paper with" may walk A's coauthors' papers: the same people
         if not conditions_of(reading, linked):
             return None
         narrow = reading.rank or ("topic" if reading.topic else "year" if reading.year else "all")
