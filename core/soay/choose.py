@@ -129,12 +129,21 @@ class Reading:
     limit: int | None = None  # "name three coauthors": at most this many items
     venue: str | None = None  # "… appeared in Physical Review B": only the papers of that venue
     without_head: bool = False  # "who wrote X's latest paper with him": the person is not one of the answer
+    alone: bool = False  # "which papers did X write alone": only those X is the one author of
     excluded: tuple[str, ...] = ()  # people the answer leaves out (the person of "with him", of "A's coauthors on X")
     scores: list[tuple[str, float]] = field(default_factory=list)
 
 
 # "the X paper": the noun names the entity (already found), not a field to return
 SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report)\b", re.I)
+
+
+# "which papers did X write alone", "X's single-authored papers": the papers X is the one author of
+ALONE = re.compile(
+    r"\b(?:alone|solo|by (?:him|her|them)sel(?:f|ves)|single[- ]authored|sole[- ]authored|as (?:the )?sole author|"
+    r"on (?:his|her|their) own|without (?:any )?co-?authors)\b",
+    re.I,
+)
 
 
 # "with him", "alongside her": the person the question is about, who is then no answer of it
@@ -169,6 +178,7 @@ def read_question(masked: str, start: Start) -> Reading:
         # the year and the venue are not part of the topic ("on graphs in 2021" → "graphs")
         masked_topic = _cut(masked, found)
         masked_topic = _cut(masked_topic, venue_named(masked_topic))
+        masked_topic = _cut(masked_topic, ALONE.search(masked_topic))  # "on his own" is no topic
         match = TOPIC.search(masked_topic) or DESCRIBED_PAPERS.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
@@ -177,7 +187,8 @@ def read_question(masked: str, start: Start) -> Reading:
             topic = PAPER_WORDS_AROUND.sub("", topic or "").strip() or None
     # the top of a person's papers, or of a pair's joint papers ("A and B's first paper together")
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start != "paper" else None
-    if rank or venue:
+    alone = ALONE.search(masked) if start == "person" else None
+    if rank or venue or alone:
         cues.add("pubs")  # what is ranked (what appeared in a venue) is the person's papers, named or not
     field_text = cue_text
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
@@ -191,6 +202,7 @@ def read_question(masked: str, start: Start) -> Reading:
     reading.limit = list_limit(masked)
     reading.venue = venue.group("venue") if venue else None
     reading.without_head = with_head is not None
+    reading.alone = alone is not None
     if start == "pair":
         reading.compare = comparison(masked)
         together = cues & {"coauthors", "pubs"} or re.search(r"\btogether\b|\bjoint", masked, re.I)
@@ -378,6 +390,8 @@ def score_plan(plan: Plan, reading: Reading) -> float:
             score += 2
         else:
             score -= 4
+    elif plan.kind is Kind.COUNT:
+        score -= 3  # no count is asked ("What are X's papers?"): a number answers none of it
     elif plan.kind is not Kind.TEXT:
         score -= 1  # a question with no kind cue most often wants a description
     score += 1.5 * min(_word_hits(FIELD_WORDS.get(plan.field, ()), reading.field_text), 2)

@@ -80,9 +80,12 @@ def question_conditions(
     year: tuple[int, int | None] | None,
     rank: Narrow | None,
     people: list[str],
+    alone: bool = False,
 ) -> list[Condition]:
     """The conditions a question sets, each with the narrowing that applies it."""
     found = [Condition("pair", repr(name), f"the papers written with {name}") for name in people]
+    if alone:
+        found.append(Condition("alone", "", "the papers written alone"))
     if venue:
         found.append(Condition("venue", repr(venue), f"the venue {venue}"))
     if topic:

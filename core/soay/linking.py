@@ -122,4 +122,4 @@ def conditions_of(reading: Reading, linked: Linked) -> list[Condition]:
         return []
     year = (reading.year, reading.year_to) if reading.year else None
     people = [mention.matched for mention in linked.extra]
-    return question_conditions(reading.venue, reading.topic, year, reading.rank, people)
+    return question_conditions(reading.venue, reading.topic, year, reading.rank, people, reading.alone)

@@ -25,7 +25,7 @@ from scholar_tui.core.soay.solutions import solution_library
 
 Start = Literal["person", "paper", "pair"]
 Pick = Literal["one", "first", "each"]
-Narrow = Literal["", "pair", "topic", "year", "venue", "latest", "earliest", "most_cited"]
+Narrow = Literal["", "pair", "topic", "year", "venue", "alone", "latest", "earliest", "most_cited"]
 # Narrowings that keep the top of a person's papers by one of their fields (ties all kept):
 # narrow -> (the field ranked, max or min, how an answer shows the figure after each title)
 RANKED: dict[Narrow, tuple[str, str, str]] = {
@@ -432,6 +432,8 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
         return [f"{current} = [p for p in {current} if p['year'] == YEAR]"]
     if narrow == "venue":  # getPersonPubs holds no venue: each paper's own record does
         return _venue_narrowing(current)
+    if narrow == "alone":  # the papers with one author: the person alone
+        return [f"{current} = [p for p in {current} if len(p['authors_name_list'] or []) == 1]"]
     if narrow in RANKED:  # papers without the figure cannot be ranked: none left says the figure is missing
         key, pick, _ = RANKED[narrow]
         return [
