@@ -55,7 +55,9 @@ TOPIC = re.compile(
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )
-TOPIC_END = re.compile(rf"\s+(?:has|have|had|did|does|do|is|are|was|were|{SLOT_WORD})\b")
+TOPIC_END = re.compile(rf"\s+(?:has|have|had|did|does|do|is|are|was|were|called|named|titled|{SLOT_WORD})\b")
+# "what is X's paper on Y called": the paper's title is asked, not what it is about
+NAME_ASKED = re.compile(r"\b(?:called|titled|named)\s*[?.!]*$|\bwhat(?:'s| is| was) the (?:title|name) of\b", re.I)
 _PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
 # "when did A and B first write together", "when did X last publish": the first (last) time they did
 _TOGETHER = r"(?:publish\w*|wr[io]te|written|co-?authored|collaborated|work(?:ed)?|teamed up|appeared)\b"
@@ -196,6 +198,8 @@ def read_question(masked: str, start: Start) -> Reading:
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
+    if start != "paper" and asked is Kind.TEXT and NAME_ASKED.search(masked):
+        asked = Kind.PAPER
     if venue and asked is Kind.TEXT:
         asked = Kind.PAPER  # "has A published in Nature?": the papers that did (none is an answer too)
     reading = Reading(masked, masked, asked, start, cues, field_text, topic, year, year_to, rank)

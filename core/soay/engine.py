@@ -693,7 +693,8 @@ class SoAyEngine(Engine):
         answer.subject, answer.papers = subject, papers_of(plan, linked, reading)
         value = result.value
         if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
-            answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
+            said = [c.said for c in beyond if c.narrow != "pair"]  # the third person is in the names
+            answer.answer, answer.value = yes_or_no(linked.all_names(), value, said), value
             yield AnswerPhrased(answer.answer, value, answer.sources)
             return
         if value == [] and plan.narrow == "pair" and not plan.count and not conditions:  # none together: "no"

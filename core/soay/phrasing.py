@@ -5,6 +5,7 @@ question shapes (yes or no about a pair, two compared, a DOI read from a link)."
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
@@ -139,11 +140,15 @@ def compared(names: list[str], figures: list[Any], noun: str, more: bool, in_tim
     return f"{winner} has the {'higher' if more else 'lower'} {noun}: {both}."
 
 
-def yes_or_no(names: str, titles: Any) -> str:
+def yes_or_no(names: str, titles: Any, conditions: Sequence[str] = ()) -> str:
     """A yes/no question about a pair, answered from their joint papers (none: "no", said as what the
-    library holds)."""
+    library holds); ``conditions``: what narrowed them ("the year 2019"), said, so that a "no" for 2019
+    never reads as "never together"."""
     titles = titles if isinstance(titles, list) else []
+    matching = f" matching {' and '.join(conditions)}" if conditions else ""
     if not titles:
         every = "all of" if ", " in names else "both"  # "A, B and C": three people
-        return f"No: the library holds no paper written by {every} {names} (0 joint papers)."
-    return f"Yes: {names} wrote {counted(len(titles), 'paper')} together in the library: {render_value(titles)}."
+        none = "0 such joint papers" if conditions else "0 joint papers"
+        return f"No: the library holds no paper written by {every} {names}{matching} ({none})."
+    together = f"{counted(len(titles), 'paper')} together in the library{matching}"
+    return f"Yes: {names} wrote {together}: {render_value(titles)}."
