@@ -86,6 +86,17 @@ def _capitalised_runs(question: str, names: bool = False) -> list[tuple[int, int
     return runs
 
 
+def _runs_through_possessives(question: str) -> list[tuple[int, int]]:
+    """Capitalised runs joined across a possessive ("Pauli's Electron"): how a title that begins with a
+    name's possessive is named; a person's possessive ends a run everywhere else."""
+    runs = _capitalised_runs(question)
+    joined = []
+    for (start, end), (next_start, next_end) in zip(runs, runs[1:], strict=False):
+        if re.fullmatch(r"(?:'s|’s)\s+", question[end:next_start]):
+            joined.append((start, next_end))
+    return joined
+
+
 # Words that never start or end a name typed in lower case ("who did adrian del maestro work with").
 FRAME_WORDS = {
     "a",
@@ -359,8 +370,10 @@ class _Searches:
 
 def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
     """The paper whose title (or its beginning, or the name before its colon) a span of the question
-    reads like, searched for by each query in turn."""
-    best: Mention | None = None
+    reads like, searched for by each query in turn. A title read inside a longer span that names
+    another title is not it ("crowdsourcing for machine learning in public health surveillance" names
+    that paper, not "Machine learning and public health")."""
+    found: list[Mention] = []
     for query in queries:
         try:
             hits = api.searchPublication(publication_info=_strip(query))
@@ -368,11 +381,19 @@ def _best_titled(question: str, queries: list[str], api: Any) -> Mention | None:
             continue
         for hit in hits[:3]:
             start, end, score = _best_span_for(hit["title"], question)
-            if score >= PAPER_THRESHOLD and (best is None or score > best.score):
-                best = Mention("paper", question[start:end], start, end, hit["title"], score)
-        if best is not None:
-            break
-    return best
+            if score >= PAPER_THRESHOLD:
+                found.append(Mention("paper", question[start:end], start, end, hit["title"], score))
+        if found and max(m.score for m in found) >= SURE_TITLE:
+            break  # a later query may find a longer title the question names better than a short one
+    widest = [
+        m
+        for m in found
+        if not any(o.start <= m.start and m.end <= o.end and (o.end - o.start) > (m.end - m.start) for o in found)
+    ]
+    return max(widest, key=lambda m: m.score, default=None)
+
+
+SURE_TITLE = 0.97
 
 
 # "the ‹words› paper": what a person calls a paper by a few words of its title ("the page object
@@ -416,7 +437,10 @@ def _paper_by_phrase(question: str, api: Any) -> Mention | None:
             hits = api.searchPublication(publication_info=phrase)
         except Exception:
             continue
-        holding = {fold(hit["title"]): hit["title"] for hit in hits[:5] if _holds_phrase(fold(hit["title"]), wanted)}
+        holding: dict[str, str] = {}
+        for hit in hits[:5]:  # the first record of a work stands for its copies
+            if _holds_phrase(fold(hit["title"]), wanted):
+                holding.setdefault(work_key(hit["title"]), hit["title"])
         if not holding and len(wanted.split()) >= 2:  # "the paper about suicide ideation prediction": its words
             holding = _holding_words(phrase, api)
         if len(holding) == 1:  # two different titles hold it: the phrase names neither for sure
@@ -431,7 +455,7 @@ OPENING_WORDS, OPENING_CHARS, OPENING_SCORE = 2, 10, 0.86
 def _paper_by_opening(question: str, api: Any) -> Mention | None:
     """A paper named by its first two or three capitalised words ("Which conference did Active Fuzzing
     appear at?"), when exactly one title of the library begins with them."""
-    for start, end in _capitalised_runs(question):
+    for start, end in _capitalised_runs(question) + _runs_through_possessives(question):
         span = _strip(question[start:end])
         if len(span.split()) < OPENING_WORDS or len(span) < OPENING_CHARS:
             continue
@@ -489,8 +513,19 @@ def _holding_words(phrase: str, api: Any) -> dict[str, str]:
         if missed == 0 or (missed <= WORDS_MISSED and len(wanted) - missed >= WORDS_MATCHED):
             scored.append((missed, hit["title"]))
     fewest = min((missed for missed, _ in scored), default=None)
-    best = {fold(title): title for missed, title in scored if missed == fewest}
+    best: dict[str, str] = {}
+    for missed, title in scored:  # search order: the first record of a work stands for its copies
+        if missed == fewest:
+            best.setdefault(work_key(title), title)
     return best if len(best) == 1 else {}
+
+
+COPY_NOTE = re.compile(r"\s*\((?:preprint|accepted|published|extended|author)[^)]*\)\s*$", re.I)
+
+
+def work_key(title: str) -> str:
+    """A title as the work it names: its preprint and its published record ("… (Preprint)") are one."""
+    return fold(COPY_NOTE.sub("", title))
 
 
 def _holds_stems(title: str, phrase: str) -> bool:
