@@ -200,8 +200,10 @@ def read_question(masked: str, start: Start) -> Reading:
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
     if start != "paper" and asked is Kind.TEXT and NAME_ASKED.search(masked):
         asked = Kind.PAPER
-    if venue and asked is Kind.TEXT:
-        asked = Kind.PAPER  # "has A published in Nature?": the papers that did (none is an answer too)
+    if (venue or topic or year) and asked is Kind.TEXT and is_yes_no(masked):
+        asked = Kind.PAPER  # "has A published in Nature / on fairness?": the papers that did (none is an answer too)
+    elif venue and asked is Kind.TEXT:
+        asked = Kind.PAPER
     reading = Reading(masked, masked, asked, start, cues, field_text, topic, year, year_to, rank)
     reading.limit = list_limit(masked)
     reading.venue = venue.group("venue") if venue else None

@@ -34,9 +34,20 @@ VENUE_BEFORE_PAPERS = re.compile(
 NOT_VENUES = {"arxiv's", "english", "python", "java"}
 
 
+# A venue is where papers appear: "in"/"at" a capitalised name is one only where the question speaks of
+# papers or publishing ("Is A at Paris-Saclay?" asks where A works)
+PAPERS_SAID = re.compile(
+    r"\b(?:papers?|publications?|articles?|works|preprints?|publish\w*|appear\w*|wr[io]te|written|write|authored|"
+    r"came out|come out|presented|printed|accepted|anything)\b",
+    re.I,
+)
+
+
 def venue_named(masked: str) -> re.Match | None:
     """Where the question names a venue the papers must have appeared in ("… in Physical Review B",
     "his Annals of Physics paper")."""
+    if not PAPERS_SAID.search(masked):
+        return None
     for pattern in (VENUE_NAMED, VENUE_BEFORE_PAPERS):
         for match in pattern.finditer(masked):
             if match.group("venue").lower() not in NOT_VENUES:
