@@ -325,7 +325,11 @@ def support(plan: Plan, reading: Reading) -> int:
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
         words = OWN_TITLE_WORDS
-    field_hits = _word_hits(words, reading.field_text) + (reading.rank is not None and plan.narrow == reading.rank)
+    # a rank names the papers ranked: a person's (the plan's own narrowing) or a pair's joint papers
+    ranks = reading.rank is not None and (
+        plan.narrow == reading.rank or (plan.narrow == "pair" and "pubs" in plan.routes)
+    )
+    field_hits = _word_hits(words, reading.field_text) + ranks
     field_hits += reading.venue is not None and plan.field == "title" and "pubs" in plan.routes  # what appeared
     # a relation named counts only for a plan that returns who or what it walks to ("the coauthors of X"),
     # not for any field of theirs ("the h-index of the first author of X" names no field)

@@ -272,6 +272,9 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
             last = span.split()[-1].lower() if span else ""
             if last in JOINERS and not fold(title).endswith(last):
                 continue  # "A or B": the "or" belongs to the question, not to A's title
+            first = span.split()[0].lower() if span else ""
+            if first in QUESTION_WORDS and not fold(title).startswith(fold(first)):
+                continue  # "wrote Reliability Testing …": the question's verb is not the title's first word
             score = 0.0
             if j - i < n_title - 3:  # shorter than the title: only as its beginning, and not too short
                 n_span = len(span.split())

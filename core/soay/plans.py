@@ -133,7 +133,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "aliases": ("alias", "aliases", "spelling", "spellings", "other names", "also known", "variants"),
     "name": ("name", "names"),
     "relation": ("relation", "related", "relationship"),
-    "num_joint_pubs": ("joint", "together", "with"),
+    "num_joint_pubs": ("joint", "together"),  # "A's paper with B" names the pair, not this count
     "gender": ("gender", "male", "female"),
     "position": ("position", "title", "role", "job", "rank"),
     "bio": ("bio", "biography", "background", "about"),
