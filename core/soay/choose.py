@@ -55,7 +55,10 @@ TOPIC = re.compile(
     r"(?!(?:it|them|this|that|X)\b)([^?!.]*[^\s?!.,])",
     re.I,
 )
-TOPIC_END = re.compile(rf"\s+(?:has|have|had|did|does|do|is|are|was|were|called|named|titled|{SLOT_WORD})\b")
+TOPIC_END = re.compile(
+    r"\s+(?:has|have|had|did|does|do|is|are|was|were|called|named|titled|published|appeared|presented|released|"
+    rf"written|cited|come|came|{SLOT_WORD})\b"
+)
 # "what is X's paper on Y called": the paper's title is asked, not what it is about
 NAME_ASKED = re.compile(r"\b(?:called|titled|named)\s*[?.!]*$|\bwhat(?:'s| is| was) the (?:title|name) of\b", re.I)
 _PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
