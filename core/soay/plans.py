@@ -441,11 +441,11 @@ def _narrowing(narrow: Narrow, current: str) -> list[str]:
             f"top = {pick}([p[{key!r}] for p in known], default=None)",
             f"{current} = [p for p in known if p[{key!r}] == top]",
         ]
-    # a topic: papers whose title holds every word of the topic (their first five letters: stems), so
-    # "ADAS testing" is not every paper with "testing" in its title
+    # a topic: papers whose title holds every word of the topic, each by its stem (the word less its last
+    # three letters, four at least: "testing" is "test", "contracts" "contra"), so "ADAS testing" is not
+    # every paper with "testing" in its title
     return [
-        f"stems = [w[:5] if len(w) > 5 else w.removesuffix('s') for w in TOPIC.lower().split() "
-        f"if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
+        f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().split() if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
         f"{current} = [p for p in {current} if all(s in p['title'].lower() for s in stems)]",
     ]
 
