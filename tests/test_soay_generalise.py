@@ -98,6 +98,12 @@ CASES = [
     # 'called' asks for the title; 'at' a place is no venue
     ("what is Asher Yahalom's paper about Bohm theory called", ["Pauli's Electron"], ["No paper"]),
     ("Is Isabelle Guyon at Paris-Saclay?", [], ["the venue Paris-Saclay"]),
+    # a topic word matched by its stem; a venue with its year is that year's meeting
+    ("Which papers by Gordon Fraser mention regression testing?", ["Regression Test Optimization"], ["No paper"]),
+    ("Which of Kerstin Eder's papers was published at AITest 2020?", ["Agency-Directed"], ["Hybrid Intelligent"]),
+    # a second question said by its question word alone; "it" is the paper the first part answered
+    ("Which paper did Adrian Del Maestro write with Ian Affleck, and when?", ["Interacting bosons", "2010"], []),
+    ("What is Kerstin Eder's latest paper and where?", ["Venue of Hybrid Intelligent Testing"], ["2020 IEEE"]),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

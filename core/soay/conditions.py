@@ -23,7 +23,8 @@ _CAPITALISED = r"[A-Za-z]*[A-Z][\w&+-]*\.?"
 VENUE_NAMED = re.compile(
     r"(?:\b(?:appear\w*|publish\w*|present\w*|came out|come out|accepted|printed)\s+)?"
     r"\b(?:in|at)\s+(?:the\s+)?(?:(?:journal|conference|venue|proceedings)\s+(?:of\s+)?)?"
-    rf"(?P<venue>(?!X\b){_CAPITALISED}(?:\s+(?:(?:of|for|and|&|the)\s+)*(?!X\b){_CAPITALISED})*)"
+    rf"(?P<venue>(?!X\b){_CAPITALISED}(?:\s+(?:(?:of|for|and|&|the)\s+)*(?!X\b){_CAPITALISED})*"
+    r"(?:\s+(?:19|20)\d\d\b)?)"  # "at AITest 2020": that year's meeting, matched in the venue's own words
 )
 # "his Annals of Physics paper", "which Physical Review B papers": a capitalised run naming the papers
 VENUE_BEFORE_PAPERS = re.compile(

@@ -45,6 +45,7 @@ from scholar_tui.core.soay.phrasing import (
     checked_answer,
     compared,
     doi_in,
+    expected_kind,
     field_noun,
     measured,
     yes_or_no,
@@ -533,7 +534,7 @@ class SoAyEngine(Engine):
             plan = choice.plan = through
             reading.excluded += (head.matched,)
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
-        answer.asked = reading.asked.value
+        answer.asked = expected_kind(reading.asked, plan).value  # a question naming no kind asks for the plan's
         lap("solution")
         yield SolutionChosen(
             plan.key,

@@ -28,8 +28,17 @@ class Compound:
     at: int  # where the second question starts in the whole one
 
 
+# "Which paper did A write with B, and when?": the second question said by its question word alone
+_ELLIPTIC = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(when|where|who)\s*\??\s*$", re.I)
+_ELLIPTIC_ASKS = {"when": "When was it published?", "where": "Where was it published?", "who": "Who wrote it?"}
+
+
 def split_compound(question: str) -> Compound | None:
     """Two questions asked as one, split where the second begins; None for one question."""
+    elliptic = _ELLIPTIC.search(question)
+    if elliptic and len(question[: elliptic.start()].split()) >= 3:
+        first = question[: elliptic.start()].strip(" ,;")
+        return Compound(first + "?", _ELLIPTIC_ASKS[elliptic.group(1).lower()], elliptic.start())
     for match in _SECOND_QUESTION.finditer(question):
         first, second = question[: match.start()].strip(" ,;"), question[match.end() :].strip()
         asks = _ASKS.match(first)  # "A versus B, who is cited more?" is one question: its first part asks nothing
