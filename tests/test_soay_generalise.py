@@ -99,6 +99,7 @@ CASES = [
     ("what is Asher Yahalom's paper about Bohm theory called", ["Pauli's Electron"], ["No paper"]),
     ("Is Isabelle Guyon at Paris-Saclay?", [], ["the venue Paris-Saclay"]),
     # a topic word matched by its stem; a venue with its year is that year's meeting
+    # (main answered it, by half its words: a guard that every word by its stem still finds it)
     ("Which papers by Gordon Fraser mention regression testing?", ["Regression Test Optimization"], ["No paper"]),
     ("Which of Kerstin Eder's papers was published at AITest 2020?", ["Agency-Directed"], ["Hybrid Intelligent"]),
     # a second question said by its question word alone; "it" is the paper the first part answered
