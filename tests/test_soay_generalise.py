@@ -105,6 +105,19 @@ CASES = [
     # a second question said by its question word alone; "it" is the paper the first part answered
     ("Which paper did Adrian Del Maestro write with Ian Affleck, and when?", ["Interacting bosons", "2010"], []),
     ("What is Kerstin Eder's latest paper and where?", ["Venue of Hybrid Intelligent Testing"], ["2020 IEEE"]),
+    # a yes or no about who wrote a paper is read from its authors; "the author of X" walks its authors
+    ("Did Anil Bera write the history of Rao's score test?", ["Yes:", "Anil K. Bera"], []),
+    ("Did Gordon Fraser write EuclidNets?", ["No:", "Xinlin Li"], []),
+    (
+        "Is Arnaud Gotlieb the first author of Evaluating Human Trajectory Prediction with Metamorphic Testing?",
+        ["No:"],
+        [],
+    ),
+    (
+        "What are the research interests of the author of Aspects of Conformal Field Theory?",
+        ["High Energy Physics"],
+        ["Authors of"],
+    ),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

@@ -43,7 +43,9 @@ ROUTE_CUES = {
         re.I,
     ),
     "authors": re.compile(
-        r"\bauthors\b|\beach author\b|\bevery author\b|\bwriters\b|\bpeople (?:behind|who wrote)", re.I
+        r"\bauthors\b|\beach author\b|\bevery author\b|\b(?:the|its|an?) (?:author|writer)\b(?! (?:of|on) X\b(?:'s|’s))|"
+        r"\bwriters\b|\bpeople (?:behind|who wrote)",
+        re.I,
     ),
 }
 # Cues that, when present, a plan must follow (a "first author" question never answers for all authors).
@@ -314,6 +316,20 @@ def counts_what_is_asked(plan: Plan, reading: Reading) -> bool:
     counted = {"num_pubs": "pubs", "title": "pubs", "name": "authors", "interests": "interest"}.get(counted, counted)
     said = COUNTED_AS.get(counted, tuple(nouns))
     return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
+
+
+AUTHORSHIP = re.compile(r"\b(?:wr[io]te|written|write|co-?authored|authored|authors?)\b", re.I)
+# "Did A write X in 2019 / in Nature?" asks more than who wrote it: not answered by the authors alone
+MORE_THAN_AUTHORSHIP = re.compile(r"\b(?:in|at|during|before|after|since)\b|\b(?:19|20)\d\d\b", re.I)
+
+
+def authorship_asked(reading: Reading) -> bool:
+    """ "Did A write X?", "Is A the first author of X?": a yes or no about who wrote a paper, nothing more."""
+    return (
+        is_yes_no(reading.masked)
+        and bool(AUTHORSHIP.search(reading.masked))
+        and not MORE_THAN_AUTHORSHIP.search(reading.masked)
+    )
 
 
 def support(plan: Plan, reading: Reading) -> int:

@@ -31,6 +31,7 @@ from scholar_tui.core.soay.choose import (
     BINDING,
     Reading,
     asked_thing,
+    authorship_asked,
     field_named,
     rank_plans,
     read_question,
@@ -48,6 +49,7 @@ from scholar_tui.core.soay.phrasing import (
     expected_kind,
     field_noun,
     measured,
+    render_value,
     yes_or_no,
 )
 from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans
@@ -547,6 +549,13 @@ class SoAyEngine(Engine):
             description=plan.description,
         )
 
+        if linked.start == "paper" and linked.extra and authorship_asked(reading):  # "Did A write X?"
+            text, source = self._authorship(head, linked.extra, reading)
+            answer.ok, answer.answer, answer.value, answer.sources = True, text, text.startswith("Yes"), [source]
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield AnswerPhrased(text, answer.value, answer.sources)
+            yield Finished(answer)
+            return
         if not choice.supported:  # nothing any API returns is named: no value of another field stands in
             thing = asked_thing(reading.masked) or (
                 field_named(reading, self.plans) if reading.start == "person" else None
@@ -786,6 +795,26 @@ class SoAyEngine(Engine):
         plan = next(plan for plan in self.plans if plan.key == key)
         result = self.sandbox.run(plan.program_for(name))
         return result.ok and any(value not in (None, "") for value in result.value or [])
+
+    def _authorship(self, paper: Mention, people: tuple[Mention, ...], reading: Reading) -> tuple[str, str]:
+        """Yes or no, and the call it rests on: whether the people named beside a paper wrote it (as its
+        first or last author, where the question says so)."""
+        hits = self.api.searchPublication(publication_info=paper.matched)
+        record = self.api.getPublication(pub_id=hits[0]["pub_id"]) if hits else None
+        authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
+        source = f"getPublication(pub_id={hits[0]['pub_id']!r})" if hits else "searchPublication"
+        role, held = "an author", authors
+        if "first_author" in reading.cues:
+            role, held = "the first author", authors[:1]
+        elif "last_author" in reading.cues:
+            role, held = "the last author", authors[-1:]
+        names = " and ".join(person.matched for person in people)
+        if len(people) > 1 and role == "an author":
+            role = "authors"
+        listed = f"its authors are {render_value(authors)}" if authors else "the library lists no authors for it"
+        if all(any(similarity(author, person.matched) >= SAME_NAME for author in held) for person in people):
+            return f"Yes: {names} {'is' if len(people) == 1 else 'are'} {role} of {paper.matched} ({listed}).", source
+        return f"No: {names} {'is' if len(people) == 1 else 'are'} not {role} of {paper.matched} ({listed}).", source
 
     def _not_an_author(self, paper: Mention, people: tuple[Mention, ...]) -> str | None:
         """The sentence for a person named beside a paper who is not among its authors, else None."""
