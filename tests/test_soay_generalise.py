@@ -118,6 +118,9 @@ CASES = [
         ["High Energy Physics"],
         ["Authors of"],
     ),
+    # "X's ‹Word› paper": a word of X's titles and of no venue of theirs says what the paper is about
+    ("Which conference was Gordon Fraser's Scratch paper at?", ["arXiv"], ["No paper"]),
+    ("What is Adrian Del Maestro's Annals of Physics paper?", ["pairbreaking"], ["Thermal melting"]),  # still a venue
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

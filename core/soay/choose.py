@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
-from scholar_tui.core.soay.conditions import OPEN_ENDED, venue_named
+from scholar_tui.core.soay.conditions import OPEN_ENDED, VENUE_BEFORE_PAPERS, venue_named
 from scholar_tui.core.soay.plans import FIELD_NOUNS, FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
 from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
 
@@ -137,6 +137,7 @@ class Reading:
     venue: str | None = None  # "… appeared in Physical Review B": only the papers of that venue
     without_head: bool = False  # "who wrote X's latest paper with him": the person is not one of the answer
     alone: bool = False  # "which papers did X write alone": only those X is the one author of
+    venue_before_papers: bool = False  # the venue was read from "X's ‹Name› paper" (it may be a title word)
     excluded: tuple[str, ...] = ()  # people the answer leaves out (the person of "with him", of "A's coauthors on X")
     scores: list[tuple[str, float]] = field(default_factory=list)
 
@@ -170,13 +171,18 @@ def _cut(text: str, found: re.Match | None) -> str:
     return text[: found.start()] + " " + text[found.end() :] if found else text
 
 
-def read_question(masked: str, start: Start) -> Reading:
-    """What a question (its entities already replaced by ``SLOT``) asks for and walks through."""
+def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Reading:
+    """What a question (its entities already replaced by ``SLOT``) asks for and walks through.
+    ``venue_as_topic``: the capitalised word before the paper noun ("X's Scratch paper") is a word of
+    the papers' titles, not their venue (the engine checks which the library holds)."""
     if start == "paper":
         masked = SLOT_NOUN.sub(SLOT, masked)
     with_head = WITH_HEAD.search(masked) if start == "person" else None
     cue_text = _cut(masked, with_head)  # "wrote X's paper with him" walks no coauthors: it leaves X out
     venue = venue_named(masked) if start in ("person", "pair") else None
+    named_before = venue is not None and venue.re is VENUE_BEFORE_PAPERS
+    if venue_as_topic and named_before:
+        venue = None  # read below as what the papers are about (DESCRIBED_PAPERS)
     cue_text = _cut(cue_text, venue)  # "appeared in Physical Review B" names the papers' venue, not a field
     cues = {name for name, cue in ROUTE_CUES.items() if cue.search(cue_text)}
     topic, year, year_to = None, None, None
@@ -184,9 +190,12 @@ def read_question(masked: str, start: Start) -> Reading:
         year, year_to, found = year_span(masked)
         # the year and the venue are not part of the topic ("on graphs in 2021" → "graphs")
         masked_topic = _cut(masked, found)
-        masked_topic = _cut(masked_topic, venue_named(masked_topic))
+        if venue is not None:
+            masked_topic = _cut(masked_topic, venue_named(masked_topic))
         masked_topic = _cut(masked_topic, ALONE.search(masked_topic))  # "on his own" is no topic
         match = TOPIC.search(masked_topic) or DESCRIBED_PAPERS.search(masked_topic)
+        if match is None and venue_as_topic:  # "X's Scratch paper": the capitalised words say what it is about
+            match = VENUE_BEFORE_PAPERS.search(masked_topic)
         if match and match.group(1).strip().lower() not in NOT_TOPICS:
             # "papers on Luttinger liquids has X written": the topic ends where the clause goes on
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
@@ -212,6 +221,7 @@ def read_question(masked: str, start: Start) -> Reading:
     reading = Reading(masked, masked, asked, start, cues, field_text, topic, year, year_to, rank)
     reading.limit = list_limit(masked)
     reading.venue = venue.group("venue") if venue else None
+    reading.venue_before_papers = named_before and venue is not None
     reading.without_head = with_head is not None
     reading.alone = alone is not None
     if start == "pair":

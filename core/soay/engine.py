@@ -412,6 +412,9 @@ class SoAyEngine(Engine):
 
     def choose(self, question: str, linked: Linked) -> PlanChoice:
         reading = read_question(linked.masked(question), linked.start)  # type: ignore[arg-type]
+        if reading.venue_before_papers and self._a_title_word(reading.venue or "", linked):
+            # "X's Scratch paper": a word of X's titles and of none of their venues says what the paper is about
+            reading = read_question(linked.masked(question), linked.start, venue_as_topic=True)  # type: ignore[arg-type]
         left_out_people(reading, linked)
         ranked = rank_plans(reading, self.plans)
         candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
@@ -795,6 +798,18 @@ class SoAyEngine(Engine):
         plan = next(plan for plan in self.plans if plan.key == key)
         result = self.sandbox.run(plan.program_for(name))
         return result.ok and any(value not in (None, "") for value in result.value or [])
+
+    def _a_title_word(self, words: str, linked: Linked) -> bool:
+        """Whether the person's papers hold these words in a title and in no venue."""
+        try:
+            person = self.api.searchPerson(name=linked.mentions[0].matched)[0]
+            pubs = self.api.getPersonPubs(person_id=person["person_id"])
+            venues = [self.api.getPublication(pub_id=pub["pub_id"]).get("venue") or "" for pub in pubs]
+        except Exception:
+            return False
+        wanted = words.lower().split()
+        in_titles = any(all(word in (pub.get("title") or "").lower() for word in wanted) for pub in pubs)
+        return in_titles and not any(all(word in venue.lower() for word in wanted) for venue in venues)
 
     def _authorship(self, paper: Mention, people: tuple[Mention, ...], reading: Reading) -> tuple[str, str]:
         """Yes or no, and the call it rests on: whether the people named beside a paper wrote it (as its
