@@ -121,6 +121,9 @@ CASES = [
     # "X's ‹Word› paper": a word of X's titles and of no venue of theirs says what the paper is about
     ("Which conference was Gordon Fraser's Scratch paper at?", ["arXiv"], ["No paper"]),
     ("What is Adrian Del Maestro's Annals of Physics paper?", ["pairbreaking"], ["Thermal melting"]),  # still a venue
+    ("When was Machine Learning in Healthcare published, and by whom?", ["2022", "Savitesh Kushwaha"], []),
+    ("Which institute is Indrajit Banerjee from?", ["Indian Institute of Engineering Science"], ["has no"]),
+    ("When was the Entropy fairness paper published?", ["2021"], ["no scholar"]),  # a venue word and a title word
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

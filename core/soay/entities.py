@@ -487,7 +487,7 @@ def _content_words(phrase: str) -> list[str]:
 def _searched_by_words(words: list[str], api: Any) -> list:
     """The hits for the words, or where no title holds them all, for the words less one (each in turn)."""
     hits = list(api.searchPublication(publication_info=" ".join(words))[:5])
-    if hits or len(words) <= WORDS_MATCHED:
+    if hits or len(words) < 2:  # "the Entropy fairness paper": one word may be its venue's, not its title's
         return hits
     for left_out in range(len(words)):
         for hit in api.searchPublication(publication_info=" ".join(words[:left_out] + words[left_out + 1 :]))[:5]:

@@ -94,7 +94,16 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "worked on",
         "published",  # "who published X?": its authors
     ),
-    "authors.organization": ("affiliation", "institution", "organization", "organisation", "university", "where"),
+    "authors.organization": (
+        "affiliation",
+        "institution",
+        "institute",
+        "organization",
+        "organisation",
+        "university",
+        "employer",
+        "where",
+    ),
     "authors.person_id": ("id", "identifier"),
     "authors_name_list": ("author names", "authors"),
     "title": (
@@ -121,6 +130,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "affiliation",
         "affiliated",
         "institution",
+        "institute",
+        "employer",
         "university",
         "work",
         "works",

@@ -29,8 +29,13 @@ class Compound:
 
 
 # "Which paper did A write with B, and when?": the second question said by its question word alone
-_ELLIPTIC = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(when|where|who)\s*\??\s*$", re.I)
-_ELLIPTIC_ASKS = {"when": "When was it published?", "where": "Where was it published?", "who": "Who wrote it?"}
+_ELLIPTIC = re.compile(r"(?:\s*,\s*(?:and\s+)?|\s+and\s+)(when|where|who|by whom)\s*\??\s*$", re.I)
+_ELLIPTIC_ASKS = {
+    "when": "When was it published?",
+    "where": "Where was it published?",
+    "who": "Who wrote it?",
+    "by whom": "Who wrote it?",
+}
 
 
 def split_compound(question: str) -> Compound | None:
