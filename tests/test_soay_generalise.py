@@ -97,7 +97,7 @@ CASES = [
     ),
     # 'called' asks for the title; 'at' a place is no venue
     ("what is Asher Yahalom's paper about Bohm theory called", ["Pauli's Electron"], ["No paper"]),
-    ("Is Isabelle Guyon at Paris-Saclay?", [], ["the venue Paris-Saclay"]),
+    ("Is Isabelle Guyon at Paris-Saclay?", ["Yes:"], ["the venue Paris-Saclay"]),
     # a topic word matched by its stem; a venue with its year is that year's meeting
     # (main answered it, by half its words: a guard that every word by its stem still finds it)
     ("Which papers by Gordon Fraser mention regression testing?", ["Regression Test Optimization"], ["No paper"]),
@@ -124,6 +124,12 @@ CASES = [
     ("When was Machine Learning in Healthcare published, and by whom?", ["2022", "Savitesh Kushwaha"], []),
     ("Which institute is Indrajit Banerjee from?", ["Indian Institute of Engineering Science"], ["has no"]),
     ("When was the Entropy fairness paper published?", ["2021"], ["no scholar"]),  # a venue word and a title word
+    # a yes or no about where a person works is read from their affiliation (its words, or its initials)
+    ("Is Karan Bhanot at Rensselaer?", ["Yes:", "Rensselaer Polytechnic Institute"], []),
+    ("Does Kerrie Mengersen work at QUT?", ["Yes:"], []),
+    ("Does Domenico Talia work for the University of Bologna?", ["No:", "University of Calabria"], []),
+    ("Is Gordon Fraser at Passau?", ["has no affiliation"], ["Yes", "No:"]),
+    ("Did Gordon Fraser work with Yoshua Bengio?", [], ["affiliation"]),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

@@ -23,7 +23,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
+from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits, is_abstain
 from scholar_tui.core.events import Engine, Event, FeedbackFinished, FeedbackRound, cancelled, counted
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
@@ -33,6 +33,8 @@ from scholar_tui.core.soay.choose import (
     asked_thing,
     authorship_asked,
     field_named,
+    place_asked,
+    place_holds,
     rank_plans,
     read_question,
     support,
@@ -552,6 +554,20 @@ class SoAyEngine(Engine):
             description=plan.description,
         )
 
+        place = place_asked(reading) if linked.start == "person" else None
+        if place is not None:  # "Is A at Rensselaer?": yes or no, from the affiliation the library holds
+            text, source = self._at_place(head, place)
+            answer.ok, answer.answer, answer.sources = True, text, [source]
+            answer.abstained = is_abstain(text)
+            answer.value = None if answer.abstained else text.startswith("Yes")
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield (
+                Abstained(text, "missing", answer.sources)
+                if answer.abstained
+                else AnswerPhrased(text, answer.value, answer.sources)
+            )
+            yield Finished(answer)
+            return
         if linked.start == "paper" and linked.extra and authorship_asked(reading):  # "Did A write X?"
             text, source = self._authorship(head, linked.extra, reading)
             answer.ok, answer.answer, answer.value, answer.sources = True, text, text.startswith("Yes"), [source]
@@ -798,6 +814,17 @@ class SoAyEngine(Engine):
         plan = next(plan for plan in self.plans if plan.key == key)
         result = self.sandbox.run(plan.program_for(name))
         return result.ok and any(value not in (None, "") for value in result.value or [])
+
+    def _at_place(self, person: Mention, place: str) -> tuple[str, str]:
+        """Yes or no (or the sentence that the library holds no affiliation), and the call it rests on."""
+        hits = self.api.searchPerson(name=person.matched)
+        organization = (hits[0].get("organization") if hits else None) or ""
+        source = f"searchPerson(name={person.matched!r})"
+        if not organization:
+            return abstain_sentence("affiliation", person.matched), source
+        if place_holds(place, organization):
+            return f"Yes: the library lists {person.matched}'s affiliation as {organization}.", source
+        return f"No: the library lists {person.matched}'s affiliation as {organization}, not {place}.", source
 
     def _a_title_word(self, words: str, linked: Linked) -> bool:
         """Whether the person's papers hold these words in a title and in no venue."""
