@@ -323,7 +323,8 @@ def counts_what_is_asked(plan: Plan, reading: Reading) -> bool:
     nouns = counted_words(reading.masked)
     if not nouns or reading.asked is not Kind.COUNT:
         return True
-    counted = plan.routes[-1] if plan.count and plan.routes else plan.field.rsplit(".", 1)[-1]
+    people = {"authors_name_list": "authors", "authors.name": "authors", "authors": "authors"}.get(plan.field)
+    counted = people or (plan.routes[-1] if plan.count and plan.routes else plan.field.rsplit(".", 1)[-1])
     counted = {"num_pubs": "pubs", "title": "pubs", "name": "authors", "interests": "interest"}.get(counted, counted)
     said = COUNTED_AS.get(counted, tuple(nouns))
     return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
@@ -420,12 +421,12 @@ def asked_thing(masked: str) -> str | None:
     held = not_held(masked)
     if held:
         return held
-    counted = COUNT_NOUN.search(masked)
-    if counted and counted_words(masked):  # "how many different venues …": a count of them
-        return f"count of {counted.group(1).strip()}"
     for pattern, thing in ASKED_BY_VERB:
         if pattern.search(masked):
             return thing
+    counted = COUNT_NOUN.search(masked)
+    if counted and counted_words(masked):  # "how many different venues …": a count of them
+        return f"count of {counted.group(1).strip()}"
     for pattern in ASKED_THING:
         match = pattern.search(masked)
         if match and match.group(1).strip().lower() not in ("", "x", "the"):
