@@ -135,6 +135,9 @@ CASES = [
     ("Does Domenico Talia work for the University of Bologna?", ["No:", "University of Calabria"], []),
     ("Is Gordon Fraser at Passau?", ["has no affiliation"], ["Yes", "No:"]),
     ("Did Gordon Fraser work with Yoshua Bengio?", [], ["affiliation"]),
+    # the first (last) author of a person's narrowed papers: a plan generated for getPersonPubs' author lists
+    ("Who is the first author of Gordon Fraser's 2022 paper?", ["Katharina"], ["has no"]),
+    ("Who is the first author of Gordon Fraser's paper on flaky test prediction?", ["Martin Gruber"], ["Schwendner"]),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

@@ -63,7 +63,7 @@ def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
         if plan.field in ("name", "title") and plan.routes:  # the coauthors, the papers walked to
             return f"Number of {subject.removeprefix('the ')}: {value}."
         return f"Number of {field_noun(plan)} of {subject}: {value}."
-    if (plan.first_item or plan.last_item) and plan.field == "authors.name":
+    if (plan.first_item or plan.last_item) and plan.field in ("authors.name", "authors_name_list"):
         return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
     if plan.field in ("name", "title") and plan.routes:  # the people or papers walked to are the answer
         return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."

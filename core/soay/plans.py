@@ -409,6 +409,9 @@ def _program(
                 f"{current} = [c for c in {current} if c['person_id'] == other['person_id']]",
             ]
             narrowed = True
+    if (first_item or last_item) and field == "authors_name_list":  # each paper's first (last) author named
+        lines.append(f"result = [r[{field!r}][{0 if first_item else -1}] for r in {current} if r[{field!r}]]")
+        return "\n".join(lines)
     if first_item or last_item:  # one paper's first (last) author: the nested list's first (last) item
         top, _, inner = field.partition(".")
         lines.append(f"result = {current}[{top!r}][{0 if first_item else -1}][{(inner or 'name')!r}]")
@@ -557,6 +560,10 @@ def generate_plans(specs: Mapping) -> list[Plan]:
                     variants = [(False, False, False)] + [(True, False, False)] * countable
                     if not many and "." in field and field.startswith("authors"):
                         # the first (last) author's name, organization, id
+                        variants += [(False, True, False), (False, False, True)]
+                    own_papers = [h.api for h in hops] == ["searchPerson", "getPersonPubs"] and narrow != "pair"
+                    if own_papers and field == "authors_name_list":
+                        # the first (last) author of each of a person's papers ("of X's 2022 paper")
                         variants += [(False, True, False), (False, False, True)]
                     for count, first_item, last_item in variants:
                         key = "|".join(
