@@ -138,6 +138,13 @@ CASES = [
     # the first (last) author of a person's narrowed papers: a plan generated for getPersonPubs' author lists
     ("Who is the first author of Gordon Fraser's 2022 paper?", ["Katharina"], ["has no"]),
     ("Who is the first author of Gordon Fraser's paper on flaky test prediction?", ["Martin Gruber"], ["Schwendner"]),
+    # a paper named beside its author is looked for among that author's papers; 'called' asks for its title
+    ("Which venue did Alessandro Orso's REST paper appear in?", ["Software Testing and Analysis"], ["has no"]),
+    (
+        "What's Foutse Khomh's paper about deep reinforcement learning called?",
+        ["The paper is Mutation Testing of Deep Reinforcement Learning"],
+        ["Abstract"],
+    ),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

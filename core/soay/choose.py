@@ -213,7 +213,7 @@ def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Re
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
-    if start != "paper" and asked is Kind.TEXT and NAME_ASKED.search(masked):
+    if asked is Kind.TEXT and NAME_ASKED.search(masked):  # "what is X's paper about Y called": its title
         asked = Kind.PAPER
     if (venue or topic or year) and asked is Kind.TEXT and is_yes_no(masked):
         asked = Kind.PAPER  # "has A published in Nature / on fairness?": the papers that did (none is an answer too)

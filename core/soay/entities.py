@@ -405,6 +405,7 @@ PAPER_NOUN = re.compile(r"\b(?:paper|article|preprint|publication|study|report)\
 PHRASE_WORDS = 8
 
 
+ASKING_TAIL = {"called", "named", "titled"}  # "the paper about Y called?": how the question asks for its title
 ABOUT = {"about", "on", "regarding", "concerning", "titled", "called", "named"}
 
 
@@ -422,8 +423,8 @@ def _paper_phrases(question: str) -> list[tuple[int, int]]:
         if index + 2 < len(words) + 1 and index + 1 < len(words) and _strip(words[index + 1][2]).lower() in ABOUT:
             tail = words[index + 2 : index + 2 + PHRASE_WORDS]
             cut = next((i for i, (_, _, w) in enumerate(tail) if w.endswith((",", ";"))), len(tail) - 1)
-            while cut > 0 and _strip(tail[cut][2]).lower() in QUESTION_WORDS:  # "… regions cited?": the question's
-                cut -= 1
+            while cut > 0 and _strip(tail[cut][2]).lower() in QUESTION_WORDS | ASKING_TAIL:  # "… regions cited?"
+                cut -= 1  # the question's own words end it, not the title's
             if tail:
                 after.append((tail[0][0], tail[cut][1]))
     return sorted(spans, key=lambda span: span[1] - span[0]) + after

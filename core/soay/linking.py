@@ -14,6 +14,7 @@ from scholar_tui.core.soay.entities import Mention, find_paper, find_people, nam
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import RANKED, Plan
 from scholar_tui.core.soay.shapes import comparison, left_out_at
+from scholar_tui.indexes.records import fold
 
 
 @dataclass(frozen=True)
@@ -55,10 +56,30 @@ def link(question: str, api: Any) -> Linked | None:
         # a scholar named beside the paper ("A's coauthors on the X paper") is a condition on the answer
         rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
         beside = [m for m in find_people(rest, api) if not left_out_at(rest, m.start) and not m.others]
+        if beside:  # "Orso's REST paper": the title among that scholar's papers, where the library has one
+            paper = _among_their_papers(paper, beside[0], api) or paper
         return Linked((paper,), tuple(beside))
     # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
     people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
     return Linked(tuple(people[:2]), tuple(people[2:])) if people else None
+
+
+def _among_their_papers(paper: Mention, person: Mention, api: Any) -> Mention | None:
+    """The one paper of the person whose title holds the words the question named a paper by, where the
+    paper found first is not theirs ("Orso's REST paper" is his REST APIs paper, not another "REST: …")."""
+    try:
+        found = api.searchPerson(name=person.matched)
+        pubs = api.getPersonPubs(person_id=found[0]["person_id"]) if found else []
+    except Exception:
+        return None
+    titles = [pub.get("title") or "" for pub in pubs]
+    if paper.matched in titles:
+        return None
+    words = [word for word in fold(paper.text).split() if len(word) > 2]
+    holding = [title for title in titles if words and all(word in fold(title).split() for word in words)]
+    if len(holding) != 1:
+        return None
+    return Mention("paper", paper.text, paper.start, paper.end, holding[0], paper.score)
 
 
 def _title_naming_someone(question: str, api: Any) -> Mention | None:

@@ -65,6 +65,8 @@ def phrase_answer(plan: Plan, subject: str, value: Any) -> str:
         return f"Number of {field_noun(plan)} of {subject}: {value}."
     if (plan.first_item or plan.last_item) and plan.field in ("authors.name", "authors_name_list"):
         return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
+    if plan.field == "title" and not plan.routes and plan.start == "paper":  # "what is the X paper called"
+        return f"The paper is {render_value(value)}."
     if plan.field in ("name", "title") and plan.routes:  # the people or papers walked to are the answer
         return f"{subject[:1].upper()}{subject[1:]}: {render_value(value)}."
     noun = field_noun(plan)
