@@ -19,7 +19,6 @@ from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.soay.conditions import OPEN_ENDED, VENUE_BEFORE_PAPERS, venue_named
 from scholar_tui.core.soay.plans import FIELD_NOUNS, FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
 from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
-from scholar_tui.indexes.records import fold
 
 ROUTE_CUES = {
     "first_author": re.compile(
@@ -328,49 +327,6 @@ def counts_what_is_asked(plan: Plan, reading: Reading) -> bool:
     counted = {"num_pubs": "pubs", "title": "pubs", "name": "authors", "interests": "interest"}.get(counted, counted)
     said = COUNTED_AS.get(counted, tuple(nouns))
     return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
-
-
-# "Is A at Rensselaer?", "Does A work for NYU?", "Is A affiliated with Tilburg University?": a yes or no about
-# where a person works, named by a capitalised place after the preposition
-PLACE_ASKED = re.compile(
-    r"\b(?:at|with|for|in)\s+(?:the\s+)?(?P<place>(?!X\b)[A-Z][\w&.'’-]*(?:\s+(?:(?:of|and|&|the|de|for)\s+)*"
-    r"(?!X\b)[A-Z][\w&.'’-]*)*)"
-)
-
-
-def place_asked(reading: Reading) -> str | None:
-    """The place a yes-or-no question about a person asks them to be at ("Is A at Rensselaer?"), or None."""
-    if reading.start != "person" or reading.venue or not is_yes_no(reading.masked):
-        return None
-    if reading.cues & {"coauthors", "pubs"}:  # "Did A work with Yoshua Bengio?": a coauthor, not a place
-        return None
-    if re.search(r"\b(?:papers?|publish\w*|wr[io]te|written|co-?author\w*|cited)\b", reading.masked, re.I):
-        return None
-    found = PLACE_ASKED.search(reading.masked)
-    return found.group("place").strip(" .,") if found else None
-
-
-def place_holds(place: str, organization: str) -> bool:
-    """Whether an affiliation is the place named: every word of it (folded), or its initials ("NYU")."""
-    named, held = fold(place).split(), fold(organization).split()
-    if place.isupper() and 2 <= len(place) <= 6:
-        initials = "".join(word[0] for word in held if word not in ("of", "and", "the", "for", "de"))
-        return place.lower() in (initials, "".join(word[0] for word in held))
-    return all(word in held for word in named if word not in ("the", "of", "and"))
-
-
-AUTHORSHIP = re.compile(r"\b(?:wr[io]te|written|write|co-?authored|authored|authors?)\b", re.I)
-# "Did A write X in 2019 / in Nature?" asks more than who wrote it: not answered by the authors alone
-MORE_THAN_AUTHORSHIP = re.compile(r"\b(?:in|at|during|before|after|since)\b|\b(?:19|20)\d\d\b", re.I)
-
-
-def authorship_asked(reading: Reading) -> bool:
-    """ "Did A write X?", "Is A the first author of X?": a yes or no about who wrote a paper, nothing more."""
-    return (
-        is_yes_no(reading.masked)
-        and bool(AUTHORSHIP.search(reading.masked))
-        and not MORE_THAN_AUTHORSHIP.search(reading.masked)
-    )
 
 
 def support(plan: Plan, reading: Reading) -> int:

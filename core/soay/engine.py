@@ -31,10 +31,7 @@ from scholar_tui.core.soay.choose import (
     BINDING,
     Reading,
     asked_thing,
-    authorship_asked,
     field_named,
-    place_asked,
-    place_holds,
     rank_plans,
     read_question,
     support,
@@ -51,7 +48,6 @@ from scholar_tui.core.soay.phrasing import (
     expected_kind,
     field_noun,
     measured,
-    render_value,
     yes_or_no,
 )
 from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans
@@ -65,6 +61,7 @@ from scholar_tui.core.soay.shapes import (
     superlative,
     top_one,
 )
+from scholar_tui.core.soay.verdicts import at_place, authorship, authorship_asked, place_asked
 from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
@@ -556,7 +553,7 @@ class SoAyEngine(Engine):
 
         place = place_asked(reading) if linked.start == "person" else None
         if place is not None:  # "Is A at Rensselaer?": yes or no, from the affiliation the library holds
-            text, source = self._at_place(head, place)
+            text, source = at_place(self.api, head, place)
             answer.ok, answer.answer, answer.sources = True, text, [source]
             answer.abstained = is_abstain(text)
             answer.value = None if answer.abstained else text.startswith("Yes")
@@ -569,7 +566,7 @@ class SoAyEngine(Engine):
             yield Finished(answer)
             return
         if linked.start == "paper" and linked.extra and authorship_asked(reading):  # "Did A write X?"
-            text, source = self._authorship(head, linked.extra, reading)
+            text, source = authorship(self.api, head, linked.extra, reading)
             answer.ok, answer.answer, answer.value, answer.sources = True, text, text.startswith("Yes"), [source]
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield AnswerPhrased(text, answer.value, answer.sources)
@@ -815,17 +812,6 @@ class SoAyEngine(Engine):
         result = self.sandbox.run(plan.program_for(name))
         return result.ok and any(value not in (None, "") for value in result.value or [])
 
-    def _at_place(self, person: Mention, place: str) -> tuple[str, str]:
-        """Yes or no (or the sentence that the library holds no affiliation), and the call it rests on."""
-        hits = self.api.searchPerson(name=person.matched)
-        organization = (hits[0].get("organization") if hits else None) or ""
-        source = f"searchPerson(name={person.matched!r})"
-        if not organization:
-            return abstain_sentence("affiliation", person.matched), source
-        if place_holds(place, organization):
-            return f"Yes: the library lists {person.matched}'s affiliation as {organization}.", source
-        return f"No: the library lists {person.matched}'s affiliation as {organization}, not {place}.", source
-
     def _a_title_word(self, words: str, linked: Linked) -> bool:
         """Whether the person's papers hold these words in a title and in no venue."""
         try:
@@ -837,26 +823,6 @@ class SoAyEngine(Engine):
         wanted = words.lower().split()
         in_titles = any(all(word in (pub.get("title") or "").lower() for word in wanted) for pub in pubs)
         return in_titles and not any(all(word in venue.lower() for word in wanted) for venue in venues)
-
-    def _authorship(self, paper: Mention, people: tuple[Mention, ...], reading: Reading) -> tuple[str, str]:
-        """Yes or no, and the call it rests on: whether the people named beside a paper wrote it (as its
-        first or last author, where the question says so)."""
-        hits = self.api.searchPublication(publication_info=paper.matched)
-        record = self.api.getPublication(pub_id=hits[0]["pub_id"]) if hits else None
-        authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
-        source = f"getPublication(pub_id={hits[0]['pub_id']!r})" if hits else "searchPublication"
-        role, held = "an author", authors
-        if "first_author" in reading.cues:
-            role, held = "the first author", authors[:1]
-        elif "last_author" in reading.cues:
-            role, held = "the last author", authors[-1:]
-        names = " and ".join(person.matched for person in people)
-        if len(people) > 1 and role == "an author":
-            role = "authors"
-        listed = f"its authors are {render_value(authors)}" if authors else "the library lists no authors for it"
-        if all(any(similarity(author, person.matched) >= SAME_NAME for author in held) for person in people):
-            return f"Yes: {names} {'is' if len(people) == 1 else 'are'} {role} of {paper.matched} ({listed}).", source
-        return f"No: {names} {'is' if len(people) == 1 else 'are'} not {role} of {paper.matched} ({listed}).", source
 
     def _not_an_author(self, paper: Mention, people: tuple[Mention, ...]) -> str | None:
         """The sentence for a person named beside a paper who is not among its authors, else None."""
