@@ -145,6 +145,16 @@ CASES = [
         ["The paper is Mutation Testing of Deep Reinforcement Learning"],
         ["Abstract"],
     ),
+    # a count of people once the person is left out; a count of what the question counts ranks first
+    ("How many people did Kerstin Eder publish with in 2022?", [": 2"], [": 3"]),
+    ("How many coauthors does Gordon Fraser have on flaky test papers?", [": 6"], ["has no"]),
+    # an arXiv id is read from the paper's arXiv link, never the library's own id
+    ("What is the arXiv id of EuclidNets?", ["2212.11803"], ["paper:"]),
+    ("What's the arXiv number of the pong algebra?", ["2212.11885"], []),
+    ("What is the arXiv id of the suicide ideation paper?", ["has no arXiv id"], ["paper:"]),
+    # superlatives no plan ranks by are said
+    ("Which of Gordon Fraser's papers has the longest title?", ["no way to rank"], ["Scratch"]),
+    ("Who is the youngest author of EuclidNets?", ["no way to rank"], ["Xinlin Li"]),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

@@ -61,6 +61,7 @@ TOPIC_END = re.compile(
     r"\s+(?:has|have|had|did|does|do|is|are|was|were|called|named|titled|published|appeared|presented|released|"
     rf"written|cited|come|came|{SLOT_WORD})\b"
 )
+SOURCE_NUMBER = re.compile(r"\b(?:arxiv|doi)\s*(?:id|identifier|number|no\.?)\b", re.I)
 # "what is X's paper on Y called": the paper's title is asked, not what it is about
 NAME_ASKED = re.compile(r"\b(?:called|titled|named)\s*[?.!]*$|\bwhat(?:'s| is| was) the (?:title|name) of\b", re.I)
 _PAPERS = r"(?:papers?|publications?|articles?|works?|preprints?|pubs?)"
@@ -137,6 +138,7 @@ class Reading:
     venue: str | None = None  # "… appeared in Physical Review B": only the papers of that venue
     without_head: bool = False  # "who wrote X's latest paper with him": the person is not one of the answer
     alone: bool = False  # "which papers did X write alone": only those X is the one author of
+    count_after: bool = False  # a count of people taken after some are left out (the engine sets it)
     venue_before_papers: bool = False  # the venue was read from "X's ‹Name› paper" (it may be a title word)
     excluded: tuple[str, ...] = ()  # people the answer leaves out (the person of "with him", of "A's coauthors on X")
     scores: list[tuple[str, float]] = field(default_factory=list)
@@ -212,6 +214,8 @@ def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Re
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
+    if SOURCE_NUMBER.search(masked):  # "the arXiv number of X" names an identifier, not a count
+        asked = Kind.TEXT
     if asked is Kind.TEXT and NAME_ASKED.search(masked):  # "what is X's paper about Y called": its title
         asked = Kind.PAPER
     if (venue or topic or year) and asked is Kind.TEXT and is_yes_no(masked):
@@ -329,6 +333,17 @@ def counts_what_is_asked(plan: Plan, reading: Reading) -> bool:
     return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
 
 
+SOURCE_ID = re.compile(r"\b(?:arxiv|doi|openalex|orcid|isbn|issn)\b", re.I)
+
+
+def answers_what_is_asked(plan: Plan, reading: Reading) -> bool:
+    """Whether the plan can answer for what is asked at all: a count of what the question counts, and
+    never the library's own id for a source's ("the arXiv id of X" is not "paper:24")."""
+    if plan.field.endswith("_id") and SOURCE_ID.search(reading.field_text):
+        return False
+    return counts_what_is_asked(plan, reading)
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
@@ -336,7 +351,7 @@ def support(plan: Plan, reading: Reading) -> int:
     for it."""
     if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
         return 0
-    if not counts_what_is_asked(plan, reading):
+    if not answers_what_is_asked(plan, reading):
         return 0
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:

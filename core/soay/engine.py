@@ -30,6 +30,7 @@ from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
 from scholar_tui.core.soay.choose import (
     BINDING,
     Reading,
+    answers_what_is_asked,
     asked_thing,
     field_named,
     rank_plans,
@@ -40,8 +41,10 @@ from scholar_tui.core.soay.conditions import Condition, narrowings, none_left, n
 from scholar_tui.core.soay.entities import Mention, similarity
 from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, papers_of, subject_of
 from scholar_tui.core.soay.phrasing import (
+    ARXIV_ID_ASKED,
     DOI_ASKED,
     ROLES,
+    arxiv_id_in,
     checked_answer,
     compared,
     doi_in,
@@ -416,6 +419,10 @@ class SoAyEngine(Engine):
             reading = read_question(linked.masked(question), linked.start, venue_as_topic=True)  # type: ignore[arg-type]
         left_out_people(reading, linked)
         ranked = rank_plans(reading, self.plans)
+        # a count of what the question counts ranks before one of something else ("how many coauthors … on X")
+        answering = [item for item in ranked if answers_what_is_asked(item[0], reading)]
+        if answering and answering[0][0].kind is ranked[0][0].kind:  # never a list where a count was asked
+            ranked = answering
         candidates = [(plan.key, round(score, 2)) for plan, score in ranked[:5]]
         if reading.yes_no:  # "did A and B write together": their joint papers say yes or no
             joint = next(plan for plan, _ in ranked if plan.key == JOINT_PAPERS)
@@ -535,6 +542,7 @@ class SoAyEngine(Engine):
         plan = choice.plan = self._applying(plan, reading, linked)
         through = self._coauthors_on_papers(plan, reading, linked)
         if through is not None:  # "who did A work with on flaky tests": the authors of those papers, less A
+            reading.count_after = plan.count  # "how many people did A publish with in 2022": counted once A is out
             plan = choice.plan = through
             reading.excluded += (head.matched,)
         answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
@@ -735,7 +743,18 @@ class SoAyEngine(Engine):
         left_out = [name for name in (excluded_name(reading.question), *reading.excluded) if name]
         if left_out and isinstance(value, list) and plan.kind is Kind.PEOPLE:  # "who else … besides A"
             value = [item for item in value if all(similarity(str(item), name) < SAME_NAME for name in left_out)]
+            if reading.count_after:  # how many they are, once the person is left out
+                value = len(dict.fromkeys(value))
+                answer.answer, answer.value = f"Number of coauthors of {before}: {value}.", value
+                yield AnswerPhrased(answer.answer, value, answer.sources)
+                return
             subject += f" other than {' and '.join(reading.excluded)}" if reading.excluded else ""
+        if plan.field == "url" and ARXIV_ID_ASKED.search(reading.question):  # an arXiv id read from an arXiv link
+            value = arxiv_id_in(value)
+            text = f"arXiv id of {subject}: {value}." if value else abstain_sentence("arXiv id", subject)
+            answer.answer, answer.abstained, answer.value = text, value is None, value
+            yield AnswerPhrased(text, value, answer.sources) if value else Abstained(text, "missing", answer.sources)
+            return
         if plan.field == "url" and DOI_ASKED.search(reading.question):  # a DOI only where the link is one
             value = doi_in(value)
             text = f"DOI of {subject}: {value}." if value else abstain_sentence("DOI", subject)
@@ -778,7 +797,8 @@ class SoAyEngine(Engine):
         """A person's coauthors narrowed by their papers (a topic, a year, a venue, the latest one) are
         the authors of those papers other than the person: getCoauthors holds no papers to narrow.
         None: the plan is not a list of the person's coauthors, or the question narrows nothing."""
-        if "coauthors" not in plan.routes or plan.kind is not Kind.PEOPLE or plan.count or plan.start != "person":
+        people = plan.kind is Kind.PEOPLE or (plan.count and plan.field in ("name", "authors_name_list"))
+        if "coauthors" not in plan.routes or not people or plan.start != "person":
             return None  # "who did A write his X paper with" may walk A's coauthors' papers: the same people
         if not conditions_of(reading, linked):
             return None

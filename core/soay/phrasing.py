@@ -112,6 +112,16 @@ DOI_ASKED = re.compile(r"\bdoi\b", re.I)
 DOI = re.compile(r"\b10\.\d{4,9}/[^\s\"<>]+")
 
 
+ARXIV_ID_ASKED = re.compile(r"\barxiv\s*(?:id|identifier|number|no\.?)\b", re.I)
+ARXIV_ID = re.compile(r"arxiv\.org/(?:abs|pdf)/([^\s?#]+?)(?:\.pdf)?$")
+
+
+def arxiv_id_in(link: Any) -> str | None:
+    """The arXiv id a paper's link holds (https://arxiv.org/abs/2212.11803); a DOI link holds none."""
+    found = ARXIV_ID.search(link) if isinstance(link, str) else None
+    return found.group(1) if found else None
+
+
 def doi_in(link: Any) -> str | None:
     """The DOI a paper's link holds (https://doi.org/10.3390/e23091165); an arXiv link holds none."""
     found = DOI.search(link) if isinstance(link, str) else None

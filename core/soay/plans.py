@@ -122,7 +122,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "write",
         "authored",
     ),
-    "url": ("url", "link", "where can i read", "read it", "pdf", "doi"),  # a DOI is read from its link
+    "url": ("url", "link", "where can i read", "read it", "pdf", "doi", "arxiv"),  # a DOI or arXiv id: from its link
     "organization": (
         "where",  # "where is X now?": a person's place is their organization
         "organization",

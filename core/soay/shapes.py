@@ -159,7 +159,10 @@ def excluded_name(question: str) -> str | None:
     return match.group(1).strip() if match else None
 
 
-_SUPERLATIVE = re.compile(r"\b(?:most|fewest|least|highest|lowest|biggest|largest|smallest|best|top)\b", re.I)
+_SUPERLATIVE = re.compile(
+    r"\b(?:most|fewest|least|highest|lowest|biggest|largest|smallest|best|top|longest|shortest|youngest|greatest)\b",
+    re.I,
+)
 
 
 def superlative(question: str) -> str | None:
