@@ -155,6 +155,8 @@ CASES = [
     # superlatives no plan ranks by are said
     ("Which of Gordon Fraser's papers has the longest title?", ["no way to rank"], ["Scratch"]),
     ("Who is the youngest author of EuclidNets?", ["no way to rank"], ["Xinlin Li"]),
+    # "X's paper about" asks about the paper, not X's biography
+    ("What's Michel Gingras' paper about?", ["Gd2Sn2O7"], ["biography"]),
     # a preprint and its published record are one work
     (
         "Where did the crowdsourcing public health surveillance paper appear?",

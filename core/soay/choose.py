@@ -417,6 +417,9 @@ def field_named(reading: Reading, plans: tuple[Plan, ...] | None = None) -> str 
     return FIELD_NOUNS.get(plan.field, plan.field) if plan is not None and hits else None
 
 
+PROFILE_FIELDS = ("bio", "position", "gender", "email", "education_experience")  # about the person, never a paper
+
+
 def score_plan(plan: Plan, reading: Reading) -> float:
     asked = reading.asked
     kind = plan.kind
@@ -454,6 +457,8 @@ def score_plan(plan: Plan, reading: Reading) -> float:
         score += 1.5 if plan.field == "title" else 0  # what is ranked is the paper: its title answers
         if plan.field == RANKED[reading.rank][0] and reading.asked not in (Kind.DATE, Kind.COUNT):
             score -= 2  # "X's most cited work" asks for the paper, not for its citation count
+    if "pubs" in reading.cues and plan.start == "person" and plan.field in PROFILE_FIELDS:
+        score -= 3  # "What's X's paper about?" asks about the paper, not X's biography
     if plan.count and _word_hits(FIELD_WORDS["num_citation"], reading.field_text):
         score -= 3  # "how many citations …" counts citations, never the papers
     score -= 0.25 * len(plan.hops) + (0.1 if plan.count else 0)
