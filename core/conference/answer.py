@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, kinds, support
+from scholar_tui.core.conference import checks, coverage, kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
-from scholar_tui.core.conference.lexical import WORD, expanded_query, words
+from scholar_tui.core.conference.lexical import WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.records import asked_field
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
@@ -673,6 +673,15 @@ HEAD_NOUN = re.compile(
 when reviewing …?" asks for aspects, whatever its "when" clause says)."""
 
 
+HEAD_ALONE = re.compile(
+    r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s*\??$", re.IGNORECASE
+)
+""""What is the hotel room rate?": the thing asked, with nothing after it."""
+AMOUNT_NOUNS = frozenset(stem(word) for word in "prize prizes rate rates fee fees price prices cost costs".split())
+"""A head noun that names an amount: "What was the prize …?" asks for money as "How much …?" does (general
+English; a rate may be a share, "acceptance rate", which the site then has no amount for)."""
+
+
 TIME_WORDS = re.compile(r"\b(?:days?|dates?|deadlines?|due|when|time|long|years?|months?|weeks?)\b", re.IGNORECASE)
 """A question that says one of these may be answered by a date, whatever kind its head reads as."""
 WHAT_DO = re.compile(r"^\s*(?:what|which)\s+(?:do|does|did|should|must|can|could|will|would)\b", re.IGNORECASE)
@@ -684,7 +693,9 @@ it only sets the scene."""
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
-    head = HEAD_NOUN.match(question)
+    head = HEAD_NOUN.match(question) or HEAD_ALONE.match(question)
+    if head and set(words(head.group(1))[-1:]) & AMOUNT_NOUNS:
+        return Kind.MONEY  # "What was the prize for …?", "What is the hotel room rate?": an amount
     if head:
         kind = asked_kind(f"what {head.group(1)}?")
     elif WHAT_DO.match(question):  # "What do I need to bring when I register?": the "when" clause asks nothing
@@ -779,11 +790,22 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     answer = _checked(question, kind, answer, evidence, tree)
     if answer.operation == "abstain":
         return answer
+    answer = _of_asked_role(question, answer, evidence, tree) if kind is Kind.PEOPLE else answer
+    if answer.operation == "abstain":
+        return answer
     paths = (
         [_said_for_yes_no(question, item) for item in evidence if item.rank in answer.cited]
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
+    term = (
+        None
+        if answer.branch_checked  # read from the branch the question names ("after the early deadline")
+        else coverage.contrasted_term(question, tree, kind, _answer_nodes(answer, evidence, tree), paths)
+    )
+    if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
+        noun = "information" if kind is Kind.TEXT else kind.noun
+        return _abstain(tree, f"{noun} for {_topic(question, tree) or 'it'} that names “{term}”")
     if support.misses_asked_edition(question, tree, paths):
         return _not_held(kind, question, tree)
     if answer.branch_checked or support.supported(question, tree, kind, paths):
@@ -791,6 +813,27 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "yes_no":
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     return _not_held(kind, question, tree)
+
+
+def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """The tree nodes an answer was read from: its cited leaves and the nodes read beyond them."""
+    cited = [node for item in evidence if item.rank in answer.cited and (node := _leaf(tree, item)) is not None]
+    return [*cited, *answer.read]
+
+
+def _of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """A person read under another role than the one asked ("Moderator" for "Who sits on the panel?") gives way
+    to the people of the sibling heading the question names ("Panelists"), else to the plain sentence."""
+    for node in _answer_nodes(answer, evidence, tree)[:1]:
+        sibling, other = coverage.other_role(question, tree, node)
+        if not other:
+            return answer
+        if sibling is None:
+            return _not_held(Kind.PEOPLE, question, tree)
+        records = [child for child in tree.children(sibling) if child.text or not child.is_leaf]
+        names = [kinds.item_text(Kind.PEOPLE, record, tree) for record in records[:MAX_LIST_ITEMS]]
+        return Computed(_join(names), "list", [], [sibling])
+    return answer
 
 
 def _not_held(kind: Kind, question: str, tree: Tree) -> Computed:

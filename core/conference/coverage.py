@@ -1,0 +1,145 @@
+"""Subject coverage: is the answer about what the question names, or about a thing beside it?
+
+``support`` weighs how much of the question's subject the cited paths hold; a majority passes. That lets
+through an answer about a *neighbour* of the asked thing whenever the two share most words: "How much does
+a guest ticket for the workshops cost?" answered by the opening reception's guest ticket ("workshops" is
+on every other ICML page, so it weighs little), "Who chairs the session on bats?" answered by a keynote's
+title about bats. What tells them apart is not the weight of the missing word but that the site itself
+**draws the line there**: beside the answer's branch sits a branch named by the missing word ("Affinity
+Workshops" beside "Opening Reception Guest Ticket", "Session A" beside "Keynote"). A question word the
+answer's paths lack and a nearby heading names is the thing the question asks about, and the answer is
+another one (``contrasted_term``).
+
+Words the answer's paths lack and no nearby heading names are left to ``support``'s share: a person's own
+words ("my car", "my kids", "a colleague") rarely name a site's heading, and refusing on them refused
+right answers.
+
+A person named in an answer holds a role by the heading it is read under ("Moderator", "Panelists",
+"Chair"). When that role is not the one asked ("Who sits on the panel?" read under "Moderator") and a
+sibling heading is, the answer is the sibling's people (``other_role``): a role is named by the question's
+own word for it or by the verb that says it (a small general vocabulary, ``ROLE_VERBS``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX
+from scholar_tui.core.conference.lexical import WORD, stem, words
+from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, subject, synonyms
+from scholar_tui.core.conference.support import prefixes as path_prefixes
+from scholar_tui.core.conference.tree import Node, Tree
+
+FORM_PREFIXES = frozenset(word[:PREFIX] for word in FORM_WORDS)
+KIND_WORDS = frozenset(word[:PREFIX] for cue in LABEL_WORDS.values() for word in cue)
+"""Words that name the form of a value ("date", "fee", "name", "location"): a heading "Time" beside the
+answer says what else the site records of the thing, not that the question named another thing."""
+
+
+def missing_terms(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> list[str]:
+    """The prefixes of the question's subject (``support.subject``) that none of ``texts`` holds, itself or by
+    a word of its synonym group; words naming a value's form or a day are left out."""
+    said: set[str] = set()
+    for text in texts:
+        said |= path_prefixes(text)
+    return sorted(
+        prefix
+        for prefix in subject(question, tree, kind)
+        if prefix not in KIND_WORDS
+        and not CALENDAR.fullmatch(prefix)
+        and prefix not in said
+        and not synonyms(prefix) & said
+    )
+
+
+def contrasted_term(question: str, tree: Tree, kind: Kind, nodes: Sequence[Node], texts: Iterable[str]) -> str | None:
+    """The question's word (as written) that the answer's paths lack and a heading beside them names: a
+    sibling of the answer's node or of one of its ancestors. None when every such word is covered or no
+    nearby heading names it."""
+    missing = set(missing_terms(question, tree, kind, texts))
+    if not missing:
+        return None
+    asked = {word[:PREFIX] for word in words(question)}
+    for node in nodes:
+        for step in [node, *reversed(tree.ancestors(node)[1:])]:
+            if not _names_other(step.label, asked):
+                continue  # the branch says nothing the question does not: no other thing to mistake it for
+            for sibling in tree.siblings(step):
+                named = _label_prefixes(sibling.label)
+                hit = next((prefix for prefix in sorted(missing) if prefix in named or synonyms(prefix) & named), None)
+                if hit is not None:
+                    return written(question, hit)
+    return None
+
+
+OTHER_THING_IGNORES = frozenset(word[:PREFIX] for word in GENERIC) | KIND_WORDS | FORM_PREFIXES
+
+
+def _names_other(label: str, asked: set[str]) -> bool:
+    """Whether a heading names a thing the question does not ("Opening Reception Guest Ticket" for a question
+    about the workshops' guest ticket; "Keynote" for one about a session), by its words beyond the question's
+    own (or their synonyms), the words naming a value's form and how questions ask."""
+    return any(
+        prefix not in asked and not synonyms(prefix) & asked and prefix not in OTHER_THING_IGNORES
+        for prefix in _label_prefixes(label)
+        if not prefix.isdigit()
+    )
+
+
+def _label_prefixes(label: str) -> set[str]:
+    return {word[:PREFIX] for word in words(label)}
+
+
+def written(question: str, prefix: str) -> str:
+    """The question's word for a prefix, as the person wrote it ("workshops", not "works")."""
+    for raw in WORD.findall(question.lower()):
+        if stem(raw)[:PREFIX] == prefix:
+            return raw
+    return prefix
+
+
+# -- roles -------------------------------------------------------------------------------------------
+ROLE_VERBS: dict[str, frozenset[str]] = {
+    role: frozenset(stem(word)[:PREFIX] for word in cue.split())
+    for role, cue in {
+        "author": "author authors wrote write writes written",
+        "chair": "chair chairs chaired lead leads led head heads charge",
+        "moderator": "moderator moderators moderate moderates moderated",
+        "panelist": "panelist panelists panel panels sits sit",
+        "speaker": "speaker speakers speak speaks talk talks keynote keynotes gives give gave present presents",
+        "organizer": "organizer organizers organiser organisers organize organizes organise organises run runs",
+        "winner": "winner winners won win wins",
+    }.items()
+}
+"""How a question names a role: the role's word or the verb that does it ("Who wrote …?" asks for authors,
+"Who sits on the panel?" for panelists). General English, no site's wording."""
+ROLE_LABEL_WORDS = frozenset(LABEL_WORDS[Kind.PEOPLE]) - {stem("name"), stem("names")}
+
+
+def _roles(text: str) -> set[str]:
+    """The roles a text names, by its words' prefixes."""
+    said = {word[:PREFIX] for word in words(text)}
+    return {role for role, cue in ROLE_VERBS.items() if said & cue}
+
+
+def _role_node(node: Node, tree: Tree) -> Node | None:
+    """The node whose label gives ``node``'s person a role: itself or its parent ("Moderator » name")."""
+    for candidate in (node, tree.parent(node)):
+        if candidate is not None and set(words(candidate.label)) & ROLE_LABEL_WORDS:
+            return candidate
+    return None
+
+
+def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool]:
+    """Whether ``node``'s person holds a role the question does not ask, and the sibling heading holding the
+    role it asks ("Panelists" beside "Moderator" for "Who sits on the panel?"): (that sibling or None, True),
+    or (None, False) when the role is the one asked or the question names no role."""
+    holder = _role_node(node, tree)
+    asked = _roles(question)
+    if holder is None or not asked:
+        return None, False
+    if _roles(holder.label) & asked or not _roles(holder.label):
+        return None, False
+    named = [sibling for sibling in tree.siblings(holder) if not sibling.is_leaf and _roles(sibling.label) & asked]
+    return (named[0] if len(named) == 1 else None), True
