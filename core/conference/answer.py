@@ -798,6 +798,10 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
+    for node in _value_nodes(answer, evidence, tree)[:1]:
+        noun = coverage.owner_not_possessed(question, tree, node)
+        if noun is not None:  # "Krötzsch's talk" answered by his bio: the owner's field, not the thing of his asked
+            return _abstain(tree, noun, _topic(question, tree))
     term = (
         None
         if answer.branch_checked  # read from the branch the question names ("after the early deadline")
@@ -821,10 +825,16 @@ def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
     return [*cited, *answer.read]
 
 
+def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """The nodes an answer's value was read from first (a record's field beyond the cited path), then its cited
+    leaves."""
+    return [*answer.read, *(node for node in _answer_nodes(answer, evidence, tree) if node not in answer.read)]
+
+
 def _of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """A person read under another role than the one asked ("Moderator" for "Who sits on the panel?") gives way
     to the people of the sibling heading the question names ("Panelists"), else to the plain sentence."""
-    for node in _answer_nodes(answer, evidence, tree)[:1]:
+    for node in _value_nodes(answer, evidence, tree)[:1]:
         sibling, other = coverage.other_role(question, tree, node)
         if not other:
             return answer
@@ -1015,8 +1025,8 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
             person = kinds.person_in_sentences(question, evidence)
             return person or _abstain(tree, "person", _topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
-        named = record_field(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
-        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
+        named = _place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
+        if named is not None:
             return named
         found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
@@ -1051,6 +1061,26 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """The place field of the first record, in rank order, that names the thing the question names and holds a
+    place there: a board's "affiliation: Elected 2019 & 2018 Program Chair" names a role, not where Andreas
+    Krause works, and his committee record's "affiliation: ETH Zurich" does."""
+    for start in range(len(evidence)):
+        named = record_field(question, evidence[start:], tree)
+        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
+            if not _names_role(named.text):
+                return named
+    return None
+
+
+ROLE_WORDS = kinds.LABEL_WORDS[Kind.PEOPLE] - {"name", "names"}
+
+
+def _names_role(text: str) -> bool:
+    """Whether a text names a role ("Program Chair", "President"): a role is held, not a place one is at."""
+    return bool(set(words(text)) & ROLE_WORDS)
 
 
 ONE_PERSON = re.compile(r"^\s*who\s+(?:is|was)\s+the\b", re.IGNORECASE)

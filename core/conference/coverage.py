@@ -22,6 +22,7 @@ own word for it or by the verb that says it (a small general vocabulary, ``ROLE_
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
@@ -143,3 +144,39 @@ def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool
         return None, False
     named = [sibling for sibling in tree.siblings(holder) if not sibling.is_leaf and _roles(sibling.label) & asked]
     return (named[0] if len(named) == 1 else None), True
+
+
+# -- what is possessed ---------------------------------------------------------------------------------
+POSSESSED = re.compile(r"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+([a-z][a-z-]+)")
+""""Markus Krötzsch's talk", "Uli Sattler's email": a named owner and the thing of theirs asked about."""
+NAME_FIELDS = frozenset({"name", "full name"})
+
+
+def possessed(question: str) -> tuple[list[str], str] | None:
+    """The owner's words and the possessed noun of "X's N" in the question, or None."""
+    match = POSSESSED.search(question)
+    if not match:
+        return None
+    owner = words(match.group(1))
+    return (owner, match.group(2).lower()) if owner else None
+
+
+def owner_not_possessed(question: str, tree: Tree, node: Node) -> str | None:
+    """The possessed noun when ``node`` is a field of the owner's own record (beside a "name" field holding the
+    owner: a bio, a photo, an affiliation) that does not name that noun: "What is Markus Krötzsch's talk about?"
+    is not answered by his bio's "TU Dresden". A record whose person is held in a role field ("Speaker: X",
+    "Title: …") is the talk itself, and its fields are the talk's. None when the answer is of the noun."""
+    asked = possessed(question)
+    parent = tree.parent(node)
+    if asked is None or parent is None:
+        return None
+    owner, noun = asked
+    names_owner = any(
+        child.is_leaf and child.label.strip().lower() in NAME_FIELDS and set(owner) <= set(words(child.text or ""))
+        for child in tree.children(parent)
+    )
+    if not names_owner:
+        return None
+    wanted = stem(noun)[:PREFIX]
+    said = _label_prefixes(node.label)
+    return None if wanted in said or synonyms(wanted) & said else noun
