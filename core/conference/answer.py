@@ -728,6 +728,9 @@ def _counted(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     found = kinds.collection(question, evidence, tree)
     if found is None:
         return None
+    narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
+    if narrowed is not None:  # "How many reviewers?" over "Outstanding Reviewers (Top 10%)" counts a part of them
+        return _abstain(tree, "count", f"{_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
     if qualifier is not None and not checks.names_qualifier(
         qualifier, [kinds.with_parents(found.node, tree)] if found.node is not None else [_leaf_text(found.items[0])]
     ):
@@ -745,6 +748,9 @@ def _listed(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: T
     found = kinds.collection(question, evidence, tree)
     if found is None:
         return None
+    narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
+    if narrowed is not None:  # "Who are the reviewers?" is not answered by the outstanding ones
+        return _abstain(tree, "list", f"{_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
     texts = [kinds.item_text(kind, record, tree) for record in found.items[:MAX_LIST_ITEMS]]
     return Computed(
         _join(texts), "list", found.ranks, [found.node] if found.node is not None else found.items[:MAX_LIST_ITEMS]
@@ -1028,7 +1034,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         named = _place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
         if named is not None:
             return named
-        found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
+        found = kinds.typed_value(Kind.PLACE, _without_identity(question, tree), evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
     elif form == "span" and kind is Kind.DATE and kinds.asks_itself(question, tree):
         found = kinds.typed_value(Kind.DATE, question, evidence, tree)  # the conference's own dates
@@ -1081,6 +1087,14 @@ ROLE_WORDS = kinds.LABEL_WORDS[Kind.PEOPLE] - {"name", "names"}
 def _names_role(text: str) -> bool:
     """Whether a text names a role ("Program Chair", "President"): a role is held, not a place one is at."""
     return bool(set(words(text)) & ROLE_WORDS)
+
+
+def _without_identity(question: str, tree: Tree) -> str:
+    """The question less the words that name the conference itself (``support.identity``): on a workshop's site,
+    "Where is the workshop held?" names nothing but the event, and the "Workshop dinner" is not it."""
+    own = support.identity(tree)
+    kept = [raw for raw in question.split() if not (words(raw) and {word[:kinds.PREFIX] for word in words(raw)} <= own)]
+    return " ".join(kept)
 
 
 ONE_PERSON = re.compile(r"^\s*who\s+(?:is|was)\s+the\b", re.IGNORECASE)

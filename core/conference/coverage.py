@@ -180,3 +180,25 @@ def owner_not_possessed(question: str, tree: Tree, node: Node) -> str | None:
     wanted = stem(noun)[:PREFIX]
     said = _label_prefixes(node.label)
     return None if wanted in said or synonyms(wanted) & said else noun
+
+
+# -- the set a count or a list ranges over -------------------------------------------------------------
+SUBSET_WORDS = frozenset(
+    stem(word)
+    for word in "top outstanding best selected featured shortlisted honorable honourable highlighted notable "
+    "exemplary distinguished".split()
+)
+"""Words by which a list's heading says it holds a chosen part of the things ("Outstanding Reviewers (Top
+10%)"): general English, as the words of an award or a ranking."""
+SHARE = re.compile(r"\d\s*%")
+
+
+def narrower_set(question: str, label: str) -> str | None:
+    """The word by which a list's heading narrows the things to a part the question does not ask for ("How many
+    reviewers …?" counted over "Outstanding Reviewers (Top 10%)"), or None when the list is the asked set."""
+    asked = set(words(question))
+    narrowed = [word for word in words(label) if word in SUBSET_WORDS and word not in asked]
+    if narrowed:
+        return narrowed[0]
+    share = SHARE.search(label)
+    return share.group(0) if share and not SHARE.search(question) else None

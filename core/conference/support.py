@@ -141,7 +141,7 @@ def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
     return about
 
 
-IDENTITY_LABELS = frozenset({"location", "full name", "name"})
+IDENTITY_LABELS = frozenset({"location", "full name", "name", "event"})
 
 
 def identity(tree: Tree) -> set[str]:
