@@ -22,7 +22,7 @@ evidence and the computed answer, and the tiny default model only picks a path (
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
@@ -811,7 +811,9 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     term = (
         None
         if answer.branch_checked  # read from the branch the question names ("after the early deadline")
-        else coverage.contrasted_term(question, tree, kind, _answer_nodes(answer, evidence, tree), paths)
+        else coverage.contrasted_term(
+            question, tree, kind, _answer_nodes(answer, evidence, tree), paths, _like_answer(kind, answer.text, tree)
+        )
     )
     if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
         noun = "information" if kind is Kind.TEXT else kind.noun
@@ -829,6 +831,17 @@ def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
     """The tree nodes an answer was read from: its cited leaves and the nodes read beyond them."""
     cited = [node for item in evidence if item.rank in answer.cited and (node := _leaf(tree, item)) is not None]
     return [*cited, *answer.read]
+
+
+def _like_answer(kind: Kind, text: str, tree: Tree) -> Callable[[Node], bool]:
+    """Whether a node holds a value like ``text``, an answer of ``kind``: of the kind, or for free text of the
+    same form (an e-mail address, a link), or any text."""
+    if kind in (Kind.PLACE, Kind.DATE, Kind.MONEY, Kind.PEOPLE):
+        return lambda node: kinds.holds_kind(kind, node, tree)
+    for form in (EMAIL, URL):
+        if form.search(text):
+            return lambda node, form=form: bool(form.search(node.text or ""))
+    return lambda node: bool(node.text)
 
 
 def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
@@ -1093,7 +1106,9 @@ def _without_identity(question: str, tree: Tree) -> str:
     """The question less the words that name the conference itself (``support.identity``): on a workshop's site,
     "Where is the workshop held?" names nothing but the event, and the "Workshop dinner" is not it."""
     own = support.identity(tree)
-    kept = [raw for raw in question.split() if not (words(raw) and {word[:kinds.PREFIX] for word in words(raw)} <= own)]
+    kept = [
+        raw for raw in question.split() if not (words(raw) and {word[: kinds.PREFIX] for word in words(raw)} <= own)
+    ]
     return " ".join(kept)
 
 

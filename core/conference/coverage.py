@@ -23,7 +23,8 @@ own word for it or by the verb that says it (a small general vocabulary, ``ROLE_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX
@@ -54,10 +55,18 @@ def missing_terms(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -
     )
 
 
-def contrasted_term(question: str, tree: Tree, kind: Kind, nodes: Sequence[Node], texts: Iterable[str]) -> str | None:
+def contrasted_term(
+    question: str,
+    tree: Tree,
+    kind: Kind,
+    nodes: Sequence[Node],
+    texts: Iterable[str],
+    holds: Callable[[Node], bool] = lambda node: True,
+) -> str | None:
     """The question's word (as written) that the answer's paths lack and a heading beside them names: a
-    sibling of the answer's node or of one of its ancestors. None when every such word is covered or no
-    nearby heading names it."""
+    sibling of the answer's node or of one of its ancestors, that holds a value like the answer (``holds``:
+    an amount for an amount; the other branch is where the asked value would be). None when every such word
+    is covered or no nearby heading names it."""
     missing = set(missing_terms(question, tree, kind, texts))
     if not missing:
         return None
@@ -69,7 +78,7 @@ def contrasted_term(question: str, tree: Tree, kind: Kind, nodes: Sequence[Node]
             for sibling in tree.siblings(step):
                 named = _label_prefixes(sibling.label)
                 hit = next((prefix for prefix in sorted(missing) if prefix in named or synonyms(prefix) & named), None)
-                if hit is not None:
+                if hit is not None and _holds_below(sibling, tree, holds):
                     return written(question, hit)
     return None
 
@@ -86,6 +95,18 @@ def _names_other(label: str, asked: set[str]) -> bool:
         for prefix in _label_prefixes(label)
         if not prefix.isdigit()
     )
+
+
+BELOW_LIMIT = 400
+"""How many leaves of a sibling branch are looked at for a value like the answer (a list of 30 workshops
+with their papers is read in its first pages, not whole)."""
+
+
+def _holds_below(node: Node, tree: Tree, holds: Callable[[Node], bool]) -> bool:
+    """Whether ``node`` or a leaf below it holds a value like the answer."""
+    if node.is_leaf:
+        return holds(node)
+    return any(holds(leaf) for leaf in islice(tree.subtree_leaves(node), BELOW_LIMIT))
 
 
 def _label_prefixes(label: str) -> set[str]:
