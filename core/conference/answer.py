@@ -171,7 +171,8 @@ def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     if best is None:
         return None
     ranks = {item.node_id: item.rank for item in evidence}
-    return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}))
+    read = [] if best.id in ranks else [best]  # the field itself, cited by its own path when not retrieved
+    return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}), read)
 
 
 TYPE_MATCH_DEPTH = 3
@@ -812,7 +813,12 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         None
         if answer.branch_checked  # read from the branch the question names ("after the early deadline")
         else coverage.contrasted_term(
-            question, tree, kind, _answer_nodes(answer, evidence, tree), paths, _like_answer(kind, answer.text, tree)
+            question,
+            tree,
+            kind,
+            _answer_nodes(answer, evidence, tree),
+            paths,
+            _like_answer(question, kind, answer.text, tree),
         )
     )
     if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
@@ -833,15 +839,20 @@ def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
     return [*cited, *answer.read]
 
 
-def _like_answer(kind: Kind, text: str, tree: Tree) -> Callable[[Node], bool]:
-    """Whether a node holds a value like ``text``, an answer of ``kind``: of the kind, or for free text of the
-    same form (an e-mail address, a link), or any text."""
-    if kind in (Kind.PLACE, Kind.DATE, Kind.MONEY, Kind.PEOPLE):
+def _like_answer(question: str, kind: Kind, text: str, tree: Tree) -> Callable[[Node], bool]:
+    """Whether a node holds a value like ``text``, an answer of ``kind`` to ``question``: of the kind (a date of the
+    event asked, not of the other one: a deadline's for "when will I hear back"), or for free text of the same
+    form (an e-mail address, a link, words that are neither)."""
+    if kind is Kind.DATE:
+        return lambda node: (
+            kinds.holds_kind(kind, node, tree) and not support.other_event(question, [node_path_text(tree, node)])
+        )
+    if kind in (Kind.PLACE, Kind.MONEY, Kind.PEOPLE):
         return lambda node: kinds.holds_kind(kind, node, tree)
     for form in (EMAIL, URL):
         if form.search(text):
             return lambda node, form=form: bool(form.search(node.text or ""))
-    return lambda node: bool(node.text)
+    return lambda node: bool(node.text) and not URL.search(node.text or "") and not EMAIL.search(node.text or "")
 
 
 def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
@@ -861,7 +872,7 @@ def _of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidenceP
             return _not_held(Kind.PEOPLE, question, tree)
         records = [child for child in tree.children(sibling) if child.text or not child.is_leaf]
         names = [kinds.item_text(Kind.PEOPLE, record, tree) for record in records[:MAX_LIST_ITEMS]]
-        return Computed(_join(names), "list", [], [sibling])
+        return Computed(_join(names), "list", answer.cited, [sibling])
     return answer
 
 
@@ -1029,6 +1040,8 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
             if checks.count_qualifier(question) is None
             else _abstain(tree, "count", _topic(question, tree))
         )
+        if answer.operation == "abstain":  # the sentence says why: "only a list of “outstanding” ones"
+            return answer
     elif (
         form == "span"
         and kind is Kind.PEOPLE
@@ -1047,7 +1060,8 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         named = _place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
         if named is not None:
             return named
-        found = kinds.typed_value(Kind.PLACE, _without_identity(question, tree), evidence, tree)
+        asked = question if kinds.asked_editions(question, tree) else _without_identity(question, tree)
+        found = kinds.typed_value(Kind.PLACE, asked, evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
     elif form == "span" and kind is Kind.DATE and kinds.asks_itself(question, tree):
         found = kinds.typed_value(Kind.DATE, question, evidence, tree)  # the conference's own dates

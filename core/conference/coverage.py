@@ -218,7 +218,7 @@ def narrower_set(question: str, label: str) -> str | None:
     """The word by which a list's heading narrows the things to a part the question does not ask for ("How many
     reviewers …?" counted over "Outstanding Reviewers (Top 10%)"), or None when the list is the asked set."""
     asked = set(words(question))
-    narrowed = [word for word in words(label) if word in SUBSET_WORDS and word not in asked]
+    narrowed = [raw for raw in WORD.findall(label.lower()) if stem(raw) in SUBSET_WORDS and stem(raw) not in asked]
     if narrowed:
         return narrowed[0]
     share = SHARE.search(label)
