@@ -96,6 +96,14 @@ class Computed:
     confidence check accepted: the branch names what the question is about, its value is of the asked kind."""
 
 
+IDENTIFIER_NUMBER = re.compile(
+    r"\b(?:phone|telephone|fax|mobile|contact|room|booth|reference|registration|order|invoice|paper|submission|"
+    r"account|id|identification)\s+number",
+    re.IGNORECASE,
+)
+""""The phone number of the organisers" names a number to read, not a count of things."""
+
+
 def question_form(question: str) -> str:
     lowered = question.strip().lower()
     first = WORD.findall(lowered)[:1]
@@ -107,7 +115,7 @@ def question_form(question: str) -> str:
         return "yes_no"  # "Is it in person or virtual?" asks which, not whether
     if COMPARE_CUES.search(lowered):
         return "compare"
-    if re.search(r"\bnumber of\b", lowered):
+    if re.search(r"\bnumber of\b", lowered) and not IDENTIFIER_NUMBER.search(lowered):
         return "count"
     if (WHEN.search(lowered) or "date" in lowered) and re.search(r"\b(earliest|first|soonest|latest|last)\b", lowered):
         return (
@@ -785,11 +793,16 @@ def _of_kind(kind: Kind, text: str) -> bool:
 PAPER_TITLE_WORDS = 30
 
 
+CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that|there|it)['’]s\b", re.IGNORECASE)
+""""What's", "Who's": a question word with "is" written short (not a possessive: no question word owns)."""
+
+
 def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """The answer of the kind the question asks for, or one plain sentence saying what the data lacks.
 
     The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
     question is about is refused, whatever operator produced it."""
+    question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         return answer
@@ -798,6 +811,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "abstain":
         return answer
     answer = _of_asked_role(question, answer, evidence, tree) if kind is Kind.PEOPLE else answer
+    answer = _of_asked_form(question, kind, answer, evidence, tree)
     if answer.operation == "abstain":
         return answer
     paths = (
@@ -821,6 +835,17 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
             _like_answer(question, kind, answer.text, tree),
         )
     )
+    if term is None and not answer.branch_checked and answer.operation in SINGLE_VALUE_OPERATIONS:
+        term = coverage.longer_name(question, tree, kind, paths)
+    if term is None and kind is Kind.PEOPLE and answer.operation != "yes_no" and not answer.branch_checked:
+        # who holds a role of what: every word of the "what" is on the path ("the session on bats", "the panel
+        # on marine policy"); a name read under another thing answers for that thing
+        missing = [
+            prefix
+            for prefix in coverage.missing_terms(question, tree, kind, paths)
+            if not coverage.names_role(coverage.written(question, prefix))
+        ]
+        term = coverage.written(question, missing[0]) if missing else None
     if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
         noun = "information" if kind is Kind.TEXT else kind.noun
         return _abstain(tree, f"{noun} for {_topic(question, tree) or 'it'} that names “{term}”")
@@ -853,6 +878,26 @@ def _like_answer(question: str, kind: Kind, text: str, tree: Tree) -> Callable[[
         if form.search(text):
             return lambda node, form=form: bool(form.search(node.text or ""))
     return lambda node: bool(node.text) and not URL.search(node.text or "") and not EMAIL.search(node.text or "")
+
+
+ASKS_ADDRESS = re.compile(r"\be-?mail\b", re.IGNORECASE)
+"""A question that writes "e-mail" asks for an address ("What is the email for the doctoral consortium?")."""
+
+
+def _of_asked_form(
+    question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """An e-mail address asked is answered by one: the best ranked evidence whose value holds an address and whose
+    path holds what the question is about, else the plain sentence; never a time or a sentence without one."""
+    if kind is not Kind.TEXT or answer.operation == "yes_no" or not ASKS_ADDRESS.search(question):
+        return answer
+    if EMAIL.search(answer.text):
+        return answer
+    for item in evidence:
+        found = EMAIL.search(item.value)
+        if found and support.supported(question, tree, kind, [f"{item.path}"]):
+            return Computed(found.group(0), "value", [item.rank])
+    return _abstain(tree, "e-mail address", _topic(question, tree))
 
 
 def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
@@ -975,10 +1020,24 @@ def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree)
     return paths
 
 
+UNKNOWN_TOGETHER = 2
+"""One word a small site does not use may be its synonym ("street" for an "Address"); two together that it
+never uses name a topic it does not cover."""
+
+
+def _all_unknown(question: str, tree: Tree) -> str | None:
+    """What the question is about, when the site uses none of its words (on a small site too, where one unknown
+    word alone says little: "What is the Wi-Fi password?" on a workshop's one page), else None."""
+    about = support.subject(question, tree, conference_kind(question), known_only=False)
+    if len(about) < UNKNOWN_TOGETHER or support.subject(question, tree, conference_kind(question)):
+        return None
+    return _topic(question, tree)
+
+
 def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     if not evidence:
         return _abstain(tree, "evidence", f"“{question.strip()}”")
-    unknown = kinds.unknown_topic(question, tree)
+    unknown = kinds.unknown_topic(question, tree) or _all_unknown(question, tree)
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return _abstain(tree, f"mention of “{unknown}”")
     form, kind = question_form(question), conference_kind(question)

@@ -29,11 +29,12 @@ from itertools import islice
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX
 from scholar_tui.core.conference.lexical import WORD, stem, words
-from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, subject, synonyms
+from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, subject, synonyms, weight
 from scholar_tui.core.conference.support import prefixes as path_prefixes
 from scholar_tui.core.conference.tree import Node, Tree
 
 FORM_PREFIXES = frozenset(word[:PREFIX] for word in FORM_WORDS)
+ALL_KIND_WORDS = frozenset(word for cue in LABEL_WORDS.values() for word in cue)
 KIND_WORDS = frozenset(word[:PREFIX] for cue in LABEL_WORDS.values() for word in cue)
 """Words that name the form of a value ("date", "fee", "name", "location"): a heading "Time" beside the
 answer says what else the site records of the thing, not that the question named another thing."""
@@ -45,13 +46,11 @@ def missing_terms(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -
     said: set[str] = set()
     for text in texts:
         said |= path_prefixes(text)
+    form = {word[:PREFIX] for word in words(question) if word in ALL_KIND_WORDS}  # "panel" is not "panelist"
     return sorted(
         prefix
         for prefix in subject(question, tree, kind)
-        if prefix not in KIND_WORDS
-        and not CALENDAR.fullmatch(prefix)
-        and prefix not in said
-        and not synonyms(prefix) & said
+        if prefix not in form and not CALENDAR.fullmatch(prefix) and prefix not in said and not synonyms(prefix) & said
     )
 
 
@@ -97,6 +96,40 @@ def _names_other(label: str, asked: set[str]) -> bool:
     )
 
 
+def longer_name(
+    question: str,
+    tree: Tree,
+    kind: Kind,
+    texts: Sequence[str],
+    holds: Callable[[Node], bool] = lambda node: True,
+) -> str | None:
+    """The question's word (as written) that the answer's paths lack while a heading elsewhere on the site names
+    it together with a subject word the answer does hold, over values like the answer: "Platinum Plus" is a
+    name the site uses ("Platinum Plus Sponsors"), so "Platinum (3000 USD)" is the price of another thing.
+    None when no heading joins them."""
+    missing = set(missing_terms(question, tree, kind, texts))
+    if not missing:
+        return None
+    said: set[str] = set()
+    for text in texts:
+        said |= path_prefixes(text)
+    held = subject(question, tree, kind) & said
+    for node in tree.nodes:
+        if node.is_leaf or not node.label:
+            continue
+        named = _label_prefixes(node.label)
+        hit = next((prefix for prefix in sorted(missing) if prefix in named), None)
+        joined = named & held
+        if (
+            hit is not None
+            and joined
+            and weight(tree, hit) >= max(weight(tree, prefix) for prefix in joined)
+            and _holds_below(node, tree, holds)
+        ):
+            return written(question, hit)  # a rarer word narrows the name: "Platinum Plus", not "Industry Track"
+    return None
+
+
 BELOW_LIMIT = 400
 """How many leaves of a sibling branch are looked at for a value like the answer (a list of 30 workshops
 with their papers is read in its first pages, not whole)."""
@@ -128,7 +161,7 @@ ROLE_VERBS: dict[str, frozenset[str]] = {
         "author": "author authors wrote write writes written",
         "chair": "chair chairs chaired lead leads led head heads charge",
         "moderator": "moderator moderators moderate moderates moderated",
-        "panelist": "panelist panelists panel panels sits sit",
+        "panelist": "panelist panelists sits sit",
         "speaker": "speaker speakers speak speaks talk talks keynote keynotes gives give gave present presents",
         "organizer": "organizer organizers organiser organisers organize organizes organise organises run runs",
         "winner": "winner winners won win wins",
@@ -137,6 +170,24 @@ ROLE_VERBS: dict[str, frozenset[str]] = {
 """How a question names a role: the role's word or the verb that does it ("Who wrote …?" asks for authors,
 "Who sits on the panel?" for panelists). General English, no site's wording."""
 ROLE_LABEL_WORDS = frozenset(LABEL_WORDS[Kind.PEOPLE]) - {stem("name"), stem("names")}
+
+
+ROLE_STEMS = frozenset(
+    stem(word)
+    for word in (
+        "author authors wrote write writes written chair chairs chaired lead leads led head heads charge moderator "
+        "moderators moderate moderates moderated panelist panelists sits sit speaker speakers speak speaks give "
+        "gives gave present presents organizer organizers organiser organisers organize organizes organise "
+        "organises run runs winner winners won win wins sponsor sponsors sponsored fund funds funded support "
+        "supports supported host hosts hosted"
+    ).split()
+)
+
+
+def names_role(word: str) -> bool:
+    """Whether a question's word names a role or the doing of it ("sits", "chairs", "sponsors", not "panel"): the
+    role checks read it (``other_role``, ``checks.role_holders``)."""
+    return stem(word.lower()) in ROLE_STEMS
 
 
 def _roles(text: str) -> set[str]:
@@ -153,14 +204,28 @@ def _role_node(node: Node, tree: Tree) -> Node | None:
     return None
 
 
+HELD_ROLES = frozenset({"chair", "moderator", "organizer", "panelist", "speaker"})
+"""Roles a site heads its people with; an author or a winner is said by a record's other fields."""
+
+
+def _path_and_record(node: Node, tree: Tree) -> str:
+    """The labels above ``node`` and its record's short fields: where a site says what role a person holds."""
+    record = node if not node.is_leaf else tree.parent(node)
+    fields = [f"{child.label} {child.text or ''}" for child in tree.children(record)] if record is not None else []
+    return " ".join([*(ancestor.label for ancestor in tree.ancestors(node)), node.label, *fields])
+
+
 def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool]:
     """Whether ``node``'s person holds a role the question does not ask, and the sibling heading holding the
     role it asks ("Panelists" beside "Moderator" for "Who sits on the panel?"): (that sibling or None, True),
     or (None, False) when the role is the one asked or the question names no role."""
     holder = _role_node(node, tree)
     asked = _roles(question)
-    if holder is None or not asked:
+    if not asked:
         return None, False
+    if holder is None:  # no role heading above the person: the role asked must be said on the path or its record
+        wanted = asked & HELD_ROLES
+        return None, bool(wanted) and not _roles(_path_and_record(node, tree)) & wanted
     if _roles(holder.label) & asked or not _roles(holder.label):
         return None, False
     named = [sibling for sibling in tree.siblings(holder) if not sibling.is_leaf and _roles(sibling.label) & asked]

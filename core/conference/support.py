@@ -122,8 +122,9 @@ def weight(tree: Tree, prefix: str) -> float:
     return math.log((total + 1) / (counter.get(prefix, 0) + 1))
 
 
-def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
-    """The prefixes of the words saying what the question is about (see the module doc)."""
+def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True) -> set[str]:
+    """The prefixes of the words saying what the question is about (see the module doc); on a small site only
+    the words it uses, unless ``known_only`` is False."""
     own = LABEL_WORDS.get(kind, frozenset())
     asked = {
         word[:PREFIX]
@@ -134,7 +135,7 @@ def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
     }
     generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
     about = asked - generic - identity(tree)
-    if len(tree_vocabulary(tree)) < MIN_VOCABULARY:
+    if known_only and len(tree_vocabulary(tree)) < MIN_VOCABULARY:
         # a small site's silence on a word says nothing (as for ``kinds.unknown_topic``): only its own words count
         counter, _ = _frequencies(tree)
         about = {prefix for prefix in about if counter.get(prefix)}
