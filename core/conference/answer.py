@@ -826,6 +826,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     term = (
         None
         if answer.branch_checked  # read from the branch the question names ("after the early deadline")
+        or answer.operation not in (*SINGLE_VALUE_OPERATIONS, "yes_no")  # a sum or a list rests on several paths
         else coverage.contrasted_term(
             question,
             tree,
@@ -837,18 +838,8 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     )
     if term is None and not answer.branch_checked and answer.operation in SINGLE_VALUE_OPERATIONS:
         term = coverage.longer_name(question, tree, kind, paths)
-    if term is None and kind is Kind.PEOPLE and answer.operation != "yes_no" and not answer.branch_checked:
-        # who holds a role of what: every word of the "what" is on the path ("the session on bats", "the panel
-        # on marine policy"); a name read under another thing answers for that thing
-        missing = [
-            prefix
-            for prefix in coverage.missing_terms(question, tree, kind, paths)
-            if not coverage.names_role(coverage.written(question, prefix))
-        ]
-        term = coverage.written(question, missing[0]) if missing else None
     if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
-        noun = "information" if kind is Kind.TEXT else kind.noun
-        return _abstain(tree, f"{noun} for {_topic(question, tree) or 'it'} that names “{term}”")
+        return _not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
         return _not_held(kind, question, tree)
     if answer.branch_checked or support.supported(question, tree, kind, paths):
@@ -921,10 +912,14 @@ def _of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidenceP
     return answer
 
 
-def _not_held(kind: Kind, question: str, tree: Tree) -> Computed:
+def _not_held(kind: Kind, question: str, tree: Tree, missing: str | None = None) -> Computed:
     """The plain sentence for a value of ``kind`` the site data does not hold ("ICML2023's site data has no
-    date for acceptance rate.")."""
+    date for acceptance rate."), with the word nothing answered names quoted ("… for guest ticket
+    “workshops”.")."""
     topic = _topic(question, tree)
+    if missing is not None:
+        quoted = re.sub(rf"\b{re.escape(missing)}\b", f"“{missing}”", topic or "", count=1, flags=re.IGNORECASE)
+        topic = quoted if "“" in quoted else f"{topic or ''} “{missing}”".strip()
     if kind is Kind.TEXT:
         return _abstain(tree, f"information on {topic or 'it'}")
     return _abstain(tree, kind.noun, topic)

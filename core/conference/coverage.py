@@ -40,6 +40,16 @@ KIND_WORDS = frozenset(word[:PREFIX] for cue in LABEL_WORDS.values() for word in
 answer says what else the site records of the thing, not that the question named another thing."""
 
 
+PARTICIPLE = re.compile(r"[a-z]{3,}(?:ing|en|ed)")
+""""registering", "chosen", "submitted": what is done, not a thing a heading would name."""
+
+
+AFTER_WHO = re.compile(r"^\s*who\s+([a-z]+)")
+""""Who represents X?", "Who sits on …?": the verb after "who" says what the person does, read by the role checks."""
+SEVERAL_THINGS = re.compile(r"\b(?:and|or|between|both|versus|vs)\b", re.IGNORECASE)
+""""academic and full-time students", "between A and B": a question about several things, each on its own path."""
+
+
 def missing_terms(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> list[str]:
     """The prefixes of the question's subject (``support.subject``) that none of ``texts`` holds, itself or by
     a word of its synonym group; words naming a value's form or a day are left out."""
@@ -47,6 +57,8 @@ def missing_terms(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -
     for text in texts:
         said |= path_prefixes(text)
     form = {word[:PREFIX] for word in words(question) if word in ALL_KIND_WORDS}  # "panel" is not "panelist"
+    form |= {stem(raw)[:PREFIX] for raw in WORD.findall(question.lower()) if PARTICIPLE.fullmatch(raw)}
+    form |= {stem(raw)[:PREFIX] for raw in AFTER_WHO.findall(question.lower())}  # "Who represents …": the predicate
     return sorted(
         prefix
         for prefix in subject(question, tree, kind)
@@ -67,7 +79,7 @@ def contrasted_term(
     an amount for an amount; the other branch is where the asked value would be). None when every such word
     is covered or no nearby heading names it."""
     missing = set(missing_terms(question, tree, kind, texts))
-    if not missing:
+    if not missing or SEVERAL_THINGS.search(question):
         return None
     asked = {word[:PREFIX] for word in words(question)}
     for node in nodes:
@@ -108,7 +120,7 @@ def longer_name(
     name the site uses ("Platinum Plus Sponsors"), so "Platinum (3000 USD)" is the price of another thing.
     None when no heading joins them."""
     missing = set(missing_terms(question, tree, kind, texts))
-    if not missing:
+    if not missing or SEVERAL_THINGS.search(question):
         return None
     said: set[str] = set()
     for text in texts:
@@ -238,10 +250,19 @@ POSSESSED = re.compile(r"\b([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*)*)['’]s\s+([a-z][a-
 NAME_FIELDS = frozenset({"name", "full name"})
 
 
+THING_NOUNS = frozenset(
+    stem(word)
+    for word in "talk talks keynote keynotes presentation presentations lecture paper papers tutorial tutorials "
+    "workshop workshops session sessions poster posters panel demo".split()
+)
+"""What a person gives or writes, a record of its own beside theirs ("X's talk"); an attribute of the person
+("X's role", "X's interests", "X's affiliation") is a field of their own record."""
+
+
 def possessed(question: str) -> tuple[list[str], str] | None:
-    """The owner's words and the possessed noun of "X's N" in the question, or None."""
+    """The owner's words and the possessed thing of "X's N" in the question (a talk, a paper), or None."""
     match = POSSESSED.search(question)
-    if not match:
+    if not match or stem(match.group(2).lower()) not in THING_NOUNS:
         return None
     owner = words(match.group(1))
     return (owner, match.group(2).lower()) if owner else None
