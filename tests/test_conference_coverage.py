@@ -217,6 +217,8 @@ def test_who_holds_a_role_of_a_thing_needs_the_thing_and_the_role_on_the_path():
     assert is_abstain(answered.answer) and "panel" in answered.answer
     answered = _ask("Who chairs the sponsorship?", "Gold Sponsors»KelpCo»name»KelpCo")
     assert "KelpCo" not in answered.answer
+    answered = _ask("Who chairs the panel on sensing?", "Session A: Sensing»Chair»Tom Hale")
+    assert is_abstain(answered.answer) and "“panel”" in answered.answer  # a panel is not a session
 
 
 def test_a_rarer_word_the_site_joins_to_a_held_one_names_another_thing():

@@ -837,7 +837,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         )
     )
     if term is None and not answer.branch_checked and answer.operation in SINGLE_VALUE_OPERATIONS:
-        term = coverage.longer_name(question, tree, kind, paths)
+        term = coverage.longer_name(question, tree, kind, paths) or coverage.other_event_kind(question, paths)
     if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
         return _not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):

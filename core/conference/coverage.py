@@ -309,3 +309,36 @@ def narrower_set(question: str, label: str) -> str | None:
         return narrowed[0]
     share = SHARE.search(label)
     return share.group(0) if share and not SHARE.search(question) else None
+
+
+# -- one kind of event for another -----------------------------------------------------------------------
+EVENT_GROUPS = tuple(
+    frozenset(stem(word)[:PREFIX] for word in group.split())
+    for group in (
+        "talk talks keynote keynotes presentation presentations lecture lectures speaker speakers",
+        "session sessions",
+        "panel panels panelist panelists",
+        "workshop workshops",
+        "tutorial tutorials",
+        "poster posters",
+        "demo demos demonstration demonstrations",
+    )
+)
+"""Kinds of event a programme keeps apart: a panel is not a session, a tutorial not a workshop (general
+conference vocabulary)."""
+
+
+def other_event_kind(question: str, texts: Iterable[str]) -> str | None:
+    """The kind of event the question names (as written) when the answer's paths name none of it but name another
+    kind ("Who chairs the panel on marine policy?" answered under "Session B: Marine mammals"), else None."""
+    asked = {word[:PREFIX] for word in words(question)}
+    said: set[str] = set()
+    for text in texts:
+        said |= path_prefixes(text)
+    named = [group for group in EVENT_GROUPS if group & asked]
+    if len(named) != 1 or SEVERAL_THINGS.search(question):
+        return None
+    group = named[0]
+    if group & said or not any(other & said for other in EVENT_GROUPS if other is not group):
+        return None
+    return written(question, sorted(group & asked)[0])
