@@ -865,9 +865,9 @@ def _like_answer(question: str, kind: Kind, text: str, tree: Tree) -> Callable[[
         )
     if kind in (Kind.PLACE, Kind.MONEY, Kind.PEOPLE):
         return lambda node: kinds.holds_kind(kind, node, tree)
-    for form in (EMAIL, URL):
-        if form.search(text):
-            return lambda node, form=form: bool(form.search(node.text or ""))
+    form = next((pattern for pattern in (EMAIL, URL) if pattern.search(text)), None)
+    if form is not None:
+        return lambda node: bool(form.search(node.text or ""))
     return lambda node: bool(node.text) and not URL.search(node.text or "") and not EMAIL.search(node.text or "")
 
 
