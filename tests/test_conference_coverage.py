@@ -171,6 +171,16 @@ def test_a_place_that_names_a_role_is_not_where_a_person_works():
         "Committee»Mia Dahl»name»Mia Dahl",
     )
     assert answered.answer == "University of Bergen"
+    site = copy.deepcopy(SITE)  # the committee as headings, one small record under each role
+    site["Kelp2030"]["People"]["Committee"] = {"General Chair": {"name": "Mia Dahl", "affiliation": "Oban College"}}
+    tree = tree_from_data(site)
+    answered = _ask(
+        "What is Mia Dahl's affiliation?",
+        "Board»Mia Dahl»name»Mia Dahl",
+        "Committee»General Chair»name»Mia Dahl",
+        tree=tree,
+    )
+    assert answered.answer == "Oban College"
 
 
 def test_a_count_over_a_heading_that_narrows_the_things_is_refused():

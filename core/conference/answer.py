@@ -30,7 +30,7 @@ from scholar_tui.core.conference import checks, coverage, kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
-from scholar_tui.core.conference.records import asked_field
+from scholar_tui.core.conference.records import asked_field, label_fit, names_the_value
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 from scholar_tui.core.conference.values import (
     ASKS_EMAIL,
@@ -1155,11 +1155,31 @@ def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree)
     place there: a board's "affiliation: Elected 2019 & 2018 Program Chair" names a role, not where Andreas
     Krause works, and his committee record's "affiliation: ETH Zurich" does."""
     for start in range(len(evidence)):
-        named = record_field(question, evidence[start:], tree)
+        named = record_field(question, evidence[start:], tree) or _small_record_field(question, evidence[start], tree)
         if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
             if not _names_role(named.text):
                 return named
     return None
+
+
+SMALL_RECORD = 4
+"""A heading over this few fields, all values ("General Chair » name, affiliation"), is one person's record."""
+
+
+def _small_record_field(question: str, item: EvidencePath, tree: Tree) -> Computed | None:
+    """The field the question asks for ("affiliation") beside the value it names ("name: Andreas Krause") under a
+    heading that is one small record, not a list of them."""
+    leaf = _leaf(tree, item)
+    parent = tree.parent(leaf) if leaf is not None else None
+    if leaf is None or parent is None or not leaf.text or not names_the_value(question, leaf.text):
+        return None
+    fields = tree.children(parent)
+    if len(fields) > SMALL_RECORD or any(not field.is_leaf for field in fields):
+        return None
+    asked = expanded_query(question)
+    fitting = [field for field in fields if field.id != leaf.id and field.text and label_fit(asked, field.label) > 0]
+    best = max(fitting, key=lambda field: label_fit(asked, field.label), default=None)
+    return None if best is None else Computed(best.text or "", "span", [item.rank], [best])
 
 
 ROLE_WORDS = kinds.LABEL_WORDS[Kind.PEOPLE] - {"name", "names"}
