@@ -22,15 +22,15 @@ evidence and the computed answer, and the tiny default model only picks a path (
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, kinds, support
+from scholar_tui.core.conference import checks, coverage, kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
-from scholar_tui.core.conference.lexical import WORD, expanded_query, words
+from scholar_tui.core.conference.lexical import WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
-from scholar_tui.core.conference.records import asked_field
+from scholar_tui.core.conference.records import asked_field, label_fit, names_the_value
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 from scholar_tui.core.conference.values import (
     ASKS_EMAIL,
@@ -96,6 +96,14 @@ class Computed:
     confidence check accepted: the branch names what the question is about, its value is of the asked kind."""
 
 
+IDENTIFIER_NUMBER = re.compile(
+    r"\b(?:phone|telephone|fax|mobile|contact|room|booth|reference|registration|order|invoice|paper|submission|"
+    r"account|id|identification)\s+number",
+    re.IGNORECASE,
+)
+""""The phone number of the organisers" names a number to read, not a count of things."""
+
+
 def question_form(question: str) -> str:
     lowered = question.strip().lower()
     first = WORD.findall(lowered)[:1]
@@ -107,7 +115,7 @@ def question_form(question: str) -> str:
         return "yes_no"  # "Is it in person or virtual?" asks which, not whether
     if COMPARE_CUES.search(lowered):
         return "compare"
-    if re.search(r"\bnumber of\b", lowered):
+    if re.search(r"\bnumber of\b", lowered) and not IDENTIFIER_NUMBER.search(lowered):
         return "count"
     if (WHEN.search(lowered) or "date" in lowered) and re.search(r"\b(earliest|first|soonest|latest|last)\b", lowered):
         return (
@@ -171,7 +179,8 @@ def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     if best is None:
         return None
     ranks = {item.node_id: item.rank for item in evidence}
-    return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}))
+    read = [] if best.id in ranks else [best]  # the field itself, cited by its own path when not retrieved
+    return Computed(best.text or "", "span", sorted({top.rank, ranks.get(best.id, top.rank)}), read)
 
 
 TYPE_MATCH_DEPTH = 3
@@ -673,6 +682,15 @@ HEAD_NOUN = re.compile(
 when reviewing …?" asks for aspects, whatever its "when" clause says)."""
 
 
+HEAD_ALONE = re.compile(
+    r"^\s*(?:what|which)\s+(?:is|are|was|were)\s+(?:the\s+|a\s+|an\s+)?([a-z][\w\s-]*?)\s*\??$", re.IGNORECASE
+)
+""""What is the hotel room rate?": the thing asked, with nothing after it."""
+AMOUNT_NOUNS = frozenset(stem(word) for word in "prize prizes rate rates fee fees price prices cost costs".split())
+"""A head noun that names an amount: "What was the prize …?" asks for money as "How much …?" does (general
+English; a rate may be a share, "acceptance rate", which the site then has no amount for)."""
+
+
 TIME_WORDS = re.compile(r"\b(?:days?|dates?|deadlines?|due|when|time|long|years?|months?|weeks?)\b", re.IGNORECASE)
 """A question that says one of these may be answered by a date, whatever kind its head reads as."""
 WHAT_DO = re.compile(r"^\s*(?:what|which)\s+(?:do|does|did|should|must|can|could|will|would)\b", re.IGNORECASE)
@@ -684,7 +702,9 @@ it only sets the scene."""
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
-    head = HEAD_NOUN.match(question)
+    head = HEAD_NOUN.match(question) or HEAD_ALONE.match(question)
+    if head and set(words(head.group(1))[-1:]) & AMOUNT_NOUNS:
+        return Kind.MONEY  # "What was the prize for …?", "What is the hotel room rate?": an amount
     if head:
         kind = asked_kind(f"what {head.group(1)}?")
     elif WHAT_DO.match(question):  # "What do I need to bring when I register?": the "when" clause asks nothing
@@ -717,6 +737,9 @@ def _counted(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Com
     found = kinds.collection(question, evidence, tree)
     if found is None:
         return None
+    narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
+    if narrowed is not None:  # "How many reviewers?" over "Outstanding Reviewers (Top 10%)" counts a part of them
+        return _abstain(tree, "count", f"{_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
     if qualifier is not None and not checks.names_qualifier(
         qualifier, [kinds.with_parents(found.node, tree)] if found.node is not None else [_leaf_text(found.items[0])]
     ):
@@ -734,6 +757,9 @@ def _listed(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: T
     found = kinds.collection(question, evidence, tree)
     if found is None:
         return None
+    narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
+    if narrowed is not None:  # "Who are the reviewers?" is not answered by the outstanding ones
+        return _abstain(tree, "list", f"{_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
     texts = [kinds.item_text(kind, record, tree) for record in found.items[:MAX_LIST_ITEMS]]
     return Computed(
         _join(texts), "list", found.ranks, [found.node] if found.node is not None else found.items[:MAX_LIST_ITEMS]
@@ -767,11 +793,16 @@ def _of_kind(kind: Kind, text: str) -> bool:
 PAPER_TITLE_WORDS = 30
 
 
+CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that|there|it)['’]s\b", re.IGNORECASE)
+""""What's", "Who's": a question word with "is" written short (not a possessive: no question word owns)."""
+
+
 def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """The answer of the kind the question asks for, or one plain sentence saying what the data lacks.
 
     The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
     question is about is refused, whatever operator produced it."""
+    question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         return answer
@@ -779,11 +810,36 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     answer = _checked(question, kind, answer, evidence, tree)
     if answer.operation == "abstain":
         return answer
+    answer = _of_asked_role(question, answer, evidence, tree) if kind is Kind.PEOPLE else answer
+    answer = _of_asked_form(question, kind, answer, evidence, tree)
+    if answer.operation == "abstain":
+        return answer
     paths = (
         [_said_for_yes_no(question, item) for item in evidence if item.rank in answer.cited]
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
+    for node in _value_nodes(answer, evidence, tree)[:1]:
+        noun = coverage.owner_not_possessed(question, tree, node)
+        if noun is not None:  # "Krötzsch's talk" answered by his bio: the owner's field, not the thing of his asked
+            return _abstain(tree, noun, _topic(question, tree))
+    term = (
+        None
+        if answer.branch_checked  # read from the branch the question names ("after the early deadline")
+        or answer.operation not in (*SINGLE_VALUE_OPERATIONS, "yes_no")  # a sum or a list rests on several paths
+        else coverage.contrasted_term(
+            question,
+            tree,
+            kind,
+            _answer_nodes(answer, evidence, tree),
+            paths,
+            _like_answer(question, kind, answer.text, tree),
+        )
+    )
+    if term is None and not answer.branch_checked and answer.operation in SINGLE_VALUE_OPERATIONS:
+        term = coverage.longer_name(question, tree, kind, paths) or coverage.other_event_kind(question, paths)
+    if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
+        return _not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
         return _not_held(kind, question, tree)
     if answer.branch_checked or support.supported(question, tree, kind, paths):
@@ -793,10 +849,77 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     return _not_held(kind, question, tree)
 
 
-def _not_held(kind: Kind, question: str, tree: Tree) -> Computed:
+def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """The tree nodes an answer was read from: its cited leaves and the nodes read beyond them."""
+    cited = [node for item in evidence if item.rank in answer.cited and (node := _leaf(tree, item)) is not None]
+    return [*cited, *answer.read]
+
+
+def _like_answer(question: str, kind: Kind, text: str, tree: Tree) -> Callable[[Node], bool]:
+    """Whether a node holds a value like ``text``, an answer of ``kind`` to ``question``: of the kind (a date of the
+    event asked, not of the other one: a deadline's for "when will I hear back"), or for free text of the same
+    form (an e-mail address, a link, words that are neither)."""
+    if kind is Kind.DATE:
+        return lambda node: (
+            kinds.holds_kind(kind, node, tree) and not support.other_event(question, [node_path_text(tree, node)])
+        )
+    if kind in (Kind.PLACE, Kind.MONEY, Kind.PEOPLE):
+        return lambda node: kinds.holds_kind(kind, node, tree)
+    form = next((pattern for pattern in (EMAIL, URL) if pattern.search(text)), None)
+    if form is not None:
+        return lambda node: bool(form.search(node.text or ""))
+    return lambda node: bool(node.text) and not URL.search(node.text or "") and not EMAIL.search(node.text or "")
+
+
+ASKS_ADDRESS = re.compile(r"\be-?mail\b", re.IGNORECASE)
+"""A question that writes "e-mail" asks for an address ("What is the email for the doctoral consortium?")."""
+
+
+def _of_asked_form(
+    question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """An e-mail address asked is answered by one: the best ranked evidence whose value holds an address and whose
+    path holds what the question is about, else the plain sentence; never a time or a sentence without one."""
+    if kind is not Kind.TEXT or answer.operation == "yes_no" or not ASKS_ADDRESS.search(question):
+        return answer
+    if EMAIL.search(answer.text):
+        return answer
+    for item in evidence:
+        found = EMAIL.search(item.value)
+        if found and support.supported(question, tree, kind, [f"{item.path}"]):
+            return Computed(found.group(0), "value", [item.rank])
+    return _abstain(tree, "e-mail address", _topic(question, tree))
+
+
+def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """The nodes an answer's value was read from first (a record's field beyond the cited path), then its cited
+    leaves."""
+    return [*answer.read, *(node for node in _answer_nodes(answer, evidence, tree) if node not in answer.read)]
+
+
+def _of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """A person read under another role than the one asked ("Moderator" for "Who sits on the panel?") gives way
+    to the people of the sibling heading the question names ("Panelists"), else to the plain sentence."""
+    for node in _value_nodes(answer, evidence, tree)[:1]:
+        sibling, other = coverage.other_role(question, tree, node)
+        if not other:
+            return answer
+        if sibling is None:
+            return _not_held(Kind.PEOPLE, question, tree)
+        records = [child for child in tree.children(sibling) if child.text or not child.is_leaf]
+        names = [kinds.item_text(Kind.PEOPLE, record, tree) for record in records[:MAX_LIST_ITEMS]]
+        return Computed(_join(names), "list", answer.cited, [sibling])
+    return answer
+
+
+def _not_held(kind: Kind, question: str, tree: Tree, missing: str | None = None) -> Computed:
     """The plain sentence for a value of ``kind`` the site data does not hold ("ICML2023's site data has no
-    date for acceptance rate.")."""
+    date for acceptance rate."), with the word nothing answered names quoted ("… for guest ticket
+    “workshops”.")."""
     topic = _topic(question, tree)
+    if missing is not None:
+        quoted = re.sub(rf"\b{re.escape(missing)}\b", f"“{missing}”", topic or "", count=1, flags=re.IGNORECASE)
+        topic = quoted if "“" in quoted else f"{topic or ''} “{missing}”".strip()
     if kind is Kind.TEXT:
         return _abstain(tree, f"information on {topic or 'it'}")
     return _abstain(tree, kind.noun, topic)
@@ -892,10 +1015,24 @@ def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree)
     return paths
 
 
+UNKNOWN_TOGETHER = 2
+"""One word a small site does not use may be its synonym ("street" for an "Address"); two together that it
+never uses name a topic it does not cover."""
+
+
+def _all_unknown(question: str, tree: Tree) -> str | None:
+    """What the question is about, when the site uses none of its words (on a small site too, where one unknown
+    word alone says little: "What is the Wi-Fi password?" on a workshop's one page), else None."""
+    about = support.subject(question, tree, conference_kind(question), known_only=False)
+    if len(about) < UNKNOWN_TOGETHER or support.subject(question, tree, conference_kind(question)):
+        return None
+    return _topic(question, tree)
+
+
 def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     if not evidence:
         return _abstain(tree, "evidence", f"“{question.strip()}”")
-    unknown = kinds.unknown_topic(question, tree)
+    unknown = kinds.unknown_topic(question, tree) or _all_unknown(question, tree)
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return _abstain(tree, f"mention of “{unknown}”")
     form, kind = question_form(question), conference_kind(question)
@@ -957,6 +1094,8 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
             if checks.count_qualifier(question) is None
             else _abstain(tree, "count", _topic(question, tree))
         )
+        if answer.operation == "abstain":  # the sentence says why: "only a list of “outstanding” ones"
+            return answer
     elif (
         form == "span"
         and kind is Kind.PEOPLE
@@ -972,10 +1111,11 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
             person = kinds.person_in_sentences(question, evidence)
             return person or _abstain(tree, "person", _topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
-        named = record_field(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
-        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
+        named = _place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
+        if named is not None:
             return named
-        found = kinds.typed_value(Kind.PLACE, question, evidence, tree)
+        asked = question if kinds.asked_editions(question, tree) else _without_identity(question, tree)
+        found = kinds.typed_value(Kind.PLACE, asked, evidence, tree)
         return _found(found) if found else _abstain(tree, "location", _topic(question, tree))
     elif form == "span" and kind is Kind.DATE and kinds.asks_itself(question, tree):
         found = kinds.typed_value(Kind.DATE, question, evidence, tree)  # the conference's own dates
@@ -1008,6 +1148,56 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """The place field of the first record, in rank order, that names the thing the question names and holds a
+    place there: a board's "affiliation: Elected 2019 & 2018 Program Chair" names a role, not where Andreas
+    Krause works, and his committee record's "affiliation: ETH Zurich" does."""
+    for start in range(len(evidence)):
+        named = record_field(question, evidence[start:], tree) or _small_record_field(question, evidence[start], tree)
+        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
+            if not _names_role(named.text):
+                return named
+    return None
+
+
+SMALL_RECORD = 4
+"""A heading over this few fields, all values ("General Chair » name, affiliation"), is one person's record."""
+
+
+def _small_record_field(question: str, item: EvidencePath, tree: Tree) -> Computed | None:
+    """The field the question asks for ("affiliation") beside the value it names ("name: Andreas Krause") under a
+    heading that is one small record, not a list of them."""
+    leaf = _leaf(tree, item)
+    parent = tree.parent(leaf) if leaf is not None else None
+    if leaf is None or parent is None or not leaf.text or not names_the_value(question, leaf.text):
+        return None
+    fields = tree.children(parent)
+    if len(fields) > SMALL_RECORD or any(not field.is_leaf for field in fields):
+        return None
+    asked = expanded_query(question)
+    fitting = [field for field in fields if field.id != leaf.id and field.text and label_fit(asked, field.label) > 0]
+    best = max(fitting, key=lambda field: label_fit(asked, field.label), default=None)
+    return None if best is None else Computed(best.text or "", "span", [item.rank], [best])
+
+
+ROLE_WORDS = kinds.LABEL_WORDS[Kind.PEOPLE] - {"name", "names"}
+
+
+def _names_role(text: str) -> bool:
+    """Whether a text names a role ("Program Chair", "President"): a role is held, not a place one is at."""
+    return bool(set(words(text)) & ROLE_WORDS)
+
+
+def _without_identity(question: str, tree: Tree) -> str:
+    """The question less the words that name the conference itself (``support.identity``): on a workshop's site,
+    "Where is the workshop held?" names nothing but the event, and the "Workshop dinner" is not it."""
+    own = support.identity(tree)
+    kept = [
+        raw for raw in question.split() if not (words(raw) and {word[: kinds.PREFIX] for word in words(raw)} <= own)
+    ]
+    return " ".join(kept)
 
 
 ONE_PERSON = re.compile(r"^\s*who\s+(?:is|was)\s+the\b", re.IGNORECASE)

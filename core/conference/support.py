@@ -73,7 +73,8 @@ def _calendar(text: str) -> str:
     return CALENDAR.sub(lambda match: (match.group(1) or match.group(2)).lower(), text)
 
 
-def _prefixes(text: str) -> set[str]:
+def prefixes(text: str) -> set[str]:
+    """The five-letter prefixes of a text's words, a weekday or month by its three letters, "e-mail" as "email"."""
     return {word[:PREFIX] for word in words(split_digits(_calendar(re.sub(r"(?i)\be-mail", "email", text))))}
 
 
@@ -109,7 +110,7 @@ def _frequencies(tree: Tree) -> tuple[Counter, int]:
         counter: Counter = Counter()
         leaves = [leaf for leaf in tree.leaves() if leaf.text]
         for leaf in leaves:
-            counter.update(_prefixes(node_path_text(tree, leaf)))
+            counter.update(prefixes(node_path_text(tree, leaf)))
         cached = (counter, len(leaves))
         tree._prefix_frequencies = cached  # type: ignore[attr-defined]
     return cached
@@ -121,8 +122,9 @@ def weight(tree: Tree, prefix: str) -> float:
     return math.log((total + 1) / (counter.get(prefix, 0) + 1))
 
 
-def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
-    """The prefixes of the words saying what the question is about (see the module doc)."""
+def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True) -> set[str]:
+    """The prefixes of the words saying what the question is about (see the module doc); on a small site only
+    the words it uses, unless ``known_only`` is False."""
     own = LABEL_WORDS.get(kind, frozenset())
     asked = {
         word[:PREFIX]
@@ -133,14 +135,14 @@ def subject(question: str, tree: Tree, kind: Kind) -> set[str]:
     }
     generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
     about = asked - generic - identity(tree)
-    if len(tree_vocabulary(tree)) < MIN_VOCABULARY:
+    if known_only and len(tree_vocabulary(tree)) < MIN_VOCABULARY:
         # a small site's silence on a word says nothing (as for ``kinds.unknown_topic``): only its own words count
         counter, _ = _frequencies(tree)
         about = {prefix for prefix in about if counter.get(prefix)}
     return about
 
 
-IDENTITY_LABELS = frozenset({"location", "full name", "name"})
+IDENTITY_LABELS = frozenset({"location", "full name", "name", "event"})
 
 
 def identity(tree: Tree) -> set[str]:
@@ -150,10 +152,10 @@ def identity(tree: Tree) -> set[str]:
     if cached is None:
         own = [leaf for leaf in tree.leaves() if leaf.text and leaf.label.lower() in IDENTITY_LABELS]
         shallowest = min((leaf.depth for leaf in own), default=0)
-        cached = _prefixes(tree.root.label)
+        cached = prefixes(tree.root.label)
         for leaf in own:
             if leaf.depth == shallowest:
-                cached |= _prefixes(leaf.text or "")
+                cached |= prefixes(leaf.text or "")
         tree._identity = cached  # type: ignore[attr-defined]
     return cached
 
@@ -168,12 +170,12 @@ EVENTS = (
 def other_event(question: str, texts: Sequence[str]) -> bool:
     """Whether the question asks for one of ``EVENTS`` and the cited paths name only the other ("the deadline
     for industry papers" answered by "Industry Papers Notification")."""
-    asked, said = _prefixes(question), set()
+    asked, said = prefixes(question), set()
     for text in texts:
         parts = text.split(PATH_SEPARATOR)[:-1]  # the headings, not the value nor a record's bare fields
         if parts and not set(words(parts[-1])) - LABEL_WORDS[Kind.DATE] - GENERIC:
             parts = parts[:-1]  # a field labelled only by the kind ("date", "deadline") names no event
-        said |= _prefixes(" ".join(parts))
+        said |= prefixes(" ".join(parts))
     for wanted, other in (EVENTS, EVENTS[::-1]):
         if asked & wanted and not asked & other and said & other and not said & wanted:
             return True
@@ -194,7 +196,7 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     said: set[str] = set()
     for text in texts:
         if not other_edition(question, tree, text):
-            said |= _prefixes(text)
+            said |= prefixes(text)
     total = sum(weight(tree, prefix) for prefix in about)
     if total <= 0:
         return 1.0
@@ -227,7 +229,7 @@ def heading(node: Node, tree: Tree, kind: Kind) -> str:
 def names_subject(question: str, tree: Tree, kind: Kind, node: Node) -> bool:
     """Whether the node's own heading names everything the question is about."""
     about = subject(question, tree, kind)
-    return bool(about) and _covered(about, _prefixes(heading(node, tree, kind)))
+    return bool(about) and _covered(about, prefixes(heading(node, tree, kind)))
 
 
 def _covered(about: set[str], said: set[str]) -> bool:
@@ -253,7 +255,7 @@ def labelled(
     found = [
         leaf
         for leaf in tree.leaves()
-        if _covered(about, _prefixes(heading(leaf, tree, kind)))
+        if _covered(about, prefixes(heading(leaf, tree, kind)))
         and (holds(leaf.text or "") if holds is not None else holds_kind(kind, leaf, tree))
         and not other_edition(question, tree, node_path_text(tree, leaf))
     ]
