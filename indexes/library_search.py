@@ -512,11 +512,14 @@ class LibraryIndex:
         within: set[int] | None = None,
         embed_missing_up_to: int = INLINE_EMBED,
         own_only: bool = False,
+        count_cited: bool = True,
     ) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given, and only
         among the papers ``within`` when given (a collection or a tag). ``own_only`` leaves out PaSa's
         cited works (a person's library search; PaSa's own searches keep them): a filter on FTS5's
-        candidates and on the nearest vectors, and ``cited_left_out`` says how many also matched.
+        candidates and on the nearest vectors, and ``cited_left_out`` says how many also matched
+        (``count_cited=False``: not counted here, for a caller that shows the hits first and then asks
+        ``cited_matching``).
 
         Words rank every paper (FTS5); vectors rank the papers that have one as they are now. When
         no more than ``embed_missing_up_to`` papers lack a vector they are embedded first (a small
@@ -546,7 +549,7 @@ class LibraryIndex:
                 library.conn, query, before=before, within=within, depth=depth, own_only=own_only
             )
             self.cited_left_out = (
-                changes.cited_matches(library.conn, query, before=before, within=within) if own_only else 0
+                self.cited_matching(library, query, before=before, within=within) if own_only and count_cited else 0
             )
             vector_ids = (
                 [] if scoring is None else _vector_ranking(library, snapshot, scoring.result(), depth, own_only)
@@ -555,6 +558,14 @@ class LibraryIndex:
             set() if not vector_ids else {paper_id for paper_id in text_ids if not _has_row(snapshot, paper_id)}
         )
         return _fused(library, vector_ids, text_ids, limit, unembedded)
+
+    @staticmethod
+    def cited_matching(
+        library: Library, query: str, *, before: str | None = None, within: set[int] | None = None
+    ) -> int:
+        """How many cited works hold a query word under these filters (at most ``CITED_COUNT_CAP``):
+        what a search of the library's own papers leaves out."""
+        return changes.cited_matches(library.conn, query, before=before, within=within)
 
     missing = 0  # papers without a vector at the last search (searched by words only)
     cited_left_out = 0  # cited works holding a query word that an ``own_only`` search left out
