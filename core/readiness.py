@@ -38,8 +38,9 @@ class Missing(Event):
 
 
 def library_missing(library) -> Missing | None:
-    """The library holds no paper."""
-    if library.counts()["papers"]:
+    """The library holds no paper (one count: every table's, ``counts()``, took 0.1 s at 100 k
+    papers on the UI thread before each Library search)."""
+    if library.paper_count():
         return None
     return Missing("library", "The library is empty", IMPORT_STEP)
 
@@ -49,7 +50,7 @@ def people_missing(library) -> Missing | None:
     empty = library_missing(library)
     if empty is not None:
         return empty
-    if library.counts()["people"]:
+    if library.person_count():
         return None
     return Missing("people", "The library has papers but no authors", IMPORT_STEP)
 

@@ -25,6 +25,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -511,11 +512,14 @@ class LibraryIndex:
         within: set[int] | None = None,
         embed_missing_up_to: int = INLINE_EMBED,
         own_only: bool = False,
+        count_cited: bool = True,
     ) -> list[SearchHit]:
         """Papers for ``query``, published strictly before ``before`` (ISO date) when given, and only
         among the papers ``within`` when given (a collection or a tag). ``own_only`` leaves out PaSa's
         cited works (a person's library search; PaSa's own searches keep them): a filter on FTS5's
-        candidates and on the nearest vectors, and ``cited_left_out`` says how many also matched.
+        candidates and on the nearest vectors, and ``cited_left_out`` says how many also matched
+        (``count_cited=False``: not counted here, for a caller that shows the hits first and then asks
+        ``cited_matching``).
 
         Words rank every paper (FTS5); vectors rank the papers that have one as they are now. When
         no more than ``embed_missing_up_to`` papers lack a vector they are embedded first (a small
@@ -525,51 +529,59 @@ class LibraryIndex:
         if not query.strip():
             return []
         snapshot = LibrarySnapshot.empty()
-        vector_ids: list[int] = []
-        if self.embedder is not None:
-            snapshot = self.current(library)
-            if len(snapshot.paper_ids) < changes.paper_count(library.conn):  # a few are embedded first
-                for _ in self.sync_if_few(library, up_to=embed_missing_up_to):
-                    pass
+        scoring: Future[_Scored] | None = None
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="vector-pass") as pool:
+            if self.embedder is not None:
                 snapshot = self.current(library)
-            if len(snapshot.paper_ids):
-                vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
-                if snapshot.width() != len(vector):
-                    snapshot = self._rebuild_for_width(library, len(vector))
-                if len(snapshot.paper_ids) and snapshot.width() == len(vector):
-                    allowed = _allowed(snapshot, before, within)
-                    vector_ids = _vector_ranking(library, snapshot, vector, allowed, depth, own_only)
-        self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
-        text_ids = changes.text_ranking(
-            library.conn, query, before=before, within=within, depth=depth, own_only=own_only
-        )
-        self.cited_left_out = (
-            changes.cited_matches(library.conn, query, before=before, within=within) if own_only else 0
-        )
+                if len(snapshot.paper_ids) < changes.paper_count(library.conn):  # a few are embedded first
+                    for _ in self.sync_if_few(library, up_to=embed_missing_up_to):
+                        pass
+                    snapshot = self.current(library)
+                if len(snapshot.paper_ids):
+                    vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+                    if snapshot.width() != len(vector):
+                        snapshot = self._rebuild_for_width(library, len(vector))
+                    if len(snapshot.paper_ids) and snapshot.width() == len(vector):
+                        # numpy leaves the GIL: the pass over the vectors runs while SQLite ranks the words
+                        scoring = pool.submit(_Scored.of, snapshot.vectors, vector, _allowed(snapshot, before, within))
+            self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
+            text_ids = changes.text_ranking(
+                library.conn, query, before=before, within=within, depth=depth, own_only=own_only
+            )
+            self.cited_left_out = (
+                self.cited_matching(library, query, before=before, within=within) if own_only and count_cited else 0
+            )
+            vector_ids = (
+                [] if scoring is None else _vector_ranking(library, snapshot, scoring.result(), depth, own_only)
+            )
         unembedded = (
             set() if not vector_ids else {paper_id for paper_id in text_ids if not _has_row(snapshot, paper_id)}
         )
         return _fused(library, vector_ids, text_ids, limit, unembedded)
+
+    @staticmethod
+    def cited_matching(
+        library: Library, query: str, *, before: str | None = None, within: set[int] | None = None
+    ) -> int:
+        """How many cited works hold a query word under these filters (at most ``CITED_COUNT_CAP``):
+        what a search of the library's own papers leaves out."""
+        return changes.cited_matches(library.conn, query, before=before, within=within)
 
     missing = 0  # papers without a vector at the last search (searched by words only)
     cited_left_out = 0  # cited works holding a query word that an ``own_only`` search left out
 
 
 def _vector_ranking(
-    library: Library,
-    snapshot: LibrarySnapshot,
-    vector: np.ndarray,
-    allowed: np.ndarray | None,
-    depth: int,
-    own_only: bool,
+    library: Library, snapshot: LibrarySnapshot, scored: _Scored, depth: int, own_only: bool
 ) -> list[int]:
-    """The ``depth`` nearest papers' ids. ``own_only``: cited works dropped from the nearest ones,
-    looked up by id; the net is cast wider (×4 each time) until ``depth`` own papers are in it or
-    every allowed row was looked at (cited works are most of a fresh unArXive library)."""
+    """The ``depth`` nearest papers' ids, from the search's one pass over the vectors (``scored``).
+    ``own_only``: cited works dropped from the nearest ones, looked up by id; the net is cast wider
+    (×4 each time) until ``depth`` own papers are in it or every allowed row was looked at (cited
+    works are most of a fresh unArXive library)."""
     reach = depth
-    rows = len(snapshot.paper_ids) if allowed is None else int(allowed.sum())
+    rows = len(scored.rows)
     while True:
-        nearest = [int(snapshot.paper_ids[row]) for row in _nearest(snapshot.vectors, vector, allowed, reach)]
+        nearest = [int(snapshot.paper_ids[row]) for row in scored.nearest(reach)]
         if not own_only:
             return nearest
         cited = changes.cited_among(library.conn, nearest)
@@ -699,26 +711,47 @@ def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | N
     return allowed
 
 
-def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:
-    """Rows by squared L2 distance to ``query`` (LanceDB's default metric), nearest first, only
-    ``allowed`` ones when given; equal distances in row order.
+@dataclass
+class _Scored:
+    """The rows a search may return and each one's dot product with the query: the one pass over
+    the vectors (memory-bound: 385 MB at 376 k rows of 256) that every ``nearest`` of one search
+    reads, however often an own-papers search widens its net."""
 
-    On unit vectors the distance is 2 − 2·dot, so one matrix-vector product picks the candidates
-    (no rows × width temporary): every row within ``NEAR_TIE`` of the ``depth``-th similarity.
-    The candidates are then ordered by the distance itself, computed as a full scan computes it:
-    the two differ by float32 rounding, and ordering ties and near-ties by the dot product gave
-    another order than the scan's (PaSa's crawls and its trained head changed with it)."""
-    rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
-    if not len(rows):
-        return []
-    if len(rows) > depth:
+    vectors: np.ndarray
+    query: np.ndarray
+    rows: np.ndarray
+    similarity: np.ndarray
+
+    @classmethod
+    def of(cls, vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None) -> _Scored:
+        rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
         similarity = vectors @ query if allowed is None else vectors[rows] @ query
-        cut = -np.partition(-similarity, depth - 1)[depth - 1]  # the depth-th highest similarity
-        candidates = rows[similarity >= cut - NEAR_TIE]  # ascending, as ``rows``
-    else:
-        candidates = rows
-    distances = ((vectors[candidates] - query) ** 2).sum(axis=1)
-    return candidates[np.argsort(distances, kind="stable")[:depth]].tolist()
+        return cls(vectors, query, rows, similarity)
+
+    def nearest(self, depth: int) -> list[int]:
+        """Rows by squared L2 distance to the query (LanceDB's default metric), nearest first;
+        equal distances in row order.
+
+        On unit vectors the distance is 2 − 2·dot, so the dot products pick the candidates (no
+        rows × width temporary): every row within ``NEAR_TIE`` of the ``depth``-th similarity.
+        The candidates are then ordered by the distance itself, computed as a full scan computes
+        it: the two differ by float32 rounding, and ordering ties and near-ties by the dot product
+        gave another order than the scan's (PaSa's crawls and its trained head changed with it)."""
+        rows = self.rows
+        if not len(rows):
+            return []
+        if len(rows) > depth:
+            cut = -np.partition(-self.similarity, depth - 1)[depth - 1]  # the depth-th highest similarity
+            candidates = rows[self.similarity >= cut - NEAR_TIE]  # ascending, as ``rows``
+        else:
+            candidates = rows
+        distances = ((self.vectors[candidates] - self.query) ** 2).sum(axis=1)
+        return candidates[np.argsort(distances, kind="stable")[:depth]].tolist()
+
+
+def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:
+    """The ``depth`` rows nearest ``query``, only ``allowed`` ones when given (``_Scored.nearest``)."""
+    return _Scored.of(vectors, query, allowed).nearest(depth)
 
 
 def rebuild_index(index: LibraryIndex, library: Library) -> IndexFinished:

@@ -1,9 +1,14 @@
 """The Library tab as a person drives it: import with progress, counts, paper detail, search, export."""
 
+import threading
+
 import bibtexparser
 from textual.widgets import DataTable, Input, Select, Static
 
 from scholar_tui.app.messages import LibraryChanged
+from scholar_tui.app.panes.library import LibraryPane
+from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.records import PaperRecord
 
 from .library_support import UNARXIVE, fixture_path
 from .pilot_support import (
@@ -218,3 +223,59 @@ async def test_cancel_during_the_cited_works_step_keeps_the_import(where, shared
         )
         assert "49 papers" in str(app.query_one("#library-counts", Static).render())
         assert app.query_one("#import-cancel").disabled
+
+
+async def test_a_search_asks_only_whether_there_are_papers_before_it_starts(where, make_app):
+    library = Library.open(where)
+    with library.transaction():
+        library.store_paper(PaperRecord(title="Analytical Engines for Bernoulli Numbers", source="test", date="1843"))
+    library.close()
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f5")
+        await wait_for_workers(pilot)
+        statements: list[str] = []
+        app.query_one(LibraryPane).library.conn.set_trace_callback(statements.append)  # the UI thread's
+        app.query_one("#library-query", Input).value = "Bernoulli numbers"
+        await pilot.press("enter")
+        await wait_for_workers(pilot)
+        assert app.query_one("#library-results", DataTable).row_count == 1
+        # before: every table counted (sections, citations, …) on the UI thread, 0.1 s at 100 k papers
+        counted = [statement for statement in statements if statement.startswith("select count(*) from ")]
+        assert counted == ["select count(*) from papers"], counted
+
+
+async def test_the_hits_are_shown_before_the_cited_works_are_counted(where, make_app, monkeypatch):
+    from scholar_tui.indexes import search_changes
+
+    library = Library.open(where)
+    with library.transaction():
+        library.store_paper(PaperRecord(title="Analytical Engines for Bernoulli Numbers", source="test", date="1843"))
+        library.store_paper(
+            PaperRecord(title="Bernoulli numbers in a bibliography", source=search_changes.CITED_WORK_SOURCE)
+        )
+    library.close()
+    gate, counting = threading.Event(), threading.Event()
+    real = search_changes.cited_matches
+
+    def held(*args, **kwargs):
+        counting.set()
+        gate.wait(timeout=30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(search_changes, "cited_matches", held)
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("f5")
+        await wait_for_workers(pilot)
+        app.query_one("#library-query", Input).value = "Bernoulli numbers"
+        await pilot.press("enter")
+        await wait_for(pilot, counting.is_set)
+        await pilot.pause(0.2)
+        # before: the count ran inside the search: "Searching…" and the recent papers until it was done
+        assert str(app.query_one("#results-title").render()) == "1 results for “Bernoulli numbers”"
+        assert app.query_one("#library-results", DataTable).row_count == 1
+        gate.set()
+        await wait_for_workers(pilot)
+        title = str(app.query_one("#results-title").render())
+        assert title.startswith("1 results for “Bernoulli numbers”") and "1 cited works also match" in title

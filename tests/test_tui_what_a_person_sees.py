@@ -14,10 +14,11 @@ from scholar_tui.app.panes.paper_search import PaperSearchPane
 from scholar_tui.app.panes.scholar_qa import ScholarQAPane
 from scholar_tui.core.conference.describe import StructuralDescriber
 from scholar_tui.core.conference.engine import ConferenceEngine
-from scholar_tui.core.conference.events import Answered, EvidencePath
+from scholar_tui.core.conference.events import Answered, EvidenceFound, EvidencePath
 from scholar_tui.core.conference.tree import load_json_tree
 from scholar_tui.core.pasa.events import CrawlFinished, RankedPaper, ScoreParts
 from scholar_tui.core.pasa.tools import LibraryTools
+from scholar_tui.core.soay.engine import SolutionChosen
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
@@ -120,6 +121,22 @@ async def test_escape_cancels_a_scholar_question_and_the_answer_says_so(where, m
         assert not app.query_one("#qa-ask").disabled  # ready for the next question
 
 
+async def test_the_candidate_plans_wrap_between_steps_at_80_columns(where, make_app):
+    key = "searchPerson|getPersonPubs:one|getPublication:each|authors.organization|value|topic"
+    chosen = SolutionChosen(
+        "venue", ["searchPerson", "getPersonPubs", "getPublication"], 3, "rules", [(key, 8.75), (key + "s", 6.25)]
+    )
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("f2")
+        app.query_one(ScholarQAPane).show_event(chosen)
+        await pilot.pause()
+        shown = shown_in(app, app.query_one("#qa-solution", Static)).split()
+        # before: the keys ran on unbroken and were cut inside a word at the view's edge
+        assert all(step in shown for step in key.split("|")), shown
+        assert "8.75" in shown and "6.25" in shown
+
+
 class GatedEmbedder(HashingEmbedder):
     """Holds the embedding of a question naming GATE until ``gate`` is set."""
 
@@ -190,6 +207,22 @@ async def test_at_80_by_24_a_long_answer_scrolls_in_its_box_and_the_evidence_bel
         await pilot.pause()
         assert on_screen(app, app.query_one("#conf-evidence", DataTable))
         assert "ICML2023»Workshops»workshop 1" in screenful(app).text
+
+
+async def test_what_a_long_conference_answer_cites_stays_on_screen(where, make_app):
+    for size in ((80, 24), (120, 40)):
+        app = make_app()
+        async with app.run_test(size=size) as pilot:
+            await pilot.press("f3")
+            await wait_for_workers(pilot)
+            pane = app.query_one(ConferencePane)
+            pane.show_event(long_answer())
+            await pilot.pause()
+            # before: "cites [1]" ended the 40 workshops, a scroll away inside the answer's box
+            assert "cites [1]" in screenful(app).text, size
+            pane.show_event(EvidenceFound("Which workshops?", "ICML2023", "star", long_answer().evidence))
+            await pilot.pause()  # the next question's evidence: the old answer's citation is gone
+            assert "cites [1]" not in screenful(app).text, size
 
 
 async def test_picking_a_conference_clears_the_pick_one_line(where, make_app):

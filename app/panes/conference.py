@@ -223,7 +223,7 @@ class ConferencePane(ReportsEngine, Horizontal):
             self._on_import_ended(ImportEnded())
         elif worker == "ask":
             self._cancel = None
-            self.query_one("#conf-answer", Static).update("")  # not "searching…" forever
+            self._show_answer("")  # not "searching…" forever
 
     # -- asking ------------------------------------------------------------------------------------
     @on(Input.Submitted, "#conf-question")
@@ -239,7 +239,7 @@ class ConferencePane(ReportsEngine, Horizontal):
             self._asked_to_pick = True
             return
         method = self.query_one("#conf-method", Select).value
-        self.query_one("#conf-answer", Static).update(plain("searching…", "dim"))
+        self._show_answer(plain("searching…", "dim"))
         self.query_one("#conf-evidence", DataTable).clear()
         self.query_one("#conf-question", HistoryInput).remember(question)
         if self._cancel is not None:  # a question still running gives way to this one
@@ -251,7 +251,7 @@ class ConferencePane(ReportsEngine, Horizontal):
         """Escape: the running question stops once its evidence is found (the engine's ``cancel``)."""
         if self._cancel is not None and not self._cancel.is_set():
             self._cancel.set()
-            self.query_one("#conf-answer", Static).update(plain("cancelling…", "dim"))
+            self._show_answer(plain("cancelling…", "dim"))
 
     @engine_worker("conf-ask")
     def ask(self, conference: str, question: str, method: str, cancel: threading.Event) -> None:
@@ -270,13 +270,13 @@ class ConferencePane(ReportsEngine, Horizontal):
             return
         self._cancel = None
         if ended.cancel.is_set():
-            self.query_one("#conf-answer", Static).update(
+            self._show_answer(
                 plain("Cancelled: the question was not answered (the evidence found is below).", "yellow")
             )
 
     def _on_evidence_found(self, event: EvidenceFound) -> None:
         self._show_evidence(event.evidence, cited=[])
-        self.query_one("#conf-answer", Static).update(plain("answering…", "dim"))
+        self._show_answer(plain("answering…", "dim"))
 
     def _on_answered(self, event: Answered) -> None:
         self._show_evidence(event.evidence, cited=event.cited)
@@ -286,15 +286,20 @@ class ConferencePane(ReportsEngine, Horizontal):
             "" if event.operation == "abstain" else f" ({event.operation}): ",
         )
         cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
-        self.query_one("#conf-answer", Static).update(
+        self._show_answer(
             Text.assemble(
                 *heading,
                 plain(event.answer),
-                "\n",
-                plain(f"cites {cites}", "dim"),
                 *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ()),
-            )
+            ),
+            cites=f"cites {cites}",
         )
+
+    def _show_answer(self, text: Text | str, cites: str = "") -> None:
+        """The answer box's text, and what the answer cites on the box's bottom edge: there it stays
+        on screen however long the answer (ICML's ~40 workshops scroll inside the box)."""
+        self.query_one("#conf-answer", Static).update(text)
+        self.query_one("#conf-answer-box").border_subtitle = plain(cites) if cites else None
 
     def _show_evidence(self, evidence: list, cited: list[int]) -> None:
         table = self.query_one("#conf-evidence", DataTable)

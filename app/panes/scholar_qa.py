@@ -39,6 +39,13 @@ from scholar_tui.core.soay.engine import (
 VIEWS = ("#qa-solution", "#qa-program", "#qa-result", "#qa-feedback", "#qa-answer")
 
 
+def candidate_lines(candidates: list[tuple[str, float]]) -> list[tuple[str, str]]:
+    """One line per candidate plan, its score first; the key's steps spaced at their ``|`` so a
+    narrow view wraps between steps (``searchPublication|getPublication:one|venue|…`` unbroken
+    was cut inside a word at 80 columns: "ven" / "ue")."""
+    return [(f"\n  {score:.2f}  {key.replace('|', ' | ')}", "dim") for key, score in candidates]
+
+
 class ScholarQAPane(ReportsEngine, Vertical):
     BINDINGS = [Binding("escape", "cancel_question", "Cancel the question", show=False)]
 
@@ -166,9 +173,8 @@ class ScholarQAPane(ReportsEngine, Vertical):
 
     def _on_solution_chosen(self, event: SolutionChosen) -> None:
         self._solution = event.to_json()
-        ranked = ", ".join(f"{key} {score:.2f}" for key, score in event.candidates[:3])
         self.query_one("#qa-solution", Static).update(
-            assemble((event.summary(), "bold"), "\n", (f"candidates: {ranked}", "dim"))
+            assemble((event.summary(), "bold"), "\n", ("candidates:", "dim"), *candidate_lines(event.candidates[:3]))
         )
 
     def _on_program_written(self, event: ProgramWritten) -> None:
