@@ -8,6 +8,7 @@ variable names a field as ``SCHOLAR_TUI_<SECTION>__<FIELD>``, for example
 from __future__ import annotations
 
 import contextlib
+import difflib
 import os
 import re
 import tomllib
@@ -204,9 +205,23 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
         if not key.startswith(ENV_PREFIX) or "__" not in key:
             continue
         section, _, field = key[len(ENV_PREFIX) :].lower().partition("__")
-        if section in Settings.model_fields:
-            overrides.setdefault(section, {})[field] = value
+        if section not in Settings.model_fields:
+            raise ConfigError(_unknown_section(key, section))
+        overrides.setdefault(section, {})[field] = value
     return overrides
+
+
+def _unknown_section(key: str, section: str) -> str:
+    """One line for a ``SCHOLAR_TUI_<SECTION>__…`` variable naming no section: a misspelt one
+    (``EMBEDDING`` for ``EMBEDDINGS``) would otherwise be ignored and the default used silently,
+    which for the embedder means vectors of another model than the index's."""
+    sections = list(Settings.model_fields)
+    close = difflib.get_close_matches(section, sections, n=1)
+    hint = f"; did you mean {ENV_PREFIX}{close[0].upper()}__…?" if close else ""
+    return (
+        f"the environment variable {key} names no section of settings "
+        f"(they are {', '.join(s.upper() for s in sections)}){hint}"
+    )
 
 
 def _coerce_env(section: str, field: str, raw: str) -> Any:

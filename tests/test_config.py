@@ -56,6 +56,23 @@ def test_unknown_setting_is_refused(where):
         load_settings(where)
 
 
+def test_a_misspelt_section_in_the_environment_is_refused_not_ignored(where, monkeypatch):
+    """SCHOLAR_TUI_EMBEDDING__BACKEND (for EMBEDDINGS) was ignored: the default embedder opened
+    on an index of another model's vectors. Now one line names the variable and the right one."""
+    monkeypatch.setenv("SCHOLAR_TUI_EMBEDDING__BACKEND", "model2vec")
+    with pytest.raises(ConfigError) as error:
+        load_settings(where)
+    message = str(error.value)
+    assert "SCHOLAR_TUI_EMBEDDING__BACKEND" in message and "SCHOLAR_TUI_EMBEDDINGS__" in message
+    assert "\n" not in message
+
+
+def test_a_misspelt_field_in_the_environment_is_refused(where, monkeypatch):
+    monkeypatch.setenv("SCHOLAR_TUI_EMBEDDINGS__BAKEND", "model2vec")
+    with pytest.raises(ConfigError, match="bakend"):
+        load_settings(where)
+
+
 def test_save_setting_keeps_comments_and_refuses_bad_values(where):
     where.config_file.write_text("# my notes\n[llm]\nn_ctx = 2048 # small\n")
     save_setting(where, "llm.model", "/models/big.gguf")
