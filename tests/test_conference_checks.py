@@ -388,6 +388,12 @@ def test_another_years_conference_is_answered_from_a_path_that_names_that_year_o
     assert is_abstain(answered.answer) and "2034" in answered.answer
 
 
+def test_another_years_conference_is_refused_in_a_sentence_naming_that_edition_once():
+    """Before: "ISWC2022's site data has no place for ISWC 2023 place." (the question's words as the topic)."""
+    answered = _ask("Where is Harbor 2034 taking place?", "Travel»Venue»Building»Quay Hall, Port Tanner University")
+    assert answered.answer == "Harbor2031's site data has no place for Harbor 2034."
+
+
 def test_after_the_early_deadline_reads_the_other_branch_of_the_early_one():
     """Before: the early rate for "… after the early deadline?" (the question's own word "early" matched the
     early branch best), on both layouts: prices by leaf label, and Early / Late sections of records."""

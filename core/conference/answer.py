@@ -841,7 +841,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if term is not None:  # the site keeps the thing asked apart from the one answered: "workshops" beside it
         return _not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
-        return _not_held(kind, question, tree)
+        return _other_edition(kind, question, tree)
     if answer.branch_checked or support.supported(question, tree, kind, paths):
         return answer
     if answer.operation == "yes_no":
@@ -923,6 +923,14 @@ def _not_held(kind: Kind, question: str, tree: Tree, missing: str | None = None)
     if kind is Kind.TEXT:
         return _abstain(tree, f"information on {topic or 'it'}")
     return _abstain(tree, kind.noun, topic)
+
+
+def _other_edition(kind: Kind, question: str, tree: Tree) -> Computed:
+    """The plain sentence for a question about another year's conference: "ISWC2022's site data has no place
+    for ISWC 2023." (the topic read from the question said "… for ISWC 2023 place")."""
+    editions = " or ".join(kinds.asked_edition_names(question, tree)) or "another edition"
+    noun = "information" if kind is Kind.TEXT else kind.noun
+    return _abstain(tree, noun, editions)
 
 
 STATEMENT_WORDS = 3

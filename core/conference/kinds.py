@@ -254,6 +254,13 @@ def asked_editions(question: str, tree: Tree) -> set[str]:
     return asked - set(YEAR.findall(split_digits(tree.root.label)))
 
 
+def asked_edition_names(question: str, tree: Tree) -> list[str]:
+    """The other editions a question asks about as the person wrote them ("ISWC 2023", "HARBOR 2032")."""
+    own = set(YEAR.findall(split_digits(tree.root.label)))
+    found = _edition_years(tree).finditer(split_digits(question))
+    return list(dict.fromkeys(match.group(0) for match in found if match.group(1) not in own))
+
+
 def _edition_years(tree: Tree) -> re.Pattern:
     """A year written as an edition's: after the conference's acronym ("ICML 2025") or as "Year(2025)";
     an amount ("Gold (2000 USD)") or a date's year is not an edition."""
