@@ -30,6 +30,10 @@ WORD_INDEXES = {
 COUNTED = ("papers", "people", "authorships", "sections", "paper_references", "section_references", "citations")
 CITED_WORK_SOURCE = "reference"  # PaSa's cited works (core/pasa/works.py): papers made of bibliography entries
 DEFERRED = sorted(set(WORD_INDEXES) | set(COUNTED))
+# SQLite's page cache during a bulk write, in KiB (negative: a size, not pages): the default 2 MB
+# held almost none of the references' indexes (title key, ids, cited paper), whose inserts land all
+# over them, so most inserts read pages back from the WAL. Given back when the bulk write ends.
+BULK_CACHE = -(192 * 1024)
 
 
 def in_bulk_write(conn: sqlite3.Connection) -> bool:
@@ -57,8 +61,13 @@ def deferred_upkeep(conn: sqlite3.Connection) -> Iterator[None]:
         return
     marks = {table: conn.execute(f"select coalesce(max(rowid), 0) from {table}").fetchone()[0] for table in DEFERRED}
     conn.executemany("insert into bulk_writes (content, after_rowid) values (?, ?)", marks.items())
-    yield
-    finish(conn, marks)
+    cache = conn.execute("pragma cache_size").fetchone()[0]
+    conn.execute(f"pragma cache_size = {BULK_CACHE}")
+    try:
+        yield
+        finish(conn, marks)
+    finally:
+        conn.execute(f"pragma cache_size = {int(cache)}")
 
 
 def finish(conn: sqlite3.Connection, marks: dict[str, int]) -> None:
