@@ -155,6 +155,7 @@ class LibraryIndex:
         self.embedder = embedder
         self._db = None
         self._snapshot: LibrarySnapshot | None = None
+        self.made: MadeVectors | None = None  # vectors a search embedded for papers it lacks (``keep_made``)
 
     @property
     def db(self):
@@ -515,8 +516,6 @@ class LibraryIndex:
         made, self.made = self.made, None
         return self.keep(library, made) if made is not None else 0
 
-    made: "MadeVectors | None" = None
-
     def _keep(self, library: Library, made: "MadeVectors") -> int:
         self._snapshot = None
         stored = self._stored_snapshot()
@@ -540,13 +539,15 @@ class LibraryIndex:
                 writer.add(level, [changes.paper_text(paper) for paper in level], vectors)
         with contextlib.suppress(_TableLost):  # LanceDB failed: the rows it has are kept
             writer._write()
-        if writer.unsaved:
-            part = LibrarySnapshot.empty(width=width).joined(writer.unsaved)
-            saved = snapshot.saved_with(part, snapshot_file(self.where))
-            if saved is not None:
-                remember(snapshot_file(self.where), saved)
-                self._snapshot = saved
-        return writer.embedded
+        if not writer.unsaved:
+            return 0
+        part = LibrarySnapshot.empty(width=width).joined(writer.unsaved)
+        saved = snapshot.saved_with(part, snapshot_file(self.where))
+        if saved is None:  # the file could not be written: the rows in LanceDB are found by the next sync
+            return 0
+        remember(snapshot_file(self.where), saved)
+        self._snapshot = saved
+        return len(part.paper_ids)
 
     # -- reading -----------------------------------------------------------------------------------
     def vectors(self, paper_ids: list[int]) -> dict[int, list[float]]:
