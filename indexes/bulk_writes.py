@@ -1,11 +1,11 @@
 """A bulk write: many rows in one transaction, their word indexes and counts written once at its end.
 
 Triggers keep the FTS5 word indexes (``papers_fts``, ``paper_title_index``, ``person_name_index``,
-``person_topic_index``) and the table counts (``library_counts``) level with every writer. Row by
+``person_topic_index``) and the paper counts (``library_counts``) level with every writer. Row by
 row that is cheap for a few rows and dear for an import of thousands: each statement on a table an
 FTS5 index follows flushes FTS5's pending words to a new segment and merges segments. Inside
 ``deferred_upkeep`` (migration ``m016_bulk_writes``) the triggers leave the rows that arrive alone;
-at its end each index gets those rows in one ``insert … select`` and each count the rows added,
+at its end each index gets those rows in one ``insert … select`` and the counts the papers added,
 before the transaction commits. The result is the one the triggers would have written (the tests
 compare both); outside it, every writer (an edit, a merge, a PDF) goes through the triggers as before.
 
@@ -26,10 +26,7 @@ WORD_INDEXES = {
     "person_names": [("person_name_index", "rowid", "name_key")],
     "people": [("person_topic_index", "id", "organization, organizations, interests")],
 }
-# library_counts' names (migration m017): each counts its table's rows
-COUNTED = ("papers", "people", "authorships", "sections", "paper_references", "section_references", "citations")
 CITED_WORK_SOURCE = "reference"  # PaSa's cited works (core/pasa/works.py): papers made of bibliography entries
-DEFERRED = sorted(set(WORD_INDEXES) | set(COUNTED))
 # SQLite's page cache during a bulk write, in KiB (negative: a size, not pages): the default 2 MB
 # held almost none of the references' indexes (title key, ids, cited paper), whose inserts land all
 # over them, so most inserts read pages back from the WAL. Given back when the bulk write ends.
@@ -59,7 +56,9 @@ def deferred_upkeep(conn: sqlite3.Connection) -> Iterator[None]:
     if in_bulk_write(conn):
         yield
         return
-    marks = {table: conn.execute(f"select coalesce(max(rowid), 0) from {table}").fetchone()[0] for table in DEFERRED}
+    marks = {
+        table: conn.execute(f"select coalesce(max(rowid), 0) from {table}").fetchone()[0] for table in WORD_INDEXES
+    }
     conn.executemany("insert into bulk_writes (content, after_rowid) values (?, ?)", marks.items())
     cache = conn.execute("pragma cache_size").fetchone()[0]
     conn.execute(f"pragma cache_size = {BULK_CACHE}")
@@ -79,11 +78,10 @@ def finish(conn: sqlite3.Connection, marks: dict[str, int]) -> None:
                 f"insert into {index} (rowid, {columns}) select {key}, {columns} from {table} where {key} > ?",
                 (marks[table],),
             )
-    for table in COUNTED:
-        conn.execute(
-            f"update library_counts set rows = rows + (select count(*) from {table} where rowid > ?) where name = ?",
-            (marks[table], table),
-        )
+    conn.execute(
+        "update library_counts set rows = rows + (select count(*) from papers where id > ?) where name = 'papers'",
+        (marks["papers"],),
+    )
     conn.execute(
         """update library_counts set rows = rows + (select count(*) from papers where id > ? and source = ?)
            where name = 'cited_works'""",
