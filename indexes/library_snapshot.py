@@ -158,8 +158,10 @@ class LibrarySnapshot:
                 chunk = rows[start : start + CHUNK_ROWS]
                 theirs = chunk >= mine
                 block = np.empty((len(chunk), width), dtype=np.float32)
-                block[~theirs] = self.vectors[chunk[~theirs]]
-                block[theirs] = part.vectors[chunk[theirs] - mine]
+                if not theirs.all():  # (an empty snapshot's vectors are 0 wide: nothing to take)
+                    block[~theirs] = self.vectors[chunk[~theirs]]
+                if theirs.any():
+                    block[theirs] = part.vectors[chunk[theirs] - mine]
                 out[start : start + len(chunk)] = block
             out.flush()
             del out
