@@ -153,18 +153,20 @@ class LibrarySnapshot:
         mine = len(self.paper_ids)
 
         def write_vectors(partial_vectors: Path) -> None:
-            out = np.lib.format.open_memmap(partial_vectors, mode="w+", dtype=np.float32, shape=(len(rows), width))
-            for start in range(0, len(rows), CHUNK_ROWS):
-                chunk = rows[start : start + CHUNK_ROWS]
-                theirs = chunk >= mine
-                block = np.empty((len(chunk), width), dtype=np.float32)
-                if not theirs.all():  # (an empty snapshot's vectors are 0 wide: nothing to take)
-                    block[~theirs] = self.vectors[chunk[~theirs]]
-                if theirs.any():
-                    block[theirs] = part.vectors[chunk[theirs] - mine]
-                out[start : start + len(chunk)] = block
-            out.flush()
-            del out
+            # plain reads and writes, not maps: a mapped page counts in the process's resident memory
+            # (the old and the new file, 385 MB each at 100 k papers), a page read or written does not
+            header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False}
+            with open(partial_vectors, "wb") as handle:
+                np.lib.format.write_array_header_1_0(handle, {**header, "shape": (len(rows), width)})
+                for start in range(0, len(rows), CHUNK_ROWS):
+                    chunk = rows[start : start + CHUNK_ROWS]
+                    theirs = chunk >= mine
+                    block = np.empty((len(chunk), width), dtype=np.float32)
+                    if not theirs.all():  # (an empty snapshot's vectors are 0 wide: nothing to take)
+                        block[~theirs] = _read_rows(self.vectors, chunk[~theirs])
+                    if theirs.any():
+                        block[theirs] = part.vectors[chunk[theirs] - mine]
+                    handle.write(block.tobytes())
 
         joined = LibrarySnapshot(
             ids[rows],
@@ -263,6 +265,19 @@ class LibrarySnapshot:
             and len(self.vectors) == rows
             and bool(np.all(np.diff(self.paper_ids) > 0))  # ascending, one row a paper
         )
+
+
+def _read_rows(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``vectors[rows]`` (``rows`` ascending); from a memory-mapped file, read from the file instead of
+    through the map, so the pages never count in the process's resident memory."""
+    if not isinstance(vectors, np.memmap) or vectors.filename is None or not len(rows):
+        return vectors[rows]
+    first, last = int(rows[0]), int(rows[-1])
+    width = vectors.shape[1]
+    span = np.fromfile(
+        vectors.filename, dtype=np.float32, count=(last - first + 1) * width, offset=vectors.offset + first * width * 4
+    ).reshape(-1, width)
+    return span[rows - first]
 
 
 def _typed(arrays) -> bool:

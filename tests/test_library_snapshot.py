@@ -167,7 +167,10 @@ def test_rows_added_chunk_by_chunk_are_those_joined_in_memory(tmp_path, monkeypa
 
     base, added = part([1, 3, 4, 8, 9, 12, 15]), part([2, 8, 20])
     base.seq, base.model, base.origin = 7, "m", "o"
-    saved = base.saved_with(added, tmp_path / "library_search.npz")
+    base.save(tmp_path / "before" / "library_search.npz")
+    mapped = LibrarySnapshot.load(tmp_path / "before" / "library_search.npz")  # its rows read from the file
+    assert mapped is not None and isinstance(mapped.vectors, np.memmap)
+    saved = mapped.saved_with(added, tmp_path / "library_search.npz")
     joined = base.joined([added])
     assert saved is not None and (saved.seq, saved.model, saved.origin) == (7, "m", "o")
     assert saved.paper_ids.tolist() == joined.paper_ids.tolist() == [1, 2, 3, 4, 8, 9, 12, 15, 20]
