@@ -24,7 +24,11 @@ work it is — is written here, the one place that sees them all.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from scholar_tui.config.locations import Locations
+from scholar_tui.indexes.bulk_writes import deferred_upkeep
 from scholar_tui.indexes.citation_store import CitationStore
 from scholar_tui.indexes.db import open_database
 from scholar_tui.indexes.identity_store import IdentityStore
@@ -46,6 +50,14 @@ class Library(ImportLogStore, LookupStore, WorksMixin, CitationStore, PaperStore
     @classmethod
     def open(cls, where: Locations) -> "Library":
         return cls(open_database(where))
+
+    @contextmanager
+    def bulk_write(self) -> Iterator[None]:
+        """Inside ``transaction()``: the rows written in the block are put in the word indexes and
+        counted once, at its end (``indexes.bulk_writes``), not a statement at a time. The block must
+        not search its own rows by words (identity's name search runs after it)."""
+        with deferred_upkeep(self.conn):
+            yield
 
     def store_paper(
         self,

@@ -26,7 +26,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -156,6 +156,7 @@ class LibraryIndex:
         self.embedder = embedder
         self._db = None
         self._snapshot: LibrarySnapshot | None = None
+        self.made: MadeVectors | None = None  # vectors a search embedded for papers it lacks (``keep_made``)
 
     @property
     def db(self):
@@ -479,6 +480,76 @@ class LibraryIndex:
             self.discard(error)
             raise _TableLost(str(error).splitlines()[0] if str(error) else type(error).__name__) from error
 
+    # -- vectors made elsewhere ----------------------------------------------------------------------
+    def keep(self, library: Library, made: "MadeVectors") -> int:
+        """Vectors embedded outside a sync (PaSa's pool papers, ranked before ``library index`` reached
+        them) written into the index, so that the next search does not embed them again; how many.
+
+        Only the embedder's own: ``made.model`` must be this index's model and the stored vectors'
+        (another model's vectors are never mixed in), and of their width; a paper whose title,
+        abstract or date changed since is left to the next sync. Incremental: the rows are appended to
+        LanceDB and the snapshot is written with its vectors copied a chunk at a time. When a sync
+        holds the lock (``library index`` running) nothing is written: that sync embeds them."""
+        from filelock import Timeout
+
+        if not made.rows or not self.model or made.model != self.model:
+            return 0
+        lock = self._sync_lock()
+        try:
+            lock.acquire(timeout=0)
+        except Timeout:
+            return 0
+        try:
+            return self._keep(library, made)
+        except _TableLost:
+            return 0
+        finally:
+            lock.release()
+
+    def note_made(self, paper: dict, text: str, vector) -> None:
+        """A vector embedded for a paper the index lacks (``keep_made`` writes them)."""
+        if self.made is None or self.made.model != self.model:
+            self.made = MadeVectors(self.model)
+        self.made.note(paper, text, vector)
+
+    def keep_made(self, library: Library) -> int:
+        """``keep`` the vectors noted since the last call (``note_made``), then forget them."""
+        made, self.made = self.made, None
+        return self.keep(library, made) if made is not None else 0
+
+    def _keep(self, library: Library, made: "MadeVectors") -> int:
+        self._snapshot = None
+        stored = self._stored_snapshot()
+        if stored is None or (stored.model and stored.model != made.model):
+            return 0  # no index of this model yet (``library index`` makes it), or another model's
+        snapshot, (table, _), _ = self._level_rows(library, changes.counter(library.conn))
+        width = len(next(iter(made.rows.values()))[2])
+        if len(snapshot.paper_ids) and snapshot.width() != width:
+            return 0
+        have = snapshot.row_of
+        todo = [paper_id for paper_id in made.rows if paper_id not in have]
+        writer = _Writer(self, snapshot, table)
+        for papers in changes.papers_by_id(library.conn, todo):
+            level = [
+                paper
+                for paper in papers
+                if made.rows[paper["id"]][:2] == (_hash(changes.paper_text(paper)), paper["date"] or "")
+            ]
+            if level:
+                vectors = np.array([made.rows[paper["id"]][2] for paper in level], dtype=np.float32)
+                writer.add(level, [changes.paper_text(paper) for paper in level], vectors)
+        with contextlib.suppress(_TableLost):  # LanceDB failed: the rows it has are kept
+            writer._write()
+        if not writer.unsaved:
+            return 0
+        part = LibrarySnapshot.empty(width=width).joined(writer.unsaved)
+        saved = snapshot.saved_with(part, snapshot_file(self.where))
+        if saved is None:  # the file could not be written: the rows in LanceDB are found by the next sync
+            return 0
+        remember(snapshot_file(self.where), saved)
+        self._snapshot = saved
+        return len(part.paper_ids)
+
     # -- reading -----------------------------------------------------------------------------------
     def vectors(self, paper_ids: list[int]) -> dict[int, list[float]]:
         """The stored embeddings of these papers (PaSa's Selector compares them with the query's)."""
@@ -630,6 +701,18 @@ def _fused(
     ]
 
 
+@dataclass
+class MadeVectors:
+    """Vectors a search embedded for papers the index lacked (PaSa's pool), kept for ``LibraryIndex.keep``:
+    paper id -> (content hash of the text embedded, its date or "", the vector), and the model."""
+
+    model: str
+    rows: dict[int, tuple[str, str, list[float]]] = field(default_factory=dict)
+
+    def note(self, paper: dict, text: str, vector) -> None:
+        self.rows[int(paper["id"])] = (_hash(text), paper["date"] or "", np.asarray(vector, dtype=float).tolist())
+
+
 class _Writer:
     """Vectors made by a sync, written to LanceDB every ``WRITE_ROWS`` rows (one Arrow batch: few
     fragments) and to the snapshot every ``SAVE_EVERY_S`` and at the end, so that a stopped sync
@@ -688,9 +771,20 @@ class _Writer:
             self._save()
 
     def _save(self) -> None:
+        """The snapshot file with the rows written since: copied into the new file a chunk at a time
+        (``saved_with``), so a sync holds the vectors once, mapped, however many it has made (a joined
+        copy held them twice, twice a minute, at 100 k papers 385 MB each)."""
         if self.unsaved:
-            self.snapshot = self.snapshot.joined(self.unsaved)
+            part = LibrarySnapshot.empty(width=self.unsaved[0].width()).joined(self.unsaved)
+            path = snapshot_file(self.index.where)
+            saved = self.snapshot.saved_with(part, path)
             self.unsaved = []
+            if saved is not None:
+                remember(path, saved)
+                self.index._snapshot = self.snapshot = saved
+                self.saved_at = time.monotonic()
+                return
+            self.snapshot = self.snapshot.joined([part])  # not written: kept in memory for the next save
         self.index._save(self.snapshot)
         self.saved_at = time.monotonic()
 

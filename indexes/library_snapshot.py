@@ -32,6 +32,7 @@ from scholar_tui.config.locations import Locations
 
 FORMAT = 2  # bump when the arrays change: older files are rebuilt (2: vectors only, with counter and model)
 FILE_NAME = "library_search.npz"
+CHUNK_ROWS = 8192  # vectors copied at a time by ``saved_with`` (8 MB at 256 dimensions)
 # What each array must be (numpy's dtype kind, or an exact dtype): a well-formed file of other
 # types (float64 or integer vectors, object arrays) is damaged, not searched.
 DTYPES = {
@@ -132,14 +133,63 @@ class LibrarySnapshot:
         the index file that names it replaces the old one), read by memory map: a zip member is
         copied and CRC-checked, 1.5 s for 100,000 rows. The file is a cache: one that cannot be
         written is logged, and the next process rebuilds it."""
+
+        def write_vectors(partial_vectors: Path) -> None:
+            with open(partial_vectors, "wb") as handle:
+                np.save(handle, np.ascontiguousarray(self.vectors, dtype=np.float32), allow_pickle=False)
+
+        self._save(path, write_vectors)
+
+    def saved_with(self, part: "LibrarySnapshot", path: Path) -> "LibrarySnapshot | None":
+        """``joined([part])`` saved to ``path`` without the joined vectors in memory: they are copied
+        into the new vectors file ``CHUNK_ROWS`` rows at a time (this snapshot's are memory-mapped,
+        hundreds of MB at 100 k papers; a joined copy would hold them all), and the snapshot given
+        back maps that file. For a few rows added to a big snapshot (PaSa's pool, ``keep``).
+        None when it could not be written."""
+        ids = np.concatenate([self.paper_ids, part.paper_ids])
+        _, last = np.unique(ids[::-1], return_index=True)
+        rows = len(ids) - 1 - last  # as ``joined``: ascending ids, the part's row where both have one
+        width = part.width() if len(part.paper_ids) else self.width()
+        mine = len(self.paper_ids)
+
+        def write_vectors(partial_vectors: Path) -> None:
+            # plain reads and writes, not maps: a mapped page counts in the process's resident memory
+            # (the old and the new file, 385 MB each at 100 k papers), a page read or written does not
+            header = {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float32)), "fortran_order": False}
+            with open(partial_vectors, "wb") as handle:
+                np.lib.format.write_array_header_1_0(handle, {**header, "shape": (len(rows), width)})
+                for start in range(0, len(rows), CHUNK_ROWS):
+                    chunk = rows[start : start + CHUNK_ROWS]
+                    theirs = chunk >= mine
+                    block = np.empty((len(chunk), width), dtype=np.float32)
+                    if not theirs.all():  # (an empty snapshot's vectors are 0 wide: nothing to take)
+                        block[~theirs] = _read_rows(self.vectors, chunk[~theirs])
+                    if theirs.any():
+                        block[theirs] = part.vectors[chunk[theirs] - mine]
+                    handle.write(block.tobytes())
+
+        joined = LibrarySnapshot(
+            ids[rows],
+            np.concatenate([self.hashes, part.hashes]).astype("S40")[rows],
+            np.concatenate([self.dates.astype(str), part.dates.astype(str)])[rows],
+            np.zeros((0, width), dtype=np.float32),  # unused: ``write_vectors`` writes the rows
+            self.seq,
+            self.model,
+            self.origin,
+        )
+        if not joined._save(path, write_vectors):
+            return None
+        return LibrarySnapshot.load(path)
+
+    def _save(self, path: Path, write_vectors) -> bool:
+        """``save`` with the vectors written by ``write_vectors(partial path)``; False when not written."""
         token = f"{os.getpid()}-{time.time_ns()}"
         vectors_path = path.with_name(f"{path.stem}.{token}.npy")
         partial = path.with_name(f".{path.name}.{token}.partial")
         partial_vectors = path.with_name(f".{vectors_path.name}.partial")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(partial_vectors, "wb") as handle:
-                np.save(handle, np.ascontiguousarray(self.vectors, dtype=np.float32), allow_pickle=False)
+            write_vectors(partial_vectors)
             os.replace(partial_vectors, vectors_path)
             with open(partial, "wb") as handle:
                 np.savez(
@@ -159,11 +209,12 @@ class LibrarySnapshot:
             for leftover in (partial, partial_vectors, vectors_path):
                 with contextlib.suppress(OSError):
                     leftover.unlink(missing_ok=True)
-            return
+            return False
         for old in path.parent.glob(f"{path.stem}.*.npy"):  # earlier vectors (a reader's map stays valid)
             if old.name != vectors_path.name:
                 with contextlib.suppress(OSError):
                     old.unlink()
+        return True
 
     @classmethod
     def load(cls, path: Path) -> "LibrarySnapshot | None":
@@ -214,6 +265,19 @@ class LibrarySnapshot:
             and len(self.vectors) == rows
             and bool(np.all(np.diff(self.paper_ids) > 0))  # ascending, one row a paper
         )
+
+
+def _read_rows(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``vectors[rows]`` (``rows`` ascending); from a memory-mapped file, read from the file instead of
+    through the map, so the pages never count in the process's resident memory."""
+    if not isinstance(vectors, np.memmap) or vectors.filename is None or not len(rows):
+        return vectors[rows]
+    first, last = int(rows[0]), int(rows[-1])
+    width = vectors.shape[1]
+    span = np.fromfile(
+        vectors.filename, dtype=np.float32, count=(last - first + 1) * width, offset=vectors.offset + first * width * 4
+    ).reshape(-1, width)
+    return span[rows - first]
 
 
 def _typed(arrays) -> bool:

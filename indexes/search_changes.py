@@ -23,6 +23,9 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+# PaSa's cited works (core/pasa/works.py), CITED_WORK_SOURCE: a library search for a person leaves
+# them out unless asked (``own_only``); PaSa's own searches keep them.
+from scholar_tui.indexes.bulk_writes import CITED_WORK_SOURCE, counted_papers
 from scholar_tui.indexes.text_rank import STOP_WORDS, CorpusStats, analyzed_words, bm25_rescore
 
 WORD = re.compile(r"[^\W_]+")
@@ -33,9 +36,6 @@ CHUNK = 500  # ids per SQL statement (SQLite allows 32,766 parameters; small kee
 POOL_PER_DEPTH = 4
 MIN_POOL = 100
 AVERAGES_ROWID = 1  # FTS5's record of the row count and each column's token total (fts5_index.c)
-# PaSa's cited works (core/pasa/works.py): a title and a year made of a bibliography entry. A library
-# search for a person leaves them out unless asked (``own_only``); PaSa's own searches keep them.
-CITED_WORK_SOURCE = "reference"
 CITED_COUNT_CAP = 1000  # cited works counted as also matching, at most (the count reads only matches)
 
 
@@ -64,7 +64,8 @@ def paper_ids(conn: sqlite3.Connection) -> np.ndarray:
 
 
 def paper_count(conn: sqlite3.Connection) -> int:
-    return int(conn.execute("select count(*) from papers").fetchone()[0])
+    """The library's papers, as migration m017's triggers count them (nothing is counted per search)."""
+    return counted_papers(conn)
 
 
 def papers_by_id(conn: sqlite3.Connection, ids: np.ndarray | list[int]) -> Iterator[list[dict]]:

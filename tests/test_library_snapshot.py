@@ -150,3 +150,29 @@ def test_vectors_are_mapped_from_a_file_of_their_own_and_old_ones_removed(where,
     with open(path, "wb") as handle:
         np.savez(handle, **data)
     assert LibrarySnapshot.load(path) is None
+
+
+def test_rows_added_chunk_by_chunk_are_those_joined_in_memory(tmp_path, monkeypatch):
+    """``saved_with`` (PaSa's pool vectors written back) writes what ``joined`` makes, a chunk at a
+    time: ids in order, a paper in both with the new row, every vector where it belongs."""
+    import numpy as np
+
+    monkeypatch.setattr(library_snapshot, "CHUNK_ROWS", 3)  # several chunks, one cut between rows
+    rng = np.random.default_rng(0)
+
+    def part(ids):
+        vectors = rng.standard_normal((len(ids), 4)).astype(np.float32)
+        hashes = np.array([f"h{i}-{len(ids)}" for i in ids], dtype="S40")
+        return LibrarySnapshot(np.array(ids, dtype=np.int64), hashes, np.array(["2020"] * len(ids)), vectors)
+
+    base, added = part([1, 3, 4, 8, 9, 12, 15]), part([2, 8, 20])
+    base.seq, base.model, base.origin = 7, "m", "o"
+    base.save(tmp_path / "before" / "library_search.npz")
+    mapped = LibrarySnapshot.load(tmp_path / "before" / "library_search.npz")  # its rows read from the file
+    assert mapped is not None and isinstance(mapped.vectors, np.memmap)
+    saved = mapped.saved_with(added, tmp_path / "library_search.npz")
+    joined = base.joined([added])
+    assert saved is not None and (saved.seq, saved.model, saved.origin) == (7, "m", "o")
+    assert saved.paper_ids.tolist() == joined.paper_ids.tolist() == [1, 2, 3, 4, 8, 9, 12, 15, 20]
+    assert saved.hashes.tolist() == joined.hashes.tolist() and saved.dates.tolist() == joined.dates.tolist()
+    assert np.array_equal(np.asarray(saved.vectors), joined.vectors)

@@ -157,7 +157,6 @@ def test_a_pool_paper_without_a_vector_is_ranked_as_with_it(where, library, late
 
     embedder = HashingEmbedder()
     waiting_results = _crawl_ranking(where, library, words, embedder)
-    assert chosen not in LibraryIndex(where, embedder).vectors([chosen])  # still no vector in the index
     assert embedder.texts <= POOL_EMBED + 1  # the pool's papers and the query, never the library
 
     list(LibraryIndex(where, HashingEmbedder()).sync(library))
@@ -187,3 +186,57 @@ def test_the_pool_embedding_is_bounded_and_stops_when_asked(where, library, monk
     assert pool_vectors(LibraryIndex(where, HashingEmbedder()), ids, rows, cancel) == {}
     monkeypatch.setattr("scholar_tui.core.pasa.evidence.POOL_EMBED_SECONDS", -1.0)
     assert pool_vectors(LibraryIndex(where, HashingEmbedder()), ids, rows) == {}
+
+
+class RecordingEmbedder(HashingEmbedder):
+    """HashingEmbedder that keeps the texts it embedded (which papers a crawl embedded again)."""
+
+    def __init__(self, name: str = HashingEmbedder.name) -> None:
+        super().__init__()
+        self.name = name
+        self.seen: list[str] = []
+
+    def embed(self, texts):
+        self.seen += list(texts)
+        return super().embed(texts)
+
+
+def test_pool_vectors_made_by_a_crawl_are_kept_for_the_next_search(where, library, later_import):
+    """The pool papers a crawl embedded (the index had not reached them) are written into the index
+    with the model that made them: the next crawl embeds none of them again, and their stored
+    vectors are those ``library index`` would make. The old code embedded them again at every search."""
+    list(LibraryIndex(where, HashingEmbedder()).sync(library))
+    before = set(changes.paper_ids(library.conn).tolist())
+    run_import("unarxive", later_import, library)
+    waiting = sorted(set(changes.paper_ids(library.conn).tolist()) - before)
+    _, words = lone_title(library, among=waiting)
+
+    first = RecordingEmbedder()
+    _crawl_ranking(where, library, words, first)
+    kept = LibraryIndex(where, HashingEmbedder()).vectors(waiting)
+    assert 0 < len(kept) <= POOL_EMBED  # the pool's papers, never the library
+    rows = library.papers(list(kept))
+    for paper_id, vector in kept.items():  # the vector of the text a sync embeds, by the same model
+        expected = HashingEmbedder().embed([changes.paper_text(rows[paper_id])])[0]
+        assert vector == pytest.approx(expected.tolist(), abs=1e-6)
+
+    second = RecordingEmbedder()
+    _crawl_ranking(where, library, words, second)
+    again = set(first.seen) & set(second.seen) - {words}
+    assert not again, f"{len(again)} pool papers embedded again"
+    index = LibraryIndex(where, HashingEmbedder())
+    assert index.lacking(library) == len(waiting) - len(index.vectors(waiting))  # the snapshot level
+
+
+def test_another_models_pool_vectors_are_never_mixed_into_the_index(where, library, later_import):
+    list(LibraryIndex(where, HashingEmbedder()).sync(library))
+    stored = LibraryIndex(where, HashingEmbedder()).snapshot()
+    run_import("unarxive", later_import, library)
+    _, words = lone_title(library)
+
+    other = RecordingEmbedder("another-model")
+    _crawl_ranking(where, library, words, other)
+    assert len(other.seen) > 1  # it embedded pool papers (the index holds none of its model)
+    after = LibraryIndex(where, HashingEmbedder()).snapshot()
+    assert after.model == stored.model == HashingEmbedder.name
+    assert after.paper_ids.tolist() == stored.paper_ids.tolist()

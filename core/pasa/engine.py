@@ -479,6 +479,8 @@ class PaSaEngine(Engine):
                     paper.rationale += f" The model: {reason}"  # beside the score's reasons, never instead
         self._record_selections(run, results)
         yield Ranking(results, "judged", round(run.elapsed, 3))
+        if not run.cancel.is_set():  # after the ranking is shown: the pool's new vectors, for the next search
+            self.tools.index.keep_made(self.library)
         yield CrawlFinished(
             results=results,
             queue=run.pool.ids,

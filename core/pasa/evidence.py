@@ -152,7 +152,9 @@ def pool_vectors(
     ``library index`` had a query similarity of 0 and ranked low however relevant it was. Only the
     pool is embedded, never the library; a set ``cancel`` or ``POOL_EMBED_SECONDS`` spent stops
     between batches (the rest keep 0), and the index's embedder remembers the texts, so the run's
-    second ranking (after the judging) embeds only what the first left."""
+    second ranking (after the judging) embeds only what the first left. The index notes each vector
+    made (``note_made``): the engine writes them into it once the run has ranked (``keep_made``), so
+    the next search finds them stored."""
     stored = index.vectors(ids)
     missing = [paper_id for paper_id in ids if paper_id not in stored and paper_id in rows][:POOL_EMBED]
     if index.embedder is None:
@@ -162,11 +164,11 @@ def pool_vectors(
         if (cancel is not None and cancel.is_set()) or time.monotonic() > deadline:
             break
         batch = missing[start : start + EMBED_BATCH]
-        vectors = index.embedder.embed([paper_text(rows[paper_id]) for paper_id in batch])
-        stored.update(
-            (paper_id, np.asarray(vector, dtype=float).tolist())
-            for paper_id, vector in zip(batch, vectors, strict=True)
-        )
+        texts = [paper_text(rows[paper_id]) for paper_id in batch]
+        vectors = index.embedder.embed(texts)
+        for paper_id, text, vector in zip(batch, texts, vectors, strict=True):
+            stored[paper_id] = np.asarray(vector, dtype=float).tolist()
+            index.note_made(rows[paper_id], text, vector)  # the run writes them back at its end (keep_made)
     return stored
 
 

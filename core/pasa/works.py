@@ -97,7 +97,7 @@ def prepare_cited_works(library: Library) -> CitedWorks:
     again, so a second preparation reads nothing."""
     clock = time.monotonic()
     tally = _Tally()
-    with library.transaction():
+    with library.transaction(), library.bulk_write():  # word indexes and counts once, at the end
         last = 0
         while batch := references_to_prepare(library, last, BATCH):
             last = batch[-1]["id"]
@@ -120,7 +120,7 @@ def prepare_imported(
     clock = time.monotonic()
     tally = _Tally()
     ids = sorted(set(paper_ids))
-    with library.transaction():
+    with library.transaction(), library.bulk_write():  # word indexes and counts once, at the end
         for start in range(0, len(ids), PAPERS_AT_ONCE):
             if should_stop is not None and should_stop():
                 tally.stopped = True
