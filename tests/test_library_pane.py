@@ -242,7 +242,7 @@ async def test_a_search_asks_only_whether_there_are_papers_before_it_starts(wher
         assert app.query_one("#library-results", DataTable).row_count == 1
         # before: every table counted (sections, citations, …) on the UI thread, 0.1 s at 100 k papers
         counted = [statement for statement in statements if statement.startswith("select count(*) from ")]
-        assert counted == ["select count(*) from papers"], counted
+        assert set(counted) <= {"select count(*) from papers"}, counted  # (m017 keeps the papers' count)
 
 
 async def test_the_hits_are_shown_before_the_cited_works_are_counted(where, make_app, monkeypatch):
