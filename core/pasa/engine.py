@@ -525,8 +525,8 @@ class PaSaEngine(Engine):
             if self.head is not None and entry.plain is None and not chosen:
                 held_back.add(paper_id)  # the head's own choice: the ranking stays the head's
             fitting = fits(subject, texts[paper_id], item.parts.query_dense)
-            names[paper_id] = subject.specificity(row["title"])
-            standing[paper_id] = subject.standing(texts[paper_id], item.parts.query_dense)
+            names[paper_id] = subject.names(row["title"])
+            standing[paper_id] = subject.standing(row["title"], texts[paper_id], item.parts.query_dense)
             if chosen and not fitting:  # selected only when it is about what was asked (core/pasa/fit.py)
                 reason = "not selected: the head's choice, but " + unfit_reason(
                     subject, texts[paper_id], item.parts.query_dense

@@ -33,9 +33,13 @@ library's statistics, sit beside the head:
   of the head's choices fits, nothing is selected and the search says so, with the closest papers.
   The Selector's P(True) is one input of the head's score, which orders and chooses; it never
   makes a paper fit: the tiny model says True to a shared generic term as readily as to the subject.
-* A paper whose title covers the subject (``Subject.specificity`` of the title) is never ranked
-  below a paper that stands lower (``Subject.standing``: one that does not fit, or holds only a
-  less specific phrase, and matches the query less than closely) — ``lift_title_matches``.
+* A paper whose title names the subject (``Subject.names``: the most specific phrase some paper
+  of the pool holds) is never ranked below a paper that stands lower (``Subject.standing``: one
+  that does not fit, or holds only a less specific phrase, and matches the query less than
+  closely) — ``lift_title_matches``. For a query of several things (a related-work sentence) only
+  papers sharing no word of it stand lower: lifting every title with "neural networks" above
+  "On exact computation with an infinitely wide neural net" cost a test query of ``bench pasa``
+  one of its two answers in the top 20.
 
 ``DENSE_FIT`` = 0.60 (all-MiniLM-L6-v2 cosine of the query and the title + abstract): on seven
 off-topic probes over the unArXive sample library (the person sets' "nothing fits" queries of
@@ -147,10 +151,18 @@ class Subject:
     """What a query asks about (see the module doc): its key phrases, and the most specific one that
     no paper of the pool holds (``lacking``; None when the pool holds them all)."""
 
+    query: str
     phrases: tuple[KeyPhrase, ...]
     lacking: KeyPhrase | None
     lacking_share: float  # the share of the phrases' weight that no paper of the pool holds
     best_dense: float  # the pool's closest dense match with the query
+    most_specific_held: float  # the specificity of the most specific phrase some pool paper holds
+
+    @property
+    def one_subject(self) -> bool:
+        """Whether the query names one subject (a person's "X for Y"), not the several things of a
+        related-work sentence (``ONE_SUBJECT_PHRASES``)."""
+        return len(self.phrases) <= ONE_SUBJECT_PHRASES
 
     @property
     def missing_from_library(self) -> bool:
@@ -158,7 +170,7 @@ class Subject:
         closely, and most of its key phrases' weight is held by none (``LACKING_SHARE``)."""
         return (
             self.lacking is not None
-            and len(self.phrases) <= ONE_SUBJECT_PHRASES
+            and self.one_subject
             and self.lacking_share >= LACKING_SHARE
             and self.best_dense < DENSE_FIT
         )
@@ -179,12 +191,22 @@ class Subject:
         held = [phrase.specificity for phrase in self.held(text) if phrase.specificity >= floor]
         return max(held) if held else None
 
-    def standing(self, text: str, dense: float) -> float:
+    def names(self, title: str) -> float | None:
+        """How specific the phrase is by which a title names the query's subject: the most specific
+        phrase the library holds (None: the title names only a more generic part, or nothing)."""
+        specificity = self.specificity(title)
+        return specificity if specificity is not None and specificity >= self.most_specific_held else None
+
+    def standing(self, title: str, text: str, dense: float) -> float:
         """Where a paper stands against a title that names the subject (``lift_title_matches``): a close
         dense match above any (infinite), a paper that covers the subject as specific as the phrase it
-        holds, one that does not fit at all 0. A title naming a more specific phrase than a paper holds
-        ranks above it: "Sideband cooling to the motional ground state" above "Laser cooling of trapped
-        ions" for "Sideband cooling of trapped ions to the motional ground state"."""
+        holds, one that does not fit at all 0: "Sideband cooling to the motional ground state" ranks
+        above "Laser cooling of trapped ions" for "Sideband cooling of trapped ions to the motional
+        ground state". For a query of several things only a paper sharing no word of it stands lower:
+        there the head's order is kept (a title naming one part of a related-work sentence is no
+        better than a paper matching another part in other words)."""
+        if not self.one_subject:
+            return 0.0 if shares_nothing(self.query, title, text) else math.inf
         if dense >= DENSE_FIT:
             return math.inf
         return self.specificity(text) or 0.0
@@ -210,7 +232,8 @@ def subject_of(
     lacking = max(unheld, key=lambda phrase: phrase.specificity, default=None)
     total = sum(phrase.weight for phrase in phrases)
     share = sum(phrase.weight for phrase in unheld) / total if total else 0.0
-    return Subject(tuple(phrases), lacking, share, max(pool_dense, default=0.0))
+    held = [phrase.specificity for phrase in phrases if phrase not in unheld]
+    return Subject(query, tuple(phrases), lacking, share, max(pool_dense, default=0.0), max(held, default=math.inf))
 
 
 def fits(subject: Subject, text: str, dense: float) -> bool:
