@@ -142,8 +142,9 @@ class _Text:
         self.tokens = _tokens(text)
         self.words = set(self.tokens)
 
-    def holds(self, phrase: KeyPhrase) -> bool:
-        return _contains(self.tokens, phrase.words) or _covers(self.words, phrase.words)
+    def holds(self, phrase: KeyPhrase, whole: bool = False) -> bool:
+        """Whether the text names ``phrase`` whole, or (``whole`` False) at least covers it."""
+        return _contains(self.tokens, phrase.words) or (not whole and _covers(self.words, phrase.words))
 
 
 @dataclass(frozen=True)
@@ -175,26 +176,27 @@ class Subject:
             and self.best_dense < DENSE_FIT
         )
 
-    def held(self, text: str) -> list[KeyPhrase]:
-        """The key phrases ``text`` names or covers."""
+    def held(self, text: str, whole: bool = False) -> list[KeyPhrase]:
+        """The key phrases ``text`` names (``whole``) or at least covers."""
         words = _Text(text)
-        return [phrase for phrase in self.phrases if words.holds(phrase)]
+        return [phrase for phrase in self.phrases if words.holds(phrase, whole)]
 
     def covers(self, text: str) -> bool:
         """Whether ``text`` holds a key phrase at least as specific as any the library lacks."""
         return self.specificity(text) is not None
 
-    def specificity(self, text: str) -> float | None:
-        """How specific the most specific key phrase is that ``text`` holds, when it covers the subject
-        (None: it does not)."""
+    def specificity(self, text: str, whole: bool = False) -> float | None:
+        """How specific the most specific key phrase is that ``text`` holds (``whole``: names whole),
+        when it covers the subject (None: it does not)."""
         floor = self.lacking.specificity if self.lacking is not None and self.missing_from_library else 0.0
-        held = [phrase.specificity for phrase in self.held(text) if phrase.specificity >= floor]
+        held = [phrase.specificity for phrase in self.held(text, whole) if phrase.specificity >= floor]
         return max(held) if held else None
 
     def names(self, title: str) -> float | None:
         """How specific the phrase is by which a title names the query's subject: the most specific
-        phrase the library holds (None: the title names only a more generic part, or nothing)."""
-        specificity = self.specificity(title)
+        phrase the library holds, named whole (None: the title names only a more generic part, or
+        nothing). Covering is not naming: "non-adiabatic … models" covers "non-linear models"."""
+        specificity = self.specificity(title, whole=True)
         return specificity if specificity is not None and specificity >= self.most_specific_held else None
 
     def standing(self, title: str, text: str, dense: float) -> float:
