@@ -34,7 +34,7 @@ library's statistics, sit beside the head:
   The Selector's P(True) is one input of the head's score, which orders and chooses; it never
   makes a paper fit: the tiny model says True to a shared generic term as readily as to the subject.
 * A paper whose title names the subject (``Subject.names``: the most specific phrase some paper
-  of the pool holds) is never ranked below a paper that stands lower (``Subject.standing``: one
+  of the pool holds, named whole) is never ranked below a paper that stands lower (``Subject.standing``: one
   that does not fit, or holds only a less specific phrase, and matches the query less than
   closely) — ``lift_title_matches``. For a query of several things (a related-work sentence) only
   papers sharing no word of it stand lower: lifting every title with "neural networks" above
