@@ -26,7 +26,7 @@ import numpy as np
 # PaSa's cited works (core/pasa/works.py), CITED_WORK_SOURCE: a library search for a person leaves
 # them out unless asked (``own_only``); PaSa's own searches keep them.
 from scholar_tui.indexes.bulk_writes import CITED_WORK_SOURCE, counted_papers
-from scholar_tui.indexes.text_rank import STOP_WORDS, CorpusStats, analyzed_words, bm25_rescore
+from scholar_tui.indexes.text_rank import STOP_WORDS, CorpusStats, analyzed_words, bm25_idf, bm25_rescore
 
 WORD = re.compile(r"[^\W_]+")
 CHUNK = 500  # ids per SQL statement (SQLite allows 32,766 parameters; small keeps memory flat)
@@ -193,6 +193,15 @@ def corpus_stats(conn: sqlite3.Connection, words: list[tuple[str, str]]) -> Corp
             frequency[term] = _remembered(state, ("doc", stem), functools.partial(_frequency, conn, stem))
     stop = _remembered(state, ("stop words", ""), lambda: sum(_vocabulary(conn, _stop_stems(), column="cnt")))
     return CorpusStats(documents, max(tokens - stop, 0) / documents, frequency)
+
+
+def term_rarity(conn: sqlite3.Connection, text: str) -> dict[str, float]:
+    """Each index term of ``text`` (the BM25 analyzer's: Snowball stems, stop words dropped) with its
+    BM25 idf in the library: how distinctive it is here ("learning" low, "addernet" high). A term no
+    paper holds gets the highest idf. Read by key from FTS5's vocabulary, like ``corpus_stats``."""
+    words = analyzed_words(text)
+    stats = corpus_stats(conn, words)
+    return {term: bm25_idf(stats.documents, stats.frequency.get(term, 0)) for term, _ in words}
 
 
 _counts: dict[tuple[str, int], dict[tuple[str, str], int]] = {}  # (origin, counter) -> counts

@@ -24,9 +24,11 @@ One run (``PaSaEngine.run``, a sync generator of ``events``; ``CrawlRun`` holds 
    ranks the pool (a paper the crawl added passes plain-search hits only when it is selected);
    "selected" is the head's rule (``SelectorHead.select``): the k best for the k with the highest
    expected F1 over the calibrated scores, or, with an older head file, its threshold and cap —
-   of those, only the papers that fit the query (``fit``: a key phrase of it, or a close dense
-   match); when none fits, nothing is selected and the search says so with the closest papers.
-   A paper whose title names what the query asks for never ranks below one sharing no word of it.
+   of those, only the papers that fit the query (``fit``: they cover its subject — a key phrase of
+   it, and not only a generic one when the library lacks the specific part — or match it closely);
+   P(True) weighs in the head's score but never makes a paper fit. When none fits, nothing is
+   selected and the search says so with the closest papers. A paper whose title names the query's
+   subject never ranks below one that does not fit or holds only a more generic part of it.
 
 With AutoFeedback on, every [Search]/[Expand] is sent as an API request (``tool_requests``):
 statically scanned, executed, and when it fails or adds nothing new, explained from the tools'
@@ -63,7 +65,7 @@ from scholar_tui.core.pasa.events import (
     Verdict,
 )
 from scholar_tui.core.pasa.evidence import Evidence, Pool, evidence
-from scholar_tui.core.pasa.fit import DENSE_FIT, fits, lift_title_matches, named_phrase, shares_nothing
+from scholar_tui.core.pasa.fit import Subject, fits, lift_title_matches, subject_of, unfit_reason
 from scholar_tui.core.pasa.phrases import search_candidates
 from scholar_tui.core.pasa.prompts import CrawlerAction, CrawlerSession, SelectorRecord
 from scholar_tui.core.pasa.queue import Budgets
@@ -79,6 +81,7 @@ from scholar_tui.core.pasa.tool_requests import (
 )
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.search_changes import term_rarity
 from scholar_tui.models.base import LLM
 from scholar_tui.models.origin import logs_prompts_as
 
@@ -500,7 +503,7 @@ class PaSaEngine(Engine):
         With the head, a paper the crawl added (not a plain-search hit) is placed by its score only when
         the head selects it; otherwise it follows every plain-search hit, so an unsure crawl never pushes
         what plain search found down the list. Selected: the head's choices that fit the query; a title
-        naming the query is lifted above papers unrelated to it (``fit``).
+        naming the query's subject is lifted above papers standing lower (``fit``).
         """
         rows = self.library.papers(run.pool.ids)
         p_true = run.p_true if p_true is None else p_true
@@ -511,27 +514,26 @@ class PaSaEngine(Engine):
         if not ids:
             return []
         scores, selection = self._scores(bool(p_true), [found[paper_id] for paper_id in ids])
+        # the sentence that cites a paper is one more description of it (selector_head's module doc)
+        texts = {
+            paper_id: f"{rows[paper_id]['title']} {rows[paper_id]['abstract'] or ''} {found[paper_id].parts.citing_sentence}"
+            for paper_id in ids
+        }
+        subject = self.subject(run.query, texts, {paper_id: found[paper_id].parts.query_dense for paper_id in ids})
         order = {paper_id: index for index, paper_id in enumerate(run.pool.ids)}
-        ranked, held_back, names, unrelated = [], set(), set(), set()
+        ranked, held_back, names, standing = [], set(), {}, {}
         for paper_id, score, chosen, reason in zip(ids, scores, selection.chosen, selection.reasons, strict=False):
             row, entry, item = rows[paper_id], run.pool.entries[paper_id], found[paper_id]
             if self.head is not None and entry.plain is None and not chosen:
                 held_back.add(paper_id)  # the head's own choice: the ranking stays the head's
-            abstract = row["abstract"] or ""
-            if named_phrase(run.query, row["title"]):
-                names.add(paper_id)
-            elif shares_nothing(run.query, row["title"], abstract):
-                unrelated.add(paper_id)
-            # the sentence that cites it is one more description of the paper (selector_head's module doc)
-            fitting = fits(run.query, row["title"], f"{abstract} {item.parts.citing_sentence}", item.parts.query_dense)
+            fitting = fits(subject, texts[paper_id], item.parts.query_dense)
+            names[paper_id] = subject.names(row["title"])
+            standing[paper_id] = subject.standing(row["title"], texts[paper_id], item.parts.query_dense)
             if chosen and not fitting:  # selected only when it is about what was asked (core/pasa/fit.py)
-                chosen, reason = (
-                    False,
-                    (
-                        f"not selected: the head's choice, but it holds no key phrase of the query "
-                        f"and its dense match {item.parts.query_dense:.2f} is below {DENSE_FIT:.2f}"
-                    ),
+                reason = "not selected: the head's choice, but " + unfit_reason(
+                    subject, texts[paper_id], item.parts.query_dense
                 )
+                chosen = False
             ranked.append(
                 RankedPaper(
                     paper_id,
@@ -549,10 +551,14 @@ class PaSaEngine(Engine):
             )
         # Ties (frequent for P(True) of a tiny model) keep the order the papers were found in.
         ranked.sort(key=lambda paper: (paper.paper_id in held_back, -paper.score, order[paper.paper_id]))
-        # A title that names what the query asks for never ranks below a paper sharing no word of it.
-        return lift_title_matches(
-            ranked, lambda paper: paper.paper_id in names, lambda paper: paper.paper_id in unrelated
-        )
+        # A title that names what the query asks for never ranks below a paper that does not fit it, nor
+        # below one that holds only a more generic part of it.
+        return lift_title_matches(ranked, lambda paper: names[paper.paper_id], lambda paper: standing[paper.paper_id])
+
+    def subject(self, query: str, texts: dict[int, str], dense: dict[int, float]) -> Subject:
+        """The query's subject over the pool (``fit.Subject``): its key phrases weighted by their rarity
+        in the library, and what of it no pool paper holds."""
+        return subject_of(query, texts.values(), dense.values(), lambda text: term_rarity(self.library.conn, text))
 
     def _scores(self, judged: bool, items: list[Evidence]) -> tuple[list[float], Selection]:
         """Each paper's score, and which are selected (with the reason each is or is not)."""
