@@ -51,7 +51,10 @@ _GAP = r"[^?!]{0,250}?"  # anything up to the question's end (a title may sit in
 CUES: tuple[tuple[Kind, str], ...] = (
     (
         Kind.MONEY,
-        r"how much\b" + _GAP + r"\b(?:cost|costs|fee|fees|pay|price|charge)\b|"
+        # "How much does the package run / set me back?" (not "how much time does it run")
+        r"how much\b(?!\s+(?:time|longer|later|earlier|more time)\b)"
+        + _GAP
+        + r"\b(?:cost|costs|fee|fees|pay|price|charge|run|set (?:me|you|us|them) back|go for)\b|"
         r"how much (?:is|are|was|were|will|would)\b(?![^?]*\bcit)|how much (?:[a-z-]+ )?money\b|"  # "How much is a ticket?"
         r"how much (?:is|are) (?:the )?(?:registration|ticket|admission)|\b(?:fees?|prices?|costs?)\b|"
         r"\bwhat (?:do|does|did|will|would|should|must) [^?]{0,80}?\b(?:pay|be charged)\b(?!\s+(?:attention|a visit|tribute))",  # "What do students pay?"

@@ -46,6 +46,7 @@ def open_database(where: Locations) -> sqlite_utils.Database:
         db.execute("pragma synchronous = normal")
         db.execute("pragma foreign_keys = on")
         migrate(db)
+        _check_counted_tables(db, where)
     except StateError as error:
         _close(connection)
         raise StateError(f"{error}: {RESTORE}") from error
@@ -95,13 +96,39 @@ def check_tables(db: sqlite_utils.Database, where: Locations) -> None:
     """StateError when tables the migrations made are gone (dropped by hand, or damage), which
     the first query naming one would find. The app checks at start and the doctor; a command
     does not pay for it (a fresh schema in memory, 10-80 ms): its query's error is one line too."""
-    missing = sorted(_expected_tables() - set(db.table_names()))
-    if missing:
-        raise StateError(
-            f"the database {shown_path(where.database_file)} lacks the table"
-            f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand): "
-            f"{RESTORE}"
+    _refuse_missing(sorted(_expected_tables() - set(db.table_names())), where)
+
+
+# The tables m017's stored counts stand for: ``library stats`` and a search's readiness read the counts,
+# never ``papers``, so a dropped papers table would go unseen by the query that used to fail on it.
+COUNTED_TABLES = ("papers", "library_counts")
+
+
+def _check_counted_tables(db: sqlite_utils.Database, where: Locations) -> None:
+    """StateError (``RESTORE`` added by the caller) when a table the stored counts stand for is gone;
+    one lookup in the schema, at every open."""
+    marks = ", ".join("?" for _ in COUNTED_TABLES)
+    found = {
+        row[0]
+        for row in db.execute(
+            f"select name from sqlite_master where type = 'table' and name in ({marks})", COUNTED_TABLES
         )
+    }
+    missing = [name for name in COUNTED_TABLES if name not in found]
+    if missing:
+        raise StateError(_lacks(missing, where))
+
+
+def _lacks(missing: list[str], where: Locations) -> str:
+    return (
+        f"the database {shown_path(where.database_file)} lacks the table"
+        f"{'s' if len(missing) > 1 else ''} {', '.join(missing)} (damaged or edited by hand)"
+    )
+
+
+def _refuse_missing(missing: list[str], where: Locations) -> None:
+    if missing:
+        raise StateError(f"{_lacks(missing, where)}: {RESTORE}")
 
 
 def _use_wal(connection: sqlite3.Connection) -> None:

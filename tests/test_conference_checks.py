@@ -515,3 +515,23 @@ def test_the_abstain_sentence_keeps_a_name_with_letters_beyond_ascii_whole():
     from scholar_tui.core.conference.answer import _topic
 
     assert "Krötzsch" in (_topic("What is Markus Krötzsch's talk about?", TREE) or "")
+
+
+def test_a_question_about_another_year_a_few_words_after_the_acronym_is_about_that_edition():
+    """Before: "Where's Harbor gonna be in 2034?" was answered with this year's venue (the year was not right
+    after the acronym), or refused for the word “gonna”."""
+    answered = _ask("Where's Harbor gonna be in 2034?", "Travel»Venue»Building»Quay Hall, Port Tanner University")
+    assert answered.answer == "Harbor2031's site data has no place for Harbor 2034."
+
+
+def test_a_date_is_no_paper_title_and_a_paragraph_holding_a_date_does_not_say_when():
+    """Before: "Which papers won the outstanding paper awards?" → "Apr 24 '23 (Anywhere on Earth)", and
+    "When were the authors notified?" → a copyright paragraph holding "(revised 21 April 2021)"."""
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.answer import _of_kind
+
+    assert not _of_kind(Kind.PAPER, "Apr 24 '23 (Anywhere on Earth)")
+    assert _of_kind(Kind.PAPER, "Listening to Melting Ice")
+    paragraph = " ".join(["Each author signs the copyright form or selects the open access option."] * 6)
+    assert not _of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
+    assert _of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")

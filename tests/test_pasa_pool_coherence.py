@@ -33,6 +33,9 @@ class VectorIndex:
     def embed(self, texts):
         return np.array([QUERY_VECTOR for _ in texts])
 
+    def keep_made(self, library) -> int:  # the vectors a crawl embedded: this index keeps none
+        return 0
+
     def vectors(self, paper_ids):
         return {paper_id: list(self.stored[paper_id]) for paper_id in paper_ids if paper_id in self.stored}
 

@@ -769,10 +769,15 @@ def _listed(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: T
 CHECKED = (Kind.PLACE, Kind.DATE, Kind.MONEY, Kind.PEOPLE, Kind.COUNT)
 
 
+DATED_STATEMENT_WORDS = 50
+"""The longest text a "when" takes whole: a sentence or two that states its date; beyond it the date found is
+as likely another event's."""
+
+
 def _of_kind(kind: Kind, text: str) -> bool:
     """Whether an answer's text is of the asked kind (a "where" is not a date, a "when" holds one)."""
-    if kind is Kind.DATE:
-        return bool(find_dates(text)) or fits(Kind.DATE, text)
+    if kind is Kind.DATE:  # a paragraph holding some date ("(revised 21 April 2021)") does not say when
+        return (bool(find_dates(text)) and len(text.split()) <= DATED_STATEMENT_WORDS) or fits(Kind.DATE, text)
     if kind is Kind.MONEY:
         return bool(find_amounts(text)) or fits(Kind.MONEY, text)
     if kind is Kind.COUNT:
@@ -786,7 +791,12 @@ def _of_kind(kind: Kind, text: str) -> bool:
             fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE] and capitalised * 2 >= len(names)
         )
     if kind is Kind.PAPER:  # a title, not a paragraph that mentions papers ("… one of the best paper awards …")
-        return fits(kind, text) and len(text.split()) <= PAPER_TITLE_WORDS and not text.rstrip().endswith(".")
+        return (
+            fits(kind, text)
+            and len(text.split()) <= PAPER_TITLE_WORDS
+            and not text.rstrip().endswith(".")
+            and not kinds._only_dates(text)  # "Apr 24 '23 (Anywhere on Earth)" is a deadline, not a title
+        )
     return fits(kind, text)
 
 
@@ -991,8 +1001,8 @@ def _from_other_branch(
 ) -> Computed:
     """The value read from the branch the question names in place of the cited one (else the plain sentence);
     it stands when the cited paths held what the question is about."""
-    if node is None:
-        return _not_held(kind, question, tree)
+    if node is None or (kind in CHECKED and not _of_kind(kind, node.text or "")):
+        return _not_held(kind, question, tree)  # (a menu's "Authors" page beside "Dates" holds no date)
     rank = next((item.rank for item in evidence if item.node_id == node.id), None)
     switched = _found(kinds.Found(node, node.text or "", rank))
     switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])

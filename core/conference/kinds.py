@@ -258,7 +258,15 @@ def asked_edition_names(question: str, tree: Tree) -> list[str]:
     """The other editions a question asks about as the person wrote them ("ISWC 2023", "HARBOR 2032")."""
     own = set(YEAR.findall(split_digits(tree.root.label)))
     found = _edition_years(tree).finditer(split_digits(question))
-    return list(dict.fromkeys(match.group(0) for match in found if match.group(1) not in own))
+    return list(dict.fromkeys(_edition_name(match) for match in found if match.group(1) not in own))
+
+
+def _edition_name(match: re.Match) -> str:
+    """ "ICML 2026" for "ICML gonna be in 2026": the acronym and the year, as the person wrote them."""
+    first = match.group(0).split()[0]
+    return (
+        match.group(0) if first.lower().startswith("year") or first == match.group(0) else f"{first} {match.group(1)}"
+    )
 
 
 def _edition_years(tree: Tree) -> re.Pattern:
@@ -266,7 +274,11 @@ def _edition_years(tree: Tree) -> re.Pattern:
     an amount ("Gold (2000 USD)") or a date's year is not an edition."""
     name = split_digits(tree.root.label).split()
     acronym = re.escape(name[0]) if name and name[0].isalpha() else r"(?!x)x"
-    return re.compile(rf"(?:\b{acronym}|\byear)\s*[(']?\s*((?:19|20)\d\d)\b", re.IGNORECASE)
+    # the acronym a few words before the year counts ("Where's ICML gonna be in 2026?")
+    return re.compile(
+        rf"(?:\b{acronym}\b(?:\s+[^\W\d]+(?:'[a-z]+)?){{0,4}}?\s+(?:in\s+)?|\byear)\s*[(']?\s*((?:19|20)\d\d)\b",
+        re.IGNORECASE,
+    )
 
 
 def _statement(kind: Kind, text: str, editions: set[str] | frozenset[str] = frozenset()) -> str:

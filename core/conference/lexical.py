@@ -25,7 +25,9 @@ STOPWORDS = frozenset(
     "a an the of to in on at for from by with and or is are was were be been being do does did can could will "
     "would should shall may might must i me my we our you your it its this that these those there here what "
     "which who whom whose when where why how any some all each about into as if than then so such not no yes "
-    "have has had get got please tell know want like also just conference".split()
+    "have has had get got please tell know want like also just conference "
+    # spoken fillers: "Where's ICML gonna be?" asks nothing about "gonna"
+    "gonna wanna gotta kinda sorta ya".split()
 )
 
 # General conference vocabulary: words in one group stand for each other.
