@@ -71,6 +71,21 @@ CASES = [
     ("When was Matteo Biagiola born?", ["has no date or place of birth"], ["2026"]),
     ("Where was Kerrie Mengersen born?", ["has no"], ["Queensland"]),
     ("When did Matteo Biagiola get his PhD?", ["has no education"], ["2026"]),
+    # an attribute of a person that no API returns is said missing in the question's words (#24),
+    # never answered by the person's papers, affiliation or interests
+    ("What's Kerstin Eder's job title?", ["The library has no job title for Kerstin Eder."], ["Hybrid"]),
+    ("What is Kerstin Eder's phone number?", ["The library has no phone number for Kerstin Eder."], ["Hybrid"]),
+    ("What is the nationality of Gordon Fraser?", ["has no nationality for Gordon Fraser"], ["Passau", "Test"]),
+    ("What is Kerstin Eder's office?", ["The library has no office for Kerstin Eder."], ["Bristol", "Hybrid"]),
+    ("What's Isabelle Guyon's website?", ["has no website for Isabelle Guyon"], ["Paris", "Fairness"]),
+    ("What's Gordon Fraser's work phone?", ["The library has no work phone for Gordon Fraser."], ["Passau"]),
+    ("What is Isabelle Guyon's research funding?", ["has no research funding for Isabelle Guyon"], ["Ageing"]),
+    # what the library holds about a person is still answered
+    ("What is Isabelle Guyon's expertise?", ["Population Ageing Research"], ["has no"]),
+    ("What is Isabelle Guyon's affiliation?", ["Paris-Saclay"], ["has no"]),
+    ("What are Isabelle Guyon's research interests?", ["Population Ageing Research"], ["has no"]),
+    ("What are Kerstin Eder's papers?", ["Hybrid Intelligent Testing"], ["has no"]),
+    ("What is Kerstin Eder's latest paper?", ["Hybrid Intelligent Testing"], ["has no"]),
     # a topic narrows to the titles holding all its words; 'his ‹words› paper' is one
     ("When did Markus Borg publish on ADAS testing?", ["2020"], ["2016", "2021"]),
     ("In which year did Michael Huber publish his genetic screening paper?", ["2013"], ["2011"]),
@@ -178,6 +193,21 @@ def test_what_a_count_counts_is_read_from_its_noun():
     assert counted_words("How many different venues has X published in?") == ["venue"]
     assert counted_words("How many of X's papers appeared in Y?") == []
     assert counted_words("How many research interests does X have?") == ["research", "interest"]
+
+
+def test_an_attribute_no_field_names_is_read_as_unheld():
+    from scholar_tui.core.soay.choose import unheld_attribute  # new in this change
+
+    def unheld(question: str) -> str | None:
+        return unheld_attribute(read_question(question, "person"))
+
+    assert unheld("What's X's salary?") == "salary"
+    assert unheld("What is the marital status of X?") == "marital status"
+    assert unheld("Tell me X's ORCID") == "ORCID"
+    assert unheld("What is X's research funding?") == "research funding"  # its head word, not "research"
+    for held in ("affiliation", "research interests", "latest paper", "coauthors", "citation count", "email address"):
+        assert unheld(f"What is X's {held}?") is None, held
+    assert unheld("What year was X's paper on graphs published?") is None  # no attribute of X is asked
 
 
 @pytest.mark.shared_data

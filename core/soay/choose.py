@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from functools import cache
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.soay.conditions import OPEN_ENDED, VENUE_BEFORE_PAPERS, venue_named
@@ -288,6 +289,83 @@ def not_held(masked: str) -> str | None:
     return next((thing for pattern, thing in NOT_HELD if pattern.search(masked)), None)
 
 
+# "What is X's ‹noun phrase›?", "the ‹noun phrase› of X": the whole question asks for one attribute of
+# the person (a noun phrase of one to four words, nothing after it).
+_NOUN_WORD = (
+    r"(?!(?:of|the|by|with|on|in|at|for|and|from|to|an?)\b)[a-z][\w-]*"  # "abstracts of the work" is no one noun
+)
+_NOUN_PHRASE = rf"{_NOUN_WORD}(?:\s+{_NOUN_WORD}){{0,3}}"
+ATTRIBUTE_ASKED = re.compile(
+    r"^\s*(?:(?:what|which|who)(?:'s|’s|\s+is|\s+are|\s+was|\s+were)\s+|(?:tell me|give me|do you know)\s+)?"
+    rf"(?:X(?:'s|’s)\s+(?P<own>{_NOUN_PHRASE})|the\s+(?P<of>{_NOUN_PHRASE})\s+of\s+X)"
+    r"\s*[?.!]*\s*$",
+    re.I,
+)
+# Words of the fields' documentation that name no attribute ("Number of publications" names publications).
+DOC_FILLER = {"the", "of", "a", "an", "to", "and", "or", "as", "in", "when", "that", "are", "is", "same", "first"}
+DOC_FILLER |= {"number", "source", "counts", "other", "known", "latest", "most", "pass", "apis", "over", "every"}
+DOC_FILLER |= {"scholar", "person", "short", "names", "name", "prominent", "their", "each", "for", "how", "list"}
+DOC_FILLER |= {"them", "they", "order", "its", "with", "this", "from"}
+
+
+def attribute_asked(masked: str) -> str | None:
+    """The noun phrase of "What is X's ‹noun phrase›?" / "the ‹noun phrase› of X" ("job title"), or None."""
+    found = ATTRIBUTE_ASKED.search(masked)
+    return (found.group("own") or found.group("of")).strip() if found else None
+
+
+@cache
+def attribute_words() -> tuple[str, ...]:
+    """Every word that names something a person's plans return: the fields' names, the words people use
+    for them (``FIELD_WORDS``), their nouns, and the words of their documentation."""
+    words: set[str] = set()
+    for plan in default_plans():
+        if plan.start != "person":
+            continue
+        name = plan.field.rsplit(".", 1)[-1]
+        words.update(part for part in name.split("_") if len(part) > 3)
+        words.update(FIELD_WORDS.get(plan.field, ()))
+        words.update(FIELD_NOUNS.get(plan.field, name).split())
+        doc = re.sub(r"\([^)]*\)", " ", plan.description.split(" — ", 1)[0].split(":", 1)[-1])  # no examples
+        words.update(re.findall(r"[a-z][\w-]{2,}", doc.lower()))
+    return tuple(sorted(words - DOC_FILLER))
+
+
+def names_a_relation(text: str) -> bool:
+    """Whether the words name a person's papers, coauthors or a ranking of the papers."""
+    cues = (*ROUTE_CUES.values(), *RANK_CUES.values())
+    return any(cue.search(text) for cue in cues)
+
+
+def unheld_attribute(reading: Reading) -> str | None:
+    """The attribute of a person a question asks for ("What is X's salary?") where no field any API
+    returns about a person is named by its head word, nor any relation (papers, coauthors): the library
+    has none, whatever field lies nearest. None where nothing of the kind is asked."""
+    noun = attribute_asked(reading.masked) if reading.start == "person" else None
+    # the phrase's last word is what it names ("research funding" is funding, not research)
+    if noun is None or names_a_relation(noun) or _word_hits(attribute_words(), noun.split()[-1]):
+        return None
+    return noun
+
+
+def answers_attribute(plan: Plan, reading: Reading) -> bool:
+    """Whether the plan answers "What is X's ‹noun phrase›?": that asks about X, not X's papers, so a plan
+    through the papers answers it only where the phrase names the papers ("X's latest paper"), or names
+    the plan's field at least as fully as any of the person's own ("X's abstracts"; "job title" is in
+    the position's words more than in the titles')."""
+    noun = attribute_asked(reading.masked) if reading.start == "person" else None
+    if noun is None or "pubs" not in plan.routes or names_a_relation(noun):
+        return True
+    own = max(_word_hits(FIELD_WORDS.get(field, ()), noun) for field in own_fields())
+    return _word_hits(FIELD_WORDS.get(plan.field, ()), noun) >= max(own, 1)
+
+
+@cache
+def own_fields() -> tuple[str, ...]:
+    """The fields a person's plans return about the person, walking no relation (position, e-mail …)."""
+    return tuple(sorted({plan.field for plan in default_plans() if plan.start == "person" and not plan.routes}))
+
+
 def walks_unnamed_papers(plan: Plan, reading: Reading) -> bool:
     """A date about a person answered from their papers' years, where the question names no papers
     nor anything that narrows them ("When did X get his PhD?"): the date asked is the person's own."""
@@ -351,7 +429,9 @@ def support(plan: Plan, reading: Reading) -> int:
     for it."""
     if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
         return 0
-    if not answers_what_is_asked(plan, reading):
+    if not answers_what_is_asked(plan, reading) or not answers_attribute(plan, reading):
+        return 0
+    if unheld_attribute(reading):
         return 0
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
@@ -389,6 +469,9 @@ ASKED_BY_VERB = (
 
 
 def asked_thing(masked: str) -> str | None:
+    noun = attribute_asked(masked)  # "What is X's salary?": the thing in the question's own words
+    if noun:
+        return noun
     held = not_held(masked)
     if held:
         return held

@@ -60,6 +60,9 @@ INTEREST_WORDS = (
     "work on",
     "works on",
     "subjects",
+    "expertise",
+    "specialty",
+    "speciali",  # specialism, specialisation, specialization
 )
 
 # Fields a question names with other words than the documentation's (what people type).
