@@ -535,3 +535,65 @@ def test_a_date_is_no_paper_title_and_a_paragraph_holding_a_date_does_not_say_wh
     paragraph = " ".join(["Each author signs the copyright form or selects the open access option."] * 6)
     assert not _of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
     assert _of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")
+
+
+def _exhibitor_site() -> Tree:
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Exhibitor Info"] = {
+        "Exhibitor Levels": {
+            "Silver": {"money": "$20,000 USD", "treatment": "Complimentary: (4) full-access registrations"},
+            "Gold": {"money": "$50,000 USD", "treatment": "Complimentary: (8) full-access registrations"},
+        },
+        "Booths": "Booth staff run the demos; each package includes a table.",
+    }
+    return tree_from_data(site)
+
+
+def test_how_much_does_a_thing_run_asks_its_cost_and_run_is_no_subject_word():
+    """Before: "How much does a silver exhibitor package run?" was refused although "Silver » money: $20,000 USD"
+    was found: the closing "run" (meaning cost) was weighed as a thing the answer's path had to name."""
+    tree = _exhibitor_site()
+    answered = _ask(
+        "How much does a silver exhibitor package run?",
+        "Exhibitor Info»Exhibitor Levels»Silver»money»$20,000 USD",
+        "Exhibitor Info»Exhibitor Levels»Silver»treatment»Complimentary: (4) full-access registrations",
+        tree=tree,
+    )
+    assert answered.answer == "$20,000 USD"
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.support import subject
+
+    assert "run" in subject("How much does it cost to run a booth?", tree, Kind.MONEY)  # there "run" is a thing done
+
+
+def _workshop_site() -> Tree:
+    site = copy.deepcopy(SITE)
+    abstract = " ".join(["This workshop brings together people who model tides and the harbours they shape."] * 3)
+    site["Harbor2031"]["Accepted Workshops"] = [
+        {"workshop": "Tide Models", "location": "Meeting Room 12", "content": abstract},
+        {"workshop": "Crane Safety", "organizer": "Ola Berg", "content": abstract},
+    ]
+    return tree_from_data(site)
+
+
+def test_which_room_asks_a_place_and_is_answered_by_the_record_s_location_never_its_abstract():
+    """Before: "Which room is the Tide Models workshop in?" was read as free text and answered with the
+    workshop's title (or refused); a record with no place field must not give its abstract for a room."""
+    from scholar_tui.core.answer_kind import Kind, asked_kind
+
+    assert asked_kind("Which room is the workshop in?") is Kind.PLACE
+    tree = _workshop_site()
+    answered = _ask(
+        "Which room is the Tide Models workshop in?",
+        "Accepted Workshops»Tide Models»workshop»Tide Models",
+        "Accepted Workshops»Tide Models»location»Meeting Room 12",
+        tree=tree,
+    )
+    assert answered.answer == "Meeting Room 12"
+    answered = _ask(
+        "Which room is the Crane Safety workshop in?",
+        "Accepted Workshops»Crane Safety»workshop»Crane Safety",
+        "Accepted Workshops»Crane Safety»organizer»Ola Berg",
+        tree=tree,
+    )
+    assert is_abstain(answered.answer)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
 from scholar_tui.core.conference import checks, coverage, kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
-from scholar_tui.core.conference.lexical import WORD, expanded_query, stem, words
+from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.records import asked_field, label_fit, names_the_value
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
@@ -168,14 +168,18 @@ def _named_node(tree: Tree, leaf: Node, question: str) -> Node:
 
 
 # -- the operators ----------------------------------------------------------------------------
-def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+def record_field(
+    question: str, evidence: Sequence[EvidencePath], tree: Tree, labels: frozenset[str] = frozenset()
+) -> Computed | None:
     """When the best path is the thing the question names ("Where is Jane Doe based?" finds "name:
-    Jane Doe"), the answer is that record's field the question asks for (``records.asked_field``)."""
+    Jane Doe"), the answer is that record's field the question asks for (``records.asked_field``), a field
+    labelled by one of ``labels`` (the asked kind's: "location" for "Which room …?") fitting as a synonym does."""
     top = evidence[0]
     leaf = _leaf(tree, top)
     if leaf is None or not top.value:
         return None
-    best = asked_field(question, expanded_query(question), leaf, tree, fallback="fullest")
+    asked = {label: EXPANSION_WEIGHT for label in labels} | expanded_query(question)
+    best = asked_field(question, asked, leaf, tree, fallback="fullest")
     if best is None:
         return None
     ranks = {item.node_id: item.rank for item in evidence}
@@ -1173,13 +1177,18 @@ def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree)
     place there: a board's "affiliation: Elected 2019 & 2018 Program Chair" names a role, not where Andreas
     Krause works, and his committee record's "affiliation: ETH Zurich" does."""
     for start in range(len(evidence)):
-        named = record_field(question, evidence[start:], tree) or _small_record_field(question, evidence[start], tree)
+        named = record_field(question, evidence[start:], tree, kinds.LABEL_WORDS[Kind.PLACE]) or _small_record_field(
+            question, evidence[start], tree
+        )
         if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
-            if not _names_role(named.text):
+            if not _names_role(named.text) and len(named.text.split()) <= PLACE_MAX_WORDS:
                 return named
     return None
 
 
+PLACE_MAX_WORDS = 20
+"""A place is named in a few words, an address at most a line ("Hawaii Convention Center, 1801 Kalakaua Ave,
+Honolulu"); a record's longer field is its description (a workshop's abstract), never where it is."""
 SMALL_RECORD = 4
 """A heading over this few fields, all values ("General Chair » name, affiliation"), is one person's record."""
 
