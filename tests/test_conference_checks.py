@@ -597,3 +597,26 @@ def test_which_room_asks_a_place_and_is_answered_by_the_record_s_location_never_
         tree=tree,
     )
     assert is_abstain(answered.answer)
+
+
+def test_who_organizes_a_workshop_is_answered_by_its_authors_and_the_verb_names_no_branch():
+    """Before: "who organizes the Star Maps workshop" was refused although the workshop's record lists its
+    authors: "organizes" was read as naming the site's "Organization" menu beside "Calls" (a wrong branch),
+    and an author was taken for another role than an organizer."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Calls"] = {
+        "Accepted Workshops": [{"workshop": "Star Maps for Ports", "author": ["Ana Lopes", "Ben Okafor"]}]
+    }
+    site["Harbor2031"]["Organization"] = {"General Chair": {"name": "Eva Holm"}}
+    tree = tree_from_data(site)
+    answered = _ask(
+        "who organizes the star maps workshop",
+        "Calls»Accepted Workshops»Star Maps for Ports»author»Ben Okafor",
+        "Calls»Accepted Workshops»Star Maps for Ports»workshop»Star Maps for Ports",
+        tree=tree,
+    )
+    assert "Ana Lopes" in answered.answer and "Ben Okafor" in answered.answer
+    site["Harbor2031"]["Calls"]["Accepted Papers"] = [{"paper": "Star Maps", "author": ["Ana Lopes"]}]
+    tree = tree_from_data(site)
+    answered = _ask("who organizes the star maps paper", "Calls»Accepted Papers»Star Maps»author»Ana Lopes", tree=tree)
+    assert is_abstain(answered.answer)  # a paper's authors organize nothing

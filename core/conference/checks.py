@@ -206,6 +206,16 @@ def _subject_prefixes(question: str, tree: Tree, kind: Kind) -> set[str]:
     )
 
 
+AFTER_WHO = re.compile(r"^\s*who\s+([a-z]+)", re.IGNORECASE)
+
+
+def _predicate(question: str) -> set[str]:
+    """The prefix of the verb right after "who" ("Who organizes the X workshop?"): what the person does, read by the
+    role checks, not a branch the question names (the site's "Organization" menu beside "Calls", where the X
+    workshop's organizers are listed)."""
+    return {stem(raw.lower())[:PREFIX] for raw in AFTER_WHO.findall(question)}
+
+
 def _parallel(branch: str, sibling: str, about: set[str], missing: set[str]) -> bool:
     """Whether two headings are alternatives of one kind that differ in the thing the question names:
     the same words but one, the sibling's one a word the question names and the path lacks, the
@@ -230,7 +240,7 @@ def named_sibling(question: str, tree: Tree, kind: Kind, leaf: Node) -> tuple[No
     about = _subject_prefixes(question, tree, kind)
     path_words = {word[:PREFIX] for node in [*tree.ancestors(leaf), leaf] for word in words(node.label)}
     path_words |= {word[:PREFIX] for word in words(leaf.text or "")}
-    missing = about - path_words
+    missing = about - path_words - _predicate(question)
     if not missing:
         return None, False
     for branch in tree.ancestors(leaf)[1:]:
