@@ -620,3 +620,22 @@ def test_who_organizes_a_workshop_is_answered_by_its_authors_and_the_verb_names_
     tree = tree_from_data(site)
     answered = _ask("who organizes the star maps paper", "Calls»Accepted Papers»Star Maps»author»Ana Lopes", tree=tree)
     assert is_abstain(answered.answer)  # a paper's authors organize nothing
+
+
+def test_entries_by_day_answer_the_date_asked_and_rest_on_that_day_s_path():
+    """Before: "When does the luggage desk open on July 24?" over "Luggage Desk » time" (one entry per day) gave
+    every day's hours cited by the July 25th path, which does not say "24", and was refused."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Luggage Desk"] = {
+        "time": ["June 5th 8:00 am to 5:00 pm", "June 4th 9:00 am to 5:00 pm", "June 6th 8:00 am to 1:00 pm"]
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "What time does the luggage desk open on June 4?",
+        "Luggage Desk»time»June 5th 8:00 am to 5:00 pm",
+        "Luggage Desk»time»June 4th 9:00 am to 5:00 pm",
+        tree=tree,
+    )
+    assert answered.answer == "June 4th 9:00 am to 5:00 pm"
+    answered = _ask("What time does the luggage desk open?", "Luggage Desk»time»June 5th 8:00 am to 5:00 pm", tree=tree)
+    assert "June 4th" in answered.answer and "June 6th" in answered.answer  # no day asked: every day's hours

@@ -313,14 +313,21 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             return Computed(value, "value" if value != item.value else "span", [item.rank])
     paragraphs = _paragraph_list(tree, top)
     if paragraphs is not None:
-        return Computed(" ".join(_on_the_day_asked(question, paragraphs)), "span", [top.rank])
+        kept = _on_the_day_asked(question, paragraphs)
+        if len(kept) == len(paragraphs):
+            return Computed(" ".join(node.text or "" for node in kept), "span", [top.rank])
+        # the entries of the day asked rest on their own paths ("July 24th 9:00 am …"), not on the top one's day
+        ranks = {item.node_id: item.rank for item in evidence}
+        cited = sorted({ranks[node.id] for node in kept if node.id in ranks}) or [top.rank]
+        read = [node for node in kept if node.id not in ranks]
+        return Computed(" ".join(node.text or "" for node in kept), "span", cited, read)
     return Computed(_best_sentences(question, top.value), "span", [top.rank])
 
 
 MAX_PARAGRAPHS = 8
 
 
-def _paragraph_list(tree: Tree, item: EvidencePath) -> list[str] | None:
+def _paragraph_list(tree: Tree, item: EvidencePath) -> list[Node] | None:
     """When the best path is one unlabelled paragraph of a short run of them (steps, rules, notes
     under one heading), the run is the answer: a heading's text is read as a whole."""
     leaf = _leaf(tree, item)
@@ -330,19 +337,37 @@ def _paragraph_list(tree: Tree, item: EvidencePath) -> list[str] | None:
     children = tree.children(parent)
     if not 2 <= len(children) <= MAX_PARAGRAPHS or any(not child.is_leaf or child.label for child in children):
         return None
-    return [child.text or "" for child in children]
+    return children
 
 
 def _weekdays(text: str) -> set[str]:
     return {match.group(1).lower() for match in support.CALENDAR.finditer(text) if match.group(1)}
 
 
-def _on_the_day_asked(question: str, paragraphs: list[str]) -> list[str]:
-    """Of a run of entries by day ("Sun, July 23 2:00pm-6:00pm", "Mon, …"), those of the weekday the question
-    names ("on Sunday"); all of them when it names none or none is of that day."""
-    asked = _weekdays(question)
-    kept = [text for text in paragraphs if asked & _weekdays(text)] if asked else []
-    return kept or paragraphs
+MONTH_DAY = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)
+"""A day of a month, "July 24th" or "24 July": the month by its three letters and the day's number."""
+
+
+def _month_days(text: str) -> set[str]:
+    return {
+        f"{(match.group(1) or match.group(4)).lower()} {int(match.group(2) or match.group(3))}"
+        for match in MONTH_DAY.finditer(text)
+    }
+
+
+def _on_the_day_asked(question: str, paragraphs: list[Node]) -> list[Node]:
+    """Of a run of entries by day ("Sun, July 23 2:00pm-6:00pm", "Mon, …"), those of the day the question
+    names ("on Sunday", "on July 24"); all of them when it names none or none is of that day."""
+    for days in (_month_days, _weekdays):
+        asked = days(question)
+        kept = [node for node in paragraphs if asked & days(node.text or "")] if asked else []
+        if kept:
+            return kept
+    return paragraphs
 
 
 def _section_leaves(tree: Tree, leaf: Node) -> list[Node]:
