@@ -639,3 +639,17 @@ def test_entries_by_day_answer_the_date_asked_and_rest_on_that_day_s_path():
     assert answered.answer == "June 4th 9:00 am to 5:00 pm"
     answered = _ask("What time does the luggage desk open?", "Luggage Desk»time»June 5th 8:00 am to 5:00 pm", tree=tree)
     assert "June 4th" in answered.answer and "June 6th" in answered.answer  # no day asked: every day's hours
+
+
+def test_who_is_the_level_role_names_the_holder_listed_under_that_level():
+    """Before: "who's the gold level exhibitor" was refused: only "Who sponsors X?" was read as asking a role's
+    holders, and a level holding one name ("Exhibitors » GOLD: Lambda Cranes") was no list of them."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Exhibitor Info"] = {"Exhibitor Levels": {"Gold": {"money": "$50,000 USD"}}}
+    site["Harbor2031"]["Exhibitors"] = {"2031 Exhibitors": {"GOLD": "Lambda Cranes", "SILVER": "DVC Marine"}}
+    tree = tree_from_data(site)
+    answered = _ask(
+        "who's the gold level exhibitor", "Exhibitor Info»Exhibitor Levels»Gold»money»$50,000 USD", tree=tree
+    )
+    assert answered.answer == "Lambda Cranes"
+    assert checks.role_holders("Who is the bronze exhibitor?", tree) is None  # no level of that name
