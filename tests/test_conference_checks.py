@@ -653,3 +653,20 @@ def test_who_is_the_level_role_names_the_holder_listed_under_that_level():
     )
     assert answered.answer == "Lambda Cranes"
     assert checks.role_holders("Who is the bronze exhibitor?", tree) is None  # no level of that name
+
+
+def test_how_many_things_got_accepted_counts_the_accepted_list():
+    """Before: "How many workshops got accepted this year?" was refused: "got" did not end the counted noun, so
+    "workshops got accepted this year" was looked for as the name of a list."""
+    from scholar_tui.core.conference.kinds import asked_noun
+
+    assert asked_noun("How many workshops got accepted this year?") == ["workshop"]
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Calls"] = {
+        "Accepted workshops": {"workshops": [{"workshop": name, "room": "Hall A"} for name in ("Tides", "Cranes")]}
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "How many workshops got accepted this year?", "Calls»Accepted workshops»workshops»Tides»room»Hall A", tree=tree
+    )
+    assert answered.answer == "2 workshops"
