@@ -670,3 +670,28 @@ def test_how_many_things_got_accepted_counts_the_accepted_list():
         "How many workshops got accepted this year?", "Calls»Accepted workshops»workshops»Tides»room»Hall A", tree=tree
     )
     assert answered.answer == "2 workshops"
+
+
+def test_a_faq_question_found_first_is_answered_by_its_answer_field():
+    """Before: "Which journal's papers can be presented in the journal track?" found the FAQ's "Which journal(s)
+    are eligible?" first and was refused (no place or venue in the question's field); its "A" field answers."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Journal Track"] = {
+        "FAQ": [
+            {"Q": "Which journal(s) are eligible?", "A": "Only the Journal of Harbour Studies."},
+            {"Q": "Is there a fee for the track?", "A": "No."},
+        ]
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "Which journal's papers can be presented in the journal track?",
+        "Journal Track»FAQ»Which journal(s) are eligible?»Q»Which journal(s) are eligible?",
+        tree=tree,
+    )
+    assert answered.answer == "Only the Journal of Harbour Studies."
+    answered = _ask(
+        "Which journal publishes the quay proceedings?",
+        "Journal Track»FAQ»Is there a fee for the track?»Q»Is there a fee for the track?",
+        tree=tree,
+    )
+    assert is_abstain(answered.answer)  # the FAQ found is about another thing

@@ -844,6 +844,8 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
+        answer = _faq_answer(question, evidence, tree) or answer
+    if answer.operation == "abstain":
         return answer
     kind = conference_kind(question)
     answer = _checked(question, kind, answer, evidence, tree)
@@ -886,6 +888,31 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "yes_no":
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     return _not_held(kind, question, tree)
+
+
+FAQ_QUESTION_LABELS = frozenset({"q", "question"})
+FAQ_ANSWER_LABELS = frozenset({"a", "answer"})
+
+
+def _faq_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """When the best path is a FAQ's question ("Which journal(s) are eligible?") and no value of the asked kind was
+    found, the FAQ's own answer field ("Only JMLR. …"), its sentence closest to the question; it is then checked
+    like any answer (the cited question must hold what is asked). None when the top path is no FAQ question."""
+    leaf = _leaf(tree, evidence[0])
+    record = tree.parent(leaf) if leaf is not None else None
+    if leaf is None or record is None or leaf.label.strip().lower() not in FAQ_QUESTION_LABELS:
+        return None
+    answer = next(
+        (
+            child
+            for child in tree.children(record)
+            if child.is_leaf and child.text and child.label.strip().lower() in FAQ_ANSWER_LABELS
+        ),
+        None,
+    )
+    if answer is None:
+        return None
+    return Computed(_best_sentences(question, answer.text or ""), "span", [evidence[0].rank], [answer])
 
 
 def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
