@@ -73,7 +73,7 @@ CUES: tuple[tuple[Kind, str], ...] = (
     ),
     (
         Kind.PLACE,
-        r"\bwhere(?:abouts)?\b|\blocat(?:ion|ed)\b|(?:what|which) (?:city|country|place|town|"
+        r"\bwhere(?:abouts)?\b|\blocat(?:ion|ed)\b|(?:what|which) (?:city|country|place|town|room|hall|building|"
         r"university|universities|institution|institute|organi[sz]ation|school|college|lab|"
         r"laboratory|company)|\baffiliat(?:ion|ions|ed)\b|\baddress\b|\balma maters?\b",
     ),

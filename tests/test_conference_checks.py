@@ -535,3 +535,163 @@ def test_a_date_is_no_paper_title_and_a_paragraph_holding_a_date_does_not_say_wh
     paragraph = " ".join(["Each author signs the copyright form or selects the open access option."] * 6)
     assert not _of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
     assert _of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")
+
+
+def _exhibitor_site() -> Tree:
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Exhibitor Info"] = {
+        "Exhibitor Levels": {
+            "Silver": {"money": "$20,000 USD", "treatment": "Complimentary: (4) full-access registrations"},
+            "Gold": {"money": "$50,000 USD", "treatment": "Complimentary: (8) full-access registrations"},
+        },
+        "Booths": "Booth staff run the demos; each package includes a table.",
+    }
+    return tree_from_data(site)
+
+
+def test_how_much_does_a_thing_run_asks_its_cost_and_run_is_no_subject_word():
+    """Before: "How much does a silver exhibitor package run?" was refused although "Silver » money: $20,000 USD"
+    was found: the closing "run" (meaning cost) was weighed as a thing the answer's path had to name."""
+    tree = _exhibitor_site()
+    answered = _ask(
+        "How much does a silver exhibitor package run?",
+        "Exhibitor Info»Exhibitor Levels»Silver»money»$20,000 USD",
+        "Exhibitor Info»Exhibitor Levels»Silver»treatment»Complimentary: (4) full-access registrations",
+        tree=tree,
+    )
+    assert answered.answer == "$20,000 USD"
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.support import subject
+
+    assert "run" in subject("How much does it cost to run a booth?", tree, Kind.MONEY)  # there "run" is a thing done
+
+
+def _workshop_site() -> Tree:
+    site = copy.deepcopy(SITE)
+    abstract = " ".join(["This workshop brings together people who model tides and the harbours they shape."] * 3)
+    site["Harbor2031"]["Accepted Workshops"] = [
+        {"workshop": "Tide Models", "location": "Meeting Room 12", "content": abstract},
+        {"workshop": "Crane Safety", "organizer": "Ola Berg", "content": abstract},
+    ]
+    return tree_from_data(site)
+
+
+def test_which_room_asks_a_place_and_is_answered_by_the_record_s_location_never_its_abstract():
+    """Before: "Which room is the Tide Models workshop in?" was read as free text and answered with the
+    workshop's title (or refused); a record with no place field must not give its abstract for a room."""
+    from scholar_tui.core.answer_kind import Kind, asked_kind
+
+    assert asked_kind("Which room is the workshop in?") is Kind.PLACE
+    tree = _workshop_site()
+    answered = _ask(
+        "Which room is the Tide Models workshop in?",
+        "Accepted Workshops»Tide Models»workshop»Tide Models",
+        "Accepted Workshops»Tide Models»location»Meeting Room 12",
+        tree=tree,
+    )
+    assert answered.answer == "Meeting Room 12"
+    answered = _ask(
+        "Which room is the Crane Safety workshop in?",
+        "Accepted Workshops»Crane Safety»workshop»Crane Safety",
+        "Accepted Workshops»Crane Safety»organizer»Ola Berg",
+        tree=tree,
+    )
+    assert is_abstain(answered.answer)
+
+
+def test_who_organizes_a_workshop_is_answered_by_its_authors_and_the_verb_names_no_branch():
+    """Before: "who organizes the Star Maps workshop" was refused although the workshop's record lists its
+    authors: "organizes" was read as naming the site's "Organization" menu beside "Calls" (a wrong branch),
+    and an author was taken for another role than an organizer."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Calls"] = {
+        "Accepted Workshops": [{"workshop": "Star Maps for Ports", "author": ["Ana Lopes", "Ben Okafor"]}]
+    }
+    site["Harbor2031"]["Organization"] = {"General Chair": {"name": "Eva Holm"}}
+    tree = tree_from_data(site)
+    answered = _ask(
+        "who organizes the star maps workshop",
+        "Calls»Accepted Workshops»Star Maps for Ports»author»Ben Okafor",
+        "Calls»Accepted Workshops»Star Maps for Ports»workshop»Star Maps for Ports",
+        tree=tree,
+    )
+    assert "Ana Lopes" in answered.answer and "Ben Okafor" in answered.answer
+    site["Harbor2031"]["Calls"]["Accepted Papers"] = [{"paper": "Star Maps", "author": ["Ana Lopes"]}]
+    tree = tree_from_data(site)
+    answered = _ask("who organizes the star maps paper", "Calls»Accepted Papers»Star Maps»author»Ana Lopes", tree=tree)
+    assert is_abstain(answered.answer)  # a paper's authors organize nothing
+
+
+def test_entries_by_day_answer_the_date_asked_and_rest_on_that_day_s_path():
+    """Before: "When does the luggage desk open on July 24?" over "Luggage Desk » time" (one entry per day) gave
+    every day's hours cited by the July 25th path, which does not say "24", and was refused."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Luggage Desk"] = {
+        "time": ["June 5th 8:00 am to 5:00 pm", "June 4th 9:00 am to 5:00 pm", "June 6th 8:00 am to 1:00 pm"]
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "What time does the luggage desk open on June 4?",
+        "Luggage Desk»time»June 5th 8:00 am to 5:00 pm",
+        "Luggage Desk»time»June 4th 9:00 am to 5:00 pm",
+        tree=tree,
+    )
+    assert answered.answer == "June 4th 9:00 am to 5:00 pm"
+    answered = _ask("What time does the luggage desk open?", "Luggage Desk»time»June 5th 8:00 am to 5:00 pm", tree=tree)
+    assert "June 4th" in answered.answer and "June 6th" in answered.answer  # no day asked: every day's hours
+
+
+def test_who_is_the_level_role_names_the_holder_listed_under_that_level():
+    """Before: "who's the gold level exhibitor" was refused: only "Who sponsors X?" was read as asking a role's
+    holders, and a level holding one name ("Exhibitors » GOLD: Lambda Cranes") was no list of them."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Exhibitor Info"] = {"Exhibitor Levels": {"Gold": {"money": "$50,000 USD"}}}
+    site["Harbor2031"]["Exhibitors"] = {"2031 Exhibitors": {"GOLD": "Lambda Cranes", "SILVER": "DVC Marine"}}
+    tree = tree_from_data(site)
+    answered = _ask(
+        "who's the gold level exhibitor", "Exhibitor Info»Exhibitor Levels»Gold»money»$50,000 USD", tree=tree
+    )
+    assert answered.answer == "Lambda Cranes"
+    assert checks.role_holders("Who is the bronze exhibitor?", tree) is None  # no level of that name
+
+
+def test_how_many_things_got_accepted_counts_the_accepted_list():
+    """Before: "How many workshops got accepted this year?" was refused: "got" did not end the counted noun, so
+    "workshops got accepted this year" was looked for as the name of a list."""
+    from scholar_tui.core.conference.kinds import asked_noun
+
+    assert asked_noun("How many workshops got accepted this year?") == ["workshop"]
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Calls"] = {
+        "Accepted workshops": {"workshops": [{"workshop": name, "room": "Hall A"} for name in ("Tides", "Cranes")]}
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "How many workshops got accepted this year?", "Calls»Accepted workshops»workshops»Tides»room»Hall A", tree=tree
+    )
+    assert answered.answer == "2 workshops"
+
+
+def test_a_faq_question_found_first_is_answered_by_its_answer_field():
+    """Before: "Which journal's papers can be presented in the journal track?" found the FAQ's "Which journal(s)
+    are eligible?" first and was refused (no place or venue in the question's field); its "A" field answers."""
+    site = copy.deepcopy(SITE)
+    site["Harbor2031"]["Journal Track"] = {
+        "FAQ": [
+            {"Q": "Which journal(s) are eligible?", "A": "Only the Journal of Harbour Studies."},
+            {"Q": "Is there a fee for the track?", "A": "No."},
+        ]
+    }
+    tree = tree_from_data(site)
+    answered = _ask(
+        "Which journal's papers can be presented in the journal track?",
+        "Journal Track»FAQ»Which journal(s) are eligible?»Q»Which journal(s) are eligible?",
+        tree=tree,
+    )
+    assert answered.answer == "Only the Journal of Harbour Studies."
+    answered = _ask(
+        "Which journal publishes the quay proceedings?",
+        "Journal Track»FAQ»Is there a fee for the track?»Q»Is there a fee for the track?",
+        tree=tree,
+    )
+    assert is_abstain(answered.answer)  # the FAQ found is about another thing

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
 from scholar_tui.core.conference import checks, coverage, kinds, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
-from scholar_tui.core.conference.lexical import WORD, expanded_query, stem, words
+from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.records import asked_field, label_fit, names_the_value
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
@@ -168,14 +168,18 @@ def _named_node(tree: Tree, leaf: Node, question: str) -> Node:
 
 
 # -- the operators ----------------------------------------------------------------------------
-def record_field(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+def record_field(
+    question: str, evidence: Sequence[EvidencePath], tree: Tree, labels: frozenset[str] = frozenset()
+) -> Computed | None:
     """When the best path is the thing the question names ("Where is Jane Doe based?" finds "name:
-    Jane Doe"), the answer is that record's field the question asks for (``records.asked_field``)."""
+    Jane Doe"), the answer is that record's field the question asks for (``records.asked_field``), a field
+    labelled by one of ``labels`` (the asked kind's: "location" for "Which room …?") fitting as a synonym does."""
     top = evidence[0]
     leaf = _leaf(tree, top)
     if leaf is None or not top.value:
         return None
-    best = asked_field(question, expanded_query(question), leaf, tree, fallback="fullest")
+    asked = {label: EXPANSION_WEIGHT for label in labels} | expanded_query(question)
+    best = asked_field(question, asked, leaf, tree, fallback="fullest")
     if best is None:
         return None
     ranks = {item.node_id: item.rank for item in evidence}
@@ -309,14 +313,21 @@ def span_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
             return Computed(value, "value" if value != item.value else "span", [item.rank])
     paragraphs = _paragraph_list(tree, top)
     if paragraphs is not None:
-        return Computed(" ".join(_on_the_day_asked(question, paragraphs)), "span", [top.rank])
+        kept = _on_the_day_asked(question, paragraphs)
+        if len(kept) == len(paragraphs):
+            return Computed(" ".join(node.text or "" for node in kept), "span", [top.rank])
+        # the entries of the day asked rest on their own paths ("July 24th 9:00 am …"), not on the top one's day
+        ranks = {item.node_id: item.rank for item in evidence}
+        cited = sorted({ranks[node.id] for node in kept if node.id in ranks}) or [top.rank]
+        read = [node for node in kept if node.id not in ranks]
+        return Computed(" ".join(node.text or "" for node in kept), "span", cited, read)
     return Computed(_best_sentences(question, top.value), "span", [top.rank])
 
 
 MAX_PARAGRAPHS = 8
 
 
-def _paragraph_list(tree: Tree, item: EvidencePath) -> list[str] | None:
+def _paragraph_list(tree: Tree, item: EvidencePath) -> list[Node] | None:
     """When the best path is one unlabelled paragraph of a short run of them (steps, rules, notes
     under one heading), the run is the answer: a heading's text is read as a whole."""
     leaf = _leaf(tree, item)
@@ -326,19 +337,37 @@ def _paragraph_list(tree: Tree, item: EvidencePath) -> list[str] | None:
     children = tree.children(parent)
     if not 2 <= len(children) <= MAX_PARAGRAPHS or any(not child.is_leaf or child.label for child in children):
         return None
-    return [child.text or "" for child in children]
+    return children
 
 
 def _weekdays(text: str) -> set[str]:
     return {match.group(1).lower() for match in support.CALENDAR.finditer(text) if match.group(1)}
 
 
-def _on_the_day_asked(question: str, paragraphs: list[str]) -> list[str]:
-    """Of a run of entries by day ("Sun, July 23 2:00pm-6:00pm", "Mon, …"), those of the weekday the question
-    names ("on Sunday"); all of them when it names none or none is of that day."""
-    asked = _weekdays(question)
-    kept = [text for text in paragraphs if asked & _weekdays(text)] if asked else []
-    return kept or paragraphs
+MONTH_DAY = re.compile(
+    r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b"
+    r"|\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b",
+    re.IGNORECASE,
+)
+"""A day of a month, "July 24th" or "24 July": the month by its three letters and the day's number."""
+
+
+def _month_days(text: str) -> set[str]:
+    return {
+        f"{(match.group(1) or match.group(4)).lower()} {int(match.group(2) or match.group(3))}"
+        for match in MONTH_DAY.finditer(text)
+    }
+
+
+def _on_the_day_asked(question: str, paragraphs: list[Node]) -> list[Node]:
+    """Of a run of entries by day ("Sun, July 23 2:00pm-6:00pm", "Mon, …"), those of the day the question
+    names ("on Sunday", "on July 24"); all of them when it names none or none is of that day."""
+    for days in (_month_days, _weekdays):
+        asked = days(question)
+        kept = [node for node in paragraphs if asked & days(node.text or "")] if asked else []
+        if kept:
+            return kept
+    return paragraphs
 
 
 def _section_leaves(tree: Tree, leaf: Node) -> list[Node]:
@@ -815,6 +844,8 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
+        answer = _faq_answer(question, evidence, tree) or answer
+    if answer.operation == "abstain":
         return answer
     kind = conference_kind(question)
     answer = _checked(question, kind, answer, evidence, tree)
@@ -857,6 +888,31 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "yes_no":
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     return _not_held(kind, question, tree)
+
+
+FAQ_QUESTION_LABELS = frozenset({"q", "question"})
+FAQ_ANSWER_LABELS = frozenset({"a", "answer"})
+
+
+def _faq_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """When the best path is a FAQ's question ("Which journal(s) are eligible?") and no value of the asked kind was
+    found, the FAQ's own answer field ("Only JMLR. …"), its sentence closest to the question; it is then checked
+    like any answer (the cited question must hold what is asked). None when the top path is no FAQ question."""
+    leaf = _leaf(tree, evidence[0])
+    record = tree.parent(leaf) if leaf is not None else None
+    if leaf is None or record is None or leaf.label.strip().lower() not in FAQ_QUESTION_LABELS:
+        return None
+    answer = next(
+        (
+            child
+            for child in tree.children(record)
+            if child.is_leaf and child.text and child.label.strip().lower() in FAQ_ANSWER_LABELS
+        ),
+        None,
+    )
+    if answer is None:
+        return None
+    return Computed(_best_sentences(question, answer.text or ""), "span", [evidence[0].rank], [answer])
 
 
 def _answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
@@ -1173,13 +1229,18 @@ def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree)
     place there: a board's "affiliation: Elected 2019 & 2018 Program Chair" names a role, not where Andreas
     Krause works, and his committee record's "affiliation: ETH Zurich" does."""
     for start in range(len(evidence)):
-        named = record_field(question, evidence[start:], tree) or _small_record_field(question, evidence[start], tree)
+        named = record_field(question, evidence[start:], tree, kinds.LABEL_WORDS[Kind.PLACE]) or _small_record_field(
+            question, evidence[start], tree
+        )
         if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
-            if not _names_role(named.text):
+            if not _names_role(named.text) and len(named.text.split()) <= PLACE_MAX_WORDS:
                 return named
     return None
 
 
+PLACE_MAX_WORDS = 20
+"""A place is named in a few words, an address at most a line ("Hawaii Convention Center, 1801 Kalakaua Ave,
+Honolulu"); a record's longer field is its description (a workshop's abstract), never where it is."""
 SMALL_RECORD = 4
 """A heading over this few fields, all values ("General Chair » name, affiliation"), is one person's record."""
 

@@ -206,6 +206,16 @@ def _subject_prefixes(question: str, tree: Tree, kind: Kind) -> set[str]:
     )
 
 
+AFTER_WHO = re.compile(r"^\s*who\s+([a-z]+)", re.IGNORECASE)
+
+
+def _predicate(question: str) -> set[str]:
+    """The prefix of the verb right after "who" ("Who organizes the X workshop?"): what the person does, read by the
+    role checks, not a branch the question names (the site's "Organization" menu beside "Calls", where the X
+    workshop's organizers are listed)."""
+    return {stem(raw.lower())[:PREFIX] for raw in AFTER_WHO.findall(question)}
+
+
 def _parallel(branch: str, sibling: str, about: set[str], missing: set[str]) -> bool:
     """Whether two headings are alternatives of one kind that differ in the thing the question names:
     the same words but one, the sibling's one a word the question names and the path lacks, the
@@ -230,7 +240,7 @@ def named_sibling(question: str, tree: Tree, kind: Kind, leaf: Node) -> tuple[No
     about = _subject_prefixes(question, tree, kind)
     path_words = {word[:PREFIX] for node in [*tree.ancestors(leaf), leaf] for word in words(node.label)}
     path_words |= {word[:PREFIX] for word in words(leaf.text or "")}
-    missing = about - path_words
+    missing = about - path_words - _predicate(question)
     if not missing:
         return None, False
     for branch in tree.ancestors(leaf)[1:]:
@@ -312,11 +322,21 @@ WHO_DOES = re.compile(
 )
 """"Who sponsors the doctoral consortium?", "Which company sponsored the best student paper prize?": the
 holders of a role (sponsor, funder, host, organiser) of a thing the question names."""
+WHO_IS_ROLE = re.compile(
+    r"^\s*(?:who|which\s+(?:company|companies|organi[sz]ations?|firms?))\s+(?:is|are|was|were)\s+(?:the\s+|our\s+)?"
+    r"(.+?)\s+(sponsors?|exhibitors?|partners?|supporters?|funders?|hosts?)\s*\??$",
+    re.IGNORECASE,
+)
+""""Who is the gold level exhibitor?", "Who are the platinum sponsors?": the role said by its noun after the thing."""
+LEVEL_WORDS = frozenset(stem(word) for word in "level levels tier tiers class package packages".split())
+"""Words by which a question names a sponsorship's rank ("the gold level"), where a site heads it "Gold"."""
 ROLE_NAMES = {
     "sponsor": "sponsor sponsors sponsored sponsorship partner partners supporter supporters funded funder",
     "fund": "funded funder funders funding sponsor sponsors sponsored",
     "support": "support supported supporter supporters sponsor sponsors partner partners",
     "host": "host hosts hosted",
+    "exhibit": "exhibitor exhibitors exhibiting",
+    "partner": "partner partners sponsor sponsors",
     "organi": "organizer organizers organiser organisers organized organised organizing organising",
 }
 """The words a site labels a role with: a sponsor is also listed as a partner or a supporter, or said to
@@ -350,10 +370,14 @@ def role_holders(question: str, tree: Tree) -> tuple[list[Node], list[str]] | No
     field is labelled by the role ("sponsor: …", "Funded by: …"). Of several, the one naming fewest other
     words; a tie is no answer (the question names too little to choose)."""
     match = WHO_DOES.match(question)
-    if not match:
+    if match:
+        verb, named = match.group(1), match.group(2)
+    elif (match := WHO_IS_ROLE.match(question)) is not None:
+        verb, named = match.group(2), match.group(1)
+    else:
         return None
-    roles = _role_words(match.group(1))
-    thing = {word for word in words(match.group(2)) if word not in GENERIC} - {
+    roles = _role_words(verb)
+    thing = {word for word in words(named) if word not in GENERIC and word not in LEVEL_WORDS} - {
         stem(word) for word in ("award", "prize")
     }
     thing_prefixes = {word[:PREFIX] for word in thing}
@@ -361,11 +385,20 @@ def role_holders(question: str, tree: Tree) -> tuple[list[Node], list[str]] | No
         return None
     found: list[tuple[int, list[Node]]] = []
     for node in tree.nodes:
-        if node.is_leaf:
-            continue
         chain = [node, *tree.ancestors(node)[-2:][::-1]]
         labels = " ".join(item.label for item in chain)
         said = {word[:PREFIX] for word in words(labels)}
+        if node.is_leaf:  # a level holding one name: "Exhibitors » 2023 Exhibitors » GOLD: Lambda", named by the
+            # thing under a heading of the role (a field labelled by the role is a record's: ``_categorised``)
+            own = {word[:PREFIX] for word in words(node.label)}
+            if (
+                own & thing_prefixes
+                and thing_prefixes <= said
+                and _names_role(labels, roles)
+                and _entry_name(node, tree)
+            ):
+                found.append((len(said - thing_prefixes), [node]))
+            continue
         if thing_prefixes <= said and _names_role(labels, roles) and node.kind != "item":
             entries = [_entry_name(child, tree) for child in tree.children(node)]
             if entries and all(entries):

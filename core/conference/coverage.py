@@ -227,6 +227,18 @@ def _path_and_record(node: Node, tree: Tree) -> str:
     return " ".join([*(ancestor.label for ancestor in tree.ancestors(node)), node.label, *fields])
 
 
+ORGANIZED_EVENTS = frozenset(stem(word)[:PREFIX] for word in "workshop workshops tutorial tutorials".split())
+
+
+def _authors_organize(question: str, tree: Tree, holder: Node) -> bool:
+    """Whether ``holder`` heads the authors of a workshop or a tutorial and the question asks who organizes it: the
+    authors of a workshop's proposal are the people who run it (a site lists a workshop's record with "author")."""
+    if _roles(holder.label) != {"author"} or "organizer" not in _roles(question):
+        return False
+    above = " ".join(node.label for node in tree.ancestors(holder))
+    return bool({word[:PREFIX] for word in words(above)} & ORGANIZED_EVENTS)
+
+
 def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool]:
     """Whether ``node``'s person holds a role the question does not ask, and the sibling heading holding the
     role it asks ("Panelists" beside "Moderator" for "Who sits on the panel?"): (that sibling or None, True),
@@ -240,6 +252,8 @@ def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool
         return None, bool(wanted) and not _roles(_path_and_record(node, tree)) & wanted
     if _roles(holder.label) & asked or not _roles(holder.label):
         return None, False
+    if _authors_organize(question, tree, holder):
+        return holder, True  # the whole heading's people, not the one name retrieved
     named = [sibling for sibling in tree.siblings(holder) if not sibling.is_leaf and _roles(sibling.label) & asked]
     return (named[0] if len(named) == 1 else None), True
 

@@ -313,7 +313,7 @@ def asked_noun(question: str) -> list[str]:
 
 
 NOUN_PATTERN = re.compile(
-    r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|will|do|does|did|can|have|has|in|on|at|of|for|"
+    r"\bhow many\s+([a-z][\w\s-]*?)(?:\s+(?:are|is|were|was|will|do|does|did|can|have|has|had|got|get|gets|in|on|at|of|for|"
     r"there|does)\b|\?|$)"
     r"|\b(?:which|what)\s+([a-z][\w\s-]*?)\s+(?:are|is|were|will|do|does)\b"
     r"|\bwho\s+(?:are|were|is)\s+(?:the\s+)?([a-z][\w\s-]*?)(?:\s+(?:at|of|for|in|on|this|these|next)\b|\?|$)"

@@ -122,10 +122,17 @@ def weight(tree: Tree, prefix: str) -> float:
     return math.log((total + 1) / (counter.get(prefix, 0) + 1))
 
 
+COST_VERB = re.compile(r"\b(?:run|runs|set (?:me|you|us|them) back|go(?:es)? for)\s*\??\s*$", re.IGNORECASE)
+""""How much does the silver package run?", "… set me back?": the closing verb says "cost" (the amount cue of
+``core.answer_kind``), not a thing the package is about."""
+
+
 def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True) -> set[str]:
     """The prefixes of the words saying what the question is about (see the module doc); on a small site only
     the words it uses, unless ``known_only`` is False."""
     own = LABEL_WORDS.get(kind, frozenset())
+    if kind is Kind.MONEY:
+        question = COST_VERB.sub("", question)
     asked = {
         word[:PREFIX]
         for raw in WORD.findall(_calendar(split_digits(question)).lower())
