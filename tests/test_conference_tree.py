@@ -110,3 +110,11 @@ def test_url_import_parses_the_fetched_page(monkeypatch):
     monkeypatch.setattr(httpx, "get", fake_get)
     tree = load_source("https://tiny2024.org/")
     assert any(path.value == "March 19, 2024" for path in leaf_paths(tree))
+
+
+def test_a_scrapers_stray_none_after_a_value_is_dropped_but_a_value_none_is_kept():
+    """ICML 2023's site data writes 30 rooms as "Ballroom B None" (a missing field joined to the value):
+    the answer to "Which room is the GenLaw workshop in?" read "Ballroom B None"."""
+    tree = tree_from_data({"Conf2031": {"Workshops": [{"title": "GenLaw", "room": "Ballroom B None"}], "Fee": "None"}})
+    texts = {node.label: node.text for node in tree.nodes if node.is_leaf}
+    assert texts["room"] == "Ballroom B" and texts["Fee"] == "None"

@@ -12,6 +12,7 @@ shows, so a list record is labelled by its title ("Expo") rather than by its pos
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -128,7 +129,12 @@ def clean_text(value: Any) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
-    return " ".join(str(value).split())
+    return STRAY_NONE.sub("", " ".join(str(value).split()))
+
+
+# A scraper's missing field written out after a value ("Ballroom B None": 30 of ICML 2023's rooms); a
+# value that is only "None" is kept, since a site may mean it ("Fee: None").
+STRAY_NONE = re.compile(r"(?<=\S) None$")
 
 
 def _record_label(record: Any, position: int, parent_label: str) -> str:
