@@ -19,21 +19,14 @@ from scholar_tui.config.locations import Locations
 from scholar_tui.core.library.importer import import_file as import_events
 from scholar_tui.core.library.importer import run_import, with_cited_works
 from scholar_tui.indexes import bulk_writes, search_changes
+from scholar_tui.indexes.import_log_store import COUNTED_TABLES
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .library_support import generated_unarxive
 
 WORD_INDEXES = ("papers_fts", "paper_title_index", "person_name_index", "person_topic_index")
-TABLES = {
-    "papers": "papers",
-    "people": "people",
-    "authorships": "authorships",
-    "sections": "sections",
-    "references": "paper_references",
-    "section_references": "section_references",
-    "citations": "citations",
-}
+TABLES = COUNTED_TABLES  # the tables the counts line shows, as it names them
 
 
 @pytest.fixture(scope="module")

@@ -10,11 +10,11 @@ import copy
 
 from scholar_tui.core.answer_kind import is_abstain
 from scholar_tui.core.conference import checks
-from scholar_tui.core.conference.answer import answer_question
 from scholar_tui.core.conference.kinds import node_evidence
-from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree, tree_from_data
 from scholar_tui.core.conference.values import find_amounts
+
+from .conference_support import ask_on, node_at
 
 SITE = {
     "Harbor2031": {
@@ -70,15 +70,8 @@ SITE = {
 TREE = tree_from_data(SITE)
 
 
-def _node(tree: Tree, path_end: str):
-    found = [node for node in tree.nodes if node_path_text(tree, node).endswith(path_end)]
-    assert found, path_end
-    return found[0]
-
-
 def _ask(question: str, *path_ends: str, tree: Tree = TREE):
-    evidence = [node_evidence(tree, _node(tree, end), rank) for rank, end in enumerate(path_ends, start=1)]
-    return answer_question(question, evidence, tree)
+    return ask_on(tree, question, *path_ends)
 
 
 def test_a_count_needs_a_list_of_the_things_as_the_question_qualifies_them():
@@ -504,7 +497,7 @@ def test_a_count_stated_before_a_hyphenated_modifier_is_read():
     tree = tree_from_data(site)
     evidence = [
         node_evidence(
-            tree, _node(tree, "Levels»Gold»treatment»Complimentary: (8) full-access registrations; (3) badges"), 1
+            tree, node_at(tree, "Levels»Gold»treatment»Complimentary: (8) full-access registrations; (3) badges"), 1
         )
     ]
     assert stated_count("How many free registrations do Gold exhibitors get?", evidence) == ("8", 1)

@@ -13,10 +13,10 @@ import copy
 
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import coverage
-from scholar_tui.core.conference.answer import answer_question, conference_kind
-from scholar_tui.core.conference.kinds import node_evidence
-from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.answer import conference_kind
 from scholar_tui.core.conference.tree import Tree, tree_from_data
+
+from .conference_support import ask_on, node_at
 
 SITE = {
     "Kelp2030": {
@@ -92,15 +92,8 @@ SITE = {
 TREE = tree_from_data(SITE)
 
 
-def _node(tree: Tree, path_end: str):
-    found = [node for node in tree.nodes if node_path_text(tree, node).endswith(path_end)]
-    assert found, path_end
-    return found[0]
-
-
 def _ask(question: str, *path_ends: str, tree: Tree = TREE):
-    evidence = [node_evidence(tree, _node(tree, end), rank) for rank, end in enumerate(path_ends, start=1)]
-    return answer_question(question, evidence, tree)
+    return ask_on(tree, question, *path_ends)
 
 
 RECEPTION = "Opening Reception Guest Ticket»A registered attendee may bring a guest to the opening reception with a guest pass for GBP 25."
@@ -136,7 +129,7 @@ def test_a_person_read_under_another_role_gives_way_to_the_role_the_question_nam
     answered = _ask("Who sits on the panel?", "Panel»Moderator»name»Tom Hale")
     assert answered.answer == "Ana Rui and Ola Berg"
     assert _ask("Who moderates the panel?", "Panel»Moderator»name»Tom Hale").answer == "Tom Hale"
-    assert coverage.other_role("Who is the speaker?", TREE, _node(TREE, "Panel»Moderator»name»Tom Hale")) == (
+    assert coverage.other_role("Who is the speaker?", TREE, node_at(TREE, "Panel»Moderator»name»Tom Hale")) == (
         None,
         True,
     )
@@ -154,11 +147,11 @@ def test_the_thing_of_a_named_owner_is_not_read_from_the_owner_s_own_record():
         coverage.owner_not_possessed(
             "What is Lena Ek's bio?",
             TREE,
-            _node(TREE, "speaker»bio»" + "Lena Ek is a professor at Umea University, Sweden."),
+            node_at(TREE, "speaker»bio»" + "Lena Ek is a professor at Umea University, Sweden."),
         )
         is None
     )
-    title = _node(TREE, "Day 1»Keynote»Title»What Otters Tell Us About Kelp")
+    title = node_at(TREE, "Day 1»Keynote»Title»What Otters Tell Us About Kelp")
     assert coverage.owner_not_possessed("What is Ana Rui's talk about?", TREE, title) is None
 
 

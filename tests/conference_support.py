@@ -1,0 +1,20 @@
+"""Asking the computed answerer on a small site a test writes: the evidence is the paths named by
+their ends, ranked in the order given (no retrieval)."""
+
+from __future__ import annotations
+
+from scholar_tui.core.conference.answer import answer_question
+from scholar_tui.core.conference.kinds import node_evidence
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.tree import Tree
+
+
+def node_at(tree: Tree, path_end: str):
+    found = [node for node in tree.nodes if node_path_text(tree, node).endswith(path_end)]
+    assert found, path_end
+    return found[0]
+
+
+def ask_on(tree: Tree, question: str, *path_ends: str):
+    evidence = [node_evidence(tree, node_at(tree, end), rank) for rank, end in enumerate(path_ends, start=1)]
+    return answer_question(question, evidence, tree)
