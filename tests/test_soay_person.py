@@ -48,6 +48,7 @@ def test_holds_compares_numbers_as_numbers_and_text_folded():
         "soay-person-heldout3.jsonl",
         "soay-person-dev4.jsonl",
         "soay-person-dev5.jsonl",
+        "soay-person-heldout4.jsonl",
     ],
 )
 def test_the_person_sets_are_well_formed(name):
