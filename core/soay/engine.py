@@ -41,13 +41,10 @@ from scholar_tui.core.soay.conditions import Condition, narrowings, none_left, n
 from scholar_tui.core.soay.entities import Mention, similarity
 from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, papers_of, subject_of
 from scholar_tui.core.soay.phrasing import (
-    ARXIV_ID_ASKED,
-    DOI_ASKED,
     ROLES,
-    arxiv_id_in,
+    asked_identifier,
     checked_answer,
     compared,
-    doi_in,
     expected_kind,
     field_noun,
     measured,
@@ -749,15 +746,11 @@ class SoAyEngine(Engine):
                 yield AnswerPhrased(answer.answer, value, answer.sources)
                 return
             subject += f" other than {' and '.join(reading.excluded)}" if reading.excluded else ""
-        if plan.field == "url" and ARXIV_ID_ASKED.search(reading.question):  # an arXiv id read from an arXiv link
-            value = arxiv_id_in(value)
-            text = f"arXiv id of {subject}: {value}." if value else abstain_sentence("arXiv id", subject)
-            answer.answer, answer.abstained, answer.value = text, value is None, value
-            yield AnswerPhrased(text, value, answer.sources) if value else Abstained(text, "missing", answer.sources)
-            return
-        if plan.field == "url" and DOI_ASKED.search(reading.question):  # a DOI only where the link is one
-            value = doi_in(value)
-            text = f"DOI of {subject}: {value}." if value else abstain_sentence("DOI", subject)
+        identifier = asked_identifier(reading.question) if plan.field == "url" else None
+        if identifier is not None:  # an arXiv id only from an arXiv link, a DOI only where the link is one
+            noun, read = identifier
+            value = read(value)
+            text = f"{noun} of {subject}: {value}." if value else abstain_sentence(noun, subject)
             answer.answer, answer.abstained, answer.value = text, value is None, value
             yield AnswerPhrased(text, value, answer.sources) if value else Abstained(text, "missing", answer.sources)
             return

@@ -5,7 +5,7 @@ question shapes (yes or no about a pair, two compared, a DOI read from a link)."
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
@@ -126,6 +126,19 @@ def doi_in(link: Any) -> str | None:
     """The DOI a paper's link holds (https://doi.org/10.3390/e23091165); an arXiv link holds none."""
     found = DOI.search(link) if isinstance(link, str) else None
     return found.group(0) if found else None
+
+
+# Identifiers read out of a paper's link, in the order they are looked for: (what it is called, the
+# question's cue, the reader of the link)
+IDENTIFIERS: tuple[tuple[str, re.Pattern, Callable[[Any], str | None]], ...] = (
+    ("arXiv id", ARXIV_ID_ASKED, arxiv_id_in),
+    ("DOI", DOI_ASKED, doi_in),
+)
+
+
+def asked_identifier(question: str) -> tuple[str, Callable[[Any], str | None]] | None:
+    """The identifier a question asks for ("the arXiv number of X", "X's DOI") and its reader; None: none."""
+    return next(((noun, read) for noun, asked, read in IDENTIFIERS if asked.search(question)), None)
 
 
 WALKED = {"pubs": "papers", "coauthors": "coauthors", "authors": "authors"}
