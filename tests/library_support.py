@@ -24,6 +24,7 @@ from scholar_tui.config.locations import Locations
 from scholar_tui.core.library.importer import run_import
 from scholar_tui.core.scale_library import generate
 from scholar_tui.indexes.library import Library
+from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .conftest import SHARED_DATA
 
@@ -225,3 +226,19 @@ __all__ = [
     "real_embedder",
     "recording",
 ]
+
+
+def one_scholar_library(where: Locations) -> None:
+    """A library of one paper by two people (Ada Lovelace, Charles Babbage): enough for an engine or a
+    tab to answer about a scholar."""
+    library = Library.open(where)
+    with library.transaction():
+        library.store_paper(
+            PaperRecord(
+                title="Analytical Engines for Bernoulli Numbers",
+                source="test",
+                date="1843-01-01",
+                authors=[AuthorRecord("Ada Lovelace"), AuthorRecord("Charles Babbage")],
+            )
+        )
+    library.close()

@@ -26,10 +26,9 @@ from scholar_tui.core.soay import open_soay
 from scholar_tui.core.soay.engine import Failed, Finished, ProgramRan, ProgramWritten
 from scholar_tui.indexes import conference_vectors
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
 from .conftest import ScriptedLLM
-from .library_support import HashingEmbedder
+from .library_support import HashingEmbedder, one_scholar_library
 from .pasa_support import RoutedLLM
 
 TINY = Path(__file__).parent / "fixtures" / "conference" / "tinyqa" / "TINY2024.json"
@@ -81,22 +80,8 @@ def test_pasa_stops_when_cancelled_mid_crawl_and_closes_its_library(where, mini_
     assert not is_closed(mini_library.conn)  # a library handed in stays the caller's
 
 
-def soay_library(where) -> None:
-    library = Library.open(where)
-    with library.transaction():
-        library.store_paper(
-            PaperRecord(
-                title="Analytical Engines for Bernoulli Numbers",
-                source="test",
-                date="1843-01-01",
-                authors=[AuthorRecord("Ada Lovelace"), AuthorRecord("Charles Babbage")],
-            )
-        )
-    library.close()
-
-
 def test_soay_stops_when_cancelled_after_linking_and_closes_library_and_sandbox(where):
-    soay_library(where)
+    one_scholar_library(where)
     services = TrackedServices(where)
     cancel = threading.Event()
     with open_soay(services, feedback=True) as engine:
@@ -210,7 +195,7 @@ def test_feedback_send_parses_its_text_once(where, monkeypatch):
     from scholar_tui.app.cli import cli
     from scholar_tui.core.autofeedback import dynamic, human, registry, request_parser
 
-    soay_library(where)
+    one_scholar_library(where)
     parses = []
 
     def counted(*args, **kwargs):

@@ -19,10 +19,8 @@ from scholar_tui.core.conference.tree import load_json_tree
 from scholar_tui.core.pasa.events import CrawlFinished, RankedPaper, ScoreParts
 from scholar_tui.core.pasa.tools import LibraryTools
 from scholar_tui.core.soay.engine import SolutionChosen
-from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 
-from .library_support import HashingEmbedder
+from .library_support import HashingEmbedder, one_scholar_library
 from .pasa_support import GatedLLM, write_p_true_head
 from .pilot_support import wait_for, wait_for_workers
 from .test_conference_tui import TINY
@@ -81,22 +79,8 @@ async def test_escape_cancels_the_crawl_and_the_pane_says_so(where, mini_library
         assert str(app.query_one("#pasa-status", Static).render()).startswith("cancelled:")
 
 
-def one_scholar(where) -> None:
-    library = Library.open(where)
-    with library.transaction():
-        library.store_paper(
-            PaperRecord(
-                title="Analytical Engines for Bernoulli Numbers",
-                source="test",
-                date="1843-01-01",
-                authors=[AuthorRecord("Ada Lovelace"), AuthorRecord("Charles Babbage")],
-            )
-        )
-    library.close()
-
-
 async def test_escape_cancels_a_scholar_question_and_the_answer_says_so(where, make_app):
-    one_scholar(where)
+    one_scholar_library(where)
     gate, waiting = threading.Event(), threading.Event()
 
     def slow_embedder(settings):  # the engine's first load: held until the test has pressed Escape
