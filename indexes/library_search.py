@@ -542,13 +542,20 @@ class LibraryIndex:
             writer._write()
         if not writer.unsaved:
             return 0
-        part = LibrarySnapshot.empty(width=width).joined(writer.unsaved)
-        saved = snapshot.saved_with(part, snapshot_file(self.where))
-        if saved is None:  # the file could not be written: the rows in LanceDB are found by the next sync
-            return 0
-        remember(snapshot_file(self.where), saved)
-        self._snapshot = saved
-        return len(part.paper_ids)
+        if self._saved_with(snapshot, writer.unsaved) is None:
+            return 0  # the file could not be written: the rows in LanceDB are found by the next sync
+        return sum(len(part.paper_ids) for part in writer.unsaved)
+
+    def _saved_with(self, snapshot: LibrarySnapshot, parts: list[LibrarySnapshot]) -> LibrarySnapshot | None:
+        """The snapshot file written with ``parts`` appended, its vectors copied a chunk at a time
+        (``LibrarySnapshot.saved_with``: the vectors are never held twice), and made the index's
+        current one; None when the file could not be written."""
+        path = snapshot_file(self.where)
+        saved = snapshot.saved_with(LibrarySnapshot.empty(width=parts[0].width()).joined(parts), path)
+        if saved is not None:
+            remember(path, saved)
+            self._snapshot = saved
+        return saved
 
     # -- reading -----------------------------------------------------------------------------------
     def vectors(self, paper_ids: list[int]) -> dict[int, list[float]]:
@@ -775,16 +782,13 @@ class _Writer:
         (``saved_with``), so a sync holds the vectors once, mapped, however many it has made (a joined
         copy held them twice, twice a minute, at 100 k papers 385 MB each)."""
         if self.unsaved:
-            part = LibrarySnapshot.empty(width=self.unsaved[0].width()).joined(self.unsaved)
-            path = snapshot_file(self.index.where)
-            saved = self.snapshot.saved_with(part, path)
-            self.unsaved = []
+            unsaved, self.unsaved = self.unsaved, []
+            saved = self.index._saved_with(self.snapshot, unsaved)
             if saved is not None:
-                remember(path, saved)
-                self.index._snapshot = self.snapshot = saved
+                self.snapshot = saved
                 self.saved_at = time.monotonic()
                 return
-            self.snapshot = self.snapshot.joined([part])  # not written: kept in memory for the next save
+            self.snapshot = self.snapshot.joined(unsaved)  # not written: kept in memory for the next save
         self.index._save(self.snapshot)
         self.saved_at = time.monotonic()
 
