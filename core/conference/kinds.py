@@ -22,7 +22,7 @@ Every value found here is a tree node, returned with its path so the answer cite
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from scholar_tui.core.answer_kind import Kind
@@ -250,15 +250,18 @@ def other_edition(question: str, tree: Tree, text: str) -> bool:
 def asked_editions(question: str, tree: Tree) -> set[str]:
     """The years of other editions a question asks about ("Where is ICML 2026 held?" on ICML 2023's site):
     an answer needs a path that names one of them, or the site's own edition answers for another."""
-    asked = set(_edition_years(tree).findall(split_digits(question)))
-    return asked - set(YEAR.findall(split_digits(tree.root.label)))
+    return {match.group(1) for match in _other_editions(question, tree)}
 
 
 def asked_edition_names(question: str, tree: Tree) -> list[str]:
     """The other editions a question asks about as the person wrote them ("ISWC 2023", "HARBOR 2032")."""
+    return list(dict.fromkeys(_edition_name(match) for match in _other_editions(question, tree)))
+
+
+def _other_editions(question: str, tree: Tree) -> Iterator[re.Match]:
+    """Where the question names an edition of another year than the site's own."""
     own = set(YEAR.findall(split_digits(tree.root.label)))
-    found = _edition_years(tree).finditer(split_digits(question))
-    return list(dict.fromkeys(_edition_name(match) for match in found if match.group(1) not in own))
+    return (match for match in _edition_years(tree).finditer(split_digits(question)) if match.group(1) not in own)
 
 
 def _edition_name(match: re.Match) -> str:
