@@ -35,7 +35,8 @@ ROUTE_CUES = {
     "coauthors": re.compile(
         r"\bco-?authors?\b|\bco-?authored\b|\bcollaborat\w*|\bco-?wr[io]te\b|\bco-?writers?\b|\bwith whom\b|"
         r"\b(?:work|works|worked|working|written|wrote|write|writes|publish|published|publishes|partnered|"
-        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b",
+        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b|"
+        r"\bteam(?:ed|s)?[- ]up\b|\bjoin(?:ed)? forces\b|\bpartner(?:ed)? up\b",
         re.I,
     ),
     "pubs": re.compile(
@@ -80,7 +81,10 @@ RANK_CUES: dict[Narrow, re.Pattern[str]] = {
     ),
     "latest": re.compile(
         rf"\b(?:latest|newest|most recent|last|recent)\s+(?:\w+\s+)?{_PAPERS}\b|{_LAST_TIME}|"
-        rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:latest|newest|most recent|last)\b",
+        rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:latest|newest|most recent|last)\b|"
+        # "is A still publishing / active?": the latest paper (its year) answers it, as "started publishing"
+        # is answered by the earliest
+        r"\bstill\s+(?:publish\w*|active|writ\w*|working|doing research|around)\b",
         re.I,
     ),
     "earliest": re.compile(
@@ -140,6 +144,9 @@ class Reading:
     without_head: bool = False  # "who wrote X's latest paper with him": the person is not one of the answer
     alone: bool = False  # "which papers did X write alone": only those X is the one author of
     count_after: bool = False  # a count of people taken after some are left out (the engine sets it)
+    left_out: tuple[
+        tuple[Narrow, str], ...
+    ] = ()  # conditions negated ("not with B"): (narrowing, said); the engine sets it
     venue_before_papers: bool = False  # the venue was read from "X's ‹Name› paper" (it may be a title word)
     excluded: tuple[str, ...] = ()  # people the answer leaves out (the person of "with him", of "A's coauthors on X")
     scores: list[tuple[str, float]] = field(default_factory=list)
@@ -289,6 +296,35 @@ def not_held(masked: str) -> str | None:
     return next((thing for pattern, thing in NOT_HELD if pattern.search(masked)), None)
 
 
+# A paper's record dates its publication (its arXiv posting or its journal year) and nothing else: "when
+# was X accepted / presented / reviewed" asks the date of another event, which the year must not answer.
+EVENT_NOUNS = {
+    "accepted": "acceptance",
+    "rejected": "rejection",
+    "reviewed": "review",
+    "revised": "revision",
+    "presented": "presentation",
+    "retracted": "retraction",
+    "withdrawn": "withdrawal",
+    "defended": "defence",
+}
+_EVENTS = "|".join(EVENT_NOUNS)
+_EVENT_NAMES = "|".join(EVENT_NOUNS.values())
+EVENT_DATE = re.compile(
+    rf"\bwhen\b[^?,;]*?\b({_EVENTS})\b|\b({_EVENT_NAMES})\s+date\b|\bdate\s+of\s+(?:its\s+|the\s+)?({_EVENT_NAMES})\b",
+    re.I,
+)
+
+
+def undated_event(masked: str) -> str | None:
+    """The date the question asks that no record holds ("date of acceptance"), or None."""
+    found = EVENT_DATE.search(masked)
+    if not found:
+        return None
+    word = found.group(1)
+    return f"date of {EVENT_NOUNS[word.lower()] if word else (found.group(2) or found.group(3)).lower()}"
+
+
 # "What is X's ‹noun phrase›?", "the ‹noun phrase› of X": the whole question asks for one attribute of
 # the person (a noun phrase of one to four words, nothing after it).
 _NOUN_WORD = (
@@ -429,6 +465,8 @@ def support(plan: Plan, reading: Reading) -> int:
     for it."""
     if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
         return 0
+    if undated_event(reading.masked):
+        return 0
     if not answers_what_is_asked(plan, reading) or not answers_attribute(plan, reading):
         return 0
     if unheld_attribute(reading):
@@ -472,7 +510,7 @@ def asked_thing(masked: str) -> str | None:
     noun = attribute_asked(masked)  # "What is X's salary?": the thing in the question's own words
     if noun:
         return noun
-    held = not_held(masked)
+    held = not_held(masked) or undated_event(masked)
     if held:
         return held
     for pattern, thing in ASKED_BY_VERB:

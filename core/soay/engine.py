@@ -39,7 +39,16 @@ from scholar_tui.core.soay.choose import (
 )
 from scholar_tui.core.soay.conditions import Condition, narrowings, none_left, not_applied
 from scholar_tui.core.soay.entities import Mention, similarity
-from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, papers_of, subject_of
+from scholar_tui.core.soay.linking import (
+    Linked,
+    conditions_of,
+    left_out_people,
+    left_out_subject,
+    link,
+    negated_conditions,
+    papers_of,
+    subject_of,
+)
 from scholar_tui.core.soay.phrasing import (
     ROLES,
     asked_identifier,
@@ -50,7 +59,7 @@ from scholar_tui.core.soay.phrasing import (
     measured,
     yes_or_no,
 )
-from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans
+from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans, leaving_out
 from scholar_tui.core.soay.shapes import (
     NUMBER_NAMES,
     compared_in_time,
@@ -358,6 +367,7 @@ class Arguments:
     year: int | None = None
     year_to: int | None = None
     extra: tuple[tuple[Narrow, str], ...] = ()  # narrowings beyond the plan's own (conditions.narrowings)
+    left_out: tuple[str, ...] = ()  # narrowings turned round: what they keep is dropped ("not with B")
 
 
 def program_sandbox(backend: str = "local") -> Sandbox:
@@ -591,6 +601,7 @@ class SoAyEngine(Engine):
             yield Finished(answer)
             return
         conditions = conditions_of(reading, linked)
+        reading.left_out = negated_conditions(question, reading, linked)
         unapplied, extra = narrowings(plan, conditions)
         refusal = None
         if unapplied:  # a venue, a topic, a year, a third person this answer cannot take into account
@@ -612,7 +623,16 @@ class SoAyEngine(Engine):
             return
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
-        arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to, extra)
+        left_out = tuple(narrow for narrow, _ in reading.left_out)
+        arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to, extra, left_out)
+        if left_out and self._template(plan, arguments) is None:  # the answer would hold what was left out
+            said = " and ".join(words for _, words in reading.left_out)
+            text = abstain_sentence(f"way to answer for {subject_of(plan, linked, None)} {said}")
+            answer.ok, answer.abstained, answer.answer = True, True, text
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Abstained(text, "condition")
+            yield Finished(answer)
+            return
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
             return
@@ -718,17 +738,24 @@ class SoAyEngine(Engine):
         subject = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
         own = {plan.narrow, "pair"} if plan.narrow != "pair" else set()  # said by subject_of already
         beyond = [c for c in conditions if c.narrow not in own]
+        if reading.left_out:  # "A's papers not with B": said as such, never as the joint papers
+            subject = left_out_subject(subject, linked, reading)
+            beyond = [c for c in beyond if c.narrow not in dict(reading.left_out)]
         before = subject
         if beyond:  # the narrowings added for the question's other conditions, said with what they narrow
             subject += f" ({', '.join(c.said for c in beyond)})"
         answer.subject, answer.papers = subject, papers_of(plan, linked, reading)
         value = result.value
-        if reading.yes_no and plan.key == JOINT_PAPERS:  # no joint paper is an answer too: "no"
+        if value == [] and reading.left_out and not plan.count:  # every paper was left out
+            answer.answer, answer.value = f"None: the library holds no paper that is {subject}.", []
+            yield AnswerPhrased(answer.answer, [], answer.sources)
+            return
+        if reading.yes_no and plan.key == JOINT_PAPERS and not reading.left_out:  # none together: "no"
             said = [c.said for c in beyond if c.narrow != "pair"]  # the third person is in the names
             answer.answer, answer.value = yes_or_no(linked.all_names(), value, said), value
             yield AnswerPhrased(answer.answer, value, answer.sources)
             return
-        if value == [] and plan.narrow == "pair" and not plan.count and not conditions:  # none together: "no"
+        if value == [] and plan.narrow == "pair" and not plan.count and not conditions and not reading.left_out:
             answer.answer, answer.value = yes_or_no(linked.all_names(), value), value
             yield AnswerPhrased(answer.answer, value, answer.sources)
             return
@@ -848,6 +875,32 @@ class SoAyEngine(Engine):
         return None
 
     def _program(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
+        """The program written (``_written``) with the question's negated conditions turned round; a model's
+        program that cannot take them gives way to the plan's own, which can (``_run_one`` checked it)."""
+        program = self._written(question, plan, arguments, previous)
+        if not arguments.left_out:
+            return program
+        return self._left_out(program, arguments) or self._template(plan, arguments) or program
+
+    def _template(self, plan: Plan, arguments: Arguments) -> str | None:
+        """The plan's own program, narrowed and with the negated conditions turned round; None where it
+        cannot take them."""
+        template = plan.program_for(
+            arguments.entity, arguments.other, arguments.topic, arguments.year, arguments.year_to
+        )
+        narrowed = self._narrowed(template, plan, arguments)
+        return self._left_out(narrowed, arguments) if narrowed is not None else None
+
+    @staticmethod
+    def _left_out(program: str, arguments: Arguments) -> str | None:
+        for narrow in arguments.left_out:
+            turned = leaving_out(program, narrow)
+            if turned is None:
+                return None
+            program = turned
+        return program
+
+    def _written(self, question: str, plan: Plan, arguments: Arguments, previous: "FeedbackRecord | None") -> str:
         """The plan's program (template mode), or the LLM's; a retry after feedback is always the LLM's."""
         template = plan.program_for(
             arguments.entity, arguments.other, arguments.topic, arguments.year, arguments.year_to

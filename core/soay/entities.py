@@ -27,6 +27,10 @@ AMBIGUOUS_MARGIN = 0.02  # two scholars whose names fit a span this closely are 
 PREFIX_WORDS, PREFIX_CHARS = 4, 20  # a title's first words name it only when they are this many
 JOINERS = {"or", "and", "than", "vs", "versus"}
 SHORT_NAME_WORDS, SHORT_NAME_DISCOUNT = 5, 0.95  # a title's head before its colon names the paper too
+# a head read letter for letter names its paper more surely than a span reading another whole title with
+# a word changed ("machine learning in public health" is "Machine Learning in Public Health: A Review",
+# not "Machine learning and public health"), and less surely than a whole title read exactly
+EXACT_SHORT_NAME = 0.96
 PHRASE_SCORE = 0.9  # "the ‹words› paper" whose words run inside one title of the library, and one only
 PREFIX_DISCOUNT = 0.92  # a beginning that reads exactly like the title's still ranks under the whole title
 
@@ -287,6 +291,8 @@ def _best_span_for(title: str, question: str) -> tuple[int, int, float]:
             # "EuclidNets" for "EuclidNets: An Alternative …"; "Reduce and chop" for "Reduce-and-chop: …"
             if named and j - i <= len(fold(named).split()) + 1:
                 score = max(score, similarity(span, named) * SHORT_NAME_DISCOUNT)
+                if fold(span) == fold(named):
+                    score = max(score, EXACT_SHORT_NAME)
             if score > best[2]:
                 offset = question.index(span, start) if span else start
                 best = (offset, offset + len(span), score)
@@ -341,7 +347,31 @@ def _trimmed(question: str) -> str:
     return " ".join(words)
 
 
+# A paper named by its identifier: an arXiv id (new style, old style "hep-ph/0301050", a version or not)
+# or a DOI, as people paste them; the library resolves either exactly (``searchPublication``).
+IDENTIFIER = re.compile(
+    r"\b(?:arxiv:\s*)?(\d{4}\.\d{4,5}(?:v\d+)?|[a-z][a-z-]*(?:\.[a-z]{2})?/\d{7}(?:v\d+)?)(?![\w.])"
+    r"|\b(10\.\d{4,9}/[^\s\"<>]+[^\s\"<>?.,;:!)])",
+    re.I,
+)
+
+
+def _paper_by_identifier(question: str, api: Any) -> Mention | None:
+    """The paper whose arXiv id or DOI the question holds, where the library has it."""
+    for found in IDENTIFIER.finditer(question):
+        try:
+            hits = api.searchPublication(publication_info=found.group(1) or found.group(2))
+        except Exception:
+            continue
+        if hits:
+            return Mention("paper", found.group(0), found.start(), found.end(), hits[0]["title"], 1.0)
+    return None
+
+
 def find_paper(question: str, api: Any) -> Mention | None:
+    by_identifier = _paper_by_identifier(question, api)
+    if by_identifier is not None:
+        return by_identifier
     quoted = [m.group(1) for m in QUOTED.finditer(question)]
     trimmed = _trimmed(question)
     queries = quoted + [question] + ([trimmed] if trimmed and trimmed != _strip(question) else [])
@@ -401,7 +431,11 @@ SURE_TITLE = 0.97
 
 # "the ‹words› paper": what a person calls a paper by a few words of its title ("the page object
 # generation paper"), from any "the" up to eight words before the noun.
-PAPER_NOUN = re.compile(r"\b(?:paper|article|preprint|publication|study|report)\b", re.I)
+# A review, a survey, a chapter or a thesis is a paper too ("the lit review on bug localization approaches").
+PAPER_NOUN = re.compile(
+    r"\b(?:paper|article|preprint|publication|study|report|review|survey|chapter|thesis|dissertation|manuscript)\b",
+    re.I,
+)
 PHRASE_WORDS = 8
 
 

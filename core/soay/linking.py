@@ -13,7 +13,7 @@ from scholar_tui.core.soay.conditions import Condition, question_conditions
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people, named_in_title
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import RANKED, Plan
-from scholar_tui.core.soay.shapes import comparison, left_out_at
+from scholar_tui.core.soay.shapes import comparison, left_out_at, negated_between
 from scholar_tui.indexes.records import fold
 
 
@@ -144,3 +144,42 @@ def conditions_of(reading: Reading, linked: Linked) -> list[Condition]:
     year = (reading.year, reading.year_to) if reading.year else None
     people = [mention.matched for mention in linked.extra]
     return question_conditions(reading.venue, reading.topic, year, reading.rank, people, reading.alone)
+
+
+def negated_conditions(question: str, reading: Reading, linked: Linked) -> tuple[tuple[str, str], ...]:
+    """The conditions the question negates, each (its narrowing, the words that say it is left out):
+    a second person after "weren't with" / "without", a topic after "not about", a year or a venue after
+    "not in". Only what follows the person asked about is read (see ``shapes.negated_between``)."""
+    if linked.start == "paper":
+        return ()
+    head = linked.mentions[0]
+    found: list[tuple[str, str]] = []
+    for other in (*linked.mentions[1:], *linked.extra):
+        if negated_between(question, head.end, other.start):
+            found.append(("pair", f"not written with {other.matched}"))
+    lowered = question.lower()
+    spoken = (
+        ("topic", reading.topic, "not on {}"),
+        ("venue", reading.venue, "not in {}"),
+        ("year", str(reading.year) if reading.year and reading.year_to is None else None, "not of {}"),
+    )
+    for narrow, words, said in spoken:
+        at = lowered.find(words.lower(), head.end) if words else -1
+        if words and at >= 0 and negated_between(question, head.end, at):
+            found.append((narrow, said.format(words)))
+    return tuple(found)
+
+
+def left_out_subject(subject: str, linked: Linked, reading: Reading) -> str:
+    """The answer's subject with its negated conditions said as such ("the papers of A not written with
+    B"), never as what was left out ("the joint papers of A and B", "the papers of A on X")."""
+    head = linked.mentions[0].matched
+    said = " and ".join(words for _, words in reading.left_out)
+    subject = subject.replace(f"the joint papers of {linked.names()}", f"the papers of {head}")
+    for narrow, _ in reading.left_out:
+        if narrow == "topic" and reading.topic:
+            subject = subject.replace(f" on {reading.topic}", "", 1)
+        if narrow == "year" and reading.year:
+            subject = subject.replace(f" {years_said(reading.year, reading.year_to)}", "", 1)
+    papers = f"the papers of {head}"
+    return subject.replace(papers, f"{papers} {said}", 1) if papers in subject else f"{subject} ({said})"

@@ -15,6 +15,7 @@ The hand-written phrasings of ``intents.py`` stay as training data; a question r
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -105,6 +106,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "organisation",
         "university",
         "employer",
+        "lab",
+        "laboratory",
         "where",
     ),
     "authors.person_id": ("id", "identifier"),
@@ -136,6 +139,8 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "institute",
         "employer",
         "university",
+        "lab",  # "what lab is X with?": a laboratory is an organization an affiliation names
+        "laboratory",
         "work",
         "works",
         "employ",
@@ -508,6 +513,31 @@ def add_narrowings(program: str, own: Narrow, extra: tuple[tuple[Narrow, str], .
         (after if narrow in RANKED else before).extend(block)
     end = at + 1 + own_lines
     return "\n".join(lines[: at + 1] + before + lines[at + 1 : end] + after + lines[end:])
+
+
+# What each narrowing's filter line holds (the last line of its block in ``_narrowing``).
+FILTER_MARKS: dict[str, str] = {
+    "pair": "in theirs",
+    "year": "p['year']",
+    "venue": "venues[p['pub_id']]",
+    "topic": "all(s in p['title'].lower()",
+    "alone": "len(p['authors_name_list']",
+}
+_FILTER_LINE = re.compile(r"^(\w+) = \[p for p in \1 if (.+)\]$")
+
+
+def leaving_out(program: str, narrow: str) -> str | None:
+    """The program with a narrowing turned round: the papers it would drop are kept and those it keeps
+    dropped ("A's papers not written with B", "not about X"). None: the program holds no such narrowing
+    (it walks no person's papers), so the condition cannot be left out and the answer must say so."""
+    mark = FILTER_MARKS.get(narrow)
+    lines = program.split("\n")
+    for at in range(len(lines) - 1, -1, -1):
+        match = _FILTER_LINE.match(lines[at])
+        if mark and match and mark in match.group(2):
+            lines[at] = f"{match.group(1)} = [p for p in {match.group(1)} if not ({match.group(2)})]"
+            return "\n".join(lines)
+    return None
 
 
 def _list_valued(api: str, field: str, specs: Mapping) -> bool:

@@ -169,3 +169,22 @@ def superlative(question: str) -> str | None:
     """The superlative a question ranks by ("publish most in", "the most coauthors"), or None."""
     found = _SUPERLATIVE.search(question)
     return found.group(0) if found else None
+
+
+# "which of A's papers weren't with B", "what did A write without B", "A's papers not about X": a
+# negation between the person asked about and a condition turns the condition into one to leave out.
+_NEGATION = re.compile(r"(?:\bnot\b|n't\b|\bnever\b|\bwithout\b)", re.I)
+_CLAUSE_END = re.compile(r"[?.!;,]|\b(?:and|or|but)\b", re.I)
+NEGATION_REACH = 4  # words between the negation and the condition it negates ("weren't published in")
+
+
+def negated_between(question: str, after: int, start: int) -> bool:
+    """Whether a negation in ``question[after:start]`` negates what starts at ``start``: within a few
+    words of it, in the same clause. A negation before the person asked about ("Didn't A and B write
+    together?") asks a yes or no and negates no condition, so only the text after them is read."""
+    between = question[after:start]
+    negations = list(_NEGATION.finditer(between))
+    if not negations:
+        return False
+    rest = between[negations[-1].end() :]  # the last negation before the condition is the one that reaches it
+    return not _CLAUSE_END.search(rest) and len(rest.split()) <= NEGATION_REACH
