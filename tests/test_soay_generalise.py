@@ -206,6 +206,13 @@ CASES = [
     ("who wrote the lit review on empirically evaluated bug localization approaches", ["Filip Zamfirov"], []),
     # a title's head read letter for letter beats another whole title read with a word changed
     ("who wrote the review of machine learning in public health", ["Md. Asadullah"], ["Thomas Grote"]),
+    # an author by their place in the byline, as the first and the last are
+    ("Who was the second author of the Codehacks paper?", ["The second author", "Leon Moonen"], ["Max Hort"]),
+    ("who's the 4th author on the pong algebra", ["2 authors", "no 4th author"], []),
+    ("Is Tim Blackmore the second author of Hybrid Intelligent Testing in Simulation-Based Verification?", ["No:"], []),
+    ("Is Szabo a coauthor of the pong algebra?", ["Yes: Zoltan Szabo is an author"], []),
+    # a DOI the record holds beside its arXiv link is the paper's DOI, not "no DOI"
+    ("What's the DOI for the static warnings paper?", ["10.1145/3460319.3464832"], ["has no"]),
 ]
 
 

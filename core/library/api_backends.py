@@ -227,6 +227,10 @@ class LocalBackend(Backend):
             "venue": paper["venue"],
             "num_citation": paper["cited_by_count"],
             "url": paper["url"],
+            # the identifiers the record holds beside its link (an arXiv paper's journal DOI): read only
+            # when a question asks for one (SoAy's identifier answers), no field of the API's spec
+            "doi": paper["doi"],
+            "arxiv_id": paper["arxiv_id"],
         }
 
     def getPersonBasicInfo(self, person_id: str) -> dict:
@@ -433,6 +437,8 @@ class OpenAlexBackend(Backend):
             "venue": record.venue,
             "num_citation": record.cited_by_count,
             "url": record.url,
+            "doi": record.doi,
+            "arxiv_id": record.arxiv_id,
         }
 
     def getPersonBasicInfo(self, person_id: str) -> dict:

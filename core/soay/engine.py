@@ -57,11 +57,13 @@ from scholar_tui.core.soay.phrasing import (
     expected_kind,
     field_noun,
     measured,
+    recorded_identifier,
     yes_or_no,
 )
 from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans, leaving_out
 from scholar_tui.core.soay.shapes import (
     NUMBER_NAMES,
+    author_place,
     compared_in_time,
     comparison,
     excluded_name,
@@ -278,6 +280,7 @@ def model_code_prompt(
 
 
 JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
+PAPER_AUTHORS = "searchPublication|getPublication:one|authors.name|value|all"  # in byline order
 # A narrowing tests a field of the person's papers; the plan that lists that field for all of them
 HELD_BY: dict[str, str] = {
     "venue": "searchPerson|getPersonPubs:one|getPublication:each|venue|value|all",
@@ -776,10 +779,23 @@ class SoAyEngine(Engine):
         identifier = asked_identifier(reading.question) if plan.field == "url" else None
         if identifier is not None:  # an arXiv id only from an arXiv link, a DOI only where the link is one
             noun, read = identifier
-            value = read(value)
+            fetched = [call.result for call in result.calls if call.ok and call.name == "getPublication"]
+            value = read(value) or recorded_identifier(noun, fetched)  # the link first, then the record
             text = f"{noun} of {subject}: {value}." if value else abstain_sentence(noun, subject)
             answer.answer, answer.abstained, answer.value = text, value is None, value
             yield AnswerPhrased(text, value, answer.sources) if value else Abstained(text, "missing", answer.sources)
+            return
+        place = author_place(reading.question) if plan.key == PAPER_AUTHORS and isinstance(value, list) else None
+        if place is not None:  # "the second author of X": one name, by its place in the byline
+            at, said = place
+            text = (
+                f"The {said} author of {linked.names()}: {value[at - 1]}."
+                if at <= len(value)
+                else f"{linked.names()} has {len(value)} author{'s' * (len(value) != 1)} in the library, "
+                f"so no {said} author: {', '.join(map(str, value))}."
+            )
+            answer.answer, answer.value = text, value[at - 1] if at <= len(value) else value
+            yield AnswerPhrased(text, answer.value, answer.sources)
             return
         if reading.limit and isinstance(value, list) and len(value) > reading.limit and not plan.count:
             value = value[: reading.limit]  # "name three coauthors": the first three, as the API ranks them

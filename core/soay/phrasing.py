@@ -5,7 +5,7 @@ question shapes (yes or no about a pair, two compared, a DOI read from a link)."
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
@@ -134,6 +134,20 @@ IDENTIFIERS: tuple[tuple[str, re.Pattern, Callable[[Any], str | None]], ...] = (
     ("arXiv id", ARXIV_ID_ASKED, arxiv_id_in),
     ("DOI", DOI_ASKED, doi_in),
 )
+
+
+RECORD_KEYS = {"arXiv id": "arxiv_id", "DOI": "doi"}  # where getPublication's record holds each identifier
+
+
+def recorded_identifier(noun: str, records: Iterable[Any]) -> str | None:
+    """The identifier a paper's record holds beside its link (an arXiv paper's journal DOI), from the
+    records the program fetched; None where none holds it."""
+    key = RECORD_KEYS.get(noun)
+    for record in records:
+        found = record.get(key) if key and isinstance(record, dict) else None
+        if found:
+            return str(found)
+    return None
 
 
 def asked_identifier(question: str) -> tuple[str, Callable[[Any], str | None]] | None:

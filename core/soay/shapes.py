@@ -188,3 +188,21 @@ def negated_between(question: str, after: int, start: int) -> bool:
         return False
     rest = between[negations[-1].end() :]  # the last negation before the condition is the one that reaches it
     return not _CLAUSE_END.search(rest) and len(rest.split()) <= NEGATION_REACH
+
+
+ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9}
+_ORDINAL_AUTHOR = re.compile(
+    rf"\b({'|'.join(ORDINALS)}|[2-9](?:nd|rd|th))[- ](?:author|writer|name(?: listed)?)\b|"
+    rf"\b(?:author|name)\s+(?:number|no\.?|#)\s*([2-9])\b",
+    re.I,
+)
+
+
+def author_place(question: str) -> tuple[int, str] | None:
+    """(the place, as said) of "the second / 3rd author of X": one author by their place in the byline,
+    as "the first author" and "the last author" are."""
+    found = _ORDINAL_AUTHOR.search(question)
+    if not found:
+        return None
+    said = (found.group(1) or found.group(2)).lower()
+    return ORDINALS.get(said) or int(said[0]), said

@@ -12,7 +12,7 @@ from scholar_tui.core.answer_kind import abstain_sentence
 from scholar_tui.core.soay.choose import Reading
 from scholar_tui.core.soay.entities import Mention, similarity
 from scholar_tui.core.soay.phrasing import render_value
-from scholar_tui.core.soay.shapes import is_yes_no
+from scholar_tui.core.soay.shapes import author_place, is_yes_no
 from scholar_tui.indexes.records import fold
 
 SAME_NAME = 0.85  # a name reads this much like an author's: the same person
@@ -47,7 +47,9 @@ def place_holds(place: str, organization: str) -> bool:
     return all(word in held for word in named if word not in ("the", "of", "and"))
 
 
-AUTHORSHIP = re.compile(r"\b(?:wr[io]te|written|write|co-?authored|authored|authors?)\b", re.I)
+AUTHORSHIP = re.compile(
+    r"\b(?:wr[io]te|written|write|co-?authored|authored|co-?authors?|authors?|co-?wr[io]te|co-?writers?)\b", re.I
+)
 # "Did A write X in 2019 / in Nature?" asks more than who wrote it: not answered by the authors alone
 MORE_THAN_AUTHORSHIP = re.compile(r"\b(?:in|at|during|before|after|since)\b|\b(?:19|20)\d\d\b", re.I)
 
@@ -85,6 +87,9 @@ def authorship(api: Any, paper: Mention, people: tuple[Mention, ...], reading: R
         role, held = "the first author", authors[:1]
     elif "last_author" in reading.cues:
         role, held = "the last author", authors[-1:]
+    elif author_place(reading.question):  # "Is A the second author of X?": that place only
+        at, said = author_place(reading.question) or (0, "")
+        role, held = f"the {said} author", authors[at - 1 : at]
     names = " and ".join(person.matched for person in people)
     if len(people) > 1 and role == "an author":
         role = "authors"
