@@ -88,6 +88,20 @@ def test_arxiv_atom_feed_is_parsed():
     assert caught.value.line == 4
 
 
+def test_arxiv_names_recorded_double_encoded_are_read_as_written():
+    # UTF-8 read as Latin-1 before the feed was saved ("GÃ¶tz"), as the shared 2026 arXiv feed holds them:
+    # no one can find "Katharina Götz" by her name otherwise; right text is left as it is
+    feed = (
+        "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns='http://www.w3.org/2005/Atom'><entry>"
+        "<id>http://arxiv.org/abs/2202.06271v1</id><title>Model-based Testing of Scratch Programs</title>"
+        "<published>2022-02-13T00:00:00Z</published><summary>Tests.</summary>"
+        "<author><name>Katharina G\u00c3\u00b6tz</name></author><author><name>Jos\u00c3\u00a9 Ra\u00c3\u00bal Romero</name></author>"
+        "<author><name>J\u00f6rg Keller</name></author></entry></feed>"
+    ).encode("utf-8")
+    records, _ = parse_feed(feed)
+    assert [a.name for a in records[0].authors] == ["Katharina Götz", "José Raúl Romero", "Jörg Keller"]
+
+
 def test_arxiv_import_into_an_empty_library(empty_library):
     fresh = run_import("arxiv", fixture_path("arxiv", "search_feed.xml"), empty_library)
     authors = fixture_path("arxiv", "search_feed.xml").read_text().count("<author>")

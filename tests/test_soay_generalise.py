@@ -213,6 +213,9 @@ CASES = [
     ("Is Szabo a coauthor of the pong algebra?", ["Yes: Zoltan Szabo is an author"], []),
     # a DOI the record holds beside its arXiv link is the paper's DOI, not "no DOI"
     ("What's the DOI for the static warnings paper?", ["10.1145/3460319.3464832"], ["has no"]),
+    # a name the feed holds double-encoded is found by how it is written, with or without its accents
+    ("What did Katharina Götz publish?", ["Model-based Testing of Scratch Programs"], ["no scholar"]),
+    ("Who did Aurora Ramirez write with?", ["Robert Feldt", "José Raúl Romero"], ["Ã"]),
 ]
 
 

@@ -12,6 +12,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
+from ftfy import fix_encoding
+
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
 
 NS = {
@@ -30,8 +32,12 @@ class ArxivFeedError(ValueError):
 
 
 def _text(element: ET.Element, path: str) -> str | None:
+    """The element's text, spaces cleaned and UTF-8 read as Latin-1 undone: recorded feeds hold names
+    double-encoded ("Katharina GÃ¶tz" for "Katharina Götz"), which no one can find by the real name.
+    ftfy's fix_encoding changes only such sequences (text that is already right stays as it is)."""
     found = element.find(path, NS)
-    return clean_space(found.text) if found is not None and found.text else None
+    text = clean_space(found.text) if found is not None and found.text else None
+    return fix_encoding(text) if text else text
 
 
 def parse_entry(entry: ET.Element) -> PaperRecord:
