@@ -213,6 +213,20 @@ CASES = [
     ("Is Szabo a coauthor of the pong algebra?", ["Yes: Zoltan Szabo is an author"], []),
     # a DOI the record holds beside its arXiv link is the paper's DOI, not "no DOI"
     ("What's the DOI for the static warnings paper?", ["10.1145/3460319.3464832"], ["has no"]),
+    # a venue is matched by its runs of letters ("Phys.Lett.B573:94-100") and by its initials ("PRB")
+    ("Has Hitoshi Murayama published in Physics Letters B?", ["Statistical Test of Anarchy"], ["No paper"]),
+    ("How many of Del Maestro's papers are in PRB?", [": 8."], ["No paper"]),
+    ("Did Zahra Shakeri Hossein Abad publish in JMIR?", ["Crowdsourcing for Machine Learning"], ["No paper"]),
+    # a decade is its ten years; a ratio no plan computes is said missing, not answered by a count
+    ("How many papers did A. Del Maestro publish in the 2000s?", [": 5."], [": 10"]),
+    ("What percentage of Del Maestro's papers are in PRB?", ["has no percentage"], ["No paper"]),
+    # a person left out by their surname ("besides Del Maestro") is left out
+    ("Who else did Subir Sachdev write with besides Del Maestro?", ["Bernd Rosenow"], ["Adrian"]),
+    # "X's coauthors wrote the most papers" is a clause, not papers described by "coauthors wrote the most"
+    ("Which of Gordon Fraser's coauthors wrote the most papers with him?", ["Martin Gruber"], ["topic"]),
+    # "most recently", "the newest thing A put out": the latest paper
+    ("What did Gordon Fraser and Patric Feldmeier publish together most recently?", ["Many-Objective"], ["no way"]),
+    ("what's the newest thing Andrea Stocco put out", ["latest paper", "(2026)"], ["no record"]),
     # a name the feed holds double-encoded is found by how it is written, with or without its accents
     ("What did Katharina Götz publish?", ["Model-based Testing of Scratch Programs"], ["no scholar"]),
     ("Who did Aurora Ramirez write with?", ["Robert Feldt", "José Raúl Romero"], ["Ã"]),
@@ -286,3 +300,11 @@ def test_an_event_date_no_record_holds_is_read():
     assert undated_event("what's the review date of X") == "date of review"
     assert undated_event("When was X published?") is None
     assert undated_event("Which conference was X presented at?") is None  # a venue, not a date
+
+
+def test_a_decade_is_its_ten_years():
+    from scholar_tui.core.soay.choose import year_span
+
+    assert year_span("How many papers did X publish in the 2000s?")[:2] == (2000, 2009)
+    assert year_span("X's papers from the '90s")[:2] == (1990, 1999)
+    assert year_span("What are X's 10 latest papers?")[:2] == (None, None)

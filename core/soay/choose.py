@@ -41,7 +41,7 @@ ROUTE_CUES = {
     ),
     "pubs": re.compile(
         r"\b(?:papers?|publications?|articles?|works|pubs|preprints?|manuscripts?)\b|\bwork of\b|"
-        r"\b(?:publish\w*|wrote|written|write|authored)\b",
+        r"\b(?:publish\w*|wrote|written|write|authored|put out)\b",
         re.I,
     ),
     "authors": re.compile(
@@ -81,10 +81,12 @@ RANK_CUES: dict[Narrow, re.Pattern[str]] = {
     ),
     "latest": re.compile(
         rf"\b(?:latest|newest|most recent|last|recent)\s+(?:\w+\s+)?{_PAPERS}\b|{_LAST_TIME}|"
+        r"\b(?:latest|newest|most recent)\s+(?:thing|stuff|one)\b|"  # "the newest thing A put out"
         rf"\b{_PAPERS}\s+(?:is|was|came)\s+(?:the\s+)?(?:latest|newest|most recent|last)\b|"
         # "is A still publishing / active?": the latest paper (its year) answers it, as "started publishing"
         # is answered by the earliest
-        r"\bstill\s+(?:publish\w*|active|writ\w*|working|doing research|around)\b",
+        r"\bstill\s+(?:publish\w*|active|writ\w*|working|doing research|around)\b|"
+        rf"\b{_TOGETHER}\s+(?:\w+\s+)?most recently\b",  # "what did A and B publish together most recently"
         re.I,
     ),
     "earliest": re.compile(
@@ -112,8 +114,16 @@ def year_span(masked: str) -> tuple[int | None, int | None, re.Match | None]:
         if word in ("since", "after"):
             return year + (word == "after"), OPEN_ENDED, found
         return 1500, year - (word == "before"), found
+    found = DECADE.search(masked)
+    if found:  # "in the 2000s", "the '90s": its ten years
+        first = int(found.group(1)) if found.group(1) else int(found.group(2)) * 10
+        first += 0 if found.group(1) else (1900 if first >= 30 else 2000)
+        return first, first + 9, found
     found = YEAR.search(masked)
     return (int(found.group(1) or found.group(2)) if found else None), None, found
+
+
+DECADE = re.compile(r"\b(?:the\s+)?(?:((?:1[5-9]|20)\d0)|'?(\d)0)'?s\b", re.I)
 
 
 YEAR = re.compile(
@@ -168,11 +178,17 @@ ALONE = re.compile(
 WITH_HEAD = re.compile(r"\b(?:with|alongside|beside)\s+(?:him|her|them)\b", re.I)
 
 
+# words that make "X's … papers" a clause ("X's coauthors wrote the most papers"), not a description
+_CLAUSE_WORDS = (
+    r"(?:the|a|an|most|more|wrote|write|written|writes|published|publish|publishes|did|does|do|has|have|had|is|are|"
+    r"was|were|with|of|in|on|many|much)"
+)
 # "X's flaky test papers", "X's spatial statistical paper": the words before the paper noun say what
 # the papers are about (never a rank, a count or a year: those are read as such)
 DESCRIBED_PAPERS = re.compile(
     rf"(?:\b{SLOT}(?:'s|’s)|\b(?i:his|her|their))\s+(?!(?:latest|newest|recent|most|first|earliest|oldest|last|own|joint|other|best|"
-    r"top|all|new|main|\d|one|two|three|four|five)\b)((?:[a-z][\w-]*\s+){1,4}?)(?:papers?|articles?|publications?)\b"
+    rf"top|all|new|main|\d|one|two|three|four|five)\b)((?:(?!{_CLAUSE_WORDS}\b)[a-z][\w-]*\s+){{1,4}}?)"
+    r"(?:papers?|articles?|publications?)\b"
 )
 PAPER_WORDS_AROUND = re.compile(r"^(?:the|a|an|his|her|their)\s+|\s+(?:paper|papers|article|articles|work)$", re.I)
 
@@ -314,6 +330,16 @@ EVENT_DATE = re.compile(
     rf"\bwhen\b[^?,;]*?\b({_EVENTS})\b|\b({_EVENT_NAMES})\s+date\b|\bdate\s+of\s+(?:its\s+|the\s+)?({_EVENT_NAMES})\b",
     re.I,
 )
+
+
+# "What percentage / proportion of X's papers …": a ratio of two counts, which no plan computes; a count
+# or a list must not answer for it
+RATIO = re.compile(r"\b(percent(?:age)?|proportion|fraction|ratio)\b|%", re.I)
+
+
+def ratio_asked(masked: str) -> str | None:
+    found = RATIO.search(masked)
+    return (found.group(1) or "percentage").lower() if found else None
 
 
 def undated_event(masked: str) -> str | None:
@@ -465,7 +491,7 @@ def support(plan: Plan, reading: Reading) -> int:
     for it."""
     if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
         return 0
-    if undated_event(reading.masked):
+    if undated_event(reading.masked) or ratio_asked(reading.masked):
         return 0
     if not answers_what_is_asked(plan, reading) or not answers_attribute(plan, reading):
         return 0
@@ -510,7 +536,7 @@ def asked_thing(masked: str) -> str | None:
     noun = attribute_asked(masked)  # "What is X's salary?": the thing in the question's own words
     if noun:
         return noun
-    held = not_held(masked) or undated_event(masked)
+    held = not_held(masked) or undated_event(masked) or ratio_asked(masked)
     if held:
         return held
     for pattern, thing in ASKED_BY_VERB:

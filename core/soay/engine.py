@@ -73,6 +73,7 @@ from scholar_tui.core.soay.shapes import (
     top_one,
 )
 from scholar_tui.core.soay.verdicts import at_place, authorship, authorship_asked, place_asked
+from scholar_tui.indexes.records import fold
 from scholar_tui.models.origin import logs_prompts_as
 
 if TYPE_CHECKING:  # AutoFeedback is imported only when it is switched on (open_soay)
@@ -287,6 +288,13 @@ HELD_BY: dict[str, str] = {
     "year": "searchPerson|getPersonPubs:one|year|value|all",
 }
 SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
+
+
+def names_them(name: str, said: str) -> bool:
+    """Whether the words a question leaves out ("besides Del Maestro") name this person: their whole name
+    read closely enough, or its last words (a surname) exactly."""
+    whole, words = fold(name), fold(said)
+    return similarity(name, said) >= SAME_NAME or (len(words) >= 3 and whole.endswith(" " + words))
 
 
 def run_failure(result: SandboxResult, answer: SoAyAnswer) -> str | None:
@@ -769,7 +777,7 @@ class SoAyEngine(Engine):
         # entities masked: a linked name is never left out by "besides"; "with him" leaves the person out
         left_out = [name for name in (excluded_name(reading.question), *reading.excluded) if name]
         if left_out and isinstance(value, list) and plan.kind is Kind.PEOPLE:  # "who else … besides A"
-            value = [item for item in value if all(similarity(str(item), name) < SAME_NAME for name in left_out)]
+            value = [item for item in value if not any(names_them(str(item), name) for name in left_out)]
             if reading.count_after:  # how many they are, once the person is left out
                 value = len(dict.fromkeys(value))
                 answer.answer, answer.value = f"Number of coauthors of {before}: {value}.", value

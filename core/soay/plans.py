@@ -127,6 +127,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "wrote",
         "write",
         "authored",
+        "put out",  # "what did A put out in 2022"
     ),
     "url": ("url", "link", "where can i read", "read it", "pdf", "doi", "arxiv"),  # a DOI or arXiv id: from its link
     "organization": (
@@ -479,15 +480,25 @@ TOPIC_GLUE = ("the", "and", "for", "with", "from", "via", "using")
 VENUE_STOP_WORDS = ("the", "of", "on", "and", "in", "for", "journal", "proceedings", "conference")
 
 
+INITIALS_GLUE = ("the", "of", "on", "and", "in", "for")  # words an initialism leaves out ("JMIR", "PRB")
+
+
 def _venue_narrowing(current: str) -> list[str]:
     """Papers whose venue holds every word of the venue named, a word matching its abbreviation
-    ("Physical Review B" matches "Phys. Rev. B 91, 184507 (2015)")."""
+    ("Physical Review B" matches "Phys. Rev. B 91, 184507 (2015)" and "Phys.Lett.B573:94-100,2003": the
+    venue's words are its runs of letters and of digits), or whose words' initials are (or, three letters at least,
+    begin with) the one word named ("PRB" for "Physical Review B 82, 060515(R)", "STVR", "JMIR": how
+    people name a journal)."""
     return [
         f"words = [w.strip('.,').lower() for w in VENUE.split() if w.lower() not in {VENUE_STOP_WORDS!r}]",
         f"venues = {{p['pub_id']: getPublication(pub_id=p['pub_id'])['venue'] or '' for p in {current}}}",
+        "letters = {k: ''.join(c if c.isalpha() else ' ' for c in v.lower()).split() for k, v in venues.items()}",
+        "said = {k: v + ''.join(c if c.isdigit() else ' ' for c in venues[k]).split() for k, v in letters.items()}",
+        f"initials = {{k: ''.join(t[0] for t in v if t not in {INITIALS_GLUE!r}) for k, v in letters.items()}}",
         f"{current} = [p for p in {current} if all(any(t == w or (min(len(t), len(w)) > 2 and "
-        "(t.startswith(w) or w.startswith(t))) for t in venues[p['pub_id']].lower().replace('.', ' ')"
-        ".replace(',', ' ').replace('(', ' ').replace(')', ' ').split()) for w in words)]",
+        "(t.startswith(w) or w.startswith(t))) for t in said[p['pub_id']]) for w in words) "
+        "or (len(words) == 1 and (words[0] == initials[p['pub_id']] or "
+        "(len(words[0]) > 2 and initials[p['pub_id']].startswith(words[0]))))]",
     ]
 
 
@@ -519,7 +530,7 @@ def add_narrowings(program: str, own: Narrow, extra: tuple[tuple[Narrow, str], .
 FILTER_MARKS: dict[str, str] = {
     "pair": "in theirs",
     "year": "p['year']",
-    "venue": "venues[p['pub_id']]",
+    "venue": "said[p['pub_id']]",
     "topic": "all(s in p['title'].lower()",
     "alone": "len(p['authors_name_list']",
 }
