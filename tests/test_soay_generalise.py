@@ -227,6 +227,11 @@ CASES = [
     # "most recently", "the newest thing A put out": the latest paper
     ("What did Gordon Fraser and Patric Feldmeier publish together most recently?", ["Many-Objective"], ["no way"]),
     ("what's the newest thing Andrea Stocco put out", ["latest paper", "(2026)"], ["no record"]),
+    # "who is A affiliated with / does A work for" asks for an organization, not coauthors nor "no affiliation"
+    ("Who is Svetlana Kurisheva affiliated with?", ["Saint Petersburg State University of Economics"], ["NULL"]),
+    ("Who does Rumi Chunara work for?", ["New York University"], []),
+    # a count for every year is no single count
+    ("How many papers did Andrea Stocco publish each year?", ["has no count per year"], [": 4"]),
     # a name the feed holds double-encoded is found by how it is written, with or without its accents
     ("What did Katharina Götz publish?", ["Model-based Testing of Scratch Programs"], ["no scholar"]),
     ("Who did Aurora Ramirez write with?", ["Robert Feldt", "José Raúl Romero"], ["Ã"]),

@@ -35,7 +35,9 @@ ROUTE_CUES = {
     "coauthors": re.compile(
         r"\bco-?authors?\b|\bco-?authored\b|\bcollaborat\w*|\bco-?wr[io]te\b|\bco-?writers?\b|\bwith whom\b|"
         r"\b(?:work|works|worked|working|written|wrote|write|writes|publish|published|publishes|partnered|"
-        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b.*\bwith\b|\bpeople\b.*\bwith\b|"
+        # "who is A affiliated / associated with" asks for an organization, not a coauthor
+        r"teamed up)\b(?:\s+\w+){0,2}\s+with\b|\bwho\b(?!.*\b(?:affiliated|associated|employed)\s+with\b).*\bwith\b|"
+        r"\bpeople\b.*\bwith\b|"
         r"\bteam(?:ed|s)?[- ]up\b|\bjoin(?:ed)? forces\b|\bpartner(?:ed)? up\b",
         re.I,
     ),
@@ -162,6 +164,14 @@ class Reading:
     scores: list[tuple[str, float]] = field(default_factory=list)
 
 
+# "Who is A affiliated with?", "who does A work for?": "who" asks for the organization, not a person
+ORGANIZATION_ASKED = re.compile(
+    r"\bwho\b.*\b(?:affiliated|associated|employed)\s+(?:with|by|at)\b|\bwho\b.*\bworks?\s+for\b|"
+    r"\bwho\s+employs\b",
+    re.I,
+)
+
+
 # "the X paper": the noun names the entity (already found), not a field to return
 SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report)\b", re.I)
 
@@ -238,6 +248,8 @@ def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Re
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue
+    if asked is Kind.PEOPLE and ORGANIZATION_ASKED.search(masked):  # "who is A affiliated with": a place
+        asked = Kind.PLACE
     if SOURCE_NUMBER.search(masked):  # "the arXiv number of X" names an identifier, not a count
         asked = Kind.TEXT
     if asked is Kind.TEXT and NAME_ASKED.search(masked):  # "what is X's paper about Y called": its title
@@ -332,14 +344,17 @@ EVENT_DATE = re.compile(
 )
 
 
-# "What percentage / proportion of X's papers …": a ratio of two counts, which no plan computes; a count
-# or a list must not answer for it
-RATIO = re.compile(r"\b(percent(?:age)?|proportion|fraction|ratio)\b|%", re.I)
+# "What percentage / proportion of X's papers …", "how many papers each year": a ratio of two counts or a
+# count for every year, which no plan computes; one count or a list must not answer for it
+RATIO = re.compile(r"\b(percent(?:age)?|proportion|fraction|ratio)\b|%|\b(?:each|per|every)\s+(year)\b", re.I)
 
 
 def ratio_asked(masked: str) -> str | None:
+    """The ratio asked ("percentage", "count per year": how many each year), or None."""
     found = RATIO.search(masked)
-    return (found.group(1) or "percentage").lower() if found else None
+    if not found:
+        return None
+    return "count per year" if found.group(2) else (found.group(1) or "percentage").lower()
 
 
 def undated_event(masked: str) -> str | None:

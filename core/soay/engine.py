@@ -758,7 +758,9 @@ class SoAyEngine(Engine):
         answer.subject, answer.papers = subject, papers_of(plan, linked, reading)
         value = result.value
         if value == [] and reading.left_out and not plan.count:  # every paper was left out
-            answer.answer, answer.value = f"None: the library holds no paper that is {subject}.", []
+            said = " and ".join(words for _, words in reading.left_out)
+            answer.answer = f"None: the library holds no paper of {linked.mentions[0].matched} {said}."
+            answer.value = []
             yield AnswerPhrased(answer.answer, [], answer.sources)
             return
         if reading.yes_no and plan.key == JOINT_PAPERS and not reading.left_out:  # none together: "no"
