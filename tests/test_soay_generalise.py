@@ -230,6 +230,11 @@ CASES = [
     # "who is A affiliated with / does A work for" asks for an organization, not coauthors nor "no affiliation"
     ("Who is Svetlana Kurisheva affiliated with?", ["Saint Petersburg State University of Economics"], ["NULL"]),
     ("Who does Rumi Chunara work for?", ["New York University"], []),
+    # "who co-wrote X" asks for X's own authors, not every coauthor of theirs (Sari and Courville wrote
+    # another paper with two of EuclidNets' authors, not EuclidNets)
+    ("How many people co-wrote EuclidNets?", ["Number of authors", ": 6."], [": 8"]),
+    ("Who collaborated on EuclidNets?", ["Xinlin Li", "Vahid Partovi Nia"], ["Vanessa Courville"]),
+    ("Who are the coauthors of the authors of EuclidNets?", ["Vanessa Courville"], []),  # asked as such
     # a count for every year is no single count
     ("How many papers did Andrea Stocco publish each year?", ["has no count per year"], [": 4"]),
     # a name the feed holds double-encoded is found by how it is written, with or without its accents

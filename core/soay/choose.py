@@ -164,6 +164,12 @@ class Reading:
     scores: list[tuple[str, float]] = field(default_factory=list)
 
 
+# "the coauthors / collaborators of …": the relation named as a noun; a verb ("who co-wrote X",
+# "who collaborated on X") asked of a paper names the people who wrote it
+COAUTHOR_NOUN = re.compile(r"\bco-?authors\b|\bco-?author of\b|\bcollaborators?\b|\bco-?writers?\b", re.I)
+CO_WRITING = re.compile(r"\bco-?wr[io]te\b|\bco-?written\b|\bco-?authored\b|\bcollaborated on\b", re.I)
+
+
 # "Who is A affiliated with?", "who does A work for?": "who" asks for the organization, not a person
 ORGANIZATION_ASKED = re.compile(
     r"\bwho\b.*\b(?:affiliated|associated|employed)\s+(?:with|by|at)\b|\bwho\b.*\bworks?\s+for\b|"
@@ -221,6 +227,15 @@ def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Re
         venue = None  # read below as what the papers are about (DESCRIBED_PAPERS)
     cue_text = _cut(cue_text, venue)  # "appeared in Physical Review B" names the papers' venue, not a field
     cues = {name for name, cue in ROUTE_CUES.items() if cue.search(cue_text)}
+    alone_named = len(re.findall(rf"\b{SLOT}\b", masked)) == 1  # no scholar named beside the paper
+    if (
+        start == "paper"
+        and alone_named
+        and "coauthors" in cues
+        and not cues & {"first_author", "last_author", "authors"}
+    ):
+        if CO_WRITING.search(cue_text) and not COAUTHOR_NOUN.search(cue_text):  # "who co-wrote X?": its authors
+            cues = cues - {"coauthors"}
     topic, year, year_to = None, None, None
     if start in ("person", "pair"):
         year, year_to, found = year_span(masked)
@@ -244,7 +259,8 @@ def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Re
         cues.add("pubs")  # what is ranked (what appeared in a venue) is the person's papers, named or not
     field_text = cue_text
     for route in BINDING:  # "first author" names the relation, not the author's name as the field
-        field_text = ROUTE_CUES[route].sub(" ", field_text)
+        if route in cues or route != "coauthors":  # a verb read as the paper's authors names that field
+            field_text = ROUTE_CUES[route].sub(" ", field_text)
     if rank:  # "latest publication" names the papers ranked, not a field of them
         field_text = RANK_CUES[rank].sub(" ", field_text)
     asked = asked_kind(_cut(masked, venue))  # "which papers appeared in Y" asks for papers, not a venue

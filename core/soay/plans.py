@@ -94,6 +94,9 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
         "writer",
         "people behind",
         "co-wrote",
+        "co-authored",
+        "coauthored",
+        "collaborated on",
         "name",
         "worked on",
         "published",  # "who published X?": its authors
