@@ -235,6 +235,13 @@ CASES = [
     ("How many people co-wrote EuclidNets?", ["Number of authors", ": 6."], [": 8"]),
     ("Who collaborated on EuclidNets?", ["Xinlin Li", "Vahid Partovi Nia"], ["Vanessa Courville"]),
     ("Who are the coauthors of the authors of EuclidNets?", ["Vanessa Courville"], []),  # asked as such
+    # a number compared with ("more than 4 authors") filters by what no plan holds: said, not a list of four
+    ("Which of Gordon Fraser's papers have more than 4 authors?", ["no way to apply “more than 4 authors”"], ["Four"]),
+    # a negation no narrowing can take is said, never answered with what it leaves out
+    ("What did Ian Affleck and Adrian Del Maestro not write together?", ["no way to answer"], ["Interacting"]),
+    ("Which coauthor of Gordon Fraser has no paper about flaky tests?", ["no way to answer"], ["Martin Gruber"]),
+    ("Which of Gordon Fraser's papers have no Martin Gruber on them?", ["Model-based Testing"], ["Flaky"]),
+    ("Does Gordon Fraser have no papers in 2020?", ["No paper of Gordon Fraser", "2020"], ["Scratch"]),
     # a count for every year is no single count
     ("How many papers did Andrea Stocco publish each year?", ["has no count per year"], [": 4"]),
     # a name the feed holds double-encoded is found by how it is written, with or without its accents
@@ -293,6 +300,17 @@ def test_a_negation_negates_the_condition_after_the_person_only():
     assert not negated("Didn't A and B write together?", "A", "B")  # a yes or no, nothing left out
     assert not negated("Which of A's papers with B aren't cited?", "A", "B")
     assert not negated("Is A not at Bristol, and what did A write with B?", "Bristol,", "B")
+    assert negated("Which coauthor of A has no paper about X?", "A", "X")  # "no" in a question for things
+    assert not negated("Does A have no papers in 2020?", "A", "2020")  # in a yes or no it is what is asked
+
+
+def test_a_number_compared_with_is_a_threshold_not_a_list_size():
+    from scholar_tui.core.soay.shapes import list_limit, threshold  # threshold is new in this change
+
+    assert list_limit("Which of X's papers have more than 4 authors?") is None
+    assert threshold("Which of X's papers have more than 4 authors?") == "more than 4 authors"
+    assert threshold("What did X publish after 2021?") is None  # a year is a span, read as such
+    assert list_limit("Name three of X's coauthors") == 3
 
 
 def test_a_narrowing_is_turned_round_or_said_impossible():

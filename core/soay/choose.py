@@ -19,7 +19,7 @@ from functools import cache
 from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.soay.conditions import OPEN_ENDED, VENUE_BEFORE_PAPERS, venue_named
 from scholar_tui.core.soay.plans import FIELD_NOUNS, FIELD_WORDS, RANKED, Narrow, Plan, Start, default_plans
-from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit
+from scholar_tui.core.soay.shapes import comparison, is_yes_no, list_limit, threshold
 
 ROUTE_CUES = {
     "first_author": re.compile(
@@ -522,7 +522,7 @@ def support(plan: Plan, reading: Reading) -> int:
     for it."""
     if reading.start != "paper" and not_held(reading.masked) or walks_unnamed_papers(plan, reading):
         return 0
-    if undated_event(reading.masked) or ratio_asked(reading.masked):
+    if undated_event(reading.masked) or ratio_asked(reading.masked) or threshold(reading.masked):
         return 0
     if not answers_what_is_asked(plan, reading) or not answers_attribute(plan, reading):
         return 0
@@ -570,6 +570,9 @@ def asked_thing(masked: str) -> str | None:
     held = not_held(masked) or undated_event(masked) or ratio_asked(masked)
     if held:
         return held
+    compared = threshold(masked)
+    if compared:  # "papers with more than 4 authors": no plan filters by a number
+        return f"way to apply “{compared}”"
     for pattern, thing in ASKED_BY_VERB:
         if pattern.search(masked):
             return thing

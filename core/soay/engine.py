@@ -636,7 +636,8 @@ class SoAyEngine(Engine):
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
         left_out = tuple(narrow for narrow, _ in reading.left_out)
         arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to, extra, left_out)
-        if left_out and self._template(plan, arguments) is None:  # the answer would hold what was left out
+        # the answer would hold what was left out; people "with no paper on X" are not those with one without X
+        if left_out and (through is not None or self._template(plan, arguments) is None):
             said = " and ".join(words for _, words in reading.left_out)
             text = abstain_sentence(f"way to answer for {subject_of(plan, linked, None)} {said}")
             answer.ok, answer.abstained, answer.answer = True, True, text

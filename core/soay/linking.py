@@ -13,7 +13,7 @@ from scholar_tui.core.soay.conditions import Condition, question_conditions
 from scholar_tui.core.soay.entities import Mention, find_paper, find_people, named_in_title
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import RANKED, Plan
-from scholar_tui.core.soay.shapes import comparison, left_out_at, negated_between
+from scholar_tui.core.soay.shapes import comparison, left_out_at, negated_after, negated_between
 from scholar_tui.indexes.records import fold
 
 
@@ -150,10 +150,13 @@ def negated_conditions(question: str, reading: Reading, linked: Linked) -> tuple
     """The conditions the question negates, each (its narrowing, the words that say it is left out):
     a second person after "weren't with" / "without", a topic after "not about", a year or a venue after
     "not in". Only what follows the person asked about is read (see ``shapes.negated_between``)."""
-    if linked.start == "paper":
-        return ()
     head = linked.mentions[0]
+    if linked.start == "paper":  # "which coauthor has no paper about X": the paper named is the one left out
+        return (("paper", "with that paper left out"),) if negated_between(question, 0, head.start) else ()
     found: list[tuple[str, str]] = []
+    if linked.start == "pair" and negated_after(question, linked.mentions[-1].end):
+        # "what did A and B not write together": whose papers are meant is not said; no plan answers it
+        found.append(("both", "not written together"))
     for other in (*linked.mentions[1:], *linked.extra):
         if negated_between(question, head.end, other.start):
             found.append(("pair", f"not written with {other.matched}"))

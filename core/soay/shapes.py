@@ -129,6 +129,20 @@ def top_one(question: str) -> bool:
     return bool(_TOP_ONE.search(question))
 
 
+# "more than 4 authors", "at least 10 citations": a number compared with, no year ("before 2020" is a span)
+_COMPARED = r"\b(?:more|fewer|less|greater|higher|lower)\s+than|\bat\s+(?:least|most)|\bover|\bunder|\babove|\bbelow"
+THRESHOLD_BEFORE = re.compile(rf"(?:{_COMPARED})\s*$", re.I)
+THRESHOLD = re.compile(
+    rf"(?:{_COMPARED})\s+(?!(?:1[5-9]\d\d|20\d\d)\b)(?:\d+|{'|'.join(NUMBER_WORDS)})\s+[a-z][\w-]*", re.I
+)
+
+
+def threshold(question: str) -> str | None:
+    """The comparison with a number a question filters by ("more than 4 authors"), which no plan applies."""
+    found = THRESHOLD.search(question)
+    return found.group(0) if found else None
+
+
 def list_limit(question: str) -> int | None:
     """How many items a question asks for ("name three coauthors" → 3); None: all of them. A count
     ("how many …") is never limited."""
@@ -137,8 +151,8 @@ def list_limit(question: str) -> int | None:
     if top_one(question):  # "X's most frequent coauthor": the API ranks them, the first is it
         return 1
     match = _LIST_OF.search(question)
-    if not match:
-        return None
+    if not match or THRESHOLD_BEFORE.search(question[: match.start()]):
+        return None  # "papers with more than 4 authors": a threshold, not how many to list
     word = match.group(1).lower()
     return NUMBER_WORDS.get(word) or (int(word) if word.isdigit() and int(word) > 0 else None)
 
@@ -173,9 +187,24 @@ def superlative(question: str) -> str | None:
 
 # "which of A's papers weren't with B", "what did A write without B", "A's papers not about X": a
 # negation between the person asked about and a condition turns the condition into one to leave out.
-_NEGATION = re.compile(r"(?:\bnot\b|n't\b|\bnever\b|\bwithout\b)", re.I)
+_NEGATION = re.compile(r"(?:\bnot\b|n't\b|\bnever\b|\bwithout\b|\bno\b)", re.I)
+# "no" negates a condition in a question for things ("which coauthor has no paper on X"); in a yes or no
+# ("Does A have no papers in 2020?") it is what is asked, and the answer says whether there are any
+_NEGATION_NOT_NO = re.compile(r"(?:\bnot\b|n't\b|\bnever\b|\bwithout\b)", re.I)
+
+
+def _negations(question: str) -> re.Pattern[str]:
+    return _NEGATION_NOT_NO if is_yes_no(question) else _NEGATION
+
+
 _CLAUSE_END = re.compile(r"[?.!;,]|\b(?:and|or|but)\b", re.I)
 NEGATION_REACH = 4  # words between the negation and the condition it negates ("weren't published in")
+
+
+def negated_after(question: str, after: int) -> bool:
+    """Whether a negation follows ``after`` in its clause ("what did A and B not write together")."""
+    rest = _CLAUSE_END.split(question[after:], maxsplit=1)[0]
+    return bool(_negations(question).search(rest))
 
 
 def negated_between(question: str, after: int, start: int) -> bool:
@@ -183,7 +212,7 @@ def negated_between(question: str, after: int, start: int) -> bool:
     words of it, in the same clause. A negation before the person asked about ("Didn't A and B write
     together?") asks a yes or no and negates no condition, so only the text after them is read."""
     between = question[after:start]
-    negations = list(_NEGATION.finditer(between))
+    negations = list(_negations(question).finditer(between))
     if not negations:
         return False
     rest = between[negations[-1].end() :]  # the last negation before the condition is the one that reaches it
