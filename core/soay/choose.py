@@ -156,9 +156,8 @@ class Reading:
     without_head: bool = False  # "who wrote X's latest paper with him": the person is not one of the answer
     alone: bool = False  # "which papers did X write alone": only those X is the one author of
     count_after: bool = False  # a count of people taken after some are left out (the engine sets it)
-    left_out: tuple[
-        tuple[Narrow, str], ...
-    ] = ()  # conditions negated ("not with B"): (narrowing, said); the engine sets it
+    # the conditions negated ("not with B"): (their narrowing, or one none can take; the words); the engine sets it
+    left_out: tuple[tuple[str, str], ...] = ()
     venue_before_papers: bool = False  # the venue was read from "X's ‹Name› paper" (it may be a title word)
     excluded: tuple[str, ...] = ()  # people the answer leaves out (the person of "with him", of "A's coauthors on X")
     scores: list[tuple[str, float]] = field(default_factory=list)

@@ -759,8 +759,8 @@ class SoAyEngine(Engine):
         answer.subject, answer.papers = subject, papers_of(plan, linked, reading)
         value = result.value
         if value == [] and reading.left_out and not plan.count:  # every paper was left out
-            said = " and ".join(words for _, words in reading.left_out)
-            answer.answer = f"None: the library holds no paper of {linked.mentions[0].matched} {said}."
+            negated = " and ".join(words for _, words in reading.left_out)
+            answer.answer = f"None: the library holds no paper of {linked.mentions[0].matched} {negated}."
             answer.value = []
             yield AnswerPhrased(answer.answer, [], answer.sources)
             return
@@ -798,12 +798,12 @@ class SoAyEngine(Engine):
             return
         place = author_place(reading.question) if plan.key == PAPER_AUTHORS and isinstance(value, list) else None
         if place is not None:  # "the second author of X": one name, by its place in the byline
-            at, said = place
+            at, ordinal = place
             text = (
-                f"The {said} author of {linked.names()}: {value[at - 1]}."
+                f"The {ordinal} author of {linked.names()}: {value[at - 1]}."
                 if at <= len(value)
                 else f"{linked.names()} has {len(value)} author{'s' * (len(value) != 1)} in the library, "
-                f"so no {said} author: {', '.join(map(str, value))}."
+                f"so no {ordinal} author: {', '.join(map(str, value))}."
             )
             answer.answer, answer.value = text, value[at - 1] if at <= len(value) else value
             yield AnswerPhrased(text, answer.value, answer.sources)
