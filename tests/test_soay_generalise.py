@@ -242,6 +242,13 @@ CASES = [
     ("Which coauthor of Gordon Fraser has no paper about flaky tests?", ["no way to answer"], ["Martin Gruber"]),
     ("Which of Gordon Fraser's papers have no Martin Gruber on them?", ["Model-based Testing"], ["Flaky"]),
     ("Does Gordon Fraser have no papers in 2020?", ["No paper of Gordon Fraser", "2020"], ["Scratch"]),
+    # people narrowed by where they work: no list of people is, so it is said (was: every coauthor)
+    ("Which of Hamanaka's coauthors is at Nagoya?", ["no way to apply “at Nagoya”"], ["Kanno"]),
+    # "on every paper" is a quantifier, no topic
+    ("Are Vahid Partovi Nia and Masoud Asgharian coauthors on every paper?", ["Yes", "2 papers"], ["every"]),
+    # two papers named, not compared: the authors they share (was: the first paper's authors)
+    ("Who wrote both Morphy and Datamorphic Testing?", ["Hong Zhu", "Ian Bayley", "Dongmei Liu"], ["Xiaoyu"]),
+    ("Did anyone write both EuclidNets and the pong algebra?", ["No: no author"], ["Xinlin"]),
     # a count for every year is no single count
     ("How many papers did Andrea Stocco publish each year?", ["has no count per year"], [": 4"]),
     # a name the feed holds double-encoded is found by how it is written, with or without its accents

@@ -134,6 +134,8 @@ YEAR = re.compile(
     re.I,
 )
 NOT_TOPICS = {"average", "arxiv", "the arxiv", "record", "file", "the library", "google scholar"}
+# "coauthors on every paper", "on all of them": a quantifier, not what the papers are about
+NOT_TOPICS |= {"every", "each", "all", "any", "both", "all of them", "every one", "each one", "all their", "all his"}
 SLOT = "X"
 
 
@@ -251,6 +253,7 @@ def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Re
             topic = TOPIC_END.split(match.group(1), maxsplit=1)[0].strip() or None
             # "on the BMC public health paper": the words that say what the papers are about
             topic = PAPER_WORDS_AROUND.sub("", topic or "").strip() or None
+            topic = None if topic and topic.lower() in NOT_TOPICS else topic  # "on every paper"
     # the top of a person's papers, or of a pair's joint papers ("A and B's first paper together")
     rank = next((name for name, cue in RANK_CUES.items() if cue.search(masked)), None) if start != "paper" else None
     alone = ALONE.search(masked) if start == "person" else None

@@ -58,6 +58,7 @@ from scholar_tui.core.soay.phrasing import (
     field_noun,
     measured,
     recorded_identifier,
+    render_value,
     yes_or_no,
 )
 from scholar_tui.core.soay.plans import RANKED, Narrow, Plan, add_narrowings, default_plans, leaving_out
@@ -67,12 +68,13 @@ from scholar_tui.core.soay.shapes import (
     compared_in_time,
     comparison,
     excluded_name,
+    is_yes_no,
     resolve_pronouns,
     split_compound,
     superlative,
     top_one,
 )
-from scholar_tui.core.soay.verdicts import at_place, authorship, authorship_asked, place_asked
+from scholar_tui.core.soay.verdicts import at_place, authorship, authorship_asked, people_place, place_asked
 from scholar_tui.indexes.records import fold
 from scholar_tui.models.origin import logs_prompts_as
 
@@ -282,6 +284,7 @@ def model_code_prompt(
 
 JOINT_PAPERS = "pair|getPersonPubs:one|title|value|pair"
 PAPER_AUTHORS = "searchPublication|getPublication:one|authors.name|value|all"  # in byline order
+ANYONE = re.compile(r"\b(?:anyone|anybody|someone|somebody|any author|the same (?:author|person|people))\b", re.I)
 # A narrowing tests a field of the person's papers; the plan that lists that field for all of them
 HELD_BY: dict[str, str] = {
     "venue": "searchPerson|getPersonPubs:one|getPublication:each|venue|value|all",
@@ -557,6 +560,11 @@ class SoAyEngine(Engine):
             answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
             yield Finished(answer)
             return
+        if len(linked.mentions) == 2 and linked.start == "paper":  # "who wrote both A and B"
+            yield from self._in_common(question, linked, plan, answer)
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield Finished(answer)
+            return
         plan = choice.plan = self._applying(plan, reading, linked)
         through = self._coauthors_on_papers(plan, reading, linked)
         if through is not None:  # "who did A work with on flaky tests": the authors of those papers, less A
@@ -621,6 +629,11 @@ class SoAyEngine(Engine):
             refusal = not_applied(about if walked else f"the {field_noun(plan)} of {about}", unapplied)
         elif linked.start == "paper" and linked.extra:  # "A's X paper", "A's coauthors on X": A is an author
             refusal = self._not_an_author(head, linked.extra)
+        people = plan.kind is Kind.PEOPLE or (plan.count and plan.field in ("name", "authors_name_list"))
+        place = people_place(reading, people and not is_yes_no(reading.masked))
+        if not refusal and place:  # "which of A's coauthors is at Nagoya": no list of people is narrowed by it
+            about = subject_of(plan, linked, reading.topic, reading.year, reading.year_to)
+            refusal = abstain_sentence(f"way to apply “at {place}” to {about}")
         ranked_by = superlative(reading.masked)
         if not refusal and ranked_by and not (reading.rank or reading.limit or reading.compare):
             # "Which journal did A publish most in?": no plan ranks what it lists, so the list is no answer
@@ -820,6 +833,33 @@ class SoAyEngine(Engine):
         else:
             answer.value = value
             yield AnswerPhrased(text, value, answer.sources)
+
+    def _in_common(self, question: str, linked: Linked, plan: Plan, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
+        """Two papers named, not compared ("Who wrote both A and B?"): the authors they share, where the
+        people who wrote a paper are asked; any other answer for two papers at once is said missing."""
+        titles = [mention.matched for mention in linked.mentions]
+        answer.ok = True
+        asked_yes_no = is_yes_no(question) and ANYONE.search(question) is not None  # "did anyone write both"
+        if not asked_yes_no and (plan.kind is not Kind.PEOPLE or plan.routes):
+            answer.abstained = True
+            answer.answer = abstain_sentence(f"way to answer for two papers at once ({' and '.join(titles)})")
+            yield Abstained(answer.answer, "condition")
+            return
+        bylines = []
+        for title in titles:
+            hits = self.api.searchPublication(publication_info=title)
+            record = self.api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {}
+            bylines.append([author.get("name") or "" for author in record.get("authors") or []])
+            answer.sources.append(f"getPublication(pub_id={hits[0]['pub_id']!r})" if hits else "searchPublication")
+        shared = [name for name in bylines[0] if any(names_them(other, name) for other in bylines[1])]
+        both = " and ".join(titles)
+        answer.value = shared
+        answer.answer = (
+            f"{'Yes: ' if asked_yes_no else ''}The authors of both {both}: {render_value(shared)}."
+            if shared
+            else f"No: no author of the library wrote both {both}."
+        )
+        yield AnswerPhrased(answer.answer, shared, answer.sources)
 
     def _applying(self, plan: Plan, reading: Reading, linked: Linked) -> Plan:
         """The plan, or where it cannot apply the question's conditions (a person's publication count

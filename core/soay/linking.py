@@ -5,6 +5,7 @@ question's conditions (``conditions.py``), and the answer's subject in words ("t
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,11 +45,16 @@ class Linked:
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+# "who wrote both A and B", "which of A's authors also wrote B": people common to two papers
+BOTH_PAPERS = re.compile(r"\bboth\b|\balso\b|\bin common\b", re.I)
+
+
 def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
     paper = find_paper(question, api) or _title_naming_someone(question, api)
     if paper is not None:
-        if comparison(question):  # "Which has more citations, A or B?": the second paper, in the rest
+        # "Which has more citations, A or B?", "Who wrote both A and B?": the second paper, in the rest
+        if comparison(question) or BOTH_PAPERS.search(question):
             rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
             other = find_paper(rest, api)
             if other is not None and other.matched != paper.matched:

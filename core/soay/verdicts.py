@@ -38,6 +38,24 @@ def place_asked(reading: Reading) -> str | None:
     return found.group("place").strip(" .,") if found else None
 
 
+# "Which of A's coauthors is at Nagoya?", "authors of X from Oak Ridge": people narrowed by where they work
+PEOPLE_AT_PLACE = re.compile(
+    r"(?<!apart )(?<!aside )(?<!away )\b(?:at|from)\s+(?:the\s+)?"  # "apart from B" leaves a person out
+    r"(?P<place>(?!X\b)[A-Z][\w&.'’-]*(?:\s+(?:(?:of|and|&|the|de|for)\s+)*"
+    r"(?!X\b)[A-Z][\w&.'’-]*)*)"
+)
+
+
+def people_place(reading: Reading, people: bool) -> str | None:
+    """The place a list of people is narrowed by ("coauthors at Nagoya"), which no plan applies (a
+    person's affiliation is one field of their own, never a filter of a list); None: none is named, the
+    answer is not people, or the words name the papers' venue."""
+    if not people or reading.venue or reading.yes_no:
+        return None
+    found = PEOPLE_AT_PLACE.search(reading.masked)
+    return found.group("place").strip(" .,") if found else None
+
+
 def place_holds(place: str, organization: str) -> bool:
     """Whether an affiliation is the place named: every word of it (folded), or its initials ("NYU")."""
     named, held = fold(place).split(), fold(organization).split()
