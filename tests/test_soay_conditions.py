@@ -65,7 +65,12 @@ def test_a_venue_named_narrows_the_papers_through_its_abbreviation(ask):
 
 def test_a_venue_none_of_the_papers_has_is_an_answer_and_a_venue_never_held_is_said_missing(ask):
     none = ask("Which of Gordon Fraser's papers appeared at NeurIPS?")
-    assert not none.abstained and none.answer == "No paper of Gordon Fraser in the library matches the venue NeurIPS."
+    assert not none.abstained
+    assert none.answer.startswith("No paper of Gordon Fraser in the library matches the venue NeurIPS")
+    # the papers known only as arXiv preprints may have appeared there: the answer says so (session 12)
+    assert none.answer.endswith(
+        "known only as arXiv preprints: where they appeared after arXiv is not in the library)."
+    )
     engine, unheld = _asker(VenueAPI(held=False))
     missing = unheld("Which of Gordon Fraser's papers appeared at NeurIPS?")
     engine.close()

@@ -249,6 +249,8 @@ CASES = [
     # two papers named, not compared: the authors they share (was: the first paper's authors)
     ("Who wrote both Morphy and Datamorphic Testing?", ["Hong Zhu", "Ian Bayley", "Dongmei Liu"], ["Xiaoyu"]),
     ("Did anyone write both EuclidNets and the pong algebra?", ["No: no author"], ["Xinlin"]),
+    # a venue no paper matches, where the papers are known only as arXiv preprints, says so
+    ("What did Fraser publish in ICST?", ["No paper of Gordon Fraser", "all 5 papers", "arXiv preprints"], []),
     # a count for every year is no single count
     ("How many papers did Andrea Stocco publish each year?", ["has no count per year"], [": 4"]),
     # a name the feed holds double-encoded is found by how it is written, with or without its accents

@@ -911,13 +911,32 @@ class SoAyEngine(Engine):
         answer.value = []
         papers = f"joint paper of {linked.all_names()}" if linked.start == "pair" else f"paper of {head}"
         answer.answer = none_left(papers, conditions)
+        if any(condition.narrow == "venue" for condition in conditions):
+            answer.answer = answer.answer.removesuffix(".") + self._preprints_said(head)
         yield AnswerPhrased(answer.answer, [], answer.sources)
+
+    def _preprints_said(self, name: str) -> str:
+        """ " (3 of the 5 papers of A are known only as arXiv preprints: …)." — a venue matched by none of the
+        person's papers may still be where a preprint appeared, which the library does not record."""
+        venues = self._field_values(HELD_BY["venue"], name)
+        preprints = sum(str(venue).strip().lower().startswith("arxiv") for venue in venues)  # "arXiv (Cornell …)"
+        if not preprints:
+            return "."
+        counted = f"all {len(venues)}" if preprints == len(venues) else f"{preprints} of the {len(venues)}"
+        return (
+            f" ({counted} papers of {name} are known only as arXiv preprints: where they appeared "
+            "after arXiv is not in the library)."
+        )
+
+    def _field_values(self, key: str, name: str) -> list:
+        """The field (their venues, their years) of each paper of the person, as the library holds it."""
+        plan = next(plan for plan in self.plans if plan.key == key)
+        result = self.sandbox.run(plan.program_for(name))
+        return list(result.value or []) if result.ok else []
 
     def _field_held(self, key: str, name: str) -> bool:
         """Whether any paper of the person has the field (their venues, their years) in the library."""
-        plan = next(plan for plan in self.plans if plan.key == key)
-        result = self.sandbox.run(plan.program_for(name))
-        return result.ok and any(value not in (None, "") for value in result.value or [])
+        return any(value not in (None, "") for value in self._field_values(key, name))
 
     def _a_title_word(self, words: str, linked: Linked) -> bool:
         """Whether the person's papers hold these words in a title and in no venue."""
