@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, coverage, kinds, support
+from scholar_tui.core.conference import checks, coverage, kinds, support, value_answers
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -1106,10 +1106,14 @@ def _all_unknown(question: str, tree: Tree) -> str | None:
 def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     if not evidence:
         return _abstain(tree, "evidence", f"“{question.strip()}”")
+    form = question_form(question)
+    valued = _value_asked(form, question, evidence, tree)
+    if valued is not None:  # "what's the page limit?" is answered by "15 pages", not a sentence naming the limit
+        return valued
     unknown = kinds.unknown_topic(question, tree) or _all_unknown(question, tree)
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return _abstain(tree, f"mention of “{unknown}”")
-    form, kind = question_form(question), conference_kind(question)
+    kind = conference_kind(question)
     if form == "list" and kind in (Kind.DATE, Kind.MONEY):  # "On which days …?" asks one value
         form = "span"
     named = _named_value(question, evidence, tree)
@@ -1222,6 +1226,31 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _value_asked(form: str, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """The value itself when the question asks a measure ("what's the page limit?" → "15 pages", the plain
+    sentence when no sentence states one) or the entries of a list that have a property ("which workshops run
+    for a full day?" → their titles); None when it asks neither."""
+    if form in ("span", "count") and value_answers.asked_units(question):
+        stated = value_answers.measure_value(question, evidence, tree)
+        if stated is None:
+            units = value_answers.asked_units(question)
+            return _abstain(tree, f"number of {units[0]}", _topic(question, tree))
+        text = stated.measure.bound(value_answers.asked_bound(question))
+        return Computed(text, "value", [stated.item.rank])
+    if form == "span" and value_answers.asks_named(question):
+        named = value_answers.named_things(question, evidence, tree)
+        if named is not None:  # else the span operators, which may read a record's field ("sponsor: …")
+            return Computed(named[0], "value", [named[1].rank])
+    if form in ("span", "list"):
+        filtered = value_answers.filtered_entries(question, tree)
+        if filtered is not None:
+            node, records = filtered
+            texts = [kinds.item_text(Kind.TEXT, record, tree) for record in records[:MAX_LIST_ITEMS]]
+            ranks = sorted({item.rank for item in evidence if item.node_id in {node.id, *(r.id for r in records)}})
+            return Computed(_join(texts), "list", ranks, [node, *records[:MAX_LIST_ITEMS]])
+    return None
 
 
 def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
