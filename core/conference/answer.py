@@ -1245,11 +1245,9 @@ def _value_asked(form: str, question: str, evidence: Sequence[EvidencePath], tre
             return Computed(named[0], "value", [named[1].rank])
     if form in ("span", "list"):
         filtered = value_answers.filtered_entries(question, tree)
-        if filtered is not None:
-            node, records = filtered
-            texts = [kinds.item_text(Kind.TEXT, record, tree) for record in records[:MAX_LIST_ITEMS]]
-            ranks = sorted({item.rank for item in evidence if item.node_id in {node.id, *(r.id for r in records)}})
-            return Computed(_join(texts), "list", ranks, [node, *records[:MAX_LIST_ITEMS]])
+        if filtered is not None:  # each entry by its title, cited by the field that holds the property
+            texts = [kinds.item_text(Kind.TEXT, record, tree) for record, _ in filtered[:MAX_LIST_ITEMS]]
+            return Computed(_join(texts), "list", [], [field for _, field in filtered[:MAX_LIST_ITEMS]])
     return None
 
 

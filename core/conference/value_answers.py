@@ -138,11 +138,11 @@ def _property_words(text: str) -> set[str]:
     return {stem(token) for token in re.findall(r"\w+", text.lower()) if token not in PLACEHOLDER}
 
 
-def filtered_entries(question: str, tree: Tree) -> tuple[Node, list[Node]] | None:
-    """The list the question names (a node labelled by its plural thing, "Workshops") and those of its records
-    whose short field holds every word of a property the question states ("duration: Full Day" for "which
-    workshops run for a full day?"), when some records have it and some do not; else None. The list is looked
-    for in the whole tree: the evidence's best paths are often a call that names the property, not the list."""
+def filtered_entries(question: str, tree: Tree) -> list[tuple[Node, Node]] | None:
+    """The records of the list the question names (a node labelled by its plural thing, "Workshops") whose short
+    field holds every word of a property the question states ("duration: Full Day" for "which workshops run for
+    a full day?"), each with that field, when some records have it and some do not; else None. The list is
+    looked for in the whole tree: the evidence's best paths are often a call that names the property."""
     match = WHICH_ENTRIES.match(question)
     if match is None:
         return None
@@ -154,20 +154,21 @@ def filtered_entries(question: str, tree: Tree) -> tuple[Node, list[Node]] | Non
         if node.is_leaf or set(words(node.label)) != {thing}:
             continue
         records = [record for record in tree.children(node) if not record.is_leaf]
-        kept = [record for record in records if _has_property(record, tree, said)]
+        kept = [(record, field) for record in records if (field := _property_field(record, tree, said)) is not None]
         if kept and len(kept) < len(records):  # some have it: the question's words are a property of entries
-            return node, kept
+            return kept
     return None
 
 
-def _has_property(record: Node, tree: Tree, said: set[str]) -> bool:
+def _property_field(record: Node, tree: Tree, said: set[str]) -> Node | None:
+    """The record's short field whose every word the question says ("Full Day" in "run for a full day")."""
     for child in tree.children(record):
         if not child.is_leaf or not child.text or len(child.text.split()) > PROPERTY_WORDS:
             continue
         value = _property_words(child.text)
         if value - FILLER and value <= said | FILLER:
-            return True
-    return False
+            return child
+    return None
 
 
 # -- a named thing: the platform, system, format … a sentence names ------------------------------------------------
