@@ -203,6 +203,10 @@ DATE_NAME = re.compile(
 )
 """A capitalised day or month is a date, not a name."""
 MAX_NAMES = 4
+SAID_ONLY_WORDS = 10
+"""A sentence this short that names the thing says it and no more ("Workshop submissions will be made through
+CMT."): it is the answer as the site states it; a longer one is cut to its names. Not when the question sets
+a named thing aside ("Besides Zoom, …"): the sentence would name that one too."""
 
 
 def asks_named(question: str) -> bool:
@@ -233,11 +237,13 @@ def named_things(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
                 continue
             said = support.support(question, tree, Kind.TEXT, [sentence, covered])
             introduced = any(INTRODUCED.search(sentence[: sentence.index(name)]) for name in names)
-            candidates.append(((said, introduced, share, -item.rank), names, item))
+            candidates.append(((said, introduced, share, -item.rank), names, item, sentence))
     if not candidates:
         return None
-    _, names, item = max(candidates, key=lambda candidate: candidate[0])
-    return ", ".join(names[:MAX_NAMES]), item
+    _, names, item, sentence = max(candidates, key=lambda candidate: candidate[0])
+    if len(sentence.split()) <= SAID_ONLY_WORDS and not (asked and asked.group("type") is None):
+        return sentence, item  # "The conference will be run via Zoom and Gather.town." says the names and no more
+    return " and ".join(names[:MAX_NAMES]) if len(names) <= 2 else ", ".join(names[:MAX_NAMES]), item
 
 
 def _rare(name: str, tree: Tree) -> bool:
@@ -248,9 +254,15 @@ def _names(sentence: str, own: set[str], tree: Tree) -> list[str]:
     """The proper names a sentence writes past its first word, none of the question's nor the site's own."""
     identity = support.identity(tree)
     found: list[str] = []
-    matches = sorted([*PRODUCT.finditer(sentence), *CAPITALISED.finditer(sentence)], key=lambda match: match.start())
+    matches = sorted(
+        [*PRODUCT.finditer(sentence), *CAPITALISED.finditer(sentence)], key=lambda match: (match.start(), -match.end())
+    )
+    read_to = 0
     for match in matches:
         name = match.group(0)
+        if match.start() < read_to:
+            continue  # "Gather" inside "Gather.town", read whole
+        read_to = match.end()
         if match.start() == 0 or sentence[: match.start()].rstrip().endswith((":", ".", "•")):
             continue  # a sentence's or a label's first word is capitalised whatever it is
         if {word.lower() for word in re.findall(r"\w+", name)} & own:
