@@ -65,6 +65,7 @@ def test_the_end_of_a_range_asked_is_read_and_a_size_limit_is_a_number_of_megaby
     assert ask_on(TREE, "how many pages max for a resource paper?", RESOURCE, STATES).answer == "14 pages"
     answered = ask_on(TREE, "whats the max upload size for the supplementary material?", SUPPLEMENT)
     assert answered.answer == "50MB"
+    assert ask_on(TREE, "what's the upload cap for the supplementary files?", SUPPLEMENT).answer == "50MB"
 
 
 def test_a_measure_no_sentence_states_is_the_plain_sentence_not_a_neighbour():

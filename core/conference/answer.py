@@ -91,6 +91,9 @@ class Computed:
     read: list[Node] = field(default_factory=list)
     """Tree nodes the answer was read from beyond the retrieved paths (a sibling, the list counted):
     cited as evidence paths of their own after the retrieved ones."""
+    said: str = ""
+    """What the value itself says beyond its paths: a number of megabytes answering "what's the upload cap?" is
+    the cap (``value_answers.measure_words``); the confidence check reads it with the cited paths."""
     branch_checked: bool = False
     """Read from the sibling branch the question names (``checks.named_sibling``) in place of a cited path the
     confidence check accepted: the branch names what the question is about, its value is of the asked kind."""
@@ -883,7 +886,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         return _not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
         return _other_edition(kind, question, tree)
-    if answer.branch_checked or support.supported(question, tree, kind, paths):
+    if answer.branch_checked or support.supported(question, tree, kind, [*paths, answer.said]):
         return answer
     if answer.operation == "yes_no":
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
@@ -1238,7 +1241,7 @@ def _value_asked(form: str, question: str, evidence: Sequence[EvidencePath], tre
             units = value_answers.asked_units(question)
             return _abstain(tree, f"number of {units[0]}", _topic(question, tree))
         text = stated.measure.bound(value_answers.asked_bound(question))
-        return Computed(text, "value", [stated.item.rank])
+        return Computed(text, "value", [stated.item.rank], said=value_answers.measure_words(stated.measure.unit))
     if form == "span" and value_answers.asks_named(question):
         named = value_answers.named_things(question, evidence, tree)
         if named is not None:  # else the span operators, which may read a record's field ("sponsor: …")

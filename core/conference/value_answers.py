@@ -44,7 +44,8 @@ NAMED_UNITS = (
 TIMED = re.compile(r"\b(?:talks?|videos?|presentations?|orals?|breaks?|slots?|speech|pitch|recordings?)\b", re.I)
 DOCUMENT = re.compile(r"\b(?:papers?|proposals?|submissions?|abstracts?|articles?|manuscripts?|rebuttals?)\b", re.I)
 FILE = re.compile(r"\b(?:files?|uploads?|uploaded|attachments?|zip|pdf|materials?|supplement\w*)\b", re.I)
-SIZE = re.compile(r"\b(?:size|big|large)\b", re.IGNORECASE)
+SIZE = re.compile(r"\b(?:size|big|large|cap|limit)\b", re.IGNORECASE)
+"""How much a file may hold: "max file size", "how big can the upload be", "the upload cap for the files"."""
 LENGTH = re.compile(r"\b(?:how\s+long|length|long)\b", re.IGNORECASE)
 LOWEST = re.compile(r"\b(?:min(?:imum)?|at\s+least|shortest|fewest)\b", re.IGNORECASE)
 HIGHEST = re.compile(r"\b(?:max(?:imum)?|at\s+most|up\s+to|limits?|longest|most|cap)\b", re.IGNORECASE)
@@ -71,6 +72,15 @@ def asked_units(question: str) -> tuple[str, ...]:
 
 MEASURE_WORDS = "max maximum min minimum limit limits size length long total cap big large upload"
 """The words that ask for a measure: a sentence stating one holds them, written or not."""
+
+
+FILE_WORDS = "file files upload uploads"
+"""What a number of megabytes is the size of."""
+
+
+def measure_words(unit: str) -> str:
+    """The words a stated measure answers for itself: "15 pages" is the page limit, "100MB" the upload's cap."""
+    return f"{MEASURE_WORDS} {FILE_WORDS}" if unit in ("MB", "GB", "KB") else MEASURE_WORDS
 
 
 def asked_bound(question: str) -> str | None:
@@ -103,7 +113,7 @@ def stated_measures(question: str, evidence: Sequence[EvidencePath], tree: Tree)
         headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
         for sentence in sentences(item.value):
             for measure in find_measures(sentence, units):
-                said = [f"{headings} {sentence}", MEASURE_WORDS]  # the number stated says the "limit" asked
+                said = [f"{headings} {sentence}", measure_words(measure.unit)]  # it says the "limit" asked
                 share = support.support(question, tree, Kind.TEXT, said)
                 found.append(Stated(measure, item, share))
     return sorted(found, key=lambda stated: (-stated.share, stated.item.rank))
