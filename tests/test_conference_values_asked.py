@@ -28,6 +28,7 @@ SITE = {
             "Call for Resource Papers": {
                 "Submission Details": "Resource papers must be in the range of 6 and 14 pages plus references."
             },
+            "Call for Short Papers": {"Submission Details": "All research submissions must be at most 5 pages long."},
             "Call for Workshops": {"Format": "Proposed Length: Half-day or full-day"},
         },
         "Attending": {
@@ -58,6 +59,14 @@ def test_a_page_limit_is_the_number_of_pages_the_stating_sentence_gives_not_the_
     answered = ask_on(TREE, "what's the page limit for research papers?", MENTIONS, RESOURCE, STATES)
     assert answered.answer == "12 pages"
     assert any("limited to 12 pages" in path for path in answered.cited_paths)  # cites the sentence that states it
+
+
+def test_of_two_calls_stating_a_limit_the_one_headed_by_what_is_asked_answers():
+    """The short-paper call's sentence says "research submissions" too; its heading does not."""
+    short = "Submission Details»All research submissions must be at most 5 pages long."
+    answered = ask_on(TREE, "what's the page limit for research papers?", short, STATES)
+    assert answered.answer == "12 pages"
+    assert all("Research Papers" in path for path in answered.cited_paths)
 
 
 def test_the_end_of_a_range_asked_is_read_and_a_size_limit_is_a_number_of_megabytes():

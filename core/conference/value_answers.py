@@ -98,6 +98,9 @@ class Stated:
     measure: Measure
     item: EvidencePath
     share: float
+    headed: float
+    """How much of the question its headings alone hold: of two calls that state "15 pages", the one headed
+    "Research Track" answers for the research track, not the one whose sentence says "research submissions"."""
 
 
 MEASURE_SHARE = 0.5
@@ -106,7 +109,8 @@ research paper's abstract?" is not answered by a workshop proposal's "200 word s
 
 
 def stated_measures(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[Stated]:
-    """Every measure of the asked unit the evidence's sentences state, best supported first, then by rank."""
+    """Every measure of the asked unit the evidence's sentences state, best supported first, then best headed,
+    then by rank."""
     units = asked_units(question)
     found = []
     for item in evidence:
@@ -115,8 +119,9 @@ def stated_measures(question: str, evidence: Sequence[EvidencePath], tree: Tree)
             for measure in find_measures(sentence, units):
                 said = [f"{headings} {sentence}", measure_words(measure.unit)]  # it says the "limit" asked
                 share = support.support(question, tree, Kind.TEXT, said)
-                found.append(Stated(measure, item, share))
-    return sorted(found, key=lambda stated: (-stated.share, stated.item.rank))
+                headed = support.support(question, tree, Kind.TEXT, [headings, measure_words(measure.unit)])
+                found.append(Stated(measure, item, share, headed))
+    return sorted(found, key=lambda stated: (-stated.share, -stated.headed, stated.item.rank))
 
 
 def measure_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Stated | None:
