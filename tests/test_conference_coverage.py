@@ -14,6 +14,7 @@ import copy
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import coverage
 from scholar_tui.core.conference.answer import conference_kind
+from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree, tree_from_data
 
 from .conference_support import ask_on, node_at
@@ -252,3 +253,20 @@ def test_two_words_a_small_site_never_uses_name_a_topic_it_lacks():
     on two together it says the topic is not there."""
     event = "Start»Event»Kelp 2030 - Second Symposium on Seaweed Informatics"
     assert is_abstain(_ask("What is the Wi-Fi password?", event).answer)
+
+
+def test_a_longer_name_is_looked_up_in_an_index_of_headings_not_by_reading_every_label(monkeypatch):
+    """Before: each refused answer read every heading of the site (~15 ms on ICML, growing with the site); the
+    headings that hold a missing word are now found in an index built once per tree, with the same answer."""
+    archive = {f"Session {number}": {"room": f"Room {number}", "chair": "Ana Lund"} for number in range(300)}
+    site = {"Kelp2030": {"Archive": archive, **copy.deepcopy(SITE["Kelp2030"])}}  # read first in tree order
+    tree = tree_from_data(site)
+    question = "How much is the Platinum Plus package?"
+    path = [node_path_text(tree, node_at(tree, "Packages»Platinum (3000 GBP)»level»Platinum (3000 GBP)"))]
+    kind = conference_kind(question)
+    first = coverage.longer_name(question, tree, kind, path)
+    read: list[str] = []
+    label_prefixes = coverage._label_prefixes
+    monkeypatch.setattr(coverage, "_label_prefixes", lambda label: read.append(label) or label_prefixes(label))
+    assert coverage.longer_name(question, tree, kind, path) == first == "plus"
+    assert len(read) < 10  # the headings that name "plus", not the 300-odd of the site

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, coverage, kinds, support
+from scholar_tui.core.conference import checks, coverage, kinds, support, value_answers
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -91,6 +91,9 @@ class Computed:
     read: list[Node] = field(default_factory=list)
     """Tree nodes the answer was read from beyond the retrieved paths (a sibling, the list counted):
     cited as evidence paths of their own after the retrieved ones."""
+    said: str = ""
+    """What the value itself says beyond its paths: a number of megabytes answering "what's the upload cap?" is
+    the cap (``value_answers.measure_words``); the confidence check reads it with the cited paths."""
     branch_checked: bool = False
     """Read from the sibling branch the question names (``checks.named_sibling``) in place of a cited path the
     confidence check accepted: the branch names what the question is about, its value is of the asked kind."""
@@ -883,7 +886,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         return _not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
         return _other_edition(kind, question, tree)
-    if answer.branch_checked or support.supported(question, tree, kind, paths):
+    if answer.branch_checked or support.supported(question, tree, kind, [*paths, answer.said]):
         return answer
     if answer.operation == "yes_no":
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
@@ -1106,10 +1109,14 @@ def _all_unknown(question: str, tree: Tree) -> str | None:
 def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     if not evidence:
         return _abstain(tree, "evidence", f"“{question.strip()}”")
+    form = question_form(question)
+    valued = _value_asked(form, question, evidence, tree)
+    if valued is not None:  # "what's the page limit?" is answered by "15 pages", not a sentence naming the limit
+        return valued
     unknown = kinds.unknown_topic(question, tree) or _all_unknown(question, tree)
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return _abstain(tree, f"mention of “{unknown}”")
-    form, kind = question_form(question), conference_kind(question)
+    kind = conference_kind(question)
     if form == "list" and kind in (Kind.DATE, Kind.MONEY):  # "On which days …?" asks one value
         form = "span"
     named = _named_value(question, evidence, tree)
@@ -1222,6 +1229,29 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or _abstain(tree, kind.noun, _topic(question, tree))
     return answer
+
+
+def _value_asked(form: str, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """The value itself when the question asks a measure ("what's the page limit?" → "15 pages", the plain
+    sentence when no sentence states one) or the entries of a list that have a property ("which workshops run
+    for a full day?" → their titles); None when it asks neither."""
+    if form in ("span", "count") and value_answers.asked_units(question):
+        stated = value_answers.measure_value(question, evidence, tree)
+        if stated is None:
+            units = value_answers.asked_units(question)
+            return _abstain(tree, f"number of {units[0]}", _topic(question, tree))
+        text = stated.measure.bound(value_answers.asked_bound(question))
+        return Computed(text, "value", [stated.item.rank], said=value_answers.measure_words(stated.measure.unit))
+    if form == "span" and value_answers.asks_named(question):
+        named = value_answers.named_things(question, evidence, tree)
+        if named is not None:  # else the span operators, which may read a record's field ("sponsor: …")
+            return Computed(named[0], "value", [named[1].rank])
+    if form in ("span", "list"):
+        filtered = value_answers.filtered_entries(question, tree)
+        if filtered is not None:  # each entry by its title, cited by the field that holds the property
+            texts = [kinds.item_text(Kind.TEXT, record, tree) for record, _ in filtered[:MAX_LIST_ITEMS]]
+            return Computed(_join(texts), "list", [], [field for _, field in filtered[:MAX_LIST_ITEMS]])
+    return None
 
 
 def _place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:

@@ -126,9 +126,9 @@ def longer_name(
     for text in texts:
         said |= path_prefixes(text)
     held = subject(question, tree, kind) & said
-    for node in tree.nodes:
-        if node.is_leaf or not node.label:
-            continue
+    index = _heading_index(tree)
+    for node_id in sorted({node_id for prefix in missing for node_id in index.get(prefix, ())}):
+        node = tree.nodes[node_id]
         named = _label_prefixes(node.label)
         hit = next((prefix for prefix in sorted(missing) if prefix in named), None)
         joined = named & held
@@ -156,6 +156,20 @@ def _holds_below(node: Node, tree: Tree, holds: Callable[[Node], bool]) -> bool:
 
 def _label_prefixes(label: str) -> set[str]:
     return {word[:PREFIX] for word in words(label)}
+
+
+def _heading_index(tree: Tree) -> dict[str, list[int]]:
+    """Each word prefix of the site's headings → the ids of the labelled inner nodes whose label holds it, in
+    tree order; built once per tree (``longer_name`` looked at every label for each refused answer)."""
+    cached: dict[str, list[int]] | None = getattr(tree, "_heading_index", None)
+    if cached is None:
+        cached = {}
+        for node in tree.nodes:
+            if not node.is_leaf and node.label:
+                for prefix in _label_prefixes(node.label):
+                    cached.setdefault(prefix, []).append(node.id)
+        tree._heading_index = cached  # type: ignore[attr-defined]
+    return cached
 
 
 def written(question: str, prefix: str) -> str:

@@ -8,6 +8,7 @@ earliest/latest, sums and comparisons, and to cut a span out of a long value.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
@@ -173,3 +174,54 @@ def holds_asked_value(question: str, text: str) -> bool:
             (ASKS_LINK, URL.search),
         )
     )
+
+
+# -- measures: a number of a unit ("15 pages", "100MB", "a 5 min video") -----------------------------------------
+UNIT_FORMS = {
+    "pages": r"pages?",
+    "words": r"words?",
+    "characters": r"characters?",
+    "minutes": r"minutes?|mins?",
+    "hours": r"hours?|hrs?",
+    "MB": r"MB|megabytes?",
+    "GB": r"GB|gigabytes?",
+    "KB": r"KB|kilobytes?",
+}
+"""The units a limit on a document, a file or a slot is written in, each by the spellings sites use."""
+SPELLED = "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty".split()
+_AMOUNT_OF = r"\d[\d,]*(?:\.\d+)?|" + "|".join(SPELLED)
+MEASURE = re.compile(
+    rf"\b(?P<low>{_AMOUNT_OF})(?:\s*(?:-|–|to|and)\s*(?P<high>{_AMOUNT_OF}))?[\s-]*"
+    rf"(?P<unit>{'|'.join(UNIT_FORMS.values())})\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A number of a unit as written ("8 and 15 pages": low 8, high 15), with its unit's name."""
+
+    text: str
+    low: str
+    high: str | None
+    unit: str
+
+    def bound(self, which: str | None) -> str:
+        """The range's end asked ("min" → "8 pages", "max" → "15 pages"), else the whole as written."""
+        if self.high is None or which is None:
+            return self.text
+        return f"{self.low if which == 'min' else self.high} {self.unit}"
+
+
+def unit_name(written: str) -> str:
+    return next(name for name, form in UNIT_FORMS.items() if re.fullmatch(form, written, re.IGNORECASE))
+
+
+def find_measures(text: str, units: Collection[str]) -> list[Measure]:
+    """Every number of one of ``units`` written in ``text`` ("no longer than 15 pages", "5 min video")."""
+    found = []
+    for match in MEASURE.finditer(text):
+        unit = unit_name(match.group("unit"))
+        if unit in units:
+            found.append(Measure(match.group(0).strip(" -"), match.group("low"), match.group("high"), unit))
+    return found
