@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, coverage, deciding, kinds, support
+from scholar_tui.core.conference import checks, coverage, deciding, kinds, parts, support
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -874,6 +874,26 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
     question is about is refused, whatever operator produced it."""
     question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
+    joined = parts.split_parts(question)
+    if joined is not None:  # "When and where is X?": each part of its own kind, or which part the data lacks
+        return _both(question, [_one_answer(part, evidence, tree) for part in joined], tree)
+    return _one_answer(question, evidence, tree)
+
+
+def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
+    """The answers to the parts of a joined question together: both said, an abstaining part's sentence kept
+    in its place (never one part answered and the other dropped)."""
+    texts = list(dict.fromkeys(answer.text.rstrip(".") for answer in answers))  # one sentence saying both: once
+    text = "; ".join(texts) + "."
+    said = [answer for answer in answers if answer.operation != "abstain"]
+    if not said:
+        return _abstain(tree, "answer to either part", f"“{question.strip()}”")
+    cited = sorted({rank for answer in answers for rank in answer.cited})
+    read = [node for answer in answers for node in answer.read]
+    return Computed(text, said[0].operation, cited, read, all(answer.branch_checked for answer in said))
+
+
+def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         answer = _faq_answer(question, evidence, tree) or answer
