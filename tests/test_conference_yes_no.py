@@ -25,6 +25,10 @@ SITE = tree_from_data(
                     ]
                 }
             },
+            "Authors": {
+                "Submissions": "Upon acceptance the camera-ready version of the paper will include the appendices. "
+                "Papers can be up to eight pages long. (For the final version, an extra page will be allowed.",
+            },
             "Calls": {
                 "Research Track": {
                     "description": "Authors are asked to read the calls of the other tracks before they submit "
@@ -103,3 +107,17 @@ def test_predicate_classes_read_how_people_ask_and_how_sites_deny():
     assert denies("Did anyone win it?", "Not assigned (no submissions)")
     assert denies("Will they pay for travel?", "ICML does not provide travel funding for speakers.")
     assert not denies("Do I need to register?", "At least one author must register.")
+
+
+def test_a_thing_granted_is_decided_by_the_sentence_that_grants_it():
+    """Before: "Yes, upon acceptance the camera-ready version … will include the appendices" (session 11's
+    held-out run): the sentence sharing most words, which says nothing of an extra page."""
+    answer = compute_answer(
+        "Do accepted papers get an extra page for the camera-ready version?",
+        _evidence(
+            "Upon acceptance the camera-ready version of the paper will include the appendices. Papers can be up to "
+            "eight pages long. (For the final version, an extra page will be allowed."
+        ),
+        SITE,
+    )
+    assert answer.text == "Yes, for the final version, an extra page will be allowed."

@@ -668,6 +668,8 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     labelled = not chosen.sentence  # … unless no sentence says more: "Apple" listed under "Exhibitors"
     item = chosen.item
     sentence = f"{_last_heading(item)}: {best.sentence}" if labelled else chosen.sentence
+    if sentence.count("(") > sentence.count(")"):  # a sentence cut out of a parenthesis: "(For the final …"
+        sentence = sentence.replace("(", "", 1)
     verdict = yes_no_verdict(question, sentence)
     stated = STATED_VERDICT.match(item.value)
     if stated and item is evidence[0]:  # a FAQ's answer that starts "No." or "Yes," says it

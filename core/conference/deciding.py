@@ -1,8 +1,8 @@
 """The sentence that decides a yes/no question, and whether it says yes or no.
 
 A person asking "Do I need to …?", "Can I …?", "Did anyone win …?", "Will they pay for …?" asks whether a
-predicate of one of a few classes holds of a subject: an obligation, a permission, an award given, a cost
-covered. Sites state such rules in the same few ways ("… must …", "… is not allowed", "Not assigned",
+predicate of one of a few classes holds of a subject: an obligation, a permission, a thing granted ("Do
+accepted papers get an extra page?"), an award given, a cost covered. Sites state such rules in the same few ways ("… must …", "… is not allowed", "Not assigned",
 "ICML does not provide travel funding"), so the sentence that decides is the one that states the asked
 predicate's class about the asked subject, wherever it sits among the cited paths, and its verdict is read
 from whether that predicate is negated there. Nothing here names a site's labels.
@@ -68,6 +68,16 @@ CLASSES = (
             r"\b(?:prohibited|forbidden|cannot|may not)\b",
             re.I,
         ),
+    ),
+    PredicateClass(
+        "grant",
+        re.compile(
+            r"^\s*(?:do|does|did|will|would|can|could)\s+(?:\w+\s+){0,4}?(?:get|gets|receive|receives|be given|"
+            r"be granted|be allowed|have)\s+(?:an?|any|another|one more|extra|additional|more)\b",
+            re.I,
+        ),
+        re.compile(r"\b(?:allowed|granted|given|receives?|gets?|offered|provided|entitled|permitted)\b", re.I),
+        re.compile(rf"\b{NEGATED}(?:allowed|granted|given|offered|provided|permitted)\b", re.I),
     ),
     PredicateClass(
         "award",
@@ -137,25 +147,32 @@ def deciding_sentence(
     question: str, subject: set[str], evidence: Sequence[EvidencePath], chosen: Deciding, negates: bool = False
 ) -> Deciding | None:
     """A sentence stating the asked predicate's class about the subject when ``chosen`` (the best-overlap
-    sentence of the best path) does not: over every sentence of every cited path, the one naming most of the
-    subject, of equals the best-ranked path. None when the question asks no such class, ``chosen`` states it
-    already, or no sentence does; ``chosen`` also stands when it names the whole subject and ``negates`` what
-    the question asks ("Resource track submissions are not anonymous" decides "Do I have to anonymize …?")."""
+    sentence of the best path) does not: over every sentence of every cited path naming at least half the
+    subject, the one naming most, of equals the best-ranked path. None when the question asks no such class,
+    ``chosen`` states it already or names the whole subject and ``negates`` what the question asks ("Resource
+    track submissions are not anonymous" decides "Do I have to anonymize …?"), or no sentence does."""
     predicate = asked_class(question)
-    if predicate is None or predicate.stated.search(chosen.sentence):
+    if predicate is None or states(predicate, chosen.sentence):
         return None
     best: tuple[int, Deciding] | None = None
     for item in evidence:
         for sentence in sentences(item.value) or [item.value]:
-            if not predicate.stated.search(sentence):
+            if not states(predicate, sentence):
                 continue
             shared = shared_subject(subject, item, sentence)
             if names_enough(subject, shared) and (best is None or shared > best[0]):
                 best = (shared, Deciding(item, sentence))
     held = shared_subject(subject, chosen.item, chosen.sentence) if chosen.sentence else -1
-    if best is None or best[0] < held or (best[0] == held and held == len(subject) and negates):
-        return None
+    if best is None or (negates and (held == len(subject) or held > best[0])):
+        return None  # a sentence not stating the asked predicate decides only by negating what is asked of the
+        # subject, naming it whole or better than any sentence that states the predicate ("… are not anonymous")
     return best[1]
+
+
+def states(predicate: PredicateClass, sentence: str) -> bool:
+    """Whether ``sentence`` states or denies a predicate of the class ("fully virtual workshops will not be
+    supported" states whether one may run one)."""
+    return bool(predicate.stated.search(sentence) or predicate.denied.search(sentence))
 
 
 def denies(question: str, sentence: str) -> bool:
