@@ -685,6 +685,8 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     ):
         # "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
         return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+    if STATED_VERDICT.match(sentence):  # the sentence says its own verdict: "No, fully virtual workshops …"
+        return Computed(sentence, "yes_no", [item.rank])
     return Computed(f"{verdict}, {sentence if labelled else _lower_first(sentence)}", "yes_no", [item.rank])
 
 
