@@ -121,3 +121,26 @@ def test_a_thing_granted_is_decided_by_the_sentence_that_grants_it():
         SITE,
     )
     assert answer.text == "Yes, for the final version, an extra page will be allowed."
+
+
+def test_is_there_an_x_is_decided_by_a_sentence_naming_x():
+    """Before: "Yes, workshop contents should be available online …" (the page's best-overlap sentence, which
+    says nothing of an online submission process)."""
+    site = tree_from_data(
+        {
+            "Quay2031": {
+                "Calls": {
+                    "Workshops": "Workshop contents should be available online for remote attendees. "
+                    "Proposals are sent through the online submission system before the deadline."
+                }
+            }
+        }
+    )
+    leaf = next(node for node in site.leaves() if node.text and node.text.startswith("Workshop contents"))
+    path = leaf_path(site, leaf)
+    answer = compute_answer(
+        "Is there an online submission process for workshops?",
+        [EvidencePath(1, leaf.id, path.text, path.value, path.text, 1.0)],
+        site,
+    )
+    assert answer.text == "Yes, proposals are sent through the online submission system before the deadline."

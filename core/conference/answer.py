@@ -665,6 +665,12 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     chosen = deciding.Deciding(evidence[0], "") if echo else best  # the subject's own name decides nothing …
     decided = bool(chosen.sentence) and _negates_the_question(question, chosen.sentence)  # "… are not anonymous"
     chosen = deciding.deciding_sentence(question, subject, evidence, chosen, decided) or chosen
+    thing = checks.existence_thing(question)
+    if thing and chosen.sentence and not deciding.names_thing(thing, chosen):
+        # "Is there an online submission process?" is not decided by a sentence on workshop contents online
+        chosen = deciding.naming_thing(thing, subject, evidence) or deciding.Deciding(chosen.item, "")
+        if not chosen.sentence:
+            return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
     labelled = not chosen.sentence  # … unless no sentence says more: "Apple" listed under "Exhibitors"
     item = chosen.item
     sentence = f"{_last_heading(item)}: {best.sentence}" if labelled else chosen.sentence

@@ -45,7 +45,9 @@ CLASSES = (
             re.I,
         ),
         re.compile(
-            r"\b(?:must|required?|requires|mandatory|have to|has to|needs? to|obligatory|necessary|only)\b", re.I
+            r"\b(?:must|required?|requires|mandatory|have to|has to|needs? to|obligatory|necessary|only|"
+            r"encouraged|recommended|optional)\b",
+            re.I,
         ),
         re.compile(
             rf"\b{NEGATED}(?:required|mandatory|necessary|needed|obligatory|compulsory)\b|\bno need\b|\boptional\b",
@@ -160,7 +162,12 @@ def deciding_sentence(
             if not states(predicate, sentence):
                 continue
             shared = shared_subject(subject, item, sentence)
-            if names_enough(subject, shared) and (best is None or shared > best[0]):
+            own = len(subject & _prefixes(sentence))  # a paragraph's headings name its page, not each sentence
+            if (
+                names_enough(subject, shared)
+                and (own or len(sentences(item.value)) <= 1)
+                and (best is None or shared > best[0])
+            ):
                 best = (shared, Deciding(item, sentence))
     held = shared_subject(subject, chosen.item, chosen.sentence) if chosen.sentence else -1
     if best is None or (negates and (held == len(subject) or held > best[0])):
@@ -173,6 +180,36 @@ def states(predicate: PredicateClass, sentence: str) -> bool:
     """Whether ``sentence`` states or denies a predicate of the class ("fully virtual workshops will not be
     supported" states whether one may run one)."""
     return bool(predicate.stated.search(sentence) or predicate.denied.search(sentence))
+
+
+LIMIT_WORDS = frozenset({"limit", "maxim", "cap", "max"})
+BOUND = re.compile(r"\b(?:up to|at most|no (?:longer|more) than|not exceed|maximum|max\.?|limited to)\b", re.I)
+"""Sites state a limit by its bound ("can be up to eight pages long"), not always by the word "limit"."""
+
+
+def names_thing(thing: Sequence[str], said: Deciding) -> bool:
+    """Whether the sentence itself names every word of the thing (a one-value field by its path too)."""
+    wanted = {word[:PREFIX] for word in thing}
+    named = _prefixes(said.sentence)
+    if len(sentences(said.item.value)) <= 1:  # a field ("Time Zone Converter: https://…") is named by its path
+        named |= _prefixes(said.item.path)
+    if BOUND.search(said.sentence):  # "up to eight pages" states a page limit
+        named |= wanted & LIMIT_WORDS
+    return wanted <= named
+
+
+def naming_thing(thing: Sequence[str], subject: set[str], evidence: Sequence[EvidencePath]) -> Deciding | None:
+    """For "Is there an X?": the cited sentence that itself names every word of X (a sentence about something
+    else on X's page says nothing of whether X exists; a one-value field is named by its path), naming most of
+    the subject; None when none does."""
+    best: tuple[int, Deciding] | None = None
+    for item in evidence:
+        for sentence in sentences(item.value) or [item.value]:
+            if names_thing(thing, Deciding(item, sentence)):
+                shared = shared_subject(subject, item, sentence)
+                if best is None or shared > best[0]:
+                    best = (shared, Deciding(item, sentence))
+    return best[1] if best else None
 
 
 def denies(question: str, sentence: str) -> bool:
