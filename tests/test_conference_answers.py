@@ -95,7 +95,8 @@ def test_earliest_and_latest_dates_over_the_section():
 
 def test_yes_no_with_the_supporting_path():
     remote = compute_answer("Can I attend the conference remotely?", evidence("virtual platform."), TREE)
-    assert (remote.text, remote.cited) == ("Yes", [1])
+    # never a bare verdict: the sentence that decides it beside it
+    assert (remote.text, remote.cited) == ("Yes, remote attendance is possible through the virtual platform.", [1])
     visa = compute_answer("Does the conference provide visa letters?", evidence("visa support letters."), TREE)
     # the verdict with the sentence it rests on, when that shares the question's words
     assert (visa.text, visa.operation) == ("No, the conference does not provide visa support letters.", "yes_no")
@@ -103,7 +104,7 @@ def test_yes_no_with_the_supporting_path():
     same = compute_answer(
         "Is the price the same for every sponsorship package?", evidence("Diamond»price»$20,000"), TREE
     )
-    assert same.text == "No" and same.cited == [1]
+    assert same.text.startswith("No, ") and "$20,000" in same.text and same.cited[0] == 1
     # a record found by the thing the question names: yes, and who
     who = compute_answer("Is anyone on the committee from Example Labs, Chile?", evidence("Example Labs, Chile"), TREE)
     assert who.text == "Yes, John Roe"
@@ -142,9 +143,10 @@ def test_yes_no_reads_restrictions_negation_scope_and_stated_verdicts():
     assert _faq(
         "Does the conference provide visa letters?", "No. Please check the registration page for visa letters."
     ).text.startswith("No")
-    # a sentence sharing fewer than two of the question's words is not pasted beside the verdict (it shares one,
-    # "page": one sharing none is no support at all, see test_conference_answer_labels)
-    assert _faq("Is there a page limit?", "Submitted papers can be up to eight pages long.").text == "Yes"
+    # never a bare verdict: a sentence sharing one of the question's words ("page") that states the fact is
+    # written beside it (one sharing none is no support at all, see test_conference_answer_labels)
+    limit = _faq("Is there a page limit?", "Submitted papers can be up to eight pages long.").text
+    assert limit == "Yes, submitted papers can be up to eight pages long."
 
 
 def test_span_takes_the_records_other_field_when_the_path_names_the_person():

@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, coverage, kinds, support, value_answers
+from scholar_tui.core.conference import checks, coverage, deciding, kinds, parts, support, value_answers
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -623,6 +623,8 @@ def yes_no_verdict(question: str, support: str) -> str:
         return "No"
     if PERMISSION.search(question) and not asked_negated and NOT_ALLOWED.search(support):
         return "No"  # "Can I park overnight?" — "Overnight parking is not allowed."
+    if not asked_negated and deciding.denies(question, support):
+        return "No"  # "Did anyone win …?" — "Not assigned"; "Will they pay for …?" — "ICML does not provide …"
     restrictions = {word.lower() for word in RESTRICTION.findall(question)}
     if (
         restrictions
@@ -643,34 +645,74 @@ def support_share(question: str, tree: Tree, text: str) -> float:
 
 
 def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
-    """Yes or no with the sentence it rests on ("No, authors are encouraged to submit code …"),
-    citing its path.
+    """Yes or no with the sentence that decides it ("No, authors are encouraged to submit code …"), citing its
+    path; the plain sentence when no cited sentence decides it, never a bare verdict.
 
-    "Is X the same for …?" is a comparison: the evidence's amounts or dates differ, or they do not.
+    The deciding sentence is the best path's sentence closest to the question, unless another cited sentence
+    states the asked predicate (an obligation, a permission, an award given, a cost covered) about the subject
+    and it does not (``deciding``). "Is X the same for …?" is a comparison: the evidence's amounts or dates
+    differ, or they do not.
     """
     if SAME.search(question):
         differing = _differing_values(evidence, tree)
         if len(differing) >= 2:
-            return Computed("No", "yes_no", sorted({item.rank for item in differing[:3] if item.rank} or {1}))
+            shown = "; ".join(f"{_last_heading(item)}: {item.value}" for item in differing[:3])
+            return Computed(f"No, {shown}", "yes_no", sorted({item.rank for item in differing[:3] if item.rank} or {1}))
     field_answer = record_field(question, evidence, tree)
     if field_answer is not None:  # "Is anyone affiliated with X?" found X: yes, and who
-        return Computed(f"Yes, {field_answer.text}", "yes_no", field_answer.cited)
-    support = _support_sentence(question, evidence[0].value)
-    verdict = yes_no_verdict(question, support)
-    stated = STATED_VERDICT.match(evidence[0].value)
-    if stated:  # a FAQ's answer that starts "No." or "Yes," says it
-        verdict = stated.group(1).capitalize()
-    cited = [evidence[0].rank]
-    if len(set(words(support)) & set(words(question))) < SUPPORT_SHARED_WORDS or support.lower() in ("yes", "no"):
-        # a bare verdict on a label ("Apple" under "Exhibitors") needs the path to name all the question is
-        # about: "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
-        said = f"{evidence[0].path} {evidence[0].value}"
-        if not stated and not _states(support) and support_share(question, tree, said) < WHOLE_SUBJECT:
+        verdict = "No" if deciding.denies(question, field_answer.text) else "Yes"  # "Did anyone win?" "Not assigned"
+        return Computed(f"{verdict}, {field_answer.text}", "yes_no", field_answer.cited)
+    subject = support.subject(ONE_OF.sub("", question), tree, Kind.TEXT)
+    best = deciding.Deciding(evidence[0], _support_sentence(question, evidence[0].value))
+    echo = checks.echoes_question(question, best.sentence) or deciding.names_its_record(best)
+    chosen = deciding.Deciding(evidence[0], "") if echo else best  # the subject's own name decides nothing …
+    decided = bool(chosen.sentence) and _negates_the_question(question, chosen.sentence)  # "… are not anonymous"
+    chosen = deciding.deciding_sentence(question, subject, evidence, chosen, decided) or chosen
+    thing = checks.existence_thing(question)
+    if thing and chosen.sentence and not deciding.names_thing(thing, chosen):
+        # "Is there an online submission process?" is not decided by a sentence on workshop contents online
+        chosen = deciding.naming_thing(thing, subject, evidence) or deciding.Deciding(chosen.item, "")
+        if not chosen.sentence:
             return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
-        return Computed(verdict, "yes_no", cited)
-    if len(support) > 1 and support[0].isupper() and support[1].islower():
-        support = support[0].lower() + support[1:]  # "No, the conference …", not "No, The conference …"
-    return Computed(f"{verdict}, {support}", "yes_no", cited)
+    labelled = not chosen.sentence  # … unless no sentence says more: "Apple" listed under "Exhibitors"
+    item = chosen.item
+    sentence = f"{_last_heading(item)}: {best.sentence}" if labelled else chosen.sentence
+    if sentence.count("(") > sentence.count(")"):  # a sentence cut out of a parenthesis: "(For the final …"
+        sentence = sentence.replace("(", "", 1)
+    verdict = yes_no_verdict(question, sentence)
+    stated = STATED_VERDICT.match(item.value)
+    if stated and item is evidence[0]:  # a FAQ's answer that starts "No." or "Yes," says it
+        verdict = stated.group(1).capitalize()
+    if sentence.strip().lower() in ("yes", "no"):  # a field that holds only the verdict: its label says of what
+        sentence = f"{_last_heading(item)}: {sentence.strip()}"
+    shared = deciding.shared_subject(subject, item, sentence)
+    if not deciding.names_enough(subject, shared) or (
+        len(_shared_prefixes(question, sentence)) < SUPPORT_SHARED_WORDS
+        and not stated
+        and not _states(best.sentence if labelled else sentence)
+        and support_share(question, tree, f"{item.path} {item.value}") < WHOLE_SUBJECT
+    ):
+        # "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
+        return _abstain(tree, f"mention of {_topic(question, tree) or 'it'}")
+    if STATED_VERDICT.match(sentence):  # the sentence says its own verdict: "No, fully virtual workshops …"
+        return Computed(sentence, "yes_no", [item.rank])
+    return Computed(f"{verdict}, {sentence if labelled else _lower_first(sentence)}", "yes_no", [item.rank])
+
+
+def _lower_first(sentence: str) -> str:
+    """ "No, the conference …", not "No, The conference …" (a name or an acronym keeps its capitals)."""
+    if len(sentence) > 1 and sentence[0].isupper() and sentence[1].islower():
+        return sentence[0].lower() + sentence[1:]
+    return sentence
+
+
+def _last_heading(item: EvidencePath) -> str:
+    parts = item.path.split(PATH_SEPARATOR)
+    return parts[-2] if len(parts) >= 2 else parts[-1]
+
+
+def _shared_prefixes(question: str, sentence: str) -> set[str]:
+    return {word[:PREFIX_CHARS] for word in words(sentence)} & {word[:PREFIX_CHARS] for word in words(question)}
 
 
 OPERATORS = {
@@ -845,6 +887,26 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
     question is about is refused, whatever operator produced it."""
     question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
+    joined = parts.split_parts(question)
+    if joined is not None:  # "When and where is X?": each part of its own kind, or which part the data lacks
+        return _both(question, [_one_answer(part, evidence, tree) for part in joined], tree)
+    return _one_answer(question, evidence, tree)
+
+
+def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
+    """The answers to the parts of a joined question together: both said, an abstaining part's sentence kept
+    in its place (never one part answered and the other dropped)."""
+    texts = list(dict.fromkeys(answer.text.rstrip(".") for answer in answers))  # one sentence saying both: once
+    text = "; ".join(texts) + "."
+    said = [answer for answer in answers if answer.operation != "abstain"]
+    if not said:
+        return _abstain(tree, "answer to either part", f"“{question.strip()}”")
+    cited = sorted({rank for answer in answers for rank in answer.cited})
+    read = [node for answer in answers for node in answer.read]
+    return Computed(text, said[0].operation, cited, read, all(answer.branch_checked for answer in said))
+
+
+def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         answer = _faq_answer(question, evidence, tree) or answer
@@ -859,7 +921,11 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     if answer.operation == "abstain":
         return answer
     paths = (
-        [_said_for_yes_no(question, item) for item in evidence if item.rank in answer.cited]
+        [
+            _said_for_yes_no(question, item, _verdict_sentence(answer.text))
+            for item in evidence
+            if item.rank in answer.cited
+        ]
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
@@ -1068,11 +1134,19 @@ def _from_other_branch(
     return switched
 
 
-def _said_for_yes_no(question: str, item: EvidencePath) -> str:
+def _said_for_yes_no(question: str, item: EvidencePath, sentence: str | None = None) -> str:
     """What a yes or no rests on: the path's headings and the one sentence of its value the verdict reads
-    (a page that says "care" in one sentence and "children" in another says nothing of child care)."""
+    (``sentence``, else its closest to the question: a page that says "care" in one sentence and "children" in
+    another says nothing of child care)."""
     headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
-    return f"{headings} {_support_sentence(question, item.value)}"
+    said = sentence if sentence and sentence.lower() in item.value.lower() else None  # not "John Roe" of a record
+    return f"{headings} {said or _support_sentence(question, item.value)}"
+
+
+def _verdict_sentence(text: str) -> str | None:
+    """The sentence written beside a verdict ("No, registrations are not Transferable." → the sentence)."""
+    verdict = re.match(r"\s*(?:yes|no),\s*", text, re.IGNORECASE)
+    return text[verdict.end() :] if verdict else None
 
 
 def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[str]:

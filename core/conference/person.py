@@ -123,7 +123,11 @@ def verdict(item: PersonQuestion, answer: str) -> str:
         said = LEADING_VERDICT.match(answer)
         wanted = {option.strip().lower() for value in item.expect for option in value.split("|")}
         return "right" if said and said.group(1).lower() in wanted else "wrong"
-    return "right" if all(holds(answer, value) for value in item.expect) else "wrong"
+    said = LEADING_VERDICT.match(answer)
+    verdicts = [value for value in item.expect if _verdict_only([value])]
+    if verdicts and not (said and all(said.group(1).lower() in value.lower().split("|") for value in verdicts)):
+        return "wrong"  # ["No", "not anonymous"]: the verdict first, then the sentence that decides it
+    return "right" if all(holds(answer, value) for value in item.expect if value not in verdicts) else "wrong"
 
 
 def score(part: str, verdicts: list[PersonVerdict]) -> PersonScores:

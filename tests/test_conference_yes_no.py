@@ -1,0 +1,146 @@
+"""Yes/no questions answered with the sentence that decides them, or the plain sentence: never a bare verdict."""
+
+from scholar_tui.core.conference.answer import compute_answer
+from scholar_tui.core.conference.deciding import asked_class, denies
+from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.paths import leaf_path
+from scholar_tui.core.conference.tree import tree_from_data
+
+SITE = tree_from_data(
+    {
+        "Quay2031": {
+            "Attend": {
+                "Health": "Masks are not required at this time. We follow the local guidelines.",
+                "Arrival": "Participation invitations are sent to registered speakers in August.",
+                "Travel": {"Visa letters": "Write to the local chair for a letter."},
+            },
+            "Awards": {
+                "Challenge Winners": {
+                    "tracks": [
+                        {"description": "Harbour routing track", "title": "Tidal Paths", "authors": ["A. Lee"]},
+                        {
+                            "description": "Lighthouse detection track",
+                            "information": "Not assigned (no system was submitted for evaluation)",
+                        },
+                    ]
+                }
+            },
+            "Authors": {
+                "Submissions": "Upon acceptance the camera-ready version of the paper will include the appendices. "
+                "Papers can be up to eight pages long. (For the final version, an extra page will be allowed.",
+            },
+            "Calls": {
+                "Research Track": {
+                    "description": "Authors are asked to read the calls of the other tracks before they submit "
+                    "a paper to the research track.",
+                    "Submission Details": "Papers are submitted through the submission system. The submission of "
+                    "the same paper to several tracks is not allowed and leads to its rejection.",
+                }
+            },
+        }
+    }
+)
+
+
+def _evidence(*leaf_texts: str) -> list[EvidencePath]:
+    found = []
+    for rank, text in enumerate(leaf_texts, start=1):
+        leaf = next(node for node in SITE.leaves() if node.text == text)
+        path = leaf_path(SITE, leaf)
+        found.append(EvidencePath(rank, leaf.id, path.text, path.value, path.text, 1.0))
+    return found
+
+
+def test_the_verdict_comes_with_its_sentence_even_when_it_shares_one_word():
+    """Before: a bare "No" (the sentence shares only "mask" with the question)."""
+    answer = compute_answer(
+        "Do I have to wear a mask?",
+        _evidence("Masks are not required at this time. We follow the local guidelines."),
+        SITE,
+    )
+    assert answer.text == "No, masks are not required at this time."
+
+
+def test_an_award_not_given_is_read_from_the_records_other_field():
+    """Before: "Yes, lighthouse detection track" — the track's own name echoed back as the verdict's reason."""
+    answer = compute_answer(
+        "Did anyone win the lighthouse detection track?",
+        _evidence("Lighthouse detection track", "Not assigned (no system was submitted for evaluation)"),
+        SITE,
+    )
+    assert answer.text.lower().startswith("no, not assigned")
+    assert 2 in answer.cited  # the field that says so is cited
+
+
+def test_the_sentence_stating_the_asked_permission_decides_over_the_best_overlap():
+    """Before: "Yes, authors are asked to read the calls …" (the best-overlap sentence of the first path); the
+    sentence that says whether it is allowed sits in the next path."""
+    answer = compute_answer(
+        "Can I submit the same paper to the research track and another track?",
+        _evidence(
+            "Authors are asked to read the calls of the other tracks before they submit a paper to the research track.",
+            "Papers are submitted through the submission system. The submission of the same paper to several "
+            "tracks is not allowed and leads to its rejection.",
+        ),
+        SITE,
+    )
+    assert answer.text.startswith("No, the submission of the same paper to several tracks is not allowed")
+    assert answer.cited == [2]
+
+
+def test_a_sentence_that_does_not_name_the_subject_decides_nothing():
+    """Before: a bare "No" for a visa question over a page about participation invitations."""
+    answer = compute_answer(
+        "Do I need a visa to attend?",
+        _evidence("Participation invitations are sent to registered speakers in August."),
+        SITE,
+    )
+    assert answer.operation == "abstain" and "visa" in answer.text
+
+
+def test_predicate_classes_read_how_people_ask_and_how_sites_deny():
+    assert asked_class("Did anyone win the best poster award?").name == "award"
+    assert asked_class("Do I have to register?").name == "obligation"
+    assert asked_class("Can I bring a guest?").name == "permission"
+    assert asked_class("Will they pay for my hotel?").name == "payment"
+    assert asked_class("Is the venue in Hawaii?") is None
+    assert denies("Did anyone win it?", "Not assigned (no submissions)")
+    assert denies("Will they pay for travel?", "ICML does not provide travel funding for speakers.")
+    assert not denies("Do I need to register?", "At least one author must register.")
+
+
+def test_a_thing_granted_is_decided_by_the_sentence_that_grants_it():
+    """Before: "Yes, upon acceptance the camera-ready version … will include the appendices" (session 11's
+    held-out run): the sentence sharing most words, which says nothing of an extra page."""
+    answer = compute_answer(
+        "Do accepted papers get an extra page for the camera-ready version?",
+        _evidence(
+            "Upon acceptance the camera-ready version of the paper will include the appendices. Papers can be up to "
+            "eight pages long. (For the final version, an extra page will be allowed."
+        ),
+        SITE,
+    )
+    assert answer.text == "Yes, for the final version, an extra page will be allowed."
+
+
+def test_is_there_an_x_is_decided_by_a_sentence_naming_x():
+    """Before: "Yes, workshop contents should be available online …" (the page's best-overlap sentence, which
+    says nothing of an online submission process)."""
+    site = tree_from_data(
+        {
+            "Quay2031": {
+                "Calls": {
+                    "Workshops": "Workshop contents should be available online for remote attendees. "
+                    "Proposals are sent through the online submission system before the deadline."
+                }
+            }
+        }
+    )
+    leaf = next(node for node in site.leaves() if node.text and node.text.startswith("Workshop contents"))
+    path = leaf_path(site, leaf)
+    answer = compute_answer(
+        "Is there an online submission process for workshops?",
+        [EvidencePath(1, leaf.id, path.text, path.value, path.text, 1.0)],
+        site,
+    )
+    assert answer.text == "Yes, proposals are sent through the online submission system before the deadline."
