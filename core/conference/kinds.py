@@ -568,18 +568,43 @@ def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, 
         return None
     for item in evidence:
         tokens = WORD.findall(item.value.lower())
+        labels = enumeration_labels(item.value)
         for position, token in enumerate(tokens[:-1]):
             if not (token.isdigit() or token in NUMBER_WORDS) or re.fullmatch(r"(?:19|20)\d\d", token):
                 continue  # a year ("ISWC 2022 keynote") is not how many
+            if token in labels:
+                continue  # "(1) financial need, … (3) willingness to volunteer": an item's label, not a count
             after = [
                 stem(word) for word in tokens[position + 1 : position + 1 + len(noun) + 1] if word not in STOPWORDS
             ]
-            if after and noun[-1] in after[: len(noun)]:
+            if after and noun[-1] in after[: len(noun)] or _after_modifier(tokens[position + 1 :], noun):
                 return token, item.rank
         hyphened = hyphened_count(noun[-1]).search(item.value)  # "(8) full-access registrations"
         if hyphened:
             return hyphened.group(1).lower(), item.rank
     return None
+
+
+def _after_modifier(tokens: Sequence[str], noun: list[str]) -> bool:
+    """The thing asked right after one word the question leaves out: "(15) exhibitor booth badges" for "booth
+    badges"; not a bound ("three or more reviewers") nor a comparison ("two more days")."""
+    if len(tokens) < len(noun) + 1:
+        return False
+    modifier, *rest = tokens[: len(noun) + 1]
+    return modifier not in STOPWORDS and modifier not in ASKING and [stem(word) for word in rest] == noun
+
+
+ENUMERATION = re.compile(r"\((\d{1,2})\)")
+
+
+def enumeration_labels(text: str) -> set[str]:
+    """The numbers that label a text's items "(1) … (2) … (3) …": a run of them from 1, each one more."""
+    found = [int(number) for number in ENUMERATION.findall(text)]
+    run = set()
+    for number in found:
+        if number == len(run) + 1:
+            run.add(number)
+    return {str(number) for number in run} if len(run) >= 2 else set()
 
 
 def hyphened_count(noun_stem: str) -> re.Pattern:
