@@ -113,4 +113,5 @@ def test_the_grammar_of_asking():
     assert (
         plain_question("who's putting up the money for the best demo prize?") == "who's sponsors the best demo prize?"
     )
+    assert plain_question("what's the price tag on a gold package?") == "what's the price on a gold package?"
     assert asks_clock_time("What time does the bag check open?") and not asks_clock_time("Which time zone is it in?")

@@ -120,9 +120,12 @@ PHRASAL_VERBS = (
     (r"pay(s|ing)?\s+out", "pay"),
     (r"(?<=who)(?:\s*'s|\s+is|\s+are)?\s+(?:running|leading|heading|managing|overseeing|coordinating)", " organizes"),
     (r"(?<=who)\s+(?:runs|leads|heads|manages|oversees|coordinates)", " organizes"),
+    (r"price\s+tags?", "price"),
+    (r"cut-?offs?(?:\s+date)?", "deadline"),
 )
-"""Phrasal verbs and idioms said as the one verb a site would write: "kick off" is "start", "find out" is "hear"
-(a notification), "look after" is "chair", "put up the money for" is "sponsor" (general English)."""
+"""Phrasal verbs and idioms said as the one word a site would write: "kick off" is "start", "find out" is "hear"
+(a notification), "look after" is "chair", "who's running" is "who organizes", "put up the money for" is
+"sponsor", a "price tag" is a price, a "cutoff" a deadline (general English)."""
 _PHRASAL = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), plain) for pattern, plain in PHRASAL_VERBS)
 
 
