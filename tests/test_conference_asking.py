@@ -22,6 +22,7 @@ SITE = {
         "Programme": {
             "Welcome Reception": "There will be a welcome reception on Monday, 2 June from 18:30 in the harbour hall.",
         },
+        "Exhibit Hall Hours": ["Mon, 2 June 10:00-18:00 *Tenth Anniversary Reception 18:30"],
         "Dates by Category": {"Volunteers": {"Volunteer Application Closes": "10 May 2031"}},
         "Exhibitor Levels": {
             "Gold": {
@@ -40,7 +41,7 @@ SITE = {
         "Deadlines": [{"type": "Abstracts", "date": "1 March 2031", "deadline": "23:59 AoE"}],
         # the asker's words are said elsewhere on the site (a small site's silence on a word says nothing)
         "Help": "The help desk handles lost items; organisers meet at a kick-off call, open till April. To apply for "
-        "a grant, write to the chairs.",
+        "a grant, write to the chairs. Catering is by the harbour café.",
         "Tickets": {"Guests": "Guest tickets for the welcome reception are sold at the desk."},
     }
 }
@@ -55,6 +56,16 @@ def test_the_verb_after_who_is_how_the_question_asks_not_what_the_site_must_name
     """Before: "no person for handles publications" — the site heads its people "Publications Chairs"."""
     answer = _ask("who handles publications?", "Publications Chairs»Ivo Sand»name»Ivo Sand")
     assert "Ivo Sand" in answer and "Mia Dahl" in answer
+
+
+def test_the_verb_after_who_is_let_go_only_where_the_site_heads_people_by_a_role():
+    """A guard on the rule above (dev5b's first run): "who's catering the reception?" over the reception's own
+    paragraph, which names nobody by a role, is refused — the verb is then what the site must say."""
+    answer = _ask(
+        "who's catering the anniversary reception?",
+        "Exhibit Hall Hours»Mon, 2 June 10:00-18:00 *Tenth Anniversary Reception 18:30",
+    )
+    assert is_abstain(answer)
 
 
 def test_fillers_and_the_asker_s_verb_are_not_subject_words_of_a_when():

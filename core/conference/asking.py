@@ -73,7 +73,22 @@ def predicate_words(question: str, verbs: bool = True) -> set[str]:
     found.update(CLOSING_PARTICLE.findall(lowered))
     if not verbs:
         return found
-    for match in WHO_VERB.finditer(lowered):
+    found |= who_verb(question)
+    for match in AUX_PRONOUN_VERB.finditer(lowered):
+        verb, after = match.group(2), match.group(3)
+        if verb not in DETERMINERS:
+            found.add(verb)
+            if after in PARTICLES:
+                found.add(after)
+    return found
+
+
+def who_verb(question: str) -> set[str]:
+    """The verb after "who" and its particle ("who handles …", "who's handling …"), unless it names a role (see
+    ``names_role``): what the person does, which a site says by the role it heads them with ("Publications
+    Chairs"). The confidence check lets it go only where the cited paths do say a role (``support``)."""
+    found: set[str] = set()
+    for match in WHO_VERB.finditer(question.lower().replace("’", "'")):
         verb, after = match.group(1), match.group(2)
         with_be = re.match(rf"who{BE}", match.group(0))
         if verb in DETERMINERS or verb in AUXILIARIES or (with_be and not verb.endswith("ing")):
@@ -83,12 +98,6 @@ def predicate_words(question: str, verbs: bool = True) -> set[str]:
         found.add(verb)
         if after in PARTICLES:
             found.add(after)
-    for match in AUX_PRONOUN_VERB.finditer(lowered):
-        verb, after = match.group(2), match.group(3)
-        if verb not in DETERMINERS:
-            found.add(verb)
-            if after in PARTICLES:
-                found.add(after)
     return found
 
 

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, predicate_words
+from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, predicate_words, who_verb
 from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
@@ -153,6 +153,10 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     return about
 
 
+ROLE_PREFIXES = frozenset(word[:PREFIX] for word in LABEL_WORDS[Kind.PEOPLE] - {"name", "names"})
+"""Words by which a site heads people with a role ("Chairs", "Organizers", "Speaker", "Moderator")."""
+
+
 def asking_words(question: str, typed: bool = True) -> set[str]:
     """The prefixes of the words that say how a wh-question asks (``asking.predicate_words``: "running",
     "gotta"), and "time" of "what time …?" (the form of the value, as "date" is). The verb only when the answer
@@ -222,6 +226,9 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     for text in texts:
         if not other_edition(question, tree, text):
             said |= prefixes(text)
+    doing = {word[:PREFIX] for raw in who_verb(question) for word in words(raw)}
+    if doing and not said & ROLE_PREFIXES and not any(_said(prefix, said) for prefix in doing):
+        return 0.0  # "who's catering …?" over a path that says neither the catering nor a role says nobody does it
     # the asker's verb counts where a cited path says it ("Notification" for "when will I hear …"), never against
     about |= {prefix for prefix in asking_words(question) if _said(prefix, said)} - generic_prefixes()
     total = sum(weight(tree, prefix) for prefix in about)
