@@ -18,7 +18,10 @@ from .conference_support import ask_on
 SITE = {
     "Reef2031": {
         "Start": {"Event": "Reef 2031 - Workshop on Coral Data", "Dates": "2-3 June 2031"},
-        "Organisation": {"Publications Chairs": [{"name": "Ivo Sand"}, {"name": "Mia Dahl"}]},
+        "Organisation": {
+            "Publications Chairs": [{"name": "Ivo Sand"}, {"name": "Mia Dahl"}],
+            "Accessibility Chair": {"name": "Rosa Lind"},
+        },
         "Programme": {
             "Welcome Reception": "There will be a welcome reception on Monday, 2 June from 18:30 in the harbour hall.",
         },
@@ -66,6 +69,13 @@ def test_the_verb_after_who_is_let_go_only_where_the_site_heads_people_by_a_role
         "Exhibit Hall Hours»Mon, 2 June 10:00-18:00 *Tenth Anniversary Reception 18:30",
     )
     assert is_abstain(answer)
+
+
+def test_the_asker_s_verb_names_no_role_and_a_longer_word_is_not_a_form_of_a_generic_one():
+    """Before: "no person for talk accessibility stuff" — "talk" read as the speaker's role asked, "accessibility"
+    as a form of "access" (a word of how questions ask), "stuff" as a thing."""
+    answer = _ask("who do I talk to about accessibility stuff?", "Accessibility Chair»name»Rosa Lind")
+    assert answer == "Rosa Lind"
 
 
 def test_fillers_and_the_asker_s_verb_are_not_subject_words_of_a_when():
@@ -125,4 +135,6 @@ def test_the_grammar_of_asking():
         plain_question("who's putting up the money for the best demo prize?") == "who's sponsors the best demo prize?"
     )
     assert plain_question("what's the price tag on a gold package?") == "what's the price on a gold package?"
+    assert plain_question("what's a gold spot going for these days?") == "what's a gold spot cost?"
+    assert plain_question("when do late prices kick in?") == "when do late prices start?"
     assert asks_clock_time("What time does the bag check open?") and not asks_clock_time("Which time zone is it in?")

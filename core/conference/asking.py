@@ -34,9 +34,10 @@ AUXILIARIES = frozenset(
 )
 FILLERS = frozenset(
     "gonna gotta wanna kinda sorta ya yo hey hi um uh ok okay so like till until exactly actually really basically "
-    "ever still even just".split()
+    "ever still even just stuff whole entire anyway btw nowadays".split()
 )
-"""Spoken fillers, hedges and "till"/"until" (a "when" said twice): they name nothing a site would label."""
+"""Spoken fillers, hedges, vague nouns ("accessibility stuff"), "whole" and "till"/"until" (a "when" said twice):
+they name nothing a site would label."""
 MODAL_FILLERS = ("have to", "need to", "got to", "going to", "want to", "able to")
 """Between the asker and the verb: "do I have to send", "can we still apply"."""
 PARTICLES = frozenset("out off away along around".split())
@@ -73,8 +74,14 @@ def predicate_words(question: str, verbs: bool = True) -> set[str]:
     found.update(CLOSING_PARTICLE.findall(lowered))
     if not verbs:
         return found
-    found |= who_verb(question)
-    for match in AUX_PRONOUN_VERB.finditer(lowered):
+    return found | who_verb(question) | asker_verb(question)
+
+
+def asker_verb(question: str) -> set[str]:
+    """The verb after an auxiliary and a pronoun and its particle ("can I apply", "do I talk to", "are they using"):
+    what the asker or a vague "they" does, not a role of the people asked about."""
+    found: set[str] = set()
+    for match in AUX_PRONOUN_VERB.finditer(question.lower().replace("’", "'")):
         verb, after = match.group(2), match.group(3)
         if verb not in DETERMINERS:
             found.add(verb)
@@ -120,7 +127,8 @@ def names_role(word: str) -> bool:
 
 
 PHRASAL_VERBS = (
-    (r"kick(s|ed|ing)?\s+off", "start"),
+    (r"kick(s|ed|ing)?\s+(?:off|in)", "start"),
+    (r"(?:going|goes|go)\s+for(?:\s+these\s+days)?", "cost"),
     (r"wrap(s|ped|ping)?\s+up", "end"),
     (r"find(s|ing)?\s+out|hear(s|ing)?\s+back", "hear"),
     (r"sign(s|ed|ing)?\s+up\s+for", "register for"),
@@ -132,7 +140,7 @@ PHRASAL_VERBS = (
     (r"price\s+tags?", "price"),
     (r"cut-?offs?(?:\s+date)?", "deadline"),
 )
-"""Phrasal verbs and idioms said as the one word a site would write: "kick off" is "start", "find out" is "hear"
+"""Phrasal verbs and idioms said as the one word a site would write: "kick off" is "start", "going for" is "cost", "find out" is "hear"
 (a notification), "look after" is "chair", "who's running" is "who organizes", "put up the money for" is
 "sponsor", a "price tag" is a price, a "cutoff" a deadline (general English)."""
 _PHRASAL = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), plain) for pattern, plain in PHRASAL_VERBS)

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
 from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.asking import asker_verb
 from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX
 from scholar_tui.core.conference.lexical import WORD, stem, words
 from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, subject, synonyms, weight
@@ -229,7 +230,8 @@ def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool
     role it asks ("Panelists" beside "Moderator" for "Who sits on the panel?"): (that sibling or None, True),
     or (None, False) when the role is the one asked or the question names no role."""
     holder = _role_node(node, tree)
-    asked = _roles(question)
+    asker = asker_verb(question)  # "who do I talk to about …": the asker talks, nobody is asked for as a speaker
+    asked = _roles(" ".join(raw for raw in WORD.findall(question.lower()) if raw not in asker))
     if asked & ORGANIZING:  # a track's or an event's chairs are the people who organize it, and the other way round
         asked |= ORGANIZING
     if not asked:

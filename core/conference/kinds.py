@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.answer_kind import fits as kind_fits
+from scholar_tui.core.conference.asking import FILLERS, predicate_words
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -680,6 +681,8 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
             continue
         if word in ASKING or word.endswith(("ed", "ing", "ly")):  # "donated", "reviewing": how, not what about
             continue
+        if word in FILLERS:  # "the whole conference": how a person speaks, not a topic
+            continue
         if CALENDAR_WORD.fullmatch(word):  # "Thursday" on a site that writes "Thu, July 27": a day, said otherwise
             continue
         if (
@@ -750,13 +753,29 @@ def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[Evi
 
 # -- the thing the question names, in the value's own node ----------------------------------------------
 def topic_words(question: str, tree: Tree) -> set[str]:
-    """The question's words beyond how it asks, the kind it asks for and the conference's name (by prefix)."""
+    """The question's words beyond how it asks (``GENERIC`` and its forms, the asker's verb and fillers), the kind
+    it asks for and the conference's name (by prefix)."""
+    asker = {word for raw in predicate_words(question) for word in words(raw)}
     topic = {
         word[:PREFIX]
         for word in words(question)
-        if word not in GENERIC and word not in ASKING and not any(word in cue for cue in LABEL_WORDS.values())
+        if word not in GENERIC
+        and word not in ASKING
+        and word not in asker
+        and not generic_variant(word)
+        and not any(word in cue for cue in LABEL_WORDS.values())
     }
-    return topic - {word[:PREFIX] for word in words(tree.root.label)} - {word[:PREFIX] for word in GENERIC}
+    return topic - {word[:PREFIX] for word in words(tree.root.label)}
+
+
+VARIANT_LETTERS = 3
+"""A word is a form of a generic word when it shares its five-letter prefix and is at most this much longer
+("attending" of "attend", "costs" of "cost"); a longer word is another word ("accessibility", not "access")."""
+
+
+def generic_variant(word: str, generic: frozenset[str] = GENERIC) -> bool:
+    """Whether ``word`` is a form of one of the ``generic`` words (see ``VARIANT_LETTERS``)."""
+    return any(word[:PREFIX] == other[:PREFIX] and len(word) <= len(other) + VARIANT_LETTERS for other in generic)
 
 
 def names_topic(question: str, tree: Tree, text: str) -> bool:

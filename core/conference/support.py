@@ -33,6 +33,7 @@ from scholar_tui.core.conference.kinds import (
     PREFIX,
     YEAR,
     asked_editions,
+    generic_variant,
     other_edition,
     split_digits,
     tree_vocabulary,
@@ -140,9 +141,13 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
         for raw in WORD.findall(_calendar(split_digits(question)).lower())
         if not HOW.search(raw)
         for word in words(raw)
-        if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
+        if word not in GENERIC
+        and word not in ASKING
+        and word not in own
+        and word not in FORM_WORDS
+        and not generic_variant(word, GENERIC | FORM_WORDS)
     }
-    about = asked - generic_prefixes() - identity(tree)
+    about = asked - identity(tree)
     told = asking_words(question, typed=kind is not Kind.TEXT)
     if not asking and about - told:  # the asker's verb and fillers, unless they are all it says
         about -= told
