@@ -768,9 +768,9 @@ def topic_words(question: str, tree: Tree) -> set[str]:
     return topic - {word[:PREFIX] for word in words(tree.root.label)}
 
 
-VARIANT_LETTERS = 3
+VARIANT_LETTERS = 4
 """A word is a form of a generic word when it shares its five-letter prefix and is at most this much longer
-("attending" of "attend", "costs" of "cost"); a longer word is another word ("accessibility", not "access")."""
+("attending" of "attend", "accessible" of "access"); a longer word names a thing of its own ("accessibility")."""
 
 
 def generic_variant(word: str, generic: frozenset[str] = GENERIC) -> bool:
