@@ -601,7 +601,7 @@ ENUMERATION = re.compile(r"\((\d{1,2})\)")
 def enumeration_labels(text: str) -> set[str]:
     """The numbers that label a text's items "(1) … (2) … (3) …": a run of them from 1, each one more."""
     found = [int(number) for number in ENUMERATION.findall(text)]
-    run = set()
+    run: set[int] = set()
     for number in found:
         if number == len(run) + 1:
             run.add(number)
