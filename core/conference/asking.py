@@ -9,14 +9,19 @@ spoken fillers ("gonna", "till"). A site names the thing, rarely the asker's ver
 
 The grammar here is small and positional, English and general, no site's wording:
 
-* the verb after "who" ("who handles …", "who's running …": "who" + a form of "be" + an -ing word);
-* the verb after an auxiliary and a pronoun ("can I apply", "do they need", "are they using", "do I gotta send");
-* a closing phrasal verb of a question with an auxiliary ("… does the reception kick off?", "… pay out?");
-* particles and fillers anywhere ("out", "off", "till", "yo").
+* the verb after "who" ("who handles …", "who's handling …": "who" + a form of "be" + an -ing word), unless it
+  names a role a site heads people with ("who moderates …"), and let go only where the cited paths say a role;
+* the verb after an auxiliary and a pronoun ("can I apply", "do they need", "do I gotta send", "do I talk to"):
+  what the asker does, never a role asked;
+* a closing particle and fillers anywhere ("… move out?", "till", "gotta", "stuff");
+* phrasal verbs and idioms said as the one word a site writes (``plain_question``: "kick off" → "start", "find
+  out" → "hear", "who's running" → "who organizes", "price tag" → "price").
 
-These words are ``predicate_words``; the confidence check (``support``) counts them only where a cited path says
-them (a verb that the site does say, "Poster Printing" for "where do I print", still supports), never against an
-answer. A yes/no question is left whole: there the verb is what is asked ("Can I transfer my registration?").
+These words are ``predicate_words``. The confidence check (``support``) does not require them of a typed answer
+(a date, an amount, a person: the value's kind says what the verb would) and counts them where a cited path says
+them ("Notification" for "when will I hear …"), never against it; a free-text answer keeps the verb ("which editor
+do they recommend" is not answered by a paragraph on page limits). A yes/no question is left whole: there the verb
+is what is asked ("Can I transfer my registration?").
 
 ``asks_clock_time`` reads "what time …?" / "at what time …?": the answer is a time of day, which a site
 writes as one ("9:00 am", "23:59 AoE") — a date alone does not say it.
