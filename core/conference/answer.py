@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, asked_kind, fits
-from scholar_tui.core.conference import checks, coverage, deciding, kinds, parts, support, value_answers
+from scholar_tui.core.conference import asking, checks, coverage, deciding, kinds, parts, support, value_answers
 from scholar_tui.core.conference.events import Answered, EvidencePath
 from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -887,6 +887,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     The confidence check (``support``) comes last: an answer whose cited paths do not hold what the
     question is about is refused, whatever operator produced it."""
     question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
+    question = asking.plain_question(question)  # "When does it kick off?" asks as "When does it start?" does
     joined = parts.split_parts(question)
     if joined is not None:  # "When and where is X?": each part of its own kind, or which part the data lacks
         return _both(question, [_one_answer(part, evidence, tree) for part in joined], tree)
@@ -918,6 +919,7 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
         return answer
     answer = _of_asked_role(question, answer, evidence, tree) if kind is Kind.PEOPLE else answer
     answer = _of_asked_form(question, kind, answer, evidence, tree)
+    answer = _of_asked_time(question, kind, answer, evidence, tree)
     if answer.operation == "abstain":
         return answer
     paths = (
@@ -1024,6 +1026,20 @@ def _of_asked_form(
         if found and support.supported(question, tree, kind, [f"{item.path}"]):
             return Computed(found.group(0), "value", [item.rank])
     return _abstain(tree, "e-mail address", _topic(question, tree))
+
+
+def _of_asked_time(
+    question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """A time of day asked ("What time does the reception start?") is answered by a value that writes one: the
+    answer when it does, else the best ranked evidence that writes one and holds what the question is about, else
+    the plain sentence; never a heading or a date alone ("Submission Deadline for Challenge Proposals")."""
+    if not asking.asks_clock_time(question) or answer.operation == "yes_no" or asking.says_clock_time(answer.text):
+        return answer
+    for item in evidence:
+        if asking.says_clock_time(item.value) and support.supported(question, tree, kind, [item.path]):
+            return Computed(_best_sentences(question, item.value), "value", [item.rank])
+    return _abstain(tree, "time of day", _topic(question, tree))
 
 
 def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:

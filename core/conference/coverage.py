@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 
 from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.asking import asker_verb
 from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX
 from scholar_tui.core.conference.lexical import WORD, stem, words
 from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, subject, synonyms, weight
@@ -61,7 +62,7 @@ def missing_terms(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -
     form |= {stem(raw)[:PREFIX] for raw in AFTER_WHO.findall(question.lower())}  # "Who represents …": the predicate
     return sorted(
         prefix
-        for prefix in subject(question, tree, kind)
+        for prefix in subject(question, tree, kind, asking=True)  # a heading beside may name the asker's verb too
         if prefix not in form and not CALENDAR.fullmatch(prefix) and prefix not in said and not synonyms(prefix) & said
     )
 
@@ -198,24 +199,6 @@ ROLE_VERBS: dict[str, frozenset[str]] = {
 ROLE_LABEL_WORDS = frozenset(LABEL_WORDS[Kind.PEOPLE]) - {stem("name"), stem("names")}
 
 
-ROLE_STEMS = frozenset(
-    stem(word)
-    for word in (
-        "author authors wrote write writes written chair chairs chaired lead leads led head heads charge moderator "
-        "moderators moderate moderates moderated panelist panelists sits sit speaker speakers speak speaks give "
-        "gives gave present presents organizer organizers organiser organisers organize organizes organise "
-        "organises run runs winner winners won win wins sponsor sponsors sponsored fund funds funded support "
-        "supports supported host hosts hosted"
-    ).split()
-)
-
-
-def names_role(word: str) -> bool:
-    """Whether a question's word names a role or the doing of it ("sits", "chairs", "sponsors", not "panel"): the
-    role checks read it (``other_role``, ``checks.role_holders``)."""
-    return stem(word.lower()) in ROLE_STEMS
-
-
 def _roles(text: str) -> set[str]:
     """The roles a text names, by its words' prefixes."""
     said = {word[:PREFIX] for word in words(text)}
@@ -230,6 +213,9 @@ def _role_node(node: Node, tree: Tree) -> Node | None:
     return None
 
 
+ORGANIZING = frozenset({"chair", "organizer"})
+"""Two words for one role: "Who organizes the expo?" is answered by the "Expo Chairs" (as retrieval's synonym
+groups already say, ``lexical.SYNONYM_GROUPS``)."""
 HELD_ROLES = frozenset({"chair", "moderator", "organizer", "panelist", "speaker"})
 """Roles a site heads its people with; an author or a winner is said by a record's other fields."""
 
@@ -258,7 +244,10 @@ def other_role(question: str, tree: Tree, node: Node) -> tuple[Node | None, bool
     role it asks ("Panelists" beside "Moderator" for "Who sits on the panel?"): (that sibling or None, True),
     or (None, False) when the role is the one asked or the question names no role."""
     holder = _role_node(node, tree)
-    asked = _roles(question)
+    asker = asker_verb(question)  # "who do I talk to about …": the asker talks, nobody is asked for as a speaker
+    asked = _roles(" ".join(raw for raw in WORD.findall(question.lower()) if raw not in asker))
+    if asked & ORGANIZING:  # a track's or an event's chairs are the people who organize it, and the other way round
+        asked |= ORGANIZING
     if not asked:
         return None, False
     if holder is None:  # no role heading above the person: the role asked must be said on the path or its record

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.answer_kind import fits as kind_fits
+from scholar_tui.core.conference.asking import FILLERS, predicate_words
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -568,18 +569,43 @@ def stated_count(question: str, evidence: Sequence[EvidencePath]) -> tuple[str, 
         return None
     for item in evidence:
         tokens = WORD.findall(item.value.lower())
+        labels = enumeration_labels(item.value)
         for position, token in enumerate(tokens[:-1]):
             if not (token.isdigit() or token in NUMBER_WORDS) or re.fullmatch(r"(?:19|20)\d\d", token):
                 continue  # a year ("ISWC 2022 keynote") is not how many
+            if token in labels:
+                continue  # "(1) financial need, … (3) willingness to volunteer": an item's label, not a count
             after = [
                 stem(word) for word in tokens[position + 1 : position + 1 + len(noun) + 1] if word not in STOPWORDS
             ]
-            if after and noun[-1] in after[: len(noun)]:
+            if after and noun[-1] in after[: len(noun)] or _after_modifier(tokens[position + 1 :], noun):
                 return token, item.rank
         hyphened = hyphened_count(noun[-1]).search(item.value)  # "(8) full-access registrations"
         if hyphened:
             return hyphened.group(1).lower(), item.rank
     return None
+
+
+def _after_modifier(tokens: Sequence[str], noun: list[str]) -> bool:
+    """The thing asked right after one word the question leaves out: "(15) exhibitor booth badges" for "booth
+    badges"; not a bound ("three or more reviewers") nor a comparison ("two more days")."""
+    if len(tokens) < len(noun) + 1:
+        return False
+    modifier, *rest = tokens[: len(noun) + 1]
+    return modifier not in STOPWORDS and modifier not in ASKING and [stem(word) for word in rest] == noun
+
+
+ENUMERATION = re.compile(r"\((\d{1,2})\)")
+
+
+def enumeration_labels(text: str) -> set[str]:
+    """The numbers that label a text's items "(1) … (2) … (3) …": a run of them from 1, each one more."""
+    found = [int(number) for number in ENUMERATION.findall(text)]
+    run: set[int] = set()
+    for number in found:
+        if number == len(run) + 1:
+            run.add(number)
+    return {str(number) for number in run} if len(run) >= 2 else set()
 
 
 def hyphened_count(noun_stem: str) -> re.Pattern:
@@ -655,6 +681,8 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
             continue
         if word in ASKING or word.endswith(("ed", "ing", "ly")):  # "donated", "reviewing": how, not what about
             continue
+        if word in FILLERS:  # "the whole conference": how a person speaks, not a topic
+            continue
         if CALENDAR_WORD.fullmatch(word):  # "Thursday" on a site that writes "Thu, July 27": a day, said otherwise
             continue
         if (
@@ -725,13 +753,29 @@ def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[Evi
 
 # -- the thing the question names, in the value's own node ----------------------------------------------
 def topic_words(question: str, tree: Tree) -> set[str]:
-    """The question's words beyond how it asks, the kind it asks for and the conference's name (by prefix)."""
+    """The question's words beyond how it asks (``GENERIC`` and its forms, the asker's verb and fillers), the kind
+    it asks for and the conference's name (by prefix)."""
+    asker = {word for raw in predicate_words(question) for word in words(raw)}
     topic = {
         word[:PREFIX]
         for word in words(question)
-        if word not in GENERIC and word not in ASKING and not any(word in cue for cue in LABEL_WORDS.values())
+        if word not in GENERIC
+        and word not in ASKING
+        and word not in asker
+        and not generic_variant(word)
+        and not any(word in cue for cue in LABEL_WORDS.values())
     }
-    return topic - {word[:PREFIX] for word in words(tree.root.label)} - {word[:PREFIX] for word in GENERIC}
+    return topic - {word[:PREFIX] for word in words(tree.root.label)}
+
+
+VARIANT_LETTERS = 4
+"""A word is a form of a generic word when it shares its five-letter prefix and is at most this much longer
+("attending" of "attend", "accessible" of "access"); a longer word names a thing of its own ("accessibility")."""
+
+
+def generic_variant(word: str, generic: frozenset[str] = GENERIC) -> bool:
+    """Whether ``word`` is a form of one of the ``generic`` words (see ``VARIANT_LETTERS``)."""
+    return any(word[:PREFIX] == other[:PREFIX] and len(word) <= len(other) + VARIANT_LETTERS for other in generic)
 
 
 def names_topic(question: str, tree: Tree, text: str) -> bool:

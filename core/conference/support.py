@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, predicate_words, who_verb
 from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
@@ -32,6 +33,7 @@ from scholar_tui.core.conference.kinds import (
     PREFIX,
     YEAR,
     asked_editions,
+    generic_variant,
     other_edition,
     split_digits,
     tree_vocabulary,
@@ -127,9 +129,10 @@ COST_VERB = re.compile(r"\b(?:run|runs|set (?:me|you|us|them) back|go(?:es)? for
 ``core.answer_kind``), not a thing the package is about."""
 
 
-def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True) -> set[str]:
+def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, asking: bool = False) -> set[str]:
     """The prefixes of the words saying what the question is about (see the module doc); on a small site only
-    the words it uses, unless ``known_only`` is False."""
+    the words it uses, unless ``known_only`` is False; the asker's verb and fillers (``asking_words``) only when
+    ``asking`` is True."""
     own = LABEL_WORDS.get(kind, frozenset())
     if kind is Kind.MONEY:
         question = COST_VERB.sub("", question)
@@ -138,15 +141,39 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True) -
         for raw in WORD.findall(_calendar(split_digits(question)).lower())
         if not HOW.search(raw)
         for word in words(raw)
-        if word not in GENERIC and word not in ASKING and word not in own and word not in FORM_WORDS
+        if word not in GENERIC
+        and word not in ASKING
+        and word not in own
+        and word not in FORM_WORDS
+        and not generic_variant(word, GENERIC | FORM_WORDS)
     }
-    generic = {word[:PREFIX] for word in GENERIC | FORM_WORDS}
-    about = asked - generic - identity(tree)
+    about = asked - identity(tree)
+    told = asking_words(question, typed=kind is not Kind.TEXT)
+    if not asking and about - told:  # the asker's verb and fillers, unless they are all it says
+        about -= told
     if known_only and len(tree_vocabulary(tree)) < MIN_VOCABULARY:
         # a small site's silence on a word says nothing (as for ``kinds.unknown_topic``): only its own words count
         counter, _ = _frequencies(tree)
         about = {prefix for prefix in about if counter.get(prefix)}
     return about
+
+
+ROLE_PREFIXES = frozenset(word[:PREFIX] for word in LABEL_WORDS[Kind.PEOPLE] - {"name", "names"})
+"""Words by which a site heads people with a role ("Chairs", "Organizers", "Speaker", "Moderator")."""
+
+
+def asking_words(question: str, typed: bool = True) -> set[str]:
+    """The prefixes of the words that say how a wh-question asks (``asking.predicate_words``: "running",
+    "gotta"), and "time" of "what time …?" (the form of the value, as "date" is). The verb only when the answer
+    is ``typed`` (a date, an amount, a person: the value's kind says what the verb would); a free-text answer has
+    only its words, and "which editor do they recommend" is not answered by a paragraph on page limits."""
+    said = predicate_words(question, verbs=typed) | (TIME_WORDS if asks_clock_time(question) else set())
+    return {word[:PREFIX] for raw in said for word in words(raw)}
+
+
+def generic_prefixes() -> set[str]:
+    """The prefixes of the words of how any question asks (``kinds.GENERIC``, ``FORM_WORDS``)."""
+    return {word[:PREFIX] for word in GENERIC | FORM_WORDS}
 
 
 IDENTITY_LABELS = frozenset({"location", "full name", "name", "event"})
@@ -204,11 +231,21 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     for text in texts:
         if not other_edition(question, tree, text):
             said |= prefixes(text)
+    doing = {word[:PREFIX] for raw in who_verb(question) for word in words(raw)}
+    if doing and not said & ROLE_PREFIXES and not any(_said(prefix, said) for prefix in doing):
+        return 0.0  # "who's catering …?" over a path that says neither the catering nor a role says nobody does it
+    # the asker's verb counts where a cited path says it ("Notification" for "when will I hear …"), never against
+    about |= {prefix for prefix in asking_words(question) if _said(prefix, said)} - generic_prefixes()
     total = sum(weight(tree, prefix) for prefix in about)
     if total <= 0:
         return 1.0
-    covered = sum(weight(tree, prefix) for prefix in about if prefix in said or _SYNONYMS.get(prefix, set()) & said)
+    covered = sum(weight(tree, prefix) for prefix in about if _said(prefix, said))
     return covered / total
+
+
+def _said(prefix: str, said: set[str]) -> bool:
+    """Whether ``said`` holds the word, itself or by a word of its synonym group."""
+    return prefix in said or bool(_SYNONYMS.get(prefix, set()) & said)
 
 
 def misses_asked_edition(question: str, tree: Tree, texts: Sequence[str]) -> bool:
