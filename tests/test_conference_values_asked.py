@@ -115,3 +115,34 @@ def test_a_measure_is_read_as_written_with_its_range():
     assert [measure.text for measure in found] == ["8 and 15 pages", "eight pages"]
     assert found[0].bound("max") == "15 pages" and found[0].bound(None) == "8 and 15 pages"
     assert [measure.text for measure in find_measures("a 5 min video", {"minutes"})] == ["5 min"]
+
+
+SPONSORS = tree_from_data(
+    {
+        "Nordic2031": {
+            "Sponsorships": {
+                "Packages": {
+                    "Silver (1000 USD)": {
+                        "level": "Silver (1000 USD)",
+                        "description": "Job posting for your company on conference website",
+                    }
+                },
+                "Sponsors": {"Silver Plus Sponsors": [{"name": "Springer"}], "Silver Sponsors": [{"name": "KGData"}]},
+            },
+            "Program": {"Keynotes": "Three keynotes open each day of the conference."},
+        }
+    }
+)
+
+
+def test_a_currency_code_is_no_name_of_the_company_asked():
+    """Before (merged session 12): "Silver (1000 USD)": "USD" read as a product-like name, so the package's
+    level answered "which company …" over the sponsor record beside it, and the check then refused it."""
+    answered = ask_on(
+        SPONSORS,
+        "which company is the silver plus sponsor?",
+        "Silver Plus Sponsors»Springer»name»Springer",
+        "Silver (1000 USD)»level»Silver (1000 USD)",
+        "Silver (1000 USD)»description»Job posting for your company on conference website",
+    )
+    assert "Springer" in answered.answer and "USD" not in answered.answer

@@ -205,6 +205,12 @@ PRODUCT = re.compile(
     r"|\b[A-Z]{2,}[a-z]?\b"  # CMT, PDF, LNCS
 )
 """A name written as no English word is: a product's or a format's, wherever it stands."""
+UNIT_CODE = re.compile(
+    r"(?:USD|EUR|GBP|CNY|RMB|JPY|CHF|CAD|AUD|KRW|INR|MB|GB|KB|TB|AM|PM|AOE|UTC|GMT|CET|CEST|EST|EDT|PST|PDT|HST)",
+    re.IGNORECASE,
+)
+"""Capitals that write a unit, a currency or a time zone ("1000 USD", "23:59 AoE"): what a value is measured in,
+never the name of a thing a "which company / platform" asks for."""
 CAPITALISED = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*")
 """Capitalised words (Rocket Chat, Springer Nature): a name when rare on the site; a site capitalises its own
 headings too ("Conference Sessions", "Tutorials"), which it writes everywhere."""
@@ -282,7 +288,12 @@ def _names(sentence: str, own: set[str], tree: Tree) -> list[str]:
             continue  # a sentence's or a label's first word is capitalised whatever it is
         if {word.lower() for word in re.findall(r"\w+", name)} & own:
             continue  # "Besides Zoom": the thing the question already names is not its answer
-        if support.prefixes(name) <= identity or name in found or DATE_NAME.fullmatch(name):
+        if (
+            support.prefixes(name) <= identity
+            or name in found
+            or DATE_NAME.fullmatch(name)
+            or UNIT_CODE.fullmatch(name)
+        ):
             continue
         if not PRODUCT.fullmatch(name) and not _rare(name, tree):
             continue
