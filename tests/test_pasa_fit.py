@@ -207,3 +207,44 @@ def test_the_real_library_lacks_the_subject_of_every_nothing_fits_query_of_the_p
         if query.query in ("Product formula for Gromov-Witten invariants", "Runge-Kutta methods in mixed precision"):
             found, _ = pool_subject(query.query)
             assert all(found.covers(title) for title in query.expected.values()), query.query
+
+
+# The library of the four shared imports (unArXive sample, OpenAlex page, two arXiv feeds): the protein query's
+# plain search. Before, "Protein Function Prediction" covered "protein structure prediction" (all its words but
+# one, the first among them), so the library did not lack the subject and all three were selected.
+METAMORPHIC = "Metamorphic Testing for Quality Assurance of Protein Function Prediction Tools"
+PROTEIN_POOL = [METAMORPHIC, "Deep learning", "Hashnet: Deep learning to hash by continuation"]
+
+
+def test_a_phrase_missing_a_word_that_is_not_generic_is_not_covered_and_the_library_lacks_it():
+    """ "structure" is held by fewer than one paper in twenty (idf 3.7): it names another subject, so a paper
+    on protein *function* prediction does not hold "protein structure prediction", and nothing fits."""
+    lacking = subject(PROTEIN, PROTEIN_POOL)
+    assert lacking.held(METAMORPHIC) == []
+    assert lacking.missing_from_library and lacking.lacking is not None
+    assert lacking.lacking.text == "Protein structure prediction"
+    assert not any(fits(lacking, title, dense=0.5) for title in PROTEIN_POOL)
+    # the mirror: a library that holds the subject still answers, by a paper that names or covers it
+    named = "Protein structure prediction from sequence alone"
+    covered = "Structure prediction for proteins of unknown fold"
+    held = subject(PROTEIN, [*PROTEIN_POOL, named, covered])
+    assert not held.missing_from_library
+    assert fits(held, named, dense=0.41) and fits(held, covered, dense=0.41)
+
+
+def test_a_broader_paper_does_not_cover_a_narrower_phrase_and_a_narrower_one_covers_the_broader():
+    """A graph neural network paper is not about graph *convolutional* networks ("convolutional" is not generic):
+    before, it covered them by all their words but one. A GCN paper is about graph neural networks: the word it
+    lacks, "neural", is generic (held by one paper in twenty or more), and "graph" carries the subject."""
+    gnn = "How powerful are graph neural networks?"
+    gcn = "Semi-supervised classification with graph convolutional networks"
+    narrower = subject("graph convolutional networks", [gnn])
+    assert narrower.held(gnn) == [] and not fits(narrower, gnn, dense=0.4)
+    assert fits(subject("graph neural networks", [gcn]), gcn, dense=0.3)
+    # generic words alone never carry a subject: "deep learning networks" is not covered by "Deep networks"
+    # once "deep" is as common as "learning" (every held word generic)
+    assert subject("deep learning networks", ["Deep networks"]).held("Deep networks")
+    common = subject_of(
+        "deep learning networks", ["Deep networks"], [0.4], lambda text: dict.fromkeys(text.split(), 2.0)
+    )
+    assert common.held("Deep networks") == []
