@@ -30,6 +30,9 @@ def test_a_title_names_a_coined_name_or_a_phrase_of_the_query_whatever_its_case_
     # one common word names nothing in particular: "molecules" alone does not
     assert named_phrase("graph neural networks for molecules", "Molecules in space") is None
     assert ["addernet"] in key_phrases(ADDERNET)
+    # a possessive names the same thing (before: "pauli'" of "Pauli's" was another word than "pauli")
+    assert named_phrase("Bohmian trajectories from the Pauli equation", "a solution of Pauli's equation")
+    assert named_phrase("Bohmian trajectories from the Pauli equation", "a solution of Pauli’s equation")
 
 
 # Rarity in a library (BM25 idf) of the words the tests' queries use: "deep", "learning", "neural",

@@ -73,14 +73,17 @@ T = TypeVar("T")
 
 
 def _normal(word: str) -> str:
-    """A word as phrases are compared: lower case, a plural 's' dropped ("networks" = "network")."""
-    word = word.lower()
+    """A word as phrases are compared: lower case, a possessive and a plural 's' dropped ("Pauli's
+    equation" = "Pauli equation", "networks" = "network")."""
+    word = re.sub(r"'s?$", "", word.lower())
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _tokens(text: str) -> list[str]:
-    """Words of ``text``, hyphenated ones split ("multiplication-free" → two words), normalized."""
-    return [_normal(part) for token in TOKEN.findall(text) for part in re.split(r"[-/]", token) if part]
+    """Words of ``text``, hyphenated ones split ("multiplication-free" → two words), normalized; a typographic
+    apostrophe is the typewriter one ("Pauli’s" is one word, as "Pauli's")."""
+    words = TOKEN.findall(text.replace("’", "'"))
+    return [_normal(part) for token in words for part in re.split(r"[-/]", token) if part]
 
 
 def _coined(word: str) -> bool:
