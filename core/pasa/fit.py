@@ -251,8 +251,8 @@ def subject_of(
     for text in dict.fromkeys(_phrases(query)):
         weights = list(rarity(text).values())
         mean = sum(weights) / len(weights) if weights else 0.0
-        words = _tokens(text)
-        phrases.append(KeyPhrase(text, words, mean, sum(weights), generic_words(words, rarity)))
+        normalized = _tokens(text)
+        phrases.append(KeyPhrase(text, normalized, mean, sum(weights), generic_words(normalized, rarity)))
     unheld = list(phrases)
     for pool_text in pool_texts:
         if not unheld:
