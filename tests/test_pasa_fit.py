@@ -30,6 +30,16 @@ def test_a_title_names_a_coined_name_or_a_phrase_of_the_query_whatever_its_case_
     # one common word names nothing in particular: "molecules" alone does not
     assert named_phrase("graph neural networks for molecules", "Molecules in space") is None
     assert ["addernet"] in key_phrases(ADDERNET)
+    # a slash or dash between spaces separates alternatives (before: one key phrase "fluid bohmian picture");
+    # one inside a word is part of it
+    assert key_phrases("a fluid / Bohmian picture of the electron's spin") == [
+        ["bohmian", "picture"],
+        ["electron", "spin"],
+    ]
+    assert key_phrases("graph neural networks – a review of input/output automata") == [
+        ["graph", "neural", "network"],
+        ["input", "output", "automata"],
+    ]
     # a possessive names the same thing (before: "pauli'" of "Pauli's" was another word than "pauli")
     assert named_phrase("Bohmian trajectories from the Pauli equation", "a solution of Pauli's equation")
     assert named_phrase("Bohmian trajectories from the Pauli equation", "a solution of Pauli’s equation")
