@@ -11,8 +11,10 @@ library's statistics, sit beside the head:
   phrase of two words or more ("bug localization") or one coined name or acronym ("AdderNet",
   "LLM"), each with its *specificity*: the mean rarity of its words in the library (BM25 idf, read
   from FTS5's vocabulary). A paper *holds* a phrase when its text names it whole (plurals and
-  hyphens do not matter) or covers it (``_covers``). The subject also knows the most specific
-  phrase that *no paper of the pool* holds: a part of the question the library lacks.
+  hyphens do not matter) or covers it (``_covers``: every word of it that is not generic in the
+  library, ``GENERIC_SHARE``; a generic word never carries the subject alone). The subject also
+  knows the most specific phrase that *no paper of the pool* holds: a part of the question the
+  library lacks.
 * ``Subject.covers``: the paper holds a key phrase; when the library lacks what the query asks
   (``Subject.missing_from_library``), only a phrase at least as specific as the most specific one
   it lacks. A match on a generic part is then no fit: "Protein structure prediction with deep
@@ -62,19 +64,26 @@ DENSE_FIT = 0.60
 LACKING_SHARE = 0.5
 ONE_SUBJECT_PHRASES = 3
 CLOSEST_SHOWN = 3
+# A word that one paper in twenty holds names a field, not a subject ("learning", "network", "model",
+# "neural", "quantum" in the unArXive sample library); its BM25 idf (a large library's) is the bound.
+GENERIC_SHARE = 1 / 20
+GENERIC_IDF = math.log(1.0 + (1.0 - GENERIC_SHARE) / GENERIC_SHARE)
 
 T = TypeVar("T")
 
 
 def _normal(word: str) -> str:
-    """A word as phrases are compared: lower case, a plural 's' dropped ("networks" = "network")."""
-    word = word.lower()
+    """A word as phrases are compared: lower case, a possessive and a plural 's' dropped ("Pauli's
+    equation" = "Pauli equation", "networks" = "network")."""
+    word = re.sub(r"'s?$", "", word.lower())
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
 def _tokens(text: str) -> list[str]:
-    """Words of ``text``, hyphenated ones split ("multiplication-free" → two words), normalized."""
-    return [_normal(part) for token in TOKEN.findall(text) for part in re.split(r"[-/]", token) if part]
+    """Words of ``text``, hyphenated ones split ("multiplication-free" → two words), normalized; a typographic
+    apostrophe is the typewriter one ("Pauli’s" is one word, as "Pauli's")."""
+    words = TOKEN.findall(text.replace("’", "'"))
+    return [_normal(part) for token in words for part in re.split(r"[-/]", token) if part]
 
 
 def _coined(word: str) -> bool:
@@ -118,13 +127,24 @@ def named_phrase(query: str, text: str) -> str | None:
     return None
 
 
-def _covers(tokens: set[str], phrase: list[str]) -> bool:
-    """A phrase of three words or more is covered by all its words but one, its first among them: the
-    first word of an English term distinguishes it ("graph" of "graph neural networks", so "graph
-    convolutional networks" is about it and "quantum neural network" is not)."""
-    if len(phrase) < 3 or phrase[0] not in tokens:
+def _covers(words: set[str], phrase: KeyPhrase) -> bool:
+    """Whether a text's ``words`` cover a phrase of three words or more that it does not name whole: it
+    holds the phrase's first word (the first word of an English term distinguishes it: "graph" of "graph
+    neural networks", so "quantum neural network" is not about it), every word of the phrase that is not
+    generic in the library, and lacks at most one word, a generic one. A generic word never carries the
+    subject: the words held must include one that is not generic. So "Graph convolutional networks"
+    covers "graph neural networks" where "neural" is generic (a GCN is a graph neural network), while
+    "Protein function prediction" does not cover "protein structure prediction" ("structure" is not
+    generic: another subject), nor "graph neural networks" the query's "graph convolutional networks"."""
+    if len(phrase.words) < 3 or phrase.words[0] not in words:
         return False
-    return sum(word in tokens for word in phrase) >= len(phrase) - 1
+    missing = [word for word in phrase.words if word not in words]
+    held = [word for word in phrase.words if word in words]
+    return (
+        len(missing) <= 1
+        and all(word in phrase.generic for word in missing)
+        and any(word not in phrase.generic for word in held)
+    )
 
 
 @dataclass(frozen=True)
@@ -133,6 +153,7 @@ class KeyPhrase:
     words: list[str]  # normalized (``_tokens``)
     specificity: float  # the mean rarity (BM25 idf in the library) of its words
     weight: float  # their summed rarity: how much of the query's subject the phrase carries
+    generic: frozenset[str] = frozenset()  # its words that name a field, not a subject (``generic_words``)
 
 
 class _Text:
@@ -144,7 +165,7 @@ class _Text:
 
     def holds(self, phrase: KeyPhrase, whole: bool = False) -> bool:
         """Whether the text names ``phrase`` whole, or (``whole`` False) at least covers it."""
-        return _contains(self.tokens, phrase.words) or (not whole and _covers(self.words, phrase.words))
+        return _contains(self.tokens, phrase.words) or (not whole and _covers(self.words, phrase))
 
 
 @dataclass(frozen=True)
@@ -214,6 +235,12 @@ class Subject:
         return self.specificity(text) or 0.0
 
 
+def generic_words(words: Iterable[str], rarity: Callable[[str], dict[str, float]]) -> frozenset[str]:
+    """The ``words`` that are generic in the library: held by at least ``GENERIC_SHARE`` of its papers
+    (their idf below ``GENERIC_IDF``), or stop words (no index term at all)."""
+    return frozenset(word for word in words if max(rarity(word).values(), default=0.0) < GENERIC_IDF)
+
+
 def subject_of(
     query: str, pool_texts: Iterable[str], pool_dense: Iterable[float], rarity: Callable[[str], dict[str, float]]
 ) -> Subject:
@@ -224,7 +251,8 @@ def subject_of(
     for text in dict.fromkeys(_phrases(query)):
         weights = list(rarity(text).values())
         mean = sum(weights) / len(weights) if weights else 0.0
-        phrases.append(KeyPhrase(text, _tokens(text), mean, sum(weights)))
+        normalized = _tokens(text)
+        phrases.append(KeyPhrase(text, normalized, mean, sum(weights), generic_words(normalized, rarity)))
     unheld = list(phrases)
     for pool_text in pool_texts:
         if not unheld:

@@ -52,9 +52,11 @@ def query_core(query: str) -> str:
 
 
 def candidate_phrases(text: str) -> list[tuple[str, float]]:
-    """RAKE: phrases between stop words and punctuation, best first, with their scores."""
+    """RAKE: phrases between stop words and punctuation, best first, with their scores. A slash or dash
+    between spaces is punctuation ("a fluid / Bohmian picture": two alternatives, not one term "fluid
+    Bohmian picture"); one inside a word is part of it ("input/output", "Runge-Kutta")."""
     phrases: list[list[str]] = []
-    for chunk in re.split(r"[,;:!?()\[\]\"“”]|\.\s", text):
+    for chunk in re.split(r"[,;:!?()\[\]\"“”]|\.\s|\s[/–—-]+\s", text):
         current: list[str] = []
         for token in TOKEN.findall(chunk):
             if token.lower() in STOPWORDS or len(token) < 2 and not token.isdigit():
