@@ -263,3 +263,17 @@ def test_a_broader_paper_does_not_cover_a_narrower_phrase_and_a_narrower_one_cov
         "deep learning networks", ["Deep networks"], [0.4], lambda text: dict.fromkeys(text.split(), 2.0)
     )
     assert common.held("Deep networks") == []
+
+
+def test_a_library_too_small_to_tell_generic_words_covers_a_phrase_by_all_its_words_but_one():
+    """In a library of a dozen papers every word is held by more than 1 in 20 of them, so every word read as
+    generic left no phrase covered: the mini library's GCN paper no longer answered "graph neural networks"
+    (test_pasa_engine's whole loop, merged session 12). Below ``RARITY_PAPERS`` the rule is the one before."""
+    gcn = "Semi-supervised classification with graph convolutional networks"
+
+    def rarity(text: str) -> dict[str, float]:
+        return dict.fromkeys(text.split(), 1.2)  # a dozen papers: every word's idf is low
+
+    small = subject_of("graph neural networks", [gcn], [0.3], rarity, papers=12)
+    assert small.held(gcn)
+    assert subject_of("graph neural networks", [gcn], [0.3], rarity, papers=5000).held(gcn) == []

@@ -81,7 +81,7 @@ from scholar_tui.core.pasa.tool_requests import (
 )
 from scholar_tui.core.pasa.tools import LibraryTools, Outline, ToolResult
 from scholar_tui.indexes.library import Library
-from scholar_tui.indexes.search_changes import term_rarity
+from scholar_tui.indexes.search_changes import fts_totals, term_rarity
 from scholar_tui.models.base import LLM
 from scholar_tui.models.origin import logs_prompts_as
 
@@ -558,7 +558,9 @@ class PaSaEngine(Engine):
     def subject(self, query: str, texts: dict[int, str], dense: dict[int, float]) -> Subject:
         """The query's subject over the pool (``fit.Subject``): its key phrases weighted by their rarity
         in the library, and what of it no pool paper holds."""
-        return subject_of(query, texts.values(), dense.values(), lambda text: term_rarity(self.library.conn, text))
+        conn = self.library.conn
+        papers = fts_totals(conn)[0]
+        return subject_of(query, texts.values(), dense.values(), lambda text: term_rarity(conn, text), papers)
 
     def _scores(self, judged: bool, items: list[Evidence]) -> tuple[list[float], Selection]:
         """Each paper's score, and which are selected (with the reason each is or is not)."""

@@ -68,6 +68,10 @@ CLOSEST_SHOWN = 3
 # "neural", "quantum" in the unArXive sample library); its BM25 idf (a large library's) is the bound.
 GENERIC_SHARE = 1 / 20
 GENERIC_IDF = math.log(1.0 + (1.0 - GENERIC_SHARE) / GENERIC_SHARE)
+# Below this many papers one paper is more than 1 in 40 of the library: rarity cannot tell a field's word from
+# a subject's (in a library of 10, a word one paper holds is "1 in 10"), so a phrase is covered as before
+# rarity was read, by all its words but one.
+RARITY_PAPERS = round(2 / GENERIC_SHARE)
 
 T = TypeVar("T")
 
@@ -140,6 +144,8 @@ def _covers(words: set[str], phrase: KeyPhrase) -> bool:
         return False
     missing = [word for word in phrase.words if word not in words]
     held = [word for word in phrase.words if word in words]
+    if phrase.generic is None:  # a library too small to tell generic words: all words but one, the first held
+        return len(missing) <= 1
     return (
         len(missing) <= 1
         and all(word in phrase.generic for word in missing)
@@ -153,7 +159,8 @@ class KeyPhrase:
     words: list[str]  # normalized (``_tokens``)
     specificity: float  # the mean rarity (BM25 idf in the library) of its words
     weight: float  # their summed rarity: how much of the query's subject the phrase carries
-    generic: frozenset[str] = frozenset()  # its words that name a field, not a subject (``generic_words``)
+    generic: frozenset[str] | None = frozenset()  # its words that name a field, not a subject (``generic_words``);
+    # None where the library is too small for rarity to tell (``RARITY_PAPERS``)
 
 
 class _Text:
@@ -242,17 +249,23 @@ def generic_words(words: Iterable[str], rarity: Callable[[str], dict[str, float]
 
 
 def subject_of(
-    query: str, pool_texts: Iterable[str], pool_dense: Iterable[float], rarity: Callable[[str], dict[str, float]]
+    query: str,
+    pool_texts: Iterable[str],
+    pool_dense: Iterable[float],
+    rarity: Callable[[str], dict[str, float]],
+    papers: int | None = None,
 ) -> Subject:
     """The query's subject over a pool: ``pool_texts`` are its papers' texts (title, abstract, citing
     sentence), ``pool_dense`` their dense matches with the query, ``rarity`` gives each index term of a
-    text its idf in the library."""
+    text its idf in the library of ``papers`` papers (None: large enough to read generic words from it)."""
+    informative = papers is None or papers >= RARITY_PAPERS
     phrases = []
     for text in dict.fromkeys(_phrases(query)):
         weights = list(rarity(text).values())
         mean = sum(weights) / len(weights) if weights else 0.0
         normalized = _tokens(text)
-        phrases.append(KeyPhrase(text, normalized, mean, sum(weights), generic_words(normalized, rarity)))
+        generic = generic_words(normalized, rarity) if informative else None
+        phrases.append(KeyPhrase(text, normalized, mean, sum(weights), generic))
     unheld = list(phrases)
     for pool_text in pool_texts:
         if not unheld:
