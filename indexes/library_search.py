@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -620,8 +620,9 @@ class LibraryIndex:
                     if snapshot.width() != len(vector):
                         snapshot = self._rebuild_for_width(library, len(vector))
                     if len(snapshot.paper_ids) and snapshot.width() == len(vector):
+                        own = OwnRows.of(library, snapshot) if own_only else None
                         # numpy leaves the GIL: the pass over the vectors runs while SQLite ranks the words
-                        scoring = pool.submit(_Scored.of, snapshot.vectors, vector, _allowed(snapshot, before, within))
+                        scoring = pool.submit(_scored, snapshot, vector, _allowed(snapshot, before, within), own)
             self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
             text_ids = changes.text_ranking(
                 library.conn, query, before=before, within=within, depth=depth, own_only=own_only
@@ -629,9 +630,9 @@ class LibraryIndex:
             self.cited_left_out = (
                 self.cited_matching(library, query, before=before, within=within) if own_only and count_cited else 0
             )
-            vector_ids = (
-                [] if scoring is None else _vector_ranking(library, snapshot, scoring.result(), depth, own_only)
-            )
+            scored = None if scoring is None else scoring.result()
+            self.scored_rows = 0 if scored is None else len(scored.rows)
+            vector_ids = [] if scored is None else _vector_ranking(library, scored, depth, own_only)
         unembedded = (
             set() if not vector_ids else {paper_id for paper_id in text_ids if not _has_row(snapshot, paper_id)}
         )
@@ -646,20 +647,20 @@ class LibraryIndex:
         return changes.cited_matches(library.conn, query, before=before, within=within)
 
     missing = 0  # papers without a vector at the last search (searched by words only)
+    scored_rows = 0  # vectors the last search compared with the query's (own papers' only with ``own_only``)
     cited_left_out = 0  # cited works holding a query word that an ``own_only`` search left out
 
 
-def _vector_ranking(
-    library: Library, snapshot: LibrarySnapshot, scored: _Scored, depth: int, own_only: bool
-) -> list[int]:
+def _vector_ranking(library: Library, scored: _Scored, depth: int, own_only: bool) -> list[int]:
     """The ``depth`` nearest papers' ids, from the search's one pass over the vectors (``scored``).
-    ``own_only``: cited works dropped from the nearest ones, looked up by id; the net is cast wider
-    (×4 each time) until ``depth`` own papers are in it or every allowed row was looked at (cited
-    works are most of a fresh unArXive library)."""
+    ``own_only``: the pass scored the own papers' rows (``OwnRows``); cited works are still dropped
+    from the nearest ones, looked up by id (a paper made a cited work since the rows were picked),
+    the net cast wider (×4 each time) until ``depth`` own papers are in it or every allowed row was
+    looked at."""
     reach = depth
     rows = len(scored.rows)
     while True:
-        nearest = [int(snapshot.paper_ids[row]) for row in scored.nearest(reach)]
+        nearest = [int(scored.paper_ids[row]) for row in scored.nearest(reach)]
         if not own_only:
             return nearest
         cited = changes.cited_among(library.conn, nearest)
@@ -810,21 +811,59 @@ def _allowed(snapshot: LibrarySnapshot, before: str | None, within: set[int] | N
 
 
 @dataclass
+class OwnRows:
+    """The rows of a snapshot that hold the library's own papers (not PaSa's cited works), with
+    their vectors copied together: an own-papers search (the Library tab, ``library search``)
+    scores only these. Cited works are most of an unArXive library's rows (276 k of 376 k at 100 k
+    papers), so the one pass over the vectors reads 100 MB instead of 385 MB, and every paper it
+    can return is still compared with the query (exact: the same hits as the full pass).
+
+    Built once per snapshot and library state (``key``: the database's mark, its change counter and
+    the cited works' count, which m017's triggers keep when a paper's source changes); the ids come
+    from migration m018's partial index, not from a pass over the papers."""
+
+    key: tuple[str, int, int]
+    rows: np.ndarray  # the snapshot's row numbers, ascending
+    paper_ids: np.ndarray  # their papers' ids
+    vectors: np.ndarray  # their vectors, one contiguous float32 block
+
+    _last: ClassVar[tuple[LibrarySnapshot, OwnRows] | None] = None  # the last snapshot's (one: the TUI's warm searches)
+
+    @classmethod
+    def of(cls, library: Library, snapshot: LibrarySnapshot) -> OwnRows:
+        conn = library.conn
+        key = (changes.origin(conn), changes.counter(conn), changes.cited_count(conn))
+        last = cls._last
+        if last is not None and last[0] is snapshot and last[1].key == key:
+            return last[1]
+        own = changes.own_paper_ids(conn)
+        at = np.minimum(np.searchsorted(own, snapshot.paper_ids), max(len(own) - 1, 0))
+        rows = np.flatnonzero(own[at] == snapshot.paper_ids) if len(own) else np.zeros(0, np.int64)
+        made = cls(key, rows, snapshot.paper_ids[rows], np.ascontiguousarray(snapshot.vectors[rows]))
+        cls._last = (snapshot, made)
+        return made
+
+
+@dataclass
 class _Scored:
     """The rows a search may return and each one's dot product with the query: the one pass over
     the vectors (memory-bound: 385 MB at 376 k rows of 256) that every ``nearest`` of one search
-    reads, however often an own-papers search widens its net."""
+    reads, however often an own-papers search widens its net. ``paper_ids``: each of ``vectors``'
+    rows' paper."""
 
     vectors: np.ndarray
     query: np.ndarray
     rows: np.ndarray
     similarity: np.ndarray
+    paper_ids: np.ndarray
 
     @classmethod
-    def of(cls, vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None) -> _Scored:
+    def of(
+        cls, vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, paper_ids: np.ndarray | None = None
+    ) -> _Scored:
         rows = np.flatnonzero(allowed) if allowed is not None else np.arange(len(vectors))
         similarity = vectors @ query if allowed is None else vectors[rows] @ query
-        return cls(vectors, query, rows, similarity)
+        return cls(vectors, query, rows, similarity, np.arange(len(vectors)) if paper_ids is None else paper_ids)
 
     def nearest(self, depth: int) -> list[int]:
         """Rows by squared L2 distance to the query (LanceDB's default metric), nearest first;
@@ -845,6 +884,13 @@ class _Scored:
             candidates = rows
         distances = ((self.vectors[candidates] - self.query) ** 2).sum(axis=1)
         return candidates[np.argsort(distances, kind="stable")[:depth]].tolist()
+
+
+def _scored(snapshot: LibrarySnapshot, query: np.ndarray, allowed: np.ndarray | None, own: OwnRows | None) -> _Scored:
+    """The search's one pass: over every row of the snapshot, or over the own papers' (``own``)."""
+    if own is None:
+        return _Scored.of(snapshot.vectors, query, allowed, snapshot.paper_ids)
+    return _Scored.of(own.vectors, query, None if allowed is None else allowed[own.rows], own.paper_ids)
 
 
 def _nearest(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray | None, depth: int) -> list[int]:

@@ -883,3 +883,16 @@ def m017_library_counts(db: sqlite_utils.Database) -> None:
     )
     for statement in statements:
         db.execute(statement)
+
+
+@migration
+def m018_own_papers_index(db: sqlite_utils.Database) -> None:
+    """Two partial indexes that part the library's own papers from PaSa's cited works (source
+    'reference') without reading a paper's row (its title and abstract), for the Library tab's
+    search at 100 k papers (376 k rows, 276 k of them cited works). ``papers_own``: the own papers'
+    ids, whose vectors alone an own-papers search scores (indexes/library_search.py ``OwnRows``;
+    a pass over ``papers`` took 0.3–0.9 s, the index 30–40 ms). It holds the source: an index of
+    the ids alone is not covering. ``papers_cited``: the cited works' ids, which the words ranking
+    looks each match up in (indexes/search_changes.py ``_matching``: 170 ms -> 75 ms a query)."""
+    db.execute("create index papers_own on papers (source) where source != 'reference'")
+    db.execute("create index papers_cited on papers (id) where source = 'reference'")
