@@ -899,12 +899,14 @@ def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
     in its place (never one part answered and the other dropped)."""
     texts = list(dict.fromkeys(answer.text.rstrip(".") for answer in answers))  # one sentence saying both: once
     text = "; ".join(texts) + "."
-    said = [answer for answer in answers if answer.operation != "abstain"]
-    if not said:
+    answered = [answer for answer in answers if answer.operation != "abstain"]
+    if not answered:
         return _abstain(tree, "answer to either part", f"“{question.strip()}”")
     cited = sorted({rank for answer in answers for rank in answer.cited})
     read = [node for answer in answers for node in answer.read]
-    return Computed(text, said[0].operation, cited, read, all(answer.branch_checked for answer in said))
+    said = " ".join(answer.said for answer in answered if answer.said)
+    branch_checked = all(answer.branch_checked for answer in answered)
+    return Computed(text, answered[0].operation, cited, read, said=said, branch_checked=branch_checked)
 
 
 def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
