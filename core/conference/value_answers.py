@@ -37,10 +37,13 @@ NAMED_UNITS = (
     (re.compile(r"\bpages?\b", re.IGNORECASE), ("pages",)),
     (re.compile(r"\bwords?\b", re.IGNORECASE), ("words",)),
     (re.compile(r"\bcharacters?\b", re.IGNORECASE), ("characters",)),
-    (re.compile(r"\b(?:minutes?|mins?|hours?)\b", re.IGNORECASE), ("minutes", "hours")),
+    (re.compile(r"\b(?:seconds?|secs?)\b", re.IGNORECASE), ("seconds",)),
+    (re.compile(r"\b(?:minutes?|mins?|hours?)\b", re.IGNORECASE), ("minutes", "hours")),  # "30 sec" is no minutes
     (re.compile(r"\b(?:mb|gb|kb|megabytes?|gigabytes?)\b", re.IGNORECASE), ("MB", "GB", "KB")),
 )
 """A unit the question writes itself ("page limit", "how many words")."""
+HOW_MANY = re.compile(r"\bhow\s+many\s+(\w+)", re.IGNORECASE)
+"""The noun a "how many" counts: a unit ("how many pages") asks a measure, any other noun a count."""
 TIMED = re.compile(r"\b(?:talks?|videos?|presentations?|orals?|breaks?|slots?|speech|pitch|recordings?)\b", re.I)
 DOCUMENT = re.compile(r"\b(?:papers?|proposals?|submissions?|abstracts?|articles?|manuscripts?|rebuttals?)\b", re.I)
 FILE = re.compile(r"\b(?:files?|uploads?|uploaded|attachments?|zip|pdf|materials?|supplement\w*)\b", re.I)
@@ -57,6 +60,9 @@ def asked_units(question: str) -> tuple[str, ...]:
     asks no measure."""
     if not MEASURE_CUE.search(question):
         return ()
+    counted = HOW_MANY.search(question)
+    if counted and not any(pattern.fullmatch(counted.group(1)) for pattern, _ in NAMED_UNITS):
+        return ()  # "how many companies … on the job fair page?" counts companies, whatever noun follows
     for pattern, units in NAMED_UNITS:
         if pattern.search(question):
             return units
@@ -64,7 +70,7 @@ def asked_units(question: str) -> tuple[str, ...]:
         return ("MB", "GB", "KB")
     if LENGTH.search(question):
         if TIMED.search(question):  # "the paper video": the video is timed, whatever it belongs to
-            return ("minutes", "hours")
+            return ("seconds", "minutes", "hours")
         if DOCUMENT.search(question):
             return ("pages", "words")
     return ()

@@ -181,6 +181,7 @@ UNIT_FORMS = {
     "pages": r"pages?",
     "words": r"words?",
     "characters": r"characters?",
+    "seconds": r"seconds?|secs?",
     "minutes": r"minutes?|mins?",
     "hours": r"hours?|hrs?",
     "MB": r"MB|megabytes?",
