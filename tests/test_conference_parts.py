@@ -1,10 +1,10 @@
 """Two questions in one: each part answered of its own kind, or the part the data lacks said."""
 
 from scholar_tui.core.conference.answer import compute_answer
-from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.parts import split_parts
-from scholar_tui.core.conference.paths import leaf_path
 from scholar_tui.core.conference.tree import tree_from_data
+
+from .conference_support import leaf_evidence
 
 SITE = tree_from_data(
     {
@@ -14,15 +14,6 @@ SITE = tree_from_data(
         }
     }
 )
-
-
-def _evidence(*leaf_texts: str) -> list[EvidencePath]:
-    found = []
-    for rank, text in enumerate(leaf_texts, start=1):
-        leaf = next(node for node in SITE.leaves() if node.text == text)
-        path = leaf_path(SITE, leaf)
-        found.append(EvidencePath(rank, leaf.id, path.text, path.value, path.text, 1.0))
-    return found
 
 
 def test_joined_questions_are_split_with_the_pronoun_resolved():
@@ -38,6 +29,8 @@ def test_joined_questions_are_split_with_the_pronoun_resolved():
 
 def test_when_and_where_answers_both_parts():
     """Before: the date alone ("12-15 May 2031"), the place asked dropped silently."""
-    answer = compute_answer("When and where is Quay 2031?", _evidence("12-15 May 2031", "Bergen, Norway"), SITE)
+    answer = compute_answer(
+        "When and where is Quay 2031?", leaf_evidence(SITE, "12-15 May 2031", "Bergen, Norway"), SITE
+    )
     assert "12-15 May 2031" in answer.text and "Bergen" in answer.text
     assert answer.cited or answer.read  # each part cites what it was read from

@@ -2,9 +2,9 @@
 
 from scholar_tui.core.conference.answer import compute_answer
 from scholar_tui.core.conference.deciding import asked_class, denies
-from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.paths import leaf_path
 from scholar_tui.core.conference.tree import tree_from_data
+
+from .conference_support import leaf_evidence
 
 SITE = tree_from_data(
     {
@@ -42,20 +42,11 @@ SITE = tree_from_data(
 )
 
 
-def _evidence(*leaf_texts: str) -> list[EvidencePath]:
-    found = []
-    for rank, text in enumerate(leaf_texts, start=1):
-        leaf = next(node for node in SITE.leaves() if node.text == text)
-        path = leaf_path(SITE, leaf)
-        found.append(EvidencePath(rank, leaf.id, path.text, path.value, path.text, 1.0))
-    return found
-
-
 def test_the_verdict_comes_with_its_sentence_even_when_it_shares_one_word():
     """Before: a bare "No" (the sentence shares only "mask" with the question)."""
     answer = compute_answer(
         "Do I have to wear a mask?",
-        _evidence("Masks are not required at this time. We follow the local guidelines."),
+        leaf_evidence(SITE, "Masks are not required at this time. We follow the local guidelines."),
         SITE,
     )
     assert answer.text == "No, masks are not required at this time."
@@ -65,7 +56,7 @@ def test_an_award_not_given_is_read_from_the_records_other_field():
     """Before: "Yes, lighthouse detection track" — the track's own name echoed back as the verdict's reason."""
     answer = compute_answer(
         "Did anyone win the lighthouse detection track?",
-        _evidence("Lighthouse detection track", "Not assigned (no system was submitted for evaluation)"),
+        leaf_evidence(SITE, "Lighthouse detection track", "Not assigned (no system was submitted for evaluation)"),
         SITE,
     )
     assert answer.text.lower().startswith("no, not assigned")
@@ -77,7 +68,8 @@ def test_the_sentence_stating_the_asked_permission_decides_over_the_best_overlap
     sentence that says whether it is allowed sits in the next path."""
     answer = compute_answer(
         "Can I submit the same paper to the research track and another track?",
-        _evidence(
+        leaf_evidence(
+            SITE,
             "Authors are asked to read the calls of the other tracks before they submit a paper to the research track.",
             "Papers are submitted through the submission system. The submission of the same paper to several "
             "tracks is not allowed and leads to its rejection.",
@@ -92,7 +84,7 @@ def test_a_sentence_that_does_not_name_the_subject_decides_nothing():
     """Before: a bare "No" for a visa question over a page about participation invitations."""
     answer = compute_answer(
         "Do I need a visa to attend?",
-        _evidence("Participation invitations are sent to registered speakers in August."),
+        leaf_evidence(SITE, "Participation invitations are sent to registered speakers in August."),
         SITE,
     )
     assert answer.operation == "abstain" and "visa" in answer.text
@@ -114,9 +106,10 @@ def test_a_thing_granted_is_decided_by_the_sentence_that_grants_it():
     held-out run): the sentence sharing most words, which says nothing of an extra page."""
     answer = compute_answer(
         "Do accepted papers get an extra page for the camera-ready version?",
-        _evidence(
+        leaf_evidence(
+            SITE,
             "Upon acceptance the camera-ready version of the paper will include the appendices. Papers can be up to "
-            "eight pages long. (For the final version, an extra page will be allowed."
+            "eight pages long. (For the final version, an extra page will be allowed.",
         ),
         SITE,
     )
@@ -136,11 +129,6 @@ def test_is_there_an_x_is_decided_by_a_sentence_naming_x():
             }
         }
     )
-    leaf = next(node for node in site.leaves() if node.text and node.text.startswith("Workshop contents"))
-    path = leaf_path(site, leaf)
-    answer = compute_answer(
-        "Is there an online submission process for workshops?",
-        [EvidencePath(1, leaf.id, path.text, path.value, path.text, 1.0)],
-        site,
-    )
+    text = next(node.text for node in site.leaves() if node.text and node.text.startswith("Workshop contents"))
+    answer = compute_answer("Is there an online submission process for workshops?", leaf_evidence(site, text), site)
     assert answer.text == "Yes, proposals are sent through the online submission system before the deadline."
