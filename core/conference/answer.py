@@ -862,7 +862,9 @@ def _of_kind(kind: Kind, text: str) -> bool:
         names = text.split()
         capitalised = sum(word[:1].isupper() for word in names)
         return (
-            fits(kind, text) and not set(words(text)) & kinds.LABEL_WORDS[Kind.PEOPLE] and capitalised * 2 >= len(names)
+            fits(kind, text)
+            and not set(words(text)) & (kinds.LABEL_WORDS[Kind.PEOPLE] | GROUP_WORDS)
+            and capitalised * 2 >= len(names)
         )
     if kind is Kind.PAPER:  # a title, not a paragraph that mentions papers ("… one of the best paper awards …")
         return (
@@ -875,6 +877,9 @@ def _of_kind(kind: Kind, text: str) -> bool:
 
 
 PAPER_TITLE_WORDS = 30
+GROUP_WORDS = frozenset(stem(word) for word in "committee board team council office department track".split())
+"""Nouns that name a body of people, not its members: "Oversight Committee NeurIPS/ICLR/ICML Journal to Conference
+Track" answers no "who"."""
 
 
 CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that|there|it)['’]s\b", re.IGNORECASE)
@@ -922,6 +927,7 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     answer = _of_asked_role(question, answer, evidence, tree) if kind is Kind.PEOPLE else answer
     answer = _of_asked_form(question, kind, answer, evidence, tree)
     answer = _of_asked_time(question, kind, answer, evidence, tree)
+    answer = _of_asked_number(question, answer, tree)
     if answer.operation == "abstain":
         return answer
     paths = (
@@ -1042,6 +1048,21 @@ def _of_asked_time(
         if asking.says_clock_time(item.value) and support.supported(question, tree, kind, [item.path]):
             return Computed(_best_sentences(question, item.value), "value", [item.rank])
     return _abstain(tree, "time of day", _topic(question, tree))
+
+
+ASKS_NUMBER = re.compile(r"\b(?:what|which)\b[^?]*?\bnumbers?\b", re.IGNORECASE)
+"""A number asked for by name: "What LNCS volume number are the proceedings?", "what's the room number of …"."""
+
+
+def _of_asked_number(question: str, answer: Computed, tree: Tree) -> Computed:
+    """A number asked by name is answered by a value that writes one (digits or a number word), else the plain
+    sentence: a heading that names the thing numbered ("Information for authors … LNCS proceedings") is no
+    volume number."""
+    if answer.operation in ("yes_no", "abstain") or not ASKS_NUMBER.search(question):
+        return answer
+    if re.search(r"\d", answer.text) or set(words(answer.text)) & set(kinds.NUMBER_WORDS):
+        return answer
+    return _abstain(tree, "number", _topic(question, tree))
 
 
 def _value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
