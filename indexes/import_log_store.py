@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from scholar_tui.indexes.bulk_writes import CITED_WORK_SOURCE, counted_papers, in_bulk_write
+from scholar_tui.indexes.bulk_writes import counted_cited_works, counted_papers
 from scholar_tui.indexes.sql_store import SQLStore
 
 COUNTED_TABLES = {
@@ -34,11 +34,8 @@ class ImportLogStore(SQLStore):
         return counted_papers(self.conn)
 
     def cited_work_count(self) -> int:
-        """Of the papers, those made from the imported papers' bibliographies (PaSa's cited works):
-        kept by triggers (m017), never a pass over ``papers`` (2 s at 100 k papers)."""
-        if in_bulk_write(self.conn):  # its papers are counted at its end (no caller of the app asks then)
-            return self._one("select count(*) from papers where source = ?", (CITED_WORK_SOURCE,))
-        return self._one("select rows from library_counts where name = 'cited_works'")
+        """Of the papers, those made from the imported papers' bibliographies (PaSa's cited works)."""
+        return counted_cited_works(self.conn)
 
     def record_import(self, kind: str, path: str, started_at: str, seconds: float, summary: dict) -> None:
         self.conn.execute(

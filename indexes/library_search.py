@@ -35,6 +35,7 @@ import numpy as np
 from scholar_tui.config.files import StateError
 from scholar_tui.config.locations import Locations, make_folder
 from scholar_tui.indexes import search_changes as changes
+from scholar_tui.indexes.bulk_writes import counted_cited_works
 from scholar_tui.indexes.db import open_vectors
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_snapshot import LibrarySnapshot, forget, load_cached, remember, snapshot_file
@@ -832,7 +833,7 @@ class OwnRows:
     @classmethod
     def of(cls, library: Library, snapshot: LibrarySnapshot) -> OwnRows:
         conn = library.conn
-        key = (changes.origin(conn), changes.counter(conn), changes.cited_count(conn))
+        key = (changes.origin(conn), changes.counter(conn), counted_cited_works(conn))
         last = cls._last
         if last is not None and last[0] is snapshot and last[1].key == key:
             return last[1]

@@ -78,11 +78,6 @@ def own_paper_ids(conn: sqlite3.Connection) -> np.ndarray:
     return np.sort(np.fromiter((row[0] for row in rows), dtype=np.int64))
 
 
-def cited_count(conn: sqlite3.Connection) -> int:
-    """PaSa's cited works, as migration m017's triggers count them (a source change included)."""
-    return int(conn.execute("select rows from library_counts where name = 'cited_works'").fetchone()[0])
-
-
 def papers_by_id(conn: sqlite3.Connection, ids: np.ndarray | list[int]) -> Iterator[list[dict]]:
     """The id, title, abstract and date of these papers, ``CHUNK`` at a time (gone ones left out)."""
     ids = [int(paper_id) for paper_id in ids]
