@@ -5,7 +5,7 @@ import pytest
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.library.apis import SPECS
 from scholar_tui.core.soay.choose import rank_plans, read_question
-from scholar_tui.core.soay.engine import checked_answer
+from scholar_tui.core.soay.phrasing import checked_answer
 from scholar_tui.core.soay.plans import default_plans, generate_plans
 
 

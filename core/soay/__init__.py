@@ -6,9 +6,12 @@ and the benchmarks share it and read its one stream of events, ``engine.run(ques
 generated from it: every output field within three hops, with descriptions and programs), choose
 (a question's asked kind, start and relations pick a plan), entities (linking the question's
 spans), shapes (two questions in one, a comparison, yes or no about a pair, "name three"), phrasing
-(the answer of the kind asked, or the sentence saying what the library lacks), engine (the pipeline as
-events; answers checked against ``core.answer_kind``), intents
-(hand-written phrasings: SoAyBench and training data), prompts (SoAyBench records, the fine-tuning prompt), bench (SoAyBench and scoring),
+(the sentences: the answer of the kind asked, or what the library lacks), judge (a program's value
+turned into the answer a person reads, checked against ``core.answer_kind`` and cited), refusals (what
+is said instead of running a program), compound (two questions in one), events (the stream's events
+and the answer), engine (the pipeline: the stages in order, the program written and run), intents
+(hand-written phrasings: SoAyBench and training data), prompts (SoAyBench records, the fine-tuning
+prompt, the engine's prompts to choose a plan and write a program), bench (SoAyBench and scoring),
 person_bench (person-written questions: right / wrong / abstained), baseline (the step-by-step
 agent), evaluate (SoAyEval).
 """
