@@ -7,10 +7,11 @@ from types import SimpleNamespace
 import pytest
 
 from scholar_tui.core.answer_kind import is_abstain
-from scholar_tui.core.soay.choose import read_question
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
+from scholar_tui.core.soay.narrowing import add_narrowings
 from scholar_tui.core.soay.phrasing import render_value
-from scholar_tui.core.soay.plans import add_narrowings, default_plans
+from scholar_tui.core.soay.plans import default_plans
+from scholar_tui.core.soay.reading import read_question
 
 from .soay_support import PAPERS, FakeAPI, InlineSandbox
 

@@ -12,8 +12,8 @@ import pytest
 from scholar_tui.config.locations import Locations
 from scholar_tui.core.library.apis import local_api
 from scholar_tui.core.library.importer import run_import
-from scholar_tui.core.soay.choose import read_question
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
+from scholar_tui.core.soay.reading import read_question
 from scholar_tui.indexes.library import Library
 
 from .conftest import SHARED_DATA
@@ -323,7 +323,7 @@ def test_a_number_compared_with_is_a_threshold_not_a_list_size():
 
 
 def test_a_narrowing_is_turned_round_or_said_impossible():
-    from scholar_tui.core.soay.plans import leaving_out  # new in this change
+    from scholar_tui.core.soay.narrowing import leaving_out  # new in this change
 
     program = "pubs = getPersonPubs(person_id=p)\npubs = [p for p in pubs if p['pub_id'] in theirs]\nresult = pubs"
     assert "if not (p['pub_id'] in theirs)" in (leaving_out(program, "pair") or "")
@@ -340,7 +340,7 @@ def test_an_event_date_no_record_holds_is_read():
 
 
 def test_a_decade_is_its_ten_years():
-    from scholar_tui.core.soay.choose import year_span
+    from scholar_tui.core.soay.reading import year_span
 
     assert year_span("How many papers did X publish in the 2000s?")[:2] == (2000, 2009)
     assert year_span("X's papers from the '90s")[:2] == (1990, 1999)

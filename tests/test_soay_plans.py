@@ -4,9 +4,10 @@ import pytest
 
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.library.apis import SPECS
-from scholar_tui.core.soay.choose import rank_plans, read_question
+from scholar_tui.core.soay.choose import rank_plans
 from scholar_tui.core.soay.phrasing import checked_answer
 from scholar_tui.core.soay.plans import default_plans, generate_plans
+from scholar_tui.core.soay.reading import read_question
 
 
 def test_every_output_field_of_the_seven_apis_is_the_tail_of_a_plan():

@@ -5,9 +5,10 @@ no about a pair, who has more, two questions in one, "name three", the last auth
 import pytest
 
 from scholar_tui.core.answer_kind import is_abstain
-from scholar_tui.core.soay.choose import asked_thing, rank_plans, read_question, support
+from scholar_tui.core.soay.choose import asked_thing, rank_plans, support
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
 from scholar_tui.core.soay.entities import find_paper, find_people
+from scholar_tui.core.soay.reading import read_question
 from scholar_tui.core.soay.shapes import comparison, list_limit, split_compound
 
 from .soay_support import PAPERS, FakeAPI, InlineSandbox

@@ -3,8 +3,10 @@
 ``open_soay(services, …)`` builds the engine over this installation's library; the CLI, the TUI
 and the benchmarks share it and read its one stream of events, ``engine.run(question, cancel=…)``
 (the shape of ``core.events``). Modules: solutions (API graph, solution library), plans (the combinations
-generated from it: every output field within three hops, with descriptions and programs), choose
-(a question's asked kind, start and relations pick a plan), entities (linking the question's
+generated from it: every output field within three hops, with descriptions and programs), narrowing
+(the program lines that narrow a person's papers, added or turned round), reading (a question read
+into its asked kind, start, relations and conditions), choose (the plans scored against that
+reading), entities (linking the question's
 spans), shapes (two questions in one, a comparison, yes or no about a pair, "name three"), phrasing
 (the sentences: the answer of the kind asked, or what the library lacks), judge (a program's value
 turned into the answer a person reads, checked against ``core.answer_kind`` and cited), refusals (what

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scholar_tui.core.answer_kind import abstain_sentence
-from scholar_tui.core.soay.plans import Narrow, Plan, add_narrowings
+from scholar_tui.core.soay.narrowing import Narrow, add_narrowings
+from scholar_tui.core.soay.plans import Plan
 
 _CAPITALISED = r"[A-Za-z]*[A-Z][\w&+-]*\.?"
 # "appeared in Physical Review B", "published at ICSE", "in the journal Entropy": a named venue is a

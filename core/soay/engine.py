@@ -30,7 +30,7 @@ from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits, is_abstai
 from scholar_tui.core.events import Engine, FeedbackRound, cancelled
 from scholar_tui.core.library.sandbox_apis import FACTORY
 from scholar_tui.core.sandbox import Limits, Sandbox, SandboxResult
-from scholar_tui.core.soay.choose import Reading, answers_what_is_asked, rank_plans, read_question, support
+from scholar_tui.core.soay.choose import answers_what_is_asked, rank_plans, support
 from scholar_tui.core.soay.compound import compound_parts, joined_answer, referents
 from scholar_tui.core.soay.conditions import narrowings, not_applied
 from scholar_tui.core.soay.events import (
@@ -48,9 +48,11 @@ from scholar_tui.core.soay.events import (
 )
 from scholar_tui.core.soay.judge import JOINT_PAPERS, Judge, cite, run_failure
 from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, negated_conditions
+from scholar_tui.core.soay.narrowing import Narrow, add_narrowings, leaving_out
 from scholar_tui.core.soay.phrasing import compared, expected_kind, measured
-from scholar_tui.core.soay.plans import Narrow, Plan, add_narrowings, default_plans, leaving_out
+from scholar_tui.core.soay.plans import Plan, default_plans
 from scholar_tui.core.soay.prompts import LETTERS, choice_prompt, model_code_prompt
+from scholar_tui.core.soay.reading import Reading, read_question
 from scholar_tui.core.soay.refusals import condition_refusal, left_out_refusal, unsupported
 from scholar_tui.core.soay.shapes import compared_in_time, comparison, resolve_pronouns
 from scholar_tui.core.soay.verdicts import at_place, authorship, authorship_asked, place_asked

@@ -15,11 +15,11 @@ from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
 from scholar_tui.core.sandbox import Sandbox, SandboxResult
-from scholar_tui.core.soay.choose import Reading
 from scholar_tui.core.soay.conditions import Condition, none_left
 from scholar_tui.core.soay.entities import similarity
 from scholar_tui.core.soay.events import Abstained, AnswerPhrased, SoAyAnswer, SoAyEvent
 from scholar_tui.core.soay.linking import Linked, left_out_subject, papers_of, subject_of
+from scholar_tui.core.soay.narrowing import RANKED
 from scholar_tui.core.soay.phrasing import (
     asked_identifier,
     checked_answer,
@@ -27,7 +27,8 @@ from scholar_tui.core.soay.phrasing import (
     render_value,
     yes_or_no,
 )
-from scholar_tui.core.soay.plans import RANKED, Plan
+from scholar_tui.core.soay.plans import Plan
+from scholar_tui.core.soay.reading import Reading
 from scholar_tui.core.soay.shapes import NUMBER_NAMES, author_place, excluded_name, is_yes_no, top_one
 from scholar_tui.indexes.records import fold
 

@@ -10,8 +10,9 @@ from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence, fits
 from scholar_tui.core.events import counted
-from scholar_tui.core.soay.choose import OPEN_ENDED
-from scholar_tui.core.soay.plans import FIELD_NOUNS, RANKED, Plan
+from scholar_tui.core.soay.conditions import OPEN_ENDED
+from scholar_tui.core.soay.narrowing import RANKED
+from scholar_tui.core.soay.plans import FIELD_NOUNS, Plan
 
 LISTED = 50  # items an answer names; a longer list is named by its first ones and counted
 

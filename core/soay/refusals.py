@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
-from scholar_tui.core.soay.choose import BINDING, Reading, asked_thing, field_named
+from scholar_tui.core.soay.choose import asked_thing, field_named
 from scholar_tui.core.soay.conditions import Condition, not_applied
 from scholar_tui.core.soay.entities import Mention, similarity
 from scholar_tui.core.soay.judge import SAME_NAME
 from scholar_tui.core.soay.linking import Linked, subject_of
 from scholar_tui.core.soay.phrasing import ROLES, field_noun
 from scholar_tui.core.soay.plans import Plan
+from scholar_tui.core.soay.reading import BINDING, Reading
 from scholar_tui.core.soay.shapes import is_yes_no, superlative
 from scholar_tui.core.soay.verdicts import people_place
 

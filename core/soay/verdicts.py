@@ -9,9 +9,9 @@ import re
 from typing import Any
 
 from scholar_tui.core.answer_kind import abstain_sentence
-from scholar_tui.core.soay.choose import Reading
 from scholar_tui.core.soay.entities import Mention, similarity
 from scholar_tui.core.soay.phrasing import render_value
+from scholar_tui.core.soay.reading import Reading
 from scholar_tui.core.soay.shapes import author_place, is_yes_no
 from scholar_tui.indexes.records import fold
 
