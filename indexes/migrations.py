@@ -896,3 +896,19 @@ def m018_own_papers_index(db: sqlite_utils.Database) -> None:
     looks each match up in (indexes/search_changes.py ``_matching``: 170 ms -> 75 ms a query)."""
     db.execute("create index papers_own on papers (source) where source != 'reference'")
     db.execute("create index papers_cited on papers (id) where source = 'reference'")
+
+
+# -- double-encoded text stored before the arXiv import read it back (issue #24) -------------------------
+@migration
+def m020_double_encoded_text_repaired(db: sqlite_utils.Database) -> None:
+    """Names and text stored double-encoded ("Katharina GÃ¶tz": UTF-8 read as Latin-1 before a feed was
+    saved, 13 of the 100 entries of the shared 2026 arXiv feed) are read back as written, with the call
+    the arXiv import makes since session 12 (``indexes.double_encoding.undo_double_encoding``, ftfy's
+    fix_encoding): a library imported before keeps them otherwise, and no one finds "Katharina Götz" by
+    her name. People's names, name variants (their name index follows, by its triggers) and
+    organisations, the names and affiliations written on papers, the merge journal (so that undoing a
+    merge gives back the repaired names), and the title, abstract and venue of arXiv's papers; only the
+    rows that change are written (``repair_library``)."""
+    from scholar_tui.indexes.double_encoding import repair_library
+
+    repair_library(db.conn)

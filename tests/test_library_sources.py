@@ -102,6 +102,20 @@ def test_arxiv_names_recorded_double_encoded_are_read_as_written():
     assert [a.name for a in records[0].authors] == ["Katharina Götz", "José Raúl Romero", "Jörg Keller"]
 
 
+def test_a_double_encoded_character_whose_second_byte_reads_as_a_control_is_read_back():
+    # "ß" is UTF-8 C3 9F: read as Latin-1, "Ã" and the C1 control U+009F (the shared 2026 feed's "Oliver
+    # Weißl", "Florian Kroiß"); cleaning the controls first lost that byte ("Oliver WeiÃl")
+    feed = (
+        "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns='http://www.w3.org/2005/Atom'><entry>"
+        "<id>http://arxiv.org/abs/2601.00001v1</id><title>Flaky tests \u00e2\u0080\u0093 a study</title>"
+        "<published>2026-01-02T00:00:00Z</published><summary>Tests.</summary>"
+        "<author><name>Oliver Wei\u00c3\u009fl</name></author></entry></feed>"
+    ).encode("utf-8")
+    records, _ = parse_feed(feed)
+    assert [a.name for a in records[0].authors] == ["Oliver Weißl"]
+    assert records[0].title == "Flaky tests – a study"  # the en dash's second byte (0x80) is a C1 control too
+
+
 def test_arxiv_import_into_an_empty_library(empty_library):
     fresh = run_import("arxiv", fixture_path("arxiv", "search_feed.xml"), empty_library)
     authors = fixture_path("arxiv", "search_feed.xml").read_text().count("<author>")

@@ -12,8 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
-from ftfy import fix_encoding
-
+from scholar_tui.indexes.double_encoding import undo_double_encoding
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord, arxiv_id, clean_space, doi
 
 NS = {
@@ -32,12 +31,13 @@ class ArxivFeedError(ValueError):
 
 
 def _text(element: ET.Element, path: str) -> str | None:
-    """The element's text, spaces cleaned and UTF-8 read as Latin-1 undone: recorded feeds hold names
-    double-encoded ("Katharina GÃ¶tz" for "Katharina Götz"), which no one can find by the real name.
-    ftfy's fix_encoding changes only such sequences (text that is already right stays as it is)."""
+    """The element's text, UTF-8 read as Latin-1 undone, then spaces and control characters cleaned:
+    recorded feeds hold names double-encoded ("Katharina GÃ¶tz" for "Katharina Götz"), which no one can
+    find by the real name. ftfy's fix_encoding changes only such sequences (text that is already right
+    stays as it is). It goes first: a character whose second UTF-8 byte reads as a C1 control ("ß" is
+    "Ã" and U+009F) would lose that byte to the cleaning and stay broken ("Oliver WeiÃl")."""
     found = element.find(path, NS)
-    text = clean_space(found.text) if found is not None and found.text else None
-    return fix_encoding(text) if text else text
+    return clean_space(undo_double_encoding(found.text)) if found is not None and found.text else None
 
 
 def parse_entry(entry: ET.Element) -> PaperRecord:
