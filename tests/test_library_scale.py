@@ -15,7 +15,7 @@ import time
 import pytest
 
 from scholar_tui.core.library.api_backends import LocalBackend
-from scholar_tui.core.soay.entities import find_entity
+from scholar_tui.core.soay.titles import find_entity
 from scholar_tui.indexes import fuzzy
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.lookup_store import TITLE_CANDIDATES

@@ -9,10 +9,10 @@ from scholar_tui.app.cli import cli
 from scholar_tui.core.library.apis import SPECS, local_api
 from scholar_tui.core.soay.bench import score_method
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
-from scholar_tui.core.soay.entities import find_entity
 from scholar_tui.core.soay.intents import INTENTS
 from scholar_tui.core.soay.prompts import SoAyRecord
 from scholar_tui.core.soay.solutions import FUZZY_APIS, solution_library
+from scholar_tui.core.soay.titles import find_entity
 
 from .conftest import ScriptedLLM
 

@@ -9,8 +9,8 @@ import pytest
 from scholar_tui.core.jsonl import read_jsonl
 from scholar_tui.core.library.apis import local_api
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
-from scholar_tui.core.soay.entities import find_entity
 from scholar_tui.core.soay.person_bench import PersonQuestion, holds, verdict
+from scholar_tui.core.soay.titles import find_entity
 
 DATA = Path(__file__).parent / "data"
 

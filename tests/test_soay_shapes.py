@@ -7,9 +7,10 @@ import pytest
 from scholar_tui.core.answer_kind import is_abstain
 from scholar_tui.core.soay.choose import asked_thing, rank_plans, support
 from scholar_tui.core.soay.engine import SoAyEngine, final_answer
-from scholar_tui.core.soay.entities import find_paper, find_people
+from scholar_tui.core.soay.entities import find_people
 from scholar_tui.core.soay.reading import read_question
 from scholar_tui.core.soay.shapes import comparison, list_limit, split_compound
+from scholar_tui.core.soay.titles import find_paper
 
 from .soay_support import PAPERS, FakeAPI, InlineSandbox
 

@@ -6,9 +6,9 @@ and the benchmarks share it and read its one stream of events, ``engine.run(ques
 generated from it: every output field within three hops, with descriptions and programs), narrowing
 (the program lines that narrow a person's papers, added or turned round), reading (a question read
 into its asked kind, start, relations and conditions), choose (the plans scored against that
-reading), entities (linking the question's
-spans), shapes (two questions in one, a comparison, yes or no about a pair, "name three"), phrasing
-(the sentences: the answer of the kind asked, or what the library lacks), judge (a program's value
+reading), entities (a scholar named by a span of the question), titles (a paper named by one),
+shapes (two questions in one, a comparison, yes or no about a pair, "name three"), phrasing (the
+sentences: the answer of the kind asked, or what the library lacks), judge (a program's value
 turned into the answer a person reads, checked against ``core.answer_kind`` and cited), refusals (what
 is said instead of running a program), compound (two questions in one), events (the stream's events
 and the answer), engine (the pipeline: the stages in order, the program written and run), intents

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from scholar_tui.core.soay.entities import find_entity
+from scholar_tui.core.soay.titles import find_entity
 
 MAX_TURNS = 4
 FINISH = "Finish"

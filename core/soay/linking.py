@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.soay.conditions import Condition, question_conditions
-from scholar_tui.core.soay.entities import Mention, find_paper, find_people, named_in_title
+from scholar_tui.core.soay.entities import Mention, find_people
 from scholar_tui.core.soay.narrowing import RANKED
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import Plan
 from scholar_tui.core.soay.reading import SLOT, Reading
 from scholar_tui.core.soay.shapes import comparison, left_out_at, negated_after, negated_between
+from scholar_tui.core.soay.titles import find_paper, named_in_title
 from scholar_tui.indexes.records import fold
 
 
