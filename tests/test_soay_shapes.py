@@ -11,6 +11,7 @@ from scholar_tui.core.soay.entities import find_people
 from scholar_tui.core.soay.reading import read_question
 from scholar_tui.core.soay.shapes import comparison, list_limit, split_compound
 from scholar_tui.core.soay.titles import find_paper
+from scholar_tui.indexes.records import fold
 
 from .soay_support import PAPERS, FakeAPI, InlineSandbox
 
@@ -37,6 +38,32 @@ def test_the_words_paper_names_the_one_title_that_holds_them():
     mention = find_paper("when was the page object generation paper published", FakeAPI())
     assert mention is not None and mention.matched == PAPERS["paper:5"][0]
     assert find_paper("who wrote the flaky test paper", FakeAPI()) is None  # two titles hold "flaky test"
+
+
+class InitialismAPI:
+    """searchPublication over two titles by shared words (no venue): an initialism's title and a near one."""
+
+    TITLES = {
+        "paper:1": "Improving the Readability of Automatically Generated Tests using Large Language Models",
+        "paper:2": "Improving Test Readability with Refactoring",
+    }
+
+    def searchPublication(self, publication_info):
+        words = set(fold(publication_info).split())
+        return [
+            {"pub_id": key, "title": title} for key, title in self.TITLES.items() if words & set(fold(title).split())
+        ]
+
+    def getPublication(self, pub_id):
+        return {"pub_id": pub_id, "title": self.TITLES[pub_id], "venue": None}
+
+
+def test_the_words_paper_names_a_title_through_an_initialism_of_its_words():
+    # "LLMs" is how people write the title's "Large Language Models" (and "w/" its "using")
+    mention = find_paper("doi for the paper on improving readability of generated tests w/ LLMs?", InitialismAPI())
+    assert mention is not None and mention.matched == InitialismAPI.TITLES["paper:1"]
+    # an initialism no run of the title's words spells names nothing: neither title is guessed
+    assert find_paper("doi for the paper on improving readability of generated tests w/ GNNs?", InitialismAPI()) is None
 
 
 def test_a_first_name_alone_finds_the_scholar_and_a_shared_one_is_not_guessed(ask):

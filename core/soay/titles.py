@@ -303,6 +303,24 @@ def _content_words(phrase: str) -> list[str]:
     return [word for word in fold(phrase).split() if word not in QUESTION_WORDS and word not in TITLE_GLUE]
 
 
+# An initialism a person writes for words of a title ("LLMs" for "Large Language Models", "GNN" for "Graph
+# Neural Networks"): capitals (a plural "s" after them), three letters at least, so that two letters
+# matching two words' initials by chance ("AI" for "an interface") name nothing.
+INITIALISM = re.compile(r"\b([A-Z]{3,})s?\b")
+
+
+def initialisms(phrase: str) -> set[str]:
+    """The initialisms of a phrase, folded as its words are ("llms" stands for "llm")."""
+    return {found.group(0).lower() for found in INITIALISM.finditer(phrase)}
+
+
+def _spelled_out(word: str, said: list[str]) -> bool:
+    """Whether an initialism's letters are the initials of consecutive words of the title ("llms": the
+    "l", "l", "m" of "large language models")."""
+    letters = word.removesuffix("s") if len(word) > 3 and word.endswith("s") else word
+    return any("".join(part[0] for part in said[at : at + len(letters)]) == letters for at in range(len(said)))
+
+
 def _searched_by_words(words: list[str], api: Any) -> list:
     """The hits for the words, or where no title holds them all, for the words less one (each in turn)."""
     hits = list(api.searchPublication(publication_info=" ".join(words))[:5])
@@ -326,12 +344,21 @@ def _holding_words(phrase: str, api: Any) -> dict[str, str]:
         hits = _searched_by_words(wanted, api)
     except Exception:
         return {}
+    abbreviated = initialisms(phrase)
     scored: list[tuple[int, str]] = []
     for hit in hits:
         record = api.getPublication(pub_id=hit["pub_id"]) or {}
         said = fold(f"{hit['title']} {record.get('venue') or ''}").split()
         stems = {word[:STEM] for word in said}
-        missed = sum((word[:STEM] not in stems) if len(word) > 2 else (word not in said) for word in wanted)
+        title_words = fold(hit["title"]).split()
+        missed = sum(
+            not (
+                (word[:STEM] in stems if len(word) > 2 else word in said)
+                # "the paper on … w/ LLMs": the title's "Large Language Models"
+                or (word in abbreviated and _spelled_out(word, title_words))
+            )
+            for word in wanted
+        )
         if missed == 0 or (missed <= WORDS_MISSED and len(wanted) - missed >= WORDS_MATCHED):
             scored.append((missed, hit["title"]))
     fewest = min((missed for missed, _ in scored), default=None)
