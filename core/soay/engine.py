@@ -221,11 +221,20 @@ class SoAyEngine(Engine):
             answer.timings_ms[name] = round((now - clock) * 1000, 1)
             clock = now
 
+        def finish(*events: SoAyEvent) -> Iterator[SoAyEvent]:
+            """The last events of the run, then ``Finished`` with the whole answer and its total time."""
+            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
+            yield from events
+            yield Finished(answer)
+
         def fail(stage: str, message: str) -> Iterator[SoAyEvent]:
             answer.error, answer.error_stage = message, stage
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield Failed(stage, message)
-            yield Finished(answer)
+            yield from finish(Failed(stage, message))
+
+        def abstain(text: str, reason: str) -> Iterator[SoAyEvent]:
+            """Said instead of running a program: what the library lacks, or a condition no plan applies."""
+            answer.ok, answer.abstained, answer.answer = True, True, text
+            yield from finish(Abstained(text, reason))
 
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
@@ -260,13 +269,11 @@ class SoAyEngine(Engine):
             reading.compare = comparison(reading.masked)
         if reading.compare:  # "who has more citations, A or B": one figure for each, then compared
             yield from self._compare(linked, reading, answer, cancel)
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield Finished(answer)
+            yield from finish()
             return
         if len(linked.mentions) == 2 and linked.start == "paper":  # "who wrote both A and B"
             yield from self.judge.in_common(question, linked, plan, answer)
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield Finished(answer)
+            yield from finish()
             return
         plan = choice.plan = self._applying(plan, reading, linked)
         through = self._coauthors_on_papers(plan, reading, linked)
@@ -294,37 +301,26 @@ class SoAyEngine(Engine):
             answer.ok, answer.answer, answer.sources = True, text, [source]
             answer.abstained = is_abstain(text)
             answer.value = None if answer.abstained else text.startswith("Yes")
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield (
+            yield from finish(
                 Abstained(text, "missing", answer.sources)
                 if answer.abstained
                 else AnswerPhrased(text, answer.value, answer.sources)
             )
-            yield Finished(answer)
             return
         if linked.start == "paper" and linked.extra and authorship_asked(reading):  # "Did A write X?"
             text, source = authorship(self.api, head, linked.extra, reading)
             answer.ok, answer.answer, answer.value, answer.sources = True, text, text.startswith("Yes"), [source]
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield AnswerPhrased(text, answer.value, answer.sources)
-            yield Finished(answer)
+            yield from finish(AnswerPhrased(text, answer.value, answer.sources))
             return
         if not choice.supported:  # nothing any API returns is named: no value of another field stands in
-            answer.ok, answer.abstained = True, True
-            answer.answer = unsupported(reading, linked, self.plans)
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield Abstained(answer.answer, "no field")
-            yield Finished(answer)
+            yield from abstain(unsupported(reading, linked, self.plans), "no field")
             return
         conditions = conditions_of(reading, linked)
         reading.left_out = negated_conditions(question, reading, linked)
         unapplied, extra = narrowings(plan, conditions)
         refusal = condition_refusal(self.api, plan, reading, linked, unapplied)
         if refusal:
-            answer.ok, answer.abstained, answer.answer = True, True, refusal
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield Abstained(refusal, "condition")
-            yield Finished(answer)
+            yield from abstain(refusal, "condition")
             return
         # the programs search for what the linker resolved: the library's own title or name
         other = linked.mentions[1].matched if len(linked.mentions) > 1 else None
@@ -332,11 +328,7 @@ class SoAyEngine(Engine):
         arguments = Arguments(head.matched, other, reading.topic, reading.year, reading.year_to, extra, left_out)
         # the answer would hold what was left out; people "with no paper on X" are not those with one without X
         if left_out and (through is not None or self._template(plan, arguments) is None):
-            text = left_out_refusal(plan, linked, reading)
-            answer.ok, answer.abstained, answer.answer = True, True, text
-            answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-            yield Abstained(text, "condition")
-            yield Finished(answer)
+            yield from abstain(left_out_refusal(plan, linked, reading), "condition")
             return
         if cancelled(cancel):
             yield from fail("cancelled", CANCELLED)
@@ -351,8 +343,7 @@ class SoAyEngine(Engine):
             yield from fail("run", message)
             return
         yield from self.judge.phrase_result(answer, plan, reading, linked, result, conditions)
-        answer.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 1)
-        yield Finished(answer)
+        yield from finish()
 
     def _execute(
         self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer, cancel: threading.Event | None
