@@ -28,7 +28,17 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference import asking, checks, coverage, kinds, parts, support
+from scholar_tui.core.conference import (
+    asked_collections,
+    asking,
+    checks,
+    coverage,
+    kinds,
+    parts,
+    site_topics,
+    support,
+    titles_and_people,
+)
 from scholar_tui.core.conference.answer_prompts import CITATION, choice_prompt, generate_prompt
 from scholar_tui.core.conference.comparisons import compare_answer, date_order_answer, sum_answer
 from scholar_tui.core.conference.computed import Computed, join_values
@@ -209,7 +219,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     valued = value_asked(form, question, evidence, tree)
     if valued is not None:  # "what's the page limit?" is answered by "15 pages", not a sentence naming the limit
         return valued
-    unknown = kinds.unknown_topic(question, tree) or _all_unknown(question, tree)
+    unknown = site_topics.unknown_topic(question, tree) or _all_unknown(question, tree)
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return abstain(tree, f"mention of “{unknown}”")
     kind = conference_kind(question)
@@ -245,7 +255,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     if (
         form == "yes_no"
         and not SAME.search(question)
-        and not kinds.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
+        and not site_topics.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
     ):
         # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
@@ -263,11 +273,14 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     if (
         form in ("span", "list")
         and kind is Kind.PEOPLE
-        and (holders := kinds.role_holders(question, evidence, tree, headed=form == "span"))
+        and (holders := asked_collections.role_holders(question, evidence, tree, headed=form == "span"))
     ):
         # a role several records hold: every holder, cited by its record
         return Computed(
-            join_values([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]), "list", [], holders
+            join_values([asked_collections.item_text(Kind.PEOPLE, record, tree) for record in holders]),
+            "list",
+            [],
+            holders,
         )
     elif form == "count":
         answer = counted_records(question, evidence, tree) or (
@@ -284,12 +297,12 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         and (labelled := role_labelled(question, evidence, tree))
     ):
         return labelled  # "Who is the general chair?": the name under the heading "General Chair"
-    elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
+    elif form == "list" or (kind is Kind.PEOPLE and form == "span" and asked_collections.asked_noun(question)):
         answer = listed_records(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
         items = [item for item in re.split(r", | and ", answer.text) if item]
-        people = sum(of_kind(Kind.PEOPLE, item) or bool(kinds.PERSON_IN.search(item)) for item in items)
+        people = sum(of_kind(Kind.PEOPLE, item) or bool(titles_and_people.PERSON_IN.search(item)) for item in items)
         if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
-            person = kinds.person_in_sentences(question, evidence)
+            person = titles_and_people.person_in_sentences(question, evidence)
             return person or abstain(tree, "person", question_topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
         named = place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
@@ -315,18 +328,18 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         answer = from_labelled(kind, question, answer, evidence, tree)
     # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
     # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
-    about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
-    if form == "span" and kind is Kind.TEXT and kinds._only_dates(answer.text) and not TIME_WORDS.search(question):
+    about = site_topics.about_the_question(question, tree, answer, evidence) if form == "span" else True
+    if form == "span" and kind is Kind.TEXT and kinds.only_dates(answer.text) and not TIME_WORDS.search(question):
         # "What is the submission system?" is not answered by a bare date
         return abstain(tree, f"information on {question_topic(question, tree) or 'it'}")
     if form in ("span", "count") and kind in (*CHECKED, Kind.PAPER) and (not about or not of_kind(kind, answer.text)):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
-        if found and kinds.about_the_question(question, tree, found_answer(found), evidence):
+        if found and site_topics.about_the_question(question, tree, found_answer(found), evidence):
             return found_answer(found)
         field = checks.record_value(question, kind, tree)  # "the prize for the best poster": its record's "prize"
         if field is not None:
             return found_answer(kinds.Found(field, field.text or "", None))
-        person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
+        person = titles_and_people.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or abstain(tree, kind.noun, question_topic(question, tree))
     return answer
 
