@@ -86,7 +86,6 @@ from scholar_tui.core.conference.yes_no import (
     names_thing,
     said_for_yes_no,
     states,
-    verdict_sentence,
     yes_no_answer,
 )
 
@@ -140,7 +139,20 @@ def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
     read = [node for answer in answers for node in answer.read]
     said = " ".join(answer.said for answer in answered if answer.said)
     branch_checked = all(answer.branch_checked for answer in answered)
-    return Computed(text, answered[0].operation, cited, read, said=said, branch_checked=branch_checked)
+    # the values asked, joined as the texts are ("Yes; 9 June 2022."), when a part's text says more than its value
+    value = "; ".join(dict.fromkeys(answer.asked_value.rstrip(".") for answer in answers)) + "."
+    structured = any(answer.value for answer in answers)
+    support = " ".join(answer.support for answer in answered if answer.support)
+    return Computed(
+        text,
+        answered[0].operation,
+        cited,
+        read,
+        said=said,
+        branch_checked=branch_checked,
+        value=value if structured else "",
+        support=support,
+    )
 
 
 def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -160,11 +172,7 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     if answer.operation == "abstain":
         return answer
     paths = (
-        [
-            said_for_yes_no(question, item, verdict_sentence(answer.text))
-            for item in evidence
-            if item.rank in answer.cited
-        ]
+        [said_for_yes_no(question, item, answer.support) for item in evidence if item.rank in answer.cited]
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
@@ -367,6 +375,8 @@ def answer_question(
         operation=computed.operation,
         cited=computed.cited,
         computed=computed.text,
+        value=computed.asked_value,
+        support=computed.support,
     )
     if llm is None or mode == "computed" or not evidence or computed.operation == "abstain":
         return answered
@@ -381,6 +391,7 @@ def answer_question(
         reordered = [chosen, *(item for item in evidence if item is not chosen)]
         picked = compute_answer(question, reordered, tree)
         answered.answer, answered.operation, answered.cited = picked.text, picked.operation, picked.cited
+        answered.value, answered.support = picked.asked_value, picked.support
         answered.model_detail = f"{llm.model_name} chose path {best} (p={probabilities.get(best, 0.0):.2f})"
     else:
         completion = llm.complete(
@@ -391,6 +402,7 @@ def answer_question(
         text = " ".join(completion.text.split())
         cited = sorted({int(number) for number in CITATION.findall(text) if 0 < int(number) <= len(evidence)})
         answered.answer = CITATION.sub("", text).strip() or computed.text
+        answered.value, answered.support = answered.answer, ""  # the model's text is scored whole
         answered.operation = "model"
         answered.cited = cited or computed.cited
         answered.model_detail = (
