@@ -31,6 +31,7 @@ from scholar_tui.core.answer_kind import fits as kind_fits
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.question_words import WH_WORDS
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import EMAIL, URL, find_amounts, find_dates
 
@@ -81,13 +82,14 @@ GENERIC = frozenset(
     stem(word)
     for word in """conference conferences event events attend attendee attendees
 available there provide provided offer offered anyone someone something anything going people person question
-questions information please tell know need want would could should which where when what whom whose
+questions information please tell know need want would could should
 take takes taking took held hold holds happen happens happening begin begins start starts end ends finish
 come comes coming get gets getting give given find found bring wear allowed allow required require include
 included includes cost costs pay paid open opens close closes there here download downloads access visit
 upload belong belongs""".split()
-)
-"""Words of a question that say how it asks, not what about (verbs of happening, having, asking)."""
+) | {stem(word) for word in WH_WORDS}
+"""Words of a question that say how it asks, not what about (verbs of happening, having, asking, and the question
+words of ``question_words``)."""
 
 
 @dataclass
