@@ -505,9 +505,9 @@ def test_a_count_stated_before_a_hyphenated_modifier_is_read():
 
 def test_the_abstain_sentence_keeps_a_name_with_letters_beyond_ascii_whole():
     """Before: "… has no information on Markus Kr tzsch's talk" (the word pattern knew only a-z)."""
-    from scholar_tui.core.conference.answer import _topic
+    from scholar_tui.core.conference.plain_sentence import question_topic
 
-    assert "Krötzsch" in (_topic("What is Markus Krötzsch's talk about?", TREE) or "")
+    assert "Krötzsch" in (question_topic("What is Markus Krötzsch's talk about?", TREE) or "")
 
 
 def test_a_question_about_another_year_a_few_words_after_the_acronym_is_about_that_edition():
@@ -521,13 +521,13 @@ def test_a_date_is_no_paper_title_and_a_paragraph_holding_a_date_does_not_say_wh
     """Before: "Which papers won the outstanding paper awards?" → "Apr 24 '23 (Anywhere on Earth)", and
     "When were the authors notified?" → a copyright paragraph holding "(revised 21 April 2021)"."""
     from scholar_tui.core.answer_kind import Kind
-    from scholar_tui.core.conference.answer import _of_kind
+    from scholar_tui.core.conference.kind_checks import of_kind
 
-    assert not _of_kind(Kind.PAPER, "Apr 24 '23 (Anywhere on Earth)")
-    assert _of_kind(Kind.PAPER, "Listening to Melting Ice")
+    assert not of_kind(Kind.PAPER, "Apr 24 '23 (Anywhere on Earth)")
+    assert of_kind(Kind.PAPER, "Listening to Melting Ice")
     paragraph = " ".join(["Each author signs the copyright form or selects the open access option."] * 6)
-    assert not _of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
-    assert _of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")
+    assert not of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
+    assert of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")
 
 
 def _exhibitor_site() -> Tree:

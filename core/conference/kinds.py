@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.answer_kind import fits as kind_fits
 from scholar_tui.core.conference.asking import FILLERS, predicate_words
+from scholar_tui.core.conference.computed import Computed
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
@@ -712,12 +713,10 @@ hawaii honolulu conference university""".split()
 )
 
 
-def person_in_sentences(question: str, evidence: Sequence[EvidencePath]):
+def person_in_sentences(question: str, evidence: Sequence[EvidencePath]) -> Computed | None:
     """A person a sentence of the evidence names, in the sentence that shares a word with the question
     ("Please contact Stephanie Willes if you have any questions."): the answer to a "who" without a
     labelled name field. None when no sentence names one."""
-    from scholar_tui.core.conference.answer import Computed
-
     asked = {word[:PREFIX] for word in words(question)} - {word[:PREFIX] for word in GENERIC}
     for item in evidence[:3]:
         for sentence in re.split(r"(?<=[.!?])\s+", item.value):
