@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference import asking, checks, coverage, kinds, parts, support
+from scholar_tui.core.conference import asking, checks, coverage, entries, kinds, parts, support
 from scholar_tui.core.conference.answer_prompts import CITATION, choice_prompt, generate_prompt
 from scholar_tui.core.conference.comparisons import compare_answer, date_order_answer, sum_answer
 from scholar_tui.core.conference.computed import Computed, join_values
@@ -134,6 +134,10 @@ def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
 
 
 def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    # read from the entry the question names, not a neighbour of its list ("IBM Research's slot", not Elsevier's)
+    evidence = entries.of_named_entries(question, evidence, tree)
+    if not evidence:  # every path was another entry's: the named one has no such field
+        return abstain(tree, conference_kind(question).noun, question_topic(question, tree))
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         answer = faq_answer(question, evidence, tree) or answer

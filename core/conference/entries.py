@@ -83,16 +83,19 @@ def _record_names(tree: Tree, record: Node) -> list[frozenset[str]]:
     return [name for name in names if name]
 
 
-def _called(tree: Tree, asked: set[str], record: Node) -> frozenset[str]:
-    """The words of the question that name ``record``: of each of its names that the question writes more
-    than half of ("the student grant" names "Student Grants"; "sponsor" alone does not name "Doctoral Consortium
-    Sponsor [exclusive]")."""
+def _called(tree: Tree, asked: set[str], record: Node) -> tuple[frozenset[str], int]:
+    """The words of the question that name ``record``, of each of its names that the question writes more than
+    half of ("the student grant" names "Student Grants"; "sponsor" alone does not name "Doctoral Consortium
+    Sponsor [exclusive]"), and how many words of its best-written name the question leaves out (of two records
+    called alike, "Best Paper -- Main Track" is named whole and "Best Student Paper -- Main Track" is not)."""
     called: set[str] = set()
+    unsaid = len(asked)
     for name in _record_names(tree, record):
         said = name & asked
         if len(said) * 2 > len(name):
             called |= said
-    return frozenset(called)
+            unsaid = min(unsaid, len(name - asked))
+    return frozenset(called), unsaid
 
 
 def _same_field(tree: Tree, leaf: Node, record: Node, other: Node) -> Node | None:
@@ -112,16 +115,17 @@ def _as_evidence(tree: Tree, item: EvidencePath, node: Node) -> EvidencePath:
 
 
 def _better_named(tree: Tree, asked: set[str], record: Node) -> Node | None:
-    """The sibling record the question names with more of its words than ``record`` (and all of ``record``'s)."""
+    """The sibling record the question names with more of its words than ``record`` (and all of ``record``'s);
+    of several so named, the one named by most words, then the one whose name the question writes most wholly."""
     own = frozenset(asked & set().union(*_record_names(tree, record)))  # what the question says of it
-    best, best_named = None, own
+    best: tuple[int, int, Node] | None = None
     for other in _items(tree, record):
         if other.id == record.id:
             continue
-        named = _called(tree, asked, other)
-        if named > best_named:
-            best, best_named = other, named
-    return best
+        named, unsaid = _called(tree, asked, other)
+        if named > own and (best is None or (len(named), -unsaid) > best[:2]):
+            best = (len(named), -unsaid, other)
+    return best[2] if best else None
 
 
 def _names_of_records(tree: Tree) -> dict[frozenset[str], list[int]]:
@@ -204,6 +208,7 @@ def of_named_entries(question: str, evidence: Sequence[EvidencePath], tree: Tree
     named = asked_entries(question, tree)
     kept: list[EvidencePath] = []
     seen: set[int] = set()
+    found = {item.node_id for item in evidence}
     for item in evidence:
         leaf = tree.nodes[item.node_id] if 0 <= item.node_id < len(tree.nodes) else None
         record = _record(tree, leaf) if leaf is not None else None
@@ -214,8 +219,8 @@ def of_named_entries(question: str, evidence: Sequence[EvidencePath], tree: Tree
         other = _better_named(tree, asked, record)
         if other is not None:
             field = _same_field(tree, leaf, record, other)
-            if field is None:
-                continue  # the named entry has no such field: a neighbour's would answer for it
+            if field is None or field.id in found:
+                continue  # the named entry has no such field (a neighbour's would answer for it), or it is found
             item, leaf, record = _as_evidence(tree, item, field), field, other
         elif any(_lacks(tree, record, item, name, holders) for name, holders in named.items()):
             continue  # the question names an entry this list does not hold

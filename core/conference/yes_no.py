@@ -192,6 +192,8 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
         chosen = deciding.naming_thing(thing, subject, evidence) or deciding.Deciding(chosen.item, "")
         if not chosen.sentence:
             return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
+    if not chosen.sentence:  # a field naming its record: the record's own field stating the predicate decides
+        chosen = _record_statement(question, chosen.item, tree) or chosen
     labelled = not chosen.sentence  # … unless no sentence says more: "Apple" listed under "Exhibitors"
     item = chosen.item
     sentence = f"{_last_heading(item)}: {best.sentence}" if labelled else chosen.sentence
@@ -215,6 +217,34 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     if STATED_VERDICT.match(sentence):  # the sentence says its own verdict: "No, fully virtual workshops …"
         return Computed(sentence, "yes_no", [item.rank])
     return Computed(f"{verdict}, {sentence if labelled else _lower_first(sentence)}", "yes_no", [item.rank])
+
+
+RECORD_LIST_NAMES = 6
+"""How many names of a record's list field ("winners") are written out beside a verdict."""
+
+
+def _record_statement(question: str, item: EvidencePath, tree: Tree) -> deciding.Deciding | None:
+    """For a path that only names its record (a challenge track's "description" under "Winners"), the record's
+    own field that states or denies the asked predicate: "information: Not assigned (…)" says no one won the
+    track, "winners: Jiomekong, V. Tsague" that someone did. The record decides, not its neighbours; None when
+    the question asks no such predicate or no field of the record states it."""
+    predicate = deciding.asked_class(question)
+    leaf = leaf_of(tree, item)
+    record = tree.parent(leaf) if leaf is not None else None
+    if predicate is None or leaf is None or record is None or record.kind != "item":
+        return None
+    for field in tree.children(record):
+        if field.id == leaf.id:
+            continue
+        if field.is_leaf:
+            said = field.text or ""
+        else:
+            names = [node.text for node in tree.subtree_leaves(field) if node.text][:RECORD_LIST_NAMES]
+            said = f"{field.label}: {', '.join(names)}" if names else ""
+        if said and (deciding.states(predicate, said) or deciding.states(predicate, field.label)):
+            path = EvidencePath(item.rank, field.id, node_path_text(tree, field), said, "", 0.0)
+            return deciding.Deciding(path, said)
+    return None
 
 
 def _lower_first(sentence: str) -> str:

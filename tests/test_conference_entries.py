@@ -1,0 +1,115 @@
+"""The entry a question names among the entries of one list: its own fields answer, never a neighbour's."""
+
+from scholar_tui.core.answer_kind import is_abstain
+from scholar_tui.core.conference.answer import compute_answer
+from scholar_tui.core.conference.tree import tree_from_data
+
+from .conference_support import leaf_evidence
+
+SITE = tree_from_data(
+    {
+        "Fjord2031": {
+            "Home": {"date": "12-15 May 2031", "location": "Bergen, Norway"},
+            "Careers": {
+                "Job Posting": [
+                    {"name": "Acme", "introduce": "Acme builds rockets for research labs."},
+                    {"name": "Globex", "introduce": "Globex sells knowledge graph tools."},
+                    {"name": "Initech", "introduce": "Initech writes reporting software."},
+                ],
+                "Job Fair": {
+                    "Schedule": [
+                        {
+                            "Sponsor": "Acme",
+                            "SLOT 1 DATE AND TIME": "10:00-11:00, May 12",
+                            "SLOT 2 DATE AND TIME": "14:00-15:00, May 13",
+                        },
+                        {
+                            "Sponsor": "Globex",
+                            "SLOT 1 DATE AND TIME": "09:05-09:35, May 14",
+                            "SLOT 2 DATE AND TIME": "16:20-17:00, May 15",
+                        },
+                    ]
+                },
+            },
+            "Grants": [
+                {
+                    "type": "Student Grants",
+                    "description": "Please apply only if you are a student (a proof of it is required).",
+                },
+                {
+                    "type": "Free Registration",
+                    "description": "Please apply only if you are not a student and have no other funds.",
+                },
+            ],
+            "Awards": [
+                {
+                    "type": "Tableau Challenge Winners",
+                    "prize": "800 EUR",
+                    "Sponsor": "Harbour Labs",
+                    "Dataset Track Prize": [{"name": "TABLEX", "authors": ["A. Berg"]}],
+                },
+                {
+                    "type": "Reasoner Challenge Winners",
+                    "tracks": [
+                        {"description": "Ontology reasoner for streaming data", "information": "Not assigned"},
+                        {"description": "Ontology reasoner for medical rules", "winners": ["K. Lund", "P. Moe"]},
+                    ],
+                },
+            ],
+        }
+    }
+)
+
+
+def test_a_slot_is_read_from_the_entry_the_question_names():
+    """Before: Acme's first slot (the best-ranked path, a neighbour of the entry named) for Globex's."""
+    answer = compute_answer("when's Globex's first job fair slot?", leaf_evidence(SITE, "10:00-11:00, May 12"), SITE)
+    assert "09:05" in answer.text
+
+
+def test_an_ordinal_picks_the_field_of_that_number():
+    """Before: Globex's SLOT 1 for "the second slot"."""
+    answer = compute_answer("when's Globex's second slot?", leaf_evidence(SITE, "09:05-09:35, May 14"), SITE)
+    assert "16:20" in answer.text
+
+
+def test_an_entry_the_list_does_not_hold_has_no_value_there():
+    """Before: Acme's slot for Initech, which posts jobs but has no slot at the job fair."""
+    answer = compute_answer(
+        "when's Initech's job fair slot?", leaf_evidence(SITE, "10:00-11:00, May 12", "Initech"), SITE
+    )
+    assert is_abstain(answer.text), answer.text
+
+
+def test_a_yes_no_is_decided_by_the_named_entrys_sentence():
+    """Before: "No, please apply only if you are not a student …" (the free registration's rule)."""
+    answer = compute_answer(
+        "do I have to prove I'm a student to apply for the student grant?",
+        leaf_evidence(SITE, "Please apply only if you are not a student and have no other funds."),
+        SITE,
+    )
+    assert "proof" in answer.text and answer.text.startswith("Yes"), answer.text
+
+
+def test_who_paid_for_a_prize_is_its_sponsor():
+    """Before: "800 EUR; TABLEX." (a winner's name for who paid)."""
+    answer = compute_answer(
+        "How much was the Tableau prize and who paid for it?", leaf_evidence(SITE, "TABLEX", "800 EUR"), SITE
+    )
+    assert "800" in answer.text and "Harbour Labs" in answer.text, answer.text
+
+
+def test_did_anyone_win_is_decided_by_the_records_own_field():
+    """Before: "Yes, description: Ontology reasoner for streaming data" (the track's name, under "Winners")."""
+    nobody = compute_answer(
+        "did anyone win the streaming data track of the reasoner challenge?",
+        leaf_evidence(SITE, "Ontology reasoner for streaming data"),
+        SITE,
+    )
+    assert nobody.text.startswith("No") and "not assigned" in nobody.text.lower(), nobody.text
+    somebody = compute_answer(
+        "did anyone win the medical rules track of the reasoner challenge?",
+        leaf_evidence(SITE, "Ontology reasoner for medical rules"),
+        SITE,
+    )
+    assert somebody.text.startswith("Yes") and "K. Lund" in somebody.text, somebody.text
