@@ -4,7 +4,7 @@ from scholar_tui.core.answer_kind import is_abstain
 from scholar_tui.core.conference.answer import compute_answer
 from scholar_tui.core.conference.tree import tree_from_data
 
-from .conference_support import leaf_evidence
+from .conference_support import ask_on, leaf_evidence
 
 SITE = tree_from_data(
     {
@@ -13,7 +13,7 @@ SITE = tree_from_data(
             "Careers": {
                 "Job Posting": [
                     {"name": "Acme", "introduce": "Acme builds rockets for research labs."},
-                    {"name": "Globex", "introduce": "Globex sells knowledge graph tools."},
+                    {"name": "Globex", "introduce": "Globex is a Tromso-based firm selling graph tools."},
                     {"name": "Initech", "introduce": "Initech writes reporting software."},
                 ],
                 "Job Fair": {
@@ -31,6 +31,10 @@ SITE = tree_from_data(
                     ]
                 },
             },
+            "Committee": [
+                {"name": "Jane Roe", "affiliation": "Globex"},
+                {"name": "Ola Nor", "affiliation": "Acme"},
+            ],
             "Grants": [
                 {
                     "type": "Student Grants",
@@ -113,3 +117,9 @@ def test_did_anyone_win_is_decided_by_the_records_own_field():
         SITE,
     )
     assert somebody.text.startswith("Yes") and "K. Lund" in somebody.text, somebody.text
+
+
+def test_where_an_organisation_is_based_is_read_from_its_own_record():
+    """Before: "Jane Roe" (a committee member whose affiliation names the company: her record, not its)."""
+    answered = ask_on(SITE, "where is globex based", "Jane Roe»affiliation»Globex", "Job Posting»Globex»name»Globex")
+    assert answered.answer.startswith("Tromso"), answered.answer
