@@ -123,3 +123,30 @@ def test_where_an_organisation_is_based_is_read_from_its_own_record():
     """Before: "Jane Roe" (a committee member whose affiliation names the company: her record, not its)."""
     answered = ask_on(SITE, "where is globex based", "Jane Roe»affiliation»Globex", "Job Posting»Globex»name»Globex")
     assert answered.answer.startswith("Tromso"), answered.answer
+
+
+POSTINGS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Home": {"location": "Bergen, Norway"},
+            "Job Postings/Fair": {
+                "Job Posting": [
+                    {"name": "Acme", "introduce": "Acme builds rockets.", "contact": "https://acme.example/jobs"},
+                    {"name": "Globex", "introduce": "Globex sells tools.", "contact": "jobs@globex.example"},
+                    {"name": "Initech", "introduce": "Initech writes software.", "contact": ["https://i.example/a"]},
+                ],
+                "Job Fair": {"Schedule": [{"Sponsor": "Acme", "SLOT 1": "10:00-11:00, May 12"}]},
+            },
+        }
+    }
+)
+
+
+def test_how_many_things_have_a_listed_thing_counts_that_lists_entries():
+    """Before: "2 companies" (the fields of one company's record)."""
+    answer = compute_answer(
+        "how many companies have job postings on the job fair page?",
+        leaf_evidence(POSTINGS, "https://acme.example/jobs"),
+        POSTINGS,
+    )
+    assert answer.text.startswith("3"), answer.text
