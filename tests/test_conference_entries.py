@@ -150,3 +150,34 @@ def test_how_many_things_have_a_listed_thing_counts_that_lists_entries():
         POSTINGS,
     )
     assert answer.text.startswith("3"), answer.text
+
+
+CALLS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Home": {"location": "Bergen, Norway"},
+            "Call For Resources Track Papers": {
+                "Review Criteria": "In exceptional cases, when it is not possible to make the resource public, authors "
+                "must provide anonymous access to the resource for the reviewers.",
+                "Submission Details": "Fjord submissions for the resources track are not anonymous. We encourage "
+                "embedding metadata in the PDF.",
+            },
+        }
+    }
+)
+
+
+def test_a_yes_no_is_decided_by_the_sentence_naming_all_that_is_asked():
+    """Before: "No, in exceptional cases, … authors must provide anonymous access …" (the best-ranked sentence
+    names the resource but not the track's submissions)."""
+    answer = compute_answer(
+        "do i need to anonymize my resources track submission",
+        leaf_evidence(
+            CALLS,
+            "In exceptional cases, when it is not possible to make the resource public, authors must provide "
+            "anonymous access to the resource for the reviewers.",
+            "Fjord submissions for the resources track are not anonymous. We encourage embedding metadata in the PDF.",
+        ),
+        CALLS,
+    )
+    assert answer.text.startswith("No") and "not anonymous" in answer.text, answer.text

@@ -185,6 +185,11 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     echo = checks.echoes_question(question, best.sentence) or deciding.names_its_record(best)
     chosen = deciding.Deciding(evidence[0], "") if echo else best  # the subject's own name decides nothing …
     decided = bool(chosen.sentence) and _negates_the_question(question, chosen.sentence)  # "… are not anonymous"
+    if (
+        not subject <= {word[:PREFIX_CHARS] for word in words(chosen.sentence)}
+        and (whole := _negating_whole_subject(question, subject, evidence)) is not None
+    ):  # a sentence naming part of what is asked yields to one naming all of it and denying it
+        chosen, decided = whole, True
     chosen = deciding.deciding_sentence(question, subject, evidence, chosen, decided) or chosen
     thing = checks.existence_thing(question)
     if thing and chosen.sentence and not deciding.names_thing(thing, chosen):
@@ -217,6 +222,27 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     if STATED_VERDICT.match(sentence):  # the sentence says its own verdict: "No, fully virtual workshops …"
         return Computed(sentence, "yes_no", [item.rank])
     return Computed(f"{verdict}, {sentence if labelled else _lower_first(sentence)}", "yes_no", [item.rank])
+
+
+WHOLE_SUBJECT_WORDS = 2
+"""A subject of at least two words named whole by one sentence: one word ("remotely") names too little."""
+
+
+def _negating_whole_subject(
+    question: str, subject: set[str], evidence: Sequence[EvidencePath]
+) -> deciding.Deciding | None:
+    """The first sentence, in rank order, that itself names every word of the question's subject and negates what
+    the question asks ("ISWC 2022 submissions for the resources track are not anonymous" for "do I need to
+    anonymize my resources track submission?"): it decides over a better-ranked sentence that names only part of
+    the subject (an exception on the same page: "… authors must provide anonymous access to the resource"). None when the subject is too small to be named whole or no sentence does."""
+    if len(subject) < WHOLE_SUBJECT_WORDS:
+        return None
+    for item in evidence:
+        for sentence in sentences(item.value) or [item.value]:
+            named = {word[:PREFIX_CHARS] for word in words(sentence)}
+            if subject <= named and _negates_the_question(question, sentence):
+                return deciding.Deciding(item, sentence)
+    return None
 
 
 RECORD_LIST_NAMES = 6
