@@ -181,3 +181,31 @@ def test_a_yes_no_is_decided_by_the_sentence_naming_all_that_is_asked():
         CALLS,
     )
     assert answer.text.startswith("No") and "not anonymous" in answer.text, answer.text
+
+
+WORKSHOPS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Home": {"location": "Bergen, Norway"},
+            "Workshops": [
+                {
+                    "workshop": "Spurious Correlations and Stability",
+                    "location": "Room 316",
+                    "essays": [
+                        {"essay": "Replicable Reinforcement Learning", "form": "Poster"},
+                        {"essay": "Stable Features", "form": "Oral"},
+                    ],
+                },
+                {"workshop": "Graph Learning Dynamics", "location": "Room 315", "essays": []},
+            ],
+        }
+    }
+)
+
+
+def test_a_paper_of_another_workshop_does_not_answer_for_a_workshop():
+    """Before: "Poster" (the form of a paper titled "Replicable Reinforcement Learning" in another workshop)."""
+    answered = ask_on(
+        WORKSHOPS, "which room is the reinforcement learning workshop in?", "essay»Replicable Reinforcement Learning"
+    )
+    assert is_abstain(answered.answer), answered.answer

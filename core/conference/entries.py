@@ -17,6 +17,8 @@ evidence path inside a record of a list is checked against the record's siblings
 - a path whose record does not mention the entry the question names (a record elsewhere on the site, a
   rare name such as "Bosch"), nor does any sibling's name, is about another entry and is left out: a
   company that posts jobs but has no job fair slot has no slot to answer with;
+- an entry inside an entry of the type the question names (a paper of a workshop, for "the … workshop") stands
+  only when the question names that enclosing entry;
 - an ordinal the question writes ("the second slot") picks, among a record's fields whose labels differ
   only by their number ("SLOT 1 …", "SLOT 2 …"), the one of that number.
 
@@ -202,6 +204,28 @@ def _ordinal_field(question: str, tree: Tree, leaf: Node) -> Node | None:
     )
 
 
+def _list_type(tree: Tree, record: Node) -> set[str]:
+    """The words of the label of the list a record belongs to ("workshops" → workshop)."""
+    parent = tree.parent(record)
+    return _words(parent.label) if parent is not None else set()
+
+
+def _part_of_unnamed(tree: Tree, asked: set[str], record: Node) -> bool:
+    """Whether ``record`` is an entry of a list the question does not name by type ("essays") inside an entry of
+    one it does ("the reinforcement learning workshop": an entry of "workshops"), and that enclosing entry is
+    not the one the question names (none of its names' words beyond the type is the question's): a paper titled
+    "Replicable Reinforcement Learning" in another workshop is no reinforcement learning workshop."""
+    if _list_type(tree, record) & asked:
+        return False
+    for outer in reversed(tree.ancestors(record)):
+        if outer.kind != "item" or len(_items(tree, outer)) < 2:
+            continue
+        kind_words = _list_type(tree, outer) & asked
+        if kind_words:
+            return not (asked - kind_words) & set().union(*_record_names(tree, outer))
+    return False
+
+
 def of_named_entries(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[EvidencePath]:
     """The evidence read from the entries the question names (see the module doc), in its order, each node once."""
     asked = _words(question)
@@ -224,6 +248,8 @@ def of_named_entries(question: str, evidence: Sequence[EvidencePath], tree: Tree
             item, leaf, record = _as_evidence(tree, item, field), field, other
         elif any(_lacks(tree, record, item, name, holders) for name, holders in named.items()):
             continue  # the question names an entry this list does not hold
+        elif _part_of_unnamed(tree, asked, record):
+            continue  # a paper of a workshop the question does not name, for "the … workshop"
         numbered = _ordinal_field(question, tree, leaf)
         if numbered is not None:
             item = _as_evidence(tree, item, numbered)
