@@ -209,3 +209,38 @@ def test_a_paper_of_another_workshop_does_not_answer_for_a_workshop():
         WORKSHOPS, "which room is the reinforcement learning workshop in?", "essay»Replicable Reinforcement Learning"
     )
     assert is_abstain(answered.answer), answered.answer
+
+
+PRIZES = tree_from_data(
+    {
+        "Fjord2031": {
+            "Home": {"location": "Bergen, Norway"},
+            "Sponsorships": {
+                "Platinum": [
+                    "Opportunity to be named as sponsor for the prize of one of the best paper awards at the "
+                    "conference (best research paper, best in-use paper) – first come, first served."
+                ]
+            },
+            "Awards": [
+                {"type": "Best Paper -- In-use Track", "prize": "1500 USD", "title": "Graphs at Work"},
+                {"type": "Best Paper -- Research Track", "prize": "1000 USD", "title": "Rules that Reason"},
+            ],
+        }
+    }
+)
+
+
+def test_prize_money_asks_an_amount():
+    """Before: the sponsorship package's sentence naming the prize (no amount in it) for "the prize money"."""
+    answer = compute_answer(
+        "what's the prize money for the best in-use paper?",
+        leaf_evidence(
+            PRIZES,
+            "Opportunity to be named as sponsor for the prize of one of the best paper awards at the conference "
+            "(best research paper, best in-use paper) – first come, first served.",
+            "Best Paper -- In-use Track",
+            "1500 USD",
+        ),
+        PRIZES,
+    )
+    assert "1500" in answer.text, answer.text
