@@ -244,3 +244,21 @@ def test_prize_money_asks_an_amount():
         PRIZES,
     )
     assert "1500" in answer.text, answer.text
+
+
+def test_a_thing_asked_that_the_site_never_names_is_not_its_neighbours_paragraph():
+    """Before: the dinner's paragraph for "the dress code for the dinner" (the site never says "dress" or "code")."""
+    site = tree_from_data(
+        {
+            "Fjord2031": {
+                "Home": {"location": "Bergen, Norway"},
+                "Social": {"Dinner": "The conference dinner on 10 May takes place on a boat. Tickets cost NOK 950."},
+            }
+        }
+    )
+    answer = compute_answer(
+        "What is the dress code for the dinner?",
+        leaf_evidence(site, "The conference dinner on 10 May takes place on a boat. Tickets cost NOK 950."),
+        site,
+    )
+    assert is_abstain(answer.text), answer.text

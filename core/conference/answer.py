@@ -52,6 +52,7 @@ from scholar_tui.core.conference.plain_sentence import abstain, found_answer, no
 from scholar_tui.core.conference.question_shape import (
     CONTRACTION,
     FIND_ACTION,
+    HEAD_NOUN,
     ONLINE_ACTION,
     TIME_WORDS,
     conference_kind,
@@ -199,11 +200,16 @@ never uses name a topic it does not cover."""
 
 def _all_unknown(question: str, tree: Tree) -> str | None:
     """What the question is about, when the site uses none of its words (on a small site too, where one unknown
-    word alone says little: "What is the Wi-Fi password?" on a workshop's one page), else None."""
-    about = support.subject(question, tree, conference_kind(question), known_only=False)
-    if len(about) < UNKNOWN_TOGETHER or support.subject(question, tree, conference_kind(question)):
-        return None
-    return question_topic(question, tree)
+    word alone says little: "What is the Wi-Fi password?" on a workshop's one page), nor any of the words of the
+    thing it asks for ("the dress code" of "What is the dress code for the dinner?": the dinner's page says
+    nothing of one), else None."""
+    kind = conference_kind(question)
+    head = HEAD_NOUN.match(question)  # "What is the dress code for the dinner?": the dress code is what is asked
+    for asked in [question, *([head.group(1)] if head else [])]:
+        about = support.subject(asked, tree, kind, known_only=False)
+        if len(about) >= UNKNOWN_TOGETHER and not support.subject(asked, tree, kind):
+            return question_topic(question, tree)
+    return None
 
 
 def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
