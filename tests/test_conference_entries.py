@@ -2,6 +2,7 @@
 
 from scholar_tui.core.answer_kind import is_abstain
 from scholar_tui.core.conference.answer import compute_answer
+from scholar_tui.core.conference.checks import asked_predicate
 from scholar_tui.core.conference.tree import tree_from_data
 
 from .conference_support import ask_on, leaf_evidence
@@ -262,3 +263,10 @@ def test_a_thing_asked_that_the_site_never_names_is_not_its_neighbours_paragraph
         site,
     )
     assert is_abstain(answer.text), answer.text
+
+
+def test_a_yes_no_asked_of_a_manner_must_be_decided_by_a_path_saying_it():
+    """Before: no predicate, so "Can I attend ISWC 2022 remotely?" was decided by the free registration's rule
+    ("… the only option for you to attend …"); the manner asked is what a deciding path must say."""
+    assert asked_predicate("Can I attend ISWC 2022 remotely?") == ["remotely"]
+    assert asked_predicate("Do I really need a visa?") == []  # a filler says how one speaks, not what is asked
