@@ -14,9 +14,10 @@ evidence path inside a record of a list is checked against the record's siblings
 - a sibling the question names better than the path's own record (its name's words are the question's, and
   more of them) is the asked entry: the path is replaced by that sibling's field of the same label (the
   value the question asks for), or left out when the sibling has no such field;
-- a path whose record does not mention the entry the question names (a record elsewhere on the site, a
-  rare name such as "Bosch"), nor does any sibling's name, is about another entry and is left out: a
-  company that posts jobs but has no job fair slot has no slot to answer with;
+- a path whose list holds no entry of the name the question writes, while another list of the same kind of
+  things does (two lists sharing entries' names: the job postings' companies and the job fair's), is about
+  another entry and is left out: a company that posts jobs but has no job fair slot has no slot to answer
+  with;
 - an entry inside an entry of the type the question names (a paper of a workshop, for "the … workshop") stands
   only when the question names that enclosing entry;
 - an ordinal the question writes ("the second slot") picks, among a record's fields whose labels differ
@@ -78,11 +79,15 @@ def _record_names(tree: Tree, record: Node) -> list[frozenset[str]]:
     """The names a record goes by: its label and the fields that title it anywhere in it (an award's record is
     labelled by its paper and named by its "type", "Best Paper -- Research Track"; a keynote by its speaker's
     "name"). Its descriptions are not names: a word they share with the question names nothing."""
+    memo: dict[int, list[frozenset[str]]] = tree.__dict__.setdefault("_entry_names", {})
+    if record.id in memo:  # a long list's entries are compared for every path read from it
+        return memo[record.id]
     names = [_name(tree, record.label)]
     for leaf in islice(tree.subtree_leaves(record), RECORD_LEAVES):
         if leaf.text and leaf.label.strip().lower() in TITLE_FIELDS and len(leaf.text.split()) <= CATEGORY_MAX_WORDS:
             names.append(_name(tree, leaf.text))
-    return [name for name in names if name]
+    memo[record.id] = [name for name in names if name]
+    return memo[record.id]
 
 
 def _called(tree: Tree, asked: set[str], record: Node) -> tuple[frozenset[str], int]:
