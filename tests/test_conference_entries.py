@@ -270,3 +270,27 @@ def test_a_yes_no_asked_of_a_manner_must_be_decided_by_a_path_saying_it():
     ("… the only option for you to attend …"); the manner asked is what a deciding path must say."""
     assert asked_predicate("Can I attend ISWC 2022 remotely?") == ["remotely"]
     assert asked_predicate("Do I really need a visa?") == []  # a filler says how one speaks, not what is asked
+
+
+def test_how_can_i_find_asks_where_as_where_can_i_find_does():
+    """Before: the workshops' dates ("Fri Jul 28th through Sat the 29th") for "How can I find … workshops"."""
+    site = tree_from_data(
+        {
+            "Fjord2031": {
+                "Home": {"location": "Bergen, Norway"},
+                "Important Dates": {"Workshops": "Fri Jul 28th through Sat the 29th"},
+                "Call For Workshops": {
+                    "2031 accepted workshops": {
+                        "url": "https://fjord.example.org/schedule?type=Workshop",
+                        "workshops": [{"workshop": "Graph Learning", "location": "Room 315"}],
+                    }
+                },
+            }
+        }
+    )
+    answer = compute_answer(
+        "How can I find 2031 accepted workshops",
+        leaf_evidence(site, "Fri Jul 28th through Sat the 29th", "https://fjord.example.org/schedule?type=Workshop"),
+        site,
+    )
+    assert "https://fjord.example.org/schedule" in answer.text, answer.text

@@ -266,7 +266,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         return Computed(
             join_values(names), "list", sorted({ranks[node.id] for node in nodes if node.id in ranks}), nodes
         )
-    if ONLINE_ACTION.search(question):
+    if ONLINE_ACTION.search(question) or FIND_ACTION.search(question):  # "how can I find …" asks where, too
         pointer = link_pointer(question, evidence, tree)
         if pointer is not None:
             return pointer
