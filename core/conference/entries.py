@@ -106,11 +106,18 @@ def _called(tree: Tree, asked: set[str], record: Node) -> tuple[frozenset[str], 
 
 
 def _same_field(tree: Tree, leaf: Node, record: Node, other: Node) -> Node | None:
-    """The node under ``other`` reached by the labels that lead from ``record`` down to ``leaf``."""
+    """The node under ``other`` reached by the labels that lead from ``record`` down to ``leaf``; a label that
+    writes its record's name is matched by the other record's label with its name in that place ("Early
+    Industrial Workshops Registration" under "Industrial" is "Early Student Workshops Registration" under "Full
+    time student")."""
     chain = [step for step in [*tree.ancestors(leaf), leaf] if step.depth > record.depth]
+    own, others = set().union(*_record_names(tree, record)), set().union(*_record_names(tree, other))
     current = other
     for step in chain:
-        following = next((child for child in tree.children(current) if child.key == step.key), None)
+        unnamed = _words(step.key) - own
+        following = next((child for child in tree.children(current) if child.key == step.key), None) or next(
+            (child for child in tree.children(current) if unnamed and _words(child.key) - others == unnamed), None
+        )
         if following is None or (step.is_leaf and not following.text):
             return None
         current = following
@@ -121,18 +128,20 @@ def _as_evidence(tree: Tree, item: EvidencePath, node: Node) -> EvidencePath:
     return replace(item, node_id=node.id, path=node_path_text(tree, node), value=node.text or "")
 
 
-def _better_named(tree: Tree, asked: set[str], record: Node) -> Node | None:
-    """The sibling record the question names with more of its words than ``record`` (and all of ``record``'s);
-    of several so named, the one named by most words, then the one whose name the question writes most wholly."""
+def _better_named(tree: Tree, asked: set[str], record: Node) -> list[Node]:
+    """The sibling records the question names with more of its words than ``record`` (and all of ``record``'s):
+    those named by most words, then whose name the question writes most wholly (several records may go by one
+    name, each holding other fields: "Full time student" once per event priced)."""
     own = frozenset(asked & set().union(*_record_names(tree, record)))  # what the question says of it
-    best: tuple[int, int, Node] | None = None
+    scored = []
     for other in _items(tree, record):
         if other.id == record.id:
             continue
         named, unsaid = _called(tree, asked, other)
-        if named > own and (best is None or (len(named), -unsaid) > best[:2]):
-            best = (len(named), -unsaid, other)
-    return best[2] if best else None
+        if named > own:
+            scored.append(((len(named), -unsaid), other))
+    best = max((score for score, _ in scored), default=None)
+    return [other for score, other in scored if score == best]
 
 
 def _names_of_records(tree: Tree) -> dict[frozenset[str], list[int]]:
@@ -245,11 +254,12 @@ def of_named_entries(question: str, evidence: Sequence[EvidencePath], tree: Tree
             kept.append(item)
             seen.add(item.node_id)
             continue
-        other = _better_named(tree, asked, record)
-        if other is not None:
-            field = _same_field(tree, leaf, record, other)
-            if field is None or field.id in found:
+        others = _better_named(tree, asked, record)
+        if others:
+            fields = [(field, other) for other in others if (field := _same_field(tree, leaf, record, other))]
+            if not fields or fields[0][0].id in found:
                 continue  # the named entry has no such field (a neighbour's would answer for it), or it is found
+            (field, other), *_ = fields
             item, leaf, record = _as_evidence(tree, item, field), field, other
         elif any(_lacks(tree, record, item, name, holders) for name, holders in named.items()):
             continue  # the question names an entry this list does not hold
