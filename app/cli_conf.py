@@ -173,7 +173,11 @@ def conf_ask(obj: Context, name: str, question: str, method: str, answerer: str,
     if as_json:
         emit_json(answered.to_json())
         return
-    click.echo(terminal_text(f"answer ({answered.operation}): {answered.answer}"))  # a site's or a model's text
+    if answered.support:  # a verdict, then the sentence that decides it
+        click.echo(terminal_text(f"answer ({answered.operation}): {answered.value}"))
+        click.echo(terminal_text(f"  because: {answered.support}"))
+    else:
+        click.echo(terminal_text(f"answer ({answered.operation}): {answered.answer}"))  # a site's or a model's text
     if answered.model_detail:
         click.echo(click.style(terminal_text(f"  {answered.model_detail}"), dim=True))
     click.echo(f"evidence ({method}, top {k}; * cited):")

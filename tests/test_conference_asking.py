@@ -138,3 +138,24 @@ def test_the_grammar_of_asking():
     assert plain_question("what's a gold spot going for these days?") == "what's a gold spot cost?"
     assert plain_question("when do late prices kick in?") == "when do late prices start?"
     assert asks_clock_time("What time does the bag check open?") and not asks_clock_time("Which time zone is it in?")
+
+
+def test_every_reader_of_a_question_knows_the_same_question_words():
+    """One vocabulary (``question_words``): "shall" was an auxiliary for the question's form but not for the asker's
+    verb ("When shall I send …?" kept "send" as a topic word), and "why's" was not read as "why is"."""
+    from scholar_tui.core.conference import question_words
+    from scholar_tui.core.conference.parts import split_parts
+    from scholar_tui.core.conference.question_shape import CONTRACTION, question_form
+
+    assert (
+        predicate_words("When shall I send my slides?") == predicate_words("When should I send my slides?") == {"send"}
+    )
+    assert CONTRACTION.sub(r"\1 is", "Why's the deadline later?") == "Why is the deadline later?"
+    for auxiliary in question_words.AUXILIARIES:
+        assert question_form(f"{auxiliary} there a student rate?") == "yes_no"
+    for wh in question_words.WH_WORDS:
+        assert question_form(f"{wh} is the student rate?") != "yes_no"
+        assert split_parts(f"{wh} and where is the dinner?") == [
+            f"{wh.capitalize()} is the dinner?",
+            "Where is the dinner?",
+        ]

@@ -96,6 +96,25 @@ def test_eval_on_the_tiny_directory_counts_types_and_unresolved_evidence(fast_em
     assert by_type["reasoning_complex"]["resolved"] == 1  # "Dress Code" is not in the tree
     rebuttal = next(row for row in path["rows"] if "rebuttal" in row["question"])
     assert rebuttal["answer"] == "March 19, 2024" and rebuttal["f1"] == 1.0 and rebuttal["hit_at_1"]
+    # STAR's gold for a yes/no question is a bare "Yes": the verdict is scored, its deciding sentence kept beside
+    # (before: the whole "Yes, free on-site child care is offered …" scored F1 0.2 and EM 0)
+    child_care = next(row for row in path["rows"] if row["question"] == "Is child care free?")
+    assert child_care["answer"].startswith("Yes, free on-site child care is offered")
+    assert child_care["value"] == child_care["scored"] == "Yes" and child_care["f1"] == 1.0 and child_care["em"] == 1.0
+
+
+def test_ask_shows_a_verdict_with_the_sentence_that_decides_it(fast_embedder):
+    assert run("conf", "import", str(TINY_DIR / "TINY2024.json")).exit_code == 0
+    shown = run("conf", "ask", "TINY2024", "Is child care free?")
+    lines = shown.output.splitlines()
+    assert lines[0] == "answer (yes_no): Yes"
+    assert lines[1] == "  because: free on-site child care is offered for registered attendees."
+    asked = json.loads(run("conf", "ask", "TINY2024", "Is child care free?", "--json").output)
+    assert (
+        asked["value"] == "Yes" and asked["support"] == "free on-site child care is offered for registered attendees."
+    )
+    assert asked["answer"] == "Yes, free on-site child care is offered for registered attendees."
+    assert asked["evidence"][asked["cited"][0] - 1]["value"].startswith("Free on-site child care")  # and its path
 
 
 def test_eval_prints_both_methods_the_ablation_and_writes_the_misses(fast_embedder, tmp_path):

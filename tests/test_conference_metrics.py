@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from scholar_tui.core.conference.evidence import EvidenceIndex, hit_at_k, squash
-from scholar_tui.core.conference.metrics import exact_match, normalise_answer, token_f1
+from scholar_tui.core.conference.metrics import exact_match, normalise_answer, scored_answer, token_f1
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import load_json_tree
 
@@ -71,3 +71,14 @@ def test_hit_at_k_by_hand():
     assert hit_at_k(retrieved, evidence, 3)
     assert hit_at_k(retrieved, evidence, 5)
     assert not hit_at_k(retrieved, frozenset(), 5)
+
+
+def test_a_yes_no_answer_is_scored_in_the_form_its_gold_is_written():
+    """STAR writes a yes/no gold as a bare verdict or with its reason: the verdict alone is scored against the
+    first, verdict and deciding sentence against the second (before: the whole answer against both)."""
+    answer = "No, authors are encouraged to submit code to foster reproducibility."
+    assert scored_answer("No", "No", answer) == "No"
+    assert token_f1("No", scored_answer("No", "No", answer)) == 1.0 and token_f1("No", answer) < 0.2
+    gold = "No,Authors are encouraged to submit code to foster reproducibility."
+    assert scored_answer(gold, "No", answer) == answer and token_f1(gold, answer) > 0.8
+    assert scored_answer("July 5", "July 5, 2023", "July 5, 2023") == "July 5, 2023"  # a value is its own answer

@@ -68,6 +68,24 @@ async def test_typed_question_shows_answers_and_evidence(where, off_thread_queri
         assert [str(child.label) for child in tree.root.children[0].children] == ["Important Dates", "Sessions"]
 
 
+async def test_a_yes_no_answer_shows_its_verdict_and_the_sentence_that_decides_it(where, off_thread_queries):
+    list(ConferenceEngine(where, HashingEmbedder()).build(load_json_tree(TINY), "tiny", StructuralDescriber()))
+    app = PaneApp(make_services(where, ScriptedLLM("1")))
+    async with app.run_test(size=(160, 50)) as pilot:
+        await wait_for_workers(pilot)
+        await pilot.click("#conf-question")
+        await pilot.press(*"Is child care free?")
+        await pilot.press("enter")
+        await wait_for_workers(pilot)
+        shown = app.query_one("#conf-answer", Static).render()
+        assert (
+            str(shown) == "Answer (yes_no): Yes\nbecause: free on-site child care is offered for registered attendees."
+        )
+        verdict = str(shown).index("Yes")
+        assert any(span.start <= verdict < span.end and "bold" in str(span.style) for span in shown.spans)
+        assert str(app.query_one("#conf-answer-box").border_subtitle).startswith("cites [")  # and what it cites
+
+
 async def test_import_from_a_path_in_the_pane(where, off_thread_queries):
     app = PaneApp(make_services(where))
     async with app.run_test(size=(160, 50)) as pilot:

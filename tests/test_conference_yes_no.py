@@ -1,7 +1,8 @@
 """Yes/no questions answered with the sentence that decides them, or the plain sentence: never a bare verdict."""
 
-from scholar_tui.core.conference.answer import compute_answer
+from scholar_tui.core.conference.answer import answer_question, compute_answer
 from scholar_tui.core.conference.deciding import asked_class, denies
+from scholar_tui.core.conference.metrics import token_f1
 from scholar_tui.core.conference.tree import tree_from_data
 
 from .conference_support import leaf_evidence
@@ -132,3 +133,51 @@ def test_is_there_an_x_is_decided_by_a_sentence_naming_x():
     text = next(node.text for node in site.leaves() if node.text and node.text.startswith("Workshop contents"))
     answer = compute_answer("Is there an online submission process for workshops?", leaf_evidence(site, text), site)
     assert answer.text == "Yes, proposals are sent through the online submission system before the deadline."
+
+
+def test_a_yes_no_answer_carries_its_verdict_apart_from_the_sentence_that_decides_it():
+    """The value a benchmark scores against STAR's bare "Yes"/"No" is the verdict; the sentence stays beside it.
+    Before: the event had only the text "No, masks are not required at this time." (scored F1 0.29 against "No")."""
+    answered = answer_question(
+        "Do I have to wear a mask?",
+        leaf_evidence(SITE, "Masks are not required at this time. We follow the local guidelines."),
+        SITE,
+    )
+    assert answered.value == "No"
+    assert answered.support == "masks are not required at this time."
+    assert answered.answer == "No, masks are not required at this time."  # what a person reads, unchanged
+    assert answered.to_json()["value"] == "No" and answered.to_json()["support"] == answered.support
+    assert token_f1("No", answered.value) == 1.0 and token_f1("No", answered.answer) < 0.5
+
+
+def test_an_answer_that_is_no_verdict_is_its_own_value():
+    answered = answer_question(
+        "When are participation invitations sent?",
+        leaf_evidence(SITE, "Participation invitations are sent to registered speakers in August."),
+        SITE,
+    )
+    assert answered.operation != "yes_no" and answered.value == answered.answer and answered.support == ""
+
+
+def test_a_sentence_that_says_its_own_verdict_gives_it_as_the_value():
+    faq = tree_from_data(
+        {
+            "Fjord2030": {
+                "FAQ": {
+                    "Workshops": {
+                        "Can a workshop be fully virtual?": "No, fully "
+                        "virtual workshops are not possible this year; every workshop meets at the venue."
+                    }
+                }
+            }
+        }
+    )
+    answered = answer_question(
+        "Can a workshop be fully virtual?",
+        leaf_evidence(
+            faq, "No, fully virtual workshops are not possible this year; every workshop meets at the venue."
+        ),
+        faq,
+    )
+    assert answered.answer.startswith("No, fully virtual workshops") and answered.value == "No"
+    assert answered.support.startswith("fully virtual workshops are not possible")

@@ -286,10 +286,16 @@ class ConferencePane(ReportsEngine, Horizontal):
             "" if event.operation == "abstain" else f" ({event.operation}): ",
         )
         cites = ", ".join(f"[{rank}]" for rank in event.cited) or "no path"
+        # a verdict with the sentence that decides it: the verdict first and plain to see, the sentence below
+        said = (
+            (plain(event.value, "bold"), "\n", ("because: ", "dim"), plain(event.support))
+            if event.support
+            else (plain(event.answer),)
+        )
         self._show_answer(
             Text.assemble(
                 *heading,
-                plain(event.answer),
+                *said,
                 *(("\n", plain(event.model_detail, "dim")) if event.model_detail else ()),
             ),
             cites=f"cites {cites}",

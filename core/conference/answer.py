@@ -28,7 +28,18 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference import asking, checks, coverage, entries, kinds, parts, support
+from scholar_tui.core.conference import (
+    asked_collections,
+    asking,
+    checks,
+    coverage,
+    entries,
+    kinds,
+    parts,
+    site_topics,
+    support,
+    titles_and_people,
+)
 from scholar_tui.core.conference.answer_prompts import CITATION, choice_prompt, generate_prompt
 from scholar_tui.core.conference.comparisons import compare_answer, date_order_answer, sum_answer
 from scholar_tui.core.conference.computed import Computed, join_values
@@ -77,7 +88,6 @@ from scholar_tui.core.conference.yes_no import (
     names_thing,
     said_for_yes_no,
     states,
-    verdict_sentence,
     yes_no_answer,
 )
 
@@ -131,7 +141,20 @@ def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
     read = [node for answer in answers for node in answer.read]
     said = " ".join(answer.said for answer in answered if answer.said)
     branch_checked = all(answer.branch_checked for answer in answered)
-    return Computed(text, answered[0].operation, cited, read, said=said, branch_checked=branch_checked)
+    # the values asked, joined as the texts are ("Yes; 9 June 2022."), when a part's text says more than its value
+    value = "; ".join(dict.fromkeys(answer.asked_value.rstrip(".") for answer in answers)) + "."
+    structured = any(answer.value for answer in answers)
+    support = " ".join(answer.support for answer in answered if answer.support)
+    return Computed(
+        text,
+        answered[0].operation,
+        cited,
+        read,
+        said=said,
+        branch_checked=branch_checked,
+        value=value if structured else "",
+        support=support,
+    )
 
 
 def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -155,11 +178,7 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     if answer.operation == "abstain":
         return answer
     paths = (
-        [
-            said_for_yes_no(question, item, verdict_sentence(answer.text))
-            for item in evidence
-            if item.rank in answer.cited
-        ]
+        [said_for_yes_no(question, item, answer.support) for item in evidence if item.rank in answer.cited]
         if answer.operation == "yes_no"
         else answer_paths(answer, evidence, tree)
     )
@@ -219,7 +238,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     valued = value_asked(form, question, evidence, tree)
     if valued is not None:  # "what's the page limit?" is answered by "15 pages", not a sentence naming the limit
         return valued
-    unknown = kinds.unknown_topic(question, tree) or _all_unknown(question, tree)
+    unknown = site_topics.unknown_topic(question, tree) or _all_unknown(question, tree)
     if unknown:  # a word the site never uses: answering a neighbour would be a confident wrong answer
         return abstain(tree, f"mention of “{unknown}”")
     kind = conference_kind(question)
@@ -255,7 +274,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     if (
         form == "yes_no"
         and not SAME.search(question)
-        and not kinds.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
+        and not site_topics.names_topic(question, tree, f"{evidence[0].path} {evidence[0].value}")
     ):
         # "Is there child care?" over a registration fee: a Yes would rest on nothing about child care
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
@@ -273,11 +292,14 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     if (
         form in ("span", "list")
         and kind is Kind.PEOPLE
-        and (holders := kinds.role_holders(question, evidence, tree, headed=form == "span"))
+        and (holders := asked_collections.role_holders(question, evidence, tree, headed=form == "span"))
     ):
         # a role several records hold: every holder, cited by its record
         return Computed(
-            join_values([kinds.item_text(Kind.PEOPLE, record, tree) for record in holders]), "list", [], holders
+            join_values([asked_collections.item_text(Kind.PEOPLE, record, tree) for record in holders]),
+            "list",
+            [],
+            holders,
         )
     elif form == "count":
         answer = counted_records(question, evidence, tree) or (
@@ -294,12 +316,12 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         and (labelled := role_labelled(question, evidence, tree))
     ):
         return labelled  # "Who is the general chair?": the name under the heading "General Chair"
-    elif form == "list" or (kind is Kind.PEOPLE and form == "span" and kinds.asked_noun(question)):
+    elif form == "list" or (kind is Kind.PEOPLE and form == "span" and asked_collections.asked_noun(question)):
         answer = listed_records(kind, question, evidence, tree) or OPERATORS[form](question, evidence, tree)
         items = [item for item in re.split(r", | and ", answer.text) if item]
-        people = sum(of_kind(Kind.PEOPLE, item) or bool(kinds.PERSON_IN.search(item)) for item in items)
+        people = sum(of_kind(Kind.PEOPLE, item) or bool(titles_and_people.PERSON_IN.search(item)) for item in items)
         if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
-            person = kinds.person_in_sentences(question, evidence)
+            person = titles_and_people.person_in_sentences(question, evidence)
             return person or abstain(tree, "person", question_topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
         named = place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
@@ -325,18 +347,18 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         answer = from_labelled(kind, question, answer, evidence, tree)
     # A value of another kind, or of the kind but about another thing ("How much is the gala dinner?"
     # answered with a student fee), is refused: the node of the asked kind the question names, or the sentence.
-    about = kinds.about_the_question(question, tree, answer, evidence) if form == "span" else True
-    if form == "span" and kind is Kind.TEXT and kinds._only_dates(answer.text) and not TIME_WORDS.search(question):
+    about = site_topics.about_the_question(question, tree, answer, evidence) if form == "span" else True
+    if form == "span" and kind is Kind.TEXT and kinds.only_dates(answer.text) and not TIME_WORDS.search(question):
         # "What is the submission system?" is not answered by a bare date
         return abstain(tree, f"information on {question_topic(question, tree) or 'it'}")
     if form in ("span", "count") and kind in (*CHECKED, Kind.PAPER) and (not about or not of_kind(kind, answer.text)):
         found = kinds.typed_value(kind, question, evidence, tree) if kind is not Kind.COUNT else None
-        if found and kinds.about_the_question(question, tree, found_answer(found), evidence):
+        if found and site_topics.about_the_question(question, tree, found_answer(found), evidence):
             return found_answer(found)
         field = checks.record_value(question, kind, tree)  # "the prize for the best poster": its record's "prize"
         if field is not None:
             return found_answer(kinds.Found(field, field.text or "", None))
-        person = kinds.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
+        person = titles_and_people.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or abstain(tree, kind.noun, question_topic(question, tree))
     return answer
 
@@ -364,6 +386,8 @@ def answer_question(
         operation=computed.operation,
         cited=computed.cited,
         computed=computed.text,
+        value=computed.asked_value,
+        support=computed.support,
     )
     if llm is None or mode == "computed" or not evidence or computed.operation == "abstain":
         return answered
@@ -378,6 +402,7 @@ def answer_question(
         reordered = [chosen, *(item for item in evidence if item is not chosen)]
         picked = compute_answer(question, reordered, tree)
         answered.answer, answered.operation, answered.cited = picked.text, picked.operation, picked.cited
+        answered.value, answered.support = picked.asked_value, picked.support
         answered.model_detail = f"{llm.model_name} chose path {best} (p={probabilities.get(best, 0.0):.2f})"
     else:
         completion = llm.complete(
@@ -388,6 +413,7 @@ def answer_question(
         text = " ".join(completion.text.split())
         cited = sorted({int(number) for number in CITATION.findall(text) if 0 < int(number) <= len(evidence)})
         answered.answer = CITATION.sub("", text).strip() or computed.text
+        answered.value, answered.support = answered.answer, ""  # the model's text is scored whole
         answered.operation = "model"
         answered.cited = cited or computed.cited
         answered.model_detail = (

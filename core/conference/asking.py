@@ -31,12 +31,11 @@ from __future__ import annotations
 
 import re
 
+from scholar_tui.core.conference import question_words
 from scholar_tui.core.conference.lexical import WORD, stem
 
 PRONOUNS = frozenset("i we you they he she one someone anyone people folks".split())
-AUXILIARIES = frozenset(
-    "do does did can could should will would may might must am is are was were has have had".split()
-)
+AUXILIARIES = frozenset(question_words.AUXILIARIES)
 FILLERS = frozenset(
     "gonna gotta wanna kinda sorta ya yo hey hi um uh ok okay so like till until exactly actually really basically "
     "ever still even just stuff whole entire anyway btw nowadays".split()
@@ -49,7 +48,8 @@ PARTICLES = frozenset("out off away along around".split())
 """The particle of a phrasal verb ("pay out", "move out"): how, never what (a particle that may also be a
 preposition, "after the early deadline", is left to the words around it)."""
 BE = r"(?:\s*'s|\s+(?:is|are|was|were))"
-WH_OPENERS = frozenset("what which who whom whose when where how why till until".split())
+WH_OPENERS = frozenset(question_words.WH_WORDS) | {"till", "until"}
+""""Open till?", "until when …": a "when" said as its preposition opens a wh-question too."""
 
 WHO_VERB = re.compile(rf"\bwho{BE}?\s+([a-z]+)\b(?:\s+([a-z]+))?", re.IGNORECASE)
 AUX_PRONOUN_VERB = re.compile(

@@ -30,6 +30,16 @@ class Computed:
     branch_checked: bool = False
     """Read from the sibling branch the question names (``checks.named_sibling``) in place of a cited path the
     confidence check accepted: the branch names what the question is about, its value is of the asked kind."""
+    value: str = ""
+    """The value asked alone, when the text says more than it: a yes/no answer's verdict ("Yes") beside the
+    sentence that decides it. Empty when the text is the value (``asked_value``)."""
+    support: str = ""
+    """The sentence the value rests on, as the text quotes it (a yes/no answer's deciding sentence)."""
+
+    @property
+    def asked_value(self) -> str:
+        """What a short gold answer is scored against: the verdict of a yes/no answer, else the text."""
+        return self.value or self.text
 
 
 def overlap(question_words: dict[str, float], text: str) -> float:

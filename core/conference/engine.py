@@ -37,7 +37,7 @@ from scholar_tui.core.conference.events import (
     TypeScores,
 )
 from scholar_tui.core.conference.evidence import EvidenceIndex, hit_at_k
-from scholar_tui.core.conference.metrics import exact_match, token_f1
+from scholar_tui.core.conference.metrics import exact_match, scored_answer, token_f1
 from scholar_tui.core.conference.paths import leaf_paths, node_path_text
 from scholar_tui.core.conference.person import PersonQuestion, PersonVerdict
 from scholar_tui.core.conference.person import score as score_person
@@ -447,6 +447,7 @@ class ConferenceEngine(Engine):
                     return
                 evidence = self.search(tree.name, question.question, k=k, query_vector=vector, parts=parts)
                 answered = answer_question(question.question, evidence, tree, self.llm, self.answer_mode)
+                scored = scored_answer(question.answer, answered.value, answered.answer)
                 retrieved = [item.node_id for item in evidence]
                 resolved = bool(leaves)
                 rows.append(
@@ -457,10 +458,12 @@ class ConferenceEngine(Engine):
                         "from": list(question.sources),
                         "gold_paths": gold_paths,
                         "answer": answered.answer,
+                        "value": answered.value,
+                        "scored": scored,
                         "operation": answered.operation,
                         "cited": answered.cited,
-                        "f1": token_f1(question.answer, answered.answer),
-                        "em": exact_match(question.answer, answered.answer),
+                        "f1": token_f1(question.answer, scored),
+                        "em": exact_match(question.answer, scored),
                         "evidence_resolved": resolved,
                         "hit_at_1": resolved and hit_at_k(retrieved, leaves, 1),
                         "hit_at_5": resolved and hit_at_k(retrieved, leaves, 5),
@@ -552,6 +555,8 @@ def errors_text(report: EvalReport, method: str = "star") -> str:
         ]
         lines += [f"gold path: {path}" for path in row["gold_paths"][:3]] or ["gold path: (not found in the tree)"]
         lines.append(f"answer ({row['operation']}, cites {row['cited']}): {row['answer']}")
+        if row.get("scored", row["answer"]) != row["answer"]:  # a verdict scored apart from its sentence
+            lines.append(f"scored: {row['scored']} (the gold is as short as the value asked)")
         lines += [f"  {rank}. {path}" for rank, path in enumerate(row["top_paths"], start=1)]
         blocks.append("\n".join(lines))
     header = f"# {report.conference} · {method} · {len(blocks)} missed of {len(report.method(method).rows)}\n"

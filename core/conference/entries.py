@@ -33,8 +33,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import islice
 
+from scholar_tui.core.conference.asked_collections import CATEGORY_MAX_WORDS
 from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.kinds import CATEGORY_MAX_WORDS, GENERIC
+from scholar_tui.core.conference.kinds import GENERIC
 from scholar_tui.core.conference.lexical import words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import TITLE_FIELDS, Node, Tree

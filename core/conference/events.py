@@ -133,7 +133,16 @@ class Answered(Event):
     """"computed" (offline, deterministic), "choose" (the model picks a path) or "generate"."""
     model_detail: str = ""
     seconds: float = 0.0
+    value: str = ""
+    """The value asked, which a benchmark's short gold answer is scored against: a yes/no answer's verdict
+    ("Yes", "No"), otherwise the answer itself (filled from ``answer`` when not given)."""
+    support: str = ""
+    """The sentence the value rests on when the answer quotes one (a yes/no answer's deciding sentence, from the
+    paths ``cited``); empty otherwise. ``answer`` reads "<value>, <support>"."""
     kind: str = "answered"
+
+    def __post_init__(self) -> None:
+        self.value = self.value or self.answer
 
     def summary(self) -> str:
         cited = ", ".join(f"[{rank}]" for rank in self.cited) or "no path"

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from scholar_tui.core.answer_kind import Kind, fits
-from scholar_tui.core.conference import asking, checks, coverage, kinds, support
+from scholar_tui.core.conference import asked_collections, asking, checks, coverage, kinds, support
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import stem, words
@@ -40,7 +40,7 @@ def of_kind(kind: Kind, text: str) -> bool:
     if kind is Kind.COUNT:
         return bool(re.match(r"\s*(\d[\d,]*|" + "|".join(kinds.NUMBER_WORDS) + r")\b", text, re.IGNORECASE))
     if kind is Kind.PLACE:
-        return fits(Kind.PLACE, text) and not kinds._only_dates(text)
+        return fits(Kind.PLACE, text) and not kinds.only_dates(text)
     if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it; a sentence names nobody
         names = text.split()
         capitalised = sum(word[:1].isupper() for word in names)
@@ -54,7 +54,7 @@ def of_kind(kind: Kind, text: str) -> bool:
             fits(kind, text)
             and len(text.split()) <= PAPER_TITLE_WORDS
             and not text.rstrip().endswith(".")
-            and not kinds._only_dates(text)  # "Apr 24 '23 (Anywhere on Earth)" is a deadline, not a title
+            and not kinds.only_dates(text)  # "Apr 24 '23 (Anywhere on Earth)" is a deadline, not a title
         )
     return fits(kind, text)
 
@@ -154,7 +154,7 @@ def of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidencePa
         if sibling is None:
             return not_held(Kind.PEOPLE, question, tree)
         records = [child for child in tree.children(sibling) if child.text or not child.is_leaf]
-        names = [kinds.item_text(Kind.PEOPLE, record, tree) for record in records[:MAX_LIST_ITEMS]]
+        names = [asked_collections.item_text(Kind.PEOPLE, record, tree) for record in records[:MAX_LIST_ITEMS]]
         return Computed(join_values(names), "list", answer.cited, [sibling])
     return answer
 
@@ -223,6 +223,6 @@ def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree)
             paths += [
                 f"{child.label} {child.text}"
                 for child in tree.children(record)
-                if child.is_leaf and child.text and len(child.text.split()) <= kinds.CATEGORY_MAX_WORDS
+                if child.is_leaf and child.text and len(child.text.split()) <= asked_collections.CATEGORY_MAX_WORDS
             ]  # a record's short fields (its category, its role), not a page's paragraphs
     return paths

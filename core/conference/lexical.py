@@ -18,17 +18,19 @@ from collections.abc import Container, Iterable, Sequence
 
 import numpy as np
 
+from scholar_tui.core.conference.question_words import AUXILIARIES, WH_WORDS
 from scholar_tui.indexes.text_rank import bm25_idf, bm25_norm, bm25_term
 
 WORD = re.compile(r"[a-z0-9]+(?:[.'][a-z0-9]+)*")
 STOPWORDS = frozenset(
-    "a an the of to in on at for from by with and or is are was were be been being do does did can could will "
-    "would should shall may might must i me my we our you your it its this that these those there here what "
-    "which who whom whose when where why how any some all each about into as if than then so such not no yes "
-    "have has had get got please tell know want like also just conference "
+    "a an the of to in on at for from by with and or be been being i me my we our you your it its this that these "
+    "those there here any some all each about into as if than then so such not no yes get got please tell know "
+    "want like also just conference "
     # spoken fillers: "Where's ICML gonna be?" asks nothing about "gonna"
     "gonna wanna gotta kinda sorta ya".split()
-)
+) | {*WH_WORDS, *AUXILIARIES} - {"am"}
+"""Words that name nothing: the question words (``question_words``) among them, but for "am", which is also the
+morning of a time a site writes ("9:00 am")."""
 
 # General conference vocabulary: words in one group stand for each other.
 SYNONYM_GROUPS: tuple[frozenset[str], ...] = tuple(

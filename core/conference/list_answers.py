@@ -1,7 +1,7 @@
 """Lists and counts: the records of the node the question names.
 
 "Who are the workshop chairs?" and "How many keynotes are there?" are answered over a section's children, not
-from one leaf; ``listed_records`` and ``counted_records`` read the collection ``kinds.collection`` finds and
+from one leaf; ``listed_records`` and ``counted_records`` read the collection ``asked_collections.collection`` finds and
 refuse a narrower one ("only a list of “outstanding” reviewers"), ``list_answer`` and ``count_answer`` read
 the best path's section when no collection is named.
 """
@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference import checks, coverage, kinds
+from scholar_tui.core.conference import asked_collections, checks, coverage
 from scholar_tui.core.conference.computed import (
     MAX_LIST_ITEMS,
     Computed,
@@ -82,20 +82,21 @@ def count_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
 
 def counted_records(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
     """How many: a number the site writes before the thing, else the records of the node the question names."""
-    stated = kinds.stated_count(question, evidence)
-    noun = kinds.asked_phrase(question)
+    stated = asked_collections.stated_count(question, evidence)
+    noun = asked_collections.asked_phrase(question)
     qualifier = checks.count_qualifier(question)  # "were accepted": only a list of accepted ones counts them
     values = {item.rank: item.value for item in evidence}
     if stated is not None and (qualifier is None or checks.names_qualifier(qualifier, [values[stated[1]]])):
         return Computed(f"{stated[0]} {noun}".strip(), "count", [stated[1]])  # "2 days", as the site writes it
-    found = kinds.collection(question, evidence, tree)
+    found = asked_collections.collection(question, evidence, tree)
     if found is None:
         return None
     narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
     if narrowed is not None:  # "How many reviewers?" over "Outstanding Reviewers (Top 10%)" counts a part of them
         return abstain(tree, "count", f"{question_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
     if qualifier is not None and not checks.names_qualifier(
-        qualifier, [kinds.with_parents(found.node, tree)] if found.node is not None else [leaf_text(found.items[0])]
+        qualifier,
+        [asked_collections.with_parents(found.node, tree)] if found.node is not None else [leaf_text(found.items[0])],
     ):
         return None
     return Computed(
@@ -108,13 +109,13 @@ def counted_records(question: str, evidence: Sequence[EvidencePath], tree: Tree)
 
 def listed_records(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
     """Which/who are: the records of the node the question names, each by its title (a person by name)."""
-    found = kinds.collection(question, evidence, tree)
+    found = asked_collections.collection(question, evidence, tree)
     if found is None:
         return None
     narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
     if narrowed is not None:  # "Who are the reviewers?" is not answered by the outstanding ones
         return abstain(tree, "list", f"{question_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
-    texts = [kinds.item_text(kind, record, tree) for record in found.items[:MAX_LIST_ITEMS]]
+    texts = [asked_collections.item_text(kind, record, tree) for record in found.items[:MAX_LIST_ITEMS]]
     return Computed(
         join_values(texts),
         "list",

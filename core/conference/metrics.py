@@ -37,3 +37,14 @@ def token_f1(gold: str, predicted: str) -> float:
 
 def exact_match(gold: str, predicted: str) -> float:
     return float(normalise_answer(gold) == normalise_answer(predicted))
+
+
+def scored_answer(gold: str, value: str, answer: str) -> str:
+    """The answer in the form its gold is written, for ``token_f1`` and ``exact_match``: a gold no longer than the
+    value asked ("No") is scored against the value (a yes/no answer's verdict), a longer one ("No, authors are
+    encouraged to submit code …") against the whole answer, its verdict and deciding sentence.
+
+    STAR's golds for yes/no questions are written both ways (ICML and ISWC: 15 bare verdicts, 22 with their
+    reason), and scoring a bare "No" against "No, <sentence>" measured the sentence's length, not the verdict.
+    For an answer that is its own value (a date, a list) the two are the same."""
+    return value if len(answer_tokens(gold)) <= len(answer_tokens(value)) else answer

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-WH = r"(?:who|whom|whose|what|when|where|which|why|how(?:\s+(?:much|many|long|often|far|big))?)"
+from scholar_tui.core.conference.question_words import WH_PHRASE as WH
 
 JOINED_WORDS = re.compile(rf"^\s*({WH})\s+and\s+({WH})\b\s*(.+)$", re.IGNORECASE)
 """"When and where is X?": two question words sharing one rest."""

@@ -12,7 +12,7 @@ import re
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
 from scholar_tui.core.conference import kinds, support
 from scholar_tui.core.conference.computed import Computed
-from scholar_tui.core.conference.lexical import words
+from scholar_tui.core.conference.lexical import STOPWORDS, stem, words
 from scholar_tui.core.conference.tree import Tree
 
 
@@ -65,10 +65,10 @@ def question_topic(question: str, tree: Tree) -> str | None:
         written[word]
         for word in written
         if (word in stems or len(word) > 3)
-        and word not in kinds.STOPWORDS
-        and kinds.stem(word) not in kinds.GENERIC
+        and word not in STOPWORDS
+        and stem(word) not in kinds.GENERIC
         and word not in words(tree.root.label)
         and word not in ("how", "much", "many", "does", "the")
-        and kinds.stem(word) not in support.FORM_WORDS
+        and stem(word) not in support.FORM_WORDS
     ]
     return " ".join(asked[:6]) or None

@@ -11,11 +11,11 @@ import re
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.conference.lexical import WORD, stem, words
+from scholar_tui.core.conference.question_words import AUXILIARIES, CONTRACTED, alternation
 from scholar_tui.core.conference.values import ASKS_EMAIL, ASKS_LINK, HOW_MUCH, WHEN
 
-YES_NO_OPENERS = frozenset(
-    "is are am was were can could do does did will would should shall may might must has have had".split()
-)
+YES_NO_OPENERS = frozenset(AUXILIARIES)
+"""A question that opens with an auxiliary asks yes or no ("Can I attend remotely?")."""
 
 
 LIST_CUES = re.compile(r"\b(who are|what are|which are|which \w+ are|list|name the|names of)\b", re.IGNORECASE)
@@ -148,5 +148,5 @@ def conference_kind(question: str) -> Kind:
     return kind
 
 
-CONTRACTION = re.compile(r"\b(what|who|where|when|how|which|that|there|it)['’]s\b", re.IGNORECASE)
-""""What's", "Who's": a question word with "is" written short (not a possessive: no question word owns)."""
+CONTRACTION = re.compile(rf"\b({alternation(CONTRACTED)})['’]s\b", re.IGNORECASE)
+""""What's", "Who's": a question word with "is" written short (``question_words.CONTRACTED``)."""

@@ -11,7 +11,15 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference import asking, kinds, support, value_answers
+from scholar_tui.core.conference import (
+    asked_collections,
+    asking,
+    kinds,
+    site_topics,
+    support,
+    titles_and_people,
+    value_answers,
+)
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import expanded_query, words
@@ -66,7 +74,7 @@ def value_asked(form: str, question: str, evidence: Sequence[EvidencePath], tree
     if form in ("span", "list"):
         filtered = value_answers.filtered_entries(question, tree)
         if filtered is not None:  # each entry by its title, cited by the field that holds the property
-            texts = [kinds.item_text(Kind.TEXT, record, tree) for record, _ in filtered[:MAX_LIST_ITEMS]]
+            texts = [asked_collections.item_text(Kind.TEXT, record, tree) for record, _ in filtered[:MAX_LIST_ITEMS]]
             return Computed(join_values(texts), "list", [], [field for _, field in filtered[:MAX_LIST_ITEMS]])
     return None
 
@@ -87,7 +95,7 @@ def place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
             # a role is held, not a place one is at; and "where" is never answered by a time slot
             dated = WHERE.search(question) is not None and (
-                kinds._only_dates(named.text) or asking.says_clock_time(named.text)
+                kinds.only_dates(named.text) or asking.says_clock_time(named.text)
             )
             if not _names_role(named.text) and not dated and len(named.text.split()) <= PLACE_MAX_WORDS:
                 return named
@@ -201,12 +209,12 @@ def named_value(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     """A title ("What is the title of X?") or a prize's winner ("Who won the best paper award?"): read
     from the node labelled so or the record the question names, else the abstain sentence — never a
     description that mentions the thing, a role, or another prize's winner."""
-    if kinds.asks_title(question):
-        found = kinds.titled(question, evidence, tree)
-        thing = kinds.title_thing(question) or question  # asks_title matched it: the fallback is never used
+    if titles_and_people.asks_title(question):
+        found = titles_and_people.titled(question, evidence, tree)
+        thing = titles_and_people.title_thing(question) or question  # asks_title matched it: the fallback is never used
         return found_answer(found) if found else abstain(tree, "title", question_topic(thing, tree))
-    if kinds.asked_prize(question):
-        winner = kinds.award_winner(question, evidence, tree)
+    if titles_and_people.asked_prize(question):
+        winner = titles_and_people.award_winner(question, evidence, tree)
         return found_answer(winner) if winner else abstain(tree, "winner", question_topic(question, tree))
     return None
 
@@ -219,7 +227,7 @@ def link_pointer(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     """ "Where can I find the proceedings?": the best ranked link whose path names the thing asked."""
     for item in evidence:
         found = URL.search(item.value)
-        if found and kinds.names_topic(question, tree, item.path):
+        if found and site_topics.names_topic(question, tree, item.path):
             text = item.value if len(item.value.split()) <= POINTER_WORDS else found.group(0)
             return Computed(text, "value", [item.rank])
     node = support.labelled(Kind.TEXT, question, tree, [item.node_id for item in evidence], holds=URL.search)

@@ -175,11 +175,11 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
         differing = _differing_values(evidence, tree)
         if len(differing) >= 2:
             shown = "; ".join(f"{_last_heading(item)}: {item.value}" for item in differing[:3])
-            return Computed(f"No, {shown}", "yes_no", sorted({item.rank for item in differing[:3] if item.rank} or {1}))
+            return verdict_answer("No", shown, sorted({item.rank for item in differing[:3] if item.rank} or {1}))
     field_answer = record_field(question, evidence, tree)
     if field_answer is not None:  # "Is anyone affiliated with X?" found X: yes, and who
         verdict = "No" if deciding.denies(question, field_answer.text) else "Yes"  # "Did anyone win?" "Not assigned"
-        return Computed(f"{verdict}, {field_answer.text}", "yes_no", field_answer.cited)
+        return verdict_answer(verdict, field_answer.text, field_answer.cited)
     subject = support.subject(ONE_OF.sub("", question), tree, Kind.TEXT)
     best = deciding.Deciding(evidence[0], _support_sentence(question, evidence[0].value))
     echo = checks.echoes_question(question, best.sentence) or deciding.names_its_record(best)
@@ -219,9 +219,16 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     ):
         # "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
-    if STATED_VERDICT.match(sentence):  # the sentence says its own verdict: "No, fully virtual workshops …"
-        return Computed(sentence, "yes_no", [item.rank])
-    return Computed(f"{verdict}, {sentence if labelled else _lower_first(sentence)}", "yes_no", [item.rank])
+    own = STATED_VERDICT.match(sentence)
+    if own:  # the sentence says its own verdict: "No, fully virtual workshops …"
+        return verdict_answer(own.group(1).capitalize(), sentence[own.end() :].strip(), [item.rank], text=sentence)
+    return verdict_answer(verdict, sentence if labelled else _lower_first(sentence), [item.rank])
+
+
+def verdict_answer(verdict: str, sentence: str, cited: list[int], text: str | None = None) -> Computed:
+    """A yes/no answer in its parts: the verdict asked ("Yes"), the sentence that decides it, and the text a person
+    reads, "Yes, <sentence>" (or the sentence itself when it opens with its own verdict)."""
+    return Computed(text or f"{verdict}, {sentence}", "yes_no", cited, value=verdict, support=sentence)
 
 
 WHOLE_SUBJECT_WORDS = 2
@@ -310,9 +317,3 @@ def said_for_yes_no(question: str, item: EvidencePath, sentence: str | None = No
     headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
     said = sentence if sentence and sentence.lower() in item.value.lower() else None  # not "John Roe" of a record
     return f"{headings} {said or _support_sentence(question, item.value)}"
-
-
-def verdict_sentence(text: str) -> str | None:
-    """The sentence written beside a verdict ("No, registrations are not Transferable." → the sentence)."""
-    verdict = re.match(r"\s*(?:yes|no),\s*", text, re.IGNORECASE)
-    return text[verdict.end() :] if verdict else None
