@@ -294,3 +294,20 @@ def test_how_can_i_find_asks_where_as_where_can_i_find_does():
         site,
     )
     assert "https://fjord.example.org/schedule" in answer.text, answer.text
+
+
+def test_a_who_is_not_answered_by_a_label_naming_the_thing_asked_about():
+    """Before: "Proceedings & Metadata" (a chair's role label) for "who publishes the proceedings?"."""
+    site = tree_from_data(
+        {
+            "Fjord2031": {
+                "Home": {"location": "Bergen, Norway"},
+                "Organization": [
+                    {"name": "Gia Pirro", "type": "Proceedings & Metadata"},
+                    {"name": "Ann Lee", "type": "General Chair"},
+                ],
+            }
+        }
+    )
+    answer = compute_answer("who publishes the proceedings?", leaf_evidence(site, "Proceedings & Metadata"), site)
+    assert is_abstain(answer.text), answer.text
