@@ -33,6 +33,7 @@ from scholar_tui.core.conference import (
     asking,
     checks,
     coverage,
+    entries,
     kinds,
     parts,
     site_topics,
@@ -62,6 +63,7 @@ from scholar_tui.core.conference.plain_sentence import abstain, found_answer, no
 from scholar_tui.core.conference.question_shape import (
     CONTRACTION,
     FIND_ACTION,
+    HEAD_NOUN,
     ONLINE_ACTION,
     TIME_WORDS,
     conference_kind,
@@ -156,6 +158,10 @@ def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:
 
 
 def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    # read from the entry the question names, not a neighbour of its list ("IBM Research's slot", not Elsevier's)
+    evidence = entries.of_named_entries(question, evidence, tree)
+    if not evidence:  # every path was another entry's: the named one has no such field
+        return abstain(tree, conference_kind(question).noun, question_topic(question, tree))
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         answer = faq_answer(question, evidence, tree) or answer
@@ -213,11 +219,16 @@ never uses name a topic it does not cover."""
 
 def _all_unknown(question: str, tree: Tree) -> str | None:
     """What the question is about, when the site uses none of its words (on a small site too, where one unknown
-    word alone says little: "What is the Wi-Fi password?" on a workshop's one page), else None."""
-    about = support.subject(question, tree, conference_kind(question), known_only=False)
-    if len(about) < UNKNOWN_TOGETHER or support.subject(question, tree, conference_kind(question)):
-        return None
-    return question_topic(question, tree)
+    word alone says little: "What is the Wi-Fi password?" on a workshop's one page), nor any of the words of the
+    thing it asks for ("the dress code" of "What is the dress code for the dinner?": the dinner's page says
+    nothing of one), else None."""
+    kind = conference_kind(question)
+    head = HEAD_NOUN.match(question)  # "What is the dress code for the dinner?": the dress code is what is asked
+    for asked in [question, *([head.group(1)] if head else [])]:
+        about = support.subject(asked, tree, kind, known_only=False)
+        if len(about) >= UNKNOWN_TOGETHER and not support.subject(asked, tree, kind):
+            return question_topic(question, tree)
+    return None
 
 
 def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
@@ -274,7 +285,7 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         return Computed(
             join_values(names), "list", sorted({ranks[node.id] for node in nodes if node.id in ranks}), nodes
         )
-    if ONLINE_ACTION.search(question):
+    if ONLINE_ACTION.search(question) or FIND_ACTION.search(question):  # "how can I find …" asks where, too
         pointer = link_pointer(question, evidence, tree)
         if pointer is not None:
             return pointer

@@ -79,6 +79,15 @@ COMPLEMENT = re.compile(
 """"Which companies are Gold sponsors?": the list is named by what they are ("Gold Sponsors")."""
 
 
+HAVING = re.compile(
+    r"^\s*how many\s+[a-z][\w\s-]*?\s+(?:have|has|had|offer|offers|offered|post|posts|posted)\s+"
+    r"(?:a\s+|an\s+|the\s+|any\s+)?([a-z][\w\s-]*?)(?:\s+(?:on|in|at|for|of|during|this)\b.*)?\s*\??$",
+    re.IGNORECASE,
+)
+""""How many companies have job postings on the job fair page?": the things counted are the entries of the list
+named by what they have ("Job Posting": one record per company), when no list is named by the things."""
+
+
 HOW_MANY_PEOPLE = re.compile(r"\bhow many\s+(?:people|persons|members|of them)\b", re.IGNORECASE)
 
 
@@ -95,6 +104,15 @@ def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
         found = _collection(
             question,
             [word for word in words(container.group(1)) if word not in GENERIC],
+            evidence,
+            tree,
+            labelled_only=True,
+        )
+    having = HAVING.match(question)
+    if found is None and having:
+        found = _collection(
+            question,
+            [word for word in words(having.group(1)) if word not in GENERIC],
             evidence,
             tree,
             labelled_only=True,

@@ -139,6 +139,7 @@ PHRASAL_VERBS = (
     (r"sign(s|ed|ing)?\s+up\s+for", "register for"),
     (r"look(s|ed|ing)?\s+after|in\s+charge\s+of", "chairs"),
     (r"put(s|ting)?\s+up\s+(?:the\s+)?money\s+for", "sponsors"),
+    (r"(?<=who)\s+(?:paid|pays|pay)\s+for", " sponsored"),
     (r"pay(s|ing)?\s+out", "pay"),
     (r"(?<=who)(?:\s*'s|\s+is|\s+are)?\s+(?:running|leading|heading|managing|overseeing|coordinating)", " organizes"),
     (r"(?<=who)\s+(?:runs|leads|heads|manages|oversees|coordinates)", " organizes"),
@@ -147,7 +148,7 @@ PHRASAL_VERBS = (
 )
 """Phrasal verbs and idioms said as the one word a site would write: "kick off" is "start", "going for" is "cost", "find out" is "hear"
 (a notification), "look after" is "chair", "who's running" is "who organizes", "put up the money for" is
-"sponsor", a "price tag" is a price, a "cutoff" a deadline (general English)."""
+"sponsor", as "who paid for" a prize is who sponsored it, a "price tag" is a price, a "cutoff" a deadline (general English)."""
 _PHRASAL = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), plain) for pattern, plain in PHRASAL_VERBS)
 
 

@@ -26,6 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.asking import FILLERS
 from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX, heading_fit, holds_kind, label_kinds
 from scholar_tui.core.conference.lexical import STOPWORDS, WORD, expanded_query, stem, words
 from scholar_tui.core.conference.support import subject as support_subject
@@ -126,15 +127,19 @@ def names_thing(thing: Sequence[str], headings: str, value: str, question: str) 
 
 
 PARTICIPLE = re.compile(r"\b[a-z]{4,}ed\b", re.IGNORECASE)
+MANNER = re.compile(r"\b[a-z]{4,}ly\b", re.IGNORECASE)
+"""An adverb of manner ("Can I attend remotely?"): how the thing is done is what a yes or a no must say."""
 
 
 def asked_predicate(question: str) -> list[str]:
-    """The participles a yes/no question asks about ("Are talks streamed online?" → streamed): what must be said
+    """The participles and adverbs of manner a yes/no question asks about ("Are talks streamed online?" → streamed,
+    "Can I attend remotely?" → remotely): what must be said
     of the thing for a yes or a no, beyond the thing itself. Words of how any question asks ("allowed",
     "included", "required") are left to the verdict's own reading."""
+    manner = [raw for raw in MANNER.findall(question) if raw.lower() not in FILLERS]
     return [
         word
-        for raw in PARTICIPLE.findall(question)
+        for raw in [*PARTICIPLE.findall(question), *manner]
         for word in words(raw)
         if word not in GENERIC and raw.lower() not in GENERIC and stem(raw.lower()) not in GENERIC
     ]

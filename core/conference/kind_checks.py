@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from scholar_tui.core.answer_kind import Kind, fits
-from scholar_tui.core.conference import asked_collections, asking, checks, coverage, kinds, support
+from scholar_tui.core.conference import asked_collections, asking, checks, coverage, kinds, support, titles_and_people
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import stem, words
@@ -162,6 +162,9 @@ def of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidencePa
 SINGLE_VALUE_OPERATIONS = ("span", "value")
 
 
+GENERIC_STEMS = frozenset(stem(word) for word in kinds.GENERIC) | kinds.GENERIC
+
+
 def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
     """The general checks of ``checks`` on an answer: a superlative the evidence states, an answer that is
     more than the question's own words, a value from the branch the question names (else the plain sentence)."""
@@ -172,6 +175,14 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
         return abstain(tree, f"statement of what is {superlative}")
     if answer.operation in SINGLE_VALUE_OPERATIONS and checks.echoes_question(question, answer.text):
         return not_held(kind, question, tree)  # "Who sponsors X?" → "X Sponsor" says nobody
+    if (
+        kind is Kind.PEOPLE
+        and answer.operation in SINGLE_VALUE_OPERATIONS
+        and set(words(answer.text)) & set(words(question)) - GENERIC_STEMS
+        and not titles_and_people.PERSON_IN.search(answer.text)
+    ):
+        return not_held(kind, question, tree)  # "Who publishes the proceedings?" → "Proceedings & Metadata": the
+        # thing acted on named again and nobody named (a label, "Technical Help: Brad Brockmeyer", names someone)
     if answer.operation == "list" and kind is Kind.PEOPLE:  # a section's fields listed: its role label holds no role
         items = [item for item in re.split(r", | and ", answer.text) if item]
         kept = [item for item in items if not checks.echoes_question(question, item)]

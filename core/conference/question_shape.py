@@ -110,7 +110,9 @@ HEAD_ALONE = re.compile(
 """"What is the hotel room rate?": the thing asked, with nothing after it."""
 
 
-AMOUNT_NOUNS = frozenset(stem(word) for word in "prize prizes rate rates fee fees price prices cost costs".split())
+AMOUNT_NOUNS = frozenset(
+    stem(word) for word in "prize prizes rate rates fee fees price prices cost costs money".split()
+)
 """A head noun that names an amount: "What was the prize …?" asks for money as "How much …?" does (general
 English; a rate may be a share, "acceptance rate", which the site then has no amount for)."""
 

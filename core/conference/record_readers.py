@@ -11,14 +11,22 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference import asked_collections, kinds, site_topics, support, titles_and_people, value_answers
+from scholar_tui.core.conference import (
+    asked_collections,
+    asking,
+    kinds,
+    site_topics,
+    support,
+    titles_and_people,
+    value_answers,
+)
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import expanded_query, words
 from scholar_tui.core.conference.plain_sentence import abstain, found_answer, question_topic
 from scholar_tui.core.conference.records import label_fit, names_the_value
 from scholar_tui.core.conference.span_answers import best_sentences, record_field
-from scholar_tui.core.conference.tree import Tree
+from scholar_tui.core.conference.tree import TITLE_FIELDS, Tree
 from scholar_tui.core.conference.values import EMAIL, URL
 
 FAQ_QUESTION_LABELS = frozenset({"q", "question"})
@@ -76,15 +84,55 @@ def place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     place there: a board's "affiliation: Elected 2019 & 2018 Program Chair" names a role, not where Andreas
     Krause works, and his committee record's "affiliation: ETH Zurich" does."""
     for start in range(len(evidence)):
+        if not _names_its_record(evidence[start], tree):
+            continue  # "affiliation: metaphacts" is Peter Haase's record: where he is, not where metaphacts is
         named = record_field(question, evidence[start:], tree, kinds.LABEL_WORDS[Kind.PLACE]) or _small_record_field(
             question, evidence[start], tree
         )
+        based = BASED.search(named.text) if named is not None else None
+        if named is not None and based is not None:  # "Globex is a Tromso-based firm …": the place it names
+            return Computed(based.group(1) or based.group(2), named.operation, named.cited, named.read)
         if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
-            if not _names_role(named.text) and len(named.text.split()) <= PLACE_MAX_WORDS:
+            # a role is held, not a place one is at; and "where" is never answered by a time slot
+            dated = WHERE.search(question) is not None and (
+                kinds.only_dates(named.text) or asking.says_clock_time(named.text)
+            )
+            if not _names_role(named.text) and not dated and len(named.text.split()) <= PLACE_MAX_WORDS:
                 return named
+    return _based_in(evidence, tree)
+
+
+CAPITALISED = r"[A-Z][\w’'.]+(?:[ -][A-Z][\w’'.]+)*"
+BASED = re.compile(rf"\b({CAPITALISED})-based\b|\b(?:based|located|headquartered) in (?:the )?({CAPITALISED})")
+"""How English says where an organisation is in its own description: "a Walldorf-based company", "based in
+Hangzhou", "headquartered in Nanjing"."""
+
+
+def _based_in(evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """The place a named record's own description says it is based in, when no field holds it."""
+    for item in evidence:
+        leaf = leaf_of(tree, item)
+        record = tree.parent(leaf) if leaf is not None else None
+        if leaf is None or record is None or not _names_its_record(item, tree):
+            continue
+        for field in tree.children(record):
+            found = BASED.search(field.text or "") if field.is_leaf else None
+            if found is not None:
+                return Computed(found.group(1) or found.group(2), "span", [item.rank], [field])
     return None
 
 
+def _names_its_record(item: EvidencePath, tree: Tree) -> bool:
+    """Whether the path is its record's name (its title field, or the text the record is labelled by): the
+    record is then the named thing's own ("name: Jane Doe"), whose place field says where that thing is."""
+    leaf = leaf_of(tree, item)
+    record = tree.parent(leaf) if leaf is not None else None
+    if leaf is None or record is None:
+        return False
+    return leaf.label.strip().lower() in TITLE_FIELDS or (leaf.text or "").strip() == record.label.strip()
+
+
+WHERE = re.compile(r"\bwhere\b", re.IGNORECASE)
 PLACE_MAX_WORDS = 20
 """A place is named in a few words, an address at most a line ("Hawaii Convention Center, 1801 Kalakaua Ave,
 Honolulu"); a record's longer field is its description (a workshop's abstract), never where it is."""

@@ -185,6 +185,11 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     echo = checks.echoes_question(question, best.sentence) or deciding.names_its_record(best)
     chosen = deciding.Deciding(evidence[0], "") if echo else best  # the subject's own name decides nothing …
     decided = bool(chosen.sentence) and _negates_the_question(question, chosen.sentence)  # "… are not anonymous"
+    if (
+        not subject <= {word[:PREFIX_CHARS] for word in words(chosen.sentence)}
+        and (whole := _negating_whole_subject(question, subject, evidence)) is not None
+    ):  # a sentence naming part of what is asked yields to one naming all of it and denying it
+        chosen, decided = whole, True
     chosen = deciding.deciding_sentence(question, subject, evidence, chosen, decided) or chosen
     thing = checks.existence_thing(question)
     if thing and chosen.sentence and not deciding.names_thing(thing, chosen):
@@ -192,6 +197,8 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
         chosen = deciding.naming_thing(thing, subject, evidence) or deciding.Deciding(chosen.item, "")
         if not chosen.sentence:
             return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
+    if not chosen.sentence:  # a field naming its record: the record's own field stating the predicate decides
+        chosen = _record_statement(question, chosen.item, tree) or chosen
     labelled = not chosen.sentence  # … unless no sentence says more: "Apple" listed under "Exhibitors"
     item = chosen.item
     sentence = f"{_last_heading(item)}: {best.sentence}" if labelled else chosen.sentence
@@ -222,6 +229,55 @@ def verdict_answer(verdict: str, sentence: str, cited: list[int], text: str | No
     """A yes/no answer in its parts: the verdict asked ("Yes"), the sentence that decides it, and the text a person
     reads, "Yes, <sentence>" (or the sentence itself when it opens with its own verdict)."""
     return Computed(text or f"{verdict}, {sentence}", "yes_no", cited, value=verdict, support=sentence)
+
+
+WHOLE_SUBJECT_WORDS = 2
+"""A subject of at least two words named whole by one sentence: one word ("remotely") names too little."""
+
+
+def _negating_whole_subject(
+    question: str, subject: set[str], evidence: Sequence[EvidencePath]
+) -> deciding.Deciding | None:
+    """The first sentence, in rank order, that itself names every word of the question's subject and negates what
+    the question asks ("ISWC 2022 submissions for the resources track are not anonymous" for "do I need to
+    anonymize my resources track submission?"): it decides over a better-ranked sentence that names only part of
+    the subject (an exception on the same page: "… authors must provide anonymous access to the resource"). None when the subject is too small to be named whole or no sentence does."""
+    if len(subject) < WHOLE_SUBJECT_WORDS:
+        return None
+    for item in evidence:
+        for sentence in sentences(item.value) or [item.value]:
+            named = {word[:PREFIX_CHARS] for word in words(sentence)}
+            if subject <= named and _negates_the_question(question, sentence):
+                return deciding.Deciding(item, sentence)
+    return None
+
+
+RECORD_LIST_NAMES = 6
+"""How many names of a record's list field ("winners") are written out beside a verdict."""
+
+
+def _record_statement(question: str, item: EvidencePath, tree: Tree) -> deciding.Deciding | None:
+    """For a path that only names its record (a challenge track's "description" under "Winners"), the record's
+    own field that states or denies the asked predicate: "information: Not assigned (…)" says no one won the
+    track, "winners: Jiomekong, V. Tsague" that someone did. The record decides, not its neighbours; None when
+    the question asks no such predicate or no field of the record states it."""
+    predicate = deciding.asked_class(question)
+    leaf = leaf_of(tree, item)
+    record = tree.parent(leaf) if leaf is not None else None
+    if predicate is None or leaf is None or record is None or record.kind != "item":
+        return None
+    for field in tree.children(record):
+        if field.id == leaf.id:
+            continue
+        if field.is_leaf:
+            said = field.text or ""
+        else:
+            names = [node.text for node in tree.subtree_leaves(field) if node.text][:RECORD_LIST_NAMES]
+            said = f"{field.label}: {', '.join(names)}" if names else ""
+        if said and (deciding.states(predicate, said) or deciding.states(predicate, field.label)):
+            path = EvidencePath(item.rank, field.id, node_path_text(tree, field), said, "", 0.0)
+            return deciding.Deciding(path, said)
+    return None
 
 
 def _lower_first(sentence: str) -> str:
