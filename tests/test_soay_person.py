@@ -38,6 +38,12 @@ def test_holds_compares_numbers_as_numbers_and_text_folded():
     assert holds("Adrián Pérez-Salinas", "Authors: Adrian Perez Salinas", None)
 
 
+def test_holds_accepts_any_spelling_listed_with_a_bar():
+    assert holds("Brazilian Symposium on Software Engineering|SBES", "Venue of it: SBES 2025.", None)
+    assert holds("Selçuk|Selcuk", "Affiliation of H. Koçer: Selçuk University.", None)
+    assert not holds("Selçuk|Selcuk", "Affiliation of H. Koçer: Konya University.", None)
+
+
 @pytest.mark.parametrize(
     "name",
     [

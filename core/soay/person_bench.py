@@ -4,7 +4,8 @@ SoAyBench is generated from the same phrasings SoAy was built with, so it cannot
 answered with a value of another kind. A person-written set can: each line is
 ``{"id", "question", "expected": [values] | "abstain", "note"}``. An answer is
 
-- right: it holds every expected value (in its text or its value), or it abstains where the
+- right: it holds every expected value (in its text or its value; a text value may list accepted
+  spellings separated by "|", as the conference and paper-search sets do), or it abstains where the
   library has nothing to say (``expected: "abstain"``);
 - abstained: the plain sentence that the library lacks it (``core.answer_kind.is_abstain``), or the
   one line that the library names no such scholar or paper, where a value was expected;
@@ -67,8 +68,8 @@ def holds(expected: Any, text: str | None, value: Any) -> bool:
         if any(isinstance(v, (int, float)) and not isinstance(v, bool) and v == expected for v in leaves):
             return True
         return text is not None and re.search(rf"(?<![\d.]){re.escape(str(expected))}(?![\d])", text) is not None
-    wanted = _fold(expected)
-    return wanted in _fold(text or "") or any(wanted in _fold(v) for v in leaves if v is not None)
+    said = [_fold(v) for v in (text, *leaves) if v is not None]
+    return any(wanted in where for wanted in map(_fold, str(expected).split("|")) if wanted for where in said)
 
 
 @dataclass
