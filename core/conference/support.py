@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, predicate_words, who_verb
+from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, is_wh_question, predicate_words, who_verb
 from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
@@ -69,6 +69,29 @@ CALENDAR = re.compile(
     re.IGNORECASE,
 )
 """"Sunday" and "Sun," or "September" and "Sep" are one word: a weekday or a month by its three letters."""
+
+
+FUNCTION_WORDS = frozenset(
+    """above across again against along although among amongst apart around because beside besides beyond both but
+despite either else elsewhere even hence however instead meanwhile moreover nevertheless never nor otherwise perhaps
+quite rather regardless than then therefore though through throughout thru thus too toward towards unless upon via
+whereas whether while whilst yet almost always anyway somehow whatever whoever wherever whenever""".split()
+)
+"""English's closed-class words beyond ``lexical.STOPWORDS`` (conjunctions, adverbs of contrast and frequency,
+prepositions of route: "else", "never", "while", "through"): they say how a wh-question is put, never what it is
+about, and a site that never writes "else" does not thereby lack what "what else is used …?" asks. Words that
+narrow what is asked stay: "after"/"before"/"until" (the price after the early deadline), "only", numerals."""
+
+HOW_IS = re.compile(r"\b(how\s+[a-z]+)['’]s\b", re.IGNORECASE)
+""""How long's each tutorial?" is "how long is": the "'s" is a verb written short, not a word of the subject."""
+POSSESSIVE = re.compile(r"^([a-z0-9]+)['’]s$")
+
+
+def _owner_if_own_name(raw: str, own: set[str]) -> str:
+    """ "ICML's phone number": the possessive of the conference's own name names the conference, which adds
+    nothing to what is asked (as "at ICML" does not); any other possessive stays as written."""
+    owner = POSSESSIVE.match(raw)
+    return owner.group(1) if owner and owner.group(1)[:PREFIX] in own else raw
 
 
 def _calendar(text: str) -> str:
@@ -136,18 +159,21 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     own = LABEL_WORDS.get(kind, frozenset())
     if kind is Kind.MONEY:
         question = COST_VERB.sub("", question)
+    question = HOW_IS.sub(r"\1 is", question)
+    itself = identity(tree)
+    closed = FUNCTION_WORDS if is_wh_question(question) else frozenset()  # a yes/no question is left whole
     asked = {
         word[:PREFIX]
-        for raw in WORD.findall(_calendar(split_digits(question)).lower())
-        if not HOW.search(raw)
-        for word in words(raw)
+        for raw in WORD.findall(_calendar(split_digits(question)).lower().replace("’", "'"))
+        if not HOW.search(raw) and raw not in closed
+        for word in words(_owner_if_own_name(raw, itself))
         if word not in GENERIC
         and word not in ASKING
         and word not in own
         and word not in FORM_WORDS
         and not generic_variant(word, GENERIC | FORM_WORDS)
     }
-    about = asked - identity(tree)
+    about = asked - itself
     told = asking_words(question, typed=kind is not Kind.TEXT)
     if not asking and about - told:  # the asker's verb and fillers, unless they are all it says
         about -= told

@@ -1,0 +1,69 @@
+"""The confidence check reads what a question is about, not how the asker puts it (issue #24).
+
+A person writes "what else", "never", "through which system", "ICML's phone number": closed-class words and the
+conference's own possessive name say how the question is put. A site never writes "else", so before, such a word
+weighed as a subject word the cited paths lacked and a right answer was refused (a false abstention). The site is
+big enough (1,600 reviewer names) for a word's absence to mean something, as on a real conference site.
+"""
+
+from __future__ import annotations
+
+from scholar_tui.core.answer_kind import Kind, is_abstain
+from scholar_tui.core.conference import support
+from scholar_tui.core.conference.tree import tree_from_data
+from tests.conference_support import ask_on
+
+SITE = {
+    "Conf2030": {
+        "Year(2030)": {"location": "Harbour Convention Centre", "full name": "Conf"},
+        "Attending": {
+            "Joining Remotely": {
+                "description": "The conference will be run via Zoom and Gather.town in a hybrid format.",
+                "contact information": "If iswc@agency.example never answers, please contact Jane Roe (jane@uni.example).",
+            },
+        },
+        "Calls": {
+            "Call For Industry Papers": {
+                "Submission": "Industry papers are submitted in EasyChair at https://easychair.org/conf2030.",
+            },
+        },
+        "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
+        "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
+    }
+}
+TREE = tree_from_data(SITE)
+
+
+def test_what_else_is_answered_from_the_sentence_that_says_it():
+    """Before: "no information on Apart Zoom else used run online" — "apart" and "else" weighed as the subject."""
+    answered = ask_on(
+        TREE,
+        "Apart from Zoom what else is used to run the conference online?",
+        "Joining Remotely»description»The conference will be run via Zoom and Gather.town in a hybrid format.",
+    )
+    assert not is_abstain(answered.answer) and "Gather.town" in answered.answer
+
+
+def test_a_route_preposition_is_not_what_is_asked():
+    """Before: "no information on industry papers submitted through system" — "through" weighed as the subject."""
+    answered = ask_on(
+        TREE,
+        "industry papers get submitted through which system?",
+        "Call For Industry Papers»Submission»Industry papers are submitted in EasyChair at https://easychair.org/conf2030.",
+    )
+    assert "EasyChair" in answered.answer
+
+
+def test_the_conference_s_own_possessive_name_adds_nothing_to_the_subject():
+    """Before: the subject of "What is Conf's phone number?" was "conf'", a word no path holds."""
+    assert "conf'" not in support.subject("What is Conf's phone number?", TREE, Kind.TEXT)
+    answered = ask_on(TREE, "What is Conf's phone number?", "Contact Conf»phone number»702-555-0100")
+    assert answered.answer == "702-555-0100"
+
+
+def test_closed_class_words_leave_the_subject_but_narrowing_words_stay():
+    about = support.subject("who do I contact if the agency never answers my email?", TREE, Kind.PEOPLE)
+    assert "never" not in about and "agenc" in about
+    assert "after" in support.subject("what is the price after the early deadline?", TREE, Kind.MONEY)
+    # a yes/no question is left whole: there every word is what is asked
+    assert "while" in support.subject("can I post it while it is under review?", TREE, Kind.TEXT)
