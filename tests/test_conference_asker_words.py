@@ -27,6 +27,14 @@ SITE = {
                 "Submission": "Industry papers are submitted in EasyChair at https://easychair.org/conf2030.",
             },
         },
+        "Call For Tutorials": {f"Question {number}": "Tutorial proposals should answer it." for number in range(40)},
+        "Job Postings": {"Job Posting": [{"name": "Acme", "contact": "hr@acme.example"}]},
+        "Important Dates": {
+            "Tutorial Proposal Announcements": "May 12 '30 (Anywhere on Earth)",
+            "Paper Decision notification": "Apr 24 '30 (Anywhere on Earth)",
+            "Social Notification Date": "Jun 18 '30 (Anywhere on Earth)",
+        },
+        "Grants": {"Student Grants": "Students may apply by email until Sep 30."},
         "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
         "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
     }
@@ -67,3 +75,18 @@ def test_closed_class_words_leave_the_subject_but_narrowing_words_stay():
     assert "after" in support.subject("what is the price after the early deadline?", TREE, Kind.MONEY)
     # a yes/no question is left whole: there every word is what is asked
     assert "while" in support.subject("can I post it while it is under review?", TREE, Kind.TEXT)
+
+
+def test_a_short_plural_is_its_singular():
+    """Before: "jobs" (left whole by the stemmer) was a subject word "Job Posting" did not hold."""
+    answered = ask_on(TREE, "whats the email to apply for jobs at acme", "Job Posting»Acme»contact»hr@acme.example")
+    assert answered.answer == "hr@acme.example"
+
+
+def test_an_announcement_is_how_a_site_says_when_you_hear_back():
+    """Before: "no date for tutorial proposers hear", the sibling "Paper Decision notification" read as the thing
+    meant; a site announces its decisions as it notifies them."""
+    answered = ask_on(
+        TREE, "when do tutorial proposers hear back?", "Tutorial Proposal Announcements»May 12 '30 (Anywhere on Earth)"
+    )
+    assert "May 12" in answered.answer

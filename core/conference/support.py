@@ -98,9 +98,17 @@ def _calendar(text: str) -> str:
     return CALENDAR.sub(lambda match: (match.group(1) or match.group(2)).lower(), text)
 
 
+def word_prefix(word: str) -> str:
+    """A stemmed word's first five letters; a short plural ("jobs", "fees", "regs"), which the light stemmer
+    leaves whole, by its singular: "jobs at Memect" is what "Job Posting » Memect" holds."""
+    if len(word) == 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return word[:PREFIX]
+
+
 def prefixes(text: str) -> set[str]:
     """The five-letter prefixes of a text's words, a weekday or month by its three letters, "e-mail" as "email"."""
-    return {word[:PREFIX] for word in words(split_digits(_calendar(re.sub(r"(?i)\be-mail", "email", text))))}
+    return {word_prefix(word) for word in words(split_digits(_calendar(re.sub(r"(?i)\be-mail", "email", text))))}
 
 
 LOOSE = frozenset({"rate", "city", "care"})
@@ -108,7 +116,9 @@ SAME_THING = tuple(
     frozenset(stem(word)[:PREFIX] for word in group)
     for group in (
         *(group for group in SYNONYM_GROUPS if not group & LOOSE),
-        frozenset("notification notifications notify notified decision decisions hear informed told".split()),
+        frozenset(
+            "notification notifications notify notified decision decisions hear informed told announcement".split()
+        ),
         frozenset("register registration sign signup enrol enroll".split()),
     )
 )
@@ -163,7 +173,7 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     itself = identity(tree)
     closed = FUNCTION_WORDS if is_wh_question(question) else frozenset()  # a yes/no question is left whole
     asked = {
-        word[:PREFIX]
+        word_prefix(word)
         for raw in WORD.findall(_calendar(split_digits(question)).lower().replace("’", "'"))
         if not HOW.search(raw) and raw not in closed
         for word in words(_owner_if_own_name(raw, itself))
