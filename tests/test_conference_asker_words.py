@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import support
+from scholar_tui.core.conference.asking import plain_question
 from scholar_tui.core.conference.tree import tree_from_data
 from tests.conference_support import ask_on
 
@@ -33,6 +34,9 @@ SITE = {
             "Tutorial Proposal Announcements": "May 12 '30 (Anywhere on Earth)",
             "Paper Decision notification": "Apr 24 '30 (Anywhere on Earth)",
             "Social Notification Date": "Jun 18 '30 (Anywhere on Earth)",
+        },
+        "Code of Conduct": {
+            "Reporting": {"hotline number": "858-555-0199", "how": "Report harassment to the hotline."}
         },
         "Grants": {"Student Grants": "Students may apply by email until Sep 30."},
         "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
@@ -90,3 +94,13 @@ def test_an_announcement_is_how_a_site_says_when_you_hear_back():
         TREE, "when do tutorial proposers hear back?", "Tutorial Proposal Announcements»May 12 '30 (Anywhere on Earth)"
     )
     assert "May 12" in answered.answer
+
+
+def test_whats_typed_without_its_apostrophe_asks_what_is():
+    """Before: "whats the phone number of …" read "number of" as a count ("no count for the hotline")."""
+    assert plain_question("whats the phone number of the hotline") == "what is the phone number of the hotline"
+    assert plain_question("whos running the expo") == "who organizes the expo"
+    answered = ask_on(
+        TREE, "whats the phone number of the hotline for reporting harassment", "Reporting»hotline number»858-555-0199"
+    )
+    assert answered.answer == "858-555-0199"
