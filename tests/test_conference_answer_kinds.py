@@ -9,7 +9,7 @@ question's evidence is given by hand (what retrieval found), so each test states
 from __future__ import annotations
 
 from scholar_tui.core.answer_kind import is_abstain
-from scholar_tui.core.conference import kinds
+from scholar_tui.core.conference import site_topics
 from scholar_tui.core.conference.answer import answer_question
 from scholar_tui.core.conference.kinds import node_evidence
 from scholar_tui.core.conference.paths import node_path_text
@@ -121,7 +121,7 @@ def test_which_lists_the_records_of_the_named_node_not_a_price_table():
 
 
 def test_a_topic_the_site_never_mentions_is_said_plainly(monkeypatch):
-    monkeypatch.setattr(kinds, "MIN_VOCABULARY", 0)  # this site is small; ICML's says ~9,000 words
+    monkeypatch.setattr(site_topics, "MIN_VOCABULARY", 0)  # this site is small; ICML's says ~9,000 words
     answered = _ask(
         "Is there free Wi-Fi at the convention centre?", "Meeting Dates»location»the Harbour Convention Centre"
     )

@@ -2,9 +2,10 @@
 
 import pytest
 
-from scholar_tui.core.conference.answer import answer_question, compute_answer, question_form
+from scholar_tui.core.conference.answer import answer_question, compute_answer
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.paths import leaf_path
+from scholar_tui.core.conference.question_shape import question_form
 from scholar_tui.core.conference.tree import tree_from_data
 from scholar_tui.core.conference.values import find_amounts, find_dates, format_amount
 

@@ -8,7 +8,7 @@ conference track" → "Oversight Committee NeurIPS/ICLR/ICML Journal to Conferen
 from __future__ import annotations
 
 from scholar_tui.core.answer_kind import Kind, is_abstain
-from scholar_tui.core.conference.answer import _of_kind
+from scholar_tui.core.conference.kind_checks import of_kind
 from scholar_tui.core.conference.tree import tree_from_data
 
 from .conference_support import ask_on
@@ -33,10 +33,10 @@ def test_a_number_asked_by_name_is_a_value_that_writes_one_or_the_plain_sentence
 
 
 def test_a_body_of_people_answers_no_who():
-    """The kind check every "who" answer passes (``_of_kind``): a committee or a track is not its members."""
-    assert not _of_kind(Kind.PEOPLE, "Oversight Committee NeurIPS/ICLR/ICML Journal to Conference Track")
-    assert not _of_kind(Kind.PEOPLE, "Program Board")
-    assert _of_kind(Kind.PEOPLE, "Barbara Engelhardt, Hugo Larochelle, Iain Murray")
+    """The kind check every "who" answer passes (``of_kind``): a committee or a track is not its members."""
+    assert not of_kind(Kind.PEOPLE, "Oversight Committee NeurIPS/ICLR/ICML Journal to Conference Track")
+    assert not of_kind(Kind.PEOPLE, "Program Board")
+    assert of_kind(Kind.PEOPLE, "Barbara Engelhardt, Hugo Larochelle, Iain Murray")
 
 
 def _guide() -> str:

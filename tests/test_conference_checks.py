@@ -325,7 +325,7 @@ def test_a_list_names_each_record_by_its_whole_title_not_the_path_label_cut_to_8
     """Before: "Differentiable Almost Everything: Differentiable Relaxations, Algorithms, Operat" in the list of
     ICML's workshops — a record's path label is its title cut to 80 characters."""
     from scholar_tui.core.answer_kind import Kind
-    from scholar_tui.core.conference.kinds import item_text
+    from scholar_tui.core.conference.asked_collections import item_text
 
     long_title = "Differentiable Almost Everything: Differentiable Relaxations, Algorithms, Operators, and Simulators"
     site = {"Conf2031": {"Workshops": [{"workshop": long_title, "room": "Ballroom C"}, {"workshop": "Short One"}]}}
@@ -490,7 +490,7 @@ def test_who_chairs_a_thing_names_every_record_under_the_heading_of_that_role():
 def test_a_count_stated_before_a_hyphenated_modifier_is_read():
     """Before: "2 free registrations" for the Gold level, whose treatment says "(8) full-access registrations"
     (the number was read only right before the noun, so another count was made)."""
-    from scholar_tui.core.conference.kinds import stated_count
+    from scholar_tui.core.conference.asked_collections import stated_count
 
     site = copy.deepcopy(SITE)
     site["Harbor2031"]["Levels"] = {"Gold": {"treatment": ["Complimentary: (8) full-access registrations; (3) badges"]}}
@@ -505,9 +505,9 @@ def test_a_count_stated_before_a_hyphenated_modifier_is_read():
 
 def test_the_abstain_sentence_keeps_a_name_with_letters_beyond_ascii_whole():
     """Before: "… has no information on Markus Kr tzsch's talk" (the word pattern knew only a-z)."""
-    from scholar_tui.core.conference.answer import _topic
+    from scholar_tui.core.conference.plain_sentence import question_topic
 
-    assert "Krötzsch" in (_topic("What is Markus Krötzsch's talk about?", TREE) or "")
+    assert "Krötzsch" in (question_topic("What is Markus Krötzsch's talk about?", TREE) or "")
 
 
 def test_a_question_about_another_year_a_few_words_after_the_acronym_is_about_that_edition():
@@ -521,13 +521,13 @@ def test_a_date_is_no_paper_title_and_a_paragraph_holding_a_date_does_not_say_wh
     """Before: "Which papers won the outstanding paper awards?" → "Apr 24 '23 (Anywhere on Earth)", and
     "When were the authors notified?" → a copyright paragraph holding "(revised 21 April 2021)"."""
     from scholar_tui.core.answer_kind import Kind
-    from scholar_tui.core.conference.answer import _of_kind
+    from scholar_tui.core.conference.kind_checks import of_kind
 
-    assert not _of_kind(Kind.PAPER, "Apr 24 '23 (Anywhere on Earth)")
-    assert _of_kind(Kind.PAPER, "Listening to Melting Ice")
+    assert not of_kind(Kind.PAPER, "Apr 24 '23 (Anywhere on Earth)")
+    assert of_kind(Kind.PAPER, "Listening to Melting Ice")
     paragraph = " ".join(["Each author signs the copyright form or selects the open access option."] * 6)
-    assert not _of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
-    assert _of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")
+    assert not of_kind(Kind.DATE, paragraph + " (revised 21 April 2021).")
+    assert of_kind(Kind.DATE, "Notifications are sent on 9 June 2022.")
 
 
 def _exhibitor_site() -> Tree:
@@ -651,7 +651,7 @@ def test_who_is_the_level_role_names_the_holder_listed_under_that_level():
 def test_how_many_things_got_accepted_counts_the_accepted_list():
     """Before: "How many workshops got accepted this year?" was refused: "got" did not end the counted noun, so
     "workshops got accepted this year" was looked for as the name of a list."""
-    from scholar_tui.core.conference.kinds import asked_noun
+    from scholar_tui.core.conference.asked_collections import asked_noun
 
     assert asked_noun("How many workshops got accepted this year?") == ["workshop"]
     site = copy.deepcopy(SITE)

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import kinds, support
-from scholar_tui.core.conference.answer import answer_question, yes_no_verdict
+from scholar_tui.core.conference.answer import answer_question
 from scholar_tui.core.conference.kinds import node_evidence
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.person import PersonQuestion, verdict
 from scholar_tui.core.conference.tree import Tree, tree_from_data
+from scholar_tui.core.conference.yes_no import yes_no_verdict
 
 SITE = {
     "Conf2030": {
@@ -183,7 +184,7 @@ def test_a_person_s_expected_yes_or_no_is_read_from_the_answer_s_first_word():
 
 def test_what_does_x_cost_asks_for_an_amount_and_a_when_clause_asks_nothing():
     """Before: "What does parking … cost?" read "does parking" as the thing asked, so any text answered it."""
-    from scholar_tui.core.conference.answer import conference_kind
+    from scholar_tui.core.conference.question_shape import conference_kind
 
     assert conference_kind("What does parking at the convention center cost?") is Kind.MONEY
     assert conference_kind("What do I need to pay attention to when I register?") is Kind.TEXT
@@ -223,7 +224,7 @@ def test_how_many_people_counts_the_list_the_question_names():
 
 def test_an_either_or_question_is_not_answered_yes_or_no():
     """Before: "Is the conference in person or virtual?" → "Yes"."""
-    from scholar_tui.core.conference.answer import question_form
+    from scholar_tui.core.conference.question_shape import question_form
 
     assert question_form("Is the conference in person or virtual?") != "yes_no"
     assert question_form("Is the conference in person?") == "yes_no"

@@ -13,8 +13,8 @@ import copy
 
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import coverage
-from scholar_tui.core.conference.answer import conference_kind
 from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.question_shape import conference_kind
 from scholar_tui.core.conference.tree import Tree, tree_from_data
 
 from .conference_support import ask_on, node_at

@@ -29,17 +29,15 @@ from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
     LABEL_WORDS,
-    MIN_VOCABULARY,
     PREFIX,
     YEAR,
     asked_editions,
-    generic_variant,
     other_edition,
     split_digits,
-    tree_vocabulary,
 )
 from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, words
 from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, generic_variant, tree_vocabulary
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 
 SUPPORT_SHARE = 0.5
@@ -188,7 +186,7 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     if not asking and about - told:  # the asker's verb and fillers, unless they are all it says
         about -= told
     if known_only and len(tree_vocabulary(tree)) < MIN_VOCABULARY:
-        # a small site's silence on a word says nothing (as for ``kinds.unknown_topic``): only its own words count
+        # a small site's silence on a word says nothing (as for ``site_topics.unknown_topic``): only its own words count
         counter, _ = _frequencies(tree)
         about = {prefix for prefix in about if counter.get(prefix)}
     return about

@@ -1,0 +1,228 @@
+"""The checks an answer passes after its operator: is it of the asked kind, from the branch
+the question names, in the form asked?
+
+Operators read the best path; these checks refuse what a person would call a wrong answer (a date for a
+"where", a role label for a "who", the early price for "after the early deadline", no address for "what's the
+email") and read the right value instead, or give the plain sentence. ``answer_paths`` lists what an answer
+rests on, for the confidence check in ``answer``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from scholar_tui.core.answer_kind import Kind, fits
+from scholar_tui.core.conference import asked_collections, asking, checks, coverage, kinds, support
+from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
+from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.lexical import stem, words
+from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.plain_sentence import abstain, found_answer, not_held, question_topic
+from scholar_tui.core.conference.span_answers import best_sentences
+from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.values import EMAIL, URL, find_amounts, find_dates
+
+CHECKED = (Kind.PLACE, Kind.DATE, Kind.MONEY, Kind.PEOPLE, Kind.COUNT)
+
+
+DATED_STATEMENT_WORDS = 50
+"""The longest text a "when" takes whole: a sentence or two that states its date; beyond it the date found is
+as likely another event's."""
+
+
+def of_kind(kind: Kind, text: str) -> bool:
+    """Whether an answer's text is of the asked kind (a "where" is not a date, a "when" holds one)."""
+    if kind is Kind.DATE:  # a paragraph holding some date ("(revised 21 April 2021)") does not say when
+        return (bool(find_dates(text)) and len(text.split()) <= DATED_STATEMENT_WORDS) or fits(Kind.DATE, text)
+    if kind is Kind.MONEY:
+        return bool(find_amounts(text)) or fits(Kind.MONEY, text)
+    if kind is Kind.COUNT:
+        return bool(re.match(r"\s*(\d[\d,]*|" + "|".join(kinds.NUMBER_WORDS) + r")\b", text, re.IGNORECASE))
+    if kind is Kind.PLACE:
+        return fits(Kind.PLACE, text) and not kinds.only_dates(text)
+    if kind is Kind.PEOPLE:  # "Panel Chairs" names a role, not who holds it; a sentence names nobody
+        names = text.split()
+        capitalised = sum(word[:1].isupper() for word in names)
+        return (
+            fits(kind, text)
+            and not set(words(text)) & (kinds.LABEL_WORDS[Kind.PEOPLE] | GROUP_WORDS)
+            and capitalised * 2 >= len(names)
+        )
+    if kind is Kind.PAPER:  # a title, not a paragraph that mentions papers ("… one of the best paper awards …")
+        return (
+            fits(kind, text)
+            and len(text.split()) <= PAPER_TITLE_WORDS
+            and not text.rstrip().endswith(".")
+            and not kinds.only_dates(text)  # "Apr 24 '23 (Anywhere on Earth)" is a deadline, not a title
+        )
+    return fits(kind, text)
+
+
+PAPER_TITLE_WORDS = 30
+
+
+GROUP_WORDS = frozenset(stem(word) for word in "committee board team council office department track".split())
+"""Nouns that name a body of people, not its members: "Oversight Committee NeurIPS/ICLR/ICML Journal to Conference
+Track" answers no "who"."""
+
+
+def answer_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """The tree nodes an answer was read from: its cited leaves and the nodes read beyond them."""
+    cited = [node for item in evidence if item.rank in answer.cited and (node := leaf_of(tree, item)) is not None]
+    return [*cited, *answer.read]
+
+
+def like_answer(question: str, kind: Kind, text: str, tree: Tree) -> Callable[[Node], bool]:
+    """Whether a node holds a value like ``text``, an answer of ``kind`` to ``question``: of the kind (a date of the
+    event asked, not of the other one: a deadline's for "when will I hear back"), or for free text of the same
+    form (an e-mail address, a link, words that are neither)."""
+    if kind is Kind.DATE:
+        return lambda node: (
+            kinds.holds_kind(kind, node, tree) and not support.other_event(question, [node_path_text(tree, node)])
+        )
+    if kind in (Kind.PLACE, Kind.MONEY, Kind.PEOPLE):
+        return lambda node: kinds.holds_kind(kind, node, tree)
+    form = next((pattern for pattern in (EMAIL, URL) if pattern.search(text)), None)
+    if form is not None:
+        return lambda node: bool(form.search(node.text or ""))
+    return lambda node: bool(node.text) and not URL.search(node.text or "") and not EMAIL.search(node.text or "")
+
+
+ASKS_ADDRESS = re.compile(r"\be-?mail\b", re.IGNORECASE)
+"""A question that writes "e-mail" asks for an address ("What is the email for the doctoral consortium?")."""
+
+
+def of_asked_form(
+    question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """An e-mail address asked is answered by one: the best ranked evidence whose value holds an address and whose
+    path holds what the question is about, else the plain sentence; never a time or a sentence without one."""
+    if kind is not Kind.TEXT or answer.operation == "yes_no" or not ASKS_ADDRESS.search(question):
+        return answer
+    if EMAIL.search(answer.text):
+        return answer
+    for item in evidence:
+        found = EMAIL.search(item.value)
+        if found and support.supported(question, tree, kind, [f"{item.path}"]):
+            return Computed(found.group(0), "value", [item.rank])
+    return abstain(tree, "e-mail address", question_topic(question, tree))
+
+
+def of_asked_time(
+    question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed:
+    """A time of day asked ("What time does the reception start?") is answered by a value that writes one: the
+    answer when it does, else the best ranked evidence that writes one and holds what the question is about, else
+    the plain sentence; never a heading or a date alone ("Submission Deadline for Challenge Proposals")."""
+    if not asking.asks_clock_time(question) or answer.operation == "yes_no" or asking.says_clock_time(answer.text):
+        return answer
+    for item in evidence:
+        if asking.says_clock_time(item.value) and support.supported(question, tree, kind, [item.path]):
+            return Computed(best_sentences(question, item.value), "value", [item.rank])
+    return abstain(tree, "time of day", question_topic(question, tree))
+
+
+ASKS_NUMBER = re.compile(r"\b(?:what|which)\b[^?]*?\bnumbers?\b", re.IGNORECASE)
+"""A number asked for by name: "What LNCS volume number are the proceedings?", "what's the room number of …"."""
+
+
+def of_asked_number(question: str, answer: Computed, tree: Tree) -> Computed:
+    """A number asked by name is answered by a value that writes one (digits or a number word), else the plain
+    sentence: a heading that names the thing numbered ("Information for authors … LNCS proceedings") is no
+    volume number."""
+    if answer.operation in ("yes_no", "abstain") or not ASKS_NUMBER.search(question):
+        return answer
+    if re.search(r"\d", answer.text) or set(words(answer.text)) & set(kinds.NUMBER_WORDS):
+        return answer
+    return abstain(tree, "number", question_topic(question, tree))
+
+
+def value_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    """The nodes an answer's value was read from first (a record's field beyond the cited path), then its cited
+    leaves."""
+    return [*answer.read, *(node for node in answer_nodes(answer, evidence, tree) if node not in answer.read)]
+
+
+def of_asked_role(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """A person read under another role than the one asked ("Moderator" for "Who sits on the panel?") gives way
+    to the people of the sibling heading the question names ("Panelists"), else to the plain sentence."""
+    for node in value_nodes(answer, evidence, tree)[:1]:
+        sibling, other = coverage.other_role(question, tree, node)
+        if not other:
+            return answer
+        if sibling is None:
+            return not_held(Kind.PEOPLE, question, tree)
+        records = [child for child in tree.children(sibling) if child.text or not child.is_leaf]
+        names = [asked_collections.item_text(Kind.PEOPLE, record, tree) for record in records[:MAX_LIST_ITEMS]]
+        return Computed(join_values(names), "list", answer.cited, [sibling])
+    return answer
+
+
+SINGLE_VALUE_OPERATIONS = ("span", "value")
+
+
+def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """The general checks of ``checks`` on an answer: a superlative the evidence states, an answer that is
+    more than the question's own words, a value from the branch the question names (else the plain sentence)."""
+    cited = [item for item in evidence if item.rank in answer.cited]
+    texts = [f"{item.path} {item.value}" for item in cited] + [node_path_text(tree, node) for node in answer.read]
+    superlative = checks.unstated_superlative(question, texts)
+    if superlative is not None:  # "Which hotel is closest?" over a page that compares nothing
+        return abstain(tree, f"statement of what is {superlative}")
+    if answer.operation in SINGLE_VALUE_OPERATIONS and checks.echoes_question(question, answer.text):
+        return not_held(kind, question, tree)  # "Who sponsors X?" → "X Sponsor" says nobody
+    if answer.operation == "list" and kind is Kind.PEOPLE:  # a section's fields listed: its role label holds no role
+        items = [item for item in re.split(r", | and ", answer.text) if item]
+        kept = [item for item in items if not checks.echoes_question(question, item)]
+        if len(kept) < len(items):
+            if not kept or (kind is Kind.PEOPLE and sum(of_kind(Kind.PEOPLE, item) for item in kept) * 2 < len(kept)):
+                return not_held(kind, question, tree)
+            answer.text = join_values(kept)
+    if answer.operation in SINGLE_VALUE_OPERATIONS and kind in CHECKED:
+        nodes = [node for item in cited if (node := leaf_of(tree, item)) is not None] + list(answer.read)
+        for node in nodes[:1]:
+            # "workshop proposals due" answered under "Tutorials" beside "Workshops"; "after the early deadline"
+            # answered with the early price: the value of the other branch, which the cited path named
+            for other, wrong_branch in (
+                checks.named_sibling(question, tree, kind, node),
+                checks.after_early(question, tree, kind, node),
+            ):
+                if wrong_branch:
+                    return _from_other_branch(other, question, kind, cited, evidence, tree)
+    return answer
+
+
+def _from_other_branch(
+    node: Node | None,
+    question: str,
+    kind: Kind,
+    cited: Sequence[EvidencePath],
+    evidence: Sequence[EvidencePath],
+    tree: Tree,
+) -> Computed:
+    """The value read from the branch the question names in place of the cited one (else the plain sentence);
+    it stands when the cited paths held what the question is about."""
+    if node is None or (kind in CHECKED and not of_kind(kind, node.text or "")):
+        return not_held(kind, question, tree)  # (a menu's "Authors" page beside "Dates" holds no date)
+    rank = next((item.rank for item in evidence if item.node_id == node.id), None)
+    switched = found_answer(kinds.Found(node, node.text or "", rank))
+    switched.branch_checked = support.supported(question, tree, kind, [item.path for item in cited])
+    return switched
+
+
+def answer_paths(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[str]:
+    """The paths an answer rests on: the evidence it cites and the tree nodes it was read from, with the
+    other fields of a record it was read from (a prize winner's title is supported by its category)."""
+    nodes = [leaf_of(tree, item) for item in evidence if item.rank in answer.cited] + list(answer.read)
+    paths = [item.path for item in evidence if item.rank in answer.cited]
+    paths += [node_path_text(tree, node) for node in answer.read]
+    for node in nodes:
+        record = node if node is not None and node.kind == "item" else (tree.parent(node) if node is not None else None)
+        if record is not None and record.kind == "item":
+            paths += [
+                f"{child.label} {child.text}"
+                for child in tree.children(record)
+                if child.is_leaf and child.text and len(child.text.split()) <= asked_collections.CATEGORY_MAX_WORDS
+            ]  # a record's short fields (its category, its role), not a page's paragraphs
+    return paths
