@@ -36,6 +36,7 @@ from scholar_tui.core.conference import (
     kinds,
     parts,
     site_topics,
+    stated_value,
     support,
     titles_and_people,
 )
@@ -147,6 +148,17 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         answer = faq_answer(question, evidence, tree) or answer
+    answer = _confident(question, answer, evidence, tree)
+    if answer.operation == "abstain":
+        stated = stated_value.stated_value(question, conference_kind(question), evidence, tree)
+        if stated is not None:  # a cited sentence stating a value of the asked form, checked like any answer
+            checked_stated = _confident(question, Computed(stated.sentence, "span", [stated.rank]), evidence, tree)
+            return checked_stated if checked_stated.operation != "abstain" else answer
+    return answer
+
+
+def _confident(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """The answer through the kind checks and the confidence check (``support``), else the plain sentence."""
     if answer.operation == "abstain":
         return answer
     kind = conference_kind(question)

@@ -1,0 +1,93 @@
+"""When no typed reading finds the value: the cited sentence that states a value of the asked kind.
+
+The typed readers take a value from a node labelled for it ("Deadline", "phone", "Moderator") or from a value
+that is nothing else (a date, an amount). Sites also state values inside prose: "Requests must be received by
+April 24", "the resource track accepts papers of 8 to 15 pages", "call the hotline at 858-208-3810". A person
+asking reads that sentence and has the answer. So when every typed reading abstained, the sentence of the
+evidence that (1) holds a value of the form asked — a date for "when", an amount for "how much", an address for "what's the e-mail", a phone number for "phone", a link for "link" — and
+(2) is supported (``support``: its headings and words hold the question's subject) is the answer, cited by its
+path, and goes through every later check like any answer. Of several, the best-supported one; none: the
+abstention stands. This reads how values are written in a sentence, not any site's wording.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference import support
+from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
+from scholar_tui.core.conference.values import ASKS_LINK, EMAIL, URL, find_amounts, find_dates, sentences
+
+PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?(?:\(\d{2,4}\)\s?|\d{2,4}[\s.-])\d{2,4}[\s.-]\d{2,4}(?![\w-])")
+"""A phone number as sites write one: groups of digits joined by spaces, dots or dashes ("858-208-3810",
+"+47 72 00 11 22", "(702) 743-1827"); a date ("2023-07-24") is read as a date first."""
+ASKS_PHONE = re.compile(r"\b(?:phone|telephone|hotline|mobile|fax|call)\b", re.IGNORECASE)
+ASKS_ADDRESS = re.compile(r"\be-?mail\b", re.IGNORECASE)
+ASKS_DUE = re.compile(r"\b(?:due|deadlines?|cut-?off|latest|by when)\b", re.IGNORECASE)
+SAYS_DUE = re.compile(
+    r"\b(?:due|deadlines?|until|no later than|submit\w*|received|clos(?:e|es|ed|ing))\b"
+    r"|\bby\s+(?:[a-z]+day,?\s+)?(?:\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)",
+    re.IGNORECASE,
+)
+"""A date asked as a deadline ("when are proposals due?") is stated by a sentence that says something is due by
+it, not by one that dates the event itself ("talks will be held on July 23")."""
+MAX_SENTENCE_WORDS = 60
+"""A stated value is a sentence, not a page: a longer run of text without a full stop states nothing one can
+cite as the answer."""
+
+
+def _phone(text: str) -> bool:
+    found = PHONE.search(text)
+    return found is not None and not find_dates(found.group(0))
+
+
+def value_form(question: str, kind: Kind) -> Callable[[str, str], object] | None:
+    """What a sentence (beneath its headings) must hold to state the value asked, or None when the question's
+    kind is not one a sentence states by its form (a free-text "what", a person, a place: their typed readers
+    decide)."""
+    if ASKS_PHONE.search(question):
+        return lambda headings, sentence: _phone(sentence)
+    if ASKS_ADDRESS.search(question):
+        return lambda headings, sentence: EMAIL.search(sentence)
+    if ASKS_LINK.search(question) and kind is Kind.TEXT:
+        return lambda headings, sentence: URL.search(sentence)
+    if kind is Kind.DATE and ASKS_DUE.search(question):
+        return lambda headings, sentence: find_dates(sentence) and SAYS_DUE.search(f"{headings} {sentence}")
+    if kind is Kind.DATE:
+        return lambda headings, sentence: find_dates(sentence)
+    if kind is Kind.MONEY:
+        return lambda headings, sentence: find_amounts(sentence)
+    return None
+
+
+def _headings(item: EvidencePath) -> str:
+    """The path's headings without its value (the value is read sentence by sentence)."""
+    return PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+
+
+@dataclass(frozen=True)
+class Stated:
+    sentence: str
+    rank: int
+    """The rank of the evidence path the sentence is read from (what the answer cites)."""
+
+
+def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tree: Tree) -> Stated | None:
+    """The best-supported sentence of the evidence that holds a value of the asked form, with its path's rank;
+    None when no supported sentence holds one."""
+    holds = value_form(question, kind)
+    if holds is None:
+        return None
+    best: tuple[float, int, str] | None = None
+    for item in evidence:
+        for sentence in sentences(item.value):
+            if len(sentence.split()) > MAX_SENTENCE_WORDS or not holds(_headings(item), sentence):
+                continue
+            share = support.support(question, tree, kind, [f"{_headings(item)} {sentence}"])
+            if share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
+                best = (share, item.rank, sentence)
+    return Stated(best[2], best[1]) if best is not None else None

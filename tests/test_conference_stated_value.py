@@ -1,0 +1,80 @@
+"""A value stated inside a cited sentence answers when no typed reading finds it (issue #24).
+
+Sites state values in prose ("Requests must be received by April 24", "call the hotline at 858-555-0199"). Before,
+when no node was labelled for the value, the engine said the site data had none: a false abstention. The sentence
+must hold a value of the asked form and be supported like any answer; a date of the event is not a deadline.
+"""
+
+from __future__ import annotations
+
+from scholar_tui.core.answer_kind import Kind, is_abstain
+from scholar_tui.core.conference.stated_value import value_form
+from scholar_tui.core.conference.tree import tree_from_data
+from tests.conference_support import ask_on
+
+REQUEST = (
+    "Authors of accepted journal papers may ask to present them at the conference. "
+    "Requests must be received by April 24, 2030 at the journal track's form."
+)
+HOTLINE = "If you experience harassment, please call the conduct hotline at 858-555-0199 at any hour."
+REGISTRATION = "Registration opens in May. For questions about registration, please write to reg@conf.example."
+EXPO = "Expo talks and panels will be held on Sun Jul 23, 2030, the day before the main conference tutorials."
+SITE = {
+    "Conf2030": {
+        "Year(2030)": {
+            "location": "Harbour Convention Centre",
+            "full name": "Conf",
+            "date": "Sun Jul 23rd through Sat the 29th",
+        },
+        "Journal to Conference Track": {"Request to present": {"details": REQUEST}},
+        "Code of Conduct": {"Reporting": {"details": HOTLINE}},
+        "Contact": {"general": "info@conf.example"},
+        "Registration": {"help": REGISTRATION},
+        "Call For Expo": {"introduction": EXPO, "proposals": "Expo proposals are reviewed by the expo chairs."},
+        "Dates": {"Paper Submissions": {"Camera-ready deadline": "May 31 '30 (Anywhere on Earth)"}},
+        "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
+    }
+}
+TREE = tree_from_data(SITE)
+
+
+def test_a_deadline_stated_in_a_sentence_answers():
+    """The conference's own dates, ranked first, say nothing of requests: the sentence stating the deadline does."""
+    answered = ask_on(
+        TREE,
+        "deadline to request presenting a journal paper?",
+        "Year(2030)»date»Sun Jul 23rd through Sat the 29th",
+        f"Request to present»details»{REQUEST}",
+    )
+    assert not is_abstain(answered.answer) and "April 24, 2030" in answered.answer
+    assert answered.cited == [2]
+
+
+def test_an_address_stated_in_a_sentence_answers():
+    """Before: "no information on registration" — the first path's address ("Contact » general") says nothing of
+    registration, and no node is labelled "email" under "Registration"."""
+    answered = ask_on(
+        TREE,
+        "What is the email address for registration questions?",
+        "Contact»general»info@conf.example",
+        f"Registration»help»{REGISTRATION}",
+    )
+    assert "reg@conf.example" in answered.answer and answered.cited == [2]
+
+
+def test_a_phone_number_stated_in_a_sentence_answers():
+    """Before: "no information on conduct hotline" — no node is labelled "phone"."""
+    answered = ask_on(TREE, "what's the phone number of the conduct hotline?", f"Reporting»details»{HOTLINE}")
+    assert "858-555-0199" in answered.answer
+
+
+def test_a_date_of_the_event_is_not_the_deadline_asked():
+    due = value_form("when are expo talk proposals due?", Kind.DATE)
+    assert due is not None and not due("Call For Expo»introduction", EXPO)
+    assert due("Request to present»details", REQUEST)
+
+
+def test_only_a_value_of_the_asked_form_is_a_stated_value():
+    asks_phone = value_form("what's the hotline's phone number?", Kind.TEXT)
+    assert asks_phone is not None and asks_phone("", HOTLINE) and not asks_phone("", "Held on 2030-07-24.")
+    assert value_form("what is the expo about?", Kind.TEXT) is None  # free text: the typed readers decide
