@@ -24,6 +24,12 @@ SITE = {
             },
         },
         "Calls": {
+            "Call For Workshops": {
+                "workshops": [
+                    {"workshop": "Workshop on Knot Theory in Learning", "author": ["Ada Stone", "Bo Chen"]},
+                    {"workshop": "Workshop on Graph Signals", "author": ["Cy Dee"]},
+                ]
+            },
             "Call For Industry Papers": {
                 "Submission": "Industry papers are submitted in EasyChair at https://easychair.org/conf2030.",
             },
@@ -104,3 +110,12 @@ def test_whats_typed_without_its_apostrophe_asks_what_is():
         TREE, "whats the phone number of the hotline for reporting harassment", "Reporting»hotline number»858-555-0199"
     )
     assert answered.answer == "858-555-0199"
+
+
+def test_who_is_doing_reads_the_verb_after_the_be():
+    """Before: "who is organizing the knot theory workshop?" read "is" as the verb, so "organizing" was a branch
+    the question named and the path lacked: "no person for organizing knot theory workshop"."""
+    answered = ask_on(
+        TREE, "who's organizing the knot theory workshop?", "Workshop on Knot Theory in Learning»author»Ada Stone"
+    )
+    assert "Ada Stone" in answered.answer and "Bo Chen" in answered.answer
