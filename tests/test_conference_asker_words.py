@@ -11,6 +11,7 @@ from __future__ import annotations
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import support
 from scholar_tui.core.conference.asking import plain_question
+from scholar_tui.core.conference.question_shape import conference_kind
 from scholar_tui.core.conference.tree import tree_from_data
 from tests.conference_support import ask_on
 
@@ -44,6 +45,7 @@ SITE = {
         "Code of Conduct": {
             "Reporting": {"hotline number": "858-555-0199", "how": "Report harassment to the hotline."}
         },
+        "Registration": {"account": "Password must be at least 9 characters."},
         "Grants": {"Student Grants": "Students may apply by email until Sep 30."},
         "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
         "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
@@ -119,3 +121,20 @@ def test_who_is_doing_reads_the_verb_after_the_be():
         TREE, "who's organizing the knot theory workshop?", "Workshop on Knot Theory in Learning»author»Ada Stone"
     )
     assert "Ada Stone" in answered.answer and "Bo Chen" in answered.answer
+
+
+def test_a_clause_on_the_asker_s_circumstance_does_not_make_a_when():
+    """Before: "the minimum password length when registering" was asked as a date ("no date for …")."""
+    assert conference_kind("what is the minimum password length when registering?") is Kind.TEXT
+    assert conference_kind("what is the registration deadline if I am a student?") is Kind.DATE
+
+
+def test_a_bound_on_a_text_s_length_is_read_in_characters():
+    """Before: no unit was asked of a password's length, so the sentence stating "at least 9 characters" was
+    weighed like any text, and the words it lacks ("minimum", "length") refused it."""
+    answered = ask_on(
+        TREE,
+        "whats the minimum password length when registering?",
+        "Registration»account»Password must be at least 9 characters.",
+    )
+    assert "9 characters" in answered.answer

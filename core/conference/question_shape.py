@@ -127,9 +127,17 @@ SUBORDINATE = re.compile(r"\b(?:when|where|if|while|before|after|once)\b.*$", re
 it only sets the scene."""
 
 
+WHAT_IS = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\b", re.IGNORECASE)
+SCENE_CLAUSE = re.compile(r"\s+(?:when|if|while)\s+(?:i|we|you|they|one|registering|submitting|applying)\b.*$", re.I)
+""""What is the minimum password length when registering?", "… if I register late?": a clause about the asker's
+circumstance after the thing asked sets the scene; it does not make the question a "when"."""
+
+
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
+    if WHAT_IS.match(question):
+        question = SCENE_CLAUSE.sub("?", question)
     head = HEAD_NOUN.match(question) or HEAD_ALONE.match(question)
     if head and set(words(head.group(1))[-1:]) & AMOUNT_NOUNS:
         return Kind.MONEY  # "What was the prize for …?", "What is the hotel room rate?": an amount
@@ -137,6 +145,7 @@ def conference_kind(question: str) -> Kind:
         kind = asked_kind(f"what {head.group(1)}?")
     elif WHAT_DO.match(question):  # "What do I need to bring when I register?": the "when" clause asks nothing
         kind = asked_kind(SUBORDINATE.sub("", question))
+
     else:
         kind = asked_kind(question)
     if kind is Kind.VENUE:

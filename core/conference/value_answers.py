@@ -73,6 +73,8 @@ def asked_units(question: str) -> tuple[str, ...]:
             return ("seconds", "minutes", "hours")
         if DOCUMENT.search(question):
             return ("pages", "words")
+        if LOWEST.search(question) or HIGHEST.search(question):
+            return ("characters", "words")  # "the minimum password length": a bound on a text, in its letters
     return ()
 
 
