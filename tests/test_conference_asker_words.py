@@ -45,6 +45,10 @@ SITE = {
         "Code of Conduct": {
             "Reporting": {"hotline number": "858-555-0199", "how": "Report harassment to the hotline."}
         },
+        "Socials": {
+            "Mentoring sessions": {"booking": "Mentoring sessions are booked in Mentorly, our booking platform."},
+            "Using mentoring in labs": {"summary": "A social on mentoring sessions in small labs."},
+        },
         "Registration": {"account": "Password must be at least 9 characters."},
         "Grants": {"Student Grants": "Students may apply by email until Sep 30."},
         "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
@@ -138,3 +142,14 @@ def test_a_bound_on_a_text_s_length_is_read_in_characters():
         "Registration»account»Password must be at least 9 characters.",
     )
     assert "9 characters" in answered.answer
+
+
+def test_the_asker_s_verb_is_no_part_of_a_longer_name():
+    """Before: "using" (how the asker asks: "are they using") joined "mentoring" in the heading "Using mentoring
+    in labs", read as a longer name of the thing asked: "no information on system using book mentoring sessions"."""
+    answered = ask_on(
+        TREE,
+        "what system are they using to book mentoring sessions?",
+        "Mentoring sessions»booking»Mentoring sessions are booked in Mentorly, our booking platform.",
+    )
+    assert "Mentorly" in answered.answer
