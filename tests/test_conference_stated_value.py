@@ -31,6 +31,13 @@ SITE = {
         "Contact": {"general": "info@conf.example"},
         "Registration": {"help": REGISTRATION},
         "Call For Expo": {"introduction": EXPO, "proposals": "Expo proposals are reviewed by the expo chairs."},
+        "People": {
+            "Organising committee": [
+                {"Role": "Programme chair", "Person": "Lukas Brenner", "Affiliation": "ETH Zurich"},
+                {"Role": "Programme chair", "Person": "Sara Lindgren", "Affiliation": "KTH"},
+                {"Role": "Workshop chair", "Person": "Tomas Ruiz", "Affiliation": "UPF"},
+            ]
+        },
         "Dates": {"Paper Submissions": {"Camera-ready deadline": "May 31 '30 (Anywhere on Earth)"}},
         "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
     }
@@ -78,3 +85,11 @@ def test_only_a_value_of_the_asked_form_is_a_stated_value():
     asks_phone = value_form("what's the hotline's phone number?", Kind.TEXT)
     assert asks_phone is not None and asks_phone("", HOTLINE) and not asks_phone("", "Held on 2030-07-24.")
     assert value_form("what is the expo about?", Kind.TEXT) is None  # free text: the typed readers decide
+
+
+def test_a_field_labelled_person_names_the_role_holder():
+    """Before: "Programme chair and Programme chair" (each record's role field), then refused as an echo of the
+    question: a record's "Person" field is where a site writes who holds the role."""
+    answered = ask_on(TREE, "Who are the programme chairs?", "Programme chair»Role»Programme chair")
+    assert "Lukas Brenner" in answered.answer and "Sara Lindgren" in answered.answer
+    assert "Tomas Ruiz" not in answered.answer
