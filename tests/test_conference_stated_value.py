@@ -18,6 +18,7 @@ REQUEST = (
 )
 HOTLINE = "If you experience harassment, please call the conduct hotline at 858-555-0199 at any hour."
 REGISTRATION = "Registration opens in May. For questions about registration, please write to reg@conf.example."
+PRIZE = "EUR 500, sponsored by SoundBox Ltd"
 EXPO = "Expo talks and panels will be held on Sun Jul 23, 2030, the day before the main conference tutorials."
 SITE = {
     "Conf2030": {
@@ -38,6 +39,8 @@ SITE = {
                 {"Role": "Workshop chair", "Person": "Tomas Ruiz", "Affiliation": "UPF"},
             ]
         },
+        "Programme": {"Best paper award and closing": {"Prize": PRIZE, "Time": "16:30"}},
+        "Sponsors": {"Gold": "SoundBox Ltd", "Silver": "OpenEars Foundation"},
         "Dates": {"Paper Submissions": {"Camera-ready deadline": "May 31 '30 (Anywhere on Earth)"}},
         "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
     }
@@ -93,3 +96,14 @@ def test_a_field_labelled_person_names_the_role_holder():
     answered = ask_on(TREE, "Who are the programme chairs?", "Programme chair»Role»Programme chair")
     assert "Lukas Brenner" in answered.answer and "Sara Lindgren" in answered.answer
     assert "Tomas Ruiz" not in answered.answer
+
+
+def test_who_does_it_is_the_agent_a_sentence_names():
+    """Before: "no person for sponsors best paper prize" — the sponsor is a company, written "sponsored by …"."""
+    answered = ask_on(
+        TREE,
+        "Who sponsors the best paper prize?",
+        f"Best paper award and closing»Prize»{PRIZE}",
+        "Sponsors»Silver»OpenEars Foundation",
+    )
+    assert answered.answer == "SoundBox Ltd" and answered.cited == [1]

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference import support
 from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.kinds import PREFIX
+from scholar_tui.core.conference.lexical import stem
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
 from scholar_tui.core.conference.values import ASKS_LINK, EMAIL, URL, find_amounts, find_dates, sentences
 
@@ -35,6 +37,10 @@ SAYS_DUE = re.compile(
 )
 """A date asked as a deadline ("when are proposals due?") is stated by a sentence that says something is due by
 it, not by one that dates the event itself ("talks will be held on July 23")."""
+WHO_DOES = re.compile(r"^\s*who\s+(?!(?:is|are|was|were|will|can|should|do|does|did)\b)([a-z]+)\b", re.IGNORECASE)
+AGENT = re.compile(r"\b([a-z]+ed)\s+by\s+((?:[A-Z][\w&.'’-]*)(?:\s+(?:[A-Z][\w&.'’-]*|of|and|&))*)")
+""""Who sponsors the best paper prize?" is stated by "EUR 500, sponsored by SoundTrap Ltd": the agent of the
+question's own verb in the passive ("moderated by", "hosted by", "provided by") — a person or an organisation."""
 MAX_SENTENCE_WORDS = 60
 """A stated value is a sentence, not a page: a longer run of text without a full stop states nothing one can
 cite as the answer."""
@@ -61,6 +67,8 @@ def value_form(question: str, kind: Kind) -> Callable[[str, str], object] | None
         return lambda headings, sentence: find_dates(sentence)
     if kind is Kind.MONEY:
         return lambda headings, sentence: find_amounts(sentence)
+    if kind is Kind.PEOPLE and WHO_DOES.match(question):
+        return lambda headings, sentence: _agent(question, sentence)
     return None
 
 
@@ -72,8 +80,22 @@ def _headings(item: EvidencePath) -> str:
 @dataclass(frozen=True)
 class Stated:
     sentence: str
+    """What answers: the sentence, or the agent it names for "who <verb>s …?"."""
     rank: int
     """The rank of the evidence path the sentence is read from (what the answer cites)."""
+
+
+def _agent(question: str, sentence: str) -> str | None:
+    """The agent the sentence names for the question's verb ("sponsored by SoundTrap Ltd" for "who sponsors"), or
+    None."""
+    verb = WHO_DOES.match(question)
+    if verb is None:
+        return None
+    asked = stem(verb.group(1).lower())[:PREFIX]
+    for match in AGENT.finditer(sentence):
+        if stem(match.group(1).lower())[:PREFIX] == asked:
+            return match.group(2).rstrip(" .,;&").removesuffix(" and").removesuffix(" of")
+    return None
 
 
 def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tree: Tree) -> Stated | None:
@@ -87,7 +109,8 @@ def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tr
         for sentence in sentences(item.value):
             if len(sentence.split()) > MAX_SENTENCE_WORDS or not holds(_headings(item), sentence):
                 continue
+            said = _agent(question, sentence) if kind is Kind.PEOPLE else sentence
             share = support.support(question, tree, kind, [f"{_headings(item)} {sentence}"])
-            if share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
-                best = (share, item.rank, sentence)
+            if said and share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
+                best = (share, item.rank, said)
     return Stated(best[2], best[1]) if best is not None else None
