@@ -39,7 +39,10 @@ SITE = {
                 {"Role": "Workshop chair", "Person": "Tomas Ruiz", "Affiliation": "UPF"},
             ]
         },
-        "Programme": {"Best paper award and closing": {"Prize": PRIZE, "Time": "16:30"}},
+        "Programme": {
+            "Best paper award and closing": {"Prize": PRIZE, "Time": "16:30"},
+            "Panel": {"Moderator": "Ines Marchand", "Panelists": "Sara Lindgren, Tomas Ruiz"},
+        },
         "Sponsors": {"Gold": "SoundBox Ltd", "Silver": "OpenEars Foundation"},
         "Dates": {"Paper Submissions": {"Camera-ready deadline": "May 31 '30 (Anywhere on Earth)"}},
         "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
@@ -107,3 +110,12 @@ def test_who_does_it_is_the_agent_a_sentence_names():
         "Sponsors»Silver»OpenEars Foundation",
     )
     assert answered.answer == "SoundBox Ltd" and answered.cited == [1]
+
+
+def test_who_does_it_is_the_name_under_the_heading_of_its_doer():
+    """Before: "no person for moderates panel" — the panelists' path ranked first was refused, and the name under
+    "Moderator" was never read as the one who moderates."""
+    answered = ask_on(
+        TREE, "Who moderates the panel?", "Panel»Panelists»Sara Lindgren, Tomas Ruiz", "Panel»Moderator»Ines Marchand"
+    )
+    assert answered.answer == "Ines Marchand" and answered.cited == [2]

@@ -68,7 +68,7 @@ def value_form(question: str, kind: Kind) -> Callable[[str, str], object] | None
     if kind is Kind.MONEY:
         return lambda headings, sentence: find_amounts(sentence)
     if kind is Kind.PEOPLE and WHO_DOES.match(question):
-        return lambda headings, sentence: _agent(question, sentence)
+        return lambda headings, sentence: _agent(question, headings, sentence)
     return None
 
 
@@ -85,9 +85,14 @@ class Stated:
     """The rank of the evidence path the sentence is read from (what the answer cites)."""
 
 
-def _agent(question: str, sentence: str) -> str | None:
-    """The agent the sentence names for the question's verb ("sponsored by SoundTrap Ltd" for "who sponsors"), or
-    None."""
+NAME_WORDS = 6
+"""A value that is a name (a person's, an organisation's) is a few words, not a sentence."""
+
+
+def _agent(question: str, headings: str, sentence: str) -> str | None:
+    """Who does what the question's verb says, as the sentence names them: the agent of that verb in the passive
+    ("sponsored by SoundTrap Ltd" for "who sponsors"), or a short name under a heading that is the verb's doer
+    ("Panel » Moderator » Ines Marchand" for "who moderates the panel"); else None."""
     verb = WHO_DOES.match(question)
     if verb is None:
         return None
@@ -95,6 +100,10 @@ def _agent(question: str, sentence: str) -> str | None:
     for match in AGENT.finditer(sentence):
         if stem(match.group(1).lower())[:PREFIX] == asked:
             return match.group(2).rstrip(" .,;&").removesuffix(" and").removesuffix(" of")
+    label = headings.split(PATH_SEPARATOR)[-1]
+    doer = {stem(word)[:PREFIX] for word in re.findall(r"[a-z]+", label.lower())}
+    if asked in doer and len(sentence.split()) <= NAME_WORDS and sentence[:1].isupper():
+        return sentence
     return None
 
 
@@ -109,7 +118,7 @@ def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tr
         for sentence in sentences(item.value):
             if len(sentence.split()) > MAX_SENTENCE_WORDS or not holds(_headings(item), sentence):
                 continue
-            said = _agent(question, sentence) if kind is Kind.PEOPLE else sentence
+            said = _agent(question, _headings(item), sentence) if kind is Kind.PEOPLE else sentence
             share = support.support(question, tree, kind, [f"{_headings(item)} {sentence}"])
             if said and share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
                 best = (share, item.rank, said)
