@@ -49,6 +49,10 @@ SITE = {
             "Mentoring sessions": {"booking": "Mentoring sessions are booked in Mentorly, our booking platform."},
             "Using mentoring in labs": {"summary": "A social on mentoring sessions in small labs."},
         },
+        "Call For Resources Track Papers": {
+            "Submission Details": "Resource papers must be between 8 and 15 pages long, including references."
+        },
+        "Paper Dates": {"Camera-ready version deadline": "May 31 '30 (Anywhere on Earth)"},
         "Registration": {"account": "Password must be at least 9 characters."},
         "Grants": {"Student Grants": "Students may apply by email until Sep 30."},
         "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
@@ -153,3 +157,27 @@ def test_the_asker_s_verb_is_no_part_of_a_longer_name():
         "Mentoring sessions»booking»Mentoring sessions are booked in Mentorly, our booking platform.",
     )
     assert "Mentorly" in answered.answer
+
+
+def test_a_terse_question_on_the_asker_s_own_situation_reads_the_range_asked():
+    """Before: "I'm" weighed as a word no path holds (the question has no wh-word, so it was left whole), and
+    "min and max" read only the low end ("8 pages")."""
+    answered = ask_on(
+        TREE,
+        "I'm writing a resource track paper - min and max page count?",
+        "Call For Resources Track Papers»Submission Details»Resource papers must be between 8 and 15 pages long, "
+        "including references.",
+    )
+    assert "8 and 15 pages" in answered.answer
+
+
+def test_a_thing_named_by_its_acronym_must_be_on_the_answer_s_path():
+    """Before: the main track's camera-ready date answered for the workshop the asker names (its words "camera
+    ready" and "papers" held most of the question's weight)."""
+    assert support.named("the camera ready deadline for TAG-ML papers?") == {"tag", "ml"}
+    answered = ask_on(
+        TREE,
+        "whats the camera ready deadline for TAG-ML papers?",
+        "Paper Dates»Camera-ready version deadline»May 31 '30 (Anywhere on Earth)",
+    )
+    assert is_abstain(answered.answer)

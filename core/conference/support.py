@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, is_wh_question, predicate_words, who_verb
+from scholar_tui.core.conference.asking import AUXILIARIES, TIME_WORDS, asks_clock_time, predicate_words, who_verb
 from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
@@ -73,16 +73,25 @@ FUNCTION_WORDS = frozenset(
     """above across again against along although among amongst apart around because beside besides beyond both but
 despite either else elsewhere even hence however instead meanwhile moreover nevertheless never nor otherwise perhaps
 quite rather regardless than then therefore though through throughout thru thus too toward towards unless upon via
-whereas whether while whilst yet almost always anyway somehow whatever whoever wherever whenever""".split()
+whereas whether while whilst yet almost always anyway somehow whatever whoever wherever whenever
+i'm we're you're they're i've we've you've they've i'd we'd i'll we'll""".split()
 )
 """English's closed-class words beyond ``lexical.STOPWORDS`` (conjunctions, adverbs of contrast and frequency,
 prepositions of route: "else", "never", "while", "through"): they say how a wh-question is put, never what it is
-about, and a site that never writes "else" does not thereby lack what "what else is used …?" asks. Words that
+about, and a site that never writes "else" does not thereby lack what "what else is used …?" asks; so are the
+asker's pronoun with its verb written short ("I'm writing a paper …", "we're a sponsor"). Words that
 narrow what is asked stay: "after"/"before"/"until" (the price after the early deadline), "only", numerals."""
 
 HOW_IS = re.compile(r"\b(how\s+[a-z]+)['’]s\b", re.IGNORECASE)
 """"How long's each tutorial?" is "how long is": the "'s" is a verb written short, not a word of the subject."""
 POSSESSIVE = re.compile(r"^([a-z0-9]+)['’]s$")
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether the question opens with an auxiliary ("Can I …?", "Is there …?"): there every word is what is
+    asked. A wh-question or a terse one ("min and max page count?") asks for a value."""
+    first = re.findall(r"[a-z]+", question.lower())[:1]
+    return bool(first) and first[0] in AUXILIARIES
 
 
 def _owner_if_own_name(raw: str, own: set[str]) -> str:
@@ -169,7 +178,7 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
         question = COST_VERB.sub("", question)
     question = HOW_IS.sub(r"\1 is", question)
     itself = identity(tree)
-    closed = FUNCTION_WORDS if is_wh_question(question) else frozenset()  # a yes/no question is left whole
+    closed = frozenset() if asks_yes_no(question) else FUNCTION_WORDS  # a yes/no question is left whole
     asked = {
         word_prefix(word)
         for raw in WORD.findall(_calendar(split_digits(question)).lower().replace("’", "'"))
@@ -268,6 +277,8 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     doing = {word[:PREFIX] for raw in who_verb(question) for word in words(raw)}
     if doing and not said & ROLE_PREFIXES and not any(_said(prefix, said) for prefix in doing):
         return 0.0  # "who's catering …?" over a path that says neither the catering nor a role says nobody does it
+    if any(not _said(prefix, said) for prefix in named(question) & about):
+        return 0.0  # "the camera-ready deadline for TAG-ML papers": a path that does not name TAG-ML is another's
     # the asker's verb counts where a cited path says it ("Notification" for "when will I hear …"), never against
     about |= {prefix for prefix in asking_words(question) if _said(prefix, said)} - generic_prefixes()
     total = sum(weight(tree, prefix) for prefix in about)
@@ -275,6 +286,16 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
         return 1.0
     covered = sum(weight(tree, prefix) for prefix in about if _said(prefix, said))
     return covered / total
+
+
+ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:-[A-Z0-9]+)*(?![\w-])")
+"""A thing named by its acronym ("TAG-ML", "JMLR", "LM-KBC"): what the asker names by name, not by description."""
+
+
+def named(question: str) -> set[str]:
+    """The prefixes of the words of the acronyms a question names things by; every one must be on a path that
+    answers it (a path about another workshop shares the description, not the name)."""
+    return {prefix for match in ACRONYM.finditer(question) for prefix in prefixes(match.group(0))}
 
 
 def _said(prefix: str, said: set[str]) -> bool:
