@@ -19,6 +19,7 @@ REQUEST = (
 HOTLINE = "If you experience harassment, please call the conduct hotline at 858-555-0199 at any hour."
 REGISTRATION = "Registration opens in May. For questions about registration, please write to reg@conf.example."
 PRIZE = "EUR 500, sponsored by SoundBox Ltd"
+DIVERSITY = "The Diversity and Inclusion co-chairs can be reached by email at diversity-chairs@conf.example."
 EXPO = "Expo talks and panels will be held on Sun Jul 23, 2030, the day before the main conference tutorials."
 SITE = {
     "Conf2030": {
@@ -28,7 +29,9 @@ SITE = {
             "date": "Sun Jul 23rd through Sat the 29th",
         },
         "Journal to Conference Track": {"Request to present": {"details": REQUEST}},
-        "Code of Conduct": {"Reporting": {"details": HOTLINE}},
+        "Code of Conduct": {"Reporting": {"details": HOTLINE, "chairs": DIVERSITY}},
+        "Call For Workshops": {"Workshop Chairs": {"e-mail": "workshop-chairs@conf.example"}},
+        "Organizing Committee": {"Diversity & Inclusion Chairs": [{"name": "Jane Roe", "affiliation": "Uni"}]},
         "Contact": {"general": "info@conf.example"},
         "Registration": {"help": REGISTRATION},
         "Call For Expo": {"introduction": EXPO, "proposals": "Expo proposals are reviewed by the expo chairs."},
@@ -119,3 +122,18 @@ def test_who_does_it_is_the_name_under_the_heading_of_its_doer():
         TREE, "Who moderates the panel?", "Panel»Panelists»Sara Lindgren, Tomas Ruiz", "Panel»Moderator»Ines Marchand"
     )
     assert answered.answer == "Ines Marchand" and answered.cited == [2]
+
+
+def test_how_to_contact_someone_is_the_address_a_sentence_gives():
+    """Before: the workshop chairs' address (ranked first) was refused for the diversity chairs, and the sentence
+    giving theirs was not read: "no information on diversity chairs"."""
+    contact = value_form("How do I contact the diversity chairs?", Kind.TEXT)
+    assert contact is not None and contact("Reporting»chairs", DIVERSITY)
+    answered = ask_on(
+        TREE,
+        "How do I contact the diversity chairs?",
+        "Diversity & Inclusion Chairs»Jane Roe»name»Jane Roe",
+        "Workshop Chairs»e-mail»workshop-chairs@conf.example",
+        f"Reporting»chairs»{DIVERSITY}",
+    )
+    assert "diversity-chairs@conf.example" in answered.answer and answered.cited == [3]

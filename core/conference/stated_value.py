@@ -28,7 +28,8 @@ PHONE = re.compile(r"(?<![\w-])(?:\+?\d{1,3}[\s.-])?(?:\(\d{2,4}\)\s?|\d{2,4}[\s
 """A phone number as sites write one: groups of digits joined by spaces, dots or dashes ("858-208-3810",
 "+47 72 00 11 22", "(702) 743-1827"); a date ("2023-07-24") is read as a date first."""
 ASKS_PHONE = re.compile(r"\b(?:phone|telephone|hotline|mobile|fax|call)\b", re.IGNORECASE)
-ASKS_ADDRESS = re.compile(r"\be-?mail\b", re.IGNORECASE)
+ASKS_ADDRESS = re.compile(r"\be-?mail\b|\bcontact\b|\breach\b", re.IGNORECASE)
+"""An address asked: "what is the e-mail …", "how do I contact / reach …" (a sentence giving their e-mail)."""
 ASKS_DUE = re.compile(r"\b(?:due|deadlines?|cut-?off|latest|by when)\b", re.IGNORECASE)
 SAYS_DUE = re.compile(
     r"\b(?:due|deadlines?|until|no later than|submit\w*|received|clos(?:e|es|ed|ing))\b"
@@ -55,6 +56,8 @@ def value_form(question: str, kind: Kind) -> Callable[[str, str], object] | None
     """What a sentence (beneath its headings) must hold to state the value asked, or None when the question's
     kind is not one a sentence states by its form (a free-text "what", a person, a place: their typed readers
     decide)."""
+    if kind is Kind.PEOPLE and WHO_DOES.match(question):
+        return lambda headings, sentence: _agent(question, headings, sentence)
     if ASKS_PHONE.search(question):
         return lambda headings, sentence: _phone(sentence)
     if ASKS_ADDRESS.search(question):
@@ -67,8 +70,6 @@ def value_form(question: str, kind: Kind) -> Callable[[str, str], object] | None
         return lambda headings, sentence: find_dates(sentence)
     if kind is Kind.MONEY:
         return lambda headings, sentence: find_amounts(sentence)
-    if kind is Kind.PEOPLE and WHO_DOES.match(question):
-        return lambda headings, sentence: _agent(question, headings, sentence)
     return None
 
 
