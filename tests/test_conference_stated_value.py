@@ -42,6 +42,7 @@ SITE = {
                 {"Role": "Workshop chair", "Person": "Tomas Ruiz", "Affiliation": "UPF"},
             ]
         },
+        "Program": {"Thursday, 27 October": {"CLOSING CEREMONY": {"time": "16:20-17:20", "chair": "Ann Archer"}}},
         "Programme": {
             "Best paper award and closing": {"Prize": PRIZE, "Time": "16:30"},
             "Panel": {"Moderator": "Ines Marchand", "Panelists": "Sara Lindgren, Tomas Ruiz"},
@@ -137,3 +138,9 @@ def test_how_to_contact_someone_is_the_address_a_sentence_gives():
         f"Reporting»chairs»{DIVERSITY}",
     )
     assert "diversity-chairs@conf.example" in answered.answer and answered.cited == [3]
+
+
+def test_a_programme_row_is_dated_by_the_day_it_sits_under():
+    """Before: "no date for closing ceremony" — the row holds only its time; the day is its heading."""
+    answered = ask_on(TREE, "when's the closing ceremony?", "CLOSING CEREMONY»time»16:20-17:20")
+    assert answered.answer == "Thursday, 27 October: 16:20-17:20"

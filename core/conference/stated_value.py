@@ -78,6 +78,14 @@ def _headings(item: EvidencePath) -> str:
     return PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
 
 
+def _dated_heading(headings: str) -> str | None:
+    """The nearest heading that is a date ("Thursday, 27 October" above a programme's rows), or None."""
+    for heading in reversed(headings.split(PATH_SEPARATOR)):
+        if find_dates(heading) and len(heading.split()) <= NAME_WORDS:
+            return heading
+    return None
+
+
 @dataclass(frozen=True)
 class Stated:
     sentence: str
@@ -117,8 +125,13 @@ def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tr
     best: tuple[float, int, str] | None = None
     for item in evidence:
         for sentence in sentences(item.value):
-            if len(sentence.split()) > MAX_SENTENCE_WORDS or not holds(_headings(item), sentence):
+            if len(sentence.split()) > MAX_SENTENCE_WORDS:
                 continue
+            if not holds(_headings(item), sentence):
+                day = _dated_heading(_headings(item)) if kind is Kind.DATE and not ASKS_DUE.search(question) else None
+                if day is None:
+                    continue
+                sentence = f"{day}: {sentence}"  # a programme's row under its day: the day is the date asked
             said = _agent(question, _headings(item), sentence) if kind is Kind.PEOPLE else sentence
             share = support.support(question, tree, kind, [f"{_headings(item)} {sentence}"])
             if said and share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
