@@ -11,7 +11,7 @@ from __future__ import annotations
 from scholar_tui.core.answer_kind import Kind, is_abstain
 from scholar_tui.core.conference import support
 from scholar_tui.core.conference.asking import plain_question
-from scholar_tui.core.conference.question_shape import conference_kind
+from scholar_tui.core.conference.question_shape import conference_kind, question_form
 from scholar_tui.core.conference.tree import tree_from_data
 from tests.conference_support import ask_on
 
@@ -53,6 +53,7 @@ SITE = {
             "Submission Details": "Resource papers must be between 8 and 15 pages long, including references."
         },
         "Paper Dates": {"Camera-ready version deadline": "May 31 '30 (Anywhere on Earth)"},
+        "Author Instructions": {"Paper submission site": "OpenReview"},
         "Registration": {"account": "Password must be at least 9 characters."},
         "Grants": {"Student Grants": "Students may apply by email until Sep 30."},
         "Contact Conf": {"phone number": "702-555-0100", "office": "1269 Harbour Street"},
@@ -181,3 +182,14 @@ def test_a_thing_named_by_its_acronym_must_be_on_the_answer_s_path():
         "Paper Dates»Camera-ready version deadline»May 31 '30 (Anywhere on Earth)",
     )
     assert is_abstain(answered.answer)
+
+
+def test_which_platform_asks_one_name_of_that_kind():
+    """Before: "which platform are …" was read as a list (as "which workshops are …" is), and the name answered,
+    "OpenReview", was refused because the site never calls it a "platform"."""
+    assert question_form("which platform are papers submitted on?") == "span"
+    assert question_form("which workshops are held in Ballroom A?") == "list"
+    answered = ask_on(
+        TREE, "which platform are papers submitted on?", "Author Instructions»Paper submission site»OpenReview"
+    )
+    assert answered.answer == "OpenReview"

@@ -203,11 +203,27 @@ def _confident(question: str, answer: Computed, evidence: Sequence[EvidencePath]
         return not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
         return other_edition(kind, question, tree)
-    if answer.branch_checked or support.supported(question, tree, kind, [*paths, answer.said]):
+    if answer.branch_checked or support.supported(
+        question, tree, kind, [*paths, answer.said, named_as(question, answer)]
+    ):
         return answer
     if answer.operation == "yes_no":
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
     return not_held(kind, question, tree)
+
+
+WHICH_NOUN = re.compile(
+    r"^\s*(?:which|what)\s+([a-z]+)\s+(?:is|are|was|were|do|does|did|should|can|will|would|must)\b", re.IGNORECASE
+)
+NAME = re.compile(r"^[A-Z][\w.&'’-]*(?:\s[A-Z0-9][\w.&'’-]*){0,2}$")
+
+
+def named_as(question: str, answer: Computed) -> str:
+    """The category a "which <noun> …?" asks a name of ("which platform are papers submitted on?"), when the
+    answer is such a name ("OpenReview"): a name given as the answer is one of that category, which the site
+    writes by the name alone; else ""."""
+    head = WHICH_NOUN.match(question)
+    return head.group(1) if head and answer.operation in SINGLE_VALUE_OPERATIONS and NAME.match(answer.text) else ""
 
 
 UNKNOWN_TOGETHER = 2

@@ -18,7 +18,13 @@ YES_NO_OPENERS = frozenset(
 )
 
 
-LIST_CUES = re.compile(r"\b(who are|what are|which are|which \w+ are|list|name the|names of)\b", re.IGNORECASE)
+LIST_CUES = re.compile(
+    r"\b(who are|what are|which are|which \w+s are|which (?:people|children|media|data|criteria) are|list|name the|"
+    r"names of)\b",
+    re.IGNORECASE,
+)
+""""Which workshops are …" asks a list; "which platform are papers submitted on?" asks one platform: a singular
+noun after "which" asks one value whatever verb follows (the "are" agrees with "papers")."""
 
 
 SUM_CUES = re.compile(r"\b(together|in total|total|combined|altogether|sum)\b", re.IGNORECASE)
