@@ -213,8 +213,11 @@ def _confident(question: str, answer: Computed, evidence: Sequence[EvidencePath]
 
 
 WHICH_NOUN = re.compile(
-    r"^\s*(?:which|what)\s+([a-z]+)\s+(?:is|are|was|were|do|does|did|should|can|will|would|must)\b", re.IGNORECASE
+    r"^\s*(?:which|what)\s+([a-z]+[^s\W])\s+(?:is|are|was|were|do|does|did|should|can|will|would|must)\b",
+    re.IGNORECASE,
 )
+"""A singular noun after "which": one name of that kind is asked ("which platform …"); "which services can help
+…" asks several, and one name alone is not the answer."""
 NAME = re.compile(r"^[A-Z][\w.&'’-]*(?:\s[A-Z0-9][\w.&'’-]*){0,2}$")
 
 

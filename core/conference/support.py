@@ -288,8 +288,9 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     return covered / total
 
 
-ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*[A-Z0-9](?:-[A-Z0-9]+)*(?![\w-])")
-"""A thing named by its acronym ("TAG-ML", "JMLR", "LM-KBC"): what the asker names by name, not by description."""
+ACRONYM = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]{2,}|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)(?![\w-])")
+"""A thing named by its acronym ("TAG-ML", "JMLR", "LM-KBC"): what the asker names by name, not by description.
+Two capitals alone ("US visa", "PC members", "AI") are as often a common abbreviation as a name: not these."""
 
 
 def named(question: str) -> set[str]:
