@@ -144,3 +144,12 @@ def test_a_programme_row_is_dated_by_the_day_it_sits_under():
     """Before: "no date for closing ceremony" — the row holds only its time; the day is its heading."""
     answered = ask_on(TREE, "when's the closing ceremony?", "CLOSING CEREMONY»time»16:20-17:20")
     assert answered.answer == "Thursday, 27 October: 16:20-17:20"
+
+
+def test_a_yes_no_question_is_not_answered_by_a_stated_value():
+    """A yes or no is no date: "Is the year given in the programme?" over a programme row stays a yes, a no or the
+    plain sentence, never "Thursday, 27 October: …"."""
+    answered = ask_on(
+        TREE, "Is the year of the conference specified in the program?", "CLOSING CEREMONY»time»16:20-17:20"
+    )
+    assert "27 October" not in answered.answer

@@ -149,7 +149,7 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     if answer.operation == "abstain":
         answer = faq_answer(question, evidence, tree) or answer
     answer = _confident(question, answer, evidence, tree)
-    if answer.operation == "abstain":
+    if answer.operation == "abstain" and question_form(question) != "yes_no":  # a yes or no is no stated value
         stated = stated_value.stated_value(question, conference_kind(question), evidence, tree)
         if stated is not None:  # a cited sentence stating a value of the asked form, checked like any answer
             checked_stated = _confident(question, Computed(stated.sentence, "span", [stated.rank]), evidence, tree)

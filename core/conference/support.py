@@ -288,9 +288,10 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     return covered / total
 
 
-ACRONYM = re.compile(r"(?<![\w-])(?:[A-Z][A-Z0-9]{2,}|[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)(?![\w-])")
-"""A thing named by its acronym ("TAG-ML", "JMLR", "LM-KBC"): what the asker names by name, not by description.
-Two capitals alone ("US visa", "PC members", "AI") are as often a common abbreviation as a name: not these."""
+ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?![\w-])")
+"""A thing named by a compound acronym ("TAG-ML", "LM-KBC", "ISWC-2022"): what the asker names by name, not by
+description. A plain one ("US visa", "PC members", "the code of conduct for ACL conferences") is as often a
+common abbreviation or a passing reference as the thing asked about: not these."""
 
 
 def named(question: str) -> set[str]:
