@@ -153,3 +153,11 @@ def test_a_yes_no_question_is_not_answered_by_a_stated_value():
         TREE, "Is the year of the conference specified in the program?", "CLOSING CEREMONY»time»16:20-17:20"
     )
     assert "27 October" not in answered.answer
+
+
+def test_a_small_site_that_never_names_the_thing_states_no_value_of_it():
+    """A small site's silence on a word weighs nothing in the support share: without this check "$300" (its
+    fee) answered "How much is the gala dinner?" on a site that never names a gala nor a dinner."""
+    small = tree_from_data({"Tiny2030": {"Registration": {"Fees": {"In person": "$300", "Virtual": "$100"}}}})
+    answered = ask_on(small, "How much is the gala dinner?", "Fees»In person»$300")
+    assert is_abstain(answered.answer)

@@ -21,6 +21,7 @@ from scholar_tui.core.conference import support
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kinds import PREFIX
 from scholar_tui.core.conference.lexical import stem
+from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, tree_vocabulary
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
 from scholar_tui.core.conference.values import ASKS_LINK, EMAIL, URL, find_amounts, find_dates, sentences
 
@@ -116,11 +117,22 @@ def _agent(question: str, headings: str, sentence: str) -> str | None:
     return None
 
 
+def _site_knows(question: str, kind: Kind, tree: Tree) -> bool:
+    """Whether the site uses what the question is about: some of its words, and on a small site all of them (a
+    small site that never names a "gala dinner" has no sentence stating its price, whatever "$300" its fees say;
+    its silence on a word weighs nothing in the support share, so the share alone cannot refuse)."""
+    about = support.subject(question, tree, kind)
+    if not about:
+        return False
+    small = len(tree_vocabulary(tree)) < MIN_VOCABULARY
+    return not (small and support.subject(question, tree, kind, known_only=False) - about)
+
+
 def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tree: Tree) -> Stated | None:
     """The best-supported sentence of the evidence that holds a value of the asked form, with its path's rank;
     None when no supported sentence holds one."""
     holds = value_form(question, kind)
-    if holds is None:
+    if holds is None or not _site_knows(question, kind, tree):
         return None
     best: tuple[float, int, str] | None = None
     for item in evidence:
