@@ -237,3 +237,20 @@ def test_a_question_about_the_conference_itself_keeps_its_top_level_fact(where):
     # a question that does not name the conference is about something in it
     other = [item.path for item in engine.search("MEET2025", "What is the location of the workshop?", k=2)]
     assert not any("»Home»location" in path for path in other), other
+
+
+def test_a_phrasal_verb_is_looked_for_as_the_word_a_site_writes(where):
+    """Before: "who's running the expo?" matched "running" in the expo's schedule; the site writes who runs it
+    as its chairs ("who organizes"), which the question is now looked for as."""
+    tree = tree_from_data(
+        {
+            "EXPO2025": {
+                "Organization": {"Expo Chairs": "Ada Stone and Bo Chen"},
+                "Expo": {"Schedule": "Demos running all day, running order posted at the expo desk"},
+            }
+        }
+    )
+    engine = ConferenceEngine(where, ConceptEmbedder(CONCEPTS))
+    list(engine.build(tree, "test", StructuralDescriber()))
+    found = engine.search("EXPO2025", "who's running the expo?", k=1, parts=LEXICAL)
+    assert found[0].path.endswith("Expo Chairs»Ada Stone and Bo Chen")

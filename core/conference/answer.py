@@ -37,6 +37,7 @@ from scholar_tui.core.conference import (
     kinds,
     parts,
     site_topics,
+    stated_value,
     support,
     titles_and_people,
 )
@@ -165,6 +166,17 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
     answer = _computed(question, evidence, tree)
     if answer.operation == "abstain":
         answer = faq_answer(question, evidence, tree) or answer
+    answer = _confident(question, answer, evidence, tree)
+    if answer.operation == "abstain" and question_form(question) != "yes_no":  # a yes or no is no stated value
+        stated = stated_value.stated_value(question, conference_kind(question), evidence, tree)
+        if stated is not None:  # a cited sentence stating a value of the asked form, checked like any answer
+            checked_stated = _confident(question, Computed(stated.sentence, "span", [stated.rank]), evidence, tree)
+            return checked_stated if checked_stated.operation != "abstain" else answer
+    return answer
+
+
+def _confident(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """The answer through the kind checks and the confidence check (``support``), else the plain sentence."""
     if answer.operation == "abstain":
         return answer
     kind = conference_kind(question)
@@ -205,11 +217,30 @@ def _one_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> 
         return not_held(kind, question, tree, missing=term)
     if support.misses_asked_edition(question, tree, paths):
         return other_edition(kind, question, tree)
-    if answer.branch_checked or support.supported(question, tree, kind, [*paths, answer.said]):
+    if answer.branch_checked or support.supported(
+        question, tree, kind, [*paths, answer.said, named_as(question, answer)]
+    ):
         return answer
     if answer.operation == "yes_no":
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
     return not_held(kind, question, tree)
+
+
+WHICH_NOUN = re.compile(
+    r"^\s*(?:which|what)\s+([a-z]+[^s\W])\s+(?:is|are|was|were|do|does|did|should|can|will|would|must)\b",
+    re.IGNORECASE,
+)
+"""A singular noun after "which": one name of that kind is asked ("which platform …"); "which services can help
+…" asks several, and one name alone is not the answer."""
+NAME = re.compile(r"^[A-Z][\w.&'’-]*(?:\s[A-Z0-9][\w.&'’-]*){0,2}$")
+
+
+def named_as(question: str, answer: Computed) -> str:
+    """The category a "which <noun> …?" asks a name of ("which platform are papers submitted on?"), when the
+    answer is such a name ("OpenReview"): a name given as the answer is one of that category, which the site
+    writes by the name alone; else ""."""
+    head = WHICH_NOUN.match(question)
+    return head.group(1) if head and answer.operation in SINGLE_VALUE_OPERATIONS and NAME.match(answer.text) else ""
 
 
 UNKNOWN_TOGETHER = 2

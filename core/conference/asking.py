@@ -152,8 +152,14 @@ PHRASAL_VERBS = (
 _PHRASAL = tuple((re.compile(rf"\b(?:{pattern})\b", re.IGNORECASE), plain) for pattern, plain in PHRASAL_VERBS)
 
 
+UNMARKED_IS = re.compile(r"\b(what|who|where|when|how)s\b", re.IGNORECASE)
+""""whats the email …", "whos running …": "what's" typed without its apostrophe, as people type in a hurry (no
+English word is spelt "whats" or "whos" otherwise)."""
+
+
 def plain_question(question: str) -> str:
-    """The question with its phrasal verbs said plainly (``PHRASAL_VERBS``)."""
+    """The question with "whats" read as "what is" and its phrasal verbs said plainly (``PHRASAL_VERBS``)."""
+    question = UNMARKED_IS.sub(r"\1 is", question)
     for pattern, plain in _PHRASAL:
         question = pattern.sub(plain, question)
     return question

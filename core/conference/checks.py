@@ -211,7 +211,9 @@ def _subject_prefixes(question: str, tree: Tree, kind: Kind) -> set[str]:
     )
 
 
-AFTER_WHO = re.compile(r"^\s*who\s+([a-z]+)", re.IGNORECASE)
+AFTER_WHO = re.compile(r"^\s*who(?:\s*['’]s|\s+(?:is|are|was|were)(?=\s+[a-z]+ing\b))?\s+([a-z]+)", re.IGNORECASE)
+""""Who organizes …", and "who is organizing …" / "who's running …": the verb after "who" (past a form of "be"
+before an -ing verb; "who is the chair" has none)."""
 
 
 def _predicate(question: str) -> set[str]:

@@ -30,7 +30,7 @@ from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference.asking import asker_verb
 from scholar_tui.core.conference.kinds import GENERIC, LABEL_WORDS, PREFIX
 from scholar_tui.core.conference.lexical import WORD, stem, words
-from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, subject, synonyms, weight
+from scholar_tui.core.conference.support import CALENDAR, FORM_WORDS, asking_words, subject, synonyms, weight
 from scholar_tui.core.conference.support import prefixes as path_prefixes
 from scholar_tui.core.conference.tree import Node, Tree
 
@@ -120,7 +120,8 @@ def longer_name(
     it together with a subject word the answer does hold, over values like the answer: "Platinum Plus" is a
     name the site uses ("Platinum Plus Sponsors"), so "Platinum (3000 USD)" is the price of another thing.
     None when no heading joins them."""
-    missing = set(missing_terms(question, tree, kind, texts))
+    # the asker's verb ("what system are they using …") is how the question asks, never part of a thing's name
+    missing = set(missing_terms(question, tree, kind, texts)) - asking_words(question)
     if not missing or SEVERAL_THINGS.search(question):
         return None
     said: set[str] = set()

@@ -22,6 +22,7 @@ import numpy as np
 
 from scholar_tui.config.locations import Locations
 from scholar_tui.core.conference.answer import ANSWER_MODES, answer_mode_for, answer_question
+from scholar_tui.core.conference.asking import plain_question
 from scholar_tui.core.conference.describe import DescribeProgress, Describer, describe_tree, embedded_text
 from scholar_tui.core.conference.events import (
     Answered,
@@ -353,6 +354,8 @@ class ConferenceEngine(Engine):
     ) -> list[EvidencePath]:
         retriever = self.retriever(conference)
         parts = parts or method_parts(method)
+        # phrasal verbs said as the one word a site writes: "who's running the expo" is looked for as "who organizes"
+        question = plain_question(question)
         if query_vector is None and parts.dense:
             query_vector = self.embedder.embed([question])[0]
         table = retriever.table

@@ -50,7 +50,7 @@ LABEL_WORDS: dict[Kind, frozenset[str]] = {
         stem(word)
         for word in "name names speaker speakers chair chairs author authors organizer "
         "organizers organiser organisers moderator panelist panelists president "
-        "secretary treasurer winner winners presenter presenters".split()
+        "secretary treasurer winner winners presenter presenters person persons".split()
     ),
 }
 

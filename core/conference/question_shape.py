@@ -18,7 +18,13 @@ YES_NO_OPENERS = frozenset(AUXILIARIES)
 """A question that opens with an auxiliary asks yes or no ("Can I attend remotely?")."""
 
 
-LIST_CUES = re.compile(r"\b(who are|what are|which are|which \w+ are|list|name the|names of)\b", re.IGNORECASE)
+LIST_CUES = re.compile(
+    r"\b(who are|what are|which are|which \w+s are|which (?:people|children|media|data|criteria) are|list|name the|"
+    r"names of)\b",
+    re.IGNORECASE,
+)
+""""Which workshops are …" asks a list; "which platform are papers submitted on?" asks one platform: a singular
+noun after "which" asks one value whatever verb follows (the "are" agrees with "papers")."""
 
 
 SUM_CUES = re.compile(r"\b(together|in total|total|combined|altogether|sum)\b", re.IGNORECASE)
@@ -129,9 +135,17 @@ SUBORDINATE = re.compile(r"\b(?:when|where|if|while|before|after|once)\b.*$", re
 it only sets the scene."""
 
 
+WHAT_IS = re.compile(r"^\s*(?:what|which)\s+(?:is|are|was|were)\b", re.IGNORECASE)
+SCENE_CLAUSE = re.compile(r"\s+(?:when|if|while)\s+(?:i|we|you|they|one|registering|submitting|applying)\b.*$", re.I)
+""""What is the minimum password length when registering?", "… if I register late?": a clause about the asker's
+circumstance after the thing asked sets the scene; it does not make the question a "when"."""
+
+
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
+    if WHAT_IS.match(question):
+        question = SCENE_CLAUSE.sub("?", question)
     head = HEAD_NOUN.match(question) or HEAD_ALONE.match(question)
     if head and set(words(head.group(1))[-1:]) & AMOUNT_NOUNS:
         return Kind.MONEY  # "What was the prize for …?", "What is the hotel room rate?": an amount
@@ -139,6 +153,7 @@ def conference_kind(question: str) -> Kind:
         kind = asked_kind(f"what {head.group(1)}?")
     elif WHAT_DO.match(question):  # "What do I need to bring when I register?": the "when" clause asks nothing
         kind = asked_kind(SUBORDINATE.sub("", question))
+
     else:
         kind = asked_kind(question)
     if kind is Kind.VENUE:

@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
-from scholar_tui.core.conference.asking import TIME_WORDS, asks_clock_time, predicate_words, who_verb
+from scholar_tui.core.conference.asking import AUXILIARIES, TIME_WORDS, asks_clock_time, predicate_words, who_verb
 from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
@@ -69,13 +69,53 @@ CALENDAR = re.compile(
 """"Sunday" and "Sun," or "September" and "Sep" are one word: a weekday or a month by its three letters."""
 
 
+FUNCTION_WORDS = frozenset(
+    """above across again against along although among amongst apart around because beside besides beyond both but
+despite either else elsewhere even hence however instead meanwhile moreover nevertheless never nor otherwise perhaps
+quite rather regardless than then therefore though through throughout thru thus too toward towards unless upon via
+whereas whether while whilst yet almost always anyway somehow whatever whoever wherever whenever
+i'm we're you're they're i've we've you've they've i'd we'd i'll we'll""".split()
+)
+"""English's closed-class words beyond ``lexical.STOPWORDS`` (conjunctions, adverbs of contrast and frequency,
+prepositions of route: "else", "never", "while", "through"): they say how a wh-question is put, never what it is
+about, and a site that never writes "else" does not thereby lack what "what else is used …?" asks; so are the
+asker's pronoun with its verb written short ("I'm writing a paper …", "we're a sponsor"). Words that
+narrow what is asked stay: "after"/"before"/"until" (the price after the early deadline), "only", numerals."""
+
+HOW_IS = re.compile(r"\b(how\s+[a-z]+)['’]s\b", re.IGNORECASE)
+""""How long's each tutorial?" is "how long is": the "'s" is a verb written short, not a word of the subject."""
+POSSESSIVE = re.compile(r"^([a-z0-9]+)['’]s$")
+
+
+def asks_yes_no(question: str) -> bool:
+    """Whether the question opens with an auxiliary ("Can I …?", "Is there …?"): there every word is what is
+    asked. A wh-question or a terse one ("min and max page count?") asks for a value."""
+    first = re.findall(r"[a-z]+", question.lower())[:1]
+    return bool(first) and first[0] in AUXILIARIES
+
+
+def _owner_if_own_name(raw: str, own: set[str]) -> str:
+    """ "ICML's phone number": the possessive of the conference's own name names the conference, which adds
+    nothing to what is asked (as "at ICML" does not); any other possessive stays as written."""
+    owner = POSSESSIVE.match(raw)
+    return owner.group(1) if owner and owner.group(1)[:PREFIX] in own else raw
+
+
 def _calendar(text: str) -> str:
     return CALENDAR.sub(lambda match: (match.group(1) or match.group(2)).lower(), text)
 
 
+def word_prefix(word: str) -> str:
+    """A stemmed word's first five letters; a short plural ("jobs", "fees", "regs"), which the light stemmer
+    leaves whole, by its singular: "jobs at Memect" is what "Job Posting » Memect" holds."""
+    if len(word) == 4 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return word[:PREFIX]
+
+
 def prefixes(text: str) -> set[str]:
     """The five-letter prefixes of a text's words, a weekday or month by its three letters, "e-mail" as "email"."""
-    return {word[:PREFIX] for word in words(split_digits(_calendar(re.sub(r"(?i)\be-mail", "email", text))))}
+    return {word_prefix(word) for word in words(split_digits(_calendar(re.sub(r"(?i)\be-mail", "email", text))))}
 
 
 LOOSE = frozenset({"rate", "city", "care"})
@@ -83,7 +123,9 @@ SAME_THING = tuple(
     frozenset(stem(word)[:PREFIX] for word in group)
     for group in (
         *(group for group in SYNONYM_GROUPS if not group & LOOSE),
-        frozenset("notification notifications notify notified decision decisions hear informed told".split()),
+        frozenset(
+            "notification notifications notify notified decision decisions hear informed told announcement".split()
+        ),
         frozenset("register registration sign signup enrol enroll".split()),
     )
 )
@@ -134,18 +176,21 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     own = LABEL_WORDS.get(kind, frozenset())
     if kind is Kind.MONEY:
         question = COST_VERB.sub("", question)
+    question = HOW_IS.sub(r"\1 is", question)
+    itself = identity(tree)
+    closed = frozenset() if asks_yes_no(question) else FUNCTION_WORDS  # a yes/no question is left whole
     asked = {
-        word[:PREFIX]
-        for raw in WORD.findall(_calendar(split_digits(question)).lower())
-        if not HOW.search(raw)
-        for word in words(raw)
+        word_prefix(word)
+        for raw in WORD.findall(_calendar(split_digits(question)).lower().replace("’", "'"))
+        if not HOW.search(raw) and raw not in closed
+        for word in words(_owner_if_own_name(raw, itself))
         if word not in GENERIC
         and word not in ASKING
         and word not in own
         and word not in FORM_WORDS
         and not generic_variant(word, GENERIC | FORM_WORDS)
     }
-    about = asked - identity(tree)
+    about = asked - itself
     told = asking_words(question, typed=kind is not Kind.TEXT)
     if not asking and about - told:  # the asker's verb and fillers, unless they are all it says
         about -= told
@@ -232,6 +277,8 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
     doing = {word[:PREFIX] for raw in who_verb(question) for word in words(raw)}
     if doing and not said & ROLE_PREFIXES and not any(_said(prefix, said) for prefix in doing):
         return 0.0  # "who's catering …?" over a path that says neither the catering nor a role says nobody does it
+    if any(not _said(prefix, said) for prefix in named(question) & about):
+        return 0.0  # "the camera-ready deadline for TAG-ML papers": a path that does not name TAG-ML is another's
     # the asker's verb counts where a cited path says it ("Notification" for "when will I hear …"), never against
     about |= {prefix for prefix in asking_words(question) if _said(prefix, said)} - generic_prefixes()
     total = sum(weight(tree, prefix) for prefix in about)
@@ -239,6 +286,18 @@ def support(question: str, tree: Tree, kind: Kind, texts: Iterable[str]) -> floa
         return 1.0
     covered = sum(weight(tree, prefix) for prefix in about if _said(prefix, said))
     return covered / total
+
+
+ACRONYM = re.compile(r"(?<![\w-])[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+(?![\w-])")
+"""A thing named by a compound acronym ("TAG-ML", "LM-KBC", "ISWC-2022"): what the asker names by name, not by
+description. A plain one ("US visa", "PC members", "the code of conduct for ACL conferences") is as often a
+common abbreviation or a passing reference as the thing asked about: not these."""
+
+
+def named(question: str) -> set[str]:
+    """The prefixes of the words of the acronyms a question names things by; every one must be on a path that
+    answers it (a path about another workshop shares the description, not the name)."""
+    return {prefix for match in ACRONYM.finditer(question) for prefix in prefixes(match.group(0))}
 
 
 def _said(prefix: str, said: set[str]) -> bool:

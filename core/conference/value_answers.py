@@ -73,6 +73,8 @@ def asked_units(question: str) -> tuple[str, ...]:
             return ("seconds", "minutes", "hours")
         if DOCUMENT.search(question):
             return ("pages", "words")
+        if LOWEST.search(question) or HIGHEST.search(question):
+            return ("characters", "words")  # "the minimum password length": a bound on a text, in its letters
     return ()
 
 
@@ -91,9 +93,12 @@ def measure_words(unit: str) -> str:
 
 def asked_bound(question: str) -> str | None:
     """Which end of a written range is asked: "min" for "minimum length", "max" for "page limit"/"max"."""
-    if LOWEST.search(question):
+    lowest, highest = LOWEST.search(question), HIGHEST.search(question)
+    if lowest and highest:
+        return None  # "min and max page count?": the whole range as written ("8 and 15 pages")
+    if lowest:
         return "min"
-    return "max" if HIGHEST.search(question) else None
+    return "max" if highest else None
 
 
 # -- a measure from the sentence that states it -------------------------------------------------------------------
