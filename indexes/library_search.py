@@ -1,7 +1,8 @@
 """Hybrid search over the library's papers: vectors + full text, fused by reciprocal rank.
 
 Words are ranked by SQLite's FTS5 index over titles and abstracts (``papers_fts``, kept by
-triggers: a paper is searchable by words the moment its import commits). Vectors live in one
+triggers: a paper is searchable by words the moment its import commits; a search of the own papers
+reads ``papers_fts_own_first``, the same words with the cited works' rows set apart, migration m019). Vectors live in one
 LanceDB table, ``library_papers`` (the record: a row per paper with the content hash of the text
 it was embedded from), written out as a snapshot file (``library_snapshot``) that ``search`` scans
 with numpy — so a cold ``library search`` never imports lancedb (2–3 s).
