@@ -137,13 +137,16 @@ def notes(report: ScaleReport) -> list[str]:
         for figure in size.figures:
             bare = [f"{name} {seconds:.2f} s" for name, seconds in figure.baselines.items()]
             extra = "; ".join(part for part in (*bare, figure.note) if part)
-            if figure.name == WARM and size is not report.sizes[0] and _both_seen(first, figure):
-                ratio = f"{figure.seconds / first.seconds:.1f}x the {report.sizes[0].papers:,}-paper figure"
-                extra = f"{extra}; {ratio}" if extra else ratio
+            if figure.name == WARM and size is not report.sizes[0]:
+                ratio = _ratio(figure, first, report.sizes[0].papers)
+                extra = "; ".join(part for part in (extra, ratio) if part)
             if extra:
                 lines.append(f"  {figure.name}: {extra}")
     return lines
 
 
-def _both_seen(first: Figure | None, figure: Figure) -> bool:
-    return first is not None and bool(first.seconds) and figure.seconds is not None
+def _ratio(figure: Figure, first: Figure | None, first_papers: int) -> str:
+    """``figure`` as a multiple of the smallest size's (``first``), or "" when either was not seen."""
+    if first is None or not first.seconds or figure.seconds is None:
+        return ""
+    return f"{figure.seconds / first.seconds:.1f}x the {first_papers:,}-paper figure"
