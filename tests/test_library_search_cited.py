@@ -247,3 +247,29 @@ def test_the_own_first_index_follows_every_change_of_a_paper(with_cited):
     found = changes.candidates(conn, QUERY, limit=200, own_only=True)
     assert cited in found and own in found and found == _ranked_by_papers_fts(with_cited, QUERY, 200)
     assert changes.cited_matches(conn, QUERY, before=None, within=None) == 23
+
+
+def test_the_vector_pass_runs_on_one_blas_thread(with_cited, where, monkeypatch):
+    """The pass is one matrix-vector product, bound by memory: on one BLAS thread it is faster than on
+    two (100 k rows on 2 shared cores: 16.0 → 9.7 ms) and leaves the other core to the words ranking;
+    numpy's default (a thread a core) took both."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> set[int]:
+        return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+    if blas_threads() == {1}:
+        pytest.skip("numpy's BLAS has one thread here already: nothing to tell apart")
+    index = LibraryIndex(where, HashingEmbedder())
+    for _ in index.sync(with_cited):
+        pass
+    seen: list[set[int]] = []
+    real = library_search._Scored.of
+
+    def noted(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(library_search._Scored, "of", noted)
+    assert index.search(with_cited, QUERY, limit=10, own_only=True) and seen == [{1}]
+    assert blas_threads() != {1}  # numpy's own setting again after it
