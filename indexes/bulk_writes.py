@@ -1,8 +1,8 @@
 """A bulk write: many rows in one transaction, their word indexes and counts written once at its end.
 
 Triggers keep the FTS5 word indexes (``papers_fts``, ``papers_fts_own_first``, ``paper_title_index``,
-``person_name_index``, ``person_topic_index``) and the paper counts (``library_counts``) level with every writer. Row by
-row that is cheap for a few rows and dear for an import of thousands: each statement on a table an
+``person_name_index``, ``person_topic_index``) and the paper counts (``library_counts``) level with
+every writer. Row by row that is cheap for a few rows and dear for an import of thousands: each statement on a table an
 FTS5 index follows flushes FTS5's pending words to a new segment and merges segments. Inside
 ``deferred_upkeep`` (migration ``m016_bulk_writes``) the triggers leave the rows that arrive alone;
 at its end each index gets those rows in one ``insert … select`` and the counts the papers added,

@@ -179,7 +179,7 @@ def _matching(match: str, before: str | None, within: set[int] | None, cited: st
         params.append(before)
     if within is not None:
         where.append(f"{paper_id} in (select value from json_each(?))")
-        params.append("[" + ",".join(str(int(paper_id)) for paper_id in within) + "]")
+        params.append("[" + ",".join(str(int(member)) for member in within) + "]")
     return table, sql + " where " + " and ".join(where), params
 
 
