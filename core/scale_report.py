@@ -72,10 +72,12 @@ class ScaleReport:
         }
 
 
+WARM = "library search, warm (as the TUI)"  # within 2x of its 1 k figure at 100 k (#28)
 FIGURES = (
     "import (SQLite, --no-index)",
     "vectors (library index)",
     "library search",
+    WARM,
     "ask: person",
     "ask: paper",
     "PaSa first hits line",
@@ -110,6 +112,8 @@ def _cells(figure: Figure | None) -> list[str]:
         value = "not seen"
     elif figure.rate is not None:
         value = f"{figure.rate:.1f} papers/s"
+    elif figure.seconds < 0.1:  # a warm search: milliseconds say more than "0.04 s"
+        value = f"{figure.seconds * 1000:.0f} ms"
     else:
         value = f"{figure.seconds:.2f} s"
     if not figure.ok:
@@ -122,6 +126,7 @@ def _cells(figure: Figure | None) -> list[str]:
 def notes(report: ScaleReport) -> list[str]:
     """What the table's cells leave out: each figure's note and baseline, per size."""
     lines = []
+    first = report.sizes[0].figure(WARM) if report.sizes else None
     for size in report.sizes:
         lib = size.library
         lines.append(
@@ -132,6 +137,16 @@ def notes(report: ScaleReport) -> list[str]:
         for figure in size.figures:
             bare = [f"{name} {seconds:.2f} s" for name, seconds in figure.baselines.items()]
             extra = "; ".join(part for part in (*bare, figure.note) if part)
+            if figure.name == WARM and size is not report.sizes[0]:
+                ratio = _ratio(figure, first, report.sizes[0].papers)
+                extra = "; ".join(part for part in (extra, ratio) if part)
             if extra:
                 lines.append(f"  {figure.name}: {extra}")
     return lines
+
+
+def _ratio(figure: Figure, first: Figure | None, first_papers: int) -> str:
+    """``figure`` as a multiple of the smallest size's (``first``), or "" when either was not seen."""
+    if first is None or not first.seconds or figure.seconds is None:
+        return ""
+    return f"{figure.seconds / first.seconds:.1f}x the {first_papers:,}-paper figure"

@@ -1,8 +1,8 @@
 """A bulk write: many rows in one transaction, their word indexes and counts written once at its end.
 
-Triggers keep the FTS5 word indexes (``papers_fts``, ``paper_title_index``, ``person_name_index``,
-``person_topic_index``) and the paper counts (``library_counts``) level with every writer. Row by
-row that is cheap for a few rows and dear for an import of thousands: each statement on a table an
+Triggers keep the FTS5 word indexes (``papers_fts``, ``papers_fts_own_first``, ``paper_title_index``,
+``person_name_index``, ``person_topic_index``) and the paper counts (``library_counts``) level with
+every writer. Row by row that is cheap for a few rows and dear for an import of thousands: each statement on a table an
 FTS5 index follows flushes FTS5's pending words to a new segment and merges segments. Inside
 ``deferred_upkeep`` (migration ``m016_bulk_writes``) the triggers leave the rows that arrive alone;
 at its end each index gets those rows in one ``insert … select`` and the counts the papers added,
@@ -20,13 +20,22 @@ import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-# What each content table's rows above the mark still need at the end: (index, rowid, columns).
-WORD_INDEXES = {
-    "papers": [("papers_fts", "id", "title, abstract"), ("paper_title_index", "id", "title_key")],
-    "person_names": [("person_name_index", "rowid", "name_key")],
-    "people": [("person_topic_index", "id", "organization, organizations, interests")],
-}
 CITED_WORK_SOURCE = "reference"  # PaSa's cited works (core/pasa/works.py): papers made of bibliography entries
+# papers_fts_own_first (migration m019) holds a cited work at its id + this, an own paper at its id:
+# FTS5 reads an own-papers search's matches below it only
+CITED_ROWID_OFFSET = 1 << 40
+OWN_FIRST_ROWID = f"case when source = '{CITED_WORK_SOURCE}' then id + {CITED_ROWID_OFFSET} else id end"
+# What each content table's rows above the mark still need at the end: (index, the content table's
+# rowid column, columns, the index's rowid when it is not that column).
+WORD_INDEXES: dict[str, list[tuple[str, str, str, str | None]]] = {
+    "papers": [
+        ("papers_fts", "id", "title, abstract", None),
+        ("papers_fts_own_first", "id", "title, abstract", OWN_FIRST_ROWID),
+        ("paper_title_index", "id", "title_key", None),
+    ],
+    "person_names": [("person_name_index", "rowid", "name_key", None)],
+    "people": [("person_topic_index", "id", "organization, organizations, interests", None)],
+}
 # SQLite's page cache during a bulk write, in KiB (negative: a size, not pages): the default 2 MB
 # held almost none of the references' indexes (title key, ids, cited paper), whose inserts land all
 # over them, so most inserts read pages back from the WAL. Given back when the bulk write ends.
@@ -81,9 +90,9 @@ def finish(conn: sqlite3.Connection, marks: dict[str, int]) -> None:
     """The rows above each mark indexed and counted, and the marks removed (the triggers are whole again)."""
     conn.execute("delete from bulk_writes")
     for table, indexes in WORD_INDEXES.items():
-        for index, key, columns in indexes:
+        for index, key, columns, rowid in indexes:
             conn.execute(
-                f"insert into {index} (rowid, {columns}) select {key}, {columns} from {table} where {key} > ?",
+                f"insert into {index} (rowid, {columns}) select {rowid or key}, {columns} from {table} where {key} > ?",
                 (marks[table],),
             )
     conn.execute(

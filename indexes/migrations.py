@@ -898,6 +898,67 @@ def m018_own_papers_index(db: sqlite_utils.Database) -> None:
     db.execute("create index papers_cited on papers (id) where source = 'reference'")
 
 
+# -- the own papers' words searched without the cited works' (issue #28) -------------------------------
+# A cited work's row in papers_fts_own_first: its id moved above every own paper's (ids stay far below).
+# Written here as a number: a migration that shipped never changes (indexes/bulk_writes.py names it).
+_CITED_ROWID_OFFSET = 1 << 40
+_WORD_ID = f"case when source = 'reference' then id + {_CITED_ROWID_OFFSET} else id end"
+
+
+def _own_first_row(row: str) -> str:
+    """The FTS5 rowid of ``row`` (``old``, ``new``) in papers_fts_own_first."""
+    return f"case when {row}.source = 'reference' then {row}.id + {_CITED_ROWID_OFFSET} else {row}.id end"
+
+
+@migration
+def m019_papers_fts_own_first(db: sqlite_utils.Database) -> None:
+    """``papers_fts_own_first``: the words of ``papers_fts`` (every paper's title and abstract, the
+    same tokenizer) with PaSa's cited works (source 'reference') at rowid id + 2^40 and the own
+    papers at their id. A search of the library's own papers (the Library tab, ``library search``)
+    asks FTS5 for the rows below 2^40: FTS5 stops reading each word's postings there, so the cited
+    works' matches (most matches of a common word at 100 k papers: 276 k of the 376 k rows) are
+    neither read nor scored, and the scores are papers_fts's to the last bit, as the index holds the
+    same rows (bm25's row count, mean length and each word's paper count are the whole library's).
+    An index of the own papers alone would have scored them by the own papers' statistics and
+    changed which 200 candidates the words ranking re-scores. External content over the view
+    ``papers_own_first_rows`` (FTS5's 'rebuild' and 'integrity-check' read it); kept by triggers,
+    and by a bulk write at its end (``indexes.bulk_writes``), like papers_fts."""
+    statements = [
+        f"create view papers_own_first_rows as select {_WORD_ID} as word_id, title, abstract from papers",
+        """create virtual table papers_fts_own_first using fts5(
+            title, abstract, content='papers_own_first_rows', content_rowid='word_id',
+            tokenize='porter unicode61 remove_diacritics 2')""",
+        # by an insert from ``papers`` (the view's key is computed: FTS5's 'rebuild' would sort it)
+        f"insert into papers_fts_own_first (rowid, title, abstract) select {_WORD_ID}, title, abstract from papers",
+    ]
+
+    def added(row: str) -> str:
+        return (
+            f"insert into papers_fts_own_first (rowid, title, abstract) select {_own_first_row(row)}, "
+            f"{row}.title, {row}.abstract where {_unless_deferred('papers', f'{row}.id')}"
+        )
+
+    def removed(row: str) -> str:
+        return (
+            "insert into papers_fts_own_first (papers_fts_own_first, rowid, title, abstract) select 'delete', "
+            f"{_own_first_row(row)}, {row}.title, {row}.abstract where {_unless_deferred('papers', f'{row}.id')}"
+        )
+
+    statements += [
+        _trigger("papers_fts_own_first_insert", "after insert on papers", [added("new")]),
+        _trigger("papers_fts_own_first_delete", "after delete on papers", [removed("old")]),
+        _trigger(
+            "papers_fts_own_first_update",
+            """after update of id, title, abstract, source on papers
+            when old.id is not new.id or old.title is not new.title or old.abstract is not new.abstract
+                or (old.source = 'reference') is not (new.source = 'reference')""",
+            [removed("old"), added("new")],
+        ),
+    ]
+    for statement in statements:
+        db.execute(statement)
+
+
 # -- double-encoded text stored before the arXiv import read it back (issue #24) -------------------------
 @migration
 def m020_double_encoded_text_repaired(db: sqlite_utils.Database) -> None:

@@ -2,7 +2,9 @@
 of it, papers in id chunks, and the words ranking (FTS5) — never the whole library at once.
 
 The counter, the change log and ``papers_fts`` are kept by triggers on ``papers`` (migration
-``m013_search_changes``), so every writer of the library keeps them, whoever it is.
+``m013_search_changes``), so every writer of the library keeps them, whoever it is; so is
+``papers_fts_own_first`` (m019: the same words, the cited works' rows moved above the own papers'),
+which a search of the own papers reads.
 
 The words ranking is the library's BM25 (indexes/text_rank.py: Snowball stems, stop words dropped
 after stemming, title and abstract one document, idf ln(1 + (N − n + 0.5)/(n + 0.5))), the one
@@ -25,7 +27,7 @@ import numpy as np
 
 # PaSa's cited works (core/pasa/works.py), CITED_WORK_SOURCE: a library search for a person leaves
 # them out unless asked (``own_only``); PaSa's own searches keep them.
-from scholar_tui.indexes.bulk_writes import CITED_WORK_SOURCE, counted_papers
+from scholar_tui.indexes.bulk_writes import CITED_ROWID_OFFSET, CITED_WORK_SOURCE, counted_papers
 from scholar_tui.indexes.text_rank import STOP_WORDS, CorpusStats, analyzed_words, bm25_idf, bm25_rescore
 
 WORD = re.compile(r"[^\W_]+")
@@ -133,48 +135,52 @@ def candidates(
     own_only: bool = False,
 ) -> list[int]:
     """Up to ``limit`` paper ids holding a query word, by FTS5's bm25 (best first), with the filters.
-    ``own_only`` leaves out cited works: each match's row is looked up by its id, never a scan."""
+    ``own_only`` leaves out cited works: FTS5 reads the own papers' range of ``papers_fts_own_first``
+    only, with the whole library's statistics (the same scores and order as ``papers_fts``'s)."""
     match = fts_query(query)
     if not match:
         return []
-    sql, params = _matching(match, before, within, "not" if own_only else None)
+    table, sql, params = _matching(match, before, within, "not" if own_only else None)
     params.append(limit)
-    return [row[0] for row in conn.execute(sql + " order by bm25(papers_fts) limit ?", params)]
+    return [row[0] for row in conn.execute(sql + f" order by bm25({table}) limit ?", params)]
 
 
 def cited_matches(conn: sqlite3.Connection, query: str, *, before: str | None, within: set[int] | None) -> int:
     """How many cited works hold a query word under these filters (at most ``CITED_COUNT_CAP``):
-    what a search of the library's own papers left out. Reads the matches only."""
+    what a search of the library's own papers left out. Reads the cited works' matches only."""
     match = fts_query(query)
     if not match:
         return 0
-    sql, params = _matching(match, before, within, "")
+    _, sql, params = _matching(match, before, within, "")
     params.append(CITED_COUNT_CAP)
     return int(conn.execute(f"select count(*) from ({sql} limit ?)", params).fetchone()[0])
 
 
-def _matching(match: str, before: str | None, within: set[int] | None, cited: str | None) -> tuple[str, list]:
-    """The FTS5 query of the papers matching ``match`` with the filters (no order, no limit).
-    ``cited``: None keeps every paper, "not" leaves cited works out, "" keeps only them."""
-    sql = "select papers_fts.rowid from papers_fts"
-    where = ["papers_fts match ?"]
+def _matching(match: str, before: str | None, within: set[int] | None, cited: str | None) -> tuple[str, str, list]:
+    """The FTS5 table and query of the papers matching ``match`` with the filters (no order, no limit).
+    ``cited``: None keeps every paper (``papers_fts``), "not" leaves cited works out, "" keeps only
+    them: ``papers_fts_own_first`` (migration m019), its rows below ``CITED_ROWID_OFFSET`` (the own
+    papers, at their ids) or above it (the cited works, at id + the offset). FTS5 reads a word's
+    postings in that range only: the cited works' matches (most of a common word's at 100 k papers)
+    are never read, looked up nor scored."""
+    if cited is None:
+        table, paper_id = "papers_fts", "papers_fts.rowid"
+        where = ["papers_fts match ?"]
+    else:
+        table = "papers_fts_own_first"
+        own = cited == "not"
+        paper_id = f"{table}.rowid" if own else f"({table}.rowid - {CITED_ROWID_OFFSET})"
+        where = [f"{table} match ?", f"{table}.rowid {'<' if own else '>='} {CITED_ROWID_OFFSET}"]
+    sql = f"select {paper_id} from {table}"
     params: list = [match]
     if before:
-        sql += " join papers on papers.id = papers_fts.rowid"
+        sql += f" join papers on papers.id = {paper_id}"
         where.append("papers.date is not null and papers.date != '' and papers.date < ?")
         params.append(before)
-    if cited is not None:
-        # looked up in m018's partial index of the cited works' ids, not in each match's row of
-        # ``papers`` (a row is its title and abstract: 100 of 170 ms a query at 100 k papers); the
-        # source written in, as the index's condition (a bound parameter is not matched to it)
-        where.append(
-            f"{cited} exists (select 1 from papers cited indexed by papers_cited"
-            f" where cited.id = papers_fts.rowid and cited.source = '{CITED_WORK_SOURCE}')"
-        )
     if within is not None:
-        where.append("papers_fts.rowid in (select value from json_each(?))")
-        params.append("[" + ",".join(str(int(paper_id)) for paper_id in within) + "]")
-    return sql + " where " + " and ".join(where), params
+        where.append(f"{paper_id} in (select value from json_each(?))")
+        params.append("[" + ",".join(str(int(member)) for member in within) + "]")
+    return table, sql + " where " + " and ".join(where), params
 
 
 def cited_among(conn: sqlite3.Connection, paper_ids: list[int]) -> set[int]:

@@ -26,6 +26,7 @@ from scholar_tui.indexes.records import AuthorRecord, PaperRecord
 from .library_support import generated_unarxive
 
 WORD_INDEXES = ("papers_fts", "paper_title_index", "person_name_index", "person_topic_index")
+OWN_FIRST = "papers_fts_own_first"  # m019: the words of papers_fts, cited works' rows above the own papers'
 TABLES = COUNTED_TABLES  # the tables the counts line shows, as it names them
 
 
@@ -54,10 +55,10 @@ def _import(library: Library, path) -> int:
     return len(writes)
 
 
-def _word_indexes(conn: sqlite3.Connection) -> dict[str, list[tuple]]:
+def _word_indexes(conn: sqlite3.Connection, indexes: tuple[str, ...] = WORD_INDEXES) -> dict[str, list[tuple]]:
     """Every (word, row, column, offset) each index holds, read from FTS5's own index."""
     held = {}
-    for index in WORD_INDEXES:
+    for index in indexes:
         conn.execute(f"create virtual table if not exists temp.{index}_held using fts5vocab(main, {index}, 'instance')")
         held[index] = conn.execute(f"select * from temp.{index}_held order by 1, 2, 3, 4").fetchall()
         conn.execute(f"insert into {index} ({index}, rank) values ('integrity-check', 1)")  # level with its table
@@ -85,7 +86,7 @@ def test_an_import_indexes_and_counts_what_row_by_row_triggers_did(synthetic, tm
         old = _library(tmp_path / "row-by-row")
         old_writes_made = _import(old, synthetic)
     assert bulk.paper_count() > 150 and bulk.cited_work_count() > 0  # papers and cited works were made
-    assert _word_indexes(bulk.conn) == _word_indexes(old.conn)
+    assert _word_indexes(bulk.conn, (*WORD_INDEXES, OWN_FIRST)) == _word_indexes(old.conn, (*WORD_INDEXES, OWN_FIRST))
     assert {**bulk.counts(), "cited": bulk.cited_work_count()} == _counted(bulk) == _counted(old)
     assert _searches(bulk) == _searches(old) and any(_searches(bulk))
     # the guard: FTS5 wrote its segments a statement at a time (10 times as many writes for 150 papers)
@@ -107,9 +108,10 @@ def test_rows_changed_and_deleted_during_a_bulk_write_end_up_indexed_as_they_are
         library.conn.execute("update papers set title = 'Spin chains at zero temperature' where id = ?", (new,))
         library.conn.execute("update papers set title = 'Lattice models of window glass' where id = ?", (kept,))
         library.conn.execute("delete from papers where id = ?", (gone,))
-    held = _word_indexes(library.conn)  # integrity-check: the indexes agree with the tables
-    titles = {word for word, *_ in held["papers_fts"]}
-    assert {"zero", "window"} <= titles and not {"finit", "withdrawn"} & titles
+    held = _word_indexes(library.conn, (*WORD_INDEXES, OWN_FIRST))  # integrity-check: they agree with the tables
+    for index in ("papers_fts", OWN_FIRST):
+        titles = {word for word, *_ in held[index]}
+        assert {"zero", "window"} <= titles and not {"finit", "withdrawn"} & titles
     assert library.counts()["papers"] == 2 and library.counts()["people"] == 1 == library.counts()["authorships"]
 
 
@@ -152,6 +154,7 @@ def test_a_library_from_before_the_bulk_writes_gets_its_counts_and_keeps_its_ind
     assert migrations.migrate(db) == ours
     library = Library(db)
     assert _word_indexes(db.conn) == before
+    assert _word_indexes(db.conn, (OWN_FIRST,))[OWN_FIRST] == before["papers_fts"]  # m019 filled it (no cited work)
     assert {**library.counts(), "cited": library.cited_work_count()} == _counted(library)
     with library.transaction():  # the rewritten triggers keep the indexes level
         library.conn.execute("update papers set title = 'Renamed for the test' where id = 1")

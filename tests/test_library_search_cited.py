@@ -147,11 +147,129 @@ def test_the_own_papers_ids_come_from_an_index_not_a_pass_over_the_papers(with_c
     assert len(changes.own_paper_ids(with_cited.conn)) == _own_count(with_cited)
 
 
-def test_the_words_ranking_tells_cited_works_by_an_index_not_by_each_matchs_row(with_cited):
-    """Each FTS5 match of an own-papers search is looked up in m018's ``papers_cited``, never in its
-    row of ``papers`` (its title and abstract: 100 of 170 ms a query at 100 k papers)."""
+def _vm_steps(library, run) -> int:
+    """SQLite's virtual machine steps (in hundreds) that ``run()`` takes: each row FTS5 hands back to
+    SQLite costs some; what FTS5 skips inside its index costs none."""
+    steps = [0]
+
+    def counted() -> int:
+        steps[0] += 1
+        return 0
+
+    library.conn.set_progress_handler(counted, 100)
+    try:
+        run()
+    finally:
+        library.conn.set_progress_handler(None, 0)
+    return steps[0]
+
+
+def _add_cited_works(library, title: str, count: int) -> None:
+    """``count`` cited works titled ``title``, written as an import writes them (one bulk write), and
+    every word index merged to one segment (so that only the postings, not segments, are more)."""
+    with library.transaction(), library.bulk_write():
+        library.conn.executemany(
+            "insert into papers (title, title_key, source, added_at, updated_at) values (?, ?, ?, '', '')",
+            [(f"{title} {n}", f"{title} {n}".lower(), SOURCE) for n in range(count)],
+        )
+    with library.conn:
+        for index in ("papers_fts", "papers_fts_own_first"):
+            library.conn.execute(f"insert into {index} ({index}) values ('optimize')")
+
+
+def _ranked_by_papers_fts(library, query: str, limit: int) -> list[int]:
+    """The own papers in papers_fts's bm25 order (every match read, cited works dropped afterwards):
+    the ranking an own-papers search had before m019."""
+    sql = "select rowid from papers_fts where papers_fts match ? order by bm25(papers_fts)"
+    ordered = [row[0] for row in library.conn.execute(sql, (changes.fts_query(query),))]
+    cited = _cited(library, ordered) if ordered else set()
+    return [paper_id for paper_id in ordered if paper_id not in cited][:limit]
+
+
+def test_an_own_papers_word_query_never_reads_the_cited_works_matches(with_cited):
+    """#28, m019: the own-papers word query reads ``papers_fts_own_first`` below the cited works'
+    rowids, so cited works holding the query's words cost it nothing: 2,000 more of them leave its
+    work about as it was. The query before m019 (papers_fts, each match looked up in m018's
+    ``papers_cited``: 46–269 ms a query at 100 k papers) took a hundred times as much."""
+
+    def own() -> list[int]:
+        return changes.candidates(with_cited.conn, QUERY, limit=200, own_only=True)
+
+    def before_m019() -> list[int]:
+        rows = with_cited.conn.execute(
+            "select papers_fts.rowid from papers_fts where papers_fts match ? and not exists (select 1 from papers"
+            " cited indexed by papers_cited where cited.id = papers_fts.rowid and cited.source = 'reference')"
+            " order by bm25(papers_fts) limit 200",
+            (changes.fts_query(QUERY),),
+        )
+        return [row[0] for row in rows]
+
+    _add_cited_works(with_cited, QUERY, 0)  # the indexes merged, as they will be below
+    found, steps, steps_before_m019 = own(), _vm_steps(with_cited, own), _vm_steps(with_cited, before_m019)
+    assert found == before_m019()
+    _add_cited_works(with_cited, QUERY, 2000)
+    assert changes.cited_matches(with_cited.conn, QUERY, before=None, within=None) == changes.CITED_COUNT_CAP
+    assert own() == found == before_m019()
+    assert _vm_steps(with_cited, own) <= steps + 5  # a few more pages of postings skipped, no row read
+    assert _vm_steps(with_cited, before_m019) > steps_before_m019 + 100  # the probe tells the old query
     for cited in ("not", ""):
-        sql, params = changes._matching(changes.fts_query(QUERY), None, None, cited)
+        table, sql, params = changes._matching(changes.fts_query(QUERY), None, None, cited)
         plan = [row[-1] for row in with_cited.conn.execute("explain query plan " + sql, params)]
-        assert any("USING INDEX papers_cited" in step for step in plan), plan
-        assert not any("INTEGER PRIMARY KEY" in step for step in plan), plan
+        assert table == "papers_fts_own_first" and all("papers_fts_own_first" in step for step in plan), plan
+
+
+def test_the_own_papers_words_rank_as_papers_fts_ranked_them(with_cited):
+    """m019's index holds every row (the cited works above the own papers), so FTS5's bm25 has the
+    whole library's statistics: the candidates are papers_fts's own papers, in its order, not those
+    of an index of the own papers alone (whose statistics changed 25 of 83 rankings at 100 k)."""
+    for query in (QUERY, "random matrix eigenvalues", "quantum field theory", "graph neural network"):
+        assert changes.candidates(with_cited.conn, query, limit=30, own_only=True) == _ranked_by_papers_fts(
+            with_cited, query, 30
+        )
+
+
+def test_the_own_first_index_follows_every_change_of_a_paper(with_cited):
+    """Triggers keep ``papers_fts_own_first`` level: a cited work made an own paper moves below the
+    mark, a retitled or deleted paper's words go, and FTS5's check against the view passes."""
+    conn = with_cited.conn
+    cited = conn.execute("select min(id) from papers where source = ? and title like '%polynomial%'", (SOURCE,))
+    cited, own = cited.fetchone()[0], with_cited.resolve_paper(PAPER)
+    with conn:
+        conn.execute("update papers set source = 'arxiv' where id = ?", (cited,))
+        conn.execute(
+            "update papers set title = 'Zeros of derivatives of random polynomials, retitled' where id = ?", (own,)
+        )
+        conn.execute(
+            "delete from papers where id = (select min(id) from papers where source != ? and id not in (?, ?))",
+            (SOURCE, own, cited),
+        )
+        conn.execute("insert into papers_fts_own_first (papers_fts_own_first, rank) values ('integrity-check', 1)")
+    found = changes.candidates(conn, QUERY, limit=200, own_only=True)
+    assert cited in found and own in found and found == _ranked_by_papers_fts(with_cited, QUERY, 200)
+    assert changes.cited_matches(conn, QUERY, before=None, within=None) == 23
+
+
+def test_the_vector_pass_runs_on_one_blas_thread(with_cited, where, monkeypatch):
+    """The pass is one matrix-vector product, bound by memory: on one BLAS thread it is faster than on
+    two (100 k rows on 2 shared cores: 16.0 → 9.7 ms) and leaves the other core to the words ranking;
+    numpy's default (a thread a core) took both."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> set[int]:
+        return {pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"}
+
+    if blas_threads() == {1}:
+        pytest.skip("numpy's BLAS has one thread here already: nothing to tell apart")
+    index = LibraryIndex(where, HashingEmbedder())
+    for _ in index.sync(with_cited):
+        pass
+    seen: list[set[int]] = []
+    real = library_search._Scored.of
+
+    def noted(*args, **kwargs):
+        seen.append(blas_threads())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(library_search._Scored, "of", noted)
+    assert index.search(with_cited, QUERY, limit=10, own_only=True) and seen == [{1}]
+    assert blas_threads() != {1}  # numpy's own setting again after it

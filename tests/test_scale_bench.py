@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from scholar_tui.core.process_measure import run_measured
 from scholar_tui.core.scale_library import Material, Person, generate, variant
-from scholar_tui.core.scale_report import FIGURES, Figure, ScaleReport, SizeReport, table
+from scholar_tui.core.scale_report import FIGURES, WARM, Figure, ScaleReport, SizeReport, notes, table
 
 SIZE = 200
 
@@ -146,6 +146,20 @@ def test_the_table_has_every_figure_for_every_size() -> None:
         assert name in text
     assert "200 papers" in lines[0] and "2,000 papers" in lines[0]
     assert "3.5 papers/s" in text and "0.10 s" in text
+
+
+def test_the_warm_search_is_shown_in_milliseconds_and_beside_the_smallest_size() -> None:
+    """#28's last line: a warm library search within 2x of its 1 k figure; the notes say the ratio."""
+    sizes = []
+    for papers, seconds in ((1000, 0.040), (100_000, 0.070)):
+        library = {"people": 1, "variant_names": 0, "citations_in_library": 0, "most_cited": [], "citations_outside": 0}
+        size = SizeReport(papers, "/tmp/home", library)
+        size.figures = [Figure(WARM, seconds, [seconds])]
+        sizes.append(size)
+    report = ScaleReport(sizes)
+    row = next(line for line in table(report) if line.startswith(WARM))
+    assert "40 ms" in row and "70 ms" in row
+    assert "  library search, warm (as the TUI): 1.8x the 1,000-paper figure" in notes(report)
 
 
 @pytest.mark.benchmark

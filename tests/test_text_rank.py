@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from lancedb.index import FTS
 
-from scholar_tui.indexes.text_rank import TermIndex, analyze
+from scholar_tui.indexes.text_rank import TermIndex, analyze, analyzed_words
 
 DOCUMENTS = [
     "Roots of derivatives of random polynomials: where do the zeros go?",
@@ -38,6 +38,14 @@ def test_the_analyzer_stems_before_dropping_stop_words():
     assert analyze("Über Sätze") == ["uber", "satze"]  # folded to ASCII after stemming
     assert analyze("a" * 40 + " kept") == ["kept"]  # tokens of 40+ bytes are dropped
     assert analyze("snake_case N=2") == ["snake", "case", "n", "2"]
+
+
+def test_a_texts_analysis_is_its_words_analysis():
+    """``analyze`` (the candidates' texts, one cached call a word) gives the terms of ``analyzed_words``
+    (the query's, with the words): the same analyzer, whatever the case, accents or length."""
+    text = "İstanbul ÜBER Sätze, others' ONLY " + "é" * 20 + " " + "x" * 39 + " Roots of RANDOM polynomials"
+    assert analyze(text) == [term for term, _ in analyzed_words(text)] and "x" * 39 in analyze(text)
+    assert not analyze("é" * 20)  # 40 bytes in UTF-8: dropped, though 20 characters
 
 
 @pytest.fixture(scope="module")
