@@ -181,3 +181,36 @@ def test_a_sentence_that_says_its_own_verdict_gives_it_as_the_value():
     )
     assert answered.answer.startswith("No, fully virtual workshops") and answered.value == "No"
     assert answered.support.startswith("fully virtual workshops are not possible")
+
+
+WORKSHOPS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Calls": {
+                "Accepted workshops": {
+                    "workshops": [
+                        {"workshop": "Robust Tidal Models", "author": ["Mira Holt", "Ken Aalto"]},
+                        {"workshop": "Sea Ice Forecasting", "author": ["Ola Berg"]},
+                    ]
+                }
+            },
+            "Awards": {"Best Paper": {"title": "Wave Nets", "winners": ["Ina Solberg"]}},
+        }
+    }
+)
+
+
+def test_a_yes_no_asking_an_award_is_not_decided_by_a_field_that_only_names_the_person():
+    """Before: "Yes, author: Mira Holt" — she organises a workshop; nothing cited says she won anything."""
+    answer = compute_answer(
+        "did mira holt win any award at fjord 2031?", leaf_evidence(WORKSHOPS, "Mira Holt"), WORKSHOPS
+    )
+    assert answer.operation == "abstain"
+    assert not answer.text.startswith("Yes")
+
+
+def test_a_winner_listed_under_an_awards_heading_still_decides_the_award_question():
+    answer = compute_answer(
+        "did Ina Solberg win the best paper award?", leaf_evidence(WORKSHOPS, "Ina Solberg"), WORKSHOPS
+    )
+    assert answer.text.startswith("Yes")
