@@ -13,10 +13,19 @@ import re
 from collections.abc import Callable, Sequence
 
 from scholar_tui.core.answer_kind import Kind, fits
-from scholar_tui.core.conference import asked_collections, asking, checks, coverage, kinds, support, titles_and_people
+from scholar_tui.core.conference import (
+    asked_collections,
+    asking,
+    checks,
+    coverage,
+    kinds,
+    records,
+    support,
+    titles_and_people,
+)
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.lexical import stem, words
+from scholar_tui.core.conference.lexical import expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.plain_sentence import abstain, found_answer, not_held, question_topic
 from scholar_tui.core.conference.span_answers import best_sentences
@@ -183,6 +192,12 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
     ):
         return not_held(kind, question, tree)  # "Who publishes the proceedings?" → "Proceedings & Metadata": the
         # thing acted on named again and nobody named (a label, "Technical Help: Brad Brockmeyer", names someone)
+    if (
+        kind is Kind.PAPER
+        and answer.operation in SINGLE_VALUE_OPERATIONS
+        and _unasked_field_of_named(question, answer, evidence, tree)
+    ):
+        return not_held(kind, question, tree)  # "What paper is X presenting?" → X's affiliation in a PC list
     if answer.operation == "list" and kind is Kind.PEOPLE:  # a section's fields listed: its role label holds no role
         items = [item for item in re.split(r", | and ", answer.text) if item]
         kept = [item for item in items if not checks.echoes_question(question, item)]
@@ -202,6 +217,22 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
                 if wrong_branch:
                     return _from_other_branch(other, question, kind, cited, evidence, tree)
     return answer
+
+
+def _unasked_field_of_named(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> bool:
+    """Whether the answer is a field of the record the question names (a person's "name: Jane Roe") that no word of
+    the question asks for: that record's other field is an attribute of what is named (her affiliation), not a
+    title, which a record holding the person among its authors would give."""
+    asked = expanded_query(question)
+    for node in answer_nodes(answer, evidence, tree):
+        if node.text != answer.text or records.label_fit(asked, node.label) > 0:
+            continue
+        record = tree.parent(node)
+        if record is not None and record.kind == "item":
+            siblings = [field for field in tree.children(record) if field.id != node.id and field.text]
+            if any(records.names_the_value(question, field.text or "") for field in siblings):
+                return True
+    return False
 
 
 def _from_other_branch(
