@@ -219,11 +219,7 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     ):
         # "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
-    if (
-        not stated
-        and not _negates_the_question(question, sentence)
-        and not _states_asked_predicate(question, item, sentence)
-    ):
+    if labelled and not stated and not _states_asked_predicate(question, item, sentence):
         # "did Phillip Isola win an award?" is not decided by "author: Phillip Isola" of a workshop he organises
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
     own = STATED_VERDICT.match(sentence)
@@ -235,8 +231,9 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
 def _states_asked_predicate(question: str, item: EvidencePath, sentence: str) -> bool:
     """Whether the deciding sentence, with its path's headings, states or denies the predicate the question asks
     (``deciding.asked_class``: an award won, an obligation, a permission, a thing granted, a cost covered); true
-    for a question asking none. (A sentence denying what is asked decides by its negation: "… submissions are not
-    anonymous" for "do I have to anonymize …?".) A sentence that only names the subject ("author: Phillip Isola") says who is
+    for a question asking none. Asked of a field that only names its record (no sentence says more): a sentence
+    may state a predicate in other words ("Authors are encouraged to submit code" permits it), a label cannot. A
+    field that only names the subject ("author: Phillip Isola") says who is
     there, not whether they won, must or may anything: its Yes would rest on nothing."""
     predicate = deciding.asked_class(question)
     if predicate is None:
