@@ -183,3 +183,20 @@ def test_a_paper_asked_of_a_person_is_not_a_field_of_the_person_s_own_record():
     assert "NYU" not in answer.text
     title = Computed("Tidal Graphs", "span", [1])  # a title the operator found stands
     assert checked(question, Kind.PAPER, title, evidence, PROGRAMME).text == "Tidal Graphs"
+
+
+def test_what_a_talk_is_about_is_not_the_slot_that_only_names_its_speaker():
+    """Before: "Invited Talk 1: Marguerite Vandersloot" — the slot's title says who talks, not on what."""
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.computed import Computed
+    from scholar_tui.core.conference.kind_checks import checked
+
+    from .conference_support import node_at
+
+    name = "Marguerite Vandersloot"
+    evidence = [node_evidence(PROGRAMME, node_at(PROGRAMME, f"Members»{name}»name»{name}"), 1)]
+    question = f"what's {name}'s talk about at the workshop?"
+    slot = checked(question, Kind.TEXT, Computed(f"Invited Talk 1: {name}", "span", [1]), evidence, PROGRAMME)
+    assert slot.operation == "abstain"
+    title = Computed("Tidal Graphs: Forecasting Harbour Traffic", "span", [1])  # a topic in words of its own
+    assert checked(question, Kind.TEXT, title, evidence, PROGRAMME).text == title.text

@@ -25,7 +25,8 @@ from scholar_tui.core.conference import (
 )
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.lexical import expanded_query, stem, words
+from scholar_tui.core.conference.kinds import PREFIX
+from scholar_tui.core.conference.lexical import STOPWORDS, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.plain_sentence import abstain, found_answer, not_held, question_topic
 from scholar_tui.core.conference.span_answers import best_sentences
@@ -192,6 +193,8 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
     ):
         return not_held(kind, question, tree)  # "Who publishes the proceedings?" → "Proceedings & Metadata": the
         # thing acted on named again and nobody named (a label, "Technical Help: Brad Brockmeyer", names someone)
+    if answer.operation in SINGLE_VALUE_OPERATIONS and _names_only_the_topic_asked(question, answer.text):
+        return not_held(kind, question, tree)  # "What's X's talk about?" → "Invited Talk 1: X": no topic said
     if (
         kind is Kind.PAPER
         and answer.operation in SINGLE_VALUE_OPERATIONS
@@ -217,6 +220,25 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
                 if wrong_branch:
                     return _from_other_branch(other, question, kind, cited, evidence, tree)
     return answer
+
+
+ASKS_TOPIC = re.compile(r"^\s*what(?!\s+about\b)\b[^?]*\babout\b", re.IGNORECASE)
+""""What's Samy Bengio's talk about?", "what is the EMAI poster about?": what a thing treats, its topic ("What about
+the fee?" asks something else)."""
+
+TOPIC_NEW_WORDS = 2
+"""A topic is said in words of its own: an answer adding fewer than this many content words to the question's (a
+number and "Invited" in "Invited Talk 1: Samy Bengio") only names the thing asked about again."""
+
+
+def _names_only_the_topic_asked(question: str, text: str) -> bool:
+    """Whether ``text`` answers a question asking what a thing is about with little more than the thing's own name:
+    the title of a slot ("Invited Talk 1: Samy Bengio") says who talks, not on what."""
+    if not ASKS_TOPIC.search(question):
+        return False
+    asked = {word[:PREFIX] for word in words(question)}
+    new = {word[:PREFIX] for word in words(text) if not word.isdigit() and word not in STOPWORDS} - asked
+    return len(new) < TOPIC_NEW_WORDS
 
 
 def _unasked_field_of_named(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> bool:
