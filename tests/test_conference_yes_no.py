@@ -214,3 +214,15 @@ def test_a_winner_listed_under_an_awards_heading_still_decides_the_award_questio
         "did Ina Solberg win the best paper award?", leaf_evidence(WORKSHOPS, "Ina Solberg"), WORKSHOPS
     )
     assert answer.text.startswith("Yes")
+
+
+def test_given_as_an_adjective_states_no_award():
+    """Before: "for given subjects" stated the award class, and a challenge's description decided "did anyone win
+    the open track?" with a Yes resting on nothing about winners."""
+    from scholar_tui.core.conference.deciding import states
+
+    award = asked_class("did anyone win the open track of the challenge?")
+    assert award is not None
+    assert not states(award, "Participants build knowledge bases from LMs, for given subjects and relations.")
+    assert states(award, "The prize was given to A. Lee.")
+    assert states(award, "Open track winners: A. Lee")
