@@ -226,3 +226,26 @@ def test_given_as_an_adjective_states_no_award():
     assert not states(award, "Participants build knowledge bases from LMs, for given subjects and relations.")
     assert states(award, "The prize was given to A. Lee.")
     assert states(award, "Open track winners: A. Lee")
+
+
+BOARD = tree_from_data(
+    {
+        "Fjord2031": {
+            "Organization": {
+                "Board Members": [
+                    {"name": "Ingrid Solheimsvik", "affiliation": "Elected 2018 & 2021 General Chair"},
+                    {"name": "Tor Aasvangen", "affiliation": "Treasurer"},
+                ]
+            },
+            "Awards": {"Test of Time Award": {"title": "Wave Nets", "authors": ["Tor Aasvangen"]}},
+        }
+    }
+)
+
+
+def test_an_award_asked_is_not_decided_by_a_sentence_that_names_no_award():
+    """Before: "Yes, elected 2018 & 2021 General Chair" — her role on the board, a sentence of three words and more,
+    said nothing of an award."""
+    evidence = leaf_evidence(BOARD, "Elected 2018 & 2021 General Chair", "Ingrid Solheimsvik")
+    answer = compute_answer("did Ingrid Solheimsvik win any award at fjord?", evidence, BOARD)
+    assert not answer.text.startswith("Yes")
