@@ -200,3 +200,31 @@ def test_what_a_talk_is_about_is_not_the_slot_that_only_names_its_speaker():
     assert slot.operation == "abstain"
     title = Computed("Tidal Graphs: Forecasting Harbour Traffic", "span", [1])  # a topic in words of its own
     assert checked(question, Kind.TEXT, title, evidence, PROGRAMME).text == title.text
+
+
+PAPERS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Program": {
+                "Accepted Papers": {
+                    "Resource Track": [
+                        {
+                            "title": "TIDE: A Pipeline to Search a Harbour Archive",
+                            "authors": ["Annelise Toulouse", "Franck Michelsen", "Anna Bobrova"],
+                        },
+                        {"title": "Wave Nets", "authors": ["Ola Bergstrom"]},
+                    ]
+                }
+            }
+        }
+    }
+)
+
+
+def test_what_a_listed_person_presents_is_the_record_they_are_listed_on():
+    """Before: "Annelise Toulouse Franck Michelsen Anna Bobrova" — the authors she is listed among, not her paper."""
+    from .conference_support import leaf_evidence
+
+    answer = answer_question("what's Annelise Toulouse presenting?", leaf_evidence(PAPERS, "Annelise Toulouse"), PAPERS)
+    assert "Franck" not in answer.answer
+    assert "TIDE" in answer.answer

@@ -193,6 +193,10 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
     ):
         return not_held(kind, question, tree)  # "Who publishes the proceedings?" → "Proceedings & Metadata": the
         # thing acted on named again and nobody named (a label, "Technical Help: Brad Brockmeyer", names someone)
+    if kind in (Kind.TEXT, Kind.PAPER) and answer.operation in SINGLE_VALUE_OPERATIONS:
+        listed = _list_of_the_named(question, answer, evidence, tree)
+        if listed is not None:  # "what's Anne Toulet presenting?" → her co-authors: the paper they are listed on
+            return listed
     if answer.operation in SINGLE_VALUE_OPERATIONS and _names_only_the_topic_asked(question, answer.text):
         return not_held(kind, question, tree)  # "What's X's talk about?" → "Invited Talk 1: X": no topic said
     if (
@@ -239,6 +243,34 @@ def _names_only_the_topic_asked(question: str, text: str) -> bool:
     asked = {word[:PREFIX] for word in words(question)}
     new = {word[:PREFIX] for word in words(text) if not word.isdigit() and word not in STOPWORDS} - asked
     return len(new) < TOPIC_NEW_WORDS
+
+
+def _list_of_the_named(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """For a "what" answered by the list that holds the entry the question names (the authors a person is listed
+    among, for "what's Anne Toulet presenting?"), the record that list belongs to, by its name ("ISSA: Generic
+    Pipeline …"): what is asked of someone listed is the thing they are listed on, not the others listed with them.
+    The plain sentence when the list belongs to no record; None when the answer is not such a list."""
+    for item in evidence:
+        leaf = leaf_of(tree, item)
+        if item.rank not in answer.cited or leaf is None or not leaf.text:
+            continue
+        listing = tree.parent(leaf)
+        if (
+            listing is None
+            or not records.names_the_value(question, leaf.text)
+            or leaf.text not in answer.text
+            or answer.text.strip() == leaf.text.strip()
+            or len([child for child in tree.children(listing) if child.is_leaf and child.text]) < 2
+        ):
+            continue
+        record = next((node for node in reversed(tree.ancestors(listing)) if node.kind == "item"), None)
+        record = listing if listing.kind == "item" else record
+        if record is None or records.names_the_value(question, record.label):
+            return not_held(Kind.TEXT, question, tree)
+        return Computed(record.label, "span", answer.cited, [record])
+    return None
 
 
 def _unasked_field_of_named(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> bool:
