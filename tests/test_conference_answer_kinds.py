@@ -127,3 +127,104 @@ def test_a_topic_the_site_never_mentions_is_said_plainly(monkeypatch):
     )
     assert answered.answer == "Conf2030's site data has no mention of “Wi-Fi”."
     assert is_abstain(answered.answer) and answered.cited == []
+
+
+PROGRAMME = tree_from_data(
+    {
+        "Fjord2031": {
+            "Organization": {
+                "In-Use Track PC": {
+                    "Program Committee Members": [
+                        {"name": "Marguerite Vandersloot", "affiliation": "NYU, USA"},
+                        {"name": "Ken Aalto", "affiliation": "Aalto University, FI"},
+                    ]
+                }
+            },
+            "Program": {
+                "Table": [
+                    {
+                        "content": "MAIN TRACK 1B: KG COMPLETENESS",
+                        "chair": "Marguerite Vandersloot",
+                        "item": [{"title": "Tidal Graphs", "authors": ["Ola Berg"]}],
+                    }
+                ]
+            },
+            "Calls": {
+                "Research Track": {
+                    "Submission Details": "At least one author of each accepted paper must register for the "
+                    "conference and present the paper there.",
+                    "Format": "Papers are submitted as PDF.",
+                    "Length": "A paper has up to 15 pages.",
+                    "Review": "Each paper is reviewed by three members.",
+                    "Camera-ready": "The final paper is due in August.",
+                }
+            },
+        }
+    }
+)
+
+
+def test_a_paper_asked_of_a_person_is_not_a_field_of_the_person_s_own_record():
+    """Before: "NYU, USA" passed the kind checks — the affiliation beside her name in a programme committee list,
+    read as the fullest field of the record the question names, is no paper title."""
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.computed import Computed
+    from scholar_tui.core.conference.kind_checks import checked
+
+    from .conference_support import node_at
+
+    name = "Marguerite Vandersloot"
+    ends = [f"Members»{name}»name»{name}", f"KG COMPLETENESS»chair»{name}", f"Members»{name}»affiliation»NYU, USA"]
+    evidence = [node_evidence(PROGRAMME, node_at(PROGRAMME, end), rank) for rank, end in enumerate(ends, start=1)]
+    question = f"what paper is {name} presenting?"
+    affiliation = Computed("NYU, USA", "span", [1, 3])
+    answer = checked(question, Kind.PAPER, affiliation, evidence, PROGRAMME)
+    assert answer.operation == "abstain"
+    assert "NYU" not in answer.text
+    title = Computed("Tidal Graphs", "span", [1])  # a title the operator found stands
+    assert checked(question, Kind.PAPER, title, evidence, PROGRAMME).text == "Tidal Graphs"
+
+
+def test_what_a_talk_is_about_is_not_the_slot_that_only_names_its_speaker():
+    """Before: "Invited Talk 1: Marguerite Vandersloot" — the slot's title says who talks, not on what."""
+    from scholar_tui.core.answer_kind import Kind
+    from scholar_tui.core.conference.computed import Computed
+    from scholar_tui.core.conference.kind_checks import checked
+
+    from .conference_support import node_at
+
+    name = "Marguerite Vandersloot"
+    evidence = [node_evidence(PROGRAMME, node_at(PROGRAMME, f"Members»{name}»name»{name}"), 1)]
+    question = f"what's {name}'s talk about at the workshop?"
+    slot = checked(question, Kind.TEXT, Computed(f"Invited Talk 1: {name}", "span", [1]), evidence, PROGRAMME)
+    assert slot.operation == "abstain"
+    title = Computed("Tidal Graphs: Forecasting Harbour Traffic", "span", [1])  # a topic in words of its own
+    assert checked(question, Kind.TEXT, title, evidence, PROGRAMME).text == title.text
+
+
+PAPERS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Program": {
+                "Accepted Papers": {
+                    "Resource Track": [
+                        {
+                            "title": "TIDE: A Pipeline to Search a Harbour Archive",
+                            "authors": ["Annelise Toulouse", "Franck Michelsen", "Anna Bobrova"],
+                        },
+                        {"title": "Wave Nets", "authors": ["Ola Bergstrom"]},
+                    ]
+                }
+            }
+        }
+    }
+)
+
+
+def test_what_a_listed_person_presents_is_the_record_they_are_listed_on():
+    """Before: "Annelise Toulouse Franck Michelsen Anna Bobrova" — the authors she is listed among, not her paper."""
+    from .conference_support import leaf_evidence
+
+    answer = answer_question("what's Annelise Toulouse presenting?", leaf_evidence(PAPERS, "Annelise Toulouse"), PAPERS)
+    assert "Franck" not in answer.answer
+    assert "TIDE" in answer.answer

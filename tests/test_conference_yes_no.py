@@ -181,3 +181,71 @@ def test_a_sentence_that_says_its_own_verdict_gives_it_as_the_value():
     )
     assert answered.answer.startswith("No, fully virtual workshops") and answered.value == "No"
     assert answered.support.startswith("fully virtual workshops are not possible")
+
+
+WORKSHOPS = tree_from_data(
+    {
+        "Fjord2031": {
+            "Calls": {
+                "Accepted workshops": {
+                    "workshops": [
+                        {"workshop": "Robust Tidal Models", "author": ["Mira Holt", "Ken Aalto"]},
+                        {"workshop": "Sea Ice Forecasting", "author": ["Ola Berg"]},
+                    ]
+                }
+            },
+            "Awards": {"Best Paper": {"title": "Wave Nets", "winners": ["Ina Solberg"]}},
+        }
+    }
+)
+
+
+def test_a_yes_no_asking_an_award_is_not_decided_by_a_field_that_only_names_the_person():
+    """Before: "Yes, author: Mira Holt" — she organises a workshop; nothing cited says she won anything."""
+    answer = compute_answer(
+        "did mira holt win any award at fjord 2031?", leaf_evidence(WORKSHOPS, "Mira Holt"), WORKSHOPS
+    )
+    assert answer.operation == "abstain"
+    assert not answer.text.startswith("Yes")
+
+
+def test_a_winner_listed_under_an_awards_heading_still_decides_the_award_question():
+    answer = compute_answer(
+        "did Ina Solberg win the best paper award?", leaf_evidence(WORKSHOPS, "Ina Solberg"), WORKSHOPS
+    )
+    assert answer.text.startswith("Yes")
+
+
+def test_given_as_an_adjective_states_no_award():
+    """Before: "for given subjects" stated the award class, and a challenge's description decided "did anyone win
+    the open track?" with a Yes resting on nothing about winners."""
+    from scholar_tui.core.conference.deciding import states
+
+    award = asked_class("did anyone win the open track of the challenge?")
+    assert award is not None
+    assert not states(award, "Participants build knowledge bases from LMs, for given subjects and relations.")
+    assert states(award, "The prize was given to A. Lee.")
+    assert states(award, "Open track winners: A. Lee")
+
+
+BOARD = tree_from_data(
+    {
+        "Fjord2031": {
+            "Organization": {
+                "Board Members": [
+                    {"name": "Ingrid Solheimsvik", "affiliation": "Elected 2018 & 2021 General Chair"},
+                    {"name": "Tor Aasvangen", "affiliation": "Treasurer"},
+                ]
+            },
+            "Awards": {"Test of Time Award": {"title": "Wave Nets", "authors": ["Tor Aasvangen"]}},
+        }
+    }
+)
+
+
+def test_an_award_asked_is_not_decided_by_a_sentence_that_names_no_award():
+    """Before: "Yes, elected 2018 & 2021 General Chair" — her role on the board, a sentence of three words and more,
+    said nothing of an award."""
+    evidence = leaf_evidence(BOARD, "Elected 2018 & 2021 General Chair", "Ingrid Solheimsvik")
+    answer = compute_answer("did Ingrid Solheimsvik win any award at fjord?", evidence, BOARD)
+    assert not answer.text.startswith("Yes")

@@ -50,6 +50,29 @@ def count_qualifier(question: str) -> str | None:
     return match.group(1).lower() if match else None
 
 
+COUNT_ATTRIBUTE = re.compile(
+    r"\bhow many\s+[a-z][\w\s-]*?\s+(?:are|is|were|was|will be)\s+([a-z][\w-]*)\s*(?:[?.!]|$)", re.IGNORECASE
+)
+""""How many tutorials are half-day?", "How many workshops are virtual?": a predicate word after the verb, ending the
+question, says which of the things are counted ("there", "in the …" are no attribute)."""
+
+
+def count_attribute(question: str) -> list[str] | None:
+    """The words of the attribute a "how many ‹things› are ‹attribute›?" question counts by ("half-day" →
+    ["half", "day"]), or None (a participle is ``count_qualifier``'s; "are there" asks all of them)."""
+    match = COUNT_ATTRIBUTE.search(question)
+    if match is None or count_qualifier(question) is not None:
+        return None
+    said = words(match.group(1))
+    return said if said and match.group(1).lower() not in STOPWORDS | {"there"} else None
+
+
+def names_all(said: Sequence[str], text: str) -> bool:
+    """Whether ``text`` names every word of ``said``, by prefix ("Half Day" names "half-day")."""
+    present = {word[:PREFIX] for word in words(text)}
+    return all(word[:PREFIX] in present for word in said)
+
+
 def names_qualifier(qualifier: str, texts: Iterable[str]) -> bool:
     """Whether one of ``texts`` (a list's label with its parents, its records) says the qualifier, by prefix
     ("accepted" / "Accepted Papers" / "acceptance")."""

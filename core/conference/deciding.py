@@ -84,7 +84,7 @@ CLASSES = (
     PredicateClass(
         "award",
         re.compile(r"\b(?:win|wins|won|winner|winners|awarded|award(?:ed)? to|get an award|receive an award)\b", re.I),
-        re.compile(r"\b(?:won|winners?|awarded|assigned|given|received|goes to)\b", re.I),
+        re.compile(r"\b(?:won|winners?|awarded|assigned|given to|received|goes to)\b", re.I),
         re.compile(rf"\b{NEGATED}(?:assigned|awarded|given|received)\b|\bno winners?\b|\bnone\b", re.I),
     ),
     PredicateClass(

@@ -13,10 +13,20 @@ import re
 from collections.abc import Callable, Sequence
 
 from scholar_tui.core.answer_kind import Kind, fits
-from scholar_tui.core.conference import asked_collections, asking, checks, coverage, kinds, support, titles_and_people
+from scholar_tui.core.conference import (
+    asked_collections,
+    asking,
+    checks,
+    coverage,
+    kinds,
+    records,
+    support,
+    titles_and_people,
+)
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.lexical import stem, words
+from scholar_tui.core.conference.kinds import PREFIX
+from scholar_tui.core.conference.lexical import STOPWORDS, expanded_query, stem, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.plain_sentence import abstain, found_answer, not_held, question_topic
 from scholar_tui.core.conference.span_answers import best_sentences
@@ -183,6 +193,18 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
     ):
         return not_held(kind, question, tree)  # "Who publishes the proceedings?" → "Proceedings & Metadata": the
         # thing acted on named again and nobody named (a label, "Technical Help: Brad Brockmeyer", names someone)
+    if kind in (Kind.TEXT, Kind.PAPER) and answer.operation in SINGLE_VALUE_OPERATIONS:
+        listed = _list_of_the_named(question, answer, evidence, tree)
+        if listed is not None:  # "what's Anne Toulet presenting?" → her co-authors: the paper they are listed on
+            return listed
+    if answer.operation in SINGLE_VALUE_OPERATIONS and _names_only_the_topic_asked(question, answer.text):
+        return not_held(kind, question, tree)  # "What's X's talk about?" → "Invited Talk 1: X": no topic said
+    if (
+        kind is Kind.PAPER
+        and answer.operation in SINGLE_VALUE_OPERATIONS
+        and _unasked_field_of_named(question, answer, evidence, tree)
+    ):
+        return not_held(kind, question, tree)  # "What paper is X presenting?" → X's affiliation in a PC list
     if answer.operation == "list" and kind is Kind.PEOPLE:  # a section's fields listed: its role label holds no role
         items = [item for item in re.split(r", | and ", answer.text) if item]
         kept = [item for item in items if not checks.echoes_question(question, item)]
@@ -202,6 +224,69 @@ def checked(question: str, kind: Kind, answer: Computed, evidence: Sequence[Evid
                 if wrong_branch:
                     return _from_other_branch(other, question, kind, cited, evidence, tree)
     return answer
+
+
+ASKS_TOPIC = re.compile(r"^\s*what(?!\s+about\b)\b[^?]*\babout\b", re.IGNORECASE)
+""""What's Samy Bengio's talk about?", "what is the EMAI poster about?": what a thing treats, its topic ("What about
+the fee?" asks something else)."""
+
+TOPIC_NEW_WORDS = 2
+"""A topic is said in words of its own: an answer adding fewer than this many content words to the question's (a
+number and "Invited" in "Invited Talk 1: Samy Bengio") only names the thing asked about again."""
+
+
+def _names_only_the_topic_asked(question: str, text: str) -> bool:
+    """Whether ``text`` answers a question asking what a thing is about with little more than the thing's own name:
+    the title of a slot ("Invited Talk 1: Samy Bengio") says who talks, not on what."""
+    if not ASKS_TOPIC.search(question):
+        return False
+    asked = {word[:PREFIX] for word in words(question)}
+    new = {word[:PREFIX] for word in words(text) if not word.isdigit() and word not in STOPWORDS} - asked
+    return len(new) < TOPIC_NEW_WORDS
+
+
+def _list_of_the_named(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """For a "what" answered by the list that holds the entry the question names (the authors a person is listed
+    among, for "what's Anne Toulet presenting?"), the record that list belongs to, by its name ("ISSA: Generic
+    Pipeline …"): what is asked of someone listed is the thing they are listed on, not the others listed with them.
+    The plain sentence when the list belongs to no record; None when the answer is not such a list."""
+    for item in evidence:
+        leaf = leaf_of(tree, item)
+        if item.rank not in answer.cited or leaf is None or not leaf.text:
+            continue
+        listing = tree.parent(leaf)
+        if (
+            listing is None
+            or not records.names_the_value(question, leaf.text)
+            or leaf.text not in answer.text
+            or answer.text.strip() == leaf.text.strip()
+            or len([child for child in tree.children(listing) if child.is_leaf and child.text]) < 2
+        ):
+            continue
+        record = next((node for node in reversed(tree.ancestors(listing)) if node.kind == "item"), None)
+        record = listing if listing.kind == "item" else record
+        if record is None or records.names_the_value(question, record.label):
+            return not_held(Kind.TEXT, question, tree)
+        return Computed(record.label, "span", answer.cited, [record])
+    return None
+
+
+def _unasked_field_of_named(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> bool:
+    """Whether the answer is a field of the record the question names (a person's "name: Jane Roe") that no word of
+    the question asks for: that record's other field is an attribute of what is named (her affiliation), not a
+    title, which a record holding the person among its authors would give."""
+    asked = expanded_query(question)
+    for node in answer_nodes(answer, evidence, tree):
+        if node.text != answer.text or records.label_fit(asked, node.label) > 0:
+            continue
+        record = tree.parent(node)
+        if record is not None and record.kind == "item":
+            siblings = [field for field in tree.children(record) if field.id != node.id and field.text]
+            if any(records.names_the_value(question, field.text or "") for field in siblings):
+                return True
+    return False
 
 
 def _from_other_branch(

@@ -94,6 +94,9 @@ def counted_records(question: str, evidence: Sequence[EvidencePath], tree: Tree)
     narrowed = coverage.narrower_set(question, found.node.label) if found.node is not None else None
     if narrowed is not None:  # "How many reviewers?" over "Outstanding Reviewers (Top 10%)" counts a part of them
         return abstain(tree, "count", f"{question_topic(question, tree) or 'them'} (only a list of “{narrowed}” ones)")
+    attribute = checks.count_attribute(question)
+    if attribute is not None and found.node is not None:
+        return _records_having(attribute, question, found.node, found, noun, tree)
     if qualifier is not None and not checks.names_qualifier(
         qualifier,
         [asked_collections.with_parents(found.node, tree)] if found.node is not None else [leaf_text(found.items[0])],
@@ -105,6 +108,43 @@ def counted_records(question: str, evidence: Sequence[EvidencePath], tree: Tree)
         found.ranks,
         [found.node] if found.node is not None else found.items[:1],
     )
+
+
+def _records_having(
+    attribute: list[str], question: str, node: Node, found: asked_collections.Collection, noun: str, tree: Tree
+) -> Computed | None:
+    """ "How many tutorials are half-day?": the records of the list whose short field says the attribute ("duration:
+    Half Day"), not every record of it (an abstract that mentions "a full day" says nothing of its own length); all
+    of them when the list's own label says it ("Half-day tutorials"); None when no record says it (the attribute
+    is not how this list is told apart). The fields that say it are read, so the answer cites them."""
+    if checks.names_all(attribute, asked_collections.with_parents(node, tree)):
+        return Computed(f"{len(found.items)} {noun}".strip(), "count", found.ranks, [node])
+    saying = [_field_saying(attribute, record, tree) for record in found.items]
+    fields = [field for field in saying if field is not None]
+    if not fields:
+        return None
+    said = re.search(r"\b(?:are|is|were|was|will be)\s+([a-z][\w-]*)\s*[?.!]*\s*$", question, re.IGNORECASE)
+    shown = f" {said.group(0).strip(' ?.!')}" if said else ""
+    if len(fields) == 1 and noun.endswith("s") and not noun.endswith("ss"):  # "1 tutorial is full-day"
+        noun, shown = (
+            noun[:-1],
+            re.sub(r"^ (?:are|were)\b", lambda verb: " is" if "are" in verb.group(0) else " was", shown),
+        )
+    return Computed(f"{len(fields)} {noun}{shown}".strip(), "count", found.ranks, [node, *fields])
+
+
+def _field_saying(attribute: list[str], record: Node, tree: Tree) -> Node | None:
+    """The record's field that is the attribute, as a category is written ("Half Day" for "half-day": its words and
+    at most ``ATTRIBUTE_EXTRA_WORDS`` more), not a sentence that mentions its words ("Not a full day of it.")."""
+    for leaf in tree.subtree_leaves(record):
+        text = leaf.text or ""
+        if len(text.split()) <= len(attribute) + ATTRIBUTE_EXTRA_WORDS and checks.names_all(attribute, text):
+            return leaf
+    return None
+
+
+ATTRIBUTE_EXTRA_WORDS = 1
+"""A category may add a word to the attribute's ("Full Day Tutorial", "Virtual only"); more makes a sentence."""
 
 
 def listed_records(kind: Kind, question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:

@@ -23,10 +23,26 @@ PRONOUN = re.compile(r"\b(it|they|them|its|their)\b", re.IGNORECASE)
 PRONOUN_MEANS = {"it": "{}", "they": "{}", "them": "{}", "its": "{}'s", "their": "{}'s"}
 
 
+COUNTED = r"how\s+many\s+"
+VERB = r"(?:are|is|were|was|will|do|does|did|have|has|can)\b"
+JOINED_COUNTS = re.compile(rf"^\s*({COUNTED})([a-z][\w-]*)\s+and\s+([a-z][\w-]*)\s+(.+)$", re.IGNORECASE)
+""""How many diamond and platinum exhibitors are there?", "how many keynotes and panels are there?": two counts
+asked at once, one per word joined ("how many diamond exhibitors …", "how many platinum exhibitors …")."""
+TOTAL = re.compile(r"\b(?:in total|total|altogether|combined|all together|together)\b", re.IGNORECASE)
+"""A total asked of the two ("how many keynotes and panels in total?") is one count, not two."""
+ELIDED_COUNT = re.compile(rf"^\s*{COUNTED}(?={VERB})", re.IGNORECASE)
+""""… and how many are full-day?": the second count leaves out the thing counted, which the first names."""
+COUNTED_THING = re.compile(rf"^\s*{COUNTED}(.+?)\s+(?={VERB})", re.IGNORECASE)
+
+
 def split_parts(question: str) -> list[str] | None:
     """The two questions of a joined question, each whole ("who paid for it?" → "who paid for the best demo
     prize?"); None when it asks one thing ("Who are the chairs and the organisers?" joins two nouns, not two
     questions)."""
+    counts = JOINED_COUNTS.match(question)
+    if counts and not TOTAL.search(question):
+        asked, first, second, rest = counts.groups()
+        return [_capitalised(f"{asked}{first} {rest}"), _capitalised(f"{asked}{second} {rest}")]
     joined = JOINED_WORDS.match(question)
     if joined:
         first, second, rest = joined.groups()
@@ -35,6 +51,9 @@ def split_parts(question: str) -> list[str] | None:
     if not clauses:
         return None
     first, second = clauses.group(1).strip(), clauses.group(2).strip()
+    thing = COUNTED_THING.match(first)
+    if thing and ELIDED_COUNT.match(second):  # "how many tutorials are half-day and how many are full-day?"
+        second = ELIDED_COUNT.sub(lambda match: f"{match.group(0)}{thing.group(1)} ", second, count=1)
     subject = SUBJECT.match(first)
     if subject and PRONOUN.search(second):
         thing = subject.group(1)

@@ -219,10 +219,41 @@ def yes_no_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) -
     ):
         # "Lunch Break" in a workshop's schedule says nothing of lunch being "included in the registration"
         return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
+    if (labelled or _asks_award(question)) and not stated and not _states_asked_predicate(question, item, sentence):
+        # "did Phillip Isola win an award?" is not decided by "author: Phillip Isola" of a workshop he organises
+        return abstain(tree, f"mention of {question_topic(question, tree) or 'it'}")
     own = STATED_VERDICT.match(sentence)
     if own:  # the sentence says its own verdict: "No, fully virtual workshops …"
         return verdict_answer(own.group(1).capitalize(), sentence[own.end() :].strip(), [item.rank], text=sentence)
     return verdict_answer(verdict, sentence if labelled else _lower_first(sentence), [item.rank])
+
+
+AWARD_SAID = re.compile(r"\b(?:awards?|awarded|prizes?|winners?|won|honou?rable mentions?|best \w+)\b", re.IGNORECASE)
+"""How a site says a prize was given: its name ("Best Paper", "Test of Time Award", "Honorable Mentions") or "won"."""
+
+
+def _asks_award(question: str) -> bool:
+    """Whether a yes/no asks whether an award was won. Sites say so with few words (``AWARD_SAID``), unlike a
+    permission ("Authors are encouraged to …" permits), so any sentence that says none of them cannot decide it:
+    "Elected 2018 & 2021 General Chair" says nothing of a test of time award."""
+    predicate = deciding.asked_class(question)
+    return predicate is not None and predicate.name == "award"
+
+
+def _states_asked_predicate(question: str, item: EvidencePath, sentence: str) -> bool:
+    """Whether the deciding sentence, with its path's headings, states or denies the predicate the question asks
+    (``deciding.asked_class``: an award won, an obligation, a permission, a thing granted, a cost covered); true
+    for a question asking none. Asked of a field that only names its record (no sentence says more): a sentence
+    may state a predicate in other words ("Authors are encouraged to submit code" permits it), a label cannot. A
+    field that only names the subject ("author: Phillip Isola") says who is
+    there, not whether they won, must or may anything: its Yes would rest on nothing."""
+    predicate = deciding.asked_class(question)
+    if predicate is None:
+        return True
+    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    said = f"{headings} {sentence}"
+    award = predicate.name == "award" and bool(AWARD_SAID.search(said))
+    return award or deciding.states(predicate, said) or bool(predicate.denied.search(said))
 
 
 def verdict_answer(verdict: str, sentence: str, cited: list[int], text: str | None = None) -> Computed:
