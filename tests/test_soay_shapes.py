@@ -66,6 +66,39 @@ def test_the_words_paper_names_a_title_through_an_initialism_of_its_words():
     assert find_paper("doi for the paper on improving readability of generated tests w/ GNNs?", InitialismAPI()) is None
 
 
+class NeighbourAPI(InitialismAPI):
+    """Titles that hold a topic with one particular named in it (a chain, a place, a disease)."""
+
+    TITLES = {
+        "paper:1": "Mutation Testing for Ethereum Smart Contract",
+        "paper:2": "Forecasting COVID-19 Hotspots in Florida Public Schools: A Machine Learning Approach",
+        "paper:3": "Analysis of a Large Patient-Level Dataset to Predict Outcome of Treatment for Drug-Resistant "
+        "Tuberculosis",
+    }
+
+    def getPublication(self, pub_id):
+        return {"pub_id": pub_id, "title": self.TITLES[pub_id], "venue": None, "authors": [{"name": "Haoran Wu"}]}
+
+
+def test_a_title_holding_the_topic_but_another_name_in_its_place_is_not_the_paper_asked_about():
+    # the library's paper is about Ethereum, the question's about Solana: a neighbour, not the paper asked
+    assert find_paper("Who wrote the paper on mutation testing for Solana smart contracts?", NeighbourAPI()) is None
+    # a title's beginning read in the question, which goes on to name another place than the title's
+    texas = "Who wrote the paper on forecasting COVID-19 hotspots in Texas hospitals?"
+    assert find_paper(texas, NeighbourAPI()) is None
+    # the names the title does hold (or misspelt, or an author's) still find it
+    for question in (
+        "Who wrote the paper on mutation testing for Ethereum smart contracts?",
+        "Who wrote the paper on mutation testing for Etherium smart contracts?",
+        "Who wrote Haoran Wu's paper on mutation testing for smart contracts?",
+    ):
+        found = find_paper(question, NeighbourAPI())
+        assert found is not None and found.matched == NeighbourAPI.TITLES["paper:1"], question
+    # an all-capital word may shorten one word of the title ("TB": tuberculosis)
+    tb = find_paper("Who wrote the paper on predicting drug-resistant TB treatment outcome?", NeighbourAPI())
+    assert tb is not None and tb.matched == NeighbourAPI.TITLES["paper:3"]
+
+
 def test_a_first_name_alone_finds_the_scholar_and_a_shared_one_is_not_guessed(ask):
     (helge,) = find_people("Which papers has Helge written?", FakeAPI())
     assert helge.matched == "Helge Spieker" and not helge.others

@@ -8,6 +8,7 @@ library's own fuzzy search and kept only where a title reads like it (``entities
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from scholar_tui.core.soay.entities import (
@@ -162,8 +163,92 @@ def find_paper(question: str, api: Any) -> Mention | None:
     # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
     queries += [question[start:end] for start, end in capitalised_runs(question) if end - start >= 4]
     searched = _Searches(api)  # the same span is searched for once, whichever way it is tried
-    best = _best_titled(question, queries, searched)
-    return best or _paper_by_phrase(question, searched) or _paper_by_opening(question, searched)
+    ways: tuple[Callable[[], Mention | None], ...] = (
+        lambda: _best_titled(question, queries, searched),
+        lambda: _paper_by_phrase(question, searched),
+        lambda: _paper_by_opening(question, searched),
+    )
+    for way in ways:  # each in turn, a title leaving a name of the question unexplained passed over
+        found = way()
+        if found is not None and not names_left_unexplained(question, found, searched):
+            return found
+    return None
+
+
+# -- a title that leaves a name of the question unexplained ------------------------------------------
+# A person who names a paper by its topic names its particulars by their names: "mutation testing for
+# Solana smart contracts", "COVID-19 hotspots in Texas hospitals". A title found from such words that
+# holds the topic but another name in that place ("… for Ethereum Smart Contract", "… in Florida Public
+# Schools") is a neighbour of the paper asked about, not it: the library lacks that paper, and answering
+# with the neighbour's authors or year is a confident wrong answer. Lower-case words may be paraphrase
+# ("changing" for "Changes"); a capitalised name is not.
+NAME_LIKE = 0.75  # a typed name this close to a word of the title is that word misspelt ("Mutaton")
+
+
+def _clause_after(question: str, end: int) -> list[str]:
+    """The words right after a span that still belong to the phrase naming the paper ("… in Texas
+    hospitals?"): up to the clause's end, the paper noun or a word of the question's own frame."""
+    words = []
+    for _start, _end, word in word_spans(question[end:]):
+        clean = strip_span(word)
+        lowered = clean.lower()
+        if not clean or PAPER_NOUN.fullmatch(clean) or (lowered in QUESTION_WORDS and lowered not in TITLE_GLUE):
+            break
+        words.append(clean)
+        if word.rstrip().endswith((",", ";", "?", ".", "!", ")", '"', "”", "’")):
+            break
+    return words
+
+
+def _explains(word: str, title_words: list[str], said: set[str]) -> bool:
+    """Whether the record accounts for a capitalised word of the question: a word of its title, venue
+    or byline (as a stem or misspelt), or an initialism of the title's consecutive words ("US")."""
+    folded = fold(word).split()
+    if not folded:
+        return True
+    if all(part in said or part[:STEM] in {w[:STEM] for w in said} for part in folded):
+        return True
+    if any(similarity(word, other) >= NAME_LIKE for other in said):
+        return True
+    letters = fold(word).replace(" ", "")
+    if len(letters) >= 2 and _spelled_out(letters, title_words):
+        return True
+    # an all-capital word may shorten one word of the title, its letters in order ("TB": tuberculosis)
+    return word.isupper() and any(_contracts(letters, other) for other in title_words)
+
+
+def _contracts(letters: str, word: str) -> bool:
+    """Whether ``letters`` begin ``word`` and the rest follow in it in order ("tb" in "tuberculosis")."""
+    if len(letters) < 2 or len(word) <= len(letters) or word[0] != letters[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in letters[1:])
+
+
+def names_left_unexplained(question: str, mention: Mention, api: Any) -> list[str]:
+    """The capitalised words of the phrase naming a paper (the span found and the words continuing it)
+    that the found record neither holds in its title, venue or byline nor spells as an initialism."""
+    if mention.score >= 1.0:  # an identifier, or the title read letter for letter
+        return []
+    try:
+        hits = api.searchPublication(publication_info=mention.matched)
+        record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {}
+    except Exception:
+        record = {}
+    record = record or {}
+    title_words = fold(mention.matched).split()
+    names = " ".join(author.get("name") or "" for author in record.get("authors") or [])
+    said = set(fold(f"{mention.matched} {record.get('venue') or ''} {names}").split())
+    phrase = [strip_span(word) for word in question[mention.start : mention.end].split()]
+    phrase += _clause_after(question, mention.end)
+    unexplained = []
+    for word in phrase:
+        word = re.sub(r"(?:'s|’s)$", "", word)
+        if not word[:1].isupper() or question.lstrip().startswith(word) or word.lower() in QUESTION_WORDS:
+            continue
+        if not _explains(word, title_words, said):
+            unexplained.append(word)
+    return unexplained
 
 
 class _Searches:
