@@ -160,6 +160,21 @@ def test_a_few_items_the_last_author_and_who_else(ask):
     assert "Qurban Ali" in others.answer and "Andrea Stocco" not in others.answer
 
 
+def test_the_other_papers_of_the_last_author_are_their_papers_not_their_name(ask):
+    # the API graph walks from a paper to its last author's papers as it does to its first author's,
+    # and "what else has … published" asks for papers: the name alone answers none of it
+    for question in (
+        "What else has the last author of OpenCat published?",
+        "What other papers has the last author of OpenCat written?",
+    ):
+        answer = ask(question)
+        assert answer.ok and "Evaluating Human Trajectory Prediction with Metamorphic Testing" in answer.answer, (
+            question
+        )
+        assert "Reduce-and-chop" in answer.answer and answer.value != "Helge Spieker"
+    assert ask("Who is the last author of OpenCat?").value == "Helge Spieker"  # the name, where it is asked
+
+
 def test_the_shapes_are_read_from_the_words():
     assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
     assert (
