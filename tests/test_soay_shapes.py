@@ -175,6 +175,17 @@ def test_the_other_papers_of_the_last_author_are_their_papers_not_their_name(ask
     assert ask("Who is the last author of OpenCat?").value == "Helge Spieker"  # the name, where it is asked
 
 
+def test_a_field_missing_from_the_papers_on_a_topic_is_said_missing_not_that_no_paper_matches(ask):
+    # Helge Spieker's trajectory paper is in the library; its record holds no affiliation: that is what
+    # is missing, and "no paper of Helge Spieker matches the topic" would be a wrong answer
+    answer = ask("In which city was the meeting where Helge Spieker presented his trajectory prediction paper held?")
+    assert answer.abstained and is_abstain(answer.answer), answer.answer
+    assert "matches" not in answer.answer and "affiliation" in answer.answer
+    # a topic none of the papers is on is still said so
+    none = ask("In which city was the meeting where Helge Spieker presented his quantum chemistry paper held?")
+    assert "No paper of Helge Spieker in the library matches the topic" in none.answer, none.answer
+
+
 def test_the_shapes_are_read_from_the_words():
     assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
     assert (
