@@ -99,6 +99,27 @@ def test_a_title_holding_the_topic_but_another_name_in_its_place_is_not_the_pape
     assert tb is not None and tb.matched == NeighbourAPI.TITLES["paper:3"]
 
 
+class DescribedAPI(InitialismAPI):
+    TITLES = {
+        "paper:1": "Changes in the Scientific Information Environment During the COVID-19 Pandemic",
+        "paper:2": "Long bet will lose: demystifying seemingly fair gambling via two-armed Futurity bandit",
+    }
+
+
+def test_a_paper_named_as_a_piece_or_by_what_it_shows_is_found_from_those_words():
+    # people call an article "the piece about …" and name a paper by its claim ("the paper showing that …")
+    piece = "Which journal ran the piece about the scientific information environment changing during the pandemic?"
+    found = find_paper(piece, DescribedAPI())
+    assert found is not None and found.matched == DescribedAPI.TITLES["paper:1"]
+    shows = "In which year did the paper showing that seemingly fair gambling is a losing long bet come out?"
+    found = find_paper(shows, DescribedAPI())
+    assert found is not None and found.matched == DescribedAPI.TITLES["paper:2"]
+    # a claim no title holds names no paper
+    assert (
+        find_paper("When did the paper showing that card counting beats the casino come out?", DescribedAPI()) is None
+    )
+
+
 def test_a_first_name_alone_finds_the_scholar_and_a_shared_one_is_not_guessed(ask):
     (helge,) = find_people("Which papers has Helge written?", FakeAPI())
     assert helge.matched == "Helge Spieker" and not helge.others

@@ -302,14 +302,28 @@ SURE_TITLE = 0.97
 # generation paper"), from any "the" up to eight words before the noun.
 # A review, a survey, a chapter or a thesis is a paper too ("the lit review on bug localization approaches").
 PAPER_NOUN = re.compile(
-    r"\b(?:paper|article|preprint|publication|study|report|review|survey|chapter|thesis|dissertation|manuscript)\b",
+    r"\b(?:paper|article|preprint|publication|study|report|review|survey|chapter|thesis|dissertation|manuscript|"
+    r"piece)\b",  # "the piece about …": how a person names an article they read
     re.I,
 )
 PHRASE_WORDS = 8
 
 
 ASKING_TAIL = {"called", "named", "titled"}  # "the paper about Y called?": how the question asks for its title
-ABOUT = {"about", "on", "regarding", "concerning", "titled", "called", "named"}
+# what follows the paper noun and says what it is about, or what it shows ("the paper showing that …")
+ABOUT = {
+    "about",
+    "on",
+    "regarding",
+    "concerning",
+    "titled",
+    "called",
+    "named",
+    "showing",
+    "shows",
+    "proving",
+    "arguing",
+}
 
 
 def _paper_phrases(question: str) -> list[tuple[int, int]]:
