@@ -99,6 +99,20 @@ def test_a_title_holding_the_topic_but_another_name_in_its_place_is_not_the_pape
     assert tb is not None and tb.matched == NeighbourAPI.TITLES["paper:3"]
 
 
+class AlikeAPI(InitialismAPI):
+    TITLES = {"paper:1": "Machine learning and public health"}
+
+
+def test_a_span_read_as_a_whole_title_by_likeness_must_not_hold_a_word_the_title_lacks():
+    # "in veterinary public health" reads like the title with one word changed: another paper's particular
+    vet = "Who wrote the review of machine learning in veterinary public health?"
+    assert find_paper(vet, AlikeAPI()) is None
+    # the title's own words, a typo of one of them, still name it
+    for question in ("Who wrote machine learning and public health?", "Who wrote machine lerning and public health?"):
+        found = find_paper(question, AlikeAPI())
+        assert found is not None and found.matched == AlikeAPI.TITLES["paper:1"], question
+
+
 class DescribedAPI(InitialismAPI):
     TITLES = {
         "paper:1": "Changes in the Scientific Information Environment During the COVID-19 Pandemic",

@@ -163,14 +163,16 @@ def find_paper(question: str, api: Any) -> Mention | None:
     # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
     queries += [question[start:end] for start, end in capitalised_runs(question) if end - start >= 4]
     searched = _Searches(api)  # the same span is searched for once, whichever way it is tried
-    ways: tuple[Callable[[], Mention | None], ...] = (
-        lambda: _best_titled(question, queries, searched),
-        lambda: _paper_by_phrase(question, searched),
-        lambda: _paper_by_opening(question, searched),
+    # each way in turn, a title leaving a name of the question unexplained passed over; a span read as a
+    # whole title by likeness (one word changed is still alike) must not hold a word the title lacks
+    ways: tuple[tuple[Callable[[], Mention | None], bool], ...] = (
+        (lambda: _best_titled(question, queries, searched), True),
+        (lambda: _paper_by_phrase(question, searched), False),
+        (lambda: _paper_by_opening(question, searched), False),
     )
-    for way in ways:  # each in turn, a title leaving a name of the question unexplained passed over
+    for way, read_alike in ways:
         found = way()
-        if found is not None and not names_left_unexplained(question, found, searched):
+        if found is not None and not names_left_unexplained(question, found, searched, read_alike):
             return found
     return None
 
@@ -182,6 +184,7 @@ def find_paper(question: str, api: Any) -> Mention | None:
 # Schools") is a neighbour of the paper asked about, not it: the library lacks that paper, and answering
 # with the neighbour's authors or year is a confident wrong answer. Lower-case words may be paraphrase
 # ("changing" for "Changes"); a capitalised name is not.
+CONTENT_LETTERS = 5  # a lower-case word this long says what the paper is about, not how it is asked
 NAME_LIKE = 0.75  # a typed name this close to a word of the title is that word misspelt ("Mutaton")
 
 
@@ -225,9 +228,12 @@ def _contracts(letters: str, word: str) -> bool:
     return all(letter in rest for letter in letters[1:])
 
 
-def names_left_unexplained(question: str, mention: Mention, api: Any) -> list[str]:
+def names_left_unexplained(question: str, mention: Mention, api: Any, read_alike: bool = False) -> list[str]:
     """The capitalised words of the phrase naming a paper (the span found and the words continuing it)
-    that the found record neither holds in its title, venue or byline nor spells as an initialism."""
+    that the found record neither holds in its title, venue or byline nor spells as an initialism;
+    ``read_alike``: the span was read as the whole title by likeness, and a word of its own that the
+    title lacks ("machine learning in veterinary public health" for "Machine learning and public
+    health") is a particular of another paper, lower case or not."""
     if mention.score >= 1.0:  # an identifier, or the title read letter for letter
         return []
     try:
@@ -241,10 +247,12 @@ def names_left_unexplained(question: str, mention: Mention, api: Any) -> list[st
     said = set(fold(f"{mention.matched} {record.get('venue') or ''} {names}").split())
     phrase = [strip_span(word) for word in question[mention.start : mention.end].split()]
     phrase += _clause_after(question, mention.end)
+    inside = len(question[mention.start : mention.end].split())
     unexplained = []
-    for word in phrase:
+    for at, word in enumerate(phrase):
         word = re.sub(r"(?:'s|’s)$", "", word)
-        if not word[:1].isupper() or question.lstrip().startswith(word) or word.lower() in QUESTION_WORDS:
+        particular = word[:1].isupper() or (read_alike and at < inside and len(word) >= CONTENT_LETTERS)
+        if not particular or question.lstrip().startswith(word) or word.lower() in QUESTION_WORDS:
             continue
         if not _explains(word, title_words, said):
             unexplained.append(word)
