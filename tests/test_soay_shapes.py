@@ -221,6 +221,12 @@ def test_a_field_missing_from_the_papers_on_a_topic_is_said_missing_not_that_no_
     assert "No paper of Helge Spieker in the library matches the topic" in none.answer, none.answer
 
 
+def test_a_topic_written_with_a_hyphen_where_the_title_has_a_space_still_narrows_to_the_paper(ask):
+    # "human-trajectory" is the title's "Human Trajectory": "no paper matches" would be a wrong answer
+    answer = ask("What year is Helge Spieker's human-trajectory prediction paper from?")
+    assert answer.ok and answer.value in (2024, [2024]) and "2024" in answer.answer, answer.answer
+
+
 def test_the_shapes_are_read_from_the_words():
     assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
     assert (

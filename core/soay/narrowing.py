@@ -42,10 +42,13 @@ def narrowing_lines(narrow: Narrow, current: str) -> list[str]:
         ]
     # a topic: papers whose title holds every word of the topic, each by its stem (the word less its last
     # three letters, four at least: "testing" is "test", "contracts" "contra"), so "ADAS testing" is not
-    # every paper with "testing" in its title
+    # every paper with "testing" in its title. A hyphen joins words as a space does: "entanglement-assisted"
+    # is the title's "entanglement assisted", and "big data" the title's "BigData" (each stem is looked for
+    # inside the title's words)
     return [
-        f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().split() if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
-        f"{current} = [p for p in {current} if all(s in p['title'].lower() for s in stems)]",
+        f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().replace('-', ' ').split() "
+        f"if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
+        f"{current} = [p for p in {current} if all(s in p['title'].lower().replace('-', ' ') for s in stems)]",
     ]
 
 
