@@ -227,6 +227,19 @@ def test_a_topic_written_with_a_hyphen_where_the_title_has_a_space_still_narrows
     assert answer.ok and answer.value in (2024, [2024]) and "2024" in answer.answer, answer.answer
 
 
+def test_which_noun_that_names_no_paper_is_not_answered_with_paper_titles(ask):
+    # "which publisher" asks for a publisher: the person's paper titles are a value of another kind
+    for question in (
+        "Which publisher put out Helge Spieker's trajectory prediction paper?",
+        "Which publisher's series is Helge Spieker's trajectory prediction paper in?",
+    ):
+        answer = ask(question)
+        assert answer.abstained and answer.answer == "The library has no publisher for Helge Spieker.", answer.answer
+    # a noun that names papers is answered with them
+    papers = ask("Which papers has Helge Spieker published?")
+    assert papers.ok and "Evaluating Human Trajectory Prediction with Metamorphic Testing" in papers.answer
+
+
 def test_the_shapes_are_read_from_the_words():
     assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
     assert (
