@@ -113,6 +113,23 @@ def test_a_span_read_as_a_whole_title_by_likeness_must_not_hold_a_word_the_title
         assert found is not None and found.matched == AlikeAPI.TITLES["paper:1"], question
 
 
+class PhraseAPI(InitialismAPI):
+    TITLES = {
+        "paper:1": "Solitons in Open N=2 String Theory",
+        "paper:2": "Automated identification of metamorphic test scenarios for an ocean-modeling application",
+    }
+
+
+def test_a_paper_phrase_holding_a_word_the_title_lacks_names_another_paper():
+    # "the paper on ‹words›" may miss one word of the title, never hold one of its own: "closed" is not "Open"
+    assert find_paper("Who wrote the paper on solitons in closed string theory?", PhraseAPI()) is None
+    found = find_paper("Who wrote the paper on solitons in open string theory?", PhraseAPI())
+    assert found is not None and found.matched == PhraseAPI.TITLES["paper:1"]
+    # a word grown from a title word is that word ("testing" from the title's "test")
+    found = find_paper("How often was the ocean-modeling metamorphic testing paper cited?", PhraseAPI())
+    assert found is not None and found.matched == PhraseAPI.TITLES["paper:2"]
+
+
 class DescribedAPI(InitialismAPI):
     TITLES = {
         "paper:1": "Changes in the Scientific Information Environment During the COVID-19 Pandemic",

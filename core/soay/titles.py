@@ -164,10 +164,11 @@ def find_paper(question: str, api: Any) -> Mention | None:
     queries += [question[start:end] for start, end in capitalised_runs(question) if end - start >= 4]
     searched = _Searches(api)  # the same span is searched for once, whichever way it is tried
     # each way in turn, a title leaving a name of the question unexplained passed over; a span read as a
-    # whole title by likeness (one word changed is still alike) must not hold a word the title lacks
+    # whole title by likeness (one word changed is still alike), or as a phrase of its words (one may be
+    # missing), must not hold a word the title lacks
     ways: tuple[tuple[Callable[[], Mention | None], bool], ...] = (
         (lambda: _best_titled(question, queries, searched), True),
-        (lambda: _paper_by_phrase(question, searched), False),
+        (lambda: _paper_by_phrase(question, searched), True),
         (lambda: _paper_by_opening(question, searched), False),
     )
     for way, read_alike in ways:
@@ -212,6 +213,9 @@ def _explains(word: str, title_words: list[str], said: set[str]) -> bool:
     if all(part in said or part[:STEM] in {w[:STEM] for w in said} for part in folded):
         return True
     if any(similarity(word, other) >= NAME_LIKE for other in said):
+        return True
+    # a word grown from a title word ("testing" from the title's "test", "modelling" from "model")
+    if any(len(other) >= 4 and fold(word).startswith(other) for other in title_words):
         return True
     letters = fold(word).replace(" ", "")
     if len(letters) >= 2 and _spelled_out(letters, title_words):
