@@ -130,6 +130,30 @@ def test_a_paper_phrase_holding_a_word_the_title_lacks_names_another_paper():
     assert found is not None and found.matched == PhraseAPI.TITLES["paper:2"]
 
 
+class ContinuedAPI(InitialismAPI):
+    TITLES = {
+        "paper:1": "The central limit theorem via doubling of variables",
+        "paper:2": "High-Resolution Transmission Spectroscopy of the Terrestrial Exoplanet GJ 486b",
+        "paper:3": "FieldView: An interactive software tool for exploration of three-dimensional vector fields",
+    }
+
+
+def test_the_words_going_on_after_a_title_read_in_the_question_must_fit_it_too():
+    # the title's beginning is read, and the question goes on with another particular than the title's
+    assert (
+        find_paper("Who wrote the paper on the central limit theorem via tripling of variables?", ContinuedAPI())
+        is None
+    )
+    # what "the ‹words› paper on …" is on names it too; a word with a digit is a particular ("GJ 1214b")
+    gj = "Who's the first author of the transmission spectroscopy paper on GJ 1214b?"
+    assert find_paper(gj, ContinuedAPI()) is None
+    found = find_paper(gj.replace("1214b", "486b"), ContinuedAPI())
+    assert found is not None and found.matched == ContinuedAPI.TITLES["paper:2"]
+    # a numeral of an initialism stands for its number word ("3D": three-dimensional)
+    found = find_paper("what year is the FieldView paper on exploring 3D vector fields from?", ContinuedAPI())
+    assert found is not None and found.matched == ContinuedAPI.TITLES["paper:3"]
+
+
 class DescribedAPI(InitialismAPI):
     TITLES = {
         "paper:1": "Changes in the Scientific Information Environment During the COVID-19 Pandemic",

@@ -192,8 +192,11 @@ NAME_LIKE = 0.75  # a typed name this close to a word of the title is that word 
 def _clause_after(question: str, end: int) -> list[str]:
     """The words right after a span that still belong to the phrase naming the paper ("… in Texas
     hospitals?"): up to the clause's end, the paper noun or a word of the question's own frame."""
-    words = []
-    for _start, _end, word in word_spans(question[end:]):
+    words: list[str] = []
+    after = word_spans(question[end:])
+    if len(after) > 2 and PAPER_NOUN.fullmatch(strip_span(after[0][2])) and strip_span(after[1][2]).lower() in ABOUT:
+        after = after[2:]  # "the transmission spectroscopy paper on GJ 1214b": what it is on names it too
+    for _start, _end, word in after:
         clean = strip_span(word)
         lowered = clean.lower()
         if not clean or PAPER_NOUN.fullmatch(clean) or (lowered in QUESTION_WORDS and lowered not in TITLE_GLUE):
@@ -218,10 +221,15 @@ def _explains(word: str, title_words: list[str], said: set[str]) -> bool:
     if any(len(other) >= 4 and fold(word).startswith(other) for other in title_words):
         return True
     letters = fold(word).replace(" ", "")
-    if len(letters) >= 2 and _spelled_out(letters, title_words):
+    # a numeral in an initialism stands for its number word's initial ("3D": three-dimensional)
+    spelled = "".join(NUMBER_INITIALS.get(char, char) for char in letters)
+    if len(spelled) >= 2 and _spelled_out(spelled, title_words):
         return True
     # an all-capital word may shorten one word of the title, its letters in order ("TB": tuberculosis)
     return word.isupper() and any(_contracts(letters, other) for other in title_words)
+
+
+NUMBER_INITIALS = {"1": "o", "2": "t", "3": "t", "4": "f", "5": "f", "6": "s", "7": "s", "8": "e", "9": "n"}
 
 
 def _contracts(letters: str, word: str) -> bool:
@@ -233,11 +241,12 @@ def _contracts(letters: str, word: str) -> bool:
 
 
 def names_left_unexplained(question: str, mention: Mention, api: Any, read_alike: bool = False) -> list[str]:
-    """The capitalised words of the phrase naming a paper (the span found and the words continuing it)
-    that the found record neither holds in its title, venue or byline nor spells as an initialism;
-    ``read_alike``: the span was read as the whole title by likeness, and a word of its own that the
-    title lacks ("machine learning in veterinary public health" for "Machine learning and public
-    health") is a particular of another paper, lower case or not."""
+    """The capitalised words and words with a digit of the phrase naming a paper (the span found and the
+    words continuing it) that the found record neither holds in its title, venue or byline nor spells as
+    an initialism; ``read_alike``: the span was read by likeness or as a phrase of the title's words, and
+    a content word of its own that the title lacks ("machine learning in veterinary public health" for
+    "Machine learning and public health", "… via tripling of variables" for "… via doubling …") is a
+    particular of another paper, lower case or not."""
     if mention.score >= 1.0:  # an identifier, or the title read letter for letter
         return []
     try:
@@ -249,16 +258,20 @@ def names_left_unexplained(question: str, mention: Mention, api: Any, read_alike
     title_words = fold(mention.matched).split()
     names = " ".join(author.get("name") or "" for author in record.get("authors") or [])
     said = set(fold(f"{mention.matched} {record.get('venue') or ''} {names}").split())
-    phrase = [strip_span(word) for word in question[mention.start : mention.end].split()]
-    phrase += _clause_after(question, mention.end)
-    inside = len(question[mention.start : mention.end].split())
+    span = [strip_span(word) for word in question[mention.start : mention.end].split()]
+    # what the question says of the paper: the span, the words going on after it, and the whole of any
+    # "the ‹words› paper" / "the paper on ‹words›" phrase the span lies in ("… via tripling of variables")
+    around = [(start, end) for start, end in _paper_phrases(question) if start <= mention.end and mention.start <= end]
+    # the shortest such phrase: a longer one reaches back to an earlier "the" ("the DOI of the … paper")
+    described = [strip_span(word) for start, end in around[:1] for word in question[start:end].split()]
     unexplained = []
-    for at, word in enumerate(phrase):
+    for word in [*span, *_clause_after(question, mention.end), *described]:
         word = re.sub(r"(?:'s|’s)$", "", word)
-        particular = word[:1].isupper() or (read_alike and at < inside and len(word) >= CONTENT_LETTERS)
-        if not particular or question.lstrip().startswith(word) or word.lower() in QUESTION_WORDS:
+        named = word[:1].isupper() or any(char.isdigit() for char in word)  # "Texas", "GJ 1214b"
+        content = read_alike and len(word) >= CONTENT_LETTERS and (word in span or word in described)
+        if not (named or content) or question.lstrip().startswith(word) or word.lower() in QUESTION_WORDS:
             continue
-        if not _explains(word, title_words, said):
+        if not _explains(word, title_words, said) and word not in unexplained:
             unexplained.append(word)
     return unexplained
 
