@@ -281,6 +281,23 @@ def test_which_noun_that_names_no_paper_is_not_answered_with_paper_titles(ask):
     assert papers.ok and "Evaluating Human Trajectory Prediction with Metamorphic Testing" in papers.answer
 
 
+def _on_topic(topic: str, titles: list[str]) -> list[str]:
+    """The titles a topic narrowing keeps, its program lines run as the sandbox runs them."""
+    from scholar_tui.core.soay.narrowing import narrowing_lines
+
+    names = {"pubs": [{"title": title} for title in titles]}
+    exec("\n".join(line.replace("TOPIC", repr(topic)) for line in narrowing_lines("topic", "pubs")), names)
+    return [p["title"] for p in names["pubs"]]
+
+
+def test_a_topic_word_with_a_digit_is_a_whole_word_of_the_title_not_a_stem():
+    titles = ["A Luttinger Liquid Core Inside Helium-4 Filled Nanopores", "Helium-3 films on graphite"]
+    assert _on_topic("helium-3", titles) == ["Helium-3 films on graphite"]  # not the helium-4 paper
+    assert _on_topic("helium-4", titles) == [titles[0]]
+    assert _on_topic("helium", titles) == titles
+    assert _on_topic("entanglement-assisted channels", ["Entanglement assisted compound quantum channel"])
+
+
 def test_the_shapes_are_read_from_the_words():
     assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
     assert (

@@ -44,11 +44,14 @@ def narrowing_lines(narrow: Narrow, current: str) -> list[str]:
     # three letters, four at least: "testing" is "test", "contracts" "contra"), so "ADAS testing" is not
     # every paper with "testing" in its title. A hyphen joins words as a space does: "entanglement-assisted"
     # is the title's "entanglement assisted", and "big data" the title's "BigData" (each stem is looked for
-    # inside the title's words)
+    # inside the title's words). A word with a digit is a particular, never a stem: "helium-3" is not the
+    # title's "helium-4", so it must be a whole word of the title
     return [
         f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().replace('-', ' ').split() "
-        f"if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
-        f"{current} = [p for p in {current} if all(s in p['title'].lower().replace('-', ' ') for s in stems)]",
+        f"if len(w) > 2 and w not in {TOPIC_GLUE!r} and not any(c.isdigit() for c in w)]",
+        "numbers = [w for w in TOPIC.lower().replace('-', ' ').split() if any(c.isdigit() for c in w)]",
+        f"{current} = [p for p in {current} if all(s in p['title'].lower().replace('-', ' ') for s in stems) "
+        "and all(n in p['title'].lower().replace('-', ' ').replace(':', ' ').split() for n in numbers)]",
     ]
 
 
