@@ -298,6 +298,28 @@ def test_a_topic_word_with_a_digit_is_a_whole_word_of_the_title_not_a_stem():
     assert _on_topic("entanglement-assisted channels", ["Entanglement assisted compound quantum channel"])
 
 
+def test_which_country_or_which_grant_is_not_answered_by_an_organization_or_a_title():
+    # FakeAPI holds an affiliation for nobody; this API holds one, which names no country
+    class Affiliated(FakeAPI):
+        def getPersonBasicInfo(self, person_id):
+            return {**super().getPersonBasicInfo(person_id), "organization": "University of Calgary"}
+
+        def _person(self, pid):
+            return {**super()._person(pid), "organization": "University of Calgary"}
+
+    api = Affiliated()
+    engine = SoAyEngine(api, sandbox=InlineSandbox(api))
+    try:
+        place = final_answer(engine.run("Which university is Helge Spieker at?"))
+        assert "University of Calgary" in place.answer  # the organization, where one is asked
+        country = final_answer(engine.run("Which country is Helge Spieker's university in?"))
+        assert country.abstained and "University of Calgary" not in country.answer, country.answer
+        grant = final_answer(engine.run("What grant funded Helge Spieker's trajectory prediction paper?"))
+        assert grant.abstained and "Trajectory" not in grant.answer, grant.answer
+    finally:
+        engine.close()
+
+
 def test_the_shapes_are_read_from_the_words():
     assert list_limit("Name three coauthors of X") == 3 and list_limit("How many of X's three papers?") is None
     assert (

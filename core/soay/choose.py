@@ -253,7 +253,7 @@ def answers_what_is_asked(plan: Plan, reading: Reading) -> bool:
 # any other noun (a publisher, a funder, a lab) a list of papers is a value of another kind.
 ASKED_NOUN = re.compile(
     r"^\W*(?:which|what)\s+(?!(?:else|other|one|ones|of|kind)\b)([a-z]+)(?:'s|’s)?\s+(?:([a-z]+)\s+)?"
-    r"(?:is|are|was|were|did|does|do|has|have|had|put|published|printed|released|brought)\b",
+    r"(?:is|are|was|were|did|does|do|has|have|had|put|published|printed|released|brought|[a-z]{3,}ed)\b",
     re.I,
 )
 PAPER_NOUNS = (
@@ -292,6 +292,15 @@ def _names_papers(word: str) -> bool:
     return word in PAPER_NOUNS or word.removesuffix("s") in PAPER_NOUNS  # "papers", "pubs"
 
 
+# Places an affiliation is not: an organization's name answers "which university", never "which country"
+GEOGRAPHIC = ("country", "city", "town", "state", "province", "region", "continent", "nation")
+
+
+def asks_a_region(reading: Reading) -> bool:
+    """Whether the question asks "which country/city …": an organization's name is of another kind."""
+    return noun_asked(reading.masked) in GEOGRAPHIC
+
+
 def asks_other_than_papers(reading: Reading) -> bool:
     """Whether the question asks "which ‹noun› …" with a noun that names no paper: paper titles are then
     a value of another kind."""
@@ -312,6 +321,8 @@ def support(plan: Plan, reading: Reading) -> int:
     if unheld_attribute(reading):
         return 0
     if plan.kind is Kind.PAPER and asks_other_than_papers(reading):
+        return 0
+    if plan.kind is Kind.PLACE and asks_a_region(reading):
         return 0
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:
