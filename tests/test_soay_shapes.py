@@ -298,6 +298,13 @@ def test_a_topic_word_with_a_digit_is_a_whole_word_of_the_title_not_a_stem():
     assert _on_topic("entanglement-assisted channels", ["Entanglement assisted compound quantum channel"])
 
 
+def test_a_topic_initialism_is_a_title_word_or_the_initials_of_its_words():
+    titles = ["A Study on Fine-tuning Large Language Models for Unit Testing", "OpenCat: Improving ADS Testing"]
+    assert _on_topic("fine-tuning LLMs", titles) == [titles[0]]  # "no paper matches" would be wrong
+    assert _on_topic("ADS testing", titles) == [titles[1]]
+    assert _on_topic("fine-tuning GNNs", titles) == []
+
+
 def test_which_country_or_which_grant_is_not_answered_by_an_organization_or_a_title():
     # FakeAPI holds an affiliation for nobody; this API holds one, which names no country
     class Affiliated(FakeAPI):

@@ -46,12 +46,19 @@ def narrowing_lines(narrow: Narrow, current: str) -> list[str]:
     # is the title's "entanglement assisted", and "big data" the title's "BigData" (each stem is looked for
     # inside the title's words). A word with a digit is a particular, never a stem: "helium-3" is not the
     # title's "helium-4", so it must be a whole word of the title
+    # An initialism ("LLMs") is the title's own word or the initials of consecutive title words ("Large
+    # Language Models"), never a stem of its letters
     return [
+        "initialisms = [w.removesuffix('s').lower() for w in TOPIC.replace('-', ' ').split() "
+        "if len(w.removesuffix('s')) >= 3 and w.removesuffix('s').isupper()]",
         f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().replace('-', ' ').split() "
-        f"if len(w) > 2 and w not in {TOPIC_GLUE!r} and not any(c.isdigit() for c in w)]",
+        f"if len(w) > 2 and w not in {TOPIC_GLUE!r} and not any(c.isdigit() for c in w) "
+        "and w.removesuffix('s') not in initialisms]",
         "numbers = [w for w in TOPIC.lower().replace('-', ' ').split() if any(c.isdigit() for c in w)]",
         f"{current} = [p for p in {current} if all(s in p['title'].lower().replace('-', ' ') for s in stems) "
-        "and all(n in p['title'].lower().replace('-', ' ').replace(':', ' ').split() for n in numbers)]",
+        "and all(n in p['title'].lower().replace('-', ' ').replace(':', ' ').split() for n in numbers) "
+        "and all(i in p['title'].lower().replace('-', ' ').replace(':', ' ').split() or i in ''.join(t[0] for t in "
+        "p['title'].lower().replace('-', ' ').split()) for i in initialisms)]",
     ]
 
 
