@@ -90,7 +90,8 @@ CUES: tuple[tuple[Kind, str], ...] = (
         r"articles?|works?|titles?)\b|\btitles?\b|"
         r"\b(?:papers?|publications?|articles?|works)\s+(?:of|by|from|written|authored)\b|"
         r"\blist\b(?:\s+\w+){0,2}\s+(?:papers|publications|articles|works)\b|"
-        r"what (?:has|have|did)\b" + _GAP + r"\b(?:publish|published|write|written|author|authored)\b",
+        # "what else has X published?" asks for the papers too: "else" says besides the ones named
+        r"what (?:else )?(?:has|have|did)\b" + _GAP + r"\b(?:publish|published|write|written|author|authored)\b",
     ),
     # free text: said explicitly so that a later "who" ("the person who wrote …") does not win
     (

@@ -4,7 +4,7 @@ sandbox that runs a plan's program in this process (the real sandbox is tested i
 import re
 from difflib import SequenceMatcher
 
-from scholar_tui.core.sandbox import SandboxResult
+from scholar_tui.core.sandbox import APICall, SandboxResult
 
 PEOPLE = {
     "person:1": "Gordon Fraser",
@@ -113,12 +113,22 @@ class InlineSandbox:
         self.api = api
 
     def run(self, program: str) -> SandboxResult:
-        names = {name: getattr(self.api, name) for name in dir(self.api) if name[:1].islower()}
+        calls: list[APICall] = []  # each API call, as the real sandbox records them
+
+        def recorded(name, call):
+            def api_call(**arguments):
+                result = call(**arguments)
+                calls.append(APICall(name, arguments, True, result))
+                return result
+
+            return api_call
+
+        names = {name: recorded(name, getattr(self.api, name)) for name in dir(self.api) if name[:1].islower()}
         try:
             exec(program, names)  # the generated program, as the worker would run it
         except Exception as error:
-            return SandboxResult(ok=False, error=str(error), error_kind="runtime")
-        return SandboxResult(ok=True, value=names.get("result"))
+            return SandboxResult(ok=False, error=str(error), error_kind="runtime", calls=calls)
+        return SandboxResult(ok=True, value=names.get("result"), calls=calls)
 
     def close(self):
         pass

@@ -248,6 +248,65 @@ def answers_what_is_asked(plan: Plan, reading: Reading) -> bool:
     return counts_what_is_asked(plan, reading)
 
 
+# "Which ‹noun› is/did/put …": the noun is what the question asks for ("Which publisher's ebooks is X's
+# chapter in?", "Which publisher put out …"). Paper titles answer only when the noun names papers; for
+# any other noun (a publisher, a funder, a lab) a list of papers is a value of another kind.
+ASKED_NOUN = re.compile(
+    r"^\W*(?:which|what)\s+(?!(?:else|other|one|ones|of|kind)\b)([a-z]+)(?:'s|’s)?\s+(?:([a-z]+)\s+)?"
+    r"(?:is|are|was|were|did|does|do|has|have|had|put|published|printed|released|brought|[a-z]{3,}ed)\b",
+    re.I,
+)
+PAPER_NOUNS = (
+    "paper",
+    "publication",
+    "article",
+    "work",
+    "chapter",
+    "preprint",
+    "title",
+    "manuscript",
+    "study",
+    "studies",
+    "review",
+    "report",
+    "survey",
+    "thesis",
+    "book",
+    "piece",
+    "pub",
+)
+
+
+def noun_asked(masked: str) -> str | None:
+    """The noun of "which ‹noun› is/did/put …" when it names no paper (a publisher, a funder), else None."""
+    found = ASKED_NOUN.search(masked)
+    noun = found.group(1).lower() if found else ""
+    if noun in ("", "x", "is", "are", "was", "were", "did", "does", "do", "has"):
+        return None
+    # "Which ICSE papers did …": the second word is the noun, the first says which of them
+    named = [word.lower() for word in found.groups() if word] if found else []
+    return None if any(_names_papers(word) for word in named) else noun
+
+
+def _names_papers(word: str) -> bool:
+    return word in PAPER_NOUNS or word.removesuffix("s") in PAPER_NOUNS  # "papers", "pubs"
+
+
+# Places an affiliation is not: an organization's name answers "which university", never "which country"
+GEOGRAPHIC = ("country", "city", "town", "state", "province", "region", "continent", "nation")
+
+
+def asks_a_region(reading: Reading) -> bool:
+    """Whether the question asks "which country/city …": an organization's name is of another kind."""
+    return noun_asked(reading.masked) in GEOGRAPHIC
+
+
+def asks_other_than_papers(reading: Reading) -> bool:
+    """Whether the question asks "which ‹noun› …" with a noun that names no paper: paper titles are then
+    a value of another kind."""
+    return noun_asked(reading.masked) is not None
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
@@ -260,6 +319,10 @@ def support(plan: Plan, reading: Reading) -> int:
     if not answers_what_is_asked(plan, reading) or not answers_attribute(plan, reading):
         return 0
     if unheld_attribute(reading):
+        return 0
+    if plan.kind is Kind.PAPER and asks_other_than_papers(reading):
+        return 0
+    if plan.kind is Kind.PLACE and asks_a_region(reading):
         return 0
     words = FIELD_WORDS.get(plan.field, ())
     if plan.start == "paper" and plan.field == "title" and not plan.routes:

@@ -66,6 +66,17 @@ def run_failure(result: SandboxResult, answer: SoAyAnswer) -> str | None:
     return message
 
 
+def papers_were_left(plan: Plan, result: SandboxResult) -> bool:
+    """Whether some of the person's papers passed the narrowing: the plan went on to read each one's
+    record (their authors' organizations). An empty value is then the field missing from those records,
+    not "no paper matches": blaming the topic for a field no record holds is a wrong answer."""
+    walked = [hop.api for hop in plan.hops]
+    if "getPersonPubs" not in walked:
+        return False
+    after = set(walked[walked.index("getPersonPubs") + 1 :])
+    return any(call.ok and call.name in after for call in result.calls)
+
+
 def cite(result: SandboxResult, plan: Plan) -> list[str]:
     """The calls of the plan's last API that produced the value: the record it came from."""
     calls = [call for call in result.calls if call.ok and call.name == plan.hops[-1].api]
@@ -122,8 +133,8 @@ class Judge:
             yield AnswerPhrased(answer.answer, value, answer.sources)
             return
         ranked = any(c.narrow in RANKED for c in conditions)  # none left to rank: the figure is missing
-        if value == [] and not plan.count and conditions and not ranked:  # none fits, or nothing to test
-            yield from self.nothing_left(answer, plan, linked, before, conditions)
+        if value == [] and not plan.count and conditions and not ranked and not papers_were_left(plan, result):
+            yield from self.nothing_left(answer, plan, linked, before, conditions)  # none fits, or nothing to test
             return
         # entities masked: a linked name is never left out by "besides"; "with him" leaves the person out
         left_out = [name for name in (excluded_name(reading.question), *reading.excluded) if name]

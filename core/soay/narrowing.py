@@ -42,10 +42,23 @@ def narrowing_lines(narrow: Narrow, current: str) -> list[str]:
         ]
     # a topic: papers whose title holds every word of the topic, each by its stem (the word less its last
     # three letters, four at least: "testing" is "test", "contracts" "contra"), so "ADAS testing" is not
-    # every paper with "testing" in its title
+    # every paper with "testing" in its title. A hyphen joins words as a space does: "entanglement-assisted"
+    # is the title's "entanglement assisted", and "big data" the title's "BigData" (each stem is looked for
+    # inside the title's words). A word with a digit is a particular, never a stem: "helium-3" is not the
+    # title's "helium-4", so it must be a whole word of the title
+    # An initialism ("LLMs") is the title's own word or the initials of consecutive title words ("Large
+    # Language Models"), never a stem of its letters
     return [
-        f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().split() if len(w) > 2 and w not in {TOPIC_GLUE!r}]",
-        f"{current} = [p for p in {current} if all(s in p['title'].lower() for s in stems)]",
+        "initialisms = [w.removesuffix('s').lower() for w in TOPIC.replace('-', ' ').split() "
+        "if len(w.removesuffix('s')) >= 3 and w.removesuffix('s').isupper()]",
+        f"stems = [w[: max(4, len(w) - 3)] for w in TOPIC.lower().replace('-', ' ').split() "
+        f"if len(w) > 2 and w not in {TOPIC_GLUE!r} and not any(c.isdigit() for c in w) "
+        "and w.removesuffix('s') not in initialisms]",
+        "numbers = [w for w in TOPIC.lower().replace('-', ' ').split() if any(c.isdigit() for c in w)]",
+        f"{current} = [p for p in {current} if all(s in p['title'].lower().replace('-', ' ') for s in stems) "
+        "and all(n in p['title'].lower().replace('-', ' ').replace(':', ' ').split() for n in numbers) "
+        "and all(i in p['title'].lower().replace('-', ' ').replace(':', ' ').split() or i in ''.join(t[0] for t in "
+        "p['title'].lower().replace('-', ' ').split()) for i in initialisms)]",
     ]
 
 

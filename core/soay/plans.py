@@ -25,7 +25,8 @@ from scholar_tui.core.soay.narrowing import RANKED, Narrow, narrowing_lines
 from scholar_tui.core.soay.solutions import solution_library
 
 Start = Literal["person", "paper", "pair"]
-Pick = Literal["one", "first", "each"]
+Pick = Literal["one", "first", "last", "each"]
+AUTHOR_PICKS: tuple[Pick, ...] = ("first", "last", "each")  # how a paper's authors feed the next API
 
 # What one result of an API is, in words (descriptions) and as a program's variable.
 RECORD = {  # api -> (one, many, what it is)
@@ -246,7 +247,7 @@ class Plan:
         names = []
         for hop in self.hops[1:]:
             if hop.through.startswith("authors."):
-                names.append("first_author" if hop.pick == "first" else "authors")
+                names.append({"first": "first_author", "last": "last_author"}.get(hop.pick, "authors"))
             if hop.api == "getCoauthors":
                 names.append("coauthors")
             elif hop.api == "getPersonPubs":
@@ -300,7 +301,9 @@ def _hops(apis: tuple[str, ...], specs: Mapping) -> list[tuple[Hop, ...]]:
         for way in ways:
             if nested:
                 through = sorted(nested)[0]
-                grown += [way + (Hop(api, "first", through),), way + (Hop(api, "each", through),)]
+                # a person asks after the first author's or the last (senior) author's record as often
+                # as after every author's ("the other papers of the last author of X")
+                grown += [way + (Hop(api, pick, through),) for pick in AUTHOR_PICKS]
             else:
                 many = _is_many(way, specs)
                 grown.append(way + (Hop(api, "each" if many else "one", sorted(params)[0]),))
@@ -331,7 +334,7 @@ def _describe(
     start = "a scholar" if hops[0].api == "searchPerson" else "a paper"
     path = [start + (" and a second scholar" if narrow == "pair" else "")]
     for hop in hops[1:]:
-        who = {"first": "its first author", "each": "each of its authors"}.get(hop.pick, "")
+        who = {"first": "its first author", "last": "its last author", "each": "each of its authors"}.get(hop.pick, "")
         if hop.through.startswith("authors.") and who:
             path.append(who)
         what = {
@@ -381,8 +384,8 @@ def _program(
         one, plural, _ = RECORD[hop.api]
         name = hop.through.rsplit(".", 1)[-1]
         if hop.through.startswith("authors."):
-            if hop.pick == "first":
-                lines.append(f"author = {current}['authors'][0]")
+            if hop.pick in ("first", "last"):
+                lines.append(f"author = {current}['authors'][{0 if hop.pick == 'first' else -1}]")
                 source, many_in = "author", False
             else:
                 lines.append(f"authors = {current}['authors']")

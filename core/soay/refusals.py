@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
-from scholar_tui.core.soay.choose import asked_thing, field_named
+from scholar_tui.core.soay.choose import ASKED_BY_VERB, asked_thing, field_named, noun_asked
 from scholar_tui.core.soay.conditions import Condition, not_applied
 from scholar_tui.core.soay.entities import Mention, similarity
 from scholar_tui.core.soay.judge import SAME_NAME
@@ -25,7 +25,12 @@ from scholar_tui.core.soay.verdicts import people_place
 
 def unsupported(reading: Reading, linked: Linked, plans: tuple[Plan, ...]) -> str:
     """Nothing any API returns is named by the question: what it asks for, said missing, about whom."""
-    thing = asked_thing(reading.masked) or (field_named(reading, plans) if reading.start == "person" else None)
+    by_verb = any(pattern.search(reading.masked) for pattern, _ in ASKED_BY_VERB)  # "funded": funding information
+    thing = (
+        (None if by_verb else noun_asked(reading.masked))  # "Which publisher's ebooks is …": no publisher
+        or asked_thing(reading.masked)
+        or (field_named(reading, plans) if reading.start == "person" else None)
+    )
     about = linked.names()
     for route in BINDING:  # "the h-index of the first author of X": about the first author
         about = f"{ROLES[route]} {about}" if route in reading.cues else about

@@ -8,6 +8,7 @@ library's own fuzzy search and kept only where a title reads like it (``entities
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from scholar_tui.core.soay.entities import (
@@ -162,8 +163,117 @@ def find_paper(question: str, api: Any) -> Mention | None:
     # then what names a paper inside the question: its capitalised runs ("Where was EuclidNets published?")
     queries += [question[start:end] for start, end in capitalised_runs(question) if end - start >= 4]
     searched = _Searches(api)  # the same span is searched for once, whichever way it is tried
-    best = _best_titled(question, queries, searched)
-    return best or _paper_by_phrase(question, searched) or _paper_by_opening(question, searched)
+    # each way in turn, a title leaving a name of the question unexplained passed over; a span read as a
+    # whole title by likeness (one word changed is still alike), or as a phrase of its words (one may be
+    # missing), must not hold a word the title lacks
+    ways: tuple[tuple[Callable[[], Mention | None], bool], ...] = (
+        (lambda: _best_titled(question, queries, searched), True),
+        (lambda: _paper_by_phrase(question, searched), True),
+        (lambda: _paper_by_opening(question, searched), False),
+    )
+    for way, read_alike in ways:
+        found = way()
+        if found is not None and not names_left_unexplained(question, found, searched, read_alike):
+            return found
+    return None
+
+
+# -- a title that leaves a name of the question unexplained ------------------------------------------
+# A person who names a paper by its topic names its particulars by their names: "mutation testing for
+# Solana smart contracts", "COVID-19 hotspots in Texas hospitals". A title found from such words that
+# holds the topic but another name in that place ("… for Ethereum Smart Contract", "… in Florida Public
+# Schools") is a neighbour of the paper asked about, not it: the library lacks that paper, and answering
+# with the neighbour's authors or year is a confident wrong answer. Lower-case words may be paraphrase
+# ("changing" for "Changes"); a capitalised name is not.
+CONTENT_LETTERS = 5  # a lower-case word this long says what the paper is about, not how it is asked
+NAME_LIKE = 0.75  # a typed name this close to a word of the title is that word misspelt ("Mutaton")
+
+
+def _clause_after(question: str, end: int) -> list[str]:
+    """The words right after a span that still belong to the phrase naming the paper ("… in Texas
+    hospitals?"): up to the clause's end, the paper noun or a word of the question's own frame."""
+    words: list[str] = []
+    after = word_spans(question[end:])
+    if len(after) > 2 and PAPER_NOUN.fullmatch(strip_span(after[0][2])) and strip_span(after[1][2]).lower() in ABOUT:
+        after = after[2:]  # "the transmission spectroscopy paper on GJ 1214b": what it is on names it too
+    for _start, _end, word in after:
+        clean = strip_span(word)
+        lowered = clean.lower()
+        if not clean or PAPER_NOUN.fullmatch(clean) or (lowered in QUESTION_WORDS and lowered not in TITLE_GLUE):
+            break
+        words.append(clean)
+        if word.rstrip().endswith((",", ";", "?", ".", "!", ")", '"', "”", "’")):
+            break
+    return words
+
+
+def _explains(word: str, title_words: list[str], said: set[str]) -> bool:
+    """Whether the record accounts for a capitalised word of the question: a word of its title, venue
+    or byline (as a stem or misspelt), or an initialism of the title's consecutive words ("US")."""
+    folded = fold(word).split()
+    if not folded:
+        return True
+    if all(part in said or part[:STEM] in {w[:STEM] for w in said} for part in folded):
+        return True
+    if any(similarity(word, other) >= NAME_LIKE for other in said):
+        return True
+    # a word grown from a title word ("testing" from the title's "test", "modelling" from "model")
+    if any(len(other) >= 4 and fold(word).startswith(other) for other in title_words):
+        return True
+    letters = fold(word).replace(" ", "")
+    # a numeral in an initialism stands for its number word's initial ("3D": three-dimensional)
+    spelled = "".join(NUMBER_INITIALS.get(char, char) for char in letters)
+    if len(spelled) >= 2 and _spelled_out(spelled, title_words):
+        return True
+    # an all-capital word may shorten one word of the title, its letters in order ("TB": tuberculosis)
+    return word.isupper() and any(_contracts(letters, other) for other in title_words)
+
+
+NUMBER_INITIALS = {"1": "o", "2": "t", "3": "t", "4": "f", "5": "f", "6": "s", "7": "s", "8": "e", "9": "n"}
+
+
+def _contracts(letters: str, word: str) -> bool:
+    """Whether ``letters`` begin ``word`` and the rest follow in it in order ("tb" in "tuberculosis")."""
+    if len(letters) < 2 or len(word) <= len(letters) or word[0] != letters[0]:
+        return False
+    rest = iter(word[1:])
+    return all(letter in rest for letter in letters[1:])
+
+
+def names_left_unexplained(question: str, mention: Mention, api: Any, read_alike: bool = False) -> list[str]:
+    """The capitalised words and words with a digit of the phrase naming a paper (the span found and the
+    words continuing it) that the found record neither holds in its title, venue or byline nor spells as
+    an initialism; ``read_alike``: the span was read by likeness or as a phrase of the title's words, and
+    a content word of its own that the title lacks ("machine learning in veterinary public health" for
+    "Machine learning and public health", "… via tripling of variables" for "… via doubling …") is a
+    particular of another paper, lower case or not."""
+    if mention.score >= 1.0:  # an identifier, or the title read letter for letter
+        return []
+    try:
+        hits = api.searchPublication(publication_info=mention.matched)
+        record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {}
+    except Exception:
+        record = {}
+    record = record or {}
+    title_words = fold(mention.matched).split()
+    names = " ".join(author.get("name") or "" for author in record.get("authors") or [])
+    said = set(fold(f"{mention.matched} {record.get('venue') or ''} {names}").split())
+    span = [strip_span(word) for word in question[mention.start : mention.end].split()]
+    # what the question says of the paper: the span, the words going on after it, and the whole of any
+    # "the ‹words› paper" / "the paper on ‹words›" phrase the span lies in ("… via tripling of variables")
+    around = [(start, end) for start, end in _paper_phrases(question) if start <= mention.end and mention.start <= end]
+    # the shortest such phrase: a longer one reaches back to an earlier "the" ("the DOI of the … paper")
+    described = [strip_span(word) for start, end in around[:1] for word in question[start:end].split()]
+    unexplained = []
+    for word in [*span, *_clause_after(question, mention.end), *described]:
+        word = re.sub(r"(?:'s|’s)$", "", word)
+        named = word[:1].isupper() or any(char.isdigit() for char in word)  # "Texas", "GJ 1214b"
+        content = read_alike and len(word) >= CONTENT_LETTERS and (word in span or word in described)
+        if not (named or content) or question.lstrip().startswith(word) or word.lower() in QUESTION_WORDS:
+            continue
+        if not _explains(word, title_words, said) and word not in unexplained:
+            unexplained.append(word)
+    return unexplained
 
 
 class _Searches:
@@ -217,14 +327,28 @@ SURE_TITLE = 0.97
 # generation paper"), from any "the" up to eight words before the noun.
 # A review, a survey, a chapter or a thesis is a paper too ("the lit review on bug localization approaches").
 PAPER_NOUN = re.compile(
-    r"\b(?:paper|article|preprint|publication|study|report|review|survey|chapter|thesis|dissertation|manuscript)\b",
+    r"\b(?:paper|article|preprint|publication|study|report|review|survey|chapter|thesis|dissertation|manuscript|"
+    r"piece)\b",  # "the piece about …": how a person names an article they read
     re.I,
 )
 PHRASE_WORDS = 8
 
 
 ASKING_TAIL = {"called", "named", "titled"}  # "the paper about Y called?": how the question asks for its title
-ABOUT = {"about", "on", "regarding", "concerning", "titled", "called", "named"}
+# what follows the paper noun and says what it is about, or what it shows ("the paper showing that …")
+ABOUT = {
+    "about",
+    "on",
+    "regarding",
+    "concerning",
+    "titled",
+    "called",
+    "named",
+    "showing",
+    "shows",
+    "proving",
+    "arguing",
+}
 
 
 def _paper_phrases(question: str) -> list[tuple[int, int]]:
