@@ -56,8 +56,8 @@ def split_parts(question: str) -> list[str] | None:
         second = ELIDED_COUNT.sub(lambda match: f"{match.group(0)}{thing.group(1)} ", second, count=1)
     subject = SUBJECT.match(first)
     if subject and PRONOUN.search(second):
-        thing = subject.group(1)
-        second = PRONOUN.sub(lambda match: PRONOUN_MEANS[match.group(1).lower()].format(thing), second, count=1)
+        named = subject.group(1)
+        second = PRONOUN.sub(lambda match: PRONOUN_MEANS[match.group(1).lower()].format(named), second, count=1)
     return [_capitalised(first if first.endswith("?") else f"{first}?"), _capitalised(second)]
 
 
