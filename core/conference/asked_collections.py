@@ -99,33 +99,16 @@ def collection(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> C
     """The records a "how many …"/"which …" question asks about (see the module doc)."""
     found = _collection(question, asked_noun(question), evidence, tree)
     container = CONTAINER.search(question)
-    if found is None and container and HOW_MANY_PEOPLE.search(question):
+    list_names = (
         # "How many people are on the research track program committee?": the list the question names
-        found = _collection(
-            question,
-            [word for word in words(container.group(1)) if word not in GENERIC],
-            evidence,
-            tree,
-            labelled_only=True,
-        )
-    having = HAVING.match(question)
-    if found is None and having:
-        found = _collection(
-            question,
-            [word for word in words(having.group(1)) if word not in GENERIC],
-            evidence,
-            tree,
-            labelled_only=True,
-        )
-    complement = COMPLEMENT.match(question)
-    if found is None and complement:
-        found = _collection(
-            question,
-            [word for word in words(complement.group(1)) if word not in GENERIC],
-            evidence,
-            tree,
-            labelled_only=True,
-        )
+        container if container and HOW_MANY_PEOPLE.search(question) else None,
+        HAVING.match(question),  # "how many companies have job postings …?": the list of what they have
+        COMPLEMENT.match(question),
+    )
+    for named in list_names:
+        if found is None and named:
+            list_words = [word for word in words(named.group(1)) if word not in GENERIC]
+            found = _collection(question, list_words, evidence, tree, labelled_only=True)
     return found
 
 
