@@ -127,6 +127,24 @@ class LookupStore(SQLStore):
                 people[category].add(person_id)
         return people
 
+    def holders_over(self, fields: list[tuple[str, list[str], list[str]]], limit: int) -> bool:
+        """Whether ``people_in_rank_order`` may give more than ``limit`` people for these fields: for
+        every field, its people's category rows and index matches, counted in the indexes up to
+        ``limit`` only (the count costs the same in any library)."""
+        for columns, terms, categories in fields:
+            count = 0
+            if categories:
+                marks = ", ".join("?" * len(categories))
+                sql = f"select count(*) from (select 1 from person_category_counts where category in ({marks}) limit ?)"
+                count += self.conn.execute(sql, (*categories, limit + 1)).fetchone()[0]
+            if terms:
+                query = "{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in terms))
+                sql = "select count(*) from (select 1 from person_topic_index where person_topic_index match ? limit ?)"
+                count += self.conn.execute(sql, (query, limit + 1)).fetchone()[0]
+            if count <= limit:
+                return False
+        return True
+
     def people_in_rank_order(self, fields: list[tuple[str, list[str], list[str]]]) -> Iterator[RankedPerson]:
         """The people who hold, for each of ``fields`` ((columns, terms, categories):
         ``person_topic_index`` words of those columns, or a paper in one of those categories), in the

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from scholar_tui.core.library import person_topics
+from scholar_tui.core.library import api_backends, person_topics
 from scholar_tui.core.library.api_backends import SEARCH_LIMIT, LocalBackend, _rank_people
 from scholar_tui.core.sandbox import Limits, Sandbox
 from scholar_tui.indexes.library import Library
@@ -225,11 +225,23 @@ def test_search_by_organisation_or_interest_ranks_as_scoring_everyone_does(libra
         assert LocalBackend(library).searchPerson(**query) == EveryoneIsACandidate(library).searchPerson(**query), query
 
 
-@pytest.mark.parametrize("budget", [person_topics.RANK_ORDER_BUDGET, 1])  # 1: every query ranks by bound
-def test_stated_interests_rank_as_scoring_everyone_does(library, monkeypatch, budget):
+@pytest.fixture(params=["as shipped", "in rank order", "by bound", "in rank order, then by bound"])
+def way(request, monkeypatch):
+    """Which of person_topics' two exact ways ranks a search without a name: as the library size
+    chooses, the people holding a matching word in rank order (however few), every candidate by
+    bound, or the first giving up."""
+    if request.param == "as shipped":
+        return request.param
+    few = {"in rank order": -1, "by bound": 10**9, "in rank order, then by bound": -1}[request.param]
+    monkeypatch.setattr(api_backends, "FEW_HOLDERS", few)
+    if request.param.endswith("then by bound"):
+        monkeypatch.setattr(person_topics, "RANK_ORDER_BUDGET", 1)
+    return request.param
+
+
+def test_stated_interests_rank_as_scoring_everyone_does(library, way):
     """The bounds hold for interests a source states (a person's whole text, no category counted)
-    as for those the library derives, on the way in rank order and on the way by bound."""
-    monkeypatch.setattr(person_topics, "RANK_ORDER_BUDGET", budget)
+    as for those the library derives, whichever way ranks them."""
     stated = ['["Quasicrystals", "Aperiodic tilings"]', '["Machine Learning Theory"]', '["Hyperbolic geometry"]']
     with library.transaction():
         for index, (person_id,) in enumerate(library.conn.execute("select id from people where id % 3 = 0").fetchall()):
@@ -246,7 +258,7 @@ def test_stated_interests_rank_as_scoring_everyone_does(library, monkeypatch, bu
 
 
 @pytest.mark.parametrize("cited", [False, True])
-def test_a_common_interest_scores_the_top_people_not_everyone_who_matches(empty_library, refuse_everyone, cited):
+def test_a_common_interest_scores_the_top_people_not_everyone_who_matches(empty_library, refuse_everyone, cited, way):
     """Three hundred people work on quantum physics (their papers are in quant-ph): the ten best are
     found by scoring a few dozen of them, in the order that ranks equal scores (by name when nobody
     has citations, most cited first when they have), never all three hundred (#28)."""

@@ -61,6 +61,7 @@ def _rank_people(
 
 
 SEARCH_LIMIT = 10
+FEW_HOLDERS = 2000  # below this many people holding a matching word, all are ordered by bound (a few ms)
 TITLE_MATCH = 0.45  # searchPublication keeps titles scoring at least this (fuzzy.title_score)
 
 
@@ -212,9 +213,10 @@ class LocalBackend(Backend):
             return scored
 
         held = [(field.columns, field.terms, list(field.categories)) for field in fields]
-        found = top_in_rank_order(self.library.people_in_rank_order(held), best, score_batch, SEARCH_LIMIT)
-        if found is not None:
-            return found
+        if self.library.holders_over(held, FEW_HOLDERS):  # else rank order would walk past many others
+            found = top_in_rank_order(self.library.people_in_rank_order(held), best, score_batch, SEARCH_LIMIT)
+            if found is not None:
+                return found
         bounds = self._topic_bounds(fields)
         return top_people(bounds, self.library.people_rank_keys(bounds), score_batch, SEARCH_LIMIT)
 

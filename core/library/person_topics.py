@@ -14,9 +14,10 @@ word in the order that ranks equal scores (most cited first, then by name: migra
 give them in that order) until the ``limit``-th kept has the best score anyone can have and comes
 before anybody not yet read: a common interest ("machine learning", thousands of people) costs a few
 dozen people at any size. When that is not certain within
-a budget (a rare interest, or one few people match fully), ``top_people`` orders every person who can
-pass by their best possible rank (bound, then citations, name, id) and scores a batch at a time until
-the ``limit``-th exact rank comes before the next person's best possible one.
+a budget (one few people match fully), or when few people hold a matching word at all (the walk in
+rank order would pass many who hold none: ``api_backends.FEW_HOLDERS``), ``top_people`` orders every
+person who can pass by their best possible rank (bound, then citations, name, id) and scores a batch at
+a time until the ``limit``-th exact rank comes before the next person's best possible one.
 """
 
 from __future__ import annotations
