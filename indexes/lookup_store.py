@@ -15,7 +15,9 @@ as in one of 100,000.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import heapq
+import sqlite3
+from collections.abc import Iterable, Iterator
 
 from scholar_tui.indexes.fuzzy import content_tokens, token_similarity, tokens
 from scholar_tui.indexes.records import fold
@@ -24,8 +26,7 @@ from scholar_tui.indexes.sql_store import SQLStore
 NEAR_SPELLING = 0.82  # fuzzy.token_similarity's threshold for a misspelled word
 TITLE_CANDIDATES = 500  # titles scored per query, best-ranked first
 NAME_CANDIDATES = 2000  # name variants scored per query ("Wang" is written by many)
-PERSON_COLUMNS = """people.id as person_id, person_names.name, people.organization, people.organizations,
-                    people.interests"""  # what people_names gives for each name variant
+RankedPerson = tuple[int, int, str | None]  # people_in_rank_order: (person, citations, name or None)
 LOOKUP_COLUMNS = "id, arxiv_id, doi, openalex_id, title, year, cited_by_count"
 
 
@@ -75,18 +76,22 @@ class LookupStore(SQLStore):
         return [term for (term,) in rows if term != word and token_similarity(word, term) >= NEAR_SPELLING]
 
     # -- people by organisation or interest (migration m014) ----------------------------------------
-    def topic_people(self, text: str, columns: str) -> set[int]:
-        """The people whose ``columns`` of ``person_topic_index`` ("organization organizations" or
-        "interests") hold a word that ``fuzzy.overlap_score`` could match to a content word of
-        ``text`` (equal, a prefix, an initial, a near spelling): every person who can score, and
-        only the rows the index gives. The words are found in the index's vocabulary, not in the
-        people."""
-        terms = self._vocabulary_matches("person_topic_index", content_tokens(text))
-        if not terms:
-            return set()
-        query = "{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in sorted(terms)))
-        rows = self.conn.execute("select rowid from person_topic_index where person_topic_index match ?", (query,))
-        return {person_id for (person_id,) in rows}
+    def topic_terms(self, text: str) -> list[str]:
+        """The words of ``person_topic_index`` that ``fuzzy.overlap_score`` could match to a content
+        word of ``text`` (equal, a prefix, an initial, a near spelling), found in the index's
+        vocabulary, not in the people."""
+        return sorted(self._vocabulary_matches("person_topic_index", content_tokens(text)))
+
+    def topic_term_people(self, terms: list[str], columns: str) -> list[tuple[str, set[int]]]:
+        """Each of these words of ``person_topic_index`` (``topic_terms``) with the people whose
+        ``columns`` ("organization organizations" or "interests") hold it: every person who can
+        score, and what each could score at best."""
+        found = []
+        for term in terms:
+            query = '{%s} : "%s"' % (columns, term)
+            rows = self.conn.execute("select rowid from person_topic_index where person_topic_index match ?", (query,))
+            found.append((term, {person_id for (person_id,) in rows}))
+        return found
 
     def _vocabulary_matches(self, index: str, words: list[str]) -> set[str]:
         """The index's terms that some of ``words`` (folded) matches with a token similarity above
@@ -108,31 +113,117 @@ class LookupStore(SQLStore):
         )
         return [category for (category,) in rows]
 
-    def people_in_categories(self, categories: Iterable[str]) -> set[int]:
+    def category_people(self, categories: Iterable[str]) -> dict[str, set[int]]:
+        """The people with a paper in each of these categories (the index of the category's rows)."""
         wanted = list(dict.fromkeys(categories))
-        people: set[int] = set()
+        people: dict[str, set[int]] = {category: set() for category in wanted}
         for start in range(0, len(wanted), 500):  # under SQLite's limit on bound parameters
             chunk = wanted[start : start + 500]
             marks = ", ".join("?" * len(chunk))
             rows = self.conn.execute(
-                f"select distinct person_id from person_category_counts where category in ({marks})", chunk
+                f"select category, person_id from person_category_counts where category in ({marks})", chunk
             )
-            people.update(person_id for (person_id,) in rows)
+            for category, person_id in rows:
+                people[category].add(person_id)
         return people
 
-    def people_name_rows(self, people: Iterable[int]) -> list[dict]:
-        """``people_names``'s rows for these people only."""
+    def holders_over(self, fields: list[tuple[str, list[str], list[str]]], limit: int) -> bool:
+        """Whether ``people_in_rank_order`` may give more than ``limit`` people for these fields: for
+        every field, its people's category rows and index matches, counted in the indexes up to
+        ``limit`` only (the count costs the same in any library)."""
+        for columns, terms, categories in fields:
+            count = 0
+            if categories:
+                marks = ", ".join("?" * len(categories))
+                sql = f"select count(*) from (select 1 from person_category_counts where category in ({marks}) limit ?)"
+                count += self.conn.execute(sql, (*categories, limit + 1)).fetchone()[0]
+            if terms:
+                query = "{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in terms))
+                sql = "select count(*) from (select 1 from person_topic_index where person_topic_index match ? limit ?)"
+                count += self.conn.execute(sql, (query, limit + 1)).fetchone()[0]
+            if count <= limit:
+                return False
+        return True
+
+    def people_in_rank_order(self, fields: list[tuple[str, list[str], list[str]]]) -> Iterator[RankedPerson]:
+        """The people who hold, for each of ``fields`` ((columns, terms, categories):
+        ``person_topic_index`` words of those columns, or a paper in one of those categories), in the
+        order searchPerson ranks people of equal score, read from the indexes of migration m021 a page
+        at a time: (person, citations, None) most cited first, by the source's count
+        (``people.cited_by_count``) where there is one, else by their papers' summed counts; then
+        (person, 0, name) of those without citations, by name and id."""
+        holds, parameters = _holding("people.id", fields)
+        by_source = self.conn.execute(
+            f"""select id, cited_by_count, null from people where cited_by_count > 0 and {holds}
+                order by cited_by_count desc""",
+            parameters,
+        )
+        holds, parameters = _holding("person_stats.person_id", fields)
+        by_papers = self.conn.execute(  # cross join: person_stats first, walked in its citations index
+            f"""select person_stats.person_id, person_stats.citations, null from person_stats
+                cross join people on people.id = person_stats.person_id
+                where person_stats.citations > 0 and person_stats.cited_papers > 0
+                      and people.cited_by_count is null and {holds}
+                order by person_stats.citations desc""",
+            parameters,
+        )
+        yield from heapq.merge(_paged(by_source), _paged(by_papers), key=lambda row: -row[1])
+        holds, parameters = _holding("people.id", fields)
+        uncited = self.conn.execute(
+            f"""select id, 0, name from people indexed by people_name
+                where case when cited_by_count is not null then cited_by_count <= 0
+                           else not exists (select 1 from person_stats where person_stats.person_id = people.id
+                                            and person_stats.cited_papers > 0 and person_stats.citations > 0) end
+                      and {holds}
+                order by name, id""",
+            parameters,
+        )
+        yield from _paged(uncited)
+
+    def people_rank_keys(self, people: Iterable[int]) -> dict[int, tuple[int | None, str]]:
+        """(citations as searchPerson reports them, name) of each of these people: what ranks
+        people of equal score, read without their interests, organisations or name variants."""
         wanted = sorted(set(people))
-        rows: list[dict] = []
+        keys: dict[int, tuple[int | None, str]] = {}
         for start in range(0, len(wanted), 500):
             chunk = wanted[start : start + 500]
             marks = ", ".join("?" * len(chunk))
-            rows += self._rows(
-                f"""select {PERSON_COLUMNS} from person_names join people on people.id = person_names.person_id
+            rows = self.conn.execute(
+                f"""select people.id, people.name, people.cited_by_count, person_stats.cited_papers,
+                           person_stats.citations
+                    from people left join person_stats on person_stats.person_id = people.id
                     where people.id in ({marks})""",
-                tuple(chunk),
+                chunk,
             )
-        return rows
+            for person_id, name, cited_by_count, cited_papers, citations in rows:
+                summed = citations if cited_papers else None  # as people_paper_counts gives them
+                keys[person_id] = (cited_by_count if cited_by_count is not None else summed, name)
+        return keys
+
+
+def _holding(person: str, fields: list[tuple[str, list[str], list[str]]]) -> tuple[str, list[str]]:
+    """A condition on ``person`` (a column) holding a term or category of every field, checked
+    through the indexes for that person only."""
+    conditions, parameters = [], []
+    for columns, terms, categories in fields:
+        either = []
+        if categories:
+            marks = ", ".join("?" * len(categories))
+            either.append(
+                f"""exists (select 1 from person_category_counts as held
+                            where held.person_id = {person} and held.category in ({marks}))"""
+            )
+            parameters += categories
+        if terms:
+            either.append(f"{person} in (select rowid from person_topic_index where person_topic_index match ?)")
+            parameters.append("{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in terms)))
+        conditions.append("(" + (" or ".join(either) or "0") + ")")
+    return " and ".join(conditions) or "1", parameters
+
+
+def _paged(cursor: sqlite3.Cursor, size: int = 64) -> Iterator[RankedPerson]:
+    while page := cursor.fetchmany(size):
+        yield from page
 
 
 def _matches_any(words: list[str], term_words: list[str]) -> bool:

@@ -973,3 +973,17 @@ def m020_double_encoded_text_repaired(db: sqlite_utils.Database) -> None:
     from scholar_tui.indexes.double_encoding import repair_library
 
     repair_library(db.conn)
+
+
+# -- searchPerson by interest reads the most cited people first (issue #28) ------------------------------
+@migration
+def m021_person_citation_order(db: sqlite_utils.Database) -> None:
+    """The people in the order searchPerson ranks equal scores, read from indexes
+    (``LookupStore.people_in_rank_order``): most cited first by the source's count
+    (``people.cited_by_count``), else their papers' summed counts (``person_stats.citations``, kept by
+    m014's triggers), then those without citations by name. A question that gives only an interest
+    scores people in that order until none after can enter the top ten, instead of every person whose
+    papers' categories match (thousands at 100,000 papers)."""
+    db.execute("create index if not exists people_cited_by_count on people (cited_by_count)")
+    db.execute("create index if not exists person_stats_citations on person_stats (citations)")
+    db.execute("create index if not exists people_name on people (name)")

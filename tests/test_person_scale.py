@@ -14,7 +14,8 @@ import random
 
 import pytest
 
-from scholar_tui.core.library.api_backends import LocalBackend
+from scholar_tui.core.library import api_backends, person_topics
+from scholar_tui.core.library.api_backends import SEARCH_LIMIT, LocalBackend, _rank_people
 from scholar_tui.core.sandbox import Limits, Sandbox
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.records import AuthorRecord, PaperRecord
@@ -179,8 +180,10 @@ def refuse_everyone(monkeypatch):
 class EveryoneIsACandidate(LocalBackend):
     """The ranking as it was: every person of the library scored (what the index must agree with)."""
 
-    def _topic_candidates(self, organization, interest):
-        return {person_id for (person_id,) in self.library.conn.execute("select id from people")}
+    def _by_topic(self, organization, interest):
+        everyone = {person_id: [] for (person_id,) in self.library.conn.execute("select id from people")}
+        entries = self._entries(everyone, interest)
+        return _rank_people(entries, None, organization, interest, lambda entry: entry["interests"]())[:SEARCH_LIMIT]
 
 
 QUERIES = [
@@ -220,6 +223,61 @@ def test_search_by_organisation_or_interest_reads_only_the_people_an_index_finds
 def test_search_by_organisation_or_interest_ranks_as_scoring_everyone_does(library):
     for query in QUERIES:
         assert LocalBackend(library).searchPerson(**query) == EveryoneIsACandidate(library).searchPerson(**query), query
+
+
+@pytest.fixture(params=["as shipped", "in rank order", "by bound", "in rank order, then by bound"])
+def way(request, monkeypatch):
+    """Which of person_topics' two exact ways ranks a search without a name: as the library size
+    chooses, the people holding a matching word in rank order (however few), every candidate by
+    bound, or the first giving up."""
+    if request.param == "as shipped":
+        return request.param
+    few = {"in rank order": -1, "by bound": 10**9, "in rank order, then by bound": -1}[request.param]
+    monkeypatch.setattr(api_backends, "FEW_HOLDERS", few)
+    if request.param.endswith("then by bound"):
+        monkeypatch.setattr(person_topics, "RANK_ORDER_BUDGET", 1)
+    return request.param
+
+
+def test_stated_interests_rank_as_scoring_everyone_does(library, way):
+    """The bounds hold for interests a source states (a person's whole text, no category counted)
+    as for those the library derives, whichever way ranks them."""
+    stated = ['["Quasicrystals", "Aperiodic tilings"]', '["Machine Learning Theory"]', '["Hyperbolic geometry"]']
+    with library.transaction():
+        for index, (person_id,) in enumerate(library.conn.execute("select id from people where id % 3 = 0").fetchall()):
+            library.conn.execute("update people set interests = ? where id = ?", (stated[index % 3], person_id))
+    queries = [
+        *QUERIES,
+        {"interest": "quasicrystal tilings"},
+        {"interest": "geometry"},
+        {"interest": "learning theory"},
+    ]
+    queries += [{"interest": "Combinatorics crystallography"}, {"organization": "University", "interest": "geometry"}]
+    for query in queries:
+        assert LocalBackend(library).searchPerson(**query) == EveryoneIsACandidate(library).searchPerson(**query), query
+
+
+@pytest.mark.parametrize("cited", [False, True])
+def test_a_common_interest_scores_the_top_people_not_everyone_who_matches(empty_library, refuse_everyone, cited, way):
+    """Three hundred people work on quantum physics (their papers are in quant-ph): the ten best are
+    found by scoring a few dozen of them, in the order that ranks equal scores (by name when nobody
+    has citations, most cited first when they have), never all three hundred (#28)."""
+    rng = random.Random(5)
+    with empty_library.transaction():
+        for number in range(300):
+            empty_library.store_paper(
+                PaperRecord(
+                    f"Entanglement witness number {number}",
+                    "bibtex",
+                    authors=[AuthorRecord(f"{rng.choice(FIRST)} {rng.choice(LAST)}{number}")],
+                    categories=["quant-ph", *rng.sample(CATEGORIES, rng.randint(0, 2))],
+                    cited_by_count=rng.randint(0, 40) if cited else None,
+                )
+            )
+    hits = LocalBackend(empty_library).searchPerson(interest="quantum physics")
+    assert len(set(refuse_everyone)) <= 3 * SEARCH_LIMIT
+    assert len(hits) == SEARCH_LIMIT
+    assert hits == EveryoneIsACandidate(empty_library).searchPerson(interest="quantum physics")
 
 
 def test_the_topic_index_follows_a_persons_new_organisation(library):

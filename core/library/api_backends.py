@@ -10,9 +10,36 @@ import functools
 import re
 import sqlite3
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scholar_tui.core.library.apis import APIError, Backend
+
+if TYPE_CHECKING:
+    from scholar_tui.core.library.person_topics import TopicField
+
+
+def _person_score(
+    candidate: dict,
+    name: str | None,
+    organization: str | None,
+    interest: str | None,
+    interests_of: Callable[[dict], list[str]] = lambda candidate: candidate["interests"],
+) -> float | None:
+    """How well a candidate {names, organizations, interests, ...} answers the search; None when
+    implausible. ``interests_of`` is asked only when an interest is searched for (the local library
+    reads a person's interests from all their papers' categories)."""
+    from scholar_tui.indexes.fuzzy import name_score, overlap_score
+
+    org = overlap_score(organization, " ; ".join(candidate["organizations"])) if organization else 0.0
+    topic = overlap_score(interest, " ; ".join(interests_of(candidate))) if interest else 0.0
+    if name:
+        score = max(name_score(name, variant) for variant in candidate["names"])
+        if score < 0.6:
+            return None
+        return score + 0.2 * org + 0.2 * topic  # with a name, organization and interest only rank
+    if (organization and org < 0.5) or (interest and topic < 0.5):
+        return None
+    return org + topic
 
 
 def _rank_people(
@@ -22,30 +49,19 @@ def _rank_people(
     interest: str | None,
     interests_of: Callable[[dict], list[str]] = lambda candidate: candidate["interests"],
 ) -> list[dict]:
-    """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible ones.
-    ``interests_of`` is asked only when an interest is searched for (the local library reads a
-    person's interests from all their papers' categories)."""
-    from scholar_tui.indexes.fuzzy import name_score, overlap_score
-
+    """Score candidates {names, organizations, interests, num_citation, ...}; keep the plausible
+    ones, best first (then most cited, then by name)."""
     ranked = []
     for candidate in candidates:
-        org = overlap_score(organization, " ; ".join(candidate["organizations"])) if organization else 0.0
-        topic = overlap_score(interest, " ; ".join(interests_of(candidate))) if interest else 0.0
-        if name:
-            score = max(name_score(name, variant) for variant in candidate["names"])
-            if score < 0.6:
-                continue
-            score += 0.2 * org + 0.2 * topic  # with a name, organization and interest only rank
-        else:
-            if (organization and org < 0.5) or (interest and topic < 0.5):
-                continue
-            score = org + topic
-        ranked.append((score, candidate))
+        score = _person_score(candidate, name, organization, interest, interests_of)
+        if score is not None:
+            ranked.append((score, candidate))
     ranked.sort(key=lambda item: (-item[0], -(item[1].get("num_citation") or 0), item[1]["name"]))
     return [candidate for _, candidate in ranked]
 
 
 SEARCH_LIMIT = 10
+FEW_HOLDERS = 2000  # below this many people holding a matching word, all are ordered by bound (a few ms)
 TITLE_MATCH = 0.45  # searchPublication keeps titles scoring at least this (fuzzy.title_score)
 
 
@@ -105,80 +121,122 @@ class LocalBackend(Backend):
                 names.append(name)
         return names
 
-    def _topic_candidates(self, organization: str | None, interest: str | None) -> set[int]:
-        """Every person who can pass ``_rank_people`` without a name (an overlap of 0.5 or more with
-        each of the organisation and the interest asked), found through the indexes of migration
-        m014: the organisation and stated interests in ``person_topic_index``, and the papers'
-        categories whose names match for the interests the library derives (``_interests``)."""
+    def _topic_fields(self, organization: str | None, interest: str | None) -> list[TopicField]:
+        """The fields asked with the words a person can hold for them, found through the indexes of
+        migration m014: the organisation and stated interests in ``person_topic_index``, and the
+        categories whose names match, for the interests the library derives (``_interests``)."""
+        from scholar_tui.core.library.person_topics import TopicField
         from scholar_tui.core.library.taxonomy import category_name
         from scholar_tui.indexes.fuzzy import content_tokens, token_similarity
 
-        found: list[set[int]] = []
+        fields = []
         if organization:
-            found.append(self.library.topic_people(organization, "organization organizations"))
+            terms = self.library.topic_terms(organization)
+            fields.append(TopicField(content_tokens(organization), terms, "organization organizations", {}))
         if interest:
             words = content_tokens(interest)
-            codes = [
-                code
-                for code in self.library.categories()
-                if any(
-                    token_similarity(word, term) > 0 for word in words for term in content_tokens(category_name(code))
-                )
-            ]
-            found.append(self.library.topic_people(interest, "interests") | self.library.people_in_categories(codes))
-        return set.intersection(*found) if found else set()
+            names = {code: content_tokens(category_name(code)) for code in self.library.categories()}
+            matching = {
+                code: held
+                for code, held in names.items()
+                if any(token_similarity(word, term) > 0 for word in words for term in held)
+            }
+            fields.append(TopicField(words, self.library.topic_terms(interest), "interests", matching))
+        return fields
+
+    def _topic_bounds(self, fields: list[TopicField]) -> dict[int, float]:
+        """Every person who can pass ``_rank_people`` without a name (an overlap of 0.5 or more with
+        each field asked), with the best score they can reach (``person_topics.field_bounds``)."""
+        from scholar_tui.core.library.person_topics import field_bounds, passing_bounds
+        from scholar_tui.indexes.records import fold
+
+        bounds = []
+        for field in fields:
+            sources = [(fold(t).split(), p) for t, p in self.library.topic_term_people(field.terms, field.columns)]
+            people = self.library.category_people(field.categories)
+            sources += [(words, people[code]) for code, words in field.categories.items()]
+            bounds.append(field_bounds(field.words, sources))
+        return passing_bounds(bounds)
+
+    def _entries(self, names: dict[int, list[str]], interest: str | None) -> list[dict]:
+        """Every candidate's row, counts and (when an interest is asked) categories, a batch at a
+        time: ``names`` gives the name variants each was found by."""
+        people = self.library.people(list(names))
+        counts = self.library.people_paper_counts(list(names))
+        categories = self.library.people_categories(list(names)) if interest else {}
+        entries = []
+        for person_id, found_by in names.items():
+            person = people[person_id]
+            papers, citations = counts.get(person_id, (0, None))
+            interests = functools.partial(self._interests, person, categories.get(person_id, []) if interest else None)
+            entries.append(
+                {
+                    "id": person_id,
+                    "names": found_by,
+                    "name": person["name"],
+                    "organizations": [o for o in [person["organization"], *person["organizations"]] if o],
+                    "interests": functools.cache(interests),
+                    "person": person,
+                    "num_citation": person["cited_by_count"] if person["cited_by_count"] is not None else citations,
+                    "num_pubs": max(person["works_count"] or 0, papers),
+                }
+            )
+        return entries
+
+    def _by_name(self, name: str, organization: str | None, interest: str | None) -> list[dict]:
+        """Only the people an indexed word of the name finds, every one of them scored."""
+        from scholar_tui.indexes.fuzzy import name_score
+
+        names: dict[int, list[str]] = {}
+        for row in self.library.name_candidates(name):
+            if name_score(name, row["name"]) >= 0.6:
+                names.setdefault(row["person_id"], []).append(row["name"])
+        ranked = _rank_people(self._entries(names, interest), name, organization, interest, lambda e: e["interests"]())
+        return ranked[:SEARCH_LIMIT]
+
+    def _by_topic(self, organization: str | None, interest: str | None) -> list[dict]:
+        """The best people by organisation and interest: the most cited scored first, else only those
+        whose best possible score can still enter the top (``person_topics``)."""
+        from scholar_tui.core.library.person_topics import best_total, top_in_rank_order, top_people
+
+        fields = self._topic_fields(organization, interest)
+        best = best_total(fields)
+        if not best:
+            return []  # no word anybody holds can give a passing score
+
+        def score_batch(people: list[int]) -> list[tuple[float, dict]]:
+            scored = []
+            for entry in self._entries({person_id: [] for person_id in people}, interest):
+                score = _person_score(entry, None, organization, interest, lambda e: e["interests"]())
+                if score is not None:
+                    scored.append((score, entry))
+            return scored
+
+        held = [(field.columns, field.terms, list(field.categories)) for field in fields]
+        if self.library.holders_over(held, FEW_HOLDERS):  # else rank order would walk past many others
+            found = top_in_rank_order(self.library.people_in_rank_order(held), best, score_batch, SEARCH_LIMIT)
+            if found is not None:
+                return found
+        bounds = self._topic_bounds(fields)
+        return top_people(bounds, self.library.people_rank_keys(bounds), score_batch, SEARCH_LIMIT)
 
     # the APIs
     def searchPerson(
         self, name: str | None = None, organization: str | None = None, interest: str | None = None
     ) -> list[dict]:
-        from scholar_tui.indexes.fuzzy import name_score
-
-        by_person: dict[int, dict] = {}
-        # only the people an indexed word of the name (else of the organisation or interest) finds
-        if name:
-            rows = self.library.name_candidates(name)
-        else:
-            rows = self.library.people_name_rows(self._topic_candidates(organization, interest))
-        for row in rows:
-            if name and name_score(name, row["name"]) < 0.6:
-                continue
-            entry = by_person.setdefault(row["person_id"], {"id": row["person_id"], "names": []})
-            entry["names"].append(row["name"])
-        # every candidate's row, counts and (when an interest is asked) categories, a batch at a time
-        people = self.library.people(list(by_person))
-        counts = self.library.people_paper_counts(list(by_person))
-        categories = self.library.people_categories(list(by_person)) if interest else {}
-        candidates = []
-        for person_id, entry in by_person.items():
-            person = people[person_id]
-            papers, citations = counts.get(person_id, (0, None))
-            interests = functools.partial(self._interests, person, categories.get(person_id, []) if interest else None)
-            entry.update(
-                name=person["name"],
-                organizations=[o for o in [person["organization"], *person["organizations"]] if o],
-                interests=functools.cache(interests),
-                person=person,
-                num_citation=person["cited_by_count"] if person["cited_by_count"] is not None else citations,
-                num_pubs=max(person["works_count"] or 0, papers),
-            )
-            candidates.append(entry)
-        results = []
-        ranked = _rank_people(candidates, name, organization, interest, lambda entry: entry["interests"]())
-        for entry in ranked[:SEARCH_LIMIT]:
-            person = entry["person"]
-            results.append(
-                {
-                    "person_id": f"person:{person['id']}",
-                    "name": person["name"],
-                    "num_citation": entry["num_citation"],
-                    "interest": entry["interests"](),
-                    "num_pubs": entry["num_pubs"],
-                    "organization": person["organization"],
-                    "aliases": [variant for variant in person["names"] if variant != person["name"]],
-                }
-            )
-        return results
+        ranked = self._by_name(name, organization, interest) if name else self._by_topic(organization, interest)
+        return [
+            {
+                "person_id": f"person:{entry['id']}",
+                "name": entry["name"],
+                "num_citation": entry["num_citation"],
+                "interest": entry["interests"](),
+                "num_pubs": entry["num_pubs"],
+                "organization": entry["person"]["organization"],
+                "aliases": [variant for variant in entry["person"]["names"] if variant != entry["name"]],
+            }
+            for entry in ranked
+        ]
 
     def searchPublication(self, publication_info: str) -> list[dict]:
         from scholar_tui.indexes.fuzzy import title_score
