@@ -44,19 +44,7 @@ def test_holds_accepts_any_spelling_listed_with_a_bar():
     assert not holds("Selçuk|Selcuk", "Affiliation of H. Koçer: Konya University.", None)
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "soay-person-dev.jsonl",
-        "soay-person-heldout.jsonl",
-        "soay-person-dev2.jsonl",
-        "soay-person-dev3.jsonl",
-        "soay-person-heldout3.jsonl",
-        "soay-person-dev4.jsonl",
-        "soay-person-dev5.jsonl",
-        "soay-person-heldout4.jsonl",
-    ],
-)
+@pytest.mark.parametrize("name", sorted(path.name for path in DATA.glob("soay-person-*.jsonl")))
 def test_the_person_sets_are_well_formed(name):
     questions = read_jsonl(DATA / name, PersonQuestion)
     assert len({q.id for q in questions}) == len(questions)
