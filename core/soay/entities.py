@@ -48,6 +48,19 @@ def similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, left, right).ratio()
 
 
+SAME_NAME = 0.85  # a name reads this much like another (an author's, an item's): the same person
+
+
+def paper_record(api: Any, title: str) -> tuple[dict[str, Any], str]:
+    """The record of the paper the library's search finds first for ``title`` ({} when none), and the call
+    it came from (a citation for the answer)."""
+    hits = api.searchPublication(publication_info=title)
+    if not hits:
+        return {}, "searchPublication"
+    pub_id = hits[0]["pub_id"]
+    return api.getPublication(pub_id=pub_id) or {}, f"getPublication(pub_id={pub_id!r})"
+
+
 def strip_span(span: str) -> str:
     return span.strip(" \t\"'“”‘’«».,;:?!()[]")
 

@@ -16,7 +16,7 @@ from typing import Any
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
 from scholar_tui.core.sandbox import Sandbox, SandboxResult
 from scholar_tui.core.soay.conditions import Condition, none_left
-from scholar_tui.core.soay.entities import similarity
+from scholar_tui.core.soay.entities import SAME_NAME, paper_record, similarity
 from scholar_tui.core.soay.events import Abstained, AnswerPhrased, SoAyAnswer, SoAyEvent
 from scholar_tui.core.soay.linking import Linked, left_out_subject, papers_of, subject_of
 from scholar_tui.core.soay.narrowing import RANKED
@@ -40,7 +40,6 @@ HELD_BY: dict[str, str] = {
     "venue": "searchPerson|getPersonPubs:one|getPublication:each|venue|value|all",
     "year": "searchPerson|getPersonPubs:one|year|value|all",
 }
-SAME_NAME = 0.85  # a name left out by the question ("besides Hong Zhu") reads this much like the item
 
 
 def names_them(name: str, said: str) -> bool:
@@ -193,10 +192,9 @@ class Judge:
             return
         bylines = []
         for title in titles:
-            hits = self.api.searchPublication(publication_info=title)
-            record = self.api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {}
+            record, source = paper_record(self.api, title)
             bylines.append([author.get("name") or "" for author in record.get("authors") or []])
-            answer.sources.append(f"getPublication(pub_id={hits[0]['pub_id']!r})" if hits else "searchPublication")
+            answer.sources.append(source)
         shared = [name for name in bylines[0] if any(names_them(other, name) for other in bylines[1])]
         both = " and ".join(titles)
         answer.value = shared

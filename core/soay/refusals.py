@@ -13,8 +13,7 @@ from typing import Any
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
 from scholar_tui.core.soay.choose import ASKED_BY_VERB, asked_thing, field_named, noun_asked
 from scholar_tui.core.soay.conditions import Condition, not_applied
-from scholar_tui.core.soay.entities import Mention, similarity
-from scholar_tui.core.soay.judge import SAME_NAME
+from scholar_tui.core.soay.entities import SAME_NAME, Mention, paper_record, similarity
 from scholar_tui.core.soay.linking import Linked, subject_of
 from scholar_tui.core.soay.phrasing import ROLES, field_noun
 from scholar_tui.core.soay.plans import Plan
@@ -39,9 +38,8 @@ def unsupported(reading: Reading, linked: Linked, plans: tuple[Plan, ...]) -> st
 
 def not_an_author(api: Any, paper: Mention, people: tuple[Mention, ...]) -> str | None:
     """The sentence for a person named beside a paper who is not among its authors, else None."""
-    hits = api.searchPublication(publication_info=paper.matched)
-    record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else None
-    authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
+    record, _source = paper_record(api, paper.matched)
+    authors = [author.get("name") or "" for author in record.get("authors") or []]
     for person in people:
         if all(similarity(author, person.matched) < SAME_NAME for author in authors):
             return f"The library has no {person.matched} among the authors of {paper.matched}."

@@ -13,9 +13,11 @@ from typing import Any
 
 from scholar_tui.core.soay.entities import (
     FRAME_WORDS,
+    SAME_NAME,
     Mention,
     capitalised_runs,
     find_person,
+    paper_record,
     runs_through_possessives,
     similarity,
     strip_span,
@@ -250,11 +252,9 @@ def names_left_unexplained(question: str, mention: Mention, api: Any, read_alike
     if mention.score >= 1.0:  # an identifier, or the title read letter for letter
         return []
     try:
-        hits = api.searchPublication(publication_info=mention.matched)
-        record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {}
+        record, _source = paper_record(api, mention.matched)
     except Exception:
         record = {}
-    record = record or {}
     title_words = fold(mention.matched).split()
     names = " ".join(author.get("name") or "" for author in record.get("authors") or [])
     said = set(fold(f"{mention.matched} {record.get('venue') or ''} {names}").split())
@@ -501,13 +501,6 @@ def work_key(title: str) -> str:
     return fold(COPY_NOTE.sub("", title))
 
 
-def _holds_stems(title: str, phrase: str) -> bool:
-    """Every word of the phrase (but the frame words) begins like a word of the title."""
-    stems = {word[:STEM] for word in title.split()}
-    wanted = [word for word in phrase.split() if word not in FRAME_WORDS]
-    return bool(wanted) and all(word[:STEM] in stems for word in wanted)
-
-
 def _holds_phrase(title: str, phrase: str) -> bool:
     """The phrase's words in a row in the (folded) title, each as a word's beginning ("test" in "tests")."""
     words = r"\w*\s+".join(re.escape(word) for word in phrase.split())
@@ -571,7 +564,7 @@ def named_in_title(question: str, mention: Mention, api: Any) -> Mention | None:
     except Exception:
         return None
     authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
-    if any(similarity(author, mention.matched) >= 0.85 for author in authors):
+    if any(similarity(author, mention.matched) >= SAME_NAME for author in authors):
         return None  # the person wrote it: a scholar named beside their own paper
     start, end = words[first][0], words[last][1]
     span = strip_span(question[start:end])

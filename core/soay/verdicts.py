@@ -9,14 +9,11 @@ import re
 from typing import Any
 
 from scholar_tui.core.answer_kind import abstain_sentence
-from scholar_tui.core.soay.entities import Mention, similarity
+from scholar_tui.core.soay.entities import SAME_NAME, Mention, paper_record, similarity
 from scholar_tui.core.soay.phrasing import render_value
 from scholar_tui.core.soay.reading import Reading
 from scholar_tui.core.soay.shapes import author_place, is_yes_no
 from scholar_tui.indexes.records import fold
-
-SAME_NAME = 0.85  # a name reads this much like an author's: the same person
-
 
 # "Is A at Rensselaer?", "Does A work for NYU?", "Is A affiliated with Tilburg University?": a yes or no about
 # where a person works, named by a capitalised place after the preposition
@@ -96,10 +93,8 @@ def at_place(api: Any, person: Mention, place: str) -> tuple[str, str]:
 def authorship(api: Any, paper: Mention, people: tuple[Mention, ...], reading: Reading) -> tuple[str, str]:
     """Yes or no, and the call it rests on: whether the people named beside a paper wrote it (as its
     first or last author, where the question says so)."""
-    hits = api.searchPublication(publication_info=paper.matched)
-    record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else None
-    authors = [author.get("name") or "" for author in (record or {}).get("authors") or []]
-    source = f"getPublication(pub_id={hits[0]['pub_id']!r})" if hits else "searchPublication"
+    record, source = paper_record(api, paper.matched)
+    authors = [author.get("name") or "" for author in record.get("authors") or []]
     role, held = "an author", authors
     if "first_author" in reading.cues:
         role, held = "the first author", authors[:1]
