@@ -96,15 +96,7 @@ def analyze(text: str) -> list[str]:
 
 def analyzed_words(text: str) -> list[tuple[str, str]]:
     """``text`` as (index term, the lower-cased word it came from), in order, repeats kept."""
-    pairs = []
-    for word in WORD.findall(text):
-        if len(word.encode("utf-8")) >= MAX_TOKEN_BYTES:
-            continue
-        lower = word.lower()
-        term = _term(lower)
-        if term is not None:
-            pairs.append((term, lower))
-    return pairs
+    return [(term, word.lower()) for word in WORD.findall(text) if (term := _word_term(word)) is not None]
 
 
 @dataclass(frozen=True)
