@@ -34,6 +34,7 @@ from dataclasses import replace
 from itertools import islice
 
 from scholar_tui.core.conference.asked_collections import CATEGORY_MAX_WORDS
+from scholar_tui.core.conference.computed import leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kinds import GENERIC
 from scholar_tui.core.conference.lexical import words
@@ -249,7 +250,7 @@ def of_named_entries(question: str, evidence: Sequence[EvidencePath], tree: Tree
     seen: set[int] = set()
     found = {item.node_id for item in evidence}
     for item in evidence:
-        leaf = tree.nodes[item.node_id] if 0 <= item.node_id < len(tree.nodes) else None
+        leaf = leaf_of(tree, item)
         record = _record(tree, leaf) if leaf is not None else None
         if leaf is None or record is None:
             kept.append(item)

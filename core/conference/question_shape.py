@@ -33,9 +33,6 @@ SUM_CUES = re.compile(r"\b(together|in total|total|combined|altogether|sum)\b", 
 EARLIEST_CUES = re.compile(r"\b(earliest|first|soonest|next|begin|begins|start|starts|opening)\b", re.IGNORECASE)
 
 
-LATEST_CUES = re.compile(r"\b(latest|last|final|end|ends|closing)\b", re.IGNORECASE)
-
-
 COMPARE_CUES = re.compile(
     r"\b(cheaper|more expensive|less expensive|higher|lower|more|less|earlier|later|bigger|smaller)\b"
     r".*\bthan\b|\bwhich (?:one )?is (?:cheaper|more|less|earlier|later|higher|lower)\b",
