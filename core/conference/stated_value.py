@@ -135,17 +135,21 @@ def stated_value(question: str, kind: Kind, evidence: Sequence[EvidencePath], tr
     if holds is None or not _site_knows(question, kind, tree):
         return None
     best: tuple[float, int, str] | None = None
+    dated_by_heading = kind is Kind.DATE and not ASKS_DUE.search(question)
     for item in evidence:
+        headings = _headings(item)
         for sentence in sentences(item.value):
             if len(sentence.split()) > MAX_SENTENCE_WORDS:
                 continue
-            if not holds(_headings(item), sentence):
-                day = _dated_heading(_headings(item)) if kind is Kind.DATE and not ASKS_DUE.search(question) else None
+            if not holds(headings, sentence):
+                day = _dated_heading(headings) if dated_by_heading else None
                 if day is None:
                     continue
                 sentence = f"{day}: {sentence}"  # a programme's row under its day: the day is the date asked
-            said = _agent(question, _headings(item), sentence) if kind is Kind.PEOPLE else sentence
-            share = support.support(question, tree, kind, [f"{_headings(item)} {sentence}"])
-            if said and share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
+            said = _agent(question, headings, sentence) if kind is Kind.PEOPLE else sentence
+            if not said:  # before the support check, which reads the whole question again
+                continue
+            share = support.support(question, tree, kind, [f"{headings} {sentence}"])
+            if share >= support.SUPPORT_SHARE and (best is None or share > best[0]):
                 best = (share, item.rank, said)
     return Stated(best[2], best[1]) if best is not None else None
