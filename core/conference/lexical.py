@@ -88,6 +88,25 @@ def stem(word: str) -> str:
     return word
 
 
+CLITIC = re.compile(r"^([a-z0-9]+)'(?:s|re|ve|ll|d|m)$")
+NEGATED = re.compile(r"^([a-z]+)n't$")
+NEGATED_IRREGULAR = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}
+
+
+def without_clitic(raw: str, names: Container[str] = (), *, possessive: bool = False) -> str:
+    """A word without the clitic English writes onto it: "what's" is "what", "haven't" is "have", and a name's
+    possessive ("Chen's", one of ``names``) the name: a path says "Chen", never "Chen's", and the wh-word and the
+    auxiliary name nothing. A common noun's possessive ("this year's") stays as written unless ``possessive``
+    (whether the site uses a word at all is a question of the word, not of whose it is)."""
+    negated = NEGATED.match(raw)
+    if negated:
+        return NEGATED_IRREGULAR.get(negated.group(1), negated.group(1))
+    clitic = CLITIC.match(raw)
+    if clitic and (possessive or clitic.group(1) in STOPWORDS or clitic.group(1) in names):
+        return clitic.group(1)
+    return raw
+
+
 def words(text: str) -> list[str]:
     """The text's content words, stemmed (stopwords and one-letter words left out)."""
     return [stem(word) for word in WORD.findall(text.lower()) if word not in STOPWORDS and len(word) > 1]

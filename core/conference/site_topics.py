@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from scholar_tui.core.conference.asking import FILLERS, predicate_words
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kinds import ASKING, GENERIC, LABEL_WORDS, PREFIX
-from scholar_tui.core.conference.lexical import STOPWORDS, stem, words
+from scholar_tui.core.conference.lexical import STOPWORDS, stem, without_clitic, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree
+from scholar_tui.models.english_words import everyday
 
 UNKNOWN_MIN_LETTERS = 5
 """A question word shorter than this ("kids", "visa") may be a variant the site spells otherwise; a
@@ -52,7 +53,8 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
     if len(vocabulary) < MIN_VOCABULARY:
         return None
     known = vocabulary | {word[:PREFIX] for word in vocabulary}
-    for raw in re.findall(r"[A-Za-z][A-Za-z-]*[A-Za-z]", question):
+    for written in re.findall(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]", question):
+        raw = without_clitic(written.replace("’", "'").lower(), possessive=True)  # "haven't" is "have", "Chen's" Chen
         word = raw.lower().replace("-", "")
         kind_word = any(stem(word) in cue for cue in LABEL_WORDS.values())  # "where"/"venue" say the kind asked
         if len(raw) < UNKNOWN_MIN_LETTERS or word in STOPWORDS or stem(word) in GENERIC or word in GENERIC or kind_word:
@@ -68,9 +70,17 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
             and word not in known
             and word[:PREFIX] not in known
             and not any(part in known for part in raw.lower().split("-") if len(part) >= UNKNOWN_MIN_LETTERS)
-        ):
+        ) and not _everyday(raw):
             return raw
     return None
+
+
+def _everyday(raw: str) -> bool:
+    """Whether a word the site never uses is an everyday English one ("bought", "flight", "high-roof": each part),
+    the asker's own wording, which the confidence check (``support``) weighs with the rest of the question, rather
+    than a specific thing ("Wi-Fi", "catering") that a site covering it would name."""
+    parts = [part for part in raw.split("-") if part]
+    return bool(parts) and all(everyday(part) or everyday(stem(part)) for part in parts)
 
 
 def about_the_question(question: str, tree: Tree, answer, evidence: Sequence[EvidencePath]) -> bool:

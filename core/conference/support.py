@@ -35,7 +35,7 @@ from scholar_tui.core.conference.kinds import (
     other_edition,
     split_digits,
 )
-from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, words
+from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, without_clitic, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, generic_variant, tree_vocabulary
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
@@ -85,6 +85,11 @@ narrow what is asked stay: "after"/"before"/"until" (the price after the early d
 HOW_IS = re.compile(r"\b(how\s+[a-z]+)['’]s\b", re.IGNORECASE)
 """"How long's each tutorial?" is "how long is": the "'s" is a verb written short, not a word of the subject."""
 POSSESSIVE = re.compile(r"^([a-z0-9]+)['’]s$")
+IS_BEFORE_DETERMINER = re.compile(
+    r"\b([A-Za-z0-9]+)['’]s(?=\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its)\b)", re.IGNORECASE
+)
+""""What room's the ES-FoMo workshop in?": a possessive is followed by what is possessed, never by a determiner, so
+an "'s" before one is "is" written short."""
 
 
 def asks_yes_no(question: str) -> bool:
@@ -99,6 +104,11 @@ def _owner_if_own_name(raw: str, own: set[str]) -> str:
     nothing to what is asked (as "at ICML" does not); any other possessive stays as written."""
     owner = POSSESSIVE.match(raw)
     return owner.group(1) if owner and owner.group(1)[:PREFIX] in own else raw
+
+
+def capitalised(question: str) -> set[str]:
+    """The question's words written with a capital (lower-cased): names, as a person writes them."""
+    return {word.lower() for word in re.findall(r"\b[A-Z][A-Za-z0-9]*", question)}
 
 
 def _calendar(text: str) -> str:
@@ -176,14 +186,15 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     own = LABEL_WORDS.get(kind, frozenset())
     if kind is Kind.MONEY:
         question = COST_VERB.sub("", question)
-    question = HOW_IS.sub(r"\1 is", question)
+    question = IS_BEFORE_DETERMINER.sub(r"\1 is", HOW_IS.sub(r"\1 is", question))
     itself = identity(tree)
     closed = frozenset() if asks_yes_no(question) else FUNCTION_WORDS  # a yes/no question is left whole
+    names = capitalised(question)
     asked = {
         word_prefix(word)
         for raw in WORD.findall(_calendar(split_digits(question)).lower().replace("’", "'"))
         if not HOW.search(raw) and raw not in closed
-        for word in words(_owner_if_own_name(raw, itself))
+        for word in words(without_clitic(_owner_if_own_name(raw, itself), names))
         if word not in GENERIC
         and word not in ASKING
         and word not in own
