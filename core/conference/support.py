@@ -37,6 +37,7 @@ from scholar_tui.core.conference.kinds import (
 )
 from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, without_clitic, words
 from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.question_words import WH_WORDS
 from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, generic_variant, tree_vocabulary
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 
@@ -92,11 +93,26 @@ IS_BEFORE_DETERMINER = re.compile(
 an "'s" before one is "is" written short."""
 
 
+CONDITION = frozenset("if when once since unless".split())
+"""The conjunctions a person opens a condition with before the question itself ("if I only bought …, can my kid …?")."""
+SUBJECTS = frozenset("i we you they he she it my our your their his her its the a an there this that".split())
+
+
 def asks_yes_no(question: str) -> bool:
-    """Whether the question opens with an auxiliary ("Can I …?", "Is there …?"): there every word is what is
-    asked. A wh-question or a terse one ("min and max page count?") asks for a value."""
-    first = re.findall(r"[a-z]+", question.lower())[:1]
-    return bool(first) and first[0] in AUXILIARIES
+    """Whether the question opens with an auxiliary ("Can I …?", "Is there …?"), or does so after a condition
+    ("If I only bought a workshop pass, can my kid …?"): there every word is what is asked. A wh-question or a
+    terse one ("min and max page count?") asks for a value."""
+    tokens = re.findall(r"[a-z]+", question.lower())
+    if not tokens:
+        return False
+    if tokens[0] in AUXILIARIES:
+        return True
+    if tokens[0] not in CONDITION or any(token in WH_WORDS for token in tokens):
+        return False
+    # the question after the condition: an auxiliary followed by its subject ("can my", "do I", "is there")
+    return any(
+        first in AUXILIARIES and second in SUBJECTS for first, second in zip(tokens[2:], tokens[3:], strict=False)
+    )
 
 
 def _owner_if_own_name(raw: str, own: set[str]) -> str:
@@ -205,11 +221,48 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     told = asking_words(question, typed=kind is not Kind.TEXT)
     if not asking and about - told:  # the asker's verb and fillers, unless they are all it says
         about -= told
-    if known_only and len(tree_vocabulary(tree)) < MIN_VOCABULARY:
-        # a small site's silence on a word says nothing (as for ``site_topics.unknown_topic``): only its own words count
+    if known_only:
         counter, _ = _frequencies(tree)
-        about = {prefix for prefix in about if counter.get(prefix)}
+        if len(tree_vocabulary(tree)) < MIN_VOCABULARY:
+            # a small site's silence on a word says nothing (as for ``site_topics.unknown_topic``): only its words count
+            about = {prefix for prefix in about if counter.get(prefix)}
+        if closed:  # nor, in a question for a value, a site's silence on the asker's own doing or a pronoun: no path
+            # holds "bought" or "us"; a yes/no question is left whole, as above
+            about -= {prefix for prefix in asker_doing(question) if not counter.get(prefix)}
     return about
+
+
+INDEFINITE = frozenset(
+    "us anybody anyone somebody someone everybody everyone nobody anything something everything nothing myself "
+    "ourselves yourself yourselves themselves mine ours yours".split()
+)
+"""Pronouns ``lexical.STOPWORDS`` lacks ("cost us", "did anybody win"): closed-class words that name nothing."""
+ADVERBS = r"(?:(?:only|just|still|already|also|really|actually|even|never|ever|first|now)\s+)*"
+ASKER_CLAUSE = re.compile(
+    rf"(?<![\w'])(?:i|we|you|they|he|she)(?:'m|'re|'ve|'d|'ll)?\s+{ADVERBS}"
+    rf"(?:(?:want|need|have|going|got|plan|hope|wish|try|trying)\s+to\s+)?{ADVERBS}([a-z]+)\b(?:\s+([a-z]+))?",
+    re.IGNORECASE,
+)
+""""I only bought a workshop registration", "if we designate our student author", "I want to catch the … talk":
+the verb of a clause the asker says of themselves, the setting of the question and not what it asks. A yes/no
+question's own verb after its auxiliary ("can I bring a dog?") is what it asks, and stays."""
+
+
+def asker_doing(question: str) -> set[str]:
+    """The prefixes of the pronouns and of the verbs of the asker's own clauses (``ASKER_CLAUSE``): how a person
+    sets the scene, which a site never writes; the confidence check leaves out those the site does not use."""
+    lowered = question.lower().replace("’", "'")
+    found = {raw for raw in WORD.findall(lowered) if raw in INDEFINITE}
+    for match in ASKER_CLAUSE.finditer(lowered):
+        before = re.findall(r"[a-z]+", lowered[: match.start()])[-1:]
+        if before and before[0] in AUXILIARIES:
+            continue  # "can I bring a dog?": the verb a yes/no question or a wh-question's auxiliary asks about
+        verb, after = match.group(1), match.group(2)
+        if verb in AUXILIARIES and after:  # "if I have registered": the verb after the auxiliary
+            verb = after
+        if verb not in AUXILIARIES:
+            found.add(verb)
+    return {word_prefix(word) for raw in found for word in words(raw)}
 
 
 ROLE_PREFIXES = frozenset(word[:PREFIX] for word in LABEL_WORDS[Kind.PEOPLE] - {"name", "names"})
