@@ -228,7 +228,7 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
             about = {prefix for prefix in about if counter.get(prefix)}
         if closed:  # nor, in a question for a value, a site's silence on the asker's own doing or a pronoun: no path
             # holds "bought" or "us"; a yes/no question is left whole, as above
-            about -= {prefix for prefix in asker_doing(question) if not counter.get(prefix)}
+            about -= {prefix for prefix in asker_doing(question) if not counter.get(prefix)} | pronouns(question)
     return about
 
 
@@ -239,20 +239,27 @@ INDEFINITE = frozenset(
 """Pronouns ``lexical.STOPWORDS`` lacks ("cost us", "did anybody win"): closed-class words that name nothing."""
 ADVERBS = r"(?:(?:only|just|still|already|also|really|actually|even|never|ever|first|now)\s+)*"
 ASKER_CLAUSE = re.compile(
-    rf"(?<![\w'])(?:i|we|you|they|he|she)(?:'m|'re|'ve|'d|'ll)?\s+{ADVERBS}"
+    rf"(?<![\w'])(?:i|we|you|they|he|she|people|folks|someone|anyone)(?:'m|'re|'ve|'d|'ll)?\s+{ADVERBS}"
     rf"(?:(?:want|need|have|going|got|plan|hope|wish|try|trying)\s+to\s+)?{ADVERBS}([a-z]+)\b(?:\s+([a-z]+))?",
     re.IGNORECASE,
 )
-""""I only bought a workshop registration", "if we designate our student author", "I want to catch the … talk":
+""""I only bought a workshop registration", "if we designate our student author", "I want to catch the … talk",
+"how many people sit on …":
 the verb of a clause the asker says of themselves, the setting of the question and not what it asks. A yes/no
 question's own verb after its auxiliary ("can I bring a dog?") is what it asks, and stays."""
 
 
+def pronouns(question: str) -> set[str]:
+    """The prefixes of the question's pronouns ``lexical.STOPWORDS`` lacks (``INDEFINITE``)."""
+    return {word_prefix(raw) for raw in WORD.findall(question.lower()) if raw in INDEFINITE}
+
+
 def asker_doing(question: str) -> set[str]:
-    """The prefixes of the pronouns and of the verbs of the asker's own clauses (``ASKER_CLAUSE``): how a person
-    sets the scene, which a site never writes; the confidence check leaves out those the site does not use."""
+    """The prefixes of the verbs of the asker's own clauses (``ASKER_CLAUSE``: "I only bought", "how many people
+    sit on …"): how a person sets the scene, which a site never writes; the confidence check leaves out those the
+    site does not use."""
     lowered = question.lower().replace("’", "'")
-    found = {raw for raw in WORD.findall(lowered) if raw in INDEFINITE}
+    found: set[str] = set()
     for match in ASKER_CLAUSE.finditer(lowered):
         before = re.findall(r"[a-z]+", lowered[: match.start()])[-1:]
         if before and before[0] in AUXILIARIES:
