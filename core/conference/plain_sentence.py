@@ -11,8 +11,11 @@ import re
 
 from scholar_tui.core.answer_kind import Kind, abstain_sentence
 from scholar_tui.core.conference import kinds, support
+from scholar_tui.core.conference.asking import AUXILIARIES, predicate_words
 from scholar_tui.core.conference.computed import Computed
+from scholar_tui.core.conference.kinds import PREFIX
 from scholar_tui.core.conference.lexical import STOPWORDS, stem, words
+from scholar_tui.core.conference.question_words import WH_WORDS
 from scholar_tui.core.conference.tree import Tree
 
 
@@ -53,8 +56,33 @@ def other_edition(kind: Kind, question: str, tree: Tree) -> Computed:
 TOPIC_WORD = re.compile(r"[^\W_]+(?:['’.][^\W_]+)*")
 
 
+CLAUSE_BREAK = re.compile(r"\s*(?:[,;:!?.…]+(?=\s|$)|\s[-–—]+\s|[–—])\s*")
+""""I'm driving a camper van, what's the max height …?": a person sets the scene in one clause and asks in another."""
+ASKS = re.compile(
+    rf"^(?:\W*)(?:{'|'.join(sorted(AUXILIARIES))})\b|\b(?:{'|'.join(sorted(WH_WORDS))})s?\b", re.IGNORECASE
+)
+
+
+def asking_clause(question: str) -> str:
+    """The clause of the question that asks (opens with an auxiliary or holds a wh-word), without the clauses that
+    set the scene ("If we designate our student author …, how much volunteering do they sign up for?" → "how much
+    volunteering do they sign up for"); the whole question when no one clause asks."""
+    clauses = [clause for clause in CLAUSE_BREAK.split(question) if clause.strip()]
+    asking = [clause for clause in clauses if ASKS.search(clause)]
+    return asking[0] if len(clauses) > 1 and asking else question
+
+
 def question_topic(question: str, tree: Tree) -> str | None:
-    """What the question is about, in its own words, for the abstain sentence ("hotel room cost night")."""
+    """What the question is about, in its own words, for the abstain sentence: the words of the clause that asks
+    ("hotel room cost night"), without the asker's own doing ("bought", "designate") and pronouns."""
+    asked = _topic_words(asking_clause(question), tree)
+    # "…, which session is it in?": one word left says the clause points back ("it") at what the scene named
+    return asked if asked is not None and " " in asked else _topic_words(question, tree)
+
+
+def _topic_words(question: str, tree: Tree) -> str | None:
+    doing = support.asker_doing(question) | support.pronouns(question)
+    doing |= {word[:PREFIX] for raw in predicate_words(question) for word in words(raw)}
     stems = set(words(question))
     written: dict[str, str] = {}  # each word once, as the person wrote it ("ISWC 2023", not "iswc 2023")
     lowered = question.lower()
@@ -70,5 +98,6 @@ def question_topic(question: str, tree: Tree) -> str | None:
         and word not in words(tree.root.label)
         and word not in ("how", "much", "many", "does", "the")
         and stem(word) not in support.FORM_WORDS
+        and support.word_prefix(stem(word)) not in doing
     ]
     return " ".join(asked[:6]) or None

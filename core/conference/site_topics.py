@@ -71,7 +71,7 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
             and word[:PREFIX] not in known
             and not any(part in known for part in raw.lower().split("-") if len(part) >= UNKNOWN_MIN_LETTERS)
         ) and not _everyday(raw):
-            return raw
+            return written[: len(raw)] if written.lower().startswith(raw) else raw  # "Wi-Fi", as the person wrote it
     return None
 
 
