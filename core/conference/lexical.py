@@ -88,6 +88,11 @@ def stem(word: str) -> str:
     return word
 
 
+INDEFINITE = frozenset(
+    "us anybody anyone somebody someone everybody everyone nobody anything something everything nothing myself "
+    "ourselves yourself yourselves themselves mine ours yours".split()
+)
+"""Pronouns ``lexical.STOPWORDS`` lacks ("cost us", "did anybody win"): closed-class words that name nothing."""
 CLITIC = re.compile(r"^([a-z0-9]+)'(?:s|re|ve|ll|d|m)$")
 NEGATED = re.compile(r"^([a-z]+)n't$")
 NEGATED_IRREGULAR = {"ca": "can", "wo": "will", "sha": "shall", "ai": "is"}

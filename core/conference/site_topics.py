@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from scholar_tui.core.conference.asking import FILLERS, predicate_words
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kinds import ASKING, GENERIC, LABEL_WORDS, PREFIX
-from scholar_tui.core.conference.lexical import STOPWORDS, stem, without_clitic, words
+from scholar_tui.core.conference.lexical import INDEFINITE, STOPWORDS, stem, without_clitic, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.tree import Tree
 from scholar_tui.models.english_words import everyday
@@ -61,7 +61,7 @@ def unknown_topic(question: str, tree: Tree) -> str | None:
             continue
         if word in ASKING or word.endswith(("ed", "ing", "ly")):  # "donated", "reviewing": how, not what about
             continue
-        if word in FILLERS:  # "the whole conference": how a person speaks, not a topic
+        if word in FILLERS or word in INDEFINITE:  # "the whole conference", "did anybody win": how a person speaks
             continue
         if CALENDAR_WORD.fullmatch(word):  # "Thursday" on a site that writes "Thu, July 27": a day, said otherwise
             continue

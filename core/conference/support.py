@@ -35,7 +35,7 @@ from scholar_tui.core.conference.kinds import (
     other_edition,
     split_digits,
 )
-from scholar_tui.core.conference.lexical import SYNONYM_GROUPS, WORD, stem, without_clitic, words
+from scholar_tui.core.conference.lexical import INDEFINITE, SYNONYM_GROUPS, WORD, stem, without_clitic, words
 from scholar_tui.core.conference.paths import node_path_text
 from scholar_tui.core.conference.question_words import WH_WORDS
 from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, generic_variant, tree_vocabulary
@@ -226,17 +226,13 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
         if len(tree_vocabulary(tree)) < MIN_VOCABULARY:
             # a small site's silence on a word says nothing (as for ``site_topics.unknown_topic``): only its words count
             about = {prefix for prefix in about if counter.get(prefix)}
-        if closed:  # nor, in a question for a value, a site's silence on the asker's own doing or a pronoun: no path
-            # holds "bought" or "us"; a yes/no question is left whole, as above
-            about -= {prefix for prefix in asker_doing(question) if not counter.get(prefix)} | pronouns(question)
+        if closed:  # nor, in a question for a value, a site's silence on the asker's own doing: no path holds
+            # "bought"; a yes/no question is left whole, as above
+            about -= {prefix for prefix in asker_doing(question) if not counter.get(prefix)}
+    about -= pronouns(question)  # "cost us", "did anybody win": a pronoun names nothing, in any question
     return about
 
 
-INDEFINITE = frozenset(
-    "us anybody anyone somebody someone everybody everyone nobody anything something everything nothing myself "
-    "ourselves yourself yourselves themselves mine ours yours".split()
-)
-"""Pronouns ``lexical.STOPWORDS`` lacks ("cost us", "did anybody win"): closed-class words that name nothing."""
 ADVERBS = r"(?:(?:only|just|still|already|also|really|actually|even|never|ever|first|now)\s+)*"
 ASKER_CLAUSE = re.compile(
     rf"(?<![\w'])(?:i|we|you|they|he|she|people|folks|someone|anyone)(?:'m|'re|'ve|'d|'ll)?\s+{ADVERBS}"
