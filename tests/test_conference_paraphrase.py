@@ -121,3 +121,25 @@ def test_the_abstain_sentence_names_the_thing_asked_from_the_clause_that_asks():
         or ""
     )
     assert "designate" not in topic and "volunteering" in topic
+
+
+COMMITTEE = tree_from_data(
+    {
+        "Conf2030": {
+            "Organizing Committee": {
+                "General Chair": {"name": "Ada Stone", "affiliation": "ETH Zurich"},
+                "Program Chairs": [
+                    {"name": "Bo Chen", "affiliation": "Kyoto University"},
+                    {"name": "Cy Dee", "affiliation": "Inria"},
+                ],
+            },
+            "Organization": {"Reviewers": [{"name": f"Reviewer{number} Surname{number}"} for number in range(1600)]},
+        }
+    }
+)
+
+
+def test_where_a_role_s_one_person_record_is_from_is_its_affiliation():
+    """Before: "Conf2030's site data has no location for general chair." beside "affiliation: ETH Zurich"."""
+    answered = ask_on(COMMITTEE, "where is the general chair from?", "General Chair»name»Ada Stone")
+    assert answered.answer == "ETH Zurich"

@@ -138,6 +138,9 @@ PLACE_MAX_WORDS = 20
 Honolulu"); a record's longer field is its description (a workshop's abstract), never where it is."""
 
 
+PERSON_PLACE = ("affiliation", "institution", "organization", "organisation", "employer")
+"""How a person's record says where they are: "where is the general chair from?" is asked of "General Chair »
+affiliation", as a place's record says it by "location" or "address"."""
 SMALL_RECORD = 4
 """A heading over this few fields, all values ("General Chair » name, affiliation"), is one person's record."""
 
@@ -147,18 +150,30 @@ def _small_record_field(question: str, item: EvidencePath, tree: Tree) -> Comput
     heading that is one small record, not a list of them."""
     leaf = leaf_of(tree, item)
     parent = tree.parent(leaf) if leaf is not None else None
-    if leaf is None or parent is None or not leaf.text or not names_the_value(question, leaf.text):
+    if leaf is None or parent is None or not leaf.text:
         return None
+    if not names_the_value(question, leaf.text) and not _names_heading(question, parent.label):
+        return None  # neither the person ("Andreas Krause") nor the record's heading ("the general chair") is asked
     fields = tree.children(parent)
     if len(fields) > SMALL_RECORD or any(not field.is_leaf for field in fields):
         return None
     asked = expanded_query(question)
+    if WHERE.search(question):  # where a person is: the organisation they are with
+        asked = {**asked, **{word: 0.5 for word in PERSON_PLACE if word not in asked}}
     fitting = [field for field in fields if field.id != leaf.id and field.text and label_fit(asked, field.label) > 0]
     best = max(fitting, key=lambda field: label_fit(asked, field.label), default=None)
     return None if best is None else Computed(best.text or "", "span", [item.rank], [best])
 
 
 ROLE_WORDS = kinds.LABEL_WORDS[Kind.PEOPLE] - {"name", "names"}
+
+
+def _names_heading(question: str, label: str) -> bool:
+    """Whether the question names a record by its whole heading ("where is the general chair from?" of "General
+    Chair » name, affiliation"): a one-person record is asked about by the role it is headed with. A heading of
+    one word ("Keynote", "Chair") names a kind of record more often than one record, and is not enough."""
+    heading = set(words(label))
+    return len(heading) >= 2 and heading <= set(words(question))
 
 
 def _names_role(text: str) -> bool:
