@@ -1,0 +1,242 @@
+"""The last line of defence: every computed answer is checked against its cited evidence before it is shown.
+
+The operators (``answer``) find a value; this module asks, of the value and the nodes it rests on, whether they
+show that it answers THIS question, and refuses (the plain sentence) when they do not. Each check is argued from
+how people ask or how sites are built, never from one site's labels:
+
+* a verdict (yes/no) needs a sentence that decides it: a bare link decides nothing, a record field the question
+  does not ask about (a panelist's institution for "did X win the award") decides nothing, and a record that is
+  another person's decides nothing about the person asked;
+* a polite request ("can you list …", "could you tell me who …") asks for the things, not whether one can;
+* a value that names another event ("NeurIPS 2022: September 8th") answers for that event, not for this one;
+* where someone studied is told by a sentence about studying, not by their current affiliation;
+* what a talk is "about" is told by a title or a sentence, not by a category repeated over many records
+  ("Plenary Speaker", "Poster");
+* an answer that only repeats the question's own words tells nothing;
+* a count is of the items of a list, not of the fields of one record (a date entry's type, date and deadline);
+* one person read from a heading that holds several, with nothing in the question picking that one, is part of
+  the answer given as all of it;
+* two parts of a joined question asking different things are not answered by the same value.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from scholar_tui.core.conference.computed import Computed, leaf_of
+from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.kind_checks import ASKS_TOPIC
+from scholar_tui.core.conference.lexical import words
+from scholar_tui.core.conference.plain_sentence import abstain, question_topic
+from scholar_tui.core.conference.question_shape import question_form
+from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.values import URL
+
+REQUEST = re.compile(
+    r"^\s*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:list|name|enumerate|show|give|tell|share)\b"
+    r"(?!\s+(?:me\s+)?(?:if|whether)\b)",
+    re.IGNORECASE,
+)
+""""Can you list the chairs?" asks for the chairs; "can you tell me whether …" still asks yes or no."""
+
+EDITION = re.compile(r"\b([A-Z][A-Za-z]*[A-Z][A-Za-z]*)\s?'?((?:19|20)\d\d)\b")
+"""An event named with its year as people and sites write it: "NeurIPS 2022", "ICML 2023", "ISWC2022"."""
+
+STUDY = re.compile(
+    r"\b(?:ph\.?\s?d|doctorate|doctoral degree|degree|graduat\w*|stud(?:y|ied|ies)|alma mater|master'?s|"
+    r"bachelor'?s|diploma|obtained|educat\w*)\b",
+    re.IGNORECASE,
+)
+"""Words a sentence about someone's education uses: the question asks where they studied when it uses one of
+them with "where"/"which university"."""
+
+ASKS_PLACE_OF_STUDY = re.compile(r"\b(?:where|which (?:university|school|college|institution))\b", re.IGNORECASE)
+
+CATEGORY_REPEATS = 3
+"""A value written as the text of this many nodes is a category the site sorts records by ("Poster",
+"Plenary Speaker"), not what one of them is about."""
+
+RECORD_LINE = re.compile(r"^\s*([^:]{1,40}):\s*(\S+(?:\s+\S+){0,7})\s*\.?\s*$")
+"""A record's field written "label: value" (a short value, not a sentence after a colon): its label says which
+role or property the value holds."""
+
+ASKED_PREFIX = 3
+"""A word of the question and a word of a label agree when one begins the other ("win" / "winners")."""
+
+LABEL_DECIDES_WORDS = 2
+"""Headings that share two of the question's words name its subject and what is asked of it."""
+
+PERSON_NAME = re.compile(r"\b([A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+)+)\b")
+
+
+def asked_directly(question: str) -> str:
+    """A polite request said as what it asks ("can you list the chairs?" → "list the chairs?"): it asks for the
+    things, which the request's "can you" would otherwise make a yes/no question of."""
+    request = REQUEST.search(question)
+    if request is None:
+        return question
+    rest = question[request.end() :].lstrip()
+    verb = request.group(0).split()[-1].lower()
+    rest = re.sub(r"^me\s+", "", rest, flags=re.IGNORECASE) if verb in ("tell", "show", "give", "share") else rest
+    asked = rest if verb in ("tell", "show", "give", "share") else f"{verb} {rest}"
+    return asked[:1].upper() + asked[1:]
+
+
+def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
+    """``answer`` when its evidence shows it answers ``question``, else the plain sentence of what is missing."""
+    if answer.operation == "abstain":
+        return answer
+    checks = (
+        _request_as_verdict,
+        _undecided_verdict,
+        _other_event,
+        _affiliation_as_study,
+        _category_as_topic,
+        _paragraph_as_list,
+    )
+    for check in checks:
+        refused = check(question, answer, evidence, tree)
+        if refused is not None:
+            return refused
+    return answer
+
+
+def verified_parts(questions: Sequence[str], answers: Sequence[Computed], tree: Tree) -> list[Computed]:
+    """Each part's answer, the later of two parts that got the same value refused: two questions asking different
+    things ("how many reviewers and meta-reviewers") are not answered by one value read twice."""
+    seen: list[frozenset[str]] = []
+    kept = []
+    for question, answer in zip(questions, answers, strict=True):
+        key = _value_key(question, answer)
+        if key and key in seen:
+            kept.append(abstain(tree, "separate answer", question_topic(question, tree)))
+            continue
+        seen.append(key)
+        kept.append(answer)
+    return kept
+
+
+def _value_key(question: str, answer: Computed) -> frozenset[str]:
+    """The answer's values without the words the question gives back ("281 senior meta-reviewers" → {"281"})."""
+    if answer.operation == "abstain":
+        return frozenset()
+    asked = set(words(question))
+    items = re.split(r",\s*|\s+and\s+|;\s*", answer.asked_value.rstrip("."))
+    return frozenset(" ".join(word for word in words(item) if word not in asked) for item in items) - {""}
+
+
+def _request_as_verdict(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    if answer.operation == "yes_no" and REQUEST.search(question):
+        return abstain(tree, "list", question_topic(question, tree))
+    return None
+
+
+def _undecided_verdict(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """A yes or no rests on a sentence saying the asked thing of the asked subject."""
+    if answer.operation != "yes_no":
+        return None
+    support = (answer.support or answer.text).strip()
+    refused = abstain(tree, f"statement on {question_topic(question, tree) or 'it'}")
+    if URL.fullmatch(support) or (URL.search(support) and len(support.split()) <= 1):
+        return refused  # a link says neither yes nor no
+    cited = [item for item in evidence if item.rank in answer.cited]
+    named = [name for name in PERSON_NAME.findall(question) if _is_person_in(name, tree)]
+    if named and cited and not any(name.lower() in item.path.lower() for item in cited for name in named[:1]):
+        return refused  # "Is Cory Henson at Siemens like …": the verdict came from another person's record
+    label = RECORD_LINE.match(support)
+    if label and _unasked(words(label.group(1)), question):
+        return refused  # "President Elect: Kilian Weinberger": the label names another role than the one asked
+    asked = set(words(question)) - {word for name in named for word in words(name)}
+    if not set(words(support)) & asked and not _label_decides(question, cited):
+        return refused  # "University of Oxford, UK" for "did X win the award": the field asked is not this one
+    return None
+
+
+def _unasked(label_words: Sequence[str], question: str) -> bool:
+    """Whether a label has a word the question does not ask ("elect" of "President Elect" for "the president")."""
+    asked = [word for word in words(question) if len(word) >= ASKED_PREFIX]
+    return any(not any(word.startswith(other) or other.startswith(word) for other in asked) for word in label_words)
+
+
+def _label_decides(question: str, cited: Sequence[EvidencePath]) -> bool:
+    """Whether a cited path's headings say all of what the question asks of its subject (a name under
+    "Outstanding Reviewers" for "Is X one of the outstanding reviewers?")."""
+    asked = set(words(question))
+    return any(len(set(words(item.path)) & asked) >= LABEL_DECIDES_WORDS for item in cited)
+
+
+def _is_person_in(name: str, tree: Tree) -> bool:
+    lowered = name.lower()
+    return any(node.label.lower() == lowered or (node.text or "").lower() == lowered for node in tree.nodes)
+
+
+def _other_event(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """A value that names an event with its year which is neither this site's conference nor one the question
+    names answers for that event."""
+    own = _edition_keys(tree.root.label or tree.name)
+    asked = _edition_keys(question)
+    for acronym, year in EDITION.findall(answer.text):
+        key = (acronym.lower(), year)
+        if key not in own and key not in asked and acronym.lower() not in {name for name, _ in asked}:
+            return abstain(tree, "date" if year else "information", question_topic(question, tree))
+    return None
+
+
+def _edition_keys(text: str) -> set[tuple[str, str]]:
+    return {(acronym.lower(), year) for acronym, year in EDITION.findall(text)}
+
+
+def _affiliation_as_study(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """Where someone studied is said by a sentence about their studies; their current post answers another
+    question."""
+    if not (ASKS_PLACE_OF_STUDY.search(question) and STUDY.search(question)):
+        return None
+    said = [answer.text, answer.support, *(node.text or "" for node in answer.read)]
+    said += [item.value for item in evidence if item.rank in answer.cited]
+    if any(STUDY.search(text) for text in said):
+        return None
+    return abstain(tree, "place of study", question_topic(question, tree))
+
+
+def _category_as_topic(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """ "What is X talking about?" is not answered by the category X's record is filed under."""
+    if answer.operation == "yes_no" or not ASKS_TOPIC.search(question):
+        return None
+    text = answer.text.strip().rstrip(".")
+    if URL.fullmatch(text):
+        return abstain(tree, f"information on {question_topic(question, tree) or 'it'}")
+    repeats = sum(1 for node in tree.nodes if (node.text or "").strip() == text)
+    if repeats >= CATEGORY_REPEATS:
+        return abstain(tree, f"information on {question_topic(question, tree) or 'it'}")
+    return None
+
+
+LIST_ITEM_WORDS = 20
+"""An item of a list of people or things is a name or a title; a run of more words without a comma or an "and" is
+a paragraph's sentence."""
+
+
+def _paragraph_as_list(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """A question asking for a list is not answered by one paragraph that mentions the things."""
+    if question_form(question) != "list" or answer.operation == "yes_no":
+        return None
+    items = [item for item in re.split(r",\s*|\s+and\s+|;\s*", answer.text) if item.strip()]
+    if any(len(item.split()) > LIST_ITEM_WORDS for item in items):
+        return abstain(tree, "list", question_topic(question, tree))
+    return None
+
+
+def _read_nodes(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:
+    cited = [leaf_of(tree, item) for item in evidence if item.rank in answer.cited]
+    return [node for node in [*answer.read, *cited] if node is not None]
