@@ -64,6 +64,8 @@ role or property the value holds."""
 ASKED_PREFIX = 3
 """A word of the question and a word of a label agree when one begins the other ("win" / "winners")."""
 
+PARENTHESIS = re.compile(r"\([^)]*\)")
+
 LABEL_DECIDES_WORDS = 2
 """Headings that share two of the question's words name its subject and what is asked of it."""
 
@@ -151,8 +153,8 @@ def _undecided_verdict(
     label = RECORD_LINE.match(support)
     if label and _unasked(words(label.group(1)), question):
         return refused  # "President Elect: Kilian Weinberger": the label names another role than the one asked
-    asked = set(words(question)) - {word for name in named for word in words(name)}
-    if not set(words(support)) & asked and not _label_decides(question, cited):
+    subject = {word for name in named for word in words(name)}
+    if not _asked_in(words(support), question, subject) and not _label_decides(question, named, cited):
         return refused  # "University of Oxford, UK" for "did X win the award": the field asked is not this one
     return None
 
@@ -163,11 +165,27 @@ def _unasked(label_words: Sequence[str], question: str) -> bool:
     return any(not any(word.startswith(other) or other.startswith(word) for other in asked) for word in label_words)
 
 
-def _label_decides(question: str, cited: Sequence[EvidencePath]) -> bool:
-    """Whether a cited path's headings say all of what the question asks of its subject (a name under
-    "Outstanding Reviewers" for "Is X one of the outstanding reviewers?")."""
-    asked = set(words(question))
-    return any(len(set(words(item.path)) & asked) >= LABEL_DECIDES_WORDS for item in cited)
+def _label_decides(question: str, named: Sequence[str], cited: Sequence[EvidencePath]) -> bool:
+    """Whether a cited path's headings say what the question asks of its subject (a name under "Outstanding
+    Reviewers" for "Is X one of the outstanding reviewers?"). Of a named person, the heading saying most of it must
+    add no word the question does not ask ("Best SPC Reviewer" is another award than "the best reviewer award")."""
+    subject = {word for name in named for word in words(name)}
+    for item in cited:
+        headings = [PARENTHESIS.sub("", heading) for heading in item.path.split("»")]
+        shares = [(len(_asked_in(words(heading), question, subject)), heading) for heading in headings]
+        saying = [(count, heading) for count, heading in shares if count and not set(words(heading)) & subject]
+        if sum(count for count, _ in saying) < LABEL_DECIDES_WORDS:
+            continue
+        best = max(saying, key=lambda pair: pair[0])[1]
+        if not named or not _unasked([word for word in words(best) if not word.isdigit()], question):
+            return True
+    return False
+
+
+def _asked_in(text_words: Sequence[str], question: str, leave_out: set[str] = frozenset()) -> set[str]:
+    """The words of a text the question asks, a word agreeing with one that begins the other ("winners"/"win")."""
+    asked = [word for word in words(question) if len(word) >= ASKED_PREFIX and word not in leave_out]
+    return {word for word in text_words if any(word.startswith(other) or other.startswith(word) for other in asked)}
 
 
 def _is_person_in(name: str, tree: Tree) -> bool:
