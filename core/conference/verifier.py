@@ -98,6 +98,7 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
         _category_as_topic,
         _paragraph_as_list,
         _one_of_several,
+        _echo,
     )
     for check in checks:
         refused = check(question, answer, evidence, tree)
@@ -238,6 +239,25 @@ def _category_as_topic(
     if repeats >= CATEGORY_REPEATS:
         return abstain(tree, f"information on {question_topic(question, tree) or 'it'}")
     return None
+
+
+def _echo(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """A "who" answered by the name of the thing the question asks about ("who won the X challenge?" → "X in Life
+    Science challenge"): mostly the question's own words read back from the thing's heading, and no person."""
+    if conference_kind(question) is not Kind.PEOPLE or answer.operation not in ("span", "value", "list"):
+        return None
+    said = set(words(answer.text))
+    if (
+        said
+        and len(_asked_in(list(said), question)) / len(said) >= ECHO_SHARE
+        and not of_kind(Kind.PEOPLE, answer.text)
+    ):
+        return abstain(tree, "person", question_topic(question, tree))
+    return None
+
+
+ECHO_SHARE = 0.6
+"""An answer most of whose words the question already says names what was asked about."""
 
 
 LIST_ITEM_WORDS = 20
