@@ -260,6 +260,9 @@ ECHO_SHARE = 0.6
 """An answer most of whose words the question already says names what was asked about."""
 
 
+SENTENCE_WORDS = 12
+"""A list is names joined by commas; a run of more words closed by a full stop is a sentence about them."""
+
 LIST_ITEM_WORDS = 20
 """An item of a list of people or things is a name or a title; a run of more words without a comma or an "and" is
 a paragraph's sentence."""
@@ -272,7 +275,8 @@ def _paragraph_as_list(
     if question_form(question) != "list" or answer.operation == "yes_no":
         return None
     items = [item for item in re.split(r",\s*|\s+and\s+|;\s*", answer.text) if item.strip()]
-    if any(len(item.split()) > LIST_ITEM_WORDS for item in items):
+    sentence = answer.text.rstrip().endswith(".") and len(answer.text.split()) > SENTENCE_WORDS
+    if sentence or any(len(item.split()) > LIST_ITEM_WORDS for item in items):
         return abstain(tree, "list", question_topic(question, tree))
     return None
 
