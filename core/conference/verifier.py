@@ -149,17 +149,30 @@ def _undecided_verdict(
     refused = abstain(tree, f"statement on {question_topic(question, tree) or 'it'}")
     if URL.fullmatch(support) or (URL.search(support) and len(support.split()) <= 1):
         return refused  # a link says neither yes nor no
+    if support.rstrip().endswith("?"):
+        return refused  # the question asked again (an FAQ's question whose answer is elsewhere) states nothing
     cited = [item for item in evidence if item.rank in answer.cited]
     named = [name for name in PERSON_NAME.findall(question) if _is_person_in(name, tree)]
     if named and cited and not any(name.lower() in item.path.lower() for item in cited for name in named[:1]):
         return refused  # "Is Cory Henson at Siemens like …": the verdict came from another person's record
     label = RECORD_LINE.match(support)
-    if label and _unasked(words(label.group(1)), question):
-        return refused  # "President Elect: Kilian Weinberger": the label names another role than the one asked
+    if label and _asked_in(words(label.group(1)), question) and _unasked(words(label.group(1)), question):
+        return refused  # "President Elect: Kilian Weinberger": the asked role with a word more is another role
+    if label and not _asked_in(words(label.group(1)), question) and not _names_entry(label.group(2), question):
+        return refused  # "essay: An ML approach …" for "is the TAG-ML workshop on sunday?": another entry
     subject = {word for name in named for word in words(name)}
     if not _asked_in(words(support), question, subject) and not _label_decides(question, named, cited):
         return refused  # "University of Oxford, UK" for "did X win the award": the field asked is not this one
     return None
+
+
+ENTRY_SHARE = 0.5
+"""A record's value names the thing asked when at least half its words are the question's."""
+
+
+def _names_entry(value: str, question: str) -> bool:
+    said = set(words(value))
+    return bool(said) and len(_asked_in(list(said), question)) / len(said) >= ENTRY_SHARE
 
 
 def _unasked(label_words: Sequence[str], question: str) -> bool:
