@@ -32,7 +32,7 @@ from scholar_tui.core.conference.lexical import words
 from scholar_tui.core.conference.plain_sentence import abstain, question_topic
 from scholar_tui.core.conference.question_shape import conference_kind, question_form
 from scholar_tui.core.conference.tree import Node, Tree
-from scholar_tui.core.conference.values import URL
+from scholar_tui.core.conference.values import URL, find_dates
 
 REQUEST = re.compile(
     r"^\s*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:list|name|enumerate|show|give|tell|share)\b"
@@ -99,6 +99,7 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
         _paragraph_as_list,
         _one_of_several,
         _echo,
+        _calendar_count,
     )
     for check in checks:
         refused = check(question, answer, evidence, tree)
@@ -269,6 +270,21 @@ def _echo(question: str, answer: Computed, evidence: Sequence[EvidencePath], tre
     return None
 
 
+ASKS_DATES = re.compile(r"\b(?:deadlines?|dates?|days?|when)\b", re.IGNORECASE)
+
+
+def _calendar_count(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """A count of entries of the important-dates list ("Doctoral Consortium Submissions: 13 May") counts deadlines,
+    not the things they are for: "how many submissions did it get?" is not answered by the deadlines named so."""
+    if answer.operation != "count" or ASKS_DATES.search(question):
+        return None
+    for node in answer.read[:1]:
+        fields = [child for child in tree.children(node) if child.is_leaf and child.text]
+        if node.kind == "item" and any(find_dates(child.text or "") for child in fields):
+            return abstain(tree, "count", question_topic(question, tree))
+    return None
+
+
 ECHO_SHARE = 0.6
 """An answer most of whose words the question already says names what was asked about."""
 
@@ -305,7 +321,8 @@ def _one_of_several(question: str, answer: Computed, evidence: Sequence[Evidence
     """One person read from a heading that holds several: the question must pick that one (a word of it found in
     that record and not in all the others: "the past president", "the one from Apple"); when it picks another, that
     one is the answer, and when it picks none, it asked for the heading's people, who are all named."""
-    if conference_kind(question) is not Kind.PEOPLE or answer.operation not in ("span", "value"):
+    single = answer.operation in ("span", "value") or (answer.operation == "list" and _one_item(answer.text))
+    if conference_kind(question) is not Kind.PEOPLE or not single:
         return None
     record = _person_record(answer, evidence, tree)
     parent = tree.parent(record) if record is not None else None
@@ -334,13 +351,18 @@ def _one_of_several(question: str, answer: Computed, evidence: Sequence[Evidence
 def _person_record(answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Node | None:
     """The record of the person the answer names: the entry titled with the name, or the list leaf that is it."""
     name = answer.text.strip().rstrip(".")
-    for node in _read_nodes(answer, evidence, tree):
+    read = _read_nodes(answer, evidence, tree)
+    for node in [*read, *(leaf for record in read for leaf in tree.subtree_leaves(record))]:
         if node.kind == "item" and node.label.strip() == name:
             return node
         if (node.text or "").strip() == name:
             parent = tree.parent(node)
             return parent if parent is not None and parent.kind == "item" and parent.label.strip() == name else node
     return None
+
+
+def _one_item(text: str) -> bool:
+    return len([item for item in re.split(r",\s*|\s+and\s+|;\s*", text) if item.strip()]) == 1
 
 
 def _person_of(node: Node) -> str:
