@@ -100,6 +100,7 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
         _one_of_several,
         _echo,
         _calendar_count,
+        _other_named_thing,
     )
     for check in checks:
         refused = check(question, answer, evidence, tree)
@@ -267,6 +268,38 @@ def _echo(question: str, answer: Computed, evidence: Sequence[EvidencePath], tre
         and not of_kind(Kind.PEOPLE, answer.text)
     ):
         return abstain(tree, "person", question_topic(question, tree))
+    return None
+
+
+DISTINCT_NAME = re.compile(r"\b([A-Za-z]*[a-z][A-Z][A-Za-z0-9]*|[A-Z][A-Z0-9]{2,}(?:-[A-Z0-9]+)*)['’]s\b")
+"""A thing's owner named as no common word is written ("ChinaScope's talk", "MEPDaW's room", "GNNQ's session"):
+what is asked belongs to that one."""
+
+RARE_NAME_NODES = 30
+"""A name the site writes on fewer nodes than this names one thing (a sponsor, a workshop); "PDF" or the
+conference's own acronym, written all over, names none."""
+
+
+def _other_named_thing(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """When the question names one thing by its own name ("ChinaScope's sponsored talk"), the answer is read from
+    that thing's nodes: a sentence about sponsored talks in general answers for none of them."""
+    if answer.operation in ("yes_no", "abstain"):
+        return None
+    names = {name.lower() for name in DISTINCT_NAME.findall(question)}
+    if not names:
+        return None
+    texts = [item.path for item in evidence if item.rank in answer.cited]
+    for node in _read_nodes(answer, evidence, tree):
+        record = next((above for above in reversed(tree.ancestors(node)) if above.kind == "item"), node)
+        texts.append(" ".join([*(ancestor.label for ancestor in tree.ancestors(node)), node.label, node.text or ""]))
+        texts.extend(f"{leaf.label} {leaf.text or ''}" for leaf in tree.subtree_leaves(record))
+    said = " ".join(texts).lower()
+    for name in names:
+        written = sum(1 for node in tree.nodes if name in f"{node.label} {node.text or ''}".lower())
+        if 0 < written < RARE_NAME_NODES and name not in said:
+            return abstain(tree, conference_kind(question).noun, question_topic(question, tree))
     return None
 
 
