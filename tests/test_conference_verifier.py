@@ -186,3 +186,61 @@ def test_they_of_a_second_part_are_the_things_the_first_counts():
 def test_a_role_label_with_a_word_not_asked_is_another_role():
     answer = _answer("is kilian marsh the current president?", "Kilian Marsh")
     assert not answer.startswith("Yes"), answer
+
+
+DATES_SITE = tree_from_data(
+    {
+        "QUAY2031": {
+            "Dates": [
+                {"type": "Doctoral Consortium Submissions", "date": "13 May 2031"},
+                {"type": "Poster Submission", "date": "13 July 2031"},
+                {"type": "Industry Submission", "date": "26 July 2031"},
+            ],
+            "Program": {
+                "Table": [
+                    {
+                        "content": "PANEL: ROBOTS AND GRAPHS",
+                        "panelists": [{"name": "Cory Hanson"}, {"name": "Ganesh Raman"}, {"name": "Mia Beetz"}],
+                    }
+                ]
+            },
+            "Sponsorships": {
+                "Packages": [
+                    {
+                        "level": "Diamond",
+                        "description": [
+                            "Sponsored industry talk at the conference illustrating use cases of the sponsor",
+                            "Logo displayed on the website",
+                        ],
+                    }
+                ],
+                "Sponsors": [{"name": "ChinaScope", "level": "Diamond"}],
+            },
+        }
+    }
+)
+
+
+def _dated(question: str, *leaf_texts: str) -> str:
+    return compute_answer(question, leaf_evidence(DATES_SITE, *leaf_texts), DATES_SITE).text
+
+
+def test_deadlines_named_for_submissions_are_no_count_of_submissions():
+    answer = _dated("how many submissions did the doctoral consortium get?", "Doctoral Consortium Submissions")
+    assert is_abstain(answer), answer
+
+
+def test_one_panelist_listed_from_a_panel_is_all_its_panelists():
+    evidence = leaf_evidence(DATES_SITE, "PANEL: ROBOTS AND GRAPHS")
+    panel = DATES_SITE.parent(DATES_SITE[evidence[0].node_id])
+    one = Computed("Cory Hanson", "list", [1], [panel])
+    answer = verified("who's on the panel about robots and graphs?", one, evidence, DATES_SITE)
+    assert all(name in answer.text for name in ("Cory Hanson", "Ganesh Raman", "Mia Beetz")), answer.text
+
+
+def test_a_named_owners_thing_is_not_read_from_a_general_sentence():
+    answer = _dated(
+        "what's ChinaScope's sponsored talk about?",
+        "Sponsored industry talk at the conference illustrating use cases of the sponsor",
+    )
+    assert is_abstain(answer), answer
