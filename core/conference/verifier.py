@@ -100,6 +100,7 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
         _one_of_several,
         _echo,
         _calendar_count,
+        _paragraphs_counted,
         _other_named_thing,
     )
     for check in checks:
@@ -301,6 +302,22 @@ def _other_named_thing(
         if 0 < written < RARE_NAME_NODES and name not in said:
             return abstain(tree, conference_kind(question).noun, question_topic(question, tree))
     return None
+
+
+def _paragraphs_counted(
+    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
+) -> Computed | None:
+    """A count resting on a sentence is a number that sentence writes; the number of paragraphs beside it (a call's
+    seven instructions) counts no thing the question names."""
+    if answer.operation != "count" or answer.read:
+        return None
+    number = re.match(r"\s*(\d+)\b", answer.text)
+    cited = [item.value for item in evidence if item.rank in answer.cited]
+    if number is None or not cited or not all(len(value.split()) > SENTENCE_WORDS for value in cited):
+        return None
+    if any(re.search(rf"\b{number.group(1)}\b", value) for value in cited):
+        return None
+    return abstain(tree, "count", question_topic(question, tree))
 
 
 ASKS_DATES = re.compile(r"\b(?:deadlines?|dates?|days?|when)\b", re.IGNORECASE)
