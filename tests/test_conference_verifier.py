@@ -244,3 +244,18 @@ def test_a_named_owners_thing_is_not_read_from_a_general_sentence():
         "Sponsored industry talk at the conference illustrating use cases of the sponsor",
     )
     assert is_abstain(answer), answer
+
+
+def test_two_counts_each_with_how_many_share_the_rest():
+    assert split_parts("how many workshops and how many tutorials are there at quay 2031?") == [
+        "How many workshops are there at quay 2031?",
+        "How many tutorials are there at quay 2031?",
+    ]
+
+
+def test_a_singular_verb_before_two_roles_asks_each():
+    assert split_parts("who's the general chair and the local chair") == [
+        "Who is the general chair?",
+        "Who is the local chair?",
+    ]
+    assert split_parts("Who are the chairs and the organisers?") is None  # one list
