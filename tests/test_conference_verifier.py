@@ -9,7 +9,7 @@ from scholar_tui.core.conference.computed import Computed
 from scholar_tui.core.conference.parts import split_parts
 from scholar_tui.core.conference.person import is_abstain
 from scholar_tui.core.conference.tree import tree_from_data
-from scholar_tui.core.conference.verifier import verified
+from scholar_tui.core.conference.verifier import verified, verified_parts
 
 from .conference_support import leaf_evidence
 
@@ -259,3 +259,14 @@ def test_a_singular_verb_before_two_roles_asks_each():
         "Who is the local chair?",
     ]
     assert split_parts("Who are the chairs and the organisers?") is None  # one list
+
+
+def test_two_equal_counts_from_their_own_lists_both_stand():
+    evidence = leaf_evidence(SITE, "Ana Dimas", "Cory Hanson")
+    chairs, panelists = (SITE.parent(SITE.parent(SITE[item.node_id])) for item in evidence)
+    answers = [Computed("2 chairs", "count", [1], [chairs]), Computed("2 panelists", "count", [2], [panelists])]
+    kept = verified_parts(["How many chairs are there?", "How many panelists are there?"], answers, evidence, SITE)
+    assert [answer.text for answer in kept] == ["2 chairs", "2 panelists"]
+    same = [Computed("2 chairs", "count", [1], [chairs]), Computed("2 panelists", "count", [1], [chairs])]
+    kept = verified_parts(["How many chairs are there?", "How many panelists are there?"], same, evidence, SITE)
+    assert is_abstain(kept[1].text), kept[1].text

@@ -129,7 +129,7 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     joined = parts.split_parts(question)
     if joined is not None:  # "When and where is X?": each part of its own kind, or which part the data lacks
         answers = [verifier.verified(part, _one_answer(part, evidence, tree), evidence, tree) for part in joined]
-        return _both(question, verifier.verified_parts(joined, answers, tree), tree)
+        return _both(question, verifier.verified_parts(joined, answers, evidence, tree), tree)
     return verifier.verified(question, _one_answer(question, evidence, tree), evidence, tree)
 
 

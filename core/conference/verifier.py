@@ -110,17 +110,24 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
     return answer
 
 
-def verified_parts(questions: Sequence[str], answers: Sequence[Computed], tree: Tree) -> list[Computed]:
-    """Each part's answer, the later of two parts that got the same value refused: two questions asking different
-    things ("how many reviewers and meta-reviewers") are not answered by one value read twice."""
-    seen: list[frozenset[str]] = []
+def verified_parts(
+    questions: Sequence[str], answers: Sequence[Computed], evidence: Sequence[EvidencePath], tree: Tree
+) -> list[Computed]:
+    """Each part's answer, the later of two parts that got the same value from the same node refused: two questions
+    asking different things ("how many reviewers and meta-reviewers") are not answered by one value read twice.
+    Two counts read from their own nodes may well be equal (two chairs each); two parts' names or places may not."""
+    seen: list[tuple[frozenset[str], set[int]]] = []
     kept = []
     for question, answer in zip(questions, answers, strict=True):
         key = _value_key(question, answer)
-        if key and key in seen:
+        nodes = {node.id for node in _read_nodes(answer, evidence, tree)}
+        numeric = all(value.isdigit() for value in key)  # two counts may be equal; two parts' names may not
+        if key and any(
+            key == other and (not numeric or nodes & other_nodes or not nodes) for other, other_nodes in seen
+        ):
             kept.append(abstain(tree, "separate answer", question_topic(question, tree)))
             continue
-        seen.append(key)
+        seen.append((key, nodes))
         kept.append(answer)
     return kept
 
