@@ -138,7 +138,8 @@ def _value_key(question: str, answer: Computed) -> frozenset[str]:
         return frozenset()
     asked = set(words(question))
     items = re.split(r",\s*|\s+and\s+|;\s*", answer.asked_value.rstrip("."))
-    return frozenset(" ".join(word for word in words(item) if word not in asked) for item in items) - {""}
+    said = (dict.fromkeys([*re.findall(r"\b\d+\b", item), *words(item)]) for item in items)  # "2" kept
+    return frozenset(" ".join(word for word in item if word not in asked) for item in said) - {""}
 
 
 def _request_as_verdict(
