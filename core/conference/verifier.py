@@ -198,8 +198,10 @@ def _label_decides(question: str, named: Sequence[str], cited: Sequence[Evidence
     add no word the question does not ask ("Best SPC Reviewer" is another award than "the best reviewer award")."""
     subject = {word for name in named for word in words(name)}
     for item in cited:
-        headings = [PARENTHESIS.sub("", heading) for heading in item.path.split("»")]
-        shares = [(len(_asked_in(words(heading), question, subject)), heading) for heading in headings]
+        site = _site_words(item.path.split("»")[0], question)
+        # the site's own name heads every path ("ICML2023"): it says nothing of what is asked
+        headings = [PARENTHESIS.sub("", heading) for heading in item.path.split("»")[1:]]
+        shares = [(len(_asked_in(words(heading), question, subject | site)), heading) for heading in headings]
         saying = [(count, heading) for count, heading in shares if count and not set(words(heading)) & subject]
         if sum(count for count, _ in saying) < LABEL_DECIDES_WORDS:
             continue
@@ -207,6 +209,14 @@ def _label_decides(question: str, named: Sequence[str], cited: Sequence[Evidence
         if not named or not _unasked([word for word in words(best) if not word.isdigit()], question):
             return True
     return False
+
+
+def _site_words(root: str, question: str) -> set[str]:
+    """The question's words that name the site itself ("icml" of "ICML2023")."""
+    named = words(root)
+    return {
+        word for word in words(question) if any(label.startswith(word) for label in named) and len(word) >= ASKED_PREFIX
+    }
 
 
 def _asked_in(text_words: Sequence[str], question: str, leave_out: set[str] = frozenset()) -> set[str]:
