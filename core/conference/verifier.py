@@ -25,6 +25,7 @@ import re
 from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.checks import existence_thing
 from scholar_tui.core.conference.computed import Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kind_checks import ASKS_TOPIC, of_kind
@@ -33,6 +34,9 @@ from scholar_tui.core.conference.plain_sentence import abstain, question_topic
 from scholar_tui.core.conference.question_shape import conference_kind, question_form
 from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import URL, find_dates
+
+HAS_THING = re.compile(r"^\s*(?:does|do|did)\s+.+?\s+have\s+(?:an?|any|their|his|her)\b", re.IGNORECASE)
+""""Does Aidan Hogan have a homepage?" asks whether a thing exists, as "is there …" does."""
 
 REQUEST = re.compile(
     r"^\s*(?:can|could|would|will)\s+(?:you|u)\s+(?:please\s+)?(?:list|name|enumerate|show|give|tell|share)\b"
@@ -158,20 +162,23 @@ def _undecided_verdict(
         return None
     support = (answer.support or answer.text).strip()
     refused = abstain(tree, f"statement on {question_topic(question, tree) or 'it'}")
-    if URL.fullmatch(support) or (URL.search(support) and len(support.split()) <= 1):
-        return refused  # a link says neither yes nor no
+    existence = bool(existence_thing(question)) or bool(HAS_THING.match(question))
+    if not existence and (URL.fullmatch(support) or (URL.search(support) and len(support.split()) <= 1)):
+        return refused  # a link says neither yes nor no (but that a "time zone converter" or a homepage exists)
     if support.rstrip().endswith("?"):
         return refused  # the question asked again (an FAQ's question whose answer is elsewhere) states nothing
     cited = [item for item in evidence if item.rank in answer.cited]
     named = [name for name in PERSON_NAME.findall(question) if _is_person_in(name, tree)]
     if named and cited and not any(name.lower() in item.path.lower() for item in cited for name in named[:1]):
         return refused  # "Is Cory Henson at Siemens like …": the verdict came from another person's record
-    label = RECORD_LINE.match(support)
+    label = None if URL.search(support) else RECORD_LINE.match(support)  # "https:" is no label
     if label and _asked_in(words(label.group(1)), question) and _unasked(words(label.group(1)), question):
         return refused  # "President Elect: Kilian Weinberger": the asked role with a word more is another role
     if label and not _asked_in(words(label.group(1)), question) and not _names_entry(label.group(2), question):
         return refused  # "essay: An ML approach …" for "is the TAG-ML workshop on sunday?": another entry
     subject = {word for name in named for word in words(name)}
+    if existence:  # "are there members from X?": the operator found a path naming the thing; an instance is the yes
+        return None
     if not _asked_in(words(support), question, subject) and not _label_decides(question, named, cited):
         return refused  # "University of Oxford, UK" for "did X win the award": the field asked is not this one
     return None
