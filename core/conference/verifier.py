@@ -375,9 +375,13 @@ a paragraph's sentence."""
 def _paragraph_as_list(
     question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
 ) -> Computed | None:
-    """A question asking for a list is not answered by one paragraph that mentions the things."""
+    """A question asking for a list is not answered by one paragraph that mentions the things (a list read from
+    several entries, such as a call's instructions, may well be sentences)."""
     if question_form(question) != "list" or answer.operation == "yes_no":
         return None
+    texts = [item.value for item in evidence if item.rank in answer.cited] + [node.text or "" for node in answer.read]
+    if not any(answer.text.strip().rstrip(".")[:80] in text for text in texts):
+        return None  # not one node's text: the items were gathered from entries of their own
     items = [item for item in re.split(r",\s*|\s+and\s+|;\s*", answer.text) if item.strip()]
     sentence = answer.text.rstrip().endswith(".") and len(answer.text.split()) > SENTENCE_WORDS
     if sentence or any(len(item.split()) > LIST_ITEM_WORDS for item in items):
