@@ -71,9 +71,9 @@ def split_parts(question: str) -> list[str] | None:
     if thing and ELIDED_COUNT.match(second):  # "how many tutorials are half-day and how many are full-day?"
         second = ELIDED_COUNT.sub(lambda match: f"{match.group(0)}{thing.group(1)} ", second, count=1)
     subject = SUBJECT.match(first)
-    if PRONOUN.search(second) and (thing or subject):
-        # "how many sponsor chairs are there and who are they?": "they" are the things counted, not "there"
-        named = thing.group(1) if thing else subject.group(1)
+    # "how many sponsor chairs are there and who are they?": "they" are the things counted, not "there"
+    named = thing.group(1) if thing else subject.group(1) if subject else None
+    if PRONOUN.search(second) and named is not None:
         second = PRONOUN.sub(lambda match: PRONOUN_MEANS[match.group(1).lower()].format(named), second, count=1)
     return [_capitalised(first if first.endswith("?") else f"{first}?"), _capitalised(second)]
 
