@@ -270,3 +270,21 @@ def test_two_equal_counts_from_their_own_lists_both_stand():
     same = [Computed("2 chairs", "count", [1], [chairs]), Computed("2 panelists", "count", [1], [chairs])]
     kept = verified_parts(["How many chairs are there?", "How many panelists are there?"], same, evidence, SITE)
     assert is_abstain(kept[1].text), kept[1].text
+
+
+def test_a_named_persons_yes_says_more_than_one_word_of_what_is_asked():
+    site = tree_from_data(
+        {
+            "QUAY2031": {
+                "Program": {"Agenda": ["Panel (Jim Hendler, Pascal Hitz, Rudi Studer)"]},
+                "Panels": [{"title": "Robots in the physical world", "Moderator": {"name": "Steffen Stab"}}],
+                "Panel Chairs": [{"name": "Pascal Hitz"}],
+            }
+        }
+    )
+    evidence = leaf_evidence(site, "Panel (Jim Hendler, Pascal Hitz, Rudi Studer)")
+    support = "panel (Jim Hendler, Pascal Hitz, Rudi Studer)"
+    listed = Computed(f"Yes, {support}", "yes_no", [1], support=support, value="Yes")
+    answer = verified("is Pascal Hitz moderating the physical world panel?", listed, evidence, site)
+    assert is_abstain(answer.text), answer.text
+    assert verified("is Pascal Hitz on a panel?", listed, evidence, site) is listed

@@ -75,7 +75,20 @@ def undecided_verdict(question: str, answer: Computed, evidence: Sequence[Eviden
         return None
     if not asked_in(words(support), question, subject) and not _label_decides(question, named, cited):
         return refused  # "University of Oxford, UK" for "did X win the award": the field asked is not this one
+    if named and not _says_enough(question, subject, support, cited):
+        return refused  # "Panel (…, Pascal Hitzler, …)" for "is Pascal Hitzler moderating the physical world panel?"
     return None
+
+
+SAID_OF_SUBJECT = 1 / 3
+"""Of what a yes/no asks of a named person (all but the name), the deciding sentence and its headings say this
+share at least: a mention of the person beside one shared word ("panel") is about something else."""
+
+
+def _says_enough(question: str, subject: set[str], support: str, cited: Sequence[EvidencePath]) -> bool:
+    asked = {word for word in words(question) if len(word) >= ASKED_PREFIX and word not in subject}
+    said = words(" ".join([support, *(item.path for item in cited)]))
+    return not asked or len(asked_in(said, " ".join(asked))) / len(asked) >= SAID_OF_SUBJECT
 
 
 ENTRY_SHARE = 0.5
