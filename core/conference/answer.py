@@ -40,6 +40,7 @@ from scholar_tui.core.conference import (
     stated_value,
     support,
     titles_and_people,
+    verifier,
 )
 from scholar_tui.core.conference.answer_prompts import CITATION, choice_prompt, generate_prompt
 from scholar_tui.core.conference.comparisons import compare_answer, date_order_answer, sum_answer
@@ -124,10 +125,12 @@ def compute_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     question is about is refused, whatever operator produced it."""
     question = CONTRACTION.sub(r"\1 is", question)  # "What's the email …?" asks as "What is …?" does
     question = asking.plain_question(question)  # "When does it kick off?" asks as "When does it start?" does
+    question = verifier.asked_directly(question)  # "can you list the chairs?" asks for them, not whether one can
     joined = parts.split_parts(question)
     if joined is not None:  # "When and where is X?": each part of its own kind, or which part the data lacks
-        return _both(question, [_one_answer(part, evidence, tree) for part in joined], tree)
-    return _one_answer(question, evidence, tree)
+        answers = [verifier.verified(part, _one_answer(part, evidence, tree), evidence, tree) for part in joined]
+        return _both(question, verifier.verified_parts(joined, answers, evidence, tree), tree)
+    return verifier.verified(question, _one_answer(question, evidence, tree), evidence, tree)
 
 
 def _both(question: str, answers: Sequence[Computed], tree: Tree) -> Computed:

@@ -25,7 +25,7 @@ PRONOUN_MEANS = {"it": "{}", "they": "{}", "them": "{}", "its": "{}'s", "their":
 
 COUNTED = r"how\s+many\s+"
 VERB = r"(?:are|is|were|was|will|do|does|did|have|has|can)\b"
-JOINED_COUNTS = re.compile(rf"^\s*({COUNTED})([a-z][\w-]*)\s+and\s+([a-z][\w-]*)\s+(.+)$", re.IGNORECASE)
+JOINED_COUNTS = re.compile(rf"^\s*({COUNTED})([a-z][\w-]*)\s+and\s+(?!how\b)([a-z][\w-]*)\s+(.+)$", re.IGNORECASE)
 """"How many diamond and platinum exhibitors are there?", "how many keynotes and panels are there?": two counts
 asked at once, one per word joined ("how many diamond exhibitors …", "how many platinum exhibitors …")."""
 TOTAL = re.compile(r"\b(?:in total|total|altogether|combined|all together|together)\b", re.IGNORECASE)
@@ -33,6 +33,14 @@ TOTAL = re.compile(r"\b(?:in total|total|altogether|combined|all together|togeth
 ELIDED_COUNT = re.compile(rf"^\s*{COUNTED}(?={VERB})", re.IGNORECASE)
 """"… and how many are full-day?": the second count leaves out the thing counted, which the first names."""
 COUNTED_THING = re.compile(rf"^\s*{COUNTED}(.+?)\s+(?={VERB})", re.IGNORECASE)
+
+
+SINGULAR_PAIR = re.compile(
+    rf"^\s*({WH})(?:'s|’s|\s+is|\s+was)\s+(the\s+(?:(?!\b(?:between|both|and)\b).)+?)\s+and\s+(the\s+[^?]+?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+""""Who's the general chair and the local chair?": a singular verb before two things joined asks each of them (one
+person holds each role); "Who are the chairs and the organisers?" asks one list."""
 
 
 def split_parts(question: str) -> list[str] | None:
@@ -43,6 +51,10 @@ def split_parts(question: str) -> list[str] | None:
     if counts and not TOTAL.search(question):
         asked, first, second, rest = counts.groups()
         return [_capitalised(f"{asked}{first} {rest}"), _capitalised(f"{asked}{second} {rest}")]
+    pair = SINGULAR_PAIR.match(question)
+    if pair:
+        asked, first, second = pair.groups()
+        return [_capitalised(f"{asked} is {first}?"), _capitalised(f"{asked} is {second}?")]
     joined = JOINED_WORDS.match(question)
     if joined:
         first, second, rest = joined.groups()
@@ -52,11 +64,16 @@ def split_parts(question: str) -> list[str] | None:
         return None
     first, second = clauses.group(1).strip(), clauses.group(2).strip()
     thing = COUNTED_THING.match(first)
+    bare = re.fullmatch(rf"\s*{COUNTED}[\w\s-]+?", first) and not re.search(rf"\b{VERB}", first)
+    counted_second = COUNTED_THING.match(second)
+    if bare and counted_second:  # "how many workshops and how many tutorials are there?": the first shares the rest
+        first = f"{first} {second[counted_second.end() :]}".rstrip("?")
     if thing and ELIDED_COUNT.match(second):  # "how many tutorials are half-day and how many are full-day?"
         second = ELIDED_COUNT.sub(lambda match: f"{match.group(0)}{thing.group(1)} ", second, count=1)
     subject = SUBJECT.match(first)
-    if subject and PRONOUN.search(second):
-        named = subject.group(1)
+    # "how many sponsor chairs are there and who are they?": "they" are the things counted, not "there"
+    named = thing.group(1) if thing else subject.group(1) if subject else None
+    if PRONOUN.search(second) and named is not None:
         second = PRONOUN.sub(lambda match: PRONOUN_MEANS[match.group(1).lower()].format(named), second, count=1)
     return [_capitalised(first if first.endswith("?") else f"{first}?"), _capitalised(second)]
 
