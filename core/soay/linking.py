@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.soay.conditions import Condition, question_conditions
+from scholar_tui.core.soay.coverage import best_covering, better_described
 from scholar_tui.core.soay.entities import Mention, find_people
 from scholar_tui.core.soay.narrowing import RANKED
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import Plan
 from scholar_tui.core.soay.reading import SLOT, Reading
 from scholar_tui.core.soay.shapes import comparison, left_out_at, negated_after, negated_between
-from scholar_tui.core.soay.titles import find_paper, named_in_title
+from scholar_tui.core.soay.titles import SURE_TITLE, find_paper, named_in_title
 from scholar_tui.indexes.records import fold
 
 
@@ -54,6 +55,15 @@ BOTH_PAPERS = re.compile(r"\bboth\b|\balso\b|\bin common\b", re.I)
 def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
     paper = find_paper(question, api) or _title_naming_someone(question, api)
+    if paper is not None and paper.score < SURE_TITLE:  # read by likeness: the words around it may be another's
+        paper = better_described(question, paper, api) or paper
+    people: list[Mention] | None = None
+    if paper is None:
+        # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
+        people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
+        if all(mention.others for mention in people):  # no one named for sure: a paper named by what it is about?
+            covering = best_covering(question, api)
+            paper = covering[0] if covering else None
     if paper is not None:
         # "Which has more citations, A or B?", "Who wrote both A and B?": the second paper, in the rest
         if comparison(question) or BOTH_PAPERS.search(question):
@@ -67,8 +77,7 @@ def link(question: str, api: Any) -> Linked | None:
         if beside:  # "Orso's REST paper": the title among that scholar's papers, where the library has one
             paper = _among_their_papers(paper, beside[0], api) or paper
         return Linked((paper,), tuple(beside))
-    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
-    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
+    assert people is not None  # looked for above, where no paper was found
     return Linked(tuple(people[:2]), tuple(people[2:])) if people else None
 
 

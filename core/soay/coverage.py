@@ -1,0 +1,274 @@
+"""A paper named by what it is about: every word the question describes it with accounted for by one record.
+
+People name a paper by a loose paraphrase of its title ("that thing about screening masses of mesons at
+high temperature" for "Mesonic “screening masses” in high temperature QCD", "the paper fusing unaligned
+text and audio sequences" for "… Fusion … for Unaligned Text-Audio Sequences"), by its subtitle ("No Time
+to Rest Yet") or by its short name typed in lower case ("codehacks"). No span of such a question reads
+like the title, so the span-likeness ways of ``titles.py`` find nothing — or find a neighbour whose
+short name reads alike ("metamorphic testing" → "Datamorphic Testing") while the words around it
+("for an ocean modelling application") are another paper's.
+
+The check here is the other way round: the question's describing words (what is left once the words
+that frame a question are set aside) are each explained by a paper's title — as the same word, a word
+grown from the same stem ("fusing"/"fusion", "mesons"/"Mesonic"), a misspelling or an initialism —
+or, for a few, by its abstract ("situational graphs" for S-Graphs+). A paper is named only where every
+describing word is explained, most of them by its title, and no other work's title explains as many.
+A word no record explains (a place, a method, "quantum programs") means the library lacks the paper
+asked about: nothing is returned, and the question is answered as naming no paper.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import cache
+from typing import Any
+
+from scholar_tui.core.soay.entities import FRAME_WORDS, Mention
+from scholar_tui.core.soay.plans import FIELD_WORDS
+from scholar_tui.core.soay.titles import (
+    ABOUT,
+    PAPER_NOUN,
+    QUESTION_WORDS,
+    QUOTED,
+    TITLE_GLUE,
+    _spelled_out,
+    initialisms,
+    short_name,
+    work_key,
+)
+from scholar_tui.indexes.fuzzy import STOPWORDS
+from scholar_tui.indexes.records import fold
+
+# Words that frame a question, never what a paper is about: who is asked for (an author and its rank), the
+# casual nouns a paper goes by ("that thing about …"), and function words beyond the title glue.
+ROLE_WORDS = {"first", "last", "second", "third", "senior", "lead", "main", "author", "authors", "coauthor"}
+ROLE_WORDS |= {"coauthors", "writer", "writers", "wrote", "who", "whom"}
+CASUAL_NOUNS = {"thing", "stuff", "way", "one", "ones", "ppl", "people", "guy", "guys", "folks", "someone", "work"}
+FUNCTION_WORDS = {"it", "its", "that", "this", "those", "these", "there", "my", "me", "i", "you", "we", "our"}
+FUNCTION_WORDS |= {"be", "been", "being", "can", "could", "would", "should", "will", "get", "got", "put", "know"}
+FUNCTION_WORDS |= {"tell", "please", "any", "some", "all", "no", "not", "yet", "also", "just", "so", "s", "t", "ll"}
+FUNCTION_WORDS |= {"library", "here", "again", "then", "than", "up", "down", "out", "into", "over", "named", "called"}
+
+PARAPHRASED_FROM = 5  # title words a description needs before one word of it may go unexplained
+MOST_IN_TITLE = 0.6  # of the describing words, at least this share the title's own words
+FEWEST_IN_TITLE = 3  # and at least this many (fewer: only where they are the paper's short name, whole)
+SHARED_STEM = 4  # two words grown from one stem share this many first letters ("fusing", "fusion")
+STEM_SHARE = 0.6  # … and this share of the shorter word ("data" is not "database"'s stem)
+GROWN_FROM, GROWN_BY = 3, 2  # a short word with an ending added is that word ("gan", "gans")
+MISSPELT = 0.84  # a typed word this alike a title word is that word misspelt ("modles", "autonomus")
+CANDIDATES = 8  # records scored for a question
+
+
+@cache
+def frame_words() -> frozenset[str]:
+    """Every word that frames a question: the question words, the fields' own words (what it asks for),
+    the roles of an author, paper nouns and function words."""
+    field_words = {word for words in FIELD_WORDS.values() for word in words if " " not in word}
+    words = QUESTION_WORDS | FRAME_WORDS | set(STOPWORDS) | TITLE_GLUE | field_words | ROLE_WORDS
+    return frozenset(fold(" ".join(words | CASUAL_NOUNS | FUNCTION_WORDS | ABOUT)).split())
+
+
+def same_word(typed: str, held: str) -> bool:
+    """Whether a typed word is a word of the record: the same, grown from the same stem, or misspelt."""
+    if typed == held:
+        return True
+    short, long = sorted((typed, held), key=len)
+    if len(short) >= GROWN_FROM and long.startswith(short) and len(long) - len(short) <= GROWN_BY:
+        return True  # "see" and "seen", "GAN" and "GANs"
+    shared = len(next(iter(_common_prefix(typed, held)), ""))
+    if shared >= SHARED_STEM and shared >= STEM_SHARE * min(len(typed), len(held)):
+        return True
+    return min(len(typed), len(held)) >= 5 and SequenceMatcher(None, typed, held).ratio() >= MISSPELT
+
+
+def _common_prefix(left: str, right: str) -> list[str]:
+    size = 0
+    for a, b in zip(left, right, strict=False):
+        if a != b:
+            break
+        size += 1
+    return [left[:size]]
+
+
+@dataclass(frozen=True)
+class Described:
+    """The words a question describes a paper with (folded), and where they lie in the question."""
+
+    words: tuple[str, ...]
+    start: int
+    end: int
+    initialisms: frozenset[str]
+
+
+TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
+YEAR = re.compile(r"(?:1[5-9]|20)\d\d")
+
+
+def described(question: str) -> Described | None:
+    """The question's describing words, its frame set aside; the span runs from the first to the last
+    of them, taking in a paper noun and "about"/"on" right before ("the paper fusing …")."""
+    frame = frame_words()
+    found = []
+    for match in TOKEN.finditer(question):
+        word = re.sub(r"['’]s$", "", match.group())
+        for part in fold(word).split():
+            if part not in frame and not YEAR.fullmatch(part):  # a year narrows, it does not describe
+                found.append((part, match.start(), match.end()))
+    if not found:
+        return None
+    start, end = found[0][1], found[-1][2]
+    before = [m for m in TOKEN.finditer(question[:start])]
+    while before and (PAPER_NOUN.fullmatch(before[-1].group()) or before[-1].group().lower() in ABOUT | CASUAL_NOUNS):
+        start = before.pop().start()
+    for quoted in QUOTED.finditer(question):  # "'No Time to Rest Yet'": the quoted words name it, all of them
+        if quoted.start(1) <= start < quoted.end(1) or quoted.start(1) < end <= quoted.end(1):
+            start, end = min(start, quoted.start(1)), max(end, quoted.end(1))
+    return Described(tuple(word for word, _, _ in found), start, end, frozenset(initialisms(question)))
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How one record accounts for the describing words."""
+
+    title: str
+    in_title: int
+    in_abstract: int
+    missing: int
+    title_share: float  # of the title's own content words, the share the question names
+    swapped: bool = False  # the one word unexplained stands in place of a title word (a paraphrase)
+
+    def names_it(self, words: Described) -> bool:
+        """Every word explained, most by the title: enough of them, or the paper's short name or subtitle
+        whole. One word may go unexplained in a long description most of which is the title's own words,
+        where it stands in place of a title word (a paraphrase: "neighbouring" for "nearby"); a word
+        added, or two, are a particular of another paper."""
+        total = len(words.words)
+        allowed = 1 if self.in_title >= PARAPHRASED_FROM and self.swapped else 0
+        if self.missing > allowed or self.in_title < math.ceil(MOST_IN_TITLE * total):
+            return False
+        if self.in_title >= FEWEST_IN_TITLE:
+            return True
+        return self.in_title == total and list(words.words) in title_parts(self.title)
+
+
+def title_parts(title: str) -> list[list[str]]:
+    """The describing words of a title's head and of its subtitle ("No Time to Rest Yet": time, rest),
+    each of which a person may name the paper by."""
+    head, colon, tail = title.partition(":")
+    parts = [head, tail] if colon else []
+    named = short_name(title)
+    if named:
+        parts.append(named)
+    return [[word for word in fold(part).split() if word not in frame_words()] for part in parts]
+
+
+def covered(words: Described, record: dict) -> Coverage:
+    title = record.get("title") or ""
+    held = fold(f"{title} {record.get('venue') or ''}").split()
+    title_words = fold(title).split()
+    abstract = set(fold(record.get("abstract") or "").split())
+    in_title = in_abstract = 0
+    places: list[int | None] = []  # where in the title each describing word is, None: not there
+    for word in words.words:
+        place = next((at for at, other in enumerate(title_words) if same_word(word, other)), None)
+        if place is not None or any(same_word(word, other) for other in held):
+            in_title += 1
+        elif word in words.initialisms and _spelled_out(word, title_words):
+            in_title += 1
+            place = -1  # words of the title, but no one place
+        elif any(same_word(word, other) for other in abstract):
+            in_abstract += 1
+            place = -1
+        places.append(place)
+    unexplained = [at for at, place in enumerate(places) if place is None]
+    content = [word for word in title_words if word not in frame_words()]
+    named = sum(any(same_word(word, typed) for typed in words.words) for word in content)
+    share = named / len(content) if content else 0.0
+    swapped = len(unexplained) == 1 and _in_place_of(unexplained[0], places, title_words)
+    return Coverage(title, in_title, in_abstract, len(unexplained), share, swapped)
+
+
+def _in_place_of(at: int, places: list[int | None], title_words: list[str]) -> bool:
+    """Whether the unexplained word stands where the title has one content word no describing word
+    explains, between the same two words ("between neighbouring molecules" for "between nearby
+    molecules"): a word said otherwise. A word inserted where the title has none ("in veterinary
+    public health" for "in Public Health") is a particular of another paper."""
+    before = next((p for p in reversed(places[:at]) if p is not None and p >= 0), None)
+    after = next((p for p in places[at + 1 :] if p is not None and p >= 0), None)
+    if before is None or after is None or after - before != 2:
+        return False
+    between = title_words[before + 1]
+    return between not in frame_words() and before + 1 not in places
+
+
+def _candidates(words: Described, api: Any) -> list[dict]:
+    """The records the search finds for the describing words, and for them less one each (a word the
+    title lacks: one the abstract holds, or a paraphrase)."""
+    queries = [" ".join(words.words)]
+    if len(words.words) >= FEWEST_IN_TITLE:
+        queries += [" ".join(words.words[:at] + words.words[at + 1 :]) for at in range(len(words.words))]
+    seen: dict[str, dict] = {}
+    for query in queries:
+        try:
+            hits = api.searchPublication(publication_info=query)[:CANDIDATES]
+        except Exception:
+            continue
+        for hit in hits:
+            if hit["pub_id"] not in seen:
+                try:
+                    seen[hit["pub_id"]] = api.getPublication(pub_id=hit["pub_id"]) or {"title": hit["title"]}
+                except Exception:
+                    seen[hit["pub_id"]] = {"title": hit["title"]}
+    return list(seen.values())
+
+
+def best_covering(question: str, api: Any) -> tuple[Mention, Coverage] | None:
+    """The one paper whose record explains every describing word of the question, most by its title;
+    None where none does, or two works do equally well."""
+    words = described(question)
+    if words is None:
+        return None
+    scored = [(covered(words, record), record) for record in _candidates(words, api)]
+    naming = [item for item in scored if item[0].names_it(words)]
+    if not naming:
+        return None
+    naming.sort(key=lambda item: (-item[0].in_title, -item[0].title_share))
+    best, _record = naming[0]
+    rivals = [c for c, _ in naming[1:] if (c.in_title, c.title_share) == (best.in_title, best.title_share)]
+    if any(work_key(rival.title) != work_key(best.title) for rival in rivals):
+        return None  # two works answer the description as well: it names neither for sure
+    text = question[words.start : words.end]
+    return Mention("paper", text, words.start, words.end, best.title, PARAPHRASE_SCORE), best
+
+
+PARAPHRASE_SCORE = 0.8  # found by what it is about, not by a span reading like its title
+
+
+def coverage_of(question: str, title: str, api: Any) -> Coverage | None:
+    """How one library paper (by its title) accounts for the question's describing words."""
+    words = described(question)
+    if words is None:
+        return None
+    try:
+        hits = api.searchPublication(publication_info=title)
+        record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {"title": title}
+    except Exception:
+        record = {"title": title}
+    return covered(words, record)
+
+
+def better_described(question: str, found: Mention, api: Any) -> Mention | None:
+    """Another paper the question describes fully, where the one found by likeness leaves describing
+    words unexplained that it explains by its title ("that metamorphic testing paper for an ocean
+    modelling application" is the ocean-modelling paper, not "Datamorphic Testing")."""
+    best = best_covering(question, api)
+    if best is None or work_key(best[0].matched) == work_key(found.matched):
+        return None
+    mention, coverage = best
+    held = coverage_of(question, found.matched, api)
+    if held is not None and held.missing and coverage.in_title > held.in_title:
+        return mention
+    return None
