@@ -75,3 +75,39 @@ def test_a_particular_no_title_holds_names_no_paper():
     assert _named("Who wrote the review of machine learning in veterinary public health?") is None
     assert _named("who wrote the mutation testing of quantum programs paper?") is None
     assert _named("who wrote the paper on graph neural networks for traffic forecasting?") is None
+
+
+def test_the_words_leading_into_a_description_are_the_descriptions():
+    # "the paper with a simple way …": its "with" introduces the description, it asks for no coauthor
+    question = "who wrote the paper with a simple way to get hopping matrix elements between neighbouring molecules?"
+    assert link(question, DescribedAPI()).masked(question) == "who wrote the X?"
+
+
+CHATGPT = "Guiding ChatGPT to Fix Web UI Tests via Explanation-Consistency Checking"
+
+
+class ScholarAPI(DescribedAPI):
+    """The library above with one scholar, who wrote two of its papers."""
+
+    TITLES = DescribedAPI.TITLES + [CHATGPT]
+    NAME = "Shin Hwei Tan"
+
+    def searchPerson(self, name=None, organization=None, interest=None):
+        if name and set(fold(name).split()) & set(fold(self.NAME).split()):
+            return [{"person_id": "person:1", "name": self.NAME}]
+        return []
+
+    def getPersonPubs(self, person_id):
+        return [{"pub_id": f"paper:{self.TITLES.index(title)}", "title": title} for title in (CHATGPT, REST)]
+
+
+def test_a_scholars_paper_is_found_from_its_description():
+    question = "Who are Shin Hwei Tan's coauthors on the paper about getting ChatGPT to fix web UI tests?"
+    linked = link(question, ScholarAPI())
+    assert linked.start == "paper" and linked.mentions[0].matched == CHATGPT
+    assert [m.matched for m in linked.extra] == ["Shin Hwei Tan"]  # the scholar, left out of the coauthors
+    # a description none of the scholar's papers fits is no paper of theirs
+    other = link(
+        "Who are Shin Hwei Tan's coauthors on the paper about mutation testing of quantum programs?", ScholarAPI()
+    )
+    assert other.start == "person"

@@ -48,7 +48,8 @@ ROLE_WORDS = {"first", "last", "second", "third", "senior", "lead", "main", "aut
 ROLE_WORDS |= {"coauthors", "writer", "writers", "wrote", "who", "whom"}
 CASUAL_NOUNS = {"thing", "stuff", "way", "one", "ones", "ppl", "people", "guy", "guys", "folks", "someone", "work"}
 FUNCTION_WORDS = {"it", "its", "that", "this", "those", "these", "there", "my", "me", "i", "you", "we", "our"}
-FUNCTION_WORDS |= {"be", "been", "being", "can", "could", "would", "should", "will", "get", "got", "put", "know"}
+FUNCTION_WORDS |= {"be", "been", "being", "can", "could", "would", "should", "will", "put", "know"}
+FUNCTION_WORDS |= {"get", "gets", "getting", "got", "make", "makes", "making", "made"}  # "getting ChatGPT to fix …"
 FUNCTION_WORDS |= {"tell", "please", "any", "some", "all", "no", "not", "yet", "also", "just", "so", "s", "t", "ll"}
 FUNCTION_WORDS |= {"library", "here", "again", "then", "than", "up", "down", "out", "into", "over", "named", "called"}
 
@@ -93,6 +94,11 @@ def _common_prefix(left: str, right: str) -> list[str]:
     return [left[:size]]
 
 
+# the words that lead into a description ("the paper with a simple way to …", "that thing about …"): the
+# description's, not the question's ("with" there is no coauthor asked for)
+LEADS_IN = ABOUT | CASUAL_NOUNS | {"a", "an", "with", "that", "which"}
+
+
 @dataclass(frozen=True)
 class Described:
     """The words a question describes a paper with (folded), and where they lie in the question."""
@@ -121,7 +127,7 @@ def described(question: str) -> Described | None:
         return None
     start, end = found[0][1], found[-1][2]
     before = [m for m in TOKEN.finditer(question[:start])]
-    while before and (PAPER_NOUN.fullmatch(before[-1].group()) or before[-1].group().lower() in ABOUT | CASUAL_NOUNS):
+    while before and (PAPER_NOUN.fullmatch(before[-1].group()) or before[-1].group().lower() in LEADS_IN):
         start = before.pop().start()
     for quoted in QUOTED.finditer(question):  # "'No Time to Rest Yet'": the quoted words name it, all of them
         if quoted.start(1) <= start < quoted.end(1) or quoted.start(1) < end <= quoted.end(1):
@@ -258,6 +264,29 @@ def coverage_of(question: str, title: str, api: Any) -> Coverage | None:
     except Exception:
         record = {"title": title}
     return covered(words, record)
+
+
+def their_paper_described(question: str, person: Mention, api: Any) -> Mention | None:
+    """The one paper of a scholar the question describes ("Shin Hwei Tan's coauthors on the paper about
+    getting ChatGPT to fix web UI tests"): a singular paper noun names one paper, and every describing
+    word but the scholar's name is explained by it, as ``best_covering`` reads any paper."""
+    if not any(PAPER_NOUN.fullmatch(word) for word in re.findall(r"[\w-]+", question)):
+        return None
+    unnamed = question[: person.start] + " " * (person.end - person.start) + question[person.end :]
+    words = described(unnamed)
+    if words is None:
+        return None
+    try:
+        found = api.searchPerson(name=person.matched)
+        pubs = api.getPersonPubs(person_id=found[0]["person_id"]) if found else []
+        records = [api.getPublication(pub_id=pub["pub_id"]) or {"title": pub["title"]} for pub in pubs]
+    except Exception:
+        return None
+    naming = [(coverage, record) for record in records if (coverage := covered(words, record)).names_it(words)]
+    if len({work_key(coverage.title) for coverage, _ in naming}) != 1:
+        return None
+    title = naming[0][0].title
+    return Mention("paper", unnamed[words.start : words.end], words.start, words.end, title, PARAPHRASE_SCORE)
 
 
 def better_described(question: str, found: Mention, api: Any) -> Mention | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.soay.conditions import Condition, question_conditions
-from scholar_tui.core.soay.coverage import best_covering, better_described
+from scholar_tui.core.soay.coverage import best_covering, better_described, their_paper_described
 from scholar_tui.core.soay.entities import Mention, find_people
 from scholar_tui.core.soay.narrowing import RANKED
 from scholar_tui.core.soay.phrasing import ROLES, years_said
@@ -64,6 +64,10 @@ def link(question: str, api: Any) -> Linked | None:
         if all(mention.others for mention in people):  # no one named for sure: a paper named by what it is about?
             covering = best_covering(question, api)
             paper = covering[0] if covering else None
+        elif len(people) == 1:  # "A's coauthors on the paper about …": one of A's papers, described
+            described_paper = their_paper_described(question, people[0], api)
+            if described_paper is not None:
+                return Linked((described_paper,), tuple(people))
     if paper is not None:
         # "Which has more citations, A or B?", "Who wrote both A and B?": the second paper, in the rest
         if comparison(question) or BOTH_PAPERS.search(question):
