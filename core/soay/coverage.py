@@ -34,6 +34,8 @@ from scholar_tui.core.soay.titles import (
     QUESTION_WORDS,
     QUOTED,
     TITLE_GLUE,
+    _contracts,
+    _explains,
     _spelled_out,
     initialisms,
     short_name,
@@ -59,7 +61,8 @@ FEWEST_IN_TITLE = 3  # and at least this many (fewer: only where they are the pa
 SHARED_STEM = 4  # two words grown from one stem share this many first letters ("fusing", "fusion")
 STEM_SHARE = 0.6  # … and this share of the shorter word ("data" is not "database"'s stem)
 GROWN_FROM, GROWN_BY = 3, 2  # a short word with an ending added is that word ("gan", "gans")
-MISSPELT = 0.84  # a typed word this alike a title word is that word misspelt ("modles", "autonomus")
+MISSPELT = 0.84
+CONTRACTED_FROM = 4  # a title word this long may shorten the word typed  # a typed word this alike a title word is that word misspelt ("modles", "autonomus")
 CANDIDATES = 8  # records scored for a question
 
 
@@ -72,17 +75,46 @@ def frame_words() -> frozenset[str]:
     return frozenset(fold(" ".join(words | CASUAL_NOUNS | FUNCTION_WORDS | ABOUT)).split())
 
 
-def same_word(typed: str, held: str) -> bool:
-    """Whether a typed word is a word of the record: the same, grown from the same stem, or misspelt."""
+E_DROPPING_ENDINGS = (
+    "ing",
+    "ed",
+    "er",
+    "ers",
+    "es",
+    "ation",
+    "ations",
+)  # "lose" → "losing", "formalize" → "formalizing"
+
+
+def grown_word(typed: str, held: str) -> bool:
+    """The same word, or one with an ending added ("see" and "seen", "GAN" and "GANs", "lose" and "losing")."""
     if typed == held:
         return True
     short, long = sorted((typed, held), key=len)
     if len(short) >= GROWN_FROM and long.startswith(short) and len(long) - len(short) <= GROWN_BY:
-        return True  # "see" and "seen", "GAN" and "GANs"
+        return True
+    stem = short[:-1]
+    return (
+        short.endswith("e")
+        and len(stem) >= GROWN_FROM
+        and long.startswith(stem)
+        and long[len(stem) :] in E_DROPPING_ENDINGS
+    )
+
+
+def same_word(typed: str, held: str) -> bool:
+    """Whether a typed word is a word of the record: the same, grown from the same stem, or misspelt."""
+    if grown_word(typed, held):
+        return True
     shared = len(next(iter(_common_prefix(typed, held)), ""))
     if shared >= SHARED_STEM and shared >= STEM_SHARE * min(len(typed), len(held)):
         return True
-    return min(len(typed), len(held)) >= 5 and SequenceMatcher(None, typed, held).ratio() >= MISSPELT
+    # a misspelling keeps the word's first letter: "aligned" is no misspelling of "unaligned"
+    long_enough = min(len(typed), len(held)) >= 5 and typed[0] == held[0]
+    if long_enough and SequenceMatcher(None, typed, held).ratio() >= MISSPELT:
+        return True
+    # a title's shortened word, its letters in order in the typed one ("$\\infty$" is "infinity")
+    return len(held) >= CONTRACTED_FROM and len(typed) <= 2 * len(held) and _contracts(held, typed)
 
 
 def _common_prefix(left: str, right: str) -> list[str]:
@@ -107,6 +139,7 @@ class Described:
     start: int
     end: int
     initialisms: frozenset[str]
+    typed: tuple[str, ...] = ()  # each word as typed ("US", "3D": an initialism is read from its capitals)
 
 
 TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
@@ -121,8 +154,9 @@ def described(question: str) -> Described | None:
     for match in TOKEN.finditer(question):
         word = re.sub(r"['’]s$", "", match.group())
         for part in fold(word).split():
-            if part not in frame and not YEAR.fullmatch(part):  # a year narrows, it does not describe
-                found.append((part, match.start(), match.end()))
+            # a year narrows, it does not describe; a lone letter ("w/", "hepatitis C") says too little
+            if part not in frame and not YEAR.fullmatch(part) and len(part) > 1:
+                found.append((part, match.start(), match.end(), word))
     if not found:
         return None
     start, end = found[0][1], found[-1][2]
@@ -132,7 +166,13 @@ def described(question: str) -> Described | None:
     for quoted in QUOTED.finditer(question):  # "'No Time to Rest Yet'": the quoted words name it, all of them
         if quoted.start(1) <= start < quoted.end(1) or quoted.start(1) < end <= quoted.end(1):
             start, end = min(start, quoted.start(1)), max(end, quoted.end(1))
-    return Described(tuple(word for word, _, _ in found), start, end, frozenset(initialisms(question)))
+    return Described(
+        tuple(item[0] for item in found),
+        start,
+        end,
+        frozenset(initialisms(question)),
+        tuple(item[3] for item in found),
+    )
 
 
 @dataclass(frozen=True)
@@ -176,16 +216,22 @@ def covered(words: Described, record: dict) -> Coverage:
     held = fold(f"{title} {record.get('venue') or ''}").split()
     title_words = fold(title).split()
     abstract = set(fold(record.get("abstract") or "").split())
+    byline = set(fold(" ".join(author.get("name") or "" for author in record.get("authors") or [])).split())
     in_title = in_abstract = 0
     places: list[int | None] = []  # where in the title each describing word is, None: not there
-    for word in words.words:
+    for word, typed in zip(words.words, words.typed or words.words, strict=True):
         place = next((at for at, other in enumerate(title_words) if same_word(word, other)), None)
         if place is not None or any(same_word(word, other) for other in held):
             in_title += 1
-        elif word in words.initialisms and _spelled_out(word, title_words):
+            place = -1 if place is None else place  # the venue's word: the record's, at no place in the title
+        elif (word in words.initialisms and _spelled_out(word, title_words)) or (
+            # an initialism of the title's words ("US", "ML", "3D": three-dimensional), as titles.py reads one
+            len(typed) >= 2 and not typed.islower() and _explains(typed, title_words, set(held))
+        ):
             in_title += 1
             place = -1  # words of the title, but no one place
-        elif any(same_word(word, other) for other in abstract):
+        elif any(grown_word(word, other) for other in abstract) or word in byline:
+            # the abstract's own word (not a stem of it: "aligned" is not its "alignment"), or an author's name
             in_abstract += 1
             place = -1
         places.append(place)
@@ -301,3 +347,24 @@ def better_described(question: str, found: Mention, api: Any) -> Mention | None:
     if held is not None and held.missing and coverage.in_title > held.in_title:
         return mention
     return None
+
+
+# where the words describing a paper end: a clause's end, or the word that brings in another paper
+CLAUSE_END = re.compile(r"[,;?!]|\s(?:or|vs\.?|versus|than)\s", re.I)
+
+
+def describes_another(question: str, found: Mention, api: Any) -> bool:
+    """Whether the words describing a paper found by likeness (its span, and the names and numbers of
+    the clause going on after it) hold what its record does not explain: "the spatial machine learning study of development
+    vulnerabilities in Victorian children" is not the Queensland children's paper, nor "screening masses
+    in low temperature QCD" the high temperature one. One word said otherwise in a long description
+    is a paraphrase, as for ``best_covering``."""
+    end = CLAUSE_END.search(question, found.end)
+    after = question[found.end : end.start() if end else len(question)]
+    # after the span, only names and numbers ("Victorian", "GJ 486b"): its other words may be the question's
+    named = [word for word in TOKEN.findall(after) if word[:1].isupper() or any(char.isdigit() for char in word)]
+    held = coverage_of(" ".join([question[found.start : found.end], *named]), found.matched, api)
+    if held is None:
+        return False
+    allowed = 1 if held.in_title >= PARAPHRASED_FROM and held.swapped else 0
+    return held.missing > allowed

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.soay.conditions import Condition, question_conditions
-from scholar_tui.core.soay.coverage import best_covering, better_described, their_paper_described
+from scholar_tui.core.soay.coverage import best_covering, better_described, describes_another, their_paper_described
 from scholar_tui.core.soay.entities import Mention, find_people
 from scholar_tui.core.soay.narrowing import RANKED
 from scholar_tui.core.soay.phrasing import ROLES, years_said
@@ -56,7 +56,11 @@ def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
     paper = find_paper(question, api) or _title_naming_someone(question, api)
     if paper is not None and paper.score < SURE_TITLE:  # read by likeness: the words around it may be another's
-        paper = better_described(question, paper, api) or paper
+        better = better_described(question, paper, api)
+        if better is None and describes_another(question, paper, api):
+            paper = None  # its words name particulars the record lacks: a paper the library does not hold
+        else:
+            paper = better or paper
     people: list[Mention] | None = None
     if paper is None:
         # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
