@@ -53,6 +53,7 @@ FUNCTION_WORDS = {"it", "its", "that", "this", "those", "these", "there", "my", 
 FUNCTION_WORDS |= {"be", "been", "being", "can", "could", "would", "should", "will", "put", "know"}
 FUNCTION_WORDS |= {"get", "gets", "getting", "got", "make", "makes", "making", "made"}  # "getting ChatGPT to fix …"
 FUNCTION_WORDS |= {"tell", "please", "any", "some", "all", "no", "not", "yet", "also", "just", "so", "s", "t", "ll"}
+FUNCTION_WORDS |= {"most", "least", "more", "fewer", "less", "many", "much", "other", "else", "besides"}
 FUNCTION_WORDS |= {"library", "here", "again", "then", "than", "up", "down", "out", "into", "over", "named", "called"}
 
 PARAPHRASED_FROM = 5  # title words a description needs before one word of it may go unexplained
@@ -349,6 +350,10 @@ def better_described(question: str, found: Mention, api: Any) -> Mention | None:
     return None
 
 
+# "… paper for high schools", "… one about …": a preposition right after the paper's noun goes on describing it
+DESCRIPTION_GOES_ON = re.compile(
+    rf"^\s*(?:{PAPER_NOUN.pattern}|one)?\s*(?:for|on|about|in|regarding|concerning|with)\s+(.*)$", re.I | re.S
+)
 # where the words describing a paper end: a clause's end, or the word that brings in another paper
 CLAUSE_END = re.compile(r"[,;?!]|\s(?:or|vs\.?|versus|than)\s", re.I)
 
@@ -361,8 +366,11 @@ def describes_another(question: str, found: Mention, api: Any) -> bool:
     is a paraphrase, as for ``best_covering``."""
     end = CLAUSE_END.search(question, found.end)
     after = question[found.end : end.start() if end else len(question)]
-    # after the span, only names and numbers ("Victorian", "GJ 486b"): its other words may be the question's
-    named = [word for word in TOKEN.findall(after) if word[:1].isupper() or any(char.isdigit() for char in word)]
+    going_on = DESCRIPTION_GOES_ON.match(after)
+    if going_on:  # "the ChatGPT and software testing education paper for high schools": all of it describes
+        named = TOKEN.findall(going_on.group(1))
+    else:  # only names and numbers ("Victorian", "GJ 486b"): its other words may be the question's own
+        named = [word for word in TOKEN.findall(after) if word[:1].isupper() or any(char.isdigit() for char in word)]
     held = coverage_of(" ".join([question[found.start : found.end], *named]), found.matched, api)
     if held is None:
         return False
