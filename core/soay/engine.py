@@ -362,7 +362,7 @@ class SoAyEngine(Engine):
             choice.candidates,
             choice.probabilities,
             asked=choice.reading.asked.value,
-            description=plan.description,
+            description=f"{plan.description} — {shared.how}",
         )
         answer.ok, answer.answer, answer.value, answer.sources = True, shared.text, shared.value, shared.sources
         answer.abstained = shared.abstained

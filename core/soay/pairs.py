@@ -37,6 +37,8 @@ PERSON_FIELDS = {
     "interests": "getPersonInterest",
 }
 COAUTHOR_NAMES = "name"  # a pair plan ending in getCoauthors' names: the coauthors themselves
+HOW_COMMON = "each one's coauthors (getCoauthors), those in both lists"
+HOW_AUTHORS = "every author's organization in the paper's record, compared"
 
 
 @dataclass
@@ -45,6 +47,7 @@ class PairAnswer:
     value: Any
     sources: list[str] = field(default_factory=list)
     abstained: bool = False
+    how: str = "read for each of the two and compared"  # what was done instead of the plan's own walk
 
 
 def _person(api: Any, name: str) -> dict | None:
@@ -118,10 +121,12 @@ def coauthors_in_common(api: Any, question: str, linked: Linked, plan: Plan) -> 
     common = [name for name in lists[0] if any(similarity(name, other) >= SAME_NAME for other in lists[1])]
     both = " and ".join(names)
     if plan.count:
-        return PairAnswer(f"Number of coauthors {both} have in common: {len(common)}.", len(common), sources)
+        return PairAnswer(
+            f"Number of coauthors {both} have in common: {len(common)}.", len(common), sources, how=HOW_COMMON
+        )
     if common:
-        return PairAnswer(f"The coauthors {both} have in common: {', '.join(common)}.", common, sources)
-    return PairAnswer(f"None: {both} have no coauthor in common in the library (0).", [], sources)
+        return PairAnswer(f"The coauthors {both} have in common: {', '.join(common)}.", common, sources, how=HOW_COMMON)
+    return PairAnswer(f"None: {both} have no coauthor in common in the library (0).", [], sources, how=HOW_COMMON)
 
 
 # the words for an affiliation, as a question names it ("the same university", "which institution")
@@ -140,13 +145,16 @@ def authors_share_place(api: Any, question: str, linked: Linked, reading: Readin
     authors = record.get("authors") or []
     places = [[author.get("organization") or ""] for author in authors]
     if len(authors) < 2 or not all(place[0] for place in places):
-        return PairAnswer(abstain_sentence("affiliation for every author", title), None, [source], abstained=True)
+        return PairAnswer(
+            abstain_sentence("affiliation for every author", title), None, [source], abstained=True, how=HOW_AUTHORS
+        )
     common = _common(places)
     if common:
         text = f"The authors of {title} share this affiliation: {common[0]}."
-        return PairAnswer(text, common, [source])
+        return PairAnswer(text, common, [source], how=HOW_AUTHORS)
     each = "; ".join(f"{author.get('name')}: {place[0]}" for author, place in zip(authors, places, strict=True))
-    return PairAnswer(f"No: the authors of {title} share no affiliation in the library ({each}).", [], [source])
+    said = f"No: the authors of {title} share no affiliation in the library ({each})."
+    return PairAnswer(said, [], [source], how=HOW_AUTHORS)
 
 
 def what_they_share(api: Any, question: str, linked: Linked, plan: Plan, reading: Reading) -> PairAnswer | None:
