@@ -19,6 +19,7 @@ asked about: nothing is returned, and the question is answered as naming no pape
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -53,18 +54,23 @@ FUNCTION_WORDS = {"it", "its", "that", "this", "those", "these", "there", "my", 
 FUNCTION_WORDS |= {"be", "been", "being", "can", "could", "would", "should", "will", "put", "know"}
 FUNCTION_WORDS |= {"get", "gets", "getting", "got", "make", "makes", "making", "made"}  # "getting ChatGPT to fix …"
 FUNCTION_WORDS |= {"tell", "please", "any", "some", "all", "no", "not", "yet", "also", "just", "so", "s", "t", "ll"}
+# the nouns a paper goes by ("the AI beyond chess piece") name no part of it
+PAPER_NOUNS = {"paper", "article", "preprint", "publication", "study", "report", "chapter", "thesis", "piece", "talk"}
+FUNCTION_WORDS |= PAPER_NOUNS | {"dissertation", "manuscript", "pub", "writeup", "present", "presents"}
 FUNCTION_WORDS |= {"most", "least", "more", "fewer", "less", "many", "much", "other", "else", "besides"}
 FUNCTION_WORDS |= {"library", "here", "again", "then", "than", "up", "down", "out", "into", "over", "named", "called"}
 
 PARAPHRASED_FROM = 5  # title words a description needs before one word of it may go unexplained
-MOST_IN_TITLE = 0.6  # of the describing words, at least this share the title's own words
+MOST_IN_TITLE = 0.6
+LEAST_OF_TITLE = 0.15  # of a title's own content words, a description names at least this share  # of the describing words, at least this share the title's own words
 FEWEST_IN_TITLE = 3  # and at least this many (fewer: only where they are the paper's short name, whole)
 SHARED_STEM = 4  # two words grown from one stem share this many first letters ("fusing", "fusion")
 STEM_SHARE = 0.6  # … and this share of the shorter word ("data" is not "database"'s stem)
 GROWN_FROM, GROWN_BY = 3, 2  # a short word with an ending added is that word ("gan", "gans")
 MISSPELT = 0.84
 CONTRACTED_FROM = 4  # a title word this long may shorten the word typed  # a typed word this alike a title word is that word misspelt ("modles", "autonomus")
-CANDIDATES = 8  # records scored for a question
+CANDIDATES = 8  # records scored per search
+SEARCHED_ALONE, ALONE = 5, 6  # words this long are searched for one by one, the longest six
 
 
 @cache
@@ -143,6 +149,7 @@ class Described:
     typed: tuple[str, ...] = ()  # each word as typed ("US", "3D": an initialism is read from its capitals)
 
 
+INITIALISM_LIKE = re.compile(r"(?=.*[A-Z0-9])[A-Z0-9]{2,}s?")  # "US", "ML", "3D", "LLMs": capitals and digits
 TOKEN = re.compile(r"[^\W_]+(?:['’][^\W_]+)?")
 YEAR = re.compile(r"(?:1[5-9]|20)\d\d")
 
@@ -193,12 +200,15 @@ class Coverage:
         where it stands in place of a title word (a paraphrase: "neighbouring" for "nearby"); a word
         added, or two, are a particular of another paper."""
         total = len(words.words)
+        whole_part = self.in_title == total and list(words.words) in title_parts(self.title)
+        if self.title_share < LEAST_OF_TITLE and not whole_part:
+            return False  # a few words of a long title, the rest the question's own: it names another thing
         allowed = 1 if self.in_title >= PARAPHRASED_FROM and self.swapped else 0
         if self.missing > allowed or self.in_title < math.ceil(MOST_IN_TITLE * total):
             return False
         if self.in_title >= FEWEST_IN_TITLE:
             return True
-        return self.in_title == total and list(words.words) in title_parts(self.title)
+        return whole_part
 
 
 def title_parts(title: str) -> list[list[str]]:
@@ -220,14 +230,21 @@ def covered(words: Described, record: dict) -> Coverage:
     byline = set(fold(" ".join(author.get("name") or "" for author in record.get("authors") or [])).split())
     in_title = in_abstract = 0
     places: list[int | None] = []  # where in the title each describing word is, None: not there
-    for word, typed in zip(words.words, words.typed or words.words, strict=True):
-        place = next((at for at, other in enumerate(title_words) if same_word(word, other)), None)
+    # two typed words the title writes as one ("big data" for its "BigData")
+    joined = {
+        at: title_words.index(a + b)
+        for at, (a, b) in enumerate(itertools.pairwise(words.words))
+        if a + b in title_words
+    }
+    joined |= {at + 1: place for at, place in list(joined.items())}
+    for at, (word, typed) in enumerate(zip(words.words, words.typed or words.words, strict=True)):
+        place = joined.get(at, next((at for at, other in enumerate(title_words) if same_word(word, other)), None))
         if place is not None or any(same_word(word, other) for other in held):
             in_title += 1
             place = -1 if place is None else place  # the venue's word: the record's, at no place in the title
         elif (word in words.initialisms and _spelled_out(word, title_words)) or (
             # an initialism of the title's words ("US", "ML", "3D": three-dimensional), as titles.py reads one
-            len(typed) >= 2 and not typed.islower() and _explains(typed, title_words, set(held))
+            INITIALISM_LIKE.fullmatch(typed) and _explains(typed, title_words, set(held))
         ):
             in_title += 1
             place = -1  # words of the title, but no one place
@@ -263,6 +280,9 @@ def _candidates(words: Described, api: Any) -> list[dict]:
     queries = [" ".join(words.words)]
     if len(words.words) >= FEWEST_IN_TITLE:
         queries += [" ".join(words.words[:at] + words.words[at + 1 :]) for at in range(len(words.words))]
+    # and each long word alone: a query of many words ranks a long title under the search's floor when
+    # some of them are said otherwise ("AI" for its "Artificial Intelligence")
+    queries += sorted({word for word in words.words if len(word) >= SEARCHED_ALONE}, key=len, reverse=True)[:ALONE]
     seen: dict[str, dict] = {}
     for query in queries:
         try:
@@ -313,11 +333,17 @@ def coverage_of(question: str, title: str, api: Any) -> Coverage | None:
     return covered(words, record)
 
 
+# "his big data + ML for public health work", "her talk on …": a scholar's one work, named as such
+OWN_WORK = re.compile(r"\b(?:his|her|their|the|that)\s+(?:[\w+&-]+\s+){0,8}?(?:work|talk)\b", re.I)
+
+
 def their_paper_described(question: str, person: Mention, api: Any) -> Mention | None:
     """The one paper of a scholar the question describes ("Shin Hwei Tan's coauthors on the paper about
     getting ChatGPT to fix web UI tests"): a singular paper noun names one paper, and every describing
     word but the scholar's name is explained by it, as ``best_covering`` reads any paper."""
-    if not any(PAPER_NOUN.fullmatch(word) for word in re.findall(r"[\w-]+", question)):
+    if not any(PAPER_NOUN.fullmatch(word) for word in re.findall(r"[\w-]+", question)) and not OWN_WORK.search(
+        question
+    ):
         return None
     unnamed = question[: person.start] + " " * (person.end - person.start) + question[person.end :]
     words = described(unnamed)
