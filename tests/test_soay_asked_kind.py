@@ -42,3 +42,10 @@ def test_people_counted_on_a_paper_are_its_authors_however_typed(ask):
         assert answer.ok and not answer.abstained and answer.value == 3, question
     pages = ask("how many pages does the OpenCat paper have?")  # no count of the record's is of pages
     assert pages.ok and pages.abstained
+
+
+def test_who_made_a_paper_are_its_authors_not_who_funded_it(ask):
+    made = ask("who did the OpenCat paper?")
+    assert made.ok and not made.abstained and "Qurban Ali" in made.answer
+    funded = ask("who funded the OpenCat paper?")  # no record names a funder: never its authors
+    assert funded.ok and funded.abstained and "Qurban Ali" not in funded.answer

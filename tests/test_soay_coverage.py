@@ -171,3 +171,9 @@ def test_a_title_said_in_other_forms():
 def test_a_scholars_work_named_by_a_description():
     question = "which meeting did Shin Hwei Tan present her work getting ChatGPT to fix web UI tests at?"
     assert link(question, ScholarAPI()).mentions[0].matched == CHATGPT
+
+
+def test_two_papers_compared_each_named_by_what_it_is_about():
+    question = "Which is older: the paper on mesonic screening masses at high temperature, or the simple hopping matrix elements for molecules one?"
+    linked = link(question, DescribedAPI())
+    assert [m.matched for m in linked.mentions] == [MESONS, HOPPING]

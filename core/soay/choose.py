@@ -345,6 +345,13 @@ def venue_attribute(masked: str) -> str | None:
     return " ".join(words)
 
 
+MADE_BY = re.compile(
+    r"\bwho(?:'s|’s|\s+is|\s+are|\s+was|\s+were)?\s+(?:did|does|do|made|makes|behind|created|developed|built|"
+    r"conducted|came up with|responsible for)\b",
+    re.I,
+)
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
@@ -370,6 +377,15 @@ def support(plan: Plan, reading: Reading) -> int:
         plan.narrow == reading.rank or (plan.narrow == "pair" and "pubs" in plan.routes)
     )
     field_hits = _word_hits(words, reading.field_text) + ranks
+    # "who did the X paper?", "who's behind X?": who made the work are its authors, the only people a
+    # paper's record holds; "who funded / reviewed / edited X" asks for people it does not hold
+    field_hits += (
+        plan.start == "paper"
+        and plan.field in ("authors", "authors.name")
+        and not plan.routes
+        and not plan.count
+        and MADE_BY.search(reading.masked) is not None
+    )
     # "how many people are on X": the noun counted names what the count ranges over (COUNTED_AS)
     field_hits += bool(plan.count and reading.asked is Kind.COUNT and names_what_is_counted(plan, reading))
     field_hits += reading.venue is not None and plan.field == "title" and "pubs" in plan.routes  # what appeared

@@ -57,6 +57,9 @@ FUNCTION_WORDS |= {"tell", "please", "any", "some", "all", "no", "not", "yet", "
 # the nouns a paper goes by ("the AI beyond chess piece") name no part of it
 PAPER_NOUNS = {"paper", "article", "preprint", "publication", "study", "report", "chapter", "thesis", "piece", "talk"}
 FUNCTION_WORDS |= PAPER_NOUNS | {"dissertation", "manuscript", "pub", "writeup", "present", "presents"}
+# what compares two papers ("which is older: A or B"), never what either is about
+FUNCTION_WORDS |= {"older", "newer", "earlier", "later", "oldest", "newest", "latest", "earliest", "recent", "higher"}
+FUNCTION_WORDS |= {"lower", "bigger", "larger", "smaller", "longer", "shorter", "first", "last", "before", "after"}
 FUNCTION_WORDS |= {"most", "least", "more", "fewer", "less", "many", "much", "other", "else", "besides"}
 FUNCTION_WORDS |= {"library", "here", "again", "then", "than", "up", "down", "out", "into", "over", "named", "called"}
 

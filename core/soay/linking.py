@@ -77,6 +77,9 @@ def link(question: str, api: Any) -> Linked | None:
         if comparison(question) or BOTH_PAPERS.search(question):
             rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
             other = find_paper(rest, api)
+            if other is None:  # "… or the strip planarity testing one": the second named by what it is about
+                covering = best_covering(rest, api)
+                other = covering[0] if covering else None
             if other is not None and other.matched != paper.matched:
                 return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
         # a scholar named beside the paper ("A's coauthors on the X paper") is a condition on the answer
