@@ -61,3 +61,16 @@ def test_the_affiliation_a_papers_authors_share(ask):
     assert answer.ok and answer.value == ["University of Passau"]
     apart = ask("which university do the authors of OpenCat: Improving Interoperability of ADS Testing share?")
     assert apart.ok and apart.answer.startswith("No:") and apart.value == []
+
+
+def test_a_venue_two_people_share_is_no_question_of_joint_papers(ask):
+    # Gordon Fraser and Andrea Stocco wrote nothing together, yet both have papers on arXiv
+    answer = ask("Has Gordon Fraser ever published in the same venue as Andrea Stocco?")
+    assert answer.ok and answer.answer.startswith("Yes") and answer.value == ["arXiv"]
+    journal = ask("Have Gordon Fraser and Andrea Stocco published in the same journal?")  # arXiv is no journal
+    assert journal.ok and journal.abstained
+
+
+def test_the_coauthors_of_two_people_are_each_ones(ask):
+    answer = ask("Who are the coauthors of Martin Gruber and Andrea Stocco?")
+    assert answer.ok and answer.value == [["Gordon Fraser"], ["Qurban Ali", "Helge Spieker"]]

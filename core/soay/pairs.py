@@ -38,6 +38,10 @@ PERSON_FIELDS = {
 }
 COAUTHOR_NAMES = "name"  # a pair plan ending in getCoauthors' names: the coauthors themselves
 HOW_COMMON = "each one's coauthors (getCoauthors), those in both lists"
+HOW_EACH = "each one's coauthors (getCoauthors)"
+HOW_VENUES = "each one's papers (getPersonPubs) and their venues (getPublication), those in both"
+PUBLISHED_IN = re.compile(r"\b(?:journals?|conferences?|proceedings|workshops?|symposi(?:um|a))\b", re.I)
+VENUE_WORDS = re.compile(r"\b(?:venues?|journals?|conferences?|proceedings|workshops?|symposi(?:um|a))\b", re.I)
 HOW_AUTHORS = "every author's organization in the paper's record, compared"
 
 
@@ -104,8 +108,6 @@ def coauthors_in_common(api: Any, question: str, linked: Linked, plan: Plan) -> 
     None where the question does not ask what the two share, or the plan is not their coauthors."""
     if linked.start != "pair" or plan.field != COAUTHOR_NAMES or plan.solution != ("searchPerson", "getCoauthors"):
         return None
-    if not SHARED.search(question):
-        return None
     names = [mention.matched for mention in linked.mentions]
     lists: list[list[str]] = []
     sources: list[str] = []
@@ -118,8 +120,11 @@ def coauthors_in_common(api: Any, question: str, linked: Linked, plan: Plan) -> 
             [c.get("name") or "" for c in coauthors if all(fold(c.get("name") or "") != fold(n) for n in names)]
         )
         sources.append(f"getCoauthors(person_id={person['person_id']!r})")
-    common = [name for name in lists[0] if any(similarity(name, other) >= SAME_NAME for other in lists[1])]
     both = " and ".join(names)
+    if not SHARED.search(question):  # "the coauthors of A and B": each one's
+        each = "; ".join(f"{name}: {', '.join(found) or 'none'}" for name, found in zip(names, lists, strict=True))
+        return PairAnswer(f"Coauthors of {both} — {each}.", lists, sources, how=HOW_EACH)
+    common = [name for name in lists[0] if any(similarity(name, other) >= SAME_NAME for other in lists[1])]
     if plan.count:
         return PairAnswer(
             f"Number of coauthors {both} have in common: {len(common)}.", len(common), sources, how=HOW_COMMON
@@ -137,6 +142,11 @@ def authors_share_place(api: Any, question: str, linked: Linked, reading: Readin
     """ "Both authors of X are at the same university — which one?": the organization every author of
     the paper holds, or each author's where they differ. None where no shared organization is asked."""
     if linked.start != "paper" or len(linked.mentions) != 1 or not SHARED.search(reading.masked):
+        return None
+    if reading.cues & {
+        "first_author",
+        "last_author",
+    }:  # "is the first author at the same place as the last": two of them
         return None
     if not any(re.search(rf"\b{re.escape(word)}", reading.masked, re.I) for word in ORGANIZATION_WORDS):
         return None
@@ -157,12 +167,41 @@ def authors_share_place(api: Any, question: str, linked: Linked, reading: Readin
     return PairAnswer(said, [], [source], how=HOW_AUTHORS)
 
 
+def venues_in_common(api: Any, question: str, linked: Linked) -> PairAnswer | None:
+    """ "Has A published in the same venue as B?": the venues of A's papers that B's papers appeared in
+    too (their joint papers are another question). None where no shared venue is asked."""
+    if linked.start != "pair" or not SHARED.search(question) or not VENUE_WORDS.search(question):
+        return None
+    names = [mention.matched for mention in linked.mentions]
+    venues: list[list[str]] = []
+    sources: list[str] = []
+    for name in names:
+        person = _person(api, name)
+        pubs = api.getPersonPubs(person_id=person["person_id"]) if person else []
+        held = [(api.getPublication(pub_id=pub["pub_id"]) or {}).get("venue") for pub in pubs]
+        # a preprint server is no journal or conference a question of that kind asks about
+        kept = {venue for venue in held if venue and (fold(venue) != "arxiv" or not PUBLISHED_IN.search(question))}
+        venues.append(sorted(kept))
+        sources.append(f"getPersonPubs(person_id={person['person_id']!r})" if person else "searchPerson")
+    if not all(venues):
+        missing = names[venues.index([])]
+        noun = "journal or conference" if PUBLISHED_IN.search(question) else "venue"
+        return PairAnswer(abstain_sentence(f"{noun} for any paper of {missing}"), None, sources, True, HOW_VENUES)
+    common = _common(venues)
+    both = " and ".join(names)
+    if common:
+        return PairAnswer(f"Yes: {both} both have papers in {', '.join(common)}.", common, sources, how=HOW_VENUES)
+    each = "; ".join(f"{name}: {', '.join(found)}" for name, found in zip(names, venues, strict=True))
+    return PairAnswer(f"No: {both} have no venue in common in the library ({each}).", [], sources, how=HOW_VENUES)
+
+
 def what_they_share(api: Any, question: str, linked: Linked, plan: Plan, reading: Reading) -> PairAnswer | None:
     """The answer for two people's fields, their common coauthors or a paper's shared affiliation; None
     where the question is none of these (the plan answers it)."""
     try:
         return (
-            each_and_shared(api, question, linked, plan)
+            venues_in_common(api, question, linked)
+            or each_and_shared(api, question, linked, plan)
             or coauthors_in_common(api, question, linked, plan)
             or authors_share_place(api, question, linked, reading)
         )
