@@ -48,6 +48,7 @@ class Linked:
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+EXACT = 1.0  # a paper named by its identifier, or its title read letter for letter
 # "who wrote both A and B", "which of A's authors also wrote B": people common to two papers
 BOTH_PAPERS = re.compile(r"\bboth\b|\balso\b|\bin common\b", re.I)
 
@@ -55,8 +56,8 @@ BOTH_PAPERS = re.compile(r"\bboth\b|\balso\b|\bin common\b", re.I)
 def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
     paper = find_paper(question, api) or _title_naming_someone(question, api)
-    if paper is not None and paper.score < SURE_TITLE:  # read by likeness: the words around it may be another's
-        better = better_described(question, paper, api)
+    if paper is not None and paper.score < EXACT:  # read by likeness: the words around it may be another's
+        better = better_described(question, paper, api) if paper.score < SURE_TITLE else None
         if better is None and describes_another(question, paper, api):
             paper = None  # its words name particulars the record lacks: a paper the library does not hold
         else:
