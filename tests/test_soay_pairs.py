@@ -74,3 +74,9 @@ def test_a_venue_two_people_share_is_no_question_of_joint_papers(ask):
 def test_the_coauthors_of_two_people_are_each_ones(ask):
     answer = ask("Who are the coauthors of Martin Gruber and Andrea Stocco?")
     assert answer.ok and answer.value == [["Gordon Fraser"], ["Qurban Ali", "Helge Spieker"]]
+
+
+def test_the_field_of_both_is_each_ones(ask):
+    # "both" asks for the two values, not for what they share
+    answer = ask("What are the affiliations of both Andrea Stocco and Helge Spieker?")
+    assert answer.ok and not answer.answer.startswith("No") and "TU Munich" in answer.answer

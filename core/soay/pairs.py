@@ -26,6 +26,8 @@ from scholar_tui.indexes.records import fold
 
 # "share", "in common", "the same", "both", "mutual": the question asks what the two hold alike
 SHARED = re.compile(r"\bshar(?:e|es|ed|ing)\b|\bin common\b|\bsame\b|\bboth\b|\bmutual\b|\bcommon\b", re.I)
+# for a field of each ("the affiliations of both A and B" asks for each one's), "both" alone shares nothing
+SHARED_VALUE = re.compile(r"\bshar(?:e|es|ed|ing)\b|\bin common\b|\bsame\b|\bmutual\b|\bcommon\b", re.I)
 # A person's own fields, as the API that holds each gives it
 PERSON_FIELDS = {
     "organization": "getPersonBasicInfo",
@@ -95,7 +97,7 @@ def each_and_shared(api: Any, question: str, linked: Linked, plan: Plan) -> Pair
         held.append(values)
         sources.append(source)
     each = "; ".join(f"{name}: {', '.join(values)}" for name, values in zip(names, held, strict=True))
-    if not SHARED.search(question):
+    if not SHARED_VALUE.search(question):
         return PairAnswer(f"{noun.capitalize()} of {' and '.join(names)} — {each}.", held, sources)
     common = _common(held)
     if common:
