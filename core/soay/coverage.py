@@ -63,15 +63,15 @@ FUNCTION_WORDS |= {"lower", "bigger", "larger", "smaller", "longer", "shorter", 
 FUNCTION_WORDS |= {"most", "least", "more", "fewer", "less", "many", "much", "other", "else", "besides"}
 FUNCTION_WORDS |= {"library", "here", "again", "then", "than", "up", "down", "out", "into", "over", "named", "called"}
 
-MOST_IN_TITLE = 0.6
-LEAST_OF_TITLE = 0.15  # of a title's own content words, a description names at least this share  # of the describing words, at least this share the title's own words
+MOST_IN_TITLE = 0.6  # of the describing words, at least this share the title's own words
+LEAST_OF_TITLE = 0.15  # of a title's own content words, a description names at least this share
 FEWEST_IN_TITLE = 3  # and at least this many (fewer: only where they are the paper's short name, whole)
 SHARED_STEM = 4  # two words grown from one stem share this many first letters ("fusing", "fusion")
 STEM_SHARE = 0.6  # … and this share of the shorter word ("data" is not "database"'s stem)
 CLIPPED_FROM = 3  # a typed word this long may be a title word's beginning
 GROWN_FROM, GROWN_BY = 3, 2  # a short word with an ending added is that word ("gan", "gans")
-MISSPELT = 0.84
-CONTRACTED_FROM = 4  # a title word this long may shorten the word typed  # a typed word this alike a title word is that word misspelt ("modles", "autonomus")
+MISSPELT = 0.84  # a typed word this alike a title word is that word misspelt ("modles", "autonomus")
+CONTRACTED_FROM = 4  # a title word this long may shorten the word typed
 CANDIDATES = 8  # records scored per search
 SEARCHED_ALONE, ALONE = 5, 6  # words this long are searched for one by one, the longest six
 
@@ -85,15 +85,8 @@ def frame_words() -> frozenset[str]:
     return frozenset(fold(" ".join(words | CASUAL_NOUNS | FUNCTION_WORDS | ABOUT)).split())
 
 
-E_DROPPING_ENDINGS = (
-    "ing",
-    "ed",
-    "er",
-    "ers",
-    "es",
-    "ation",
-    "ations",
-)  # "lose" → "losing", "formalize" → "formalizing"
+# endings before which a word's last "e" is dropped: "lose" → "losing", "formalize" → "formalizing"
+E_DROPPING_ENDINGS = ("ing", "ed", "er", "ers", "es", "ation", "ations")
 
 
 def grown_word(typed: str, held: str) -> bool:
@@ -118,7 +111,7 @@ def same_word(typed: str, held: str) -> bool:
         return True
     if len(typed) >= CLIPPED_FROM and held.startswith(typed):
         return True  # a word cut short as people type it: "res" for "resolution", "legit", "demo"
-    shared = len(next(iter(_common_prefix(typed, held)), ""))
+    shared = _common_prefix(typed, held)
     if shared >= SHARED_STEM and shared >= STEM_SHARE * min(len(typed), len(held)):
         return True
     # a misspelling keeps the word's first letter: "aligned" is no misspelling of "unaligned"
@@ -129,13 +122,14 @@ def same_word(typed: str, held: str) -> bool:
     return len(held) >= CONTRACTED_FROM and len(typed) <= 2 * len(held) and _contracts(held, typed)
 
 
-def _common_prefix(left: str, right: str) -> list[str]:
+def _common_prefix(left: str, right: str) -> int:
+    """How many first letters two words share."""
     size = 0
     for a, b in zip(left, right, strict=False):
         if a != b:
             break
         size += 1
-    return [left[:size]]
+    return size
 
 
 # the words that lead into a description ("the paper with a simple way to …", "that thing about …"): the
@@ -244,37 +238,28 @@ def covered(words: Described, record: dict) -> Coverage:
     title_words = fold(title).split()
     abstract = set(fold(record.get("abstract") or "").split())
     byline = set(fold(" ".join(author.get("name") or "" for author in record.get("authors") or [])).split())
-    in_title = in_abstract = 0
-    places: list[int | None] = []  # where in the title each describing word is, None: not there
+    in_title = in_abstract = missing = 0
     # two typed words the title writes as one ("big data" for its "BigData")
-    joined = {
-        at: title_words.index(a + b)
-        for at, (a, b) in enumerate(itertools.pairwise(words.words))
-        if a + b in title_words
-    }
-    joined |= {at + 1: place for at, place in list(joined.items())}
+    pairs = list(itertools.pairwise(words.words))
+    joined = {at + step for at, (a, b) in enumerate(pairs) if a + b in title_words for step in (0, 1)}
     for at, (word, typed) in enumerate(zip(words.words, words.typed or words.words, strict=True)):
-        place = joined.get(at, next((at for at, other in enumerate(title_words) if same_word(word, other)), None))
-        if place is not None or any(same_word(word, other) for other in held):
+        # the title's (or the venue's) word, or an initialism of the title's words ("US", "ML", "3D")
+        if at in joined or any(same_word(word, other) for other in held):
             in_title += 1
-            place = -1 if place is None else place  # the venue's word: the record's, at no place in the title
         elif (word in words.initialisms and _spelled_out(word, title_words)) or (
-            # an initialism of the title's words ("US", "ML", "3D": three-dimensional), as titles.py reads one
             INITIALISM_LIKE.fullmatch(typed) and initialism_of(typed, title_words)
         ):
             in_title += 1
-            place = -1  # words of the title, but no one place
         elif (not word.isdigit() and any(grown_word(word, other) for other in abstract)) or word in byline:
             # the abstract's own word (not a stem of it: "aligned" is not its "alignment"; a number is the
             # title's particular, "N=4" is no "4" of the abstract), or an author's name
             in_abstract += 1
-            place = -1
-        places.append(place)
-    unexplained = [at for at, place in enumerate(places) if place is None]
+        else:
+            missing += 1
     content = [word for word in title_words if word not in frame_words()]
     named = sum(any(same_word(word, typed) for typed in words.words) for word in content)
     share = named / len(content) if content else 0.0
-    return Coverage(title, in_title, in_abstract, len(unexplained), share)
+    return Coverage(title, in_title, in_abstract, missing, share)
 
 
 def _candidates(words: Described, api: Any) -> list[dict]:
@@ -388,11 +373,12 @@ CLAUSE_END = re.compile(r"[,;?!]|\s(?:or|vs\.?|versus|than)\s", re.I)
 
 
 def describes_another(question: str, found: Mention, api: Any) -> bool:
-    """Whether the words describing a paper found by likeness (its span, and the names and numbers of
-    the clause going on after it) hold what its record does not explain: "the spatial machine learning study of development
-    vulnerabilities in Victorian children" is not the Queensland children's paper, nor "screening masses
-    in low temperature QCD" the high temperature one, nor "solitons in open N=4 string theory" the N=2
-    one, however alike the strings read."""
+    """Whether the words describing a paper found by likeness hold what its record does not explain: its
+    span, what goes on after its paper noun ("… paper for high schools"), the title read on ("… based on
+    synthetic faults"), or else the names and numbers of the clause after it. "The spatial machine
+    learning study of development vulnerabilities in Victorian children" is not the Queensland
+    children's paper, nor "screening masses in low temperature QCD" the high temperature one, nor
+    "solitons in open N=4 string theory" the N=2 one, however alike the strings read."""
     end = CLAUSE_END.search(question, found.end)
     after = question[found.end : end.start() if end else len(question)]
     going_on = DESCRIPTION_GOES_ON.match(after)
