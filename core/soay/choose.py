@@ -224,17 +224,31 @@ def counted_words(masked: str) -> list[str]:
     return [word.removesuffix("s") for word in words if word not in COUNT_MODIFIERS and word != "x"]
 
 
+def _counted_by(plan: Plan) -> str:
+    """What the plan counts, as COUNTED_AS names it ("authors", "pubs", "interest" …)."""
+    people = {"authors_name_list": "authors", "authors.name": "authors", "authors": "authors"}.get(plan.field)
+    counted = people or (plan.routes[-1] if plan.count and plan.routes else plan.field.rsplit(".", 1)[-1])
+    return {"num_pubs": "pubs", "title": "pubs", "name": "authors", "interests": "interest"}.get(counted, counted)
+
+
+def _said_as(nouns: list[str], said: tuple[str, ...]) -> bool:
+    return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
+
+
 def counts_what_is_asked(plan: Plan, reading: Reading) -> bool:
     """Whether the plan counts what the question counts: "how many venues has X published in?" is no
     count of X's papers, "how many times was X cited" is one of citations."""
     nouns = counted_words(reading.masked)
     if not nouns or reading.asked is not Kind.COUNT:
         return True
-    people = {"authors_name_list": "authors", "authors.name": "authors", "authors": "authors"}.get(plan.field)
-    counted = people or (plan.routes[-1] if plan.count and plan.routes else plan.field.rsplit(".", 1)[-1])
-    counted = {"num_pubs": "pubs", "title": "pubs", "name": "authors", "interests": "interest"}.get(counted, counted)
-    said = COUNTED_AS.get(counted, tuple(nouns))
-    return any(noun.startswith(word) or word.startswith(noun) for noun in nouns for word in said)
+    return _said_as(nouns, COUNTED_AS.get(_counted_by(plan), tuple(nouns)))
+
+
+def names_what_is_counted(plan: Plan, reading: Reading) -> bool:
+    """Whether the noun after "how many" is one of the words for what the plan counts ("people" for a
+    paper's authors)."""
+    nouns = counted_words(reading.masked)
+    return bool(nouns) and _said_as(nouns, COUNTED_AS.get(_counted_by(plan), ()))
 
 
 SOURCE_ID = re.compile(r"\b(?:arxiv|doi|openalex|orcid|isbn|issn)\b", re.I)
@@ -307,6 +321,37 @@ def asks_other_than_papers(reading: Reading) -> bool:
     return noun_asked(reading.masked) is not None
 
 
+# "the impact factor of the journal X was in", "the conference's acceptance rate": a venue is a name in a
+# paper's record (getPublication's ``venue``, a string), an end of the API graph that nothing further is
+# held about; an attribute of it asked for is never answered by the venue's name.
+_VENUE_NOUN = r"(?:journal|venue|conference|proceedings|workshop|symposium|publisher|outlet|magazine)"
+_ATTRIBUTE = r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}"
+VENUE_ATTRIBUTE = re.compile(
+    rf"\b(?P<of>{_ATTRIBUTE})\s+of\s+(?:the|its|that|this|their|his|her)\s+{_VENUE_NOUN}\b|"
+    rf"\b{_VENUE_NOUN}(?:'s|’s)\s+(?P<own>{_ATTRIBUTE})",
+    re.I,
+)
+VENUE_OWN_WORDS = {"name", "names", "title", "acronym", "abbreviation", "which", "what", "one", "kind", "type"}
+
+
+def venue_attribute(masked: str) -> str | None:
+    """What the question asks about a paper's venue beyond its name ("impact factor"), or None."""
+    found = VENUE_ATTRIBUTE.search(masked)
+    if not found:
+        return None
+    words = [word for word in (found.group("of") or found.group("own")).lower().split() if word not in ("the", "a")]
+    if not words or words[-1] in VENUE_OWN_WORDS or words[0] in VENUE_OWN_WORDS:
+        return None
+    return " ".join(words)
+
+
+MADE_BY = re.compile(
+    r"\bwho(?:'s|’s|\s+is|\s+are|\s+was|\s+were)?\s+(?:did|does|do|made|makes|behind|created|developed|built|"
+    r"conducted|came up with|responsible for)\b",
+    re.I,
+)
+
+
 def support(plan: Plan, reading: Reading) -> int:
     """How many of the question's words name what the plan returns: its field's words, or a relation
     it walks that only it can ("coauthors" for a count of coauthors). Zero: the question asks for
@@ -318,7 +363,7 @@ def support(plan: Plan, reading: Reading) -> int:
         return 0
     if not answers_what_is_asked(plan, reading) or not answers_attribute(plan, reading):
         return 0
-    if unheld_attribute(reading):
+    if unheld_attribute(reading) or venue_attribute(reading.masked):
         return 0
     if plan.kind is Kind.PAPER and asks_other_than_papers(reading):
         return 0
@@ -332,6 +377,17 @@ def support(plan: Plan, reading: Reading) -> int:
         plan.narrow == reading.rank or (plan.narrow == "pair" and "pubs" in plan.routes)
     )
     field_hits = _word_hits(words, reading.field_text) + ranks
+    # "who did the X paper?", "who's behind X?": who made the work are its authors, the only people a
+    # paper's record holds; "who funded / reviewed / edited X" asks for people it does not hold
+    field_hits += (
+        plan.start == "paper"
+        and plan.field in ("authors", "authors.name")
+        and not plan.routes
+        and not plan.count
+        and MADE_BY.search(reading.masked) is not None
+    )
+    # "how many people are on X": the noun counted names what the count ranges over (COUNTED_AS)
+    field_hits += bool(plan.count and reading.asked is Kind.COUNT and names_what_is_counted(plan, reading))
     field_hits += reading.venue is not None and plan.field == "title" and "pubs" in plan.routes  # what appeared
     # a relation named counts only for a plan that returns who or what it walks to ("the coauthors of X"),
     # not for any field of theirs ("the h-index of the first author of X" names no field)
@@ -360,7 +416,7 @@ ASKED_BY_VERB = (
 
 
 def asked_thing(masked: str) -> str | None:
-    noun = attribute_asked(masked)  # "What is X's salary?": the thing in the question's own words
+    noun = attribute_asked(masked) or venue_attribute(masked)  # "What is X's salary?": in the question's words
     if noun:
         return noun
     held = not_held(masked) or undated_event(masked) or ratio_asked(masked)

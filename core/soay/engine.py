@@ -49,6 +49,7 @@ from scholar_tui.core.soay.events import (
 from scholar_tui.core.soay.judge import JOINT_PAPERS, Judge, cite, run_failure
 from scholar_tui.core.soay.linking import Linked, conditions_of, left_out_people, link, negated_conditions
 from scholar_tui.core.soay.narrowing import Narrow, add_narrowings, leaving_out
+from scholar_tui.core.soay.pairs import PairAnswer, what_they_share
 from scholar_tui.core.soay.phrasing import compared, expected_kind, measured
 from scholar_tui.core.soay.plans import Plan, default_plans
 from scholar_tui.core.soay.prompts import LETTERS, choice_prompt, model_code_prompt
@@ -275,6 +276,11 @@ class SoAyEngine(Engine):
             yield from self.judge.in_common(question, linked, plan, answer)
             yield from finish()
             return
+        shared = what_they_share(self.api, question, linked, plan, reading)
+        if shared is not None:  # "which institution do A and B share": each person's value, and the common one
+            yield from self._shared(shared, plan, choice, answer)
+            yield from finish()
+            return
         plan = choice.plan = self._applying(plan, reading, linked)
         through = self._coauthors_on_papers(plan, reading, linked)
         if through is not None:  # "who did A work with on flaky tests": the authors of those papers, less A
@@ -344,6 +350,26 @@ class SoAyEngine(Engine):
             return
         yield from self.judge.phrase_result(answer, plan, reading, linked, result, conditions)
         yield from finish()
+
+    def _shared(self, shared: PairAnswer, plan: Plan, choice: PlanChoice, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
+        """What two people (a paper's authors) hold each and in common, said with the calls it came from."""
+        answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
+        yield SolutionChosen(
+            plan.key,
+            list(plan.solution),
+            len(plan.hops),
+            choice.mode,
+            choice.candidates,
+            choice.probabilities,
+            asked=choice.reading.asked.value,
+            description=f"{plan.description} — {shared.how}",
+        )
+        answer.ok, answer.answer, answer.value, answer.sources = True, shared.text, shared.value, shared.sources
+        answer.abstained = shared.abstained
+        if shared.abstained:
+            yield Abstained(shared.text, "missing", shared.sources)
+        else:
+            yield AnswerPhrased(shared.text, shared.value, shared.sources)
 
     def _execute(
         self, question: str, plan: Plan, arguments: Arguments, answer: SoAyAnswer, cancel: threading.Event | None

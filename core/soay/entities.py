@@ -195,10 +195,15 @@ def find_people(question: str, api: Any) -> list[Mention]:
     """Every scholar the question names (one per capitalised run), best match first, each person once;
     with no capitalised name, runs of two or three words typed in lower case that read as one."""
     found: list[Mention] = []
-    for start, end in capitalised_runs(question, names=True):
+    runs = capitalised_runs(question, names=True)
+    reversed_names = _reversed_names(question, runs, api)
+    for start, end in runs:
+        if any(m.start <= start < m.end for m in reversed_names):
+            continue  # read with the run beside it as one "Last, First" name
         mention = _person_in(question, start, end, api)
         if mention is not None:
             found.append(mention)
+    found += reversed_names
     if not found:
         for start, end in _lowercase_spans(question):
             mention = _person_in(question, start, end, api)
@@ -211,6 +216,41 @@ def find_people(question: str, api: Any) -> list[Mention]:
         if all(mention.matched != other.matched for other in people):
             people.append(mention)
     return sorted(people, key=lambda m: m.start)
+
+
+# "Oberski, Daniel", "Le Gouellec, Valentin": a name written surname first, as bibliographies and the
+# arXiv's own author lists write it; the comma that parts people in a list parts it too
+REVERSED_GAP = re.compile(r"^,\s*$")
+GIVEN_NAME_WORDS = 3  # "Valentin J. M." after the comma: a given name and two initials at most
+
+
+def _reversed_names(question: str, runs: list[tuple[int, int]], api: Any) -> list[Mention]:
+    """Each "Surname, Given" pair of runs that names one scholar of the library: the given name first
+    then the surname is a library name whose last word is that surname and whose first is that given
+    name (or its initial). Two people listed with a comma ("Fraser, Gruber and …") name no one so."""
+    found: list[Mention] = []
+    for (start, end), (next_start, next_end) in zip(runs, runs[1:], strict=False):
+        surname, given = strip_span(question[start:end]), strip_span(question[next_start:next_end])
+        if not REVERSED_GAP.match(question[end:next_start]) or len(given.split()) > GIVEN_NAME_WORDS:
+            continue
+        try:
+            hits = api.searchPerson(name=f"{given} {surname}")
+        except Exception:
+            continue
+        for hit in hits[:3]:
+            parts = fold(hit["name"]).split()
+            first = fold(given).split()
+            if not parts or not first or " ".join(parts[-len(fold(surname).split()) :]) != fold(surname):
+                continue
+            if parts[0] == first[0] or (len(first[0]) == 1 and parts[0].startswith(first[0])):
+                span = question[start:next_end]
+                found.append(
+                    Mention(
+                        "person", span, start, next_end, hit["name"], similarity(given + " " + surname, hit["name"])
+                    )
+                )
+                break
+    return found
 
 
 def _non_overlapping(mentions: list[Mention]) -> list[Mention]:

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from scholar_tui.core.soay.conditions import Condition, question_conditions
+from scholar_tui.core.soay.coverage import best_covering, better_described, describes_another, their_paper_described
 from scholar_tui.core.soay.entities import Mention, find_people
 from scholar_tui.core.soay.narrowing import RANKED
 from scholar_tui.core.soay.phrasing import ROLES, years_said
 from scholar_tui.core.soay.plans import Plan
 from scholar_tui.core.soay.reading import SLOT, Reading
 from scholar_tui.core.soay.shapes import comparison, left_out_at, negated_after, negated_between
-from scholar_tui.core.soay.titles import find_paper, named_in_title
+from scholar_tui.core.soay.titles import SURE_TITLE, find_paper, named_in_title
 from scholar_tui.indexes.records import fold
 
 
@@ -47,18 +48,30 @@ class Linked:
         return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+EXACT = 1.0  # a paper named by its identifier, or its title read letter for letter
 # "who wrote both A and B", "which of A's authors also wrote B": people common to two papers
 BOTH_PAPERS = re.compile(r"\bboth\b|\balso\b|\bin common\b", re.I)
 
 
 def link(question: str, api: Any) -> Linked | None:
     """The paper the question names, else the scholars it names (two: a pair)."""
-    paper = find_paper(question, api) or _title_naming_someone(question, api)
+    paper = _paper_read_alike(question, api)
+    people: list[Mention] = []
+    if paper is None:
+        # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
+        people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
+        if all(mention.others for mention in people):  # no one named for sure: a paper named by what it is about?
+            paper = _paper_described(question, api)
+        elif len(people) == 1:  # "A's coauthors on the paper about …": one of A's papers, described
+            described_paper = their_paper_described(question, people[0], api)
+            if described_paper is not None:
+                return Linked((described_paper,), tuple(people))
     if paper is not None:
         # "Which has more citations, A or B?", "Who wrote both A and B?": the second paper, in the rest
         if comparison(question) or BOTH_PAPERS.search(question):
             rest = question[: paper.start] + " " * (paper.end - paper.start) + question[paper.end :]
-            other = find_paper(rest, api)
+            # "… or the strip planarity testing one": the second may be named by what it is about
+            other = find_paper(rest, api) or _paper_described(rest, api)
             if other is not None and other.matched != paper.matched:
                 return Linked(tuple(sorted((paper, other), key=lambda m: m.start)))
         # a scholar named beside the paper ("A's coauthors on the X paper") is a condition on the answer
@@ -67,9 +80,26 @@ def link(question: str, api: Any) -> Linked | None:
         if beside:  # "Orso's REST paper": the title among that scholar's papers, where the library has one
             paper = _among_their_papers(paper, beside[0], api) or paper
         return Linked((paper,), tuple(beside))
-    # a scholar the question leaves out ("who else … apart from B") is no second entity to start from
-    people = [mention for mention in find_people(question, api) if not left_out_at(question, mention.start)]
     return Linked(tuple(people[:2]), tuple(people[2:])) if people else None
+
+
+def _paper_read_alike(question: str, api: Any) -> Mention | None:
+    """The paper a span of the question reads like (titles.py), unless the words around it describe
+    another: a paper the question describes better, or particulars its record lacks (the library then
+    holds no paper the question names that way)."""
+    paper = find_paper(question, api) or _title_naming_someone(question, api)
+    if paper is None or paper.score >= EXACT:  # an identifier, or the title letter for letter
+        return paper
+    better = better_described(question, paper, api) if paper.score < SURE_TITLE else None
+    if better is None and describes_another(question, paper, api):
+        return None
+    return better or paper
+
+
+def _paper_described(question: str, api: Any) -> Mention | None:
+    """The one paper the question describes by what it is about (coverage.py), or None."""
+    covering = best_covering(question, api)
+    return covering[0] if covering else None
 
 
 def _among_their_papers(paper: Mention, person: Mention, api: Any) -> Mention | None:

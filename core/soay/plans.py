@@ -61,7 +61,20 @@ INTEREST_WORDS = (
 
 # Fields a question names with other words than the documentation's (what people type).
 FIELD_WORDS: dict[str, tuple[str, ...]] = {
-    "venue": ("venue", "journal", "conference", "proceedings", "appear", "published", "publish", "outlet", "presented"),
+    "venue": (
+        "venue",
+        "journal",
+        "conference",
+        "proceedings",
+        "appear",
+        "published",
+        "publish",
+        "outlet",
+        "presented",
+        "workshop",  # a workshop, a symposium or a meeting is where a paper appeared: a venue the record names
+        "symposium",
+        "meeting",
+    ),
     "num_citation": ("citation", "citations", "cited", "cites", "citation count"),
     "year": ("year", "when", "date"),
     "abstract": (

@@ -179,6 +179,13 @@ ORGANIZATION_ASKED = re.compile(
 
 # "the X paper": the noun names the entity (already found), not a field to return
 SLOT_NOUN = re.compile(rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report)\b", re.I)
+# "the doi for the X paper about user-database interaction": what follows the named paper's noun says
+# what the paper is about (it names the paper, found already), not that its abstract is asked for
+DESCRIBED_SLOT = re.compile(
+    rf"\b{SLOT}\s+(?:paper|article|preprint|publication|study|report|one)\s+(?:about|on|regarding|concerning)\s+"
+    r"[^?!.;,]*[\w)]",
+    re.I,
+)
 
 
 # "which papers did X write alone", "X's single-authored papers": the papers X is the one author of
@@ -212,12 +219,23 @@ def _cut(text: str, found: re.Match | None) -> str:
     return text[: found.start()] + " " + text[found.end() :] if found else text
 
 
+# How people shorten words when they type fast ("how many ppl are on X", "papers w/ B"): read as the words.
+TYPED_SHORT = {"ppl": "people", "w/": "with", "w/o": "without", "yr": "year", "yrs": "years", "abt": "about"}
+_TYPED_SHORT = re.compile(r"(?<![\w/])(" + "|".join(re.escape(word) for word in TYPED_SHORT) + r")(?![\w/])", re.I)
+
+
+def unabbreviated(text: str) -> str:
+    """The text with the shortenings people type spelled out ("ppl" → "people")."""
+    return _TYPED_SHORT.sub(lambda found: TYPED_SHORT[found.group(1).lower()], text)
+
+
 def read_question(masked: str, start: Start, venue_as_topic: bool = False) -> Reading:
     """What a question (its entities already replaced by ``SLOT``) asks for and walks through.
     ``venue_as_topic``: the capitalised word before the paper noun ("X's Scratch paper") is a word of
     the papers' titles, not their venue (the engine checks which the library holds)."""
+    masked = unabbreviated(masked)
     if start == "paper":
-        masked = SLOT_NOUN.sub(SLOT, masked)
+        masked = SLOT_NOUN.sub(SLOT, DESCRIBED_SLOT.sub(SLOT, masked))
     with_head = WITH_HEAD.search(masked) if start == "person" else None
     cue_text = _cut(masked, with_head)  # "wrote X's paper with him" walks no coauthors: it leaves X out
     venue = venue_named(masked) if start in ("person", "pair") else None
