@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference import (
+    affiliations,
     asked_collections,
     asking,
     checks,
@@ -323,6 +324,19 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         pointer = link_pointer(question, evidence, tree)
         if pointer is not None:
             return pointer
+    if (
+        form in ("span", "list")
+        and kind is Kind.PLACE
+        and affiliations.asks_affiliation(question)
+        and (
+            organisation := affiliations.of_role_holders(question, evidence, tree)
+            or place_of_named(question, evidence, tree)
+            or affiliations.of_named_records(question, evidence, tree)
+        )
+    ):
+        # "what university are they at?": the holders' of a role asked, else the named person's or record's
+        # "affiliation", which no "location" label says
+        return organisation
     if (
         form in ("span", "list")
         and kind is Kind.PEOPLE
