@@ -37,6 +37,7 @@ from scholar_tui.core.conference import (
     entries,
     kinds,
     parts,
+    publication,
     site_topics,
     stated_value,
     support,
@@ -371,6 +372,10 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
             person = titles_and_people.person_in_sentences(question, evidence)
             return person or abstain(tree, "person", question_topic(question, tree))
+    elif form == "span" and kind is Kind.PLACE and publication.asks_publication(question):
+        # "where do the papers get published?": the proceedings, which no "location" label names
+        venue = publication.publication_venue(question, evidence, tree)
+        return venue or abstain(tree, "venue", question_topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
         named = place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
         if named is not None:
