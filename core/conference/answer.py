@@ -33,6 +33,7 @@ from scholar_tui.core.conference import (
     asked_collections,
     asking,
     checks,
+    contacts,
     coverage,
     entries,
     kinds,
@@ -321,6 +322,12 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         return Computed(
             join_values(names), "list", sorted({ranks[node.id] for node in nodes if node.id in ranks}), nodes
         )
+    if (
+        kind is not Kind.PEOPLE  # "who do I contact?" is answered by a name, which the people readers find
+        and contacts.asks_contact(question)
+        and (address := contacts.contact_address(question, evidence, tree))
+    ):
+        return address  # "what email should I write to about X?": the address to write to, not a place
     if ONLINE_ACTION.search(question) or FIND_ACTION.search(question):  # "how can I find …" asks where, too
         pointer = link_pointer(question, evidence, tree)
         if pointer is not None:
