@@ -27,6 +27,11 @@ SITE = {
             },
             "Board": {"Board Members": [{"name": "Paul Grant", "affiliation": "Elected 2029 President"}]},
             "Outstanding Reviewers": [{"name": "Andrea Bell", "affiliation": "Northgate University"}],
+            "Organization Community": [
+                {"name": "Kim Ode", "type": "Sponsor Chairs", "affiliation": "Lakeside University"},
+                {"name": "Lu Wei", "type": "Sponsor Chairs", "affiliation": "Hillcrest Labs"},
+                {"name": "Sam Roe", "type": "Web Chair", "affiliation": "Riverside College"},
+            ],
         },
         "Program": {
             "Panel": {
@@ -76,6 +81,18 @@ def test_where_a_shared_role_s_holders_are_from_is_every_holder_s_affiliation():
         assert organisation in answered.answer
 
 
+def test_every_holder_of_a_role_written_in_a_field_and_no_other_role_s():
+    """The role is each record's "type" field: both sponsor chairs' organisations, not the web chair's."""
+    answered = ask_on(
+        _tree(),
+        "which unis are the sponsor chairs from?",
+        "Kim Ode»type»Sponsor Chairs",
+        "Kim Ode»affiliation»Lakeside University",
+    )
+    assert "Lakeside University" in answered.answer and "Hillcrest Labs" in answered.answer
+    assert "Riverside" not in answered.answer
+
+
 def test_a_role_the_site_does_not_list_is_not_answered_by_another_role_s_affiliation():
     """No "registration chair": the accessibility chair's university must not stand in for one."""
     answered = ask_on(
@@ -112,5 +129,6 @@ def test_asking_for_the_organisation_a_person_is_with():
         "which company sponsors the best reviewer award?",  # the company acts: a sponsor, not someone's employer
         "where is the shuttle from the airport?",
         "where is the banquet?",
+        "Which Program Committee member is affiliated with 'Northgate University'?",  # names it, asks who
     ):
         assert not asks_affiliation(question), question

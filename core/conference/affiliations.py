@@ -36,13 +36,14 @@ ORGANISATION_NOUNS = (
 )
 ASKS_AFFILIATION = re.compile(
     rf"\b(?:what|which)\s+(?:{ORGANISATION_NOUNS})(?:['’]s\b|\s+(?:is|are|was|were|do|does|did)\b)|"
-    r"\baffiliat(?:ion|ions|ed)\b|"
+    r"\baffiliations?\b|\baffiliated(?:\s+with)?\s*\??\s*$|"
     r"\bwhere\s+(?:do|does|did|is|are|was|were)\b[^?]*?\b(?:work|works|worked|working|employed|from)\s*\??\s*$",
     re.IGNORECASE,
 )
 """A question that asks for an organisation a person is with: by its kind and a verb of being ("which uni's she
 at?", "what company does he work for?"; "which company sponsors the award?" asks who acts, not whom one is
-with), by affiliation, or by a "where" of
+with), by affiliation ("what institution is she affiliated with?"; "who is affiliated with X?" names the
+organisation and asks who), or by a "where" of
 working or coming from, said at the end ("where are they from?"; "where is the shuttle from the airport" asks
 a place, its "from" does not end the question)."""
 
@@ -104,14 +105,24 @@ def of_named_records(question: str, evidence: Sequence[EvidencePath], tree: Tree
 
 
 def _of_records(records: Sequence[Node], evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
-    """The records' affiliations, each once, cited by the retrieved paths that hold them (the rest read)."""
+    """The records' affiliations, each once, cited by the retrieved paths within the records (the field that
+    says the role they hold, "type: Sponsor Chairs", with the affiliation), the fields not retrieved read."""
     fields = [field for record in records if (field := affiliation_field(record, tree)) is not None]
     if not fields:
         return None
     ranks = {item.node_id: item.rank for item in evidence}
-    cited = sorted({ranks[field.id] for field in fields if field.id in ranks})
+    answered = {record.id for record in records}
+    cited = sorted({item.rank for item in evidence if _record_id(item, tree) in answered})
     read = [field for field in fields if field.id not in ranks]
     return Computed(join_values(list(dict.fromkeys(field.text or "" for field in fields))), "span", cited, read)
+
+
+def _record_id(item: EvidencePath, tree: Tree) -> int | None:
+    """The id of the record a retrieved field belongs to."""
+    if not 0 <= item.node_id < len(tree.nodes):
+        return None
+    record = tree.parent(tree.nodes[item.node_id])
+    return None if record is None else record.id
 
 
 def _named_records(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> list[Node]:

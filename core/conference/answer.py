@@ -336,14 +336,8 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         form in ("span", "list")
         and kind is Kind.PLACE
         and affiliations.asks_affiliation(question)
-        and (
-            organisation := affiliations.of_role_holders(question, evidence, tree)
-            or place_of_named(question, evidence, tree)
-            or affiliations.of_named_records(question, evidence, tree)
-        )
+        and (organisation := _affiliation(question, kind, evidence, tree))
     ):
-        # "what university are they at?": the holders' of a role asked, else the named person's or record's
-        # "affiliation", which no "location" label says
         return organisation
     if (
         form in ("span", "list")
@@ -421,6 +415,26 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = titles_and_people.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or abstain(tree, kind.noun, question_topic(question, tree))
     return answer
+
+
+def _affiliation(question: str, kind: Kind, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """ "What university are they at?": the holders' of a role asked, the named person's, or the records' under a
+    heading the question names, "affiliation" (which no "location" label says): of those found, the first whose
+    cited paths hold most of what the question names ("In-Use Track PC » Chairs", not the committee page's
+    "In-Use Applications Track Chairs"), for the confidence check to judge."""
+    found = [
+        answer
+        for answer in (
+            affiliations.of_role_holders(question, evidence, tree),
+            place_of_named(question, evidence, tree),
+            affiliations.of_named_records(question, evidence, tree),
+        )
+        if answer is not None
+    ]
+    if not found:
+        return None
+    shares = [support.support(question, tree, kind, answer_paths(answer, evidence, tree)) for answer in found]
+    return found[shares.index(max(shares))]
 
 
 def answer_question(
