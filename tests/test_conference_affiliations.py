@@ -132,3 +132,18 @@ def test_asking_for_the_organisation_a_person_is_with():
         "Which Program Committee member is affiliated with 'Northgate University'?",  # names it, asks who
     ):
         assert not asks_affiliation(question), question
+
+
+def test_whether_a_named_person_is_at_an_organisation_is_read_from_his_own_record():
+    """Before: "Is X at Org like Y?" abstained, or computed a Yes from Y's record naming Org (the verifier refused
+    it): X's own institution decides, and the answer names it."""
+    tree = _tree()
+    yes = ask_on(tree, "is Raj Patel at Globex?", "Raj Patel»name»Raj Patel")
+    assert yes.answer.startswith("Yes") and "Globex" in yes.answer
+    no = ask_on(tree, "is Raj Patel at Initech like Mira Okonkwo?", "Raj Patel»name»Raj Patel")
+    assert no.answer.startswith("No") and "Globex" in no.answer
+
+
+def test_whether_at_is_not_decided_by_another_person_s_record():
+    answered = ask_on(_tree(), "is Mira Okonkwo at Globex like Raj Patel?", "Raj Patel»name»Raj Patel")
+    assert not answered.answer.startswith(("Yes", "No"))

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference.asked_collections import role_holders
-from scholar_tui.core.conference.computed import Computed, join_values
+from scholar_tui.core.conference.computed import Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kinds import LABEL_WORDS, PREFIX, heading_fit, label_kinds
 from scholar_tui.core.conference.lexical import stem, words
@@ -168,3 +168,47 @@ def _record_fit(question: str, record: Node, tree: Tree) -> int:
     if named_by_person and heading is not None and not names_the_value(question, record.label):
         return heading_fit(question, tree, heading)
     return heading_fit(question, tree, record)
+
+
+AT_ORGANISATION = re.compile(
+    r"^\s*(?:is|was)\s+(?:the\s+)?(?:[a-z][\w-]*\s+){0,3}?(?P<person>[A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+)+)\s+"
+    r"(?:at|with|from|working (?:at|for)|employed (?:at|by))\s+(?P<organisation>[^?]+?)"
+    r"(?:\s+(?:like|as|too|also)\b[^?]*)?\s*\?*\s*$"
+)
+"""A yes/no question whether a person, named in full, is with an organisation ("is Cory Henson at Siemens like
+Ganesh?", "is industry chair Petar Ristoski at IBM?"): what follows "like" only sets the comparison."""
+
+
+def decides_at(question: str, cited: Sequence[EvidencePath], tree: Tree) -> bool:
+    """Whether a cited path is the name field of the record of the person an "is X at Org?" question names, and
+    that record has an affiliation field: the field then decides the verdict, whatever organisation it names."""
+    asked = AT_ORGANISATION.match(question)
+    if asked is None:
+        return False
+    for item in cited:
+        leaf = leaf_of(tree, item)
+        record = tree.parent(leaf) if leaf is not None else None
+        if leaf and record and (leaf.text or "").strip(" ,") == asked.group("person"):
+            return affiliation_field(record, tree) is not None
+    return False
+
+
+def whether_at(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """ "Is X at Org?": Yes or No by the affiliation field of the record whose name is X, said with it ("No,
+    Bosch."); None when the question asks no such thing or no retrieved record of X has such a field."""
+    asked = AT_ORGANISATION.match(question)
+    if asked is None:
+        return None
+    person, organisation = asked.group("person"), asked.group("organisation")
+    for item in evidence:
+        leaf = leaf_of(tree, item)
+        record = tree.parent(leaf) if leaf is not None else None
+        if leaf is None or record is None or (leaf.text or "").strip(" ,") != person:
+            continue
+        field = affiliation_field(record, tree)
+        if field is None:
+            continue
+        said = {word[:PREFIX] for word in words(field.text or "")}
+        verdict = "Yes" if {word[:PREFIX] for word in words(organisation)} <= said else "No"
+        return Computed(f"{verdict}, {field.text}.", "yes_no", [item.rank], [field], branch_checked=True)
+    return None

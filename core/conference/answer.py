@@ -284,6 +284,9 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     named = named_value(question, evidence, tree)
     if named is not None:
         return named
+    at = affiliations.whether_at(question, evidence, tree) if form == "yes_no" else None
+    if at is not None:  # "is X at Siemens?": X's record's affiliation says, whatever record names Siemens
+        return at
     if form == "yes_no":  # a yes or no rests on the path that says most of what is asked, not merely the first,
         # and on a statement rather than a heading's title ("Transfer Policy" says neither yes nor no)
         shares = {
