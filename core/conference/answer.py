@@ -29,13 +29,16 @@ from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference import (
+    affiliations,
     asked_collections,
     asking,
     checks,
+    contacts,
     coverage,
     entries,
     kinds,
     parts,
+    publication,
     site_topics,
     stated_value,
     support,
@@ -281,6 +284,9 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
     named = named_value(question, evidence, tree)
     if named is not None:
         return named
+    at = affiliations.whether_at(question, evidence, tree) if form == "yes_no" else None
+    if at is not None:  # "is X at Siemens?": X's record's affiliation says, whatever record names Siemens
+        return at
     if form == "yes_no":  # a yes or no rests on the path that says most of what is asked, not merely the first,
         # and on a statement rather than a heading's title ("Transfer Policy" says neither yes nor no)
         shares = {
@@ -319,10 +325,23 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         return Computed(
             join_values(names), "list", sorted({ranks[node.id] for node in nodes if node.id in ranks}), nodes
         )
+    if (
+        kind is not Kind.PEOPLE  # "who do I contact?" is answered by a name, which the people readers find
+        and contacts.asks_contact(question)
+        and (address := contacts.contact_address(question, evidence, tree))
+    ):
+        return address  # "what email should I write to about X?": the address to write to, not a place
     if ONLINE_ACTION.search(question) or FIND_ACTION.search(question):  # "how can I find …" asks where, too
         pointer = link_pointer(question, evidence, tree)
         if pointer is not None:
             return pointer
+    if (
+        form in ("span", "list")
+        and kind is Kind.PLACE
+        and affiliations.asks_affiliation(question)
+        and (organisation := _affiliation(question, kind, evidence, tree))
+    ):
+        return organisation
     if (
         form in ("span", "list")
         and kind is Kind.PEOPLE
@@ -357,6 +376,10 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         if kind is Kind.PEOPLE and people * 2 < len(items):  # a list of people, most of it at least
             person = titles_and_people.person_in_sentences(question, evidence)
             return person or abstain(tree, "person", question_topic(question, tree))
+    elif form == "span" and kind is Kind.PLACE and publication.asks_publication(question):
+        # "where do the papers get published?": the proceedings, which no "location" label names
+        venue = publication.publication_venue(question, evidence, tree)
+        return venue or abstain(tree, "venue", question_topic(question, tree))
     elif form == "span" and kind is Kind.PLACE:
         named = place_of_named(question, evidence, tree)  # "Where is Jane Doe based?": her record's field
         if named is not None:
@@ -395,6 +418,26 @@ def _computed(question: str, evidence: Sequence[EvidencePath], tree: Tree) -> Co
         person = titles_and_people.person_in_sentences(question, evidence) if kind is Kind.PEOPLE else None
         return person or abstain(tree, kind.noun, question_topic(question, tree))
     return answer
+
+
+def _affiliation(question: str, kind: Kind, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
+    """ "What university are they at?": the holders' of a role asked, the named person's, or the records' under a
+    heading the question names, "affiliation" (which no "location" label says): of those found, the first whose
+    cited paths hold most of what the question names ("In-Use Track PC » Chairs", not the committee page's
+    "In-Use Applications Track Chairs"), for the confidence check to judge."""
+    found = [
+        answer
+        for answer in (
+            affiliations.of_role_holders(question, evidence, tree),
+            place_of_named(question, evidence, tree),
+            affiliations.of_named_records(question, evidence, tree),
+        )
+        if answer is not None
+    ]
+    if not found:
+        return None
+    shares = [support.support(question, tree, kind, answer_paths(answer, evidence, tree)) for answer in found]
+    return found[shares.index(max(shares))]
 
 
 def answer_question(

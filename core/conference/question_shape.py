@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
+from scholar_tui.core.conference.affiliations import asks_affiliation
 from scholar_tui.core.conference.lexical import WORD, stem, words
 from scholar_tui.core.conference.question_words import AUXILIARIES, CONTRACTED, alternation
 from scholar_tui.core.conference.values import ASKS_EMAIL, ASKS_LINK, HOW_MUCH, WHEN
@@ -153,8 +154,8 @@ def conference_kind(question: str) -> Kind:
 
     else:
         kind = asked_kind(question)
-    if kind is Kind.VENUE:
-        kind = Kind.PLACE
+    if kind is Kind.VENUE or (kind is Kind.TEXT and asks_affiliation(question)):
+        kind = Kind.PLACE  # "which unis are they from?" asks where they are, as "which university" does
     if kind is Kind.PLACE and ONLINE_ACTION.search(question):
         return Kind.TEXT
     return kind

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference import (
+    affiliations,
     asked_collections,
     asking,
     kinds,
@@ -22,7 +23,7 @@ from scholar_tui.core.conference import (
 )
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
-from scholar_tui.core.conference.lexical import expanded_query, words
+from scholar_tui.core.conference.lexical import expanded_query, stem, words
 from scholar_tui.core.conference.plain_sentence import abstain, found_answer, question_topic
 from scholar_tui.core.conference.records import label_fit, names_the_value
 from scholar_tui.core.conference.span_answers import best_sentences, record_field
@@ -86,19 +87,15 @@ def place_of_named(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
     for start in range(len(evidence)):
         if not _names_its_record(evidence[start], tree):
             continue  # "affiliation: metaphacts" is Peter Haase's record: where he is, not where metaphacts is
-        named = record_field(question, evidence[start:], tree, kinds.LABEL_WORDS[Kind.PLACE]) or _small_record_field(
-            question, evidence[start], tree
-        )
-        based = BASED.search(named.text) if named is not None else None
-        if named is not None and based is not None:  # "Globex is a Tromso-based firm …": the place it names
-            return Computed(based.group(1) or based.group(2), named.operation, named.cited, named.read)
-        if named is not None and not URL.search(named.text) and not EMAIL.search(named.text):
-            # a role is held, not a place one is at; and "where" is never answered by a time slot
-            dated = WHERE.search(question) is not None and (
-                kinds.only_dates(named.text) or asking.says_clock_time(named.text)
-            )
-            if not _names_role(named.text) and not dated and len(named.text.split()) <= PLACE_MAX_WORDS:
-                return named
+        # the field a place or an affiliation is labelled by, else the fullest; and when that is no place (a
+        # photo's link beside "institution: Siemens"), the field of the small record the question asks for
+        for named in (
+            record_field(question, evidence[start:], tree, PLACE_FIELDS),
+            _small_record_field(question, evidence[start], tree),
+        ):
+            place = _as_place(question, named)
+            if place is not None:
+                return place
     return _based_in(evidence, tree)
 
 
@@ -106,6 +103,22 @@ CAPITALISED = r"[A-Z][\w’'.]+(?:[ -][A-Z][\w’'.]+)*"
 BASED = re.compile(rf"\b({CAPITALISED})-based\b|\b(?:based|located|headquartered) in (?:the )?({CAPITALISED})")
 """How English says where an organisation is in its own description: "a Walldorf-based company", "based in
 Hangzhou", "headquartered in Nanjing"."""
+
+
+def _as_place(question: str, named: Computed | None) -> Computed | None:
+    """A record's field read as where the thing is, or None when it is no place: a link or an address to write
+    to, a role held ("Program Chair"), a time slot for a "where", a description too long to be a place."""
+    if named is None or URL.search(named.text) or EMAIL.search(named.text):
+        return None
+    based = BASED.search(named.text)
+    if based is not None:  # "Globex is a Tromso-based firm …": the place it names
+        return Computed(based.group(1) or based.group(2), named.operation, named.cited, named.read)
+    # neither a "where" nor an organisation asked ("which unis are they from?") is answered by a time slot
+    where = WHERE.search(question) is not None or affiliations.asks_affiliation(question)
+    dated = where and (kinds.only_dates(named.text) or asking.says_clock_time(named.text))
+    if _names_role(named.text) or dated or len(named.text.split()) > PLACE_MAX_WORDS:
+        return None
+    return named
 
 
 def _based_in(evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
@@ -141,6 +154,9 @@ Honolulu"); a record's longer field is its description (a workshop's abstract), 
 PERSON_PLACE = ("affiliation", "institution", "organization", "organisation", "employer")
 """How a person's record says where they are: "where is the general chair from?" is asked of "General Chair »
 affiliation", as a place's record says it by "location" or "address"."""
+PLACE_FIELDS = kinds.LABEL_WORDS[Kind.PLACE] | frozenset(stem(word) for word in PERSON_PLACE)
+"""The labels of a named record's field that say where it is: a venue's "location", a person's "institution"
+(a speaker's record holds a photo and a link beside it, neither of which is where they are)."""
 SMALL_RECORD = 4
 """A heading over this few fields, all values ("General Chair » name, affiliation"), is one person's record."""
 

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
+from scholar_tui.core.conference.affiliations import ORGANISATION_WORDS, asks_affiliation
 from scholar_tui.core.conference.asking import AUXILIARIES, TIME_WORDS, asks_clock_time, predicate_words, who_verb
 from scholar_tui.core.conference.kinds import (
     ASKING,
@@ -200,6 +201,8 @@ def subject(question: str, tree: Tree, kind: Kind, *, known_only: bool = True, a
     the words it uses, unless ``known_only`` is False; the asker's verb and fillers (``asking_words``) only when
     ``asking`` is True."""
     own = LABEL_WORDS.get(kind, frozenset())
+    if kind is Kind.PLACE and asks_affiliation(question):  # "what university is she at?" asks for one
+        own = own | ORGANISATION_WORDS
     if kind is Kind.MONEY:
         question = COST_VERB.sub("", question)
     question = IS_BEFORE_DETERMINER.sub(r"\1 is", HOW_IS.sub(r"\1 is", question))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from scholar_tui.core.conference import affiliations
 from scholar_tui.core.conference.checks import existence_thing
 from scholar_tui.core.conference.computed import Computed
 from scholar_tui.core.conference.events import EvidencePath
@@ -71,6 +72,8 @@ def undecided_verdict(question: str, answer: Computed, evidence: Sequence[Eviden
     if label and not asked_in(words(label.group(1)), question) and not _names_entry(label.group(2), question):
         return refused  # "essay: An ML approach …" for "is the TAG-ML workshop on sunday?": another entry
     subject = {word for name in named for word in words(name)}
+    if affiliations.decides_at(question, cited, tree):  # "is X at Siemens?": X's own affiliation field says
+        return None
     if existence:  # "are there members from X?": the operator found a path naming the thing; an instance is the yes
         return None
     if not asked_in(words(support), question, subject) and not _label_decides(question, named, cited):
