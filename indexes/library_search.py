@@ -843,7 +843,7 @@ class OwnRows:
 
     From ``MIN_ROWS`` own vectors on, with the clusters file level with them (``vector_clusters``,
     kept by ``sync``), the rows are laid out cluster by cluster (``spans``): a search without a
-    filter compares the query with the nearest clusters' rows only (a fifth of them), not every row.
+    filter compares the query with the nearest clusters' rows only (``PROBE_SHARE``: 30 %), not every row.
 
     Built once per snapshot, library state and clusters file (``key``: the database's mark, its change
     counter, the cited works' count, which m017's triggers keep when a paper's source changes, and the

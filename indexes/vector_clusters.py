@@ -19,8 +19,9 @@ a digest of the text its vector was made from and its cluster. ``sync`` (``libra
 import's index, the TUI's background index) brings it level at its end: rows of new or changed
 papers are assigned to their nearest centroid (the cost of the new rows only); the centroids are
 trained again only when the rows have grown ``RETRAIN_GROWTH`` times since, or when the model or
-the width changed. A search never writes it: an own row the file lacks (a vector made since, PaSa's
-pool) is scored with the probed rows whatever its cluster, so a stale file costs speed, not a hit.
+the width changed. A search writes it only through the sync it runs for a few new papers
+(``INLINE_EMBED``); an own row the file lacks (a vector made since, PaSa's pool) is scored with the
+probed rows whatever its cluster, so a stale file costs speed, not a hit.
 Too many such rows (``MAX_UNCLUSTERED``) and the search takes the full pass.
 
 Why not LanceDB's own IVF index: importing lancedb costs a cold process 2–3 s (its table stays the
@@ -94,6 +95,20 @@ def assign(vectors: np.ndarray, rows: np.ndarray, centroids: np.ndarray) -> np.n
     return labels
 
 
+def _nearest_centroids(sample: np.ndarray, centroids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each sample row's nearest centroid and its similarity to it, ``ASSIGN_CHUNK`` rows at a time:
+    the whole sample against every centroid at once would hold 128 MB (32 k × 1,000 floats) at the
+    end of a 100 k library's ``library index``."""
+    labels = np.empty(len(sample), dtype=np.int64)
+    fit = np.empty(len(sample), dtype=np.float32)
+    for start in range(0, len(sample), ASSIGN_CHUNK):
+        similarity = sample[start : start + ASSIGN_CHUNK] @ centroids.T
+        best = np.argmax(similarity, axis=1)
+        labels[start : start + len(best)] = best
+        fit[start : start + len(best)] = similarity[np.arange(len(best)), best]
+    return labels, fit
+
+
 def train(vectors: np.ndarray, rows: np.ndarray, clusters: int) -> np.ndarray:
     """Spherical k-means centroids (unit rows) of a sample of these rows of ``vectors``; deterministic
     (``SEED``). An emptied cluster takes the sample row farthest from its own centroid."""
@@ -106,8 +121,7 @@ def train(vectors: np.ndarray, rows: np.ndarray, clusters: int) -> np.ndarray:
     clusters = min(clusters, size)
     centroids = sample[rng.choice(size, size=clusters, replace=False)].copy()
     for _ in range(ITERATIONS):
-        similarity = sample @ centroids.T
-        labels = np.argmax(similarity, axis=1)
+        labels, fit = _nearest_centroids(sample, centroids)
         order = np.argsort(labels, kind="stable")
         held = np.bincount(labels, minlength=clusters)
         starts = np.concatenate([[0], np.cumsum(held)[:-1]])
@@ -116,7 +130,6 @@ def train(vectors: np.ndarray, rows: np.ndarray, clusters: int) -> np.ndarray:
         centroids[filled] = sums
         empty = np.flatnonzero(~filled)
         if len(empty):  # the rows least like their centroid seed the empty clusters
-            fit = similarity[np.arange(size), labels]
             centroids[empty] = sample[np.argsort(fit, kind="stable")[: len(empty)]]
         centroids /= np.maximum(np.linalg.norm(centroids, axis=1, keepdims=True), 1e-12)
     return centroids.astype(np.float32)
