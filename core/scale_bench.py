@@ -47,7 +47,21 @@ from scholar_tui.core.scale_bare import (
     bare,
 )
 from scholar_tui.core.scale_library import GeneratedLibrary, generate
-from scholar_tui.core.scale_report import FIGURES, Figure, ScaleReport, SizeReport
+from scholar_tui.core.scale_report import (
+    ASK_PAPER,
+    ASK_PERSON,
+    IMPORT,
+    PASA_HITS,
+    PASA_LATER_HITS,
+    PASA_LATER_RANKED,
+    PASA_RANKED,
+    SEARCH,
+    VECTORS,
+    WARM,
+    Figure,
+    ScaleReport,
+    SizeReport,
+)
 from scholar_tui.core.startup_bench import BenchError
 
 LAYERS = ("app", "training", "core", "indexes", "models", "config")
@@ -176,7 +190,7 @@ def bench_size(
     bare_import = run_measured(bare(BARE_IMPORT, str(source), str(bare_db)), env)
     report.figures.append(
         Figure(
-            FIGURES[0],
+            IMPORT,
             imported.seconds,
             [imported.seconds],
             imported.peak_mb,
@@ -196,7 +210,7 @@ def bench_size(
     progress(f"{size} papers: ask (person, paper)")
     report.figures.append(
         _cold(
-            FIGURES[4],
+            ASK_PERSON,
             cli_command("ask", f"Who did {library.prolific_author} work with?"),
             env,
             runs,
@@ -205,7 +219,7 @@ def bench_size(
     )
     report.figures.append(
         _cold(
-            FIGURES[5],
+            ASK_PAPER,
             cli_command("ask", f"Who wrote the paper {library.paper_title}?"),
             env,
             runs,
@@ -226,7 +240,7 @@ def _vectors(size: int, home: Path, env: dict[str, str], budget_s: float, progre
     try:
         embedded, stand_ins, fill_s = _complete_index(home, env)
     except Exception as error:  # the index's own API may change under the bench: say so, go on
-        return Figure(FIGURES[1], measured.seconds, [measured.seconds], measured.peak_mb, ok=False, note=str(error))
+        return Figure(VECTORS, measured.seconds, [measured.seconds], measured.peak_mb, ok=False, note=str(error))
     rate = embedded / measured.seconds if measured.seconds and embedded else None
     note = f"{how}: {embedded} of {size} embedded"
     if measured.stopped:
@@ -237,7 +251,7 @@ def _vectors(size: int, home: Path, env: dict[str, str], budget_s: float, progre
     if stand_ins:
         note += f"; {stand_ins} stand-in vectors added in {fill_s:.0f} s"
     return Figure(
-        FIGURES[1],
+        VECTORS,
         measured.seconds,
         [measured.seconds],
         measured.peak_mb,
@@ -253,7 +267,7 @@ def _search(library: GeneratedLibrary, home: Path, env, bare_db: Path, runs: int
     progress(f"{library.papers} papers: library search x{runs}, FTS5 and numpy baselines")
     query = library.search_query
     figure = _cold(
-        FIGURES[2],
+        SEARCH,
         cli_command("library", "search", query, "--json"),
         env,
         runs,
@@ -300,8 +314,8 @@ def _warm_search(library: GeneratedLibrary, env: dict[str, str], progress) -> Fi
         search("warm up")
         took = [search(queries[n % len(queries)]) for n in range(WARM_SEARCHES)]
     except Exception as error:  # the index's own API may change under the bench: say so, go on
-        return Figure(FIGURES[3], ok=False, note=str(error))
-    return Figure(FIGURES[3], statistics.median(took), took, note=f"min {min(took):.3f} s, max {max(took):.3f} s")
+        return Figure(WARM, ok=False, note=str(error))
+    return Figure(WARM, statistics.median(took), took, note=f"min {min(took):.3f} s, max {max(took):.3f} s")
 
 
 def _library_vectors(home: Path, count: int):
@@ -321,7 +335,7 @@ def _pasa(library: GeneratedLibrary, env, bare_db: Path, budget_s: float, progre
     """The first search after the import (it prepares what the import left), then a later one."""
     words_s = run_measured(bare(BARE_WORDS, str(bare_db), library.search_query), env).seconds
     figures = []
-    for which, names in (("first", FIGURES[6:8]), ("later", FIGURES[8:10])):
+    for which, names in (("first", (PASA_HITS, PASA_RANKED)), ("later", (PASA_LATER_HITS, PASA_LATER_RANKED))):
         progress(
             f"{library.papers} papers: PaSa search, {which} (stopped at its first ranked line or {budget_s:.0f} s)"
         )

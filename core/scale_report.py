@@ -72,18 +72,27 @@ class ScaleReport:
         }
 
 
+IMPORT = "import (SQLite, --no-index)"
+VECTORS = "vectors (library index)"
+SEARCH = "library search"
 WARM = "library search, warm (as the TUI)"  # within 2x of its 1 k figure at 100 k (#28)
+ASK_PERSON = "ask: person"
+ASK_PAPER = "ask: paper"
+PASA_HITS = "PaSa first hits line"
+PASA_RANKED = "PaSa first ranked line"
+PASA_LATER_HITS = "PaSa first hits line, a later search"
+PASA_LATER_RANKED = "PaSa first ranked line, a later search"
 FIGURES = (
-    "import (SQLite, --no-index)",
-    "vectors (library index)",
-    "library search",
+    IMPORT,
+    VECTORS,
+    SEARCH,
     WARM,
-    "ask: person",
-    "ask: paper",
-    "PaSa first hits line",
-    "PaSa first ranked line",
-    "PaSa first hits line, a later search",
-    "PaSa first ranked line, a later search",
+    ASK_PERSON,
+    ASK_PAPER,
+    PASA_HITS,
+    PASA_RANKED,
+    PASA_LATER_HITS,
+    PASA_LATER_RANKED,
 )
 
 

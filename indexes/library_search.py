@@ -40,6 +40,15 @@ from scholar_tui.indexes.bulk_writes import counted_cited_works
 from scholar_tui.indexes.db import open_vectors
 from scholar_tui.indexes.library import Library
 from scholar_tui.indexes.library_snapshot import LibrarySnapshot, forget, load_cached, remember, snapshot_file
+from scholar_tui.indexes.vector_clusters import (
+    MIN_ROWS,
+    Clusters,
+    cluster_order,
+    clusters_file,
+    digests,
+    level_clusters,
+    probed_spans,
+)
 
 TABLE = "library_papers"
 RRF_K = 60
@@ -200,6 +209,8 @@ class LibraryIndex:
             )
         self._snapshot = None
         forget(snapshot_file(self.where))
+        with contextlib.suppress(OSError):  # derived from the table's vectors: made again by the next sync
+            clusters_file(self.where).unlink(missing_ok=True)
         with contextlib.suppress(Exception):
             self.db.drop_table(TABLE, ignore_missing=True)
         shutil.rmtree(self._table_folder, ignore_errors=True)
@@ -309,6 +320,15 @@ class LibraryIndex:
         return stored or LibrarySnapshot.empty(model=self.model)
 
     # -- keeping level with SQLite -----------------------------------------------------------------
+    def _level_clusters(self, library: Library, snapshot: LibrarySnapshot) -> None:
+        """The own rows' clusters (``vector_clusters``) level with the snapshot a sync leaves: the new
+        rows assigned, trained at first and as the library grows. A failure costs searches their speed
+        only (they take the full pass): logged, never raised."""
+        try:
+            level_clusters(clusters_file(self.where), snapshot, own_rows(library, snapshot), snapshot.model)
+        except (OSError, ValueError, MemoryError) as error:
+            log.warning("search clusters not brought level (%s): searches read every vector meanwhile", error)
+
     def lacking(self, library: Library) -> int:
         """How many papers have no vector as they are now (from the change log: nothing is read)."""
         return max(changes.paper_count(library.conn) - len(self.current(library).paper_ids), 0)
@@ -338,6 +358,7 @@ class LibraryIndex:
         if stored is not None and stored.seq == changes.counter(library.conn) and self._trusted(stored, library):
             if len(stored.paper_ids) == changes.paper_count(library.conn):
                 yield IndexProgress(0, 0)
+                self._level_clusters(library, stored)
                 yield IndexFinished(0, 0, len(stored.paper_ids), time.monotonic() - clock)
                 return
         with self._sync_lock():  # then looked at again: another process may have done the work
@@ -374,6 +395,7 @@ class LibraryIndex:
                     writer.save_now_and_then()
         finally:  # stopped (Ctrl-C, a closed worker) or finished: what was made is kept
             snapshot = writer.close()
+        self._level_clusters(library, snapshot)
         yield IndexFinished(writer.embedded, removed, len(snapshot.paper_ids), time.monotonic() - clock)
 
     def _level_rows(self, library: Library, seq: int) -> tuple[LibrarySnapshot, tuple[Any, int], int]:
@@ -622,7 +644,7 @@ class LibraryIndex:
                     if snapshot.width() != len(vector):
                         snapshot = self._rebuild_for_width(library, len(vector))
                     if len(snapshot.paper_ids) and snapshot.width() == len(vector):
-                        own = OwnRows.of(library, snapshot) if own_only else None
+                        own = OwnRows.of(library, snapshot, self.where) if own_only else None
                         # numpy leaves the GIL: the pass over the vectors runs while SQLite ranks the words
                         scoring = pool.submit(_scored, snapshot, vector, _allowed(snapshot, before, within), own)
             self.missing = max(changes.paper_count(library.conn) - len(snapshot.paper_ids), 0)
@@ -817,33 +839,82 @@ class OwnRows:
     """The rows of a snapshot that hold the library's own papers (not PaSa's cited works), with
     their vectors copied together: an own-papers search (the Library tab, ``library search``)
     scores only these. Cited works are most of an unArXive library's rows (276 k of 376 k at 100 k
-    papers), so the one pass over the vectors reads 100 MB instead of 385 MB, and every paper it
-    can return is still compared with the query (exact: the same hits as the full pass).
+    papers), so the one pass over the vectors reads 100 MB instead of 385 MB.
 
-    Built once per snapshot and library state (``key``: the database's mark, its change counter and
-    the cited works' count, which m017's triggers keep when a paper's source changes); the ids come
-    from migration m018's partial index, not from a pass over the papers."""
+    From ``MIN_ROWS`` own vectors on, with the clusters file level with them (``vector_clusters``,
+    kept by ``sync``), the rows are laid out cluster by cluster (``spans``): a search without a
+    filter compares the query with the nearest clusters' rows only (``PROBE_SHARE``: 30 %), not every row.
 
-    key: tuple[str, int, int]
-    rows: np.ndarray  # the snapshot's row numbers, ascending
+    Built once per snapshot, library state and clusters file (``key``: the database's mark, its change
+    counter, the cited works' count, which m017's triggers keep when a paper's source changes, and the
+    clusters file's size and time); the ids come from migration m018's partial index, not from a pass
+    over the papers."""
+
+    key: tuple
+    rows: np.ndarray  # the snapshot's row numbers (ascending, or cluster by cluster with ``spans``)
     paper_ids: np.ndarray  # their papers' ids
     vectors: np.ndarray  # their vectors, one contiguous float32 block
+    spans: ClusterSpans | None = None
 
     _last: ClassVar[tuple[LibrarySnapshot, OwnRows] | None] = None  # the last snapshot's (one: the TUI's warm searches)
 
     @classmethod
-    def of(cls, library: Library, snapshot: LibrarySnapshot) -> OwnRows:
+    def of(cls, library: Library, snapshot: LibrarySnapshot, where: Locations | None = None) -> OwnRows:
         conn = library.conn
-        key = (changes.origin(conn), changes.counter(conn), counted_cited_works(conn))
+        path = None if where is None else clusters_file(where)
+        key = (changes.origin(conn), changes.counter(conn), counted_cited_works(conn), _stamp(path))
         last = cls._last
         if last is not None and last[0] is snapshot and last[1].key == key:
             return last[1]
-        own = changes.own_paper_ids(conn)
-        at = np.minimum(np.searchsorted(own, snapshot.paper_ids), max(len(own) - 1, 0))
-        rows = np.flatnonzero(own[at] == snapshot.paper_ids) if len(own) else np.zeros(0, np.int64)
-        made = cls(key, rows, snapshot.paper_ids[rows], np.ascontiguousarray(snapshot.vectors[rows]))
+        rows = own_rows(library, snapshot)
+        spans = None
+        if path is not None and len(rows) >= MIN_ROWS:
+            spans = ClusterSpans.of(path, snapshot, rows, snapshot.model)
+            if spans is not None:
+                rows = rows[spans.order]
+        made = cls(key, rows, snapshot.paper_ids[rows], np.ascontiguousarray(snapshot.vectors[rows]), spans)
         cls._last = (snapshot, made)
         return made
+
+
+@dataclass
+class ClusterSpans:
+    """Where each cluster's rows lie in ``OwnRows``' cluster-ordered rows (``vector_clusters``)."""
+
+    centroids: np.ndarray
+    order: np.ndarray  # the own rows (ascending) in cluster order: unclustered first
+    unclustered: int
+    starts: np.ndarray  # cluster c's rows: positions starts[c] to starts[c + 1]
+
+    @classmethod
+    def of(cls, path: Path, snapshot: LibrarySnapshot, rows: np.ndarray, model: str) -> ClusterSpans | None:
+        clusters = Clusters.load(path)
+        if clusters is None or clusters.centroids.shape[1] != snapshot.width() or (model and clusters.model != model):
+            return None
+        laid = cluster_order(clusters, snapshot.paper_ids[rows], digests(snapshot.hashes[rows]))
+        return None if laid is None else cls(clusters.centroids, *laid)
+
+    def probe(self, vectors: np.ndarray, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(positions, similarities) of the rows in the clusters nearest the query, positions ascending."""
+        spans = probed_spans(self.centroids, self.starts, self.unclustered, query)
+        positions = np.concatenate([np.arange(start, end) for start, end in spans])
+        similarity = np.concatenate([vectors[start:end] @ query for start, end in spans])
+        return positions, similarity
+
+
+def own_rows(library: Library, snapshot: LibrarySnapshot) -> np.ndarray:
+    """The snapshot's rows (ascending) that hold the library's own papers, not cited works."""
+    own = changes.own_paper_ids(library.conn)
+    at = np.minimum(np.searchsorted(own, snapshot.paper_ids), max(len(own) - 1, 0))
+    return np.flatnonzero(own[at] == snapshot.paper_ids) if len(own) else np.zeros(0, np.int64)
+
+
+def _stamp(path: Path | None) -> tuple[int, int] | None:
+    try:
+        stat = path.stat() if path is not None else None
+    except OSError:
+        return None
+    return None if stat is None else (stat.st_size, stat.st_mtime_ns)
 
 
 @dataclass
@@ -897,6 +968,9 @@ def _scored(snapshot: LibrarySnapshot, query: np.ndarray, allowed: np.ndarray | 
     with _one_blas_thread():
         if own is None:
             return _Scored.of(snapshot.vectors, query, allowed, snapshot.paper_ids)
+        if own.spans is not None and allowed is None:  # the nearest clusters' rows (a filter: every row)
+            positions, similarity = own.spans.probe(own.vectors, query)
+            return _Scored(own.vectors, query, positions, similarity, own.paper_ids)
         return _Scored.of(own.vectors, query, None if allowed is None else allowed[own.rows], own.paper_ids)
 
 

@@ -163,7 +163,7 @@ class LibrarySnapshot:
                     theirs = chunk >= mine
                     block = np.empty((len(chunk), width), dtype=np.float32)
                     if not theirs.all():  # (an empty snapshot's vectors are 0 wide: nothing to take)
-                        block[~theirs] = _read_rows(self.vectors, chunk[~theirs])
+                        block[~theirs] = read_rows(self.vectors, chunk[~theirs])
                     if theirs.any():
                         block[theirs] = part.vectors[chunk[theirs] - mine]
                     handle.write(block.tobytes())
@@ -267,7 +267,7 @@ class LibrarySnapshot:
         )
 
 
-def _read_rows(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def read_rows(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``vectors[rows]`` (``rows`` ascending); from a memory-mapped file, read from the file instead of
     through the map, so the pages never count in the process's resident memory."""
     if not isinstance(vectors, np.memmap) or vectors.filename is None or not len(rows):

@@ -88,8 +88,9 @@ class LookupStore(SQLStore):
         score, and what each could score at best."""
         found = []
         for term in terms:
-            query = '{%s} : "%s"' % (columns, term)
-            rows = self.conn.execute("select rowid from person_topic_index where person_topic_index match ?", (query,))
+            rows = self.conn.execute(
+                "select rowid from person_topic_index where person_topic_index match ?", (topic_match(columns, [term]),)
+            )
             found.append((term, {person_id for (person_id,) in rows}))
         return found
 
@@ -138,9 +139,8 @@ class LookupStore(SQLStore):
                 sql = f"select count(*) from (select 1 from person_category_counts where category in ({marks}) limit ?)"
                 count += self.conn.execute(sql, (*categories, limit + 1)).fetchone()[0]
             if terms:
-                query = "{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in terms))
                 sql = "select count(*) from (select 1 from person_topic_index where person_topic_index match ? limit ?)"
-                count += self.conn.execute(sql, (query, limit + 1)).fetchone()[0]
+                count += self.conn.execute(sql, (topic_match(columns, terms), limit + 1)).fetchone()[0]
             if count <= limit:
                 return False
         return True
@@ -201,6 +201,13 @@ class LookupStore(SQLStore):
         return keys
 
 
+def topic_match(columns: str, terms: list[str]) -> str:
+    """The FTS5 query of ``person_topic_index`` for a person holding any of ``terms`` (its own words,
+    quoted: ``topic_terms``) in ``columns`` ("organization organizations" or "interests"): one place
+    that writes it for the count, the rank-order walk and each term's people."""
+    return "{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in terms))
+
+
 def _holding(person: str, fields: list[tuple[str, list[str], list[str]]]) -> tuple[str, list[str]]:
     """A condition on ``person`` (a column) holding a term or category of every field, checked
     through the indexes for that person only."""
@@ -216,7 +223,7 @@ def _holding(person: str, fields: list[tuple[str, list[str], list[str]]]) -> tup
             parameters += categories
         if terms:
             either.append(f"{person} in (select rowid from person_topic_index where person_topic_index match ?)")
-            parameters.append("{%s} : (%s)" % (columns, " OR ".join(f'"{term}"' for term in terms)))
+            parameters.append(topic_match(columns, terms))
         conditions.append("(" + (" or ".join(either) or "0") + ")")
     return " and ".join(conditions) or "1", parameters
 

@@ -115,7 +115,7 @@ def test_an_own_papers_search_scores_only_the_own_papers_vectors(with_cited, whe
     assert hits and index.scored_rows == _own_count(with_cited) == 49 < rows
     assert PassCountingVectors.passes == 0  # the snapshot's whole matrix was never multiplied
     with monkeypatch.context() as full_pass:  # the path before: every row scored
-        full_pass.setattr(library_search.OwnRows, "of", classmethod(lambda cls, library, snapshot: None))
+        full_pass.setattr(library_search.OwnRows, "of", classmethod(lambda cls, library, snapshot, where=None: None))
         every_row = index.search(with_cited, QUERY, limit=10, depth=50, own_only=True)
     assert index.scored_rows == rows
     assert [(hit.paper_id, hit.vector_rank, hit.text_rank) for hit in hits] == [

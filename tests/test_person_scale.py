@@ -398,3 +398,27 @@ def test_open_soay_starts_its_worker_at_once_and_leaves_none_behind(where, setti
         answer = [event for event in opened.run("Who wrote the paper On tilings?")][-1].answer
         assert answer.ok and "Ada Quistorp" in answer.answer
     assert worker.poll() is not None
+
+
+def test_the_ranking_by_bound_after_the_walk_gave_up_reads_nobody_twice(empty_library, refuse_everyone, monkeypatch):
+    """The walk in rank order gives up after a batch (RANK_ORDER_BUDGET 1): the ranking by bound that
+    follows reuses the scores the walk made; each person's row is read once, the hits are the same."""
+    monkeypatch.setattr(api_backends, "FEW_HOLDERS", -1)
+    monkeypatch.setattr(person_topics, "RANK_ORDER_BUDGET", 1)
+    monkeypatch.setattr(person_topics, "_before_anybody_unread", lambda *args: False)  # never certain: it gives up
+    rng = random.Random(5)
+    with empty_library.transaction():
+        for number in range(300):
+            empty_library.store_paper(
+                PaperRecord(
+                    f"Entanglement witness number {number}",
+                    "bibtex",
+                    authors=[AuthorRecord(f"{rng.choice(FIRST)} {rng.choice(LAST)}{number}")],
+                    categories=["quant-ph", *rng.sample(CATEGORIES, rng.randint(0, 2))],
+                    cited_by_count=rng.randint(0, 40),
+                )
+            )
+    hits = LocalBackend(empty_library).searchPerson(interest="quantum physics")
+    read = list(refuse_everyone)
+    assert read and len(read) == len(set(read)), sorted(person for person in set(read) if read.count(person) > 1)
+    assert hits == EveryoneIsACandidate(empty_library).searchPerson(interest="quantum physics")

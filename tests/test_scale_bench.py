@@ -197,3 +197,22 @@ def test_peak_memory_is_the_commands_own_not_the_benchs() -> None:
     del ballast
     assert small.peak_mb < 100
     assert 150 < grows.peak_mb < 250
+
+
+def test_the_warm_search_figure_is_named_by_its_constant_not_its_place(monkeypatch, where) -> None:
+    """scale_bench read the warm search's name as FIGURES[3]: a figure added before it in the table's
+    order would have named the warm search after another figure."""
+    from scholar_tui.core import scale_bench
+    from scholar_tui.core.scale_library import GeneratedLibrary
+    from scholar_tui.core.services import Services
+    from scholar_tui.indexes.library_search import LibraryIndex
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("no index here")
+
+    monkeypatch.setattr(scale_bench, "FIGURES", ("a new figure first", *FIGURES), raising=False)
+    monkeypatch.setattr(Services, "embedder", lambda self: None)
+    monkeypatch.setattr(LibraryIndex, "search", failing)
+    library = GeneratedLibrary("", 10, 5, 12, 0, 3, 4, search_query="random polynomials", paper_title="Zeros of it")
+    figure = scale_bench._warm_search(library, {"SCHOLAR_TUI_HOME": str(where.data_dir.parent)}, lambda line: None)
+    assert figure.name == WARM and not figure.ok and "no index here" in figure.note

@@ -204,13 +204,16 @@ class LocalBackend(Backend):
         if not best:
             return []  # no word anybody holds can give a passing score
 
+        # each person's score, or None: the ranking by bound after a walk in rank order that gave up
+        # is given people the walk already scored (their rows are not read again)
+        scores: dict[int, tuple[float, dict] | None] = {}
+
         def score_batch(people: list[int]) -> list[tuple[float, dict]]:
-            scored = []
-            for entry in self._entries({person_id: [] for person_id in people}, interest):
+            fresh = [person_id for person_id in people if person_id not in scores]
+            for entry in self._entries({person_id: [] for person_id in fresh}, interest):
                 score = _person_score(entry, None, organization, interest, lambda e: e["interests"]())
-                if score is not None:
-                    scored.append((score, entry))
-            return scored
+                scores[entry["id"]] = None if score is None else (score, entry)
+            return [scored for person_id in people if (scored := scores.get(person_id)) is not None]
 
         held = [(field.columns, field.terms, list(field.categories)) for field in fields]
         if self.library.holders_over(held, FEW_HOLDERS):  # else rank order would walk past many others
