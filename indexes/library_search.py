@@ -25,6 +25,7 @@ import logging
 import re
 import shutil
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -326,7 +327,7 @@ class LibraryIndex:
         only (they take the full pass): logged, never raised."""
         try:
             level_clusters(clusters_file(self.where), snapshot, own_rows(library, snapshot), snapshot.model)
-        except (OSError, ValueError, MemoryError) as error:
+        except (OSError, ValueError, MemoryError, zipfile.BadZipFile) as error:
             log.warning("search clusters not brought level (%s): searches read every vector meanwhile", error)
 
     def lacking(self, library: Library) -> int:
@@ -352,7 +353,8 @@ class LibraryIndex:
         Resumable: vectors are written to LanceDB and the snapshot as they are made (every
         ``SAVE_EVERY_S``, and when the sync is stopped, Ctrl-C included), so the next sync starts
         where this one stopped. When the counter has not moved and no paper lacks a vector, nothing
-        is opened but SQLite (and nothing is locked)."""
+        is embedded and nothing is locked: only the clusters file is read to see that it is level (and
+        assigned or trained, seconds at most, where it is not: ``vector_clusters.level_clusters``)."""
         clock = time.monotonic()
         stored = self._of_this_model(self._stored_snapshot())
         if stored is not None and stored.seq == changes.counter(library.conn) and self._trusted(stored, library):

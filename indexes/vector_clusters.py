@@ -33,6 +33,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -150,9 +152,16 @@ class Clusters:
     def save(self, path: Path) -> None:
         """Atomically (a reader sees the old file or the new one); a file that cannot be written is logged:
         searches then score the rows it lacks as well, or take the full pass."""
-        partial = path.with_name(f".{path.name}.{os.getpid()}.partial")
         try:
-            with open(partial, "wb") as handle:
+            # a name of its own per writer: two threads of one process (the TUI's background index and PaSa's
+            # preparation) may save at once, and a shared pid-named file would be replaced half written
+            descriptor, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".partial", dir=path.parent)
+        except OSError as error:
+            log.warning("search clusters %s not written (%s)", path, error)
+            return
+        partial = Path(name)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
                 np.savez(
                     handle,
                     format=np.array([FORMAT]),
@@ -186,7 +195,8 @@ class Clusters:
                     str(arrays["model"][0]),
                     int(arrays["trained_rows"][0]),
                 )
-        except (OSError, ValueError, KeyError, IndexError, EOFError, TypeError):
+        # a torn or damaged .npz raises BadZipFile, which is no OSError: it is a missing file all the same
+        except (OSError, ValueError, KeyError, IndexError, EOFError, TypeError, zipfile.BadZipFile):
             return None
         return clusters if clusters.consistent() else None
 

@@ -162,3 +162,21 @@ def test_a_damaged_clusters_file_is_made_again(tmp_path, monkeypatch):
     assert Clusters.load(path) is None
     assert level_clusters(path, _snapshot(200), np.arange(200), "m") is not None
     assert Clusters.load(path) is not None
+
+
+def test_a_torn_clusters_file_is_made_again(tmp_path, monkeypatch):
+    """A file cut short (a full disk, a crash mid-copy) is still a zip's start: numpy raises BadZipFile, no OSError."""
+    monkeypatch.setattr(vector_clusters, "MIN_ROWS", 100)
+    path = tmp_path / "clusters.npz"
+    level_clusters(path, _snapshot(200), np.arange(200), "m")
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    assert Clusters.load(path) is None
+    assert level_clusters(path, _snapshot(200), np.arange(200), "m") is not None
+    assert Clusters.load(path) is not None
+
+
+def test_saving_leaves_no_partial_file_beside_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(vector_clusters, "MIN_ROWS", 100)
+    path = tmp_path / "clusters.npz"
+    level_clusters(path, _snapshot(200), np.arange(200), "m")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["clusters.npz"]

@@ -27,7 +27,8 @@ from difflib import SequenceMatcher
 from functools import cache
 from typing import Any
 
-from scholar_tui.core.soay.entities import FRAME_WORDS, Mention
+from scholar_tui.core.library.apis import APIError
+from scholar_tui.core.soay.entities import FRAME_WORDS, Mention, paper_record
 from scholar_tui.core.soay.plans import FIELD_WORDS
 from scholar_tui.core.soay.titles import (
     ABOUT,
@@ -36,10 +37,10 @@ from scholar_tui.core.soay.titles import (
     QUESTION_WORDS,
     QUOTED,
     TITLE_GLUE,
-    _contracts,
-    _spelled_out,
+    contracts,
     initialisms,
     short_name,
+    spelled_out,
     work_key,
 )
 from scholar_tui.indexes.fuzzy import STOPWORDS
@@ -119,7 +120,7 @@ def same_word(typed: str, held: str) -> bool:
     if long_enough and SequenceMatcher(None, typed, held).ratio() >= MISSPELT:
         return True
     # a title's shortened word, its letters in order in the typed one ("$\\infty$" is "infinity")
-    return len(held) >= CONTRACTED_FROM and len(typed) <= 2 * len(held) and _contracts(held, typed)
+    return len(held) >= CONTRACTED_FROM and len(typed) <= 2 * len(held) and contracts(held, typed)
 
 
 def _common_prefix(left: str, right: str) -> int:
@@ -216,9 +217,9 @@ def initialism_of(typed: str, title_words: list[str]) -> bool:
     A letter more or less is another thing: "MSSM" is not the title's "NMSSM"."""
     letters = fold(typed).replace(" ", "")
     spelled = "".join(NUMBER_INITIALS.get(char, char) for char in letters)
-    if letters in title_words or (len(spelled) >= 2 and _spelled_out(spelled, title_words)):
+    if letters in title_words or (len(spelled) >= 2 and spelled_out(spelled, title_words)):
         return True
-    return any(_contracts(letters.removesuffix("s"), word) for word in title_words)
+    return any(contracts(letters.removesuffix("s"), word) for word in title_words)
 
 
 def title_parts(title: str) -> list[list[str]]:
@@ -246,7 +247,7 @@ def covered(words: Described, record: dict) -> Coverage:
         # the title's (or the venue's) word, or an initialism of the title's words ("US", "ML", "3D")
         if at in joined or any(same_word(word, other) for other in held):
             in_title += 1
-        elif (word in words.initialisms and _spelled_out(word, title_words)) or (
+        elif (word in words.initialisms and spelled_out(word, title_words)) or (
             INITIALISM_LIKE.fullmatch(typed) and initialism_of(typed, title_words)
         ):
             in_title += 1
@@ -314,11 +315,10 @@ def coverage_of(question: str, title: str, api: Any) -> Coverage | None:
     if words is None:
         return None
     try:
-        hits = api.searchPublication(publication_info=title)
-        record = api.getPublication(pub_id=hits[0]["pub_id"]) if hits else {"title": title}
-    except Exception:
-        record = {"title": title}
-    return covered(words, record)
+        record, _call = paper_record(api, title)
+    except APIError:  # the title alone still says what it covers
+        record = {}
+    return covered(words, record or {"title": title})
 
 
 # "his big data + ML for public health work", "her talk on …": a scholar's one work, named as such

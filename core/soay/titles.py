@@ -225,16 +225,16 @@ def _explains(word: str, title_words: list[str], said: set[str]) -> bool:
     letters = fold(word).replace(" ", "")
     # a numeral in an initialism stands for its number word's initial ("3D": three-dimensional)
     spelled = "".join(NUMBER_INITIALS.get(char, char) for char in letters)
-    if len(spelled) >= 2 and _spelled_out(spelled, title_words):
+    if len(spelled) >= 2 and spelled_out(spelled, title_words):
         return True
     # an all-capital word may shorten one word of the title, its letters in order ("TB": tuberculosis)
-    return word.isupper() and any(_contracts(letters, other) for other in title_words)
+    return word.isupper() and any(contracts(letters, other) for other in title_words)
 
 
 NUMBER_INITIALS = {"1": "o", "2": "t", "3": "t", "4": "f", "5": "f", "6": "s", "7": "s", "8": "e", "9": "n"}
 
 
-def _contracts(letters: str, word: str) -> bool:
+def contracts(letters: str, word: str) -> bool:
     """Whether ``letters`` begin ``word`` and the rest follow in it in order ("tb" in "tuberculosis")."""
     if len(letters) < 2 or len(word) <= len(letters) or word[0] != letters[0]:
         return False
@@ -438,7 +438,7 @@ def initialisms(phrase: str) -> set[str]:
     return {found.group(0).lower() for found in INITIALISM.finditer(phrase)}
 
 
-def _spelled_out(word: str, said: list[str]) -> bool:
+def spelled_out(word: str, said: list[str]) -> bool:
     """Whether an initialism's letters are the initials of consecutive words of the title ("llms": the
     "l", "l", "m" of "large language models")."""
     letters = word.removesuffix("s") if len(word) > 3 and word.endswith("s") else word
@@ -479,7 +479,7 @@ def _holding_words(phrase: str, api: Any) -> dict[str, str]:
             not (
                 (word[:STEM] in stems if len(word) > 2 else word in said)
                 # "the paper on … w/ LLMs": the title's "Large Language Models"
-                or (word in abbreviated and _spelled_out(word, title_words))
+                or (word in abbreviated and spelled_out(word, title_words))
             )
             for word in wanted
         )
