@@ -22,10 +22,10 @@ from scholar_tui.core.conference.lexical import stem, words
 from scholar_tui.core.conference.records import names_the_value
 from scholar_tui.core.conference.tree import Node, Tree
 
+PERSON_RECORD_FIELDS = ("affiliation", "institution", "organization", "organisation", "employer")
+"""How a person's record says where they are (as a place's record says it by "location" or "address")."""
 AFFILIATION_LABELS = frozenset(
-    stem(word)
-    for word in "affiliation affiliations institution institutions organization organisation employer company "
-    "university".split()
+    stem(word) for word in (*PERSON_RECORD_FIELDS, "affiliations", "institutions", "company", "university")
 )
 """How a person's record labels the organisation they are with (general English, no site's wording)."""
 

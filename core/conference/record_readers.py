@@ -21,6 +21,7 @@ from scholar_tui.core.conference import (
     titles_and_people,
     value_answers,
 )
+from scholar_tui.core.conference.affiliations import PERSON_RECORD_FIELDS, ROLE_WORDS
 from scholar_tui.core.conference.computed import MAX_LIST_ITEMS, Computed, join_values, leaf_of
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import expanded_query, stem, words
@@ -151,9 +152,9 @@ PLACE_MAX_WORDS = 20
 Honolulu"); a record's longer field is its description (a workshop's abstract), never where it is."""
 
 
-PERSON_PLACE = ("affiliation", "institution", "organization", "organisation", "employer")
+PERSON_PLACE = PERSON_RECORD_FIELDS
 """How a person's record says where they are: "where is the general chair from?" is asked of "General Chair »
-affiliation", as a place's record says it by "location" or "address"."""
+affiliation"."""
 PLACE_FIELDS = kinds.LABEL_WORDS[Kind.PLACE] | frozenset(stem(word) for word in PERSON_PLACE)
 """The labels of a named record's field that say where it is: a venue's "location", a person's "institution"
 (a speaker's record holds a photo and a link beside it, neither of which is where they are)."""
@@ -179,9 +180,6 @@ def _small_record_field(question: str, item: EvidencePath, tree: Tree) -> Comput
     fitting = [field for field in fields if field.id != leaf.id and field.text and label_fit(asked, field.label) > 0]
     best = max(fitting, key=lambda field: label_fit(asked, field.label), default=None)
     return None if best is None else Computed(best.text or "", "span", [item.rank], [best])
-
-
-ROLE_WORDS = kinds.LABEL_WORDS[Kind.PEOPLE] - {"name", "names"}
 
 
 def _names_heading(question: str, label: str) -> bool:

@@ -25,7 +25,14 @@ from collections.abc import Callable, Iterable, Sequence
 
 from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference.affiliations import ORGANISATION_WORDS, asks_affiliation
-from scholar_tui.core.conference.asking import AUXILIARIES, TIME_WORDS, asks_clock_time, predicate_words, who_verb
+from scholar_tui.core.conference.asking import (
+    AUXILIARIES,
+    DETERMINERS,
+    TIME_WORDS,
+    asks_clock_time,
+    predicate_words,
+    who_verb,
+)
 from scholar_tui.core.conference.kinds import (
     ASKING,
     GENERIC,
@@ -87,9 +94,7 @@ narrow what is asked stay: "after"/"before"/"until" (the price after the early d
 HOW_IS = re.compile(r"\b(how\s+[a-z]+)['’]s\b", re.IGNORECASE)
 """"How long's each tutorial?" is "how long is": the "'s" is a verb written short, not a word of the subject."""
 POSSESSIVE = re.compile(r"^([a-z0-9]+)['’]s$")
-IS_BEFORE_DETERMINER = re.compile(
-    r"\b([A-Za-z0-9]+)['’]s(?=\s+(?:the|a|an|this|that|these|those|my|our|your|their|his|her|its)\b)", re.IGNORECASE
-)
+IS_BEFORE_DETERMINER = re.compile(rf"\b([A-Za-z0-9]+)['’]s(?=\s+(?:{'|'.join(sorted(DETERMINERS))})\b)", re.IGNORECASE)
 """"What room's the ES-FoMo workshop in?": a possessive is followed by what is possessed, never by a determiner, so
 an "'s" before one is "is" written short."""
 
