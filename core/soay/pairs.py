@@ -137,7 +137,8 @@ def coauthors_in_common(api: Any, question: str, linked: Linked, plan: Plan) -> 
 
 
 # the words for an affiliation, as a question names it ("the same university", "which institution")
-ORGANIZATION_WORDS = tuple(FIELD_WORDS["authors.organization"][:-1])  # "where" alone names no organization
+# ("where" alone names no organization)
+ORGANIZATION_WORDS = tuple(word for word in FIELD_WORDS["authors.organization"] if word != "where")
 
 
 def authors_share_place(api: Any, question: str, linked: Linked, reading: Reading) -> PairAnswer | None:
