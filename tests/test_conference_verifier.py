@@ -299,6 +299,7 @@ FORM_SITE = tree_from_data(
             },
             "Organization": {
                 "In-Use Track PC": [{"name": "Rhea Tamm", "affiliation": "Fjord Institute, Norway"}],
+                "Dinner Sponsor": {"organization": "Kelp Labs"},
             },
             "Posters": {
                 "Proceedings": "Accepted posters will be published in the CEUR Workshop Proceedings, and authors "
@@ -336,6 +337,7 @@ def test_a_value_of_the_asked_form_stands():
     assert _shown("what time is lunch?", "12:30-13:00", "12:30-13:00") == "12:30-13:00"
     assert _shown("how much is a guest ticket?", "$75.00 USD", "$75.00 USD") == "$75.00 USD"  # "75.00" is no time
     assert _shown("where is Rhea Tamm from?", "Norway", "Fjord Institute, Norway") == "Norway"
+    assert _shown("who sponsors the dinner?", "Kelp Labs", "Kelp Labs") == "Kelp Labs"  # an organisation, no place
     printing = "Instructions Deadline to order is June 22 Pick it up onsite"
     assert _shown("when is the poster printing order deadline?", printing, printing) == printing
     volume = FORM_SITE.nodes[next(n.id for n in FORM_SITE.leaves() if "Vol-3254" in (n.text or ""))].text or ""

@@ -3,7 +3,7 @@ thing takes.
 
 The asked thing is read from the question's structure, its wh-word and head noun, by ``question_shape``'s
 ``conference_kind`` (the project's kind vocabulary, ``answer_kind.Kind``); the value's form from its own text and
-the label of the field it was read from (``kinds.label_kinds``, the same words the operators read). A value of
+the label of the field it was read from (read by ``answer_kind``'s cues, as a question is). A value of
 another form answers another question, whatever words it shares with this one:
 
 * an amount asked ("how much", "what's the fee") is answered by a value that writes one, a date or time asked by one
@@ -73,12 +73,12 @@ def other_form(question: str, answer: Computed, evidence: Sequence[EvidencePath]
     asks_time = kind is Kind.DATE or bool(TIME_WORDS.search(asked)) or asks_clock_time(asked)
     if not asks_time and bare_time(text):
         return not_held(kind, question, tree)
-    if kind is not Kind.PLACE and _bare_place(text, read_nodes(answer, evidence, tree)):
+    if kind is not Kind.PLACE and _bare_place(kind, text, read_nodes(answer, evidence, tree)):
         return not_held(kind, question, tree)
     numbered = _numbered_thing(asked)
     if numbered and not _writes_number_of(numbered, text):
         return abstain(tree, "number", question_topic(question, tree))
-    if kind is Kind.TEXT and _head_thing(asked) and len(text.split()) > NAME_WORDS:
+    if kind is Kind.TEXT and not asks_time and _head_thing(asked) and len(text.split()) > NAME_WORDS:
         if not _shares_content(asked, text):
             return not_held(kind, question, tree)
     return None
@@ -106,20 +106,25 @@ def bare_time(text: str) -> bool:
     return len([word for word in words(rest) if not word.isdigit()]) <= BARE_VALUE_WORDS
 
 
-def _bare_place(text: str, nodes: Sequence[Node]) -> bool:
-    """Whether a short value was read from a field the site labels a place or an affiliation ("affiliation: NYU,
-    USA" → "USA"): read by the label's kind, as ``answer_kind`` reads a question's cue."""
+def _bare_place(kind: Kind, text: str, nodes: Sequence[Node]) -> bool:
+    """Whether a short value was read from a field the site labels a place ("affiliation: NYU, USA" → "USA" for
+    "what else is X doing?"). A "who" may be answered by an organisation ("institution: Bosch Center for AI"), so
+    for people only a field labelled a place to be at (``kinds.LABEL_WORDS``: a country, a city, a room) counts."""
     if len(text.split()) > BARE_VALUE_WORDS:
         return False
     for node in nodes[:1]:
-        if text and text in (node.text or "") and _label_kinds(node.label) == {Kind.PLACE}:
-            return True
+        if not text or text not in (node.text or "") or not _labels_place(node.label):
+            return False
+        return kind is not Kind.PEOPLE or Kind.PLACE in kinds.label_kinds(node.label)
     return False
 
 
-def _label_kinds(label: str) -> set[Kind]:
-    cued = asked_kind(label) if label else Kind.TEXT
-    return kinds.label_kinds(label) | ({Kind.PLACE} if cued in (Kind.PLACE, Kind.VENUE) else set())
+def _labels_place(label: str) -> bool:
+    """Whether a field's label names a place or an affiliation as a question's cue does ("affiliation", "country",
+    "location"): read by ``answer_kind``'s cues, which a "site" (a web site, "Paper submission site") is not."""
+    cued = asked_kind(f"which {label}?") if label else Kind.TEXT
+    # "which venue" is a place; "which Conference dinner" only reads as a publication venue
+    return cued is Kind.PLACE or (cued is Kind.VENUE and Kind.PLACE in kinds.label_kinds(label))
 
 
 def _head_thing(question: str) -> list[str]:
