@@ -288,3 +288,57 @@ def test_a_named_persons_yes_says_more_than_one_word_of_what_is_asked():
     answer = verified("is Pascal Hitz moderating the physical world panel?", listed, evidence, site)
     assert is_abstain(answer.text), answer.text
     assert verified("is Pascal Hitz on a panel?", listed, evidence, site) is listed
+
+
+FORM_SITE = tree_from_data(
+    {
+        "DUNE2031": {
+            "Program": {
+                "Lunch": {"time": "12:30-13:00"},
+                "Session 1B": {"chair": "Rhea Tamm"},
+            },
+            "Organization": {
+                "In-Use Track PC": [{"name": "Rhea Tamm", "affiliation": "Fjord Institute, Norway"}],
+                "Dinner Sponsor": {"organization": "Kelp Labs"},
+            },
+            "Posters": {
+                "Proceedings": "Accepted posters will be published in the CEUR Workshop Proceedings, and authors "
+                "must present them in person at the poster session on the second day (1) or online (2).",
+                "Printing": "Instructions Deadline to order is June 22 Pick it up onsite",
+                "Guest Ticket": "$75.00 USD",
+                "Volume": "The poster and demo proceedings of the conference are published as CEUR-WS Vol-3254 this "
+                "year, two weeks after it.",
+            },
+        }
+    }
+)
+
+
+def _shown(question: str, text: str, leaf_text: str) -> str:
+    """What the verifier shows of an operator's value ``text`` read from the leaf holding ``leaf_text``."""
+    evidence = leaf_evidence(FORM_SITE, leaf_text)
+    node = FORM_SITE[evidence[0].node_id]
+    return verified(question, Computed(text, "span", [1], [node]), evidence, FORM_SITE).text
+
+
+def test_a_value_of_another_form_than_the_asked_thing_is_refused():
+    # a bare time answers no "what's on the menu"; a field labelled a place no "what is X doing"; a sentence with no
+    # number beside "volume" no "which volume"; a sentence sharing nothing with the question no "which file types"
+    assert is_abstain(_shown("what's on the menu for lunch?", "12:30-13:00", "12:30-13:00"))
+    assert is_abstain(_shown("besides chairing, what else is Rhea Tamm doing?", "Norway", "Fjord Institute, Norway"))
+    proceedings = FORM_SITE.nodes[next(n.id for n in FORM_SITE.leaves() if (n.text or "").startswith("Accepted"))]
+    text = proceedings.text or ""
+    assert is_abstain(_shown("which ceur volume has the poster proceedings?", text, text))
+    printing = "Instructions Deadline to order is June 22 Pick it up onsite"
+    assert is_abstain(_shown("what file types does the poster printing service take?", printing, printing))
+
+
+def test_a_value_of_the_asked_form_stands():
+    assert _shown("what time is lunch?", "12:30-13:00", "12:30-13:00") == "12:30-13:00"
+    assert _shown("how much is a guest ticket?", "$75.00 USD", "$75.00 USD") == "$75.00 USD"  # "75.00" is no time
+    assert _shown("where is Rhea Tamm from?", "Norway", "Fjord Institute, Norway") == "Norway"
+    assert _shown("who sponsors the dinner?", "Kelp Labs", "Kelp Labs") == "Kelp Labs"  # an organisation, no place
+    printing = "Instructions Deadline to order is June 22 Pick it up onsite"
+    assert _shown("when is the poster printing order deadline?", printing, printing) == printing
+    volume = FORM_SITE.nodes[next(n.id for n in FORM_SITE.leaves() if "Vol-3254" in (n.text or ""))].text or ""
+    assert _shown("which ceur volume has the poster proceedings?", volume, volume) == volume  # "Vol" is "volume"

@@ -16,6 +16,9 @@ how people ask or how sites are built, never from one site's labels:
   what a named owner's thing is ("ChinaScope's talk") is read from that owner's record;
 * a "who" (``verifier_people``) is answered by people, not the heading asked about read back; one person of a
   heading that holds several is the one the question's words pick, or all of them when they pick none;
+* a value (``verifier_form``) has the form of the thing asked: an amount for "how much", a date or time for
+  "when", a number for a count; a bare time or place answers no question that asks something else ("what's on the
+  menu?" → "12:30-13:00"); a sentence answering "which <thing>" says that thing;
 * two parts of a joined question asking different things are not answered by one value read twice.
 """
 
@@ -30,6 +33,7 @@ from scholar_tui.core.conference.lexical import words
 from scholar_tui.core.conference.plain_sentence import abstain, question_topic
 from scholar_tui.core.conference.tree import Tree
 from scholar_tui.core.conference.verifier_evidence import list_items, read_nodes
+from scholar_tui.core.conference.verifier_form import other_form
 from scholar_tui.core.conference.verifier_people import echo, one_of_several
 from scholar_tui.core.conference.verifier_values import (
     affiliation_as_study,
@@ -72,6 +76,7 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
         calendar_count,
         paragraphs_counted,
         other_named_thing,
+        other_form,
     )
     for check in checks:
         refused = check(question, answer, evidence, tree)
