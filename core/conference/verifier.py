@@ -44,7 +44,7 @@ from scholar_tui.core.conference.verifier_values import (
     paragraph_as_list,
     paragraphs_counted,
 )
-from scholar_tui.core.conference.verifier_verdicts import REQUEST, request_as_verdict, undecided_verdict
+from scholar_tui.core.conference.verifier_verdicts import REQUEST, undecided_verdict
 
 
 def asked_directly(question: str) -> str:
@@ -61,11 +61,11 @@ def asked_directly(question: str) -> str:
 
 
 def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed:
-    """``answer`` when its evidence shows it answers ``question``, else the plain sentence of what is missing."""
+    """``answer`` (or its mended form) when its evidence shows it answers ``question``, else the plain sentence of
+    what is missing."""
     if answer.operation == "abstain":
         return answer
     checks = (
-        request_as_verdict,
         undecided_verdict,
         other_event,
         affiliation_as_study,
@@ -79,9 +79,14 @@ def verified(question: str, answer: Computed, evidence: Sequence[EvidencePath], 
         other_form,
     )
     for check in checks:
-        refused = check(question, answer, evidence, tree)
-        if refused is not None:
-            return refused
+        # a check gives None (the answer stands), the plain sentence, or a mended answer (``one_of_several``: all
+        # the heading's people, or the one the question picks), which the checks after it look at in turn
+        checked = check(question, answer, evidence, tree)
+        if checked is None:
+            continue
+        if checked.operation == "abstain":
+            return checked
+        answer = checked
     return answer
 
 

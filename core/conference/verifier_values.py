@@ -44,7 +44,7 @@ def other_event(question: str, answer: Computed, evidence: Sequence[EvidencePath
     for acronym, year in EDITION.findall(answer.text):
         key = (acronym.lower(), year)
         if key not in own and key not in asked and acronym.lower() not in {name for name, _ in asked}:
-            return abstain(tree, "date" if year else "information", question_topic(question, tree))
+            return abstain(tree, "information", question_topic(question, tree))  # for this edition
     return None
 
 

@@ -43,14 +43,6 @@ LABEL_DECIDES_WORDS = 2
 PERSON_NAME = re.compile(r"\b([A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+)+)\b")
 
 
-def request_as_verdict(
-    question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree
-) -> Computed | None:
-    if answer.operation == "yes_no" and REQUEST.search(question):
-        return abstain(tree, "list", question_topic(question, tree))
-    return None
-
-
 def undecided_verdict(question: str, answer: Computed, evidence: Sequence[EvidencePath], tree: Tree) -> Computed | None:
     """A yes or no rests on a sentence saying the asked thing of the asked subject."""
     if answer.operation != "yes_no":
