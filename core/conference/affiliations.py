@@ -119,9 +119,8 @@ def _of_records(records: Sequence[Node], evidence: Sequence[EvidencePath], tree:
 
 def _record_id(item: EvidencePath, tree: Tree) -> int | None:
     """The id of the record a retrieved field belongs to."""
-    if not 0 <= item.node_id < len(tree.nodes):
-        return None
-    record = tree.parent(tree.nodes[item.node_id])
+    leaf = leaf_of(tree, item)
+    record = tree.parent(leaf) if leaf is not None else None
     return None if record is None else record.id
 
 

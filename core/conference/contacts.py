@@ -60,8 +60,8 @@ def _next_leaf(leaf: Node, tree: Tree) -> Node | None:
     if parent is None:
         return None
     children = parent.children
-    at = children.index(leaf.id) if leaf.id in children else -1
-    following = tree.nodes[children[at + 1]] if 0 <= at < len(children) - 1 else None
+    at = leaf.position  # kept by the tree: no scan of a long section for it
+    following = tree.nodes[children[at + 1]] if at < len(children) - 1 else None
     return following if following is not None and following.is_leaf else None
 
 
