@@ -576,8 +576,8 @@ class LibraryIndex:
 
     def _saved_with(self, snapshot: LibrarySnapshot, parts: list[LibrarySnapshot]) -> LibrarySnapshot | None:
         """The snapshot file written with ``parts`` appended, its vectors copied a chunk at a time
-        (``LibrarySnapshot.saved_with``: the vectors are never held twice, nor the parts stacked), and made the index's
-        current one; None when the file could not be written."""
+        (``LibrarySnapshot.saved_with``: the vectors are never held twice, nor the parts stacked), and
+        made the index's current one; None when the file could not be written."""
         path = snapshot_file(self.where)
         saved = snapshot.saved_with(parts, path)
         if saved is not None:
@@ -751,8 +751,8 @@ class MadeVectors:
 
 class _Writer:
     """Vectors made by a sync, written to LanceDB every ``WRITE_ROWS`` rows (one Arrow batch: few
-    fragments) and to the snapshot every ``SAVE_EVERY_S``, every ``SAVE_BYTES`` of vectors and at the end, so that a stopped sync
-    loses at most the rows of the last batch."""
+    fragments) and to the snapshot every ``SAVE_EVERY_S``, every ``SAVE_BYTES`` of vectors and at the
+    end, so that a stopped sync loses at most the rows of the last batch."""
 
     def __init__(self, index: LibraryIndex, snapshot: LibrarySnapshot, table) -> None:
         self.index = index
