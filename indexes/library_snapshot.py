@@ -140,16 +140,17 @@ class LibrarySnapshot:
 
         self._save(path, write_vectors)
 
-    def saved_with(self, part: "LibrarySnapshot", path: Path) -> "LibrarySnapshot | None":
-        """``joined([part])`` saved to ``path`` without the joined vectors in memory: they are copied
-        into the new vectors file ``CHUNK_ROWS`` rows at a time (this snapshot's are memory-mapped,
-        hundreds of MB at 100 k papers; a joined copy would hold them all), and the snapshot given
-        back maps that file. For a few rows added to a big snapshot (PaSa's pool, ``keep``).
-        None when it could not be written."""
-        ids = np.concatenate([self.paper_ids, part.paper_ids])
+    def saved_with(self, parts: list["LibrarySnapshot"], path: Path) -> "LibrarySnapshot | None":
+        """``joined(parts)`` saved to ``path`` without the joined vectors in memory: they are copied
+        into the new vectors file ``CHUNK_ROWS`` rows at a time, from this snapshot's (memory-mapped,
+        hundreds of MB at 100 k papers; a joined copy would hold them all) and from each part's where
+        they lie (the parts are never stacked: a sync's unsaved rows, up to ``SAVE_BYTES``, held twice
+        or thrice made ``library index``'s peak, 1.28 GB at 100 k papers), and the snapshot given back
+        maps that file. None when it could not be written."""
+        ids = np.concatenate([self.paper_ids, *(part.paper_ids for part in parts)])
         _, last = np.unique(ids[::-1], return_index=True)
-        rows = len(ids) - 1 - last  # as ``joined``: ascending ids, the part's row where both have one
-        width = part.width() if len(part.paper_ids) else self.width()
+        rows = len(ids) - 1 - last  # as ``joined``: ascending ids, the last part's row where several have one
+        width = next((part.width() for part in parts if len(part.paper_ids)), self.width())
         mine = len(self.paper_ids)
 
         def write_vectors(partial_vectors: Path) -> None:
@@ -165,13 +166,13 @@ class LibrarySnapshot:
                     if not theirs.all():  # (an empty snapshot's vectors are 0 wide: nothing to take)
                         block[~theirs] = read_rows(self.vectors, chunk[~theirs])
                     if theirs.any():
-                        block[theirs] = part.vectors[chunk[theirs] - mine]
+                        block[theirs] = stacked_rows(parts, chunk[theirs] - mine, width)
                     handle.write(block.tobytes())
 
         joined = LibrarySnapshot(
             ids[rows],
-            np.concatenate([self.hashes, part.hashes]).astype("S40")[rows],
-            np.concatenate([self.dates.astype(str), part.dates.astype(str)])[rows],
+            np.concatenate([self.hashes, *(part.hashes for part in parts)]).astype("S40")[rows],
+            np.concatenate([self.dates.astype(str), *(part.dates.astype(str) for part in parts)])[rows],
             np.zeros((0, width), dtype=np.float32),  # unused: ``write_vectors`` writes the rows
             self.seq,
             self.model,
@@ -278,6 +279,18 @@ def read_rows(vectors: np.ndarray, rows: np.ndarray) -> np.ndarray:
         vectors.filename, dtype=np.float32, count=(last - first + 1) * width, offset=vectors.offset + first * width * 4
     ).reshape(-1, width)
     return span[rows - first]
+
+
+def stacked_rows(parts: list[LibrarySnapshot], rows: np.ndarray, width: int) -> np.ndarray:
+    """The vectors at ``rows`` of the parts' rows stacked one after another, gathered from each part
+    without stacking them (that would copy every part's vectors at once)."""
+    starts = np.cumsum([0, *(len(part.paper_ids) for part in parts)])
+    which = np.searchsorted(starts, rows, side="right") - 1
+    block = np.empty((len(rows), width), dtype=np.float32)
+    for number in np.unique(which):
+        picked = which == number
+        block[picked] = parts[number].vectors[rows[picked] - starts[number]]
+    return block
 
 
 def _typed(arrays) -> bool:

@@ -153,8 +153,9 @@ def test_vectors_are_mapped_from_a_file_of_their_own_and_old_ones_removed(where,
 
 
 def test_rows_added_chunk_by_chunk_are_those_joined_in_memory(tmp_path, monkeypatch):
-    """``saved_with`` (PaSa's pool vectors written back) writes what ``joined`` makes, a chunk at a
-    time: ids in order, a paper in both with the new row, every vector where it belongs."""
+    """``saved_with`` (a sync's unsaved parts, PaSa's pool vectors written back) writes what ``joined``
+    makes, a chunk at a time, without stacking the parts: ids in order, a paper in several with the
+    last part's row, every vector where it belongs."""
     import numpy as np
 
     monkeypatch.setattr(library_snapshot, "CHUNK_ROWS", 3)  # several chunks, one cut between rows
@@ -165,14 +166,14 @@ def test_rows_added_chunk_by_chunk_are_those_joined_in_memory(tmp_path, monkeypa
         hashes = np.array([f"h{i}-{len(ids)}" for i in ids], dtype="S40")
         return LibrarySnapshot(np.array(ids, dtype=np.int64), hashes, np.array(["2020"] * len(ids)), vectors)
 
-    base, added = part([1, 3, 4, 8, 9, 12, 15]), part([2, 8, 20])
+    base, added, later = part([1, 3, 4, 8, 9, 12, 15]), part([2, 8, 20]), part([5, 8, 21, 22])
     base.seq, base.model, base.origin = 7, "m", "o"
     base.save(tmp_path / "before" / "library_search.npz")
     mapped = LibrarySnapshot.load(tmp_path / "before" / "library_search.npz")  # its rows read from the file
     assert mapped is not None and isinstance(mapped.vectors, np.memmap)
-    saved = mapped.saved_with(added, tmp_path / "library_search.npz")
-    joined = base.joined([added])
+    saved = mapped.saved_with([added, later], tmp_path / "library_search.npz")  # paper 8: the last part's row
+    joined = base.joined([added, later])
     assert saved is not None and (saved.seq, saved.model, saved.origin) == (7, "m", "o")
-    assert saved.paper_ids.tolist() == joined.paper_ids.tolist() == [1, 2, 3, 4, 8, 9, 12, 15, 20]
+    assert saved.paper_ids.tolist() == joined.paper_ids.tolist() == [1, 2, 3, 4, 5, 8, 9, 12, 15, 20, 21, 22]
     assert saved.hashes.tolist() == joined.hashes.tolist() and saved.dates.tolist() == joined.dates.tolist()
     assert np.array_equal(np.asarray(saved.vectors), joined.vectors)
