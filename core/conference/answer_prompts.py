@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from scholar_tui.core.conference.computed import Computed
 from scholar_tui.core.conference.events import EvidencePath
+from scholar_tui.core.conference.tree import PATH_SEPARATOR
 
 MAX_CANDIDATE_CHARS = 220
 
@@ -20,7 +21,7 @@ def _short(text: str, limit: int = MAX_CANDIDATE_CHARS) -> str:
 
 def readable_path(path: str) -> str:
     """A path as a reader sees it: the root dropped, ' › ' between headings, the value after ':'."""
-    parts = path.split("»")
+    parts = path.split(PATH_SEPARATOR)
     if len(parts) > 2:
         parts = parts[1:]
     return " › ".join(parts[:-1]) + ": " + parts[-1] if len(parts) > 1 else parts[0]

@@ -15,7 +15,7 @@ from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import words
 from scholar_tui.core.conference.question_shape import things_named
 from scholar_tui.core.conference.span_answers import span_answer
-from scholar_tui.core.conference.tree import Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
 from scholar_tui.core.conference.values import Amount, find_amounts, find_dates, format_amount
 
 
@@ -66,7 +66,7 @@ def compare_answer(question: str, evidence: Sequence[EvidencePath], tree: Tree) 
         pick = (min if wants_low else max)(chosen, key=lambda entry: entry[1])
         item = pick[0]
         return Computed(
-            f"{item.path.split('»')[-2] if '»' in item.path else item.value} ({item.value})",
+            f"{item.path.split(PATH_SEPARATOR)[-2] if PATH_SEPARATOR in item.path else item.value} ({item.value})",
             "compare",
             sorted(entry[0].rank for entry in chosen),
         )

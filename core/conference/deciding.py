@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import words
-from scholar_tui.core.conference.tree import PATH_SEPARATOR
+from scholar_tui.core.conference.paths import path_headings, path_headings_text
 from scholar_tui.core.conference.values import sentences
 
 PREFIX = 5
@@ -118,7 +118,7 @@ def _prefixes(text: str) -> set[str]:
 def shared_subject(subject: set[str], item: EvidencePath, sentence: str) -> int:
     """How many of the subject's prefixes the sentence or its path's headings name. A synonym does not count:
     the sentence that decides names the thing asked ("invitations" are not a "visa")."""
-    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    headings = path_headings_text(item.path)
     said = _prefixes(f"{headings} {sentence}")
     return len(subject & said)
 
@@ -141,7 +141,7 @@ def names_its_record(chosen: Deciding) -> bool:
     challenge track's "description" under the heading it names says what the track is, not whether anyone
     won it."""
     said = " ".join(words(chosen.sentence))
-    headings = chosen.item.path.split(PATH_SEPARATOR)[:-1]
+    headings = path_headings(chosen.item.path)
     return bool(said) and any(" ".join(words(heading)) == said for heading in headings)
 
 

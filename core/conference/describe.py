@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from scholar_tui.core.conference.paths import described_value, node_labels
-from scholar_tui.core.conference.tree import Node, Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
 from scholar_tui.core.events import Event
 
 MAX_SIBLINGS = 10
@@ -52,7 +52,7 @@ class DescriptionInput:
 
     @property
     def path(self) -> str:
-        return "»".join([*self.labels, self.value] if self.value else self.labels)
+        return PATH_SEPARATOR.join([*self.labels, self.value] if self.value else self.labels)
 
     def content_hash(self, describer_id: str) -> str:
         payload = json.dumps(

@@ -40,6 +40,16 @@ class LeafPath:
         return PATH_SEPARATOR.join(self.labels)
 
 
+def path_headings(path: str) -> list[str]:
+    """An evidence path's headings: its parts from the root down, the leaf's value (the last part) left out."""
+    return path.split(PATH_SEPARATOR)[:-1]
+
+
+def path_headings_text(path: str) -> str:
+    """An evidence path without its leaf's value, still joined by ``PATH_SEPARATOR``."""
+    return PATH_SEPARATOR.join(path_headings(path))
+
+
 def node_labels(tree: Tree, node: Node) -> tuple[str, ...]:
     """The labels from the root to ``node`` itself; unlabelled list paragraphs are skipped."""
     return tuple(item.label for item in [*tree.ancestors(node), node] if item.label)

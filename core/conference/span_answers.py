@@ -15,6 +15,7 @@ from scholar_tui.core.conference import support
 from scholar_tui.core.conference.computed import PREFIX_CHARS, Computed, join_values, leaf_of, overlap
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import EXPANSION_WEIGHT, expanded_query, words
+from scholar_tui.core.conference.paths import path_headings
 from scholar_tui.core.conference.question_shape import asks_for_type, things_named
 from scholar_tui.core.conference.records import asked_field
 from scholar_tui.core.conference.tree import Node, Tree
@@ -153,7 +154,7 @@ HEAR_BACK = re.compile(
 
 def _heading_fit(question: str, path: str) -> int:
     """How many of the question's words (by prefix) the path's headings hold (its value left out)."""
-    headings = {word[:PREFIX_CHARS] for word in words(" ".join(path.split("»")[:-1]))}
+    headings = {word[:PREFIX_CHARS] for word in words(" ".join(path_headings(path)))}
     asked = {word[:PREFIX_CHARS] for word in words(question)}
     if HEAR_BACK.search(question):
         asked.add("notif")
@@ -163,7 +164,7 @@ def _heading_fit(question: str, path: str) -> int:
 def _beyond_headings(asked: dict[str, float], path: str) -> dict[str, float]:
     """The question's words a path's headings do not hold: what its value must say itself (of two
     paragraphs under "Child Care", the one that says "register" for "By when do I register …?")."""
-    headings = set(words(" ".join(path.split("»")[:-1])))
+    headings = set(words(" ".join(path_headings(path))))
     return {word: weight for word, weight in asked.items() if word not in headings}
 
 

@@ -21,6 +21,7 @@ from scholar_tui.core.conference import support
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.kinds import PREFIX
 from scholar_tui.core.conference.lexical import stem
+from scholar_tui.core.conference.paths import path_headings_text
 from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, tree_vocabulary
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
 from scholar_tui.core.conference.values import ASKS_LINK, EMAIL, URL, find_amounts, find_dates, sentences
@@ -76,7 +77,7 @@ def value_form(question: str, kind: Kind) -> Callable[[str, str], object] | None
 
 def _headings(item: EvidencePath) -> str:
     """The path's headings without its value (the value is read sentence by sentence)."""
-    return PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    return path_headings_text(item.path)
 
 
 def _dated_heading(headings: str) -> str | None:

@@ -44,10 +44,10 @@ from scholar_tui.core.conference.kinds import (
     split_digits,
 )
 from scholar_tui.core.conference.lexical import INDEFINITE, SYNONYM_GROUPS, WORD, stem, without_clitic, words
-from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.paths import node_path_text, path_headings
 from scholar_tui.core.conference.question_words import WH_WORDS
 from scholar_tui.core.conference.site_topics import MIN_VOCABULARY, generic_variant, tree_vocabulary
-from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
+from scholar_tui.core.conference.tree import Node, Tree
 
 SUPPORT_SHARE = 0.5
 """More than half of what the question is about (by information) must be on the cited paths: a
@@ -324,7 +324,7 @@ def other_event(question: str, texts: Sequence[str]) -> bool:
     for industry papers" answered by "Industry Papers Notification")."""
     asked, said = prefixes(question), set()
     for text in texts:
-        parts = text.split(PATH_SEPARATOR)[:-1]  # the headings, not the value nor a record's bare fields
+        parts = path_headings(text)  # the headings, not the value nor a record's bare fields
         if parts and not set(words(parts[-1])) - LABEL_WORDS[Kind.DATE] - GENERIC:
             parts = parts[:-1]  # a field labelled only by the kind ("date", "deadline") names no event
         said |= prefixes(" ".join(parts))

@@ -22,7 +22,8 @@ from scholar_tui.core.answer_kind import Kind
 from scholar_tui.core.conference import support
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import stem, words
-from scholar_tui.core.conference.tree import PATH_SEPARATOR, Node, Tree
+from scholar_tui.core.conference.paths import path_headings_text
+from scholar_tui.core.conference.tree import Node, Tree
 from scholar_tui.core.conference.values import URL, Measure, find_measures, sentences
 
 # -- which unit a question asks for ------------------------------------------------------------------------------
@@ -125,7 +126,7 @@ def stated_measures(question: str, evidence: Sequence[EvidencePath], tree: Tree)
     units = asked_units(question)
     found = []
     for item in evidence:
-        headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+        headings = path_headings_text(item.path)
         for sentence in sentences(item.value):
             for measure in find_measures(sentence, units):
                 said = [f"{headings} {sentence}", measure_words(measure.unit)]  # it says the "limit" asked
@@ -261,7 +262,7 @@ def named_things(question: str, evidence: Sequence[EvidencePath], tree: Tree) ->
     own = {word.lower() for word in re.findall(r"\w+", question)}
     candidates = []
     for item in evidence:
-        headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+        headings = path_headings_text(item.path)
         for sentence in sentences(URL.sub(" ", item.value)):
             names = _names(sentence, own, tree)
             share = support.support(question, tree, Kind.TEXT, [f"{headings} {sentence}", covered])

@@ -12,7 +12,7 @@ from scholar_tui.core.conference.computed import Computed
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import words
 from scholar_tui.core.conference.plain_sentence import abstain, question_topic
-from scholar_tui.core.conference.tree import Tree
+from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
 from scholar_tui.core.conference.values import URL
 from scholar_tui.core.conference.verifier_evidence import ASKED_PREFIX, asked_in
 
@@ -107,9 +107,9 @@ def _label_decides(question: str, named: Sequence[str], cited: Sequence[Evidence
     add no word the question does not ask ("Best SPC Reviewer" is another award than "the best reviewer award")."""
     subject = {word for name in named for word in words(name)}
     for item in cited:
-        site = _site_words(item.path.split("»")[0], question)
+        site = _site_words(item.path.split(PATH_SEPARATOR)[0], question)
         # the site's own name heads every path ("ICML2023"): it says nothing of what is asked
-        headings = [PARENTHESIS.sub("", heading) for heading in item.path.split("»")[1:]]
+        headings = [PARENTHESIS.sub("", heading) for heading in item.path.split(PATH_SEPARATOR)[1:]]
         shares = [(len(asked_in(words(heading), question, subject | site)), heading) for heading in headings]
         saying = [(count, heading) for count, heading in shares if count and not set(words(heading)) & subject]
         if sum(count for count, _ in saying) < LABEL_DECIDES_WORDS:

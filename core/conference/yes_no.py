@@ -16,7 +16,7 @@ from scholar_tui.core.conference import checks, deciding, support
 from scholar_tui.core.conference.computed import PREFIX_CHARS, Computed, leaf_of, section_leaves
 from scholar_tui.core.conference.events import EvidencePath
 from scholar_tui.core.conference.lexical import WORD, expanded_query, words
-from scholar_tui.core.conference.paths import node_path_text
+from scholar_tui.core.conference.paths import node_path_text, path_headings_text
 from scholar_tui.core.conference.plain_sentence import abstain, question_topic
 from scholar_tui.core.conference.span_answers import record_field
 from scholar_tui.core.conference.tree import PATH_SEPARATOR, Tree
@@ -250,7 +250,7 @@ def _states_asked_predicate(question: str, item: EvidencePath, sentence: str) ->
     predicate = deciding.asked_class(question)
     if predicate is None:
         return True
-    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    headings = path_headings_text(item.path)
     said = f"{headings} {sentence}"
     award = predicate.name == "award" and bool(AWARD_SAID.search(said))
     return award or deciding.states(predicate, said) or bool(predicate.denied.search(said))
@@ -337,7 +337,7 @@ def states(value: str) -> bool:
 
 def names_thing(thing: list[str], question: str, item: EvidencePath) -> bool:
     """Whether a path's headings and its value name the thing asked about."""
-    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    headings = path_headings_text(item.path)
     return checks.names_thing(thing, headings, item.value, question)
 
 
@@ -345,6 +345,6 @@ def said_for_yes_no(question: str, item: EvidencePath, sentence: str | None = No
     """What a yes or no rests on: the path's headings and the one sentence of its value the verdict reads
     (``sentence``, else its closest to the question: a page that says "care" in one sentence and "children" in
     another says nothing of child care)."""
-    headings = PATH_SEPARATOR.join(item.path.split(PATH_SEPARATOR)[:-1])
+    headings = path_headings_text(item.path)
     said = sentence if sentence and sentence.lower() in item.value.lower() else None  # not "John Roe" of a record
     return f"{headings} {said or _support_sentence(question, item.value)}"
