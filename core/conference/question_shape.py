@@ -8,6 +8,7 @@ the answer must pass (``kind_checks``).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from scholar_tui.core.answer_kind import Kind, asked_kind
 from scholar_tui.core.conference.affiliations import asks_affiliation
@@ -139,6 +140,9 @@ SCENE_CLAUSE = re.compile(r"\s+(?:when|if|while)\s+(?:i|we|you|they|one|register
 circumstance after the thing asked sets the scene; it does not make the question a "when"."""
 
 
+# a pure function of the question's text (fixed regexes, no site data) and asked up to 5 times per question on
+# answer.py's way (its abstentions, the kind checks, the stated value, the verifier): remembered, not re-read
+@lru_cache(maxsize=1024)
 def conference_kind(question: str) -> Kind:
     """The asked kind (``core.answer_kind``), read for a conference site: a venue is a place here, and
     "where can I find/register …" asks for a pointer, which the span operators answer."""
