@@ -51,6 +51,8 @@ IDENTIFIER_NUMBER = re.compile(
 
 
 def question_form(question: str) -> str:
+    """The question's form, which picks the operator (``answer.OPERATORS``). Its "yes_no" is narrower than
+    ``support.asks_yes_no``: an "or" question asks which (a span), and one opening with a condition is not read."""
     lowered = question.strip().lower()
     first = WORD.findall(lowered)[:1]
     if re.search(r"\bhow many\b", lowered):

@@ -107,7 +107,8 @@ SUBJECTS = frozenset("i we you they he she it my our your their his her its the 
 def asks_yes_no(question: str) -> bool:
     """Whether the question opens with an auxiliary ("Can I …?", "Is there …?"), or does so after a condition
     ("If I only bought a workshop pass, can my kid …?"): there every word is what is asked. A wh-question or a
-    terse one ("min and max page count?") asks for a value."""
+    terse one ("min and max page count?") asks for a value. Wider than ``question_form``'s "yes_no" on purpose:
+    it only decides which words are asked, and an "or" question ("Is there a dinner or a banquet?") asks all."""
     tokens = re.findall(r"[a-z]+", question.lower())
     if not tokens:
         return False
