@@ -257,15 +257,13 @@ def test_stated_interests_rank_as_scoring_everyone_does(library, way):
         assert LocalBackend(library).searchPerson(**query) == EveryoneIsACandidate(library).searchPerson(**query), query
 
 
-@pytest.mark.parametrize("cited", [False, True])
-def test_a_common_interest_scores_the_top_people_not_everyone_who_matches(empty_library, refuse_everyone, cited, way):
-    """Three hundred people work on quantum physics (their papers are in quant-ph): the ten best are
-    found by scoring a few dozen of them, in the order that ranks equal scores (by name when nobody
-    has citations, most cited first when they have), never all three hundred (#28)."""
+def _store_quantum_physicists(library, *, cited: bool) -> None:
+    """Three hundred people with a paper each in quant-ph (some also in other categories), with citation
+    counts when ``cited``."""
     rng = random.Random(5)
-    with empty_library.transaction():
+    with library.transaction():
         for number in range(300):
-            empty_library.store_paper(
+            library.store_paper(
                 PaperRecord(
                     f"Entanglement witness number {number}",
                     "bibtex",
@@ -274,6 +272,14 @@ def test_a_common_interest_scores_the_top_people_not_everyone_who_matches(empty_
                     cited_by_count=rng.randint(0, 40) if cited else None,
                 )
             )
+
+
+@pytest.mark.parametrize("cited", [False, True])
+def test_a_common_interest_scores_the_top_people_not_everyone_who_matches(empty_library, refuse_everyone, cited, way):
+    """Three hundred people work on quantum physics (their papers are in quant-ph): the ten best are
+    found by scoring a few dozen of them, in the order that ranks equal scores (by name when nobody
+    has citations, most cited first when they have), never all three hundred (#28)."""
+    _store_quantum_physicists(empty_library, cited=cited)
     hits = LocalBackend(empty_library).searchPerson(interest="quantum physics")
     assert len(set(refuse_everyone)) <= 3 * SEARCH_LIMIT
     assert len(hits) == SEARCH_LIMIT
@@ -406,18 +412,7 @@ def test_the_ranking_by_bound_after_the_walk_gave_up_reads_nobody_twice(empty_li
     monkeypatch.setattr(api_backends, "FEW_HOLDERS", -1)
     monkeypatch.setattr(person_topics, "RANK_ORDER_BUDGET", 1)
     monkeypatch.setattr(person_topics, "_before_anybody_unread", lambda *args: False)  # never certain: it gives up
-    rng = random.Random(5)
-    with empty_library.transaction():
-        for number in range(300):
-            empty_library.store_paper(
-                PaperRecord(
-                    f"Entanglement witness number {number}",
-                    "bibtex",
-                    authors=[AuthorRecord(f"{rng.choice(FIRST)} {rng.choice(LAST)}{number}")],
-                    categories=["quant-ph", *rng.sample(CATEGORIES, rng.randint(0, 2))],
-                    cited_by_count=rng.randint(0, 40),
-                )
-            )
+    _store_quantum_physicists(empty_library, cited=True)
     hits = LocalBackend(empty_library).searchPerson(interest="quantum physics")
     read = list(refuse_everyone)
     assert read and len(read) == len(set(read)), sorted(person for person in set(read) if read.count(person) > 1)
