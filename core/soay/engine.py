@@ -287,19 +287,9 @@ class SoAyEngine(Engine):
             reading.count_after = plan.count  # "how many people did A publish with in 2022": counted once A is out
             plan = choice.plan = through
             reading.excluded += (head.matched,)
-        answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
         answer.asked = expected_kind(reading.asked, plan).value  # a question naming no kind asks for the plan's
         lap("solution")
-        yield SolutionChosen(
-            plan.key,
-            list(plan.solution),
-            len(plan.hops),
-            choice.mode,
-            choice.candidates,
-            choice.probabilities,
-            asked=reading.asked.value,
-            description=plan.description,
-        )
+        yield _solution_chosen(plan, choice, answer, reading.asked.value, plan.description)
 
         place = place_asked(reading) if linked.start == "person" else None
         if place is not None:  # "Is A at Rensselaer?": yes or no, from the affiliation the library holds
@@ -353,17 +343,7 @@ class SoAyEngine(Engine):
 
     def _shared(self, shared: PairAnswer, plan: Plan, choice: PlanChoice, answer: SoAyAnswer) -> Iterator[SoAyEvent]:
         """What two people (a paper's authors) hold each and in common, said with the calls it came from."""
-        answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
-        yield SolutionChosen(
-            plan.key,
-            list(plan.solution),
-            len(plan.hops),
-            choice.mode,
-            choice.candidates,
-            choice.probabilities,
-            asked=choice.reading.asked.value,
-            description=f"{plan.description} — {shared.how}",
-        )
+        yield _solution_chosen(plan, choice, answer, choice.reading.asked.value, f"{plan.description} — {shared.how}")
         answer.ok, answer.answer, answer.value, answer.sources = True, shared.text, shared.value, shared.sources
         answer.abstained = shared.abstained
         if shared.abstained:
@@ -597,3 +577,20 @@ class SoAyEngine(Engine):
             model_code_prompt(question, plan, signatures, entity, previous), max_tokens=220, stop=["```"]
         )
         return completion.text.strip()
+
+
+def _solution_chosen(
+    plan: Plan, choice: PlanChoice, answer: SoAyAnswer, asked: str, description: str
+) -> SolutionChosen:
+    """The event that names the solution a question is answered by, noted on ``answer`` as well."""
+    answer.intent, answer.solution, answer.choice_mode = plan.key, list(plan.solution), choice.mode
+    return SolutionChosen(
+        plan.key,
+        list(plan.solution),
+        len(plan.hops),
+        choice.mode,
+        choice.candidates,
+        choice.probabilities,
+        asked=asked,
+        description=description,
+    )
